@@ -1,0 +1,330 @@
+/* mt_bchol.c — block sparse Cholesky: AMD ordering on the block graph,
+ * elimination-tree symbolic factor, right-looking numeric factor whose Schur
+ * updates are a precomputed list of (source, source, target) block triples. */
+#include "mt_bchol.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <suitesparse/amd.h>
+
+struct MtBchol {
+    int n, nrows;
+    int *size, *off;     /* per original block */
+    int *perm, *iperm;   /* position -> block, block -> position */
+    int *dval;           /* per position: offset of the diagonal block in val */
+    int *colptr;         /* per position: below-diagonal entries colptr[c]..colptr[c+1) */
+    int *rowpos, *voff;  /* per entry: row position, offset in val */
+    int *updptr;         /* per position: updates updptr[c]..updptr[c+1) */
+    int *upd_a, *upd_b, *upd_t; /* entry a, entry b (a row ≥ b row), target offset */
+    unsigned char *dep;  /* per global row: marked dependent */
+    double *val;
+    double *diag0;       /* scratch: original diagonal for detection */
+    int nval, nnz;
+};
+
+int mt_bchol_offset(const MtBchol *b, int k) { return b->off[k]; }
+int mt_bchol_rows(const MtBchol *b) { return b->nrows; }
+int mt_bchol_row_dependent(const MtBchol *b, int r) { return b->dep[r]; }
+int mt_bchol_nnz_blocks(const MtBchol *b) { return b->nnz; }
+
+void mt_bchol_free(MtBchol *b)
+{
+    if (!b) return;
+    free(b->size); free(b->off); free(b->perm); free(b->iperm); free(b->dval); free(b->colptr);
+    free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
+    free(b->dep); free(b->val); free(b->diag0);
+    free(b);
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* Growable int array. */
+typedef struct { int *v; int n, cap; } IVec;
+static int iv_push(IVec *a, int x)
+{
+    if (a->n == a->cap) {
+        int nc = a->cap ? 2 * a->cap : 16;
+        int *p = realloc(a->v, (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        a->v = p;
+        a->cap = nc;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtError *err)
+{
+    MtBchol *b = calloc(1, sizeof *b);
+    int *deg = NULL, *Ap = NULL, *Ai = NULL, *fill = NULL, *parent = NULL, *mark = NULL, *child_head = NULL, *child_next = NULL;
+    int *adjp = NULL, *adji = NULL, *spos = NULL;
+    IVec sptr = {0}, sidx = {0};
+    if (!b) goto nomem;
+    b->n = n;
+    b->size = malloc(sizeof(int) * (size_t)(n + 1));
+    b->off = malloc(sizeof(int) * (size_t)(n + 1));
+    b->perm = malloc(sizeof(int) * (size_t)(n + 1));
+    b->iperm = malloc(sizeof(int) * (size_t)(n + 1));
+    b->dval = malloc(sizeof(int) * (size_t)(n + 1));
+    b->colptr = calloc((size_t)n + 1, sizeof(int));
+    b->updptr = calloc((size_t)n + 1, sizeof(int));
+    if (!b->size || !b->off || !b->perm || !b->iperm || !b->dval || !b->colptr || !b->updptr) goto nomem;
+    for (int k = 0; k < n; k++) {
+        if (size[k] < 1 || size[k] > MT_BLOCK_MAX) {
+            mt_error_set(err, MT_ERR_ARG, "", "block %d has %d rows (1..6 allowed)", k, size[k]);
+            mt_bchol_free(b);
+            return NULL;
+        }
+        b->size[k] = size[k];
+        b->off[k] = b->nrows;
+        b->nrows += size[k];
+    }
+    /* Adjacency (both directions, no self loops) as CSC for AMD. */
+    deg = calloc((size_t)n + 1, sizeof(int));
+    if (!deg) goto nomem;
+    for (int e = 0; e < nedge; e++)
+        if (edge[2 * e] != edge[2 * e + 1]) { deg[edge[2 * e]]++; deg[edge[2 * e + 1]]++; }
+    Ap = calloc((size_t)n + 1, sizeof(int));
+    if (!Ap) goto nomem;
+    for (int k = 0; k < n; k++) Ap[k + 1] = Ap[k] + deg[k];
+    Ai = malloc(sizeof(int) * (size_t)(Ap[n] + 1));
+    fill = calloc((size_t)n + 1, sizeof(int));
+    if (!Ai || !fill) goto nomem;
+    for (int e = 0; e < nedge; e++) {
+        int k = edge[2 * e], l = edge[2 * e + 1];
+        if (k == l) continue;
+        Ai[Ap[k] + fill[k]++] = l;
+        Ai[Ap[l] + fill[l]++] = k;
+    }
+    for (int k = 0; k < n; k++) qsort(Ai + Ap[k], (size_t)deg[k], sizeof(int), cmp_int);
+    if (n > 0) {
+        int st = amd_order(n, Ap, Ai, b->perm, NULL, NULL);
+        if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
+            for (int k = 0; k < n; k++) b->perm[k] = k; /* fall back to natural order */
+        }
+    }
+    for (int c = 0; c < n; c++) b->iperm[b->perm[c]] = c;
+
+    /* Symbolic: struct(c) = adj(c)∩(>c) ∪ children's structs minus c. */
+    parent = malloc(sizeof(int) * (size_t)(n + 1));
+    mark = malloc(sizeof(int) * (size_t)(n + 1));
+    child_head = malloc(sizeof(int) * (size_t)(n + 1));
+    child_next = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!parent || !mark || !child_head || !child_next) goto nomem;
+    for (int c = 0; c < n; c++) { mark[c] = -1; child_head[c] = -1; }
+    if (iv_push(&sptr, 0)) goto nomem;
+    for (int c = 0; c < n; c++) {
+        int k = b->perm[c];
+        int start = sidx.n;
+        mark[c] = c;
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) {
+            int r = b->iperm[Ai[a]];
+            if (r > c && mark[r] != c) { mark[r] = c; if (iv_push(&sidx, r)) goto nomem; }
+        }
+        for (int ch = child_head[c]; ch >= 0; ch = child_next[ch])
+            for (int e = sptr.v[ch]; e < sptr.v[ch + 1]; e++) {
+                int r = sidx.v[e];
+                if (r > c && mark[r] != c) { mark[r] = c; if (iv_push(&sidx, r)) goto nomem; }
+            }
+        qsort(sidx.v + start, (size_t)(sidx.n - start), sizeof(int), cmp_int);
+        if (iv_push(&sptr, sidx.n)) goto nomem;
+        parent[c] = sidx.n > start ? sidx.v[start] : -1;
+        if (parent[c] >= 0) { child_next[c] = child_head[parent[c]]; child_head[parent[c]] = c; }
+    }
+    /* Lay out values: per column the diagonal block then the below blocks. */
+    b->nnz = sidx.n;
+    b->rowpos = malloc(sizeof(int) * (size_t)(sidx.n + 1));
+    b->voff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
+    if (!b->rowpos || !b->voff) goto nomem;
+    int nval = 0, nupd = 0;
+    for (int c = 0; c < n; c++) {
+        int mc = b->size[b->perm[c]];
+        b->dval[c] = nval;
+        nval += mc * mc;
+        b->colptr[c] = sptr.v[c];
+        for (int e = sptr.v[c]; e < sptr.v[c + 1]; e++) {
+            b->rowpos[e] = sidx.v[e];
+            b->voff[e] = nval;
+            nval += b->size[b->perm[sidx.v[e]]] * mc;
+        }
+        int nb = sptr.v[c + 1] - sptr.v[c];
+        nupd += nb * (nb + 1) / 2;
+    }
+    b->colptr[n] = sidx.n;
+    b->nval = nval;
+    b->val = calloc((size_t)nval + 1, sizeof(double));
+    b->dep = calloc((size_t)b->nrows + 1, 1);
+    b->diag0 = calloc((size_t)b->nrows + 1, sizeof(double));
+    b->upd_a = malloc(sizeof(int) * (size_t)(nupd + 1));
+    b->upd_b = malloc(sizeof(int) * (size_t)(nupd + 1));
+    b->upd_t = malloc(sizeof(int) * (size_t)(nupd + 1));
+    if (!b->val || !b->dep || !b->diag0 || !b->upd_a || !b->upd_b || !b->upd_t) goto nomem;
+    /* Updates of column c: for below entries a ≥ b, L(ra,rb) -= X_a X_bᵀ. The
+     * target (ra, rb) exists in column rb because struct(c)\{rb} ⊂ struct(rb). */
+    int u = 0;
+    for (int c = 0; c < n; c++) {
+        b->updptr[c] = u;
+        for (int ea = b->colptr[c]; ea < b->colptr[c + 1]; ea++)
+            for (int eb = b->colptr[c]; eb <= ea; eb++) {
+                int ra = b->rowpos[ea], rb = b->rowpos[eb];
+                int t = -1;
+                if (ra == rb) t = b->dval[rb];
+                else {
+                    int lo = b->colptr[rb], hi = b->colptr[rb + 1] - 1;
+                    while (lo <= hi) {
+                        int mid = (lo + hi) / 2;
+                        if (b->rowpos[mid] == ra) { t = b->voff[mid]; break; }
+                        if (b->rowpos[mid] < ra) lo = mid + 1; else hi = mid - 1;
+                    }
+                }
+                if (t < 0) { mt_error_set(err, MT_ERR_SOLVE, "", "internal: symbolic factor incomplete"); goto fail; }
+                b->upd_a[u] = ea;
+                b->upd_b[u] = eb;
+                b->upd_t[u] = t;
+                u++;
+            }
+    }
+    b->updptr[n] = u;
+    free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
+    free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);
+    return b;
+nomem:
+    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory building the constraint factorisation");
+fail:
+    free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
+    free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);
+    mt_bchol_free(b);
+    return NULL;
+}
+
+double *mt_bchol_block(MtBchol *b, int k, int l, int *swap)
+{
+    int pk = b->iperm[k], pl = b->iperm[l];
+    *swap = 0;
+    if (pk == pl) return b->val + b->dval[pk];
+    int r = pk, c = pl;
+    if (pk < pl) { r = pl; c = pk; *swap = 1; }
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++)
+        if (b->rowpos[e] == r) return b->val + b->voff[e];
+    return NULL;
+}
+
+void mt_bchol_zero(MtBchol *b) { memset(b->val, 0, sizeof(double) * (size_t)b->nval); }
+
+static void save_diag(MtBchol *b)
+{
+    for (int c = 0; c < b->n; c++) {
+        int k = b->perm[c], m = b->size[k];
+        for (int j = 0; j < m; j++) b->diag0[b->off[k] + j] = b->val[b->dval[c] + j * m + j];
+    }
+}
+
+void mt_bchol_set_dependent(MtBchol *b, int row, int dep) { b->dep[row] = (unsigned char)(dep != 0); }
+
+int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
+{
+    if (detect) {
+        save_diag(b);
+        memset(b->dep, 0, (size_t)b->nrows);
+    }
+    for (int c = 0; c < b->n; c++) {
+        int k = b->perm[c], m = b->size[k];
+        double *L = b->val + b->dval[c];
+        unsigned char *dep = b->dep + b->off[k];
+        /* dense Cholesky of the (updated) diagonal block, skipping dependent rows */
+        for (int j = 0; j < m; j++) {
+            double d = L[j * m + j];
+            for (int q = 0; q < j; q++) d -= L[j * m + q] * L[j * m + q];
+            if (detect) {
+                double d0 = b->diag0[b->off[k] + j];
+                if (!(d > tol * d0)) dep[j] = 1;
+            }
+            if (dep[j]) {
+                for (int i = 0; i < m; i++) { L[i * m + j] = 0; L[j * m + i] = 0; }
+                L[j * m + j] = 1;
+                continue;
+            }
+            if (!(d > 0)) { if (bad_block) *bad_block = k; return -1; }
+            double ljj = sqrt(d), inv = 1 / ljj;
+            L[j * m + j] = ljj;
+            for (int i = j + 1; i < m; i++) {
+                double s = L[i * m + j];
+                for (int q = 0; q < j; q++) s -= L[i * m + q] * L[j * m + q];
+                L[i * m + j] = s * inv;
+            }
+        }
+        /* X = B L⁻ᵀ for each below block */
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+            int mr = b->size[b->perm[b->rowpos[e]]];
+            double *X = b->val + b->voff[e];
+            for (int r = 0; r < mr; r++)
+                for (int j = 0; j < m; j++) {
+                    if (dep[j]) { X[r * m + j] = 0; continue; }
+                    double s = X[r * m + j];
+                    for (int q = 0; q < j; q++) s -= X[r * m + q] * L[j * m + q];
+                    X[r * m + j] = s / L[j * m + j];
+                }
+        }
+        /* Schur updates T -= X_a X_bᵀ */
+        for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) {
+            int ea = b->upd_a[u], eb = b->upd_b[u];
+            int ma = b->size[b->perm[b->rowpos[ea]]], mb = b->size[b->perm[b->rowpos[eb]]];
+            const double *Xa = b->val + b->voff[ea], *Xb = b->val + b->voff[eb];
+            double *T = b->val + b->upd_t[u];
+            for (int i = 0; i < ma; i++)
+                for (int j = 0; j < mb; j++) {
+                    double s = 0;
+                    for (int q = 0; q < m; q++) s += Xa[i * m + q] * Xb[j * m + q];
+                    T[i * mb + j] -= s;
+                }
+        }
+    }
+    return 0;
+}
+
+void mt_bchol_solve(const MtBchol *b, double *x)
+{
+    for (int c = 0; c < b->n; c++) {
+        int k = b->perm[c], m = b->size[k];
+        const double *L = b->val + b->dval[c];
+        const unsigned char *dep = b->dep + b->off[k];
+        double *xc = x + b->off[k];
+        for (int j = 0; j < m; j++) {
+            if (dep[j]) { xc[j] = 0; continue; }
+            double s = xc[j];
+            for (int q = 0; q < j; q++) s -= L[j * m + q] * xc[q];
+            xc[j] = s / L[j * m + j];
+        }
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+            int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
+            const double *X = b->val + b->voff[e];
+            double *xr = x + b->off[kr];
+            for (int r = 0; r < mr; r++) {
+                double s = 0;
+                for (int q = 0; q < m; q++) s += X[r * m + q] * xc[q];
+                xr[r] -= s;
+            }
+        }
+    }
+    for (int c = b->n - 1; c >= 0; c--) {
+        int k = b->perm[c], m = b->size[k];
+        const double *L = b->val + b->dval[c];
+        const unsigned char *dep = b->dep + b->off[k];
+        double *xc = x + b->off[k];
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+            int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
+            const double *X = b->val + b->voff[e];
+            const double *xr = x + b->off[kr];
+            for (int r = 0; r < mr; r++)
+                for (int q = 0; q < m; q++) xc[q] -= X[r * m + q] * xr[r];
+        }
+        for (int j = m - 1; j >= 0; j--) {
+            if (dep[j]) { xc[j] = 0; continue; }
+            double s = xc[j];
+            for (int q = j + 1; q < m; q++) s -= L[q * m + j] * xc[q];
+            xc[j] = s / L[j * m + j];
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/* mt_bchol.h — sparse Cholesky of a symmetric positive (semi)definite matrix
+ * made of small dense blocks (one block per constraint, at most 6 rows), as
+ * A = G·M⁻¹·Gᵀ is. The fill-reducing order (AMD on the block graph) and the
+ * symbolic factor are computed once per topology; each evaluation refills the
+ * blocks and refactors with no allocation. Rows found dependent (a pivot that
+ * vanishes) can be marked once and are then skipped: their unknowns are zero. */
+#ifndef MT_BCHOL_H
+#define MT_BCHOL_H
+
+#include "mt_error.h"
+
+#define MT_BLOCK_MAX 6
+
+typedef struct MtBchol MtBchol;
+
+/* n blocks of sizes size[k] (1..6); nedge unordered pairs (k,l), k != l, of
+ * blocks that couple. Duplicate pairs are allowed. */
+MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtError *err);
+void mt_bchol_free(MtBchol *b);
+
+/* Storage of block A(k,l) for k == l or a coupled pair. The block is stored
+ * row-major as size[r] x size[c] with (r,c) = (k,l) when *swap is 0 and
+ * (r,c) = (l,k) when *swap is 1 (then store the transpose). */
+double *mt_bchol_block(MtBchol *b, int k, int l, int *swap);
+/* Zeroes every stored block (call before filling). */
+void mt_bchol_zero(MtBchol *b);
+/* Factors in place. With detect != 0, rows whose pivot falls below
+ * tol·(original diagonal) are marked dependent; otherwise marked rows are
+ * skipped and any other vanishing pivot is an error. Returns 0, or -1 and
+ * sets *bad_block to the block with a non-positive pivot. */
+int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block);
+/* Solves A x = rhs in place (x in the original block order, concatenated). */
+void mt_bchol_solve(const MtBchol *b, double *x);
+/* Row-offset of block k in the concatenated vector; total rows. */
+int mt_bchol_offset(const MtBchol *b, int k);
+int mt_bchol_rows(const MtBchol *b);
+/* 1 if row r (global index) was marked dependent. */
+int mt_bchol_row_dependent(const MtBchol *b, int r);
+/* Marks (dep = 1) or unmarks a row as dependent. */
+void mt_bchol_set_dependent(MtBchol *b, int row, int dep);
+/* Number of blocks stored below the diagonal in L (fill included) and in A. */
+int mt_bchol_nnz_blocks(const MtBchol *b);
+
+#endif

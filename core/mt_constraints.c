@@ -1,0 +1,138 @@
+/* mt_constraints.c — constraint rows of every block at one state: Jacobian
+ * rows G (per side: linear then angular, project axes, for velocities of the
+ * centre of mass and angular velocity), violation g, its rate ġ = G u − ḟ, the
+ * velocity terms h (g̈ = G u̇ + h) and W = M⁻¹Gᵀ. Primitives:
+ *   SPH    p_i − p_j = 0                      (3 rows)
+ *   DOT    a_j · b_i = 0                      (axes perpendicular)
+ *   TRANS  a_j · (p_i − p_j) = f(t)           (f = 0 except for drivers)
+ *   ANGLE  atan2(y_j·x_i, x_j·x_i) = f(t)     (revolute driver, wrapped) */
+#include <string.h>
+
+#include "mt_kin.h"
+
+/* Driver law and its first two derivatives. */
+static void law(const MtCBlock *b, double t, double *f, double *fd, double *fdd)
+{
+    double v = 0, d = 0, dd = 0;
+    for (int k = b->ncoef - 1; k >= 0; k--) {
+        dd = dd * t + 2 * d;
+        d = d * t + v;
+        v = v * t + b->coef[k];
+    }
+    *f = v; *fd = d; *fdd = dd;
+}
+
+static void set_row(double *Gi, double *Gj, const double *li, const double *ai, const double *lj, const double *aj)
+{
+    for (int k = 0; k < 3; k++) {
+        Gi[k] = li ? li[k] : 0; Gi[3 + k] = ai ? ai[k] : 0;
+        Gj[k] = lj ? lj[k] : 0; Gj[3 + k] = aj ? aj[k] : 0;
+    }
+}
+
+void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        MtMk I, J;
+        mt_marker_eval(st, q, u, b->mi, &I);
+        mt_marker_eval(st, q, u, b->mj, &J);
+        double *Gi = st->G + 72 * k, *Gj = Gi + 36;
+        double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+        double f = 0, fd = 0, fdd = 0;
+        if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
+        int r = 0;
+        for (int p = 0; p < b->nprim; p++) {
+            const MtPrim *pr = &b->prim[p];
+            switch (pr->kind) {
+            case MT_PRIM_SPH: {
+                double ci[3], cj[3], d[3], e[3];
+                mt_v3_cross(ci, I.w, I.r); mt_v3_cross(ci, I.w, ci);
+                mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
+                for (int a = 0; a < 3; a++) {
+                    mt_v3_set(e, a == 0, a == 1, a == 2);
+                    double ri[3], rj[3], me[3] = {-e[0], -e[1], -e[2]};
+                    mt_v3_cross(ri, I.r, e);
+                    mt_v3_cross(rj, J.r, e);
+                    mt_v3_scale(rj, rj, -1);
+                    set_row(Gi + 6 * r, Gj + 6 * r, e, ri, me, rj);
+                    mt_v3_sub(d, I.p, J.p);
+                    g[r] = d[a];
+                    gd[r] = I.vp[a] - J.vp[a];
+                    h[r] = ci[a] - cj[a];
+                    r++;
+                }
+                break;
+            }
+            case MT_PRIM_DOT: {
+                const double *a = J.ax[pr->a], *bb = I.ax[pr->b];
+                double c[3], mc[3], wd[3], t1[3], t2[3], cd[3];
+                mt_v3_cross(c, a, bb);
+                mt_v3_scale(mc, c, -1);
+                set_row(Gi + 6 * r, Gj + 6 * r, NULL, mc, NULL, c);
+                mt_v3_sub(wd, J.w, I.w);
+                g[r] = mt_v3_dot(a, bb);
+                gd[r] = mt_v3_dot(wd, c);
+                mt_v3_cross(t1, J.w, a); mt_v3_cross(t1, t1, bb);
+                mt_v3_cross(t2, I.w, bb); mt_v3_cross(t2, a, t2);
+                mt_v3_add(cd, t1, t2);
+                h[r] = mt_v3_dot(wd, cd);
+                r++;
+                break;
+            }
+            case MT_PRIM_TRANS: {
+                const double *a = J.ax[pr->a];
+                double d[3], dj[3], gj_ang[3], gi_ang[3], ma[3], ad[3], dd[3], add[3], t1[3], t2[3];
+                mt_v3_sub(d, I.p, J.p);
+                mt_v3_add(dj, d, J.r);
+                mt_v3_cross(gj_ang, a, dj);
+                mt_v3_cross(gi_ang, I.r, a);
+                mt_v3_scale(ma, a, -1);
+                set_row(Gi + 6 * r, Gj + 6 * r, a, gi_ang, ma, gj_ang);
+                mt_v3_cross(ad, J.w, a);            /* ȧ */
+                mt_v3_cross(add, J.w, ad);          /* ä (at zero ε) */
+                mt_v3_sub(dd, I.vp, J.vp);          /* ḋ */
+                mt_v3_cross(t1, I.w, I.r); mt_v3_cross(t1, I.w, t1);
+                mt_v3_cross(t2, J.w, J.r); mt_v3_cross(t2, J.w, t2);
+                double ddd[3];
+                mt_v3_sub(ddd, t1, t2);             /* d̈ (at zero accelerations) */
+                g[r] = mt_v3_dot(a, d) - f;
+                gd[r] = mt_v3_dot(ad, d) + mt_v3_dot(a, dd) - fd;
+                h[r] = mt_v3_dot(add, d) + 2 * mt_v3_dot(ad, dd) + mt_v3_dot(a, ddd) - fdd;
+                r++;
+                break;
+            }
+            case MT_PRIM_ANGLE: {
+                const double *z = J.ax[2];
+                double mz[3], wd[3], zd[3];
+                mt_v3_scale(mz, z, -1);
+                set_row(Gi + 6 * r, Gj + 6 * r, NULL, z, NULL, mz);
+                double th = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
+                double e = th - f;
+                e -= 2 * M_PI * floor((e + M_PI) / (2 * M_PI)); /* wrap: drivers may turn many revolutions */
+                mt_v3_sub(wd, I.w, J.w);
+                mt_v3_cross(zd, J.w, z);
+                g[r] = e;
+                gd[r] = mt_v3_dot(z, wd) - fd;
+                h[r] = mt_v3_dot(zd, wd) - fdd;
+                r++;
+                break;
+            }
+            }
+        }
+        /* W = M⁻¹ Gᵀ per side (zero for ground) */
+        int bodies[2] = {b->bi, b->bj};
+        for (int side = 0; side < 2; side++) {
+            double *Gs = st->G + 72 * k + 36 * side, *Ws = st->W + 72 * k + 36 * side;
+            int bd = bodies[side];
+            if (bd < 0) { memset(Ws, 0, sizeof(double) * 36); continue; }
+            double im = 1.0 / s->mass[bd];
+            const double *Ji = st->Jwinv + 9 * bd;
+            for (int rr = 0; rr < b->nrow; rr++) {
+                mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
+                mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
+            }
+        }
+    }
+}

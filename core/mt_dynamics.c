@@ -1,0 +1,234 @@
+/* mt_dynamics.c — one evaluation of the equations of motion (DESIGN §2):
+ * body stage (rotations, world inertia), applied and inertia forces, free
+ * accelerations, constraint rows, A = G·M⁻¹·Gᵀ assembled from blocks and
+ * factored, multipliers with Baumgarte stabilisation, accelerations. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mt_kin.h"
+
+void mt_stage_bodies(MtState *st, const double *q)
+{
+    const MtSystem *s = st->sys;
+    for (int b = 0; b < s->nbody; b++) {
+        double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
+        mt_quat_normalize(p);
+        double *R = st->R + 9 * b;
+        mt_quat_to_m3(R, p);
+        mt_m3_rotate_sym(st->Jw + 9 * b, R, s->Jc + 9 * b);
+        mt_m3_rotate_sym(st->Jwinv + 9 * b, R, s->Jcinv + 9 * b);
+    }
+}
+
+/* Gravity, gyroscopic terms and springs, at the centre of mass. */
+static void stage_forces(MtState *st, double t, const double *q, const double *u)
+{
+    (void)t;
+    const MtSystem *s = st->sys;
+    for (int b = 0; b < s->nbody; b++) {
+        double *f = st->f + 6 * b, Jw[3];
+        mt_v3_scale(f, s->gravity, s->mass[b]);
+        const double *w = u + 6 * b + 3;
+        mt_m3_mulv(Jw, st->Jw + 9 * b, w);
+        mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
+    }
+    for (int k = 0; k < s->nspring; k++) {
+        const MtSpringSpec *sp = &s->model->spring[k];
+        double len, rate, ten;
+        mt_spring_state(st, q, u, k, &len, &rate, &ten);
+        if (!(len > 0)) continue; /* coincident ends: no direction */
+        MtMk I, J;
+        mt_marker_eval(st, q, u, sp->mi, &I);
+        mt_marker_eval(st, q, u, sp->mj, &J);
+        double n[3], fi[3], tq[3];
+        mt_v3_sub(n, J.p, I.p);
+        mt_v3_scale(n, n, 1 / len);
+        mt_v3_scale(fi, n, ten); /* tension pulls i towards j */
+        int bi = s->mbody[sp->mi], bj = s->mbody[sp->mj];
+        if (bi >= 0) {
+            mt_v3_add(st->f + 6 * bi, st->f + 6 * bi, fi);
+            mt_v3_cross(tq, I.r, fi);
+            mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, tq);
+        }
+        if (bj >= 0) {
+            mt_v3_sub(st->f + 6 * bj, st->f + 6 * bj, fi);
+            mt_v3_cross(tq, J.r, fi);
+            mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, tq);
+        }
+    }
+}
+
+static double dot6(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* A block (rows of Ga) x (rows of Wb): out[i*nb + j] += Ga_i · Wb_j */
+static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
+{
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) out[i * nb + j] += dot6(Ga + 6 * i, Wb + 6 * j);
+}
+
+void mt_assemble(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    mt_bchol_zero(st->chol);
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        int swap;
+        double *D = mt_bchol_block(st->chol, k, k, &swap);
+        if (b->bi >= 0) gwt(D, st->G + 72 * k, b->nrow, st->W + 72 * k, b->nrow);
+        if (b->bj >= 0) gwt(D, st->G + 72 * k + 36, b->nrow, st->W + 72 * k + 36, b->nrow);
+    }
+    for (int p = 0; p < st->npair; p++) {
+        const MtPair *pr = &st->pair[p];
+        gwt(pr->slot, st->G + 72 * pr->r + 36 * pr->sr, s->block[pr->r].nrow, st->W + 72 * pr->c + 36 * pr->sc,
+            s->block[pr->c].nrow);
+    }
+}
+
+/* Names the block that failed to factor. */
+static MtStatus singular(const MtState *st, int blk, double t, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[blk];
+    const char *name = b->kind == MT_BLOCK_JOINT ? s->model->joint[b->src].name : s->model->driver[b->src].name;
+    return mt_error_set(err, MT_ERR_SOLVE, name,
+                        "%s '%s': constraint equations became singular at t = %.6g s (the mechanism reached a locked or "
+                        "branching position, or the step is too large); check its geometry or reduce the step",
+                        b->kind == MT_BLOCK_JOINT ? "joint" : "driver", name, t);
+}
+
+/* acc(or du) += Σ W λ over blocks. */
+static void add_reactions(const MtState *st, const double *lambda, double *out)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        const double *lam = lambda + b->row0;
+        int bodies[2] = {b->bi, b->bj};
+        for (int side = 0; side < 2; side++) {
+            if (bodies[side] < 0) continue;
+            const double *W = st->W + 72 * k + 36 * side;
+            double *o = out + 6 * bodies[side];
+            for (int r = 0; r < b->nrow; r++)
+                for (int c = 0; c < 6; c++) o[c] += W[6 * r + c] * lam[r];
+        }
+    }
+}
+
+MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    st->nevals++;
+    mt_stage_bodies(st, q);
+    stage_forces(st, t, q, u);
+    for (int b = 0; b < s->nbody; b++) {
+        double *a = st->a0 + 6 * b, *f = st->f + 6 * b;
+        mt_v3_scale(a, f, 1 / s->mass[b]);
+        mt_m3_mulv(a + 3, st->Jwinv + 9 * b, f + 3);
+    }
+    memcpy(st->acc, st->a0, sizeof(double) * 6 * (size_t)s->nbody);
+    if (s->nrow == 0) return MT_OK;
+    mt_stage_constraints(st, t, q, u);
+    mt_assemble(st);
+    int bad = 0;
+    if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, t, err);
+    double Om = s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
+    double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        const double *Gi = st->G + 72 * k, *Gj = Gi + 36;
+        for (int r = 0; r < b->nrow; r++) {
+            int row = b->row0 + r;
+            double v = -st->h[row] - c1 * st->gd[row] - c0 * st->g[row];
+            if (b->bi >= 0) v -= dot6(Gi + 6 * r, st->a0 + 6 * b->bi);
+            if (b->bj >= 0) v -= dot6(Gj + 6 * r, st->a0 + 6 * b->bj);
+            st->rhs[row] = s->dep[row] ? 0 : v;
+        }
+    }
+    memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
+    mt_bchol_solve(st->chol, st->lambda);
+    add_reactions(st, st->lambda, st->acc);
+    for (int i = 0; i < 6 * s->nbody; i++)
+        if (!isfinite(st->acc[i])) {
+            const char *name = s->model->body[i / 6].name;
+            return mt_error_set(err, MT_ERR_SOLVE, name,
+                                "body '%s': acceleration is not finite at t = %.6g s; the run diverged (reduce the step "
+                                "or check masses and forces)", name, t);
+        }
+    return MT_OK;
+}
+
+void mt_constraint_error(MtState *st, double *gmax, double *gdmax)
+{
+    const MtSystem *s = st->sys;
+    mt_stage_bodies(st, st->q);
+    mt_stage_constraints(st, st->t, st->q, st->u);
+    double a = 0, b = 0;
+    for (int r = 0; r < s->nrow; r++) {
+        if (s->dep[r]) continue;
+        a = fmax(a, fabs(st->g[r]));
+        b = fmax(b, fabs(st->gd[r]));
+    }
+    *gmax = a;
+    *gdmax = b;
+}
+
+MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    if (s->nrow == 0) return MT_OK;
+    double *dq = st->a0; /* scratch: 6 per body */
+    double gmax = 0;
+    for (int it = 0; it <= maxit; it++) {
+        mt_stage_bodies(st, st->q);
+        mt_stage_constraints(st, st->t, st->q, st->u);
+        gmax = 0;
+        int worst = 0;
+        for (int r = 0; r < s->nrow; r++)
+            if (!s->dep[r] && fabs(st->g[r]) > gmax) { gmax = fabs(st->g[r]); worst = r; }
+        if (gmax <= tol) return MT_OK;
+        if (it == maxit) {
+            int k = 0;
+            while (k + 1 < s->nblock && s->block[k + 1].row0 <= worst) k++;
+            const MtCBlock *b = &s->block[k];
+            const char *name = b->kind == MT_BLOCK_JOINT ? s->model->joint[b->src].name : s->model->driver[b->src].name;
+            return mt_error_set(err, MT_ERR_SOLVE, name,
+                                "%s '%s': cannot be assembled at t = %.6g s; its equations stay violated by %.3g after %d "
+                                "iterations (check the marker positions and axes)",
+                                b->kind == MT_BLOCK_JOINT ? "joint" : "driver", name, st->t, gmax, maxit);
+        }
+        mt_assemble(st);
+        int bad = 0;
+        if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, st->t, err);
+        for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->g[r];
+        mt_bchol_solve(st->chol, st->rhs);
+        memset(dq, 0, sizeof(double) * 6 * (size_t)s->nbody);
+        add_reactions(st, st->rhs, dq);
+        for (int b = 0; b < s->nbody; b++) {
+            double *qb = st->q + 7 * b, dr[4];
+            mt_v3_add(qb, qb, dq + 6 * b);
+            mt_quat_from_rotvec(dr, dq + 6 * b + 3);
+            mt_quat_mul(qb + 3, dr, qb + 3);
+            mt_quat_normalize(qb + 3);
+        }
+    }
+    return MT_OK;
+}
+
+MtStatus mt_project_velocities(MtState *st, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    if (s->nrow == 0) return MT_OK;
+    mt_stage_bodies(st, st->q);
+    mt_stage_constraints(st, st->t, st->q, st->u);
+    mt_assemble(st);
+    int bad = 0;
+    if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, st->t, err);
+    for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->gd[r];
+    mt_bchol_solve(st->chol, st->rhs);
+    add_reactions(st, st->rhs, st->u);
+    return MT_OK;
+}

@@ -1,0 +1,257 @@
+/* mt_integrate.c — RK4 and Dormand–Prince 5(4) (dense output after Hairer,
+ * Nørsett & Wanner, "Solving ODEs I", §II.6) on y = (q, u); quaternions are
+ * renormalised after each step, optional position/velocity projection. */
+#include "mt_integrate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_math.h"
+
+typedef struct {
+    MtState *st;
+    int nq, nu, n; /* n = nq + nu */
+} Ode;
+
+static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *err)
+{
+    return mt_deriv(o->st, t, y, dy, err);
+}
+
+MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    int nq = 7 * s->nbody, nu = 6 * s->nbody;
+    const double *q = y, *u = y + nq;
+    MtStatus rc = mt_eval(st, t, q, u, err);
+    if (rc) return rc;
+    for (int b = 0; b < s->nbody; b++) {
+        const double *w = u + 6 * b + 3, *p = q + 7 * b + 3;
+        double *d = dy + 7 * b;
+        mt_v3_copy(d, u + 6 * b);
+        /* ṗ = ½ (0, ω) ⊗ p, ω in project axes */
+        d[3] = 0.5 * (-w[0] * p[1] - w[1] * p[2] - w[2] * p[3]);
+        d[4] = 0.5 * (w[0] * p[0] + w[1] * p[3] - w[2] * p[2]);
+        d[5] = 0.5 * (w[1] * p[0] + w[2] * p[1] - w[0] * p[3]);
+        d[6] = 0.5 * (w[2] * p[0] + w[0] * p[2] - w[1] * p[1]);
+    }
+    memcpy(dy + nq, st->acc, sizeof(double) * (size_t)nu);
+    return MT_OK;
+}
+
+static void normalize_quats(const Ode *o, double *y)
+{
+    for (int b = 0; b < o->st->sys->nbody; b++) mt_quat_normalize(y + 7 * b + 3);
+}
+
+/* Writes y into the state, applies the optional projections. */
+static MtStatus settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+{
+    MtState *st = o->st;
+    normalize_quats(o, y);
+    memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
+    memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
+    st->t = t;
+    MtStatus rc = MT_OK;
+    if (sv->correct_pos) rc = mt_project_positions(st, 1e-12, 5, err);
+    if (!rc && sv->correct_vel) rc = mt_project_velocities(st, err);
+    if (sv->correct_pos || sv->correct_vel) {
+        memcpy(y, st->q, sizeof(double) * (size_t)o->nq);
+        memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);
+    }
+    return rc;
+}
+
+/* Output of the frame at (t, y): evaluates so that acc and lambda match. */
+static MtStatus emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user, MtRunStats *stats, int *stop,
+                     int need_eval, MtError *err)
+{
+    MtState *st = o->st;
+    memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
+    memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
+    normalize_quats(o, st->q);
+    st->t = t;
+    if (need_eval) {
+        MtStatus rc = mt_eval(st, t, st->q, st->u, err);
+        if (rc) return rc;
+    }
+    if (stats) {
+        double a = 0, b = 0;
+        for (int r = 0; r < st->sys->nrow; r++)
+            if (!st->sys->dep[r]) { a = fmax(a, fabs(st->g[r])); b = fmax(b, fabs(st->gd[r])); }
+        stats->gmax = fmax(stats->gmax, a);
+        stats->gdmax = fmax(stats->gdmax, b);
+        stats->frames++;
+    }
+    if (fn && fn(user, st)) *stop = 1;
+    return MT_OK;
+}
+
+static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
+                        MtRunStats *stats, MtError *err, double *work)
+{
+    int n = o->n;
+    double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
+    double t0 = o->st->t, h = sv->step;
+    long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
+    if (nsteps < 0) nsteps = 0;
+    int stop = 0;
+    MtStatus rc;
+    for (long i = 0;; i++) {
+        double t = t0 + i * h;
+        /* k1 at the step start doubles as the output evaluation */
+        if ((rc = deriv(o, t, y, k1, err))) return rc;
+        if (i % sv->every == 0 || i == nsteps) {
+            if ((rc = emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+        }
+        if (i == nsteps || stop || (cancel && *cancel)) break;
+        double hh = (i == nsteps - 1) ? (sv->until - t) : h;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k1[j];
+        if ((rc = deriv(o, t + 0.5 * hh, yt, k2, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k2[j];
+        if ((rc = deriv(o, t + 0.5 * hh, yt, k3, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + hh * k3[j];
+        if ((rc = deriv(o, t + hh, yt, k4, err))) return rc;
+        for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * (k2[j] + k3[j]) + k4[j]);
+        if ((rc = settle(o, t + hh, y, sv, err))) return rc;
+        if (stats) stats->steps++;
+    }
+    return MT_OK;
+}
+
+/* Dormand–Prince 5(4) tableau. */
+static const double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
+static const double a21 = 1.0 / 5;
+static const double a31 = 3.0 / 40, a32 = 9.0 / 40;
+static const double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
+static const double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561, a54 = -212.0 / 729;
+static const double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176, a65 = -5103.0 / 18656;
+static const double a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192, a75 = -2187.0 / 6784, a76 = 11.0 / 84;
+static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200, e6 = 22.0 / 525,
+                    e7 = -1.0 / 40;
+static const double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
+                    d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
+                    d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
+
+static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
+                         MtRunStats *stats, MtError *err, double *work)
+{
+    int n = o->n;
+    double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *k5 = k4 + n, *k6 = k5 + n, *k7 = k6 + n;
+    double *yt = k7 + n, *yn = yt + n, *r1 = yn + n, *r2 = r1 + n, *r3 = r2 + n, *r4 = r3 + n, *r5 = r4 + n, *yo = r5 + n;
+    double t0 = o->st->t, t = t0, tend = sv->until, dt = sv->step;
+    int stop = 0;
+    long iout = 0, nout = (long)floor((tend - t) / dt + 1e-9);
+    MtStatus rc;
+    if ((rc = deriv(o, t, y, k1, err))) return rc;
+    if ((rc = emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+    iout = 1;
+    /* initial step (Hairer's heuristic, simplified) */
+    double d0 = 0, dd = 0;
+    for (int j = 0; j < n; j++) {
+        double sc = sv->atol + sv->rtol * fabs(y[j]);
+        d0 += (y[j] / sc) * (y[j] / sc);
+        dd += (k1[j] / sc) * (k1[j] / sc);
+    }
+    d0 = sqrt(d0 / n);
+    dd = sqrt(dd / n);
+    double h = (d0 < 1e-5 || dd < 1e-5) ? 1e-6 : 0.01 * d0 / dd;
+    h = fmin(h, fmin(dt, tend - t));
+    int reject = 0;
+    while (!stop && t < tend - 1e-14 * fmax(1.0, fabs(tend))) {
+        if (cancel && *cancel) break;
+        if (t + h > tend) h = tend - t;
+        if (h < 1e-14 * fmax(1.0, fabs(t)))
+            return mt_error_set(err, MT_ERR_SOLVE, "solver",
+                                "solver: step size fell below %.3g s at t = %.6g s; the motion is too stiff or singular for "
+                                "these tolerances", h, t);
+        for (int j = 0; j < n; j++) yt[j] = y[j] + h * a21 * k1[j];
+        if ((rc = deriv(o, t + c2 * h, yt, k2, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a31 * k1[j] + a32 * k2[j]);
+        if ((rc = deriv(o, t + c3 * h, yt, k3, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a41 * k1[j] + a42 * k2[j] + a43 * k3[j]);
+        if ((rc = deriv(o, t + c4 * h, yt, k4, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a51 * k1[j] + a52 * k2[j] + a53 * k3[j] + a54 * k4[j]);
+        if ((rc = deriv(o, t + c5 * h, yt, k5, err))) return rc;
+        for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a61 * k1[j] + a62 * k2[j] + a63 * k3[j] + a64 * k4[j] + a65 * k5[j]);
+        if ((rc = deriv(o, t + h, yt, k6, err))) return rc;
+        for (int j = 0; j < n; j++) yn[j] = y[j] + h * (a71 * k1[j] + a73 * k3[j] + a74 * k4[j] + a75 * k5[j] + a76 * k6[j]);
+        if ((rc = deriv(o, t + h, yn, k7, err))) return rc;
+        double en = 0;
+        for (int j = 0; j < n; j++) {
+            double e = h * (e1 * k1[j] + e3 * k3[j] + e4 * k4[j] + e5 * k5[j] + e6 * k6[j] + e7 * k7[j]);
+            double sc = sv->atol + sv->rtol * fmax(fabs(y[j]), fabs(yn[j]));
+            en += (e / sc) * (e / sc);
+        }
+        en = sqrt(en / n);
+        if (!isfinite(en))
+            return mt_error_set(err, MT_ERR_SOLVE, "solver", "solver: the solution became non-finite at t = %.6g s", t);
+        double fac = 0.9 * pow(fmax(en, 1e-10), -0.2);
+        if (en > 1.0) {
+            h *= fmax(0.2, fac);
+            reject = 1;
+            if (stats) stats->rejected++;
+            continue;
+        }
+        /* accepted: dense output coefficients, then frames inside (t, t + h] */
+        for (int j = 0; j < n; j++) {
+            double ydiff = yn[j] - y[j], bspl = h * k1[j] - ydiff;
+            r1[j] = y[j];
+            r2[j] = ydiff;
+            r3[j] = bspl;
+            r4[j] = ydiff - h * k7[j] - bspl;
+            r5[j] = h * (d1 * k1[j] + d3 * k3[j] + d4 * k4[j] + d5 * k5[j] + d6 * k6[j] + d7 * k7[j]);
+        }
+        double tn = t + h;
+        if (stats) stats->steps++;
+        while (!stop && iout <= nout) {
+            double to = t0 + iout * dt;
+            if (to > tn + 1e-12 * fmax(1.0, fabs(tn))) break;
+            if (iout % sv->every == 0 || iout == nout) {
+                double th = (to - t) / h, th1 = 1 - th;
+                for (int j = 0; j < n; j++) yo[j] = r1[j] + th * (r2[j] + th1 * (r3[j] + th * (r4[j] + th1 * r5[j])));
+                if ((rc = emit(o, to, yo, fn, user, stats, &stop, 1, err))) return rc;
+            }
+            iout++;
+        }
+        memcpy(y, yn, sizeof(double) * (size_t)n);
+        t = tn;
+        if ((rc = settle(o, t, y, sv, err))) return rc;
+        if (sv->correct_pos || sv->correct_vel) {
+            if ((rc = deriv(o, t, y, k1, err))) return rc;
+        } else memcpy(k1, k7, sizeof(double) * (size_t)n); /* FSAL */
+        double hn = h * fmin(reject ? 1.0 : 5.0, fmax(0.2, fac));
+        reject = 0;
+        h = hn;
+    }
+    /* a final frame at tend if the output grid did not land on it */
+    if (!stop && tend - (t0 + nout * dt) > 1e-12 * fmax(1.0, tend) && !(cancel && *cancel)) {
+        if ((rc = emit(o, tend, y, fn, user, stats, &stop, 1, err))) return rc;
+    }
+    return MT_OK;
+}
+
+MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
+                MtRunStats *stats, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
+        return mt_error_set(err, MT_ERR_ARG, "solver", "solver: need step > 0, end time ≥ start time and every ≥ 1");
+    Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody};
+    MtStatus rc = mt_project_positions(st, 1e-12, 50, err);
+    if (!rc) rc = mt_project_velocities(st, err);
+    if (rc) return rc;
+    int nwork = sv->method == MT_METHOD_RK4 ? 6 : 16;
+    double *work = calloc((size_t)nwork * (size_t)(o.n + 1), sizeof(double));
+    if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", "out of memory for the integrator");
+    double *y = work + (size_t)(nwork - 1) * (size_t)(o.n + 1);
+    memcpy(y, st->q, sizeof(double) * (size_t)o.nq);
+    memcpy(y + o.nq, st->u, sizeof(double) * (size_t)o.nu);
+    long e0 = st->nevals;
+    if (sv->method == MT_METHOD_RK4) rc = run_rk4(&o, y, sv, fn, user, cancel, stats, err, work);
+    else rc = run_dp54(&o, y, sv, fn, user, cancel, stats, err, work);
+    if (stats) stats->evals = st->nevals - e0;
+    free(work);
+    return rc;
+}

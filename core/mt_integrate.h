@@ -1,0 +1,28 @@
+/* mt_integrate.h — time integration of a compiled system: classical RK4 with a
+ * fixed step and Dormand–Prince 5(4) with error control and dense output at
+ * the output times. Frames are handed to a callback as they are produced. */
+#ifndef MT_INTEGRATE_H
+#define MT_INTEGRATE_H
+
+#include "mt_system.h"
+
+/* Called for each output frame with st->t, st->q, st->u, st->acc and
+ * st->lambda consistent. Return non-zero to stop the run early. */
+typedef int (*MtFrameFn)(void *user, MtState *st);
+
+typedef struct {
+    long steps, rejected, evals, frames;
+    double gmax, gdmax; /* largest constraint violation seen at output frames */
+} MtRunStats;
+
+/* Right-hand side of the first-order system y = (q, u), length 13·nbody:
+ * dy = (v, ½(0,ω)⊗p, u̇); leaves acc and lambda of (t, y) in st. */
+MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err);
+
+/* Assembles the initial state (Newton on positions, then velocities), then
+ * integrates from st->t to sv->until. cancel (may be NULL) is polled between
+ * steps. */
+MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
+                MtRunStats *stats, MtError *err);
+
+#endif

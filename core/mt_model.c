@@ -1,0 +1,410 @@
+/* mt_model.c — building, looking up and validating the editable model. */
+#include "mt_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_math.h"
+
+static const char *const joint_names[MT_JOINT_NTYPES] = {
+    "spherical", "revolute", "prismatic", "cylindrical", "universal", "fixed"};
+static const int joint_rows[MT_JOINT_NTYPES] = {3, 5, 5, 4, 4, 6};
+static const char *const method_names[MT_METHOD_NMETHODS] = {"rk4", "dp54"};
+
+int mt_joint_rows(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_rows[t] : 0; }
+const char *mt_joint_type_name(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_names[t] : "?"; }
+const char *mt_method_name(MtMethod m) { return (m >= 0 && m < MT_METHOD_NMETHODS) ? method_names[m] : "?"; }
+
+int mt_joint_type_from_name(const char *s, MtJointType *t)
+{
+    for (int i = 0; i < MT_JOINT_NTYPES; i++)
+        if (!strcmp(s, joint_names[i])) { *t = (MtJointType)i; return 0; }
+    return -1;
+}
+
+int mt_method_from_name(const char *s, MtMethod *m)
+{
+    for (int i = 0; i < MT_METHOD_NMETHODS; i++)
+        if (!strcmp(s, method_names[i])) { *m = (MtMethod)i; return 0; }
+    if (!strcmp(s, "rk45") || !strcmp(s, "dopri5")) { *m = MT_METHOD_DP54; return 0; }
+    return -1;
+}
+
+void mt_solver_defaults(MtSolverSpec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->method = MT_METHOD_RK4;
+    s->step = 1e-3;
+    s->until = 1.0;
+    s->every = 1;
+    s->rtol = 1e-8;
+    s->atol = 1e-10;
+    s->stab_period = 0.01;
+    s->stab_damping = 1.0;
+}
+
+MtModel *mt_model_new(void)
+{
+    MtModel *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    mt_solver_defaults(&m->solver);
+    return m;
+}
+
+void mt_model_free(MtModel *m)
+{
+    if (!m) return;
+    free(m->body);
+    free(m->marker);
+    free(m->joint);
+    free(m->driver);
+    free(m->spring);
+    free(m);
+}
+
+/* Grows an array of n items to hold one more. */
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int nc = *cap ? 2 * *cap : 8;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p) return -1;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+static int check_name(const char *name, const char *kind, MtError *err)
+{
+    if (!name || !name[0]) {
+        mt_error_set(err, MT_ERR_MODEL, "", "a %s has an empty name: give every %s a name", kind, kind);
+        return -1;
+    }
+    if (strlen(name) >= MT_NAME_MAX) {
+        mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': name longer than %d characters", kind, name, MT_NAME_MAX - 1);
+        return -1;
+    }
+    for (const char *c = name; *c; c++)
+        if (*c == '.' || *c == ' ' || *c == '\t' || *c == '#' || *c == '"') {
+            mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': names may not contain '.', '#', quotes or spaces", kind, name);
+            return -1;
+        }
+    return 0;
+}
+
+int mt_model_find_body(const MtModel *m, const char *name)
+{
+    for (int i = 0; i < m->nbody; i++)
+        if (!strcmp(m->body[i].name, name)) return i;
+    return -1;
+}
+
+int mt_model_body_ref(const MtModel *m, const char *name, int *idx)
+{
+    if (!strcmp(name, "ground")) { *idx = MT_GROUND; return 0; }
+    int i = mt_model_find_body(m, name);
+    if (i < 0) return -1;
+    *idx = i;
+    return 0;
+}
+
+const char *mt_model_body_name(const MtModel *m, int body)
+{
+    return body == MT_GROUND ? "ground" : (body >= 0 && body < m->nbody ? m->body[body].name : "?");
+}
+
+const char *mt_model_marker_ref(const MtModel *m, int marker, char *buf, int len)
+{
+    if (marker < 0 || marker >= m->nmarker) snprintf(buf, (size_t)len, "?");
+    else snprintf(buf, (size_t)len, "%s.%s", mt_model_body_name(m, m->marker[marker].body), m->marker[marker].name);
+    return buf;
+}
+
+int mt_model_find_marker(const MtModel *m, const char *ref)
+{
+    const char *dot = strchr(ref, '.');
+    if (!dot) return -1;
+    char bname[MT_NAME_MAX];
+    size_t n = (size_t)(dot - ref);
+    if (n >= sizeof bname) return -1;
+    memcpy(bname, ref, n);
+    bname[n] = 0;
+    int b;
+    if (mt_model_body_ref(m, bname, &b)) return -1;
+    for (int i = 0; i < m->nmarker; i++)
+        if (m->marker[i].body == b && !strcmp(m->marker[i].name, dot + 1)) return i;
+    return -1;
+}
+
+int mt_model_find_joint(const MtModel *m, const char *name)
+{
+    for (int i = 0; i < m->njoint; i++)
+        if (!strcmp(m->joint[i].name, name)) return i;
+    return -1;
+}
+
+/* Joints, drivers and springs share one namespace (they all become result
+ * columns); bodies have their own, and "ground" is reserved. */
+static int name_taken(const MtModel *m, const char *name)
+{
+    if (mt_model_find_joint(m, name) >= 0) return 1;
+    for (int i = 0; i < m->ndriver; i++)
+        if (!strcmp(m->driver[i].name, name)) return 1;
+    for (int i = 0; i < m->nspring; i++)
+        if (!strcmp(m->spring[i].name, name)) return 1;
+    return 0;
+}
+
+int mt_model_add_body(MtModel *m, const char *name, MtError *err)
+{
+    if (check_name(name, "body", err)) return -1;
+    if (!strcmp(name, "ground") || mt_model_find_body(m, name) >= 0) {
+        mt_error_set(err, MT_ERR_MODEL, name, "body '%s': a body of that name already exists; choose another name", name);
+        return -1;
+    }
+    if (grow((void **)&m->body, &m->cap_body, m->nbody, sizeof *m->body)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "body '%s': out of memory", name);
+        return -1;
+    }
+    MtBodySpec *b = &m->body[m->nbody];
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    b->mass = 1.0;
+    b->inertia[0] = b->inertia[1] = b->inertia[2] = 1.0;
+    mt_m3_identity(b->rot);
+    return m->nbody++;
+}
+
+int mt_model_add_marker(MtModel *m, int body, const char *name, const double pos[3], const double rot[9],
+                        MtError *err)
+{
+    if (check_name(name, "marker", err)) return -1;
+    if (body < MT_GROUND || body >= m->nbody) {
+        mt_error_set(err, MT_ERR_ARG, name, "marker '%s': no body number %d", name, body);
+        return -1;
+    }
+    for (int i = 0; i < m->nmarker; i++)
+        if (m->marker[i].body == body && !strcmp(m->marker[i].name, name)) {
+            mt_error_set(err, MT_ERR_MODEL, name, "marker '%s.%s' is defined twice", mt_model_body_name(m, body), name);
+            return -1;
+        }
+    if (grow((void **)&m->marker, &m->cap_marker, m->nmarker, sizeof *m->marker)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "marker '%s': out of memory", name);
+        return -1;
+    }
+    MtMarkerSpec *k = &m->marker[m->nmarker];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->body = body;
+    if (pos) mt_v3_copy(k->pos, pos);
+    if (rot) memcpy(k->rot, rot, sizeof k->rot);
+    else mt_m3_identity(k->rot);
+    return m->nmarker++;
+}
+
+static int entity_check(MtModel *m, const char *name, const char *kind, MtError *err)
+{
+    if (check_name(name, kind, err)) return -1;
+    if (name_taken(m, name)) {
+        mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': a joint, driver or spring of that name already exists", kind, name);
+        return -1;
+    }
+    return 0;
+}
+
+int mt_model_add_joint(MtModel *m, const char *name, MtJointType type, int mi, int mj, MtError *err)
+{
+    if (entity_check(m, name, "joint", err)) return -1;
+    if (type < 0 || type >= MT_JOINT_NTYPES || mi < 0 || mi >= m->nmarker || mj < 0 || mj >= m->nmarker) {
+        mt_error_set(err, MT_ERR_ARG, name, "joint '%s': bad type or marker", name);
+        return -1;
+    }
+    if (grow((void **)&m->joint, &m->cap_joint, m->njoint, sizeof *m->joint)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "joint '%s': out of memory", name);
+        return -1;
+    }
+    MtJointSpec *j = &m->joint[m->njoint];
+    memset(j, 0, sizeof *j);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    j->type = type;
+    j->mi = mi;
+    j->mj = mj;
+    return m->njoint++;
+}
+
+int mt_model_add_driver(MtModel *m, const char *name, int joint, MtDriverKind kind, int ncoef, const double *coef,
+                        MtError *err)
+{
+    if (entity_check(m, name, "driver", err)) return -1;
+    if (joint < 0 || joint >= m->njoint || ncoef < 1 || ncoef > MT_POLY_MAX || (kind == MT_DRIVER_RATE && ncoef != 2)) {
+        mt_error_set(err, MT_ERR_ARG, name, "driver '%s': bad joint or between 1 and %d coefficients needed", name,
+                     MT_POLY_MAX);
+        return -1;
+    }
+    if (grow((void **)&m->driver, &m->cap_driver, m->ndriver, sizeof *m->driver)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "driver '%s': out of memory", name);
+        return -1;
+    }
+    MtDriverSpec *d = &m->driver[m->ndriver];
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->joint = joint;
+    d->kind = kind;
+    d->ncoef = ncoef;
+    memcpy(d->coef, coef, (size_t)ncoef * sizeof *coef);
+    return m->ndriver++;
+}
+
+int mt_model_add_spring(MtModel *m, const char *name, int mi, int mj, double k, double c, double length,
+                        double preload, MtError *err)
+{
+    if (entity_check(m, name, "spring", err)) return -1;
+    if (mi < 0 || mi >= m->nmarker || mj < 0 || mj >= m->nmarker) {
+        mt_error_set(err, MT_ERR_ARG, name, "spring '%s': bad marker", name);
+        return -1;
+    }
+    if (grow((void **)&m->spring, &m->cap_spring, m->nspring, sizeof *m->spring)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "spring '%s': out of memory", name);
+        return -1;
+    }
+    MtSpringSpec *s = &m->spring[m->nspring];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->mi = mi;
+    s->mj = mj;
+    s->k = k;
+    s->c = c;
+    s->length = length;
+    s->preload = preload;
+    return m->nspring++;
+}
+
+static int finite_all(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* Columns of R orthonormal and right-handed to 1e-9. */
+static int is_rotation(const double *R)
+{
+    double RtR[9];
+    mt_m3_mul_at(RtR, R, R);
+    for (int i = 0; i < 9; i++)
+        if (fabs(RtR[i] - ((i % 4 == 0) ? 1.0 : 0.0)) > 1e-9) return 0;
+    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    return det > 0;
+}
+
+/* Principal moments of a symmetric 3x3 by Jacobi rotations (small, exact enough). */
+static void sym3_eig(const double *A, double ev[3])
+{
+    double a[9];
+    memcpy(a, A, sizeof a);
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
+        if (off < 1e-300) break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                double apq = a[3 * p + q];
+                if (fabs(apq) < 1e-300) continue;
+                double theta = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
+                double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+                double c = 1 / sqrt(t * t + 1), s = t * c;
+                for (int k = 0; k < 3; k++) { /* columns */
+                    double akp = a[3 * k + p], akq = a[3 * k + q];
+                    a[3 * k + p] = c * akp - s * akq;
+                    a[3 * k + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; k++) { /* rows */
+                    double apk = a[3 * p + k], aqk = a[3 * q + k];
+                    a[3 * p + k] = c * apk - s * aqk;
+                    a[3 * q + k] = s * apk + c * aqk;
+                }
+            }
+    }
+    ev[0] = a[0]; ev[1] = a[4]; ev[2] = a[8];
+}
+
+MtStatus mt_model_validate(const MtModel *m, MtError *err)
+{
+    char ref[2 * MT_NAME_MAX + 2];
+    if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", "gravity: components must be finite numbers");
+    for (int i = 0; i < m->nbody; i++) {
+        const MtBodySpec *b = &m->body[i];
+        if (!isfinite(b->mass) || b->mass <= 0)
+            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': mass must be a positive number (got %g kg)", b->name, b->mass);
+        if (!finite_all(b->com, 3) || !finite_all(b->inertia, 6) || !finite_all(b->pos, 3) || !finite_all(b->rot, 9) ||
+            !finite_all(b->vel, 3) || !finite_all(b->omega, 3))
+            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': a position, velocity or inertia value is not a finite number", b->name);
+        double J[9] = {b->inertia[0], b->inertia[3], b->inertia[4], b->inertia[3], b->inertia[1],
+                       b->inertia[5], b->inertia[4], b->inertia[5], b->inertia[2]};
+        double ev[3];
+        sym3_eig(J, ev);
+        double emax = fmax(ev[0], fmax(ev[1], ev[2]));
+        for (int k = 0; k < 3; k++)
+            if (!(ev[k] > 1e-12 * emax) || !(emax > 0))
+                return mt_error_set(err, MT_ERR_MODEL, b->name,
+                                    "body '%s': inertia tensor is not positive definite (principal moments %g, %g, %g kg·m²)",
+                                    b->name, ev[0], ev[1], ev[2]);
+        for (int k = 0; k < 3; k++) {
+            double s = ev[(k + 1) % 3] + ev[(k + 2) % 3];
+            if (ev[k] > s * (1 + 1e-9))
+                return mt_error_set(err, MT_ERR_MODEL, b->name,
+                                    "body '%s': principal moments %g, %g, %g kg·m² violate the triangle inequality; no real body has them",
+                                    b->name, ev[0], ev[1], ev[2]);
+        }
+        if (!is_rotation(b->rot))
+            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': orientation is not a proper rotation", b->name);
+    }
+    for (int i = 0; i < m->nmarker; i++) {
+        const MtMarkerSpec *k = &m->marker[i];
+        mt_model_marker_ref(m, i, ref, sizeof ref);
+        if (!finite_all(k->pos, 3) || !finite_all(k->rot, 9))
+            return mt_error_set(err, MT_ERR_MODEL, ref, "marker '%s': position or axes not finite", ref);
+        if (!is_rotation(k->rot))
+            return mt_error_set(err, MT_ERR_MODEL, ref, "marker '%s': axes are not orthonormal and right-handed", ref);
+    }
+    for (int i = 0; i < m->njoint; i++) {
+        const MtJointSpec *j = &m->joint[i];
+        if (m->marker[j->mi].body == m->marker[j->mj].body)
+            return mt_error_set(err, MT_ERR_MODEL, j->name, "joint '%s': both markers are on body '%s'; a joint connects two different bodies",
+                                j->name, mt_model_body_name(m, m->marker[j->mi].body));
+    }
+    for (int i = 0; i < m->ndriver; i++) {
+        const MtDriverSpec *d = &m->driver[i];
+        MtJointType t = m->joint[d->joint].type;
+        if (t != MT_JOINT_REVOLUTE && t != MT_JOINT_PRISMATIC)
+            return mt_error_set(err, MT_ERR_MODEL, d->name,
+                                "driver '%s': joint '%s' is %s; drivers act on revolute and prismatic joints", d->name,
+                                m->joint[d->joint].name, mt_joint_type_name(t));
+        if (!finite_all(d->coef, d->ncoef))
+            return mt_error_set(err, MT_ERR_MODEL, d->name, "driver '%s': coefficients must be finite numbers", d->name);
+        for (int k = 0; k < i; k++)
+            if (m->driver[k].joint == d->joint)
+                return mt_error_set(err, MT_ERR_MODEL, d->name, "driver '%s': joint '%s' is already driven by '%s'", d->name,
+                                    m->joint[d->joint].name, m->driver[k].name);
+    }
+    for (int i = 0; i < m->nspring; i++) {
+        const MtSpringSpec *s = &m->spring[i];
+        if (!isfinite(s->k) || !isfinite(s->c) || !isfinite(s->length) || !isfinite(s->preload))
+            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': parameters must be finite numbers", s->name);
+        if (s->k < 0 || s->c < 0 || s->length < 0)
+            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': stiffness, damping and free length must not be negative", s->name);
+        if (m->marker[s->mi].body == m->marker[s->mj].body)
+            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': both ends are on the same body", s->name);
+    }
+    const MtSolverSpec *sv = &m->solver;
+    if (!(sv->step > 0) || !isfinite(sv->step))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: step must be a positive number of seconds (got %g)", sv->step);
+    if (!(sv->until >= 0) || !isfinite(sv->until))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: end time must be a non-negative number (got %g)", sv->until);
+    if (sv->every < 1) return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: 'every' must be at least 1");
+    if (!(sv->rtol > 0) || !(sv->atol > 0) || sv->rtol >= 1)
+        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: tolerances must be positive and rtol < 1");
+    if (!isfinite(sv->stab_period) || !(sv->stab_damping >= 0) || !isfinite(sv->stab_damping))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: stabilisation period and damping must be finite, damping ≥ 0");
+    return MT_OK;
+}

@@ -1,0 +1,164 @@
+/* mt_output.c — result columns and CSV output (docs/model-format.md, section
+ * "Result columns", lists them and their frames). */
+#include "mt_output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_kin.h"
+
+struct MtCsv {
+    const MtSystem *sys;
+    FILE *f;
+    int ncol;
+    char (*name)[MT_NAME_MAX + 16];
+    double *val;
+    double *angle_prev, *angle_turns; /* per joint, for continuous angles */
+    int first;
+};
+
+static const char *const body_cols[] = {"x", "y", "z", "q0", "q1", "q2", "q3", "vx", "vy", "vz",
+                                        "wx", "wy", "wz", "ax", "ay", "az", "ex", "ey", "ez"};
+static const char *const joint_cols[] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "Fx_m", "Fy_m", "Fz_m", "Tx_m", "Ty_m", "Tz_m"};
+#define NBODYCOL 19
+#define NJOINTCOL 12
+
+static int joint_has_coord(MtJointType t)
+{
+    return t == MT_JOINT_REVOLUTE || t == MT_JOINT_PRISMATIC || t == MT_JOINT_CYLINDRICAL;
+}
+
+void mt_csv_free(MtCsv *c)
+{
+    if (!c) return;
+    free(c->name);
+    free(c->val);
+    free(c->angle_prev);
+    free(c->angle_turns);
+    free(c);
+}
+
+MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
+{
+    const MtModel *m = s->model;
+    MtCsv *c = calloc(1, sizeof *c);
+    if (!c) goto nomem;
+    c->sys = s;
+    c->f = f;
+    c->first = 1;
+    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + 1) * m->njoint + m->ndriver + 3 * m->nspring + 3;
+    c->name = calloc((size_t)n, sizeof *c->name);
+    c->val = calloc((size_t)n, sizeof *c->val);
+    c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double));
+    c->angle_turns = calloc((size_t)m->njoint + 1, sizeof(double));
+    if (!c->name || !c->val || !c->angle_prev || !c->angle_turns) goto nomem;
+    int k = 0;
+#define COL(...) snprintf(c->name[k++], sizeof c->name[0], __VA_ARGS__)
+    COL("time");
+    for (int b = 0; b < m->nbody; b++)
+        for (int j = 0; j < NBODYCOL; j++) COL("%s.%s", m->body[b].name, body_cols[j]);
+    for (int j = 0; j < m->njoint; j++) {
+        for (int q = 0; q < NJOINTCOL; q++) COL("%s.%s", m->joint[j].name, joint_cols[q]);
+        MtJointType t = m->joint[j].type;
+        if (joint_has_coord(t)) COL("%s.%s", m->joint[j].name, t == MT_JOINT_REVOLUTE ? "angle" : "disp");
+    }
+    for (int d = 0; d < m->ndriver; d++) COL("%s.effort", m->driver[d].name);
+    for (int sp = 0; sp < m->nspring; sp++) {
+        COL("%s.length", m->spring[sp].name);
+        COL("%s.rate", m->spring[sp].name);
+        COL("%s.force", m->spring[sp].name);
+    }
+    COL("system.kinetic");
+    COL("system.potential");
+    COL("system.energy");
+#undef COL
+    c->ncol = k;
+    if (f) {
+        for (int i = 0; i < k; i++) fprintf(f, "%s%s", i ? "," : "", c->name[i]);
+        fputc('\n', f);
+        if (ferror(f)) {
+            mt_error_set(err, MT_ERR_IO, "", "cannot write the results file");
+            mt_csv_free(c);
+            return NULL;
+        }
+    }
+    return c;
+nomem:
+    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory for result columns");
+    mt_csv_free(c);
+    return NULL;
+}
+
+int mt_csv_ncols(const MtCsv *c) { return c->ncol; }
+const char *mt_csv_colname(const MtCsv *c, int k) { return (k >= 0 && k < c->ncol) ? c->name[k] : NULL; }
+
+void mt_frame_values(MtCsv *c, const MtState *st, double *v)
+{
+    const MtSystem *s = c->sys;
+    const MtModel *m = s->model;
+    int k = 0;
+    v[k++] = st->t;
+    for (int b = 0; b < m->nbody; b++) {
+        double pos[3], vel[3], rc[3], ao[3], t1[3];
+        mt_body_origin(st, st->q, st->u, b, pos, vel);
+        const double *qb = st->q + 7 * b, *w = st->u + 6 * b + 3, *a = st->acc + 6 * b, *e = a + 3;
+        mt_v3_sub(rc, qb, pos); /* origin → centre of mass */
+        /* a_o = a_c − ε × rc − ω × (ω × rc) */
+        mt_v3_cross(t1, e, rc);
+        mt_v3_sub(ao, a, t1);
+        mt_v3_cross(t1, w, rc);
+        mt_v3_cross(t1, w, t1);
+        mt_v3_sub(ao, ao, t1);
+        for (int i = 0; i < 3; i++) v[k++] = pos[i];
+        for (int i = 0; i < 4; i++) v[k++] = qb[3 + i];
+        for (int i = 0; i < 3; i++) v[k++] = vel[i];
+        for (int i = 0; i < 3; i++) v[k++] = w[i];
+        for (int i = 0; i < 3; i++) v[k++] = ao[i];
+        for (int i = 0; i < 3; i++) v[k++] = e[i];
+    }
+    for (int j = 0; j < m->njoint; j++) {
+        double F[3], T[3], Fm[3], Tm[3];
+        mt_joint_reaction(st, j, F, T, Fm, Tm);
+        for (int i = 0; i < 3; i++) v[k++] = F[i];
+        for (int i = 0; i < 3; i++) v[k++] = T[i];
+        for (int i = 0; i < 3; i++) v[k++] = Fm[i];
+        for (int i = 0; i < 3; i++) v[k++] = Tm[i];
+        MtJointType t = m->joint[j].type;
+        if (!joint_has_coord(t)) continue;
+        double x = mt_joint_coordinate(st, st->q, j);
+        if (t == MT_JOINT_REVOLUTE) { /* continuous across ±π */
+            if (!c->first) {
+                double d = x - c->angle_prev[j];
+                if (d > M_PI) c->angle_turns[j] -= 1;
+                else if (d < -M_PI) c->angle_turns[j] += 1;
+            }
+            c->angle_prev[j] = x;
+            x += 2 * M_PI * c->angle_turns[j];
+        }
+        v[k++] = x;
+    }
+    for (int d = 0; d < m->ndriver; d++) v[k++] = mt_driver_effort(st, d);
+    for (int sp = 0; sp < m->nspring; sp++) {
+        double L, Ld, F;
+        mt_spring_state(st, st->q, st->u, sp, &L, &Ld, &F);
+        v[k++] = L;
+        v[k++] = Ld;
+        v[k++] = F;
+    }
+    double T, V;
+    mt_energy(st, st->q, st->u, &T, &V);
+    v[k++] = T;
+    v[k++] = V;
+    v[k++] = T + V;
+    c->first = 0;
+}
+
+int mt_csv_frame(void *csv, MtState *st)
+{
+    MtCsv *c = csv;
+    mt_frame_values(c, st, c->val);
+    if (!c->f) return 0;
+    for (int i = 0; i < c->ncol; i++) fprintf(c->f, i ? ",%.17g" : "%.17g", c->val[i]);
+    fputc('\n', c->f);
+    return ferror(c->f) ? 1 : 0;
+}
