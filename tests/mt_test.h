@@ -1,0 +1,98 @@
+/* mt_test.h — minimal assertion helpers for the core tests: every check
+ * prints what it compared and with which tolerance; the test exits non-zero
+ * when any check failed. */
+#ifndef MT_TEST_H
+#define MT_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mt_integrate.h"
+#include "mt_model.h"
+#include "mt_system.h"
+
+static int mt_test_fails, mt_test_checks;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        mt_test_checks++;                                                      \
+        if (!(cond)) {                                                         \
+            mt_test_fails++;                                                   \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+        }                                                                      \
+    } while (0)
+
+/* |got − want| ≤ tol (absolute). */
+#define CHECK_ABS(got, want, tol, what)                                                                   \
+    do {                                                                                                  \
+        double g_ = (got), w_ = (want), t_ = (tol);                                                       \
+        mt_test_checks++;                                                                                 \
+        int ok_ = fabs(g_ - w_) <= t_;                                                                    \
+        if (!ok_) mt_test_fails++;                                                                        \
+        printf("%s %s: got %.15g, expected %.15g, |diff| %.3g (tol %.3g)\n", ok_ ? "ok  " : "FAIL", what, \
+               g_, w_, fabs(g_ - w_), t_);                                                                \
+    } while (0)
+
+/* |got − want| ≤ tol·|want| (relative). */
+#define CHECK_REL(got, want, tol, what)                                                                          \
+    do {                                                                                                         \
+        double g_ = (got), w_ = (want), t_ = (tol);                                                              \
+        mt_test_checks++;                                                                                        \
+        double r_ = fabs(g_ - w_) / fabs(w_);                                                                    \
+        int ok_ = r_ <= t_;                                                                                      \
+        if (!ok_) mt_test_fails++;                                                                               \
+        printf("%s %s: got %.15g, expected %.15g, rel. diff %.3g (tol %.3g)\n", ok_ ? "ok  " : "FAIL", what, g_, \
+               w_, r_, t_);                                                                                      \
+    } while (0)
+
+static inline int mt_test_done(void)
+{
+    printf("%d checks, %d failed\n", mt_test_checks, mt_test_fails);
+    return mt_test_fails ? 1 : 0;
+}
+
+/* Parses and compiles a model given as text; aborts the test on error. */
+static inline MtSystem *mt_test_system(const char *text)
+{
+    MtError err = {0};
+    MtModel *m = mt_model_parse(text, "<test>", &err);
+    if (!m) {
+        printf("FAIL model: %s\n", err.msg);
+        exit(1);
+    }
+    MtSystem *s = mt_system_compile(m, &err);
+    mt_model_free(m);
+    if (!s) {
+        printf("FAIL compile: %s\n", err.msg);
+        exit(1);
+    }
+    return s;
+}
+
+/* Runs s with its own solver settings and callback; aborts on error. */
+static inline MtState *mt_test_run(MtSystem *s, MtFrameFn fn, void *user, MtRunStats *stats)
+{
+    MtError err = {0};
+    MtState *st = mt_state_new(s, &err);
+    if (!st || mt_run(st, &s->solver, fn, user, NULL, stats, &err)) {
+        printf("FAIL run: %s\n", err.msg);
+        exit(1);
+    }
+    return st;
+}
+
+/* Arithmetic–geometric mean, for complete elliptic integrals: K(k) = π / (2 AGM(1, √(1−k²))). */
+static inline double mt_test_agm(double a, double b)
+{
+    for (int i = 0; i < 60 && fabs(a - b) > 1e-17 * a; i++) {
+        double an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+    }
+    return a;
+}
+
+#endif
