@@ -223,6 +223,75 @@ static void save_diag(MtBchol *b)
 
 void mt_bchol_set_dependent(MtBchol *b, int row, int dep) { b->dep[row] = (unsigned char)(dep != 0); }
 
+/* Kernels are written for a block size m known at compile time (they are
+ * instantiated for m = 1..6 through the switch below), so the compiler fully
+ * unrolls them: the generic loops cost several times more on small blocks. */
+#define INLINE static inline __attribute__((always_inline))
+
+/* Cholesky of the diagonal block in place (lower triangle), skipping dependent rows. */
+INLINE int chol_diag(double *L, unsigned char *dep, const double *d0, int detect, double tol, const int m)
+{
+    for (int j = 0; j < m; j++) {
+        double d = L[j * m + j];
+        for (int q = 0; q < j; q++) d -= L[j * m + q] * L[j * m + q];
+        if (detect && !(d > tol * d0[j])) dep[j] = 1;
+        if (dep[j]) {
+            for (int i = 0; i < m; i++) { L[i * m + j] = 0; L[j * m + i] = 0; }
+            L[j * m + j] = 1;
+            continue;
+        }
+        if (!(d > 0)) return -1;
+        double ljj = sqrt(d), inv = 1 / ljj;
+        L[j * m + j] = ljj;
+        for (int i = j + 1; i < m; i++) {
+            double s = L[i * m + j];
+            for (int q = 0; q < j; q++) s -= L[i * m + q] * L[j * m + q];
+            L[i * m + j] = s * inv;
+        }
+    }
+    return 0;
+}
+
+/* X = B L⁻ᵀ for a below block of mr rows. */
+INLINE void below_solve(double *X, const double *L, const unsigned char *dep, int mr, const int m)
+{
+    double inv[MT_BLOCK_MAX];
+    for (int j = 0; j < m; j++) inv[j] = dep[j] ? 0 : 1 / L[j * m + j];
+    for (int r = 0; r < mr; r++)
+        for (int j = 0; j < m; j++) {
+            double s = X[r * m + j];
+            for (int q = 0; q < j; q++) s -= X[r * m + q] * L[j * m + q];
+            X[r * m + j] = s * inv[j];
+        }
+}
+
+/* T -= Xa Xbᵀ */
+INLINE void schur(double *T, const double *Xa, int ma, const double *Xb, int mb, const int m)
+{
+    for (int i = 0; i < ma; i++)
+        for (int j = 0; j < mb; j++) {
+            double s = 0;
+            for (int q = 0; q < m; q++) s += Xa[i * m + q] * Xb[j * m + q];
+            T[i * mb + j] -= s;
+        }
+}
+
+INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
+{
+    int k = b->perm[c];
+    double *L = b->val + b->dval[c];
+    unsigned char *dep = b->dep + b->off[k];
+    if (chol_diag(L, dep, b->diag0 + b->off[k], detect, tol, m)) return -1;
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++)
+        below_solve(b->val + b->voff[e], L, dep, b->size[b->perm[b->rowpos[e]]], m);
+    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) {
+        int ea = b->upd_a[u], eb = b->upd_b[u];
+        schur(b->val + b->upd_t[u], b->val + b->voff[ea], b->size[b->perm[b->rowpos[ea]]], b->val + b->voff[eb],
+              b->size[b->perm[b->rowpos[eb]]], m);
+    }
+    return 0;
+}
+
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
     if (detect) {
@@ -230,101 +299,80 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
         memset(b->dep, 0, (size_t)b->nrows);
     }
     for (int c = 0; c < b->n; c++) {
-        int k = b->perm[c], m = b->size[k];
-        double *L = b->val + b->dval[c];
-        unsigned char *dep = b->dep + b->off[k];
-        /* dense Cholesky of the (updated) diagonal block, skipping dependent rows */
-        for (int j = 0; j < m; j++) {
-            double d = L[j * m + j];
-            for (int q = 0; q < j; q++) d -= L[j * m + q] * L[j * m + q];
-            if (detect) {
-                double d0 = b->diag0[b->off[k] + j];
-                if (!(d > tol * d0)) dep[j] = 1;
-            }
-            if (dep[j]) {
-                for (int i = 0; i < m; i++) { L[i * m + j] = 0; L[j * m + i] = 0; }
-                L[j * m + j] = 1;
-                continue;
-            }
-            if (!(d > 0)) { if (bad_block) *bad_block = k; return -1; }
-            double ljj = sqrt(d), inv = 1 / ljj;
-            L[j * m + j] = ljj;
-            for (int i = j + 1; i < m; i++) {
-                double s = L[i * m + j];
-                for (int q = 0; q < j; q++) s -= L[i * m + q] * L[j * m + q];
-                L[i * m + j] = s * inv;
-            }
+        int rc;
+        switch (b->size[b->perm[c]]) {
+        case 1: rc = factor_column(b, c, detect, tol, 1); break;
+        case 2: rc = factor_column(b, c, detect, tol, 2); break;
+        case 3: rc = factor_column(b, c, detect, tol, 3); break;
+        case 4: rc = factor_column(b, c, detect, tol, 4); break;
+        case 5: rc = factor_column(b, c, detect, tol, 5); break;
+        default: rc = factor_column(b, c, detect, tol, 6); break;
         }
-        /* X = B L⁻ᵀ for each below block */
-        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-            int mr = b->size[b->perm[b->rowpos[e]]];
-            double *X = b->val + b->voff[e];
-            for (int r = 0; r < mr; r++)
-                for (int j = 0; j < m; j++) {
-                    if (dep[j]) { X[r * m + j] = 0; continue; }
-                    double s = X[r * m + j];
-                    for (int q = 0; q < j; q++) s -= X[r * m + q] * L[j * m + q];
-                    X[r * m + j] = s / L[j * m + j];
-                }
-        }
-        /* Schur updates T -= X_a X_bᵀ */
-        for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) {
-            int ea = b->upd_a[u], eb = b->upd_b[u];
-            int ma = b->size[b->perm[b->rowpos[ea]]], mb = b->size[b->perm[b->rowpos[eb]]];
-            const double *Xa = b->val + b->voff[ea], *Xb = b->val + b->voff[eb];
-            double *T = b->val + b->upd_t[u];
-            for (int i = 0; i < ma; i++)
-                for (int j = 0; j < mb; j++) {
-                    double s = 0;
-                    for (int q = 0; q < m; q++) s += Xa[i * m + q] * Xb[j * m + q];
-                    T[i * mb + j] -= s;
-                }
+        if (rc) {
+            if (bad_block) *bad_block = b->perm[c];
+            return -1;
         }
     }
     return 0;
 }
 
+INLINE void fwd_column(const MtBchol *b, int c, double *x, const int m)
+{
+    int k = b->perm[c];
+    const double *L = b->val + b->dval[c];
+    const unsigned char *dep = b->dep + b->off[k];
+    double *xc = x + b->off[k];
+    for (int j = 0; j < m; j++) {
+        if (dep[j]) { xc[j] = 0; continue; }
+        double s = xc[j];
+        for (int q = 0; q < j; q++) s -= L[j * m + q] * xc[q];
+        xc[j] = s / L[j * m + j];
+    }
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
+        const double *X = b->val + b->voff[e];
+        double *xr = x + b->off[kr];
+        for (int r = 0; r < mr; r++) {
+            double s = 0;
+            for (int q = 0; q < m; q++) s += X[r * m + q] * xc[q];
+            xr[r] -= s;
+        }
+    }
+}
+
+INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
+{
+    int k = b->perm[c];
+    const double *L = b->val + b->dval[c];
+    const unsigned char *dep = b->dep + b->off[k];
+    double *xc = x + b->off[k];
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
+        const double *X = b->val + b->voff[e];
+        const double *xr = x + b->off[kr];
+        for (int r = 0; r < mr; r++)
+            for (int q = 0; q < m; q++) xc[q] -= X[r * m + q] * xr[r];
+    }
+    for (int j = m - 1; j >= 0; j--) {
+        if (dep[j]) { xc[j] = 0; continue; }
+        double s = xc[j];
+        for (int q = j + 1; q < m; q++) s -= L[q * m + j] * xc[q];
+        xc[j] = s / L[j * m + j];
+    }
+}
+
+#define DISPATCH(fn, m, ...)                      \
+    switch (m) {                                  \
+    case 1: fn(__VA_ARGS__, 1); break;            \
+    case 2: fn(__VA_ARGS__, 2); break;            \
+    case 3: fn(__VA_ARGS__, 3); break;            \
+    case 4: fn(__VA_ARGS__, 4); break;            \
+    case 5: fn(__VA_ARGS__, 5); break;            \
+    default: fn(__VA_ARGS__, 6); break;           \
+    }
+
 void mt_bchol_solve(const MtBchol *b, double *x)
 {
-    for (int c = 0; c < b->n; c++) {
-        int k = b->perm[c], m = b->size[k];
-        const double *L = b->val + b->dval[c];
-        const unsigned char *dep = b->dep + b->off[k];
-        double *xc = x + b->off[k];
-        for (int j = 0; j < m; j++) {
-            if (dep[j]) { xc[j] = 0; continue; }
-            double s = xc[j];
-            for (int q = 0; q < j; q++) s -= L[j * m + q] * xc[q];
-            xc[j] = s / L[j * m + j];
-        }
-        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-            int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
-            const double *X = b->val + b->voff[e];
-            double *xr = x + b->off[kr];
-            for (int r = 0; r < mr; r++) {
-                double s = 0;
-                for (int q = 0; q < m; q++) s += X[r * m + q] * xc[q];
-                xr[r] -= s;
-            }
-        }
-    }
-    for (int c = b->n - 1; c >= 0; c--) {
-        int k = b->perm[c], m = b->size[k];
-        const double *L = b->val + b->dval[c];
-        const unsigned char *dep = b->dep + b->off[k];
-        double *xc = x + b->off[k];
-        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-            int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
-            const double *X = b->val + b->voff[e];
-            const double *xr = x + b->off[kr];
-            for (int r = 0; r < mr; r++)
-                for (int q = 0; q < m; q++) xc[q] -= X[r * m + q] * xr[r];
-        }
-        for (int j = m - 1; j >= 0; j--) {
-            if (dep[j]) { xc[j] = 0; continue; }
-            double s = xc[j];
-            for (int q = j + 1; q < m; q++) s -= L[q * m + j] * xc[q];
-            xc[j] = s / L[j * m + j];
-        }
-    }
+    for (int c = 0; c < b->n; c++) DISPATCH(fwd_column, b->size[b->perm[c]], b, c, x)
+    for (int c = b->n - 1; c >= 0; c--) DISPATCH(bwd_column, b->size[b->perm[c]], b, c, x)
 }

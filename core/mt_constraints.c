@@ -36,8 +36,9 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         MtMk I, J;
-        mt_marker_eval(st, q, u, b->mi, &I);
-        mt_marker_eval(st, q, u, b->mj, &J);
+        int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
+        mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
+        mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
         double *Gi = st->G + 72 * k, *Gj = Gi + 36;
         double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
         double f = 0, fd = 0, fdd = 0;
@@ -47,22 +48,25 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
             const MtPrim *pr = &b->prim[p];
             switch (pr->kind) {
             case MT_PRIM_SPH: {
-                double ci[3], cj[3], d[3], e[3];
+                /* rows e_a: G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a] */
+                double ci[3], cj[3];
                 mt_v3_cross(ci, I.w, I.r); mt_v3_cross(ci, I.w, ci);
                 mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
+                const double *ri = I.r, *rj = J.r;
+                double *A = Gi + 6 * r, *B = Gj + 6 * r;
+                memset(A, 0, sizeof(double) * 18);
+                memset(B, 0, sizeof(double) * 18);
+                A[0] = 1; A[6 + 1] = 1; A[12 + 2] = 1;
+                B[0] = -1; B[6 + 1] = -1; B[12 + 2] = -1;
+                /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
+                A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
+                B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
                 for (int a = 0; a < 3; a++) {
-                    mt_v3_set(e, a == 0, a == 1, a == 2);
-                    double ri[3], rj[3], me[3] = {-e[0], -e[1], -e[2]};
-                    mt_v3_cross(ri, I.r, e);
-                    mt_v3_cross(rj, J.r, e);
-                    mt_v3_scale(rj, rj, -1);
-                    set_row(Gi + 6 * r, Gj + 6 * r, e, ri, me, rj);
-                    mt_v3_sub(d, I.p, J.p);
-                    g[r] = d[a];
-                    gd[r] = I.vp[a] - J.vp[a];
-                    h[r] = ci[a] - cj[a];
-                    r++;
+                    g[r + a] = I.p[a] - J.p[a];
+                    gd[r + a] = I.vp[a] - J.vp[a];
+                    h[r + a] = ci[a] - cj[a];
                 }
+                r += 3;
                 break;
             }
             case MT_PRIM_DOT: {

@@ -63,11 +63,23 @@ static double dot6(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* A block (rows of Ga) x (rows of Wb): out[i*nb + j] += Ga_i · Wb_j */
-static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
+/* A block (rows of Ga) x (rows of Wb): out[i*nb + j] += Ga_i · Wb_j; the
+ * inner size is a compile-time constant in each instance so it unrolls. */
+static inline __attribute__((always_inline)) void gwt_n(double *out, const double *Ga, int na, const double *Wb, const int nb)
 {
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++) out[i * nb + j] += dot6(Ga + 6 * i, Wb + 6 * j);
+}
+
+static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
+{
+    switch (nb) {
+    case 1: gwt_n(out, Ga, na, Wb, 1); break;
+    case 3: gwt_n(out, Ga, na, Wb, 3); break;
+    case 5: gwt_n(out, Ga, na, Wb, 5); break;
+    case 6: gwt_n(out, Ga, na, Wb, 6); break;
+    default: gwt_n(out, Ga, na, Wb, nb); break;
+    }
 }
 
 void mt_assemble(MtState *st)
@@ -100,7 +112,15 @@ static MtStatus singular(const MtState *st, int blk, double t, MtError *err)
                         b->kind == MT_BLOCK_JOINT ? "joint" : "driver", name, t);
 }
 
-/* acc(or du) += Σ W λ over blocks. */
+static inline __attribute__((always_inline)) void wl_n(double *o, const double *W, const double *lam, const int n)
+{
+    double a[6] = {0, 0, 0, 0, 0, 0};
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < 6; c++) a[c] += W[6 * r + c] * lam[r];
+    for (int c = 0; c < 6; c++) o[c] += a[c];
+}
+
+/* acc (or du) += Σ W λ over blocks. */
 static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
@@ -112,8 +132,12 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
             if (bodies[side] < 0) continue;
             const double *W = st->W + 72 * k + 36 * side;
             double *o = out + 6 * bodies[side];
-            for (int r = 0; r < b->nrow; r++)
-                for (int c = 0; c < 6; c++) o[c] += W[6 * r + c] * lam[r];
+            switch (b->nrow) {
+            case 1: wl_n(o, W, lam, 1); break;
+            case 3: wl_n(o, W, lam, 3); break;
+            case 5: wl_n(o, W, lam, 5); break;
+            default: wl_n(o, W, lam, b->nrow); break;
+            }
         }
     }
 }

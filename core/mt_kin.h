@@ -15,8 +15,9 @@ typedef struct {
     double vp[3];    /* velocity of the marker origin */
 } MtMk;
 
-/* Needs st->R filled for the body (mt_stage_bodies). */
-static inline void mt_marker_eval(const MtState *st, const double *q, const double *u, int mk, MtMk *o)
+/* Needs st->R filled for the body (mt_stage_bodies). With axes == 0 the
+ * marker axes are not computed (spherical rows do not need them). */
+static inline void mt_marker_eval_ax(const MtState *st, const double *q, const double *u, int mk, MtMk *o, int axes)
 {
     const MtSystem *s = st->sys;
     int b = s->mbody[mk];
@@ -33,13 +34,20 @@ static inline void mt_marker_eval(const MtState *st, const double *q, const doub
     const double *R = st->R + 9 * b;
     mt_m3_mulv(o->r, R, pos);
     mt_v3_add(o->p, q + 7 * b, o->r);
-    double A[9];
-    mt_m3_mul(A, R, rot);
-    for (int k = 0; k < 3; k++) mt_v3_set(o->ax[k], A[k], A[3 + k], A[6 + k]);
+    if (axes) {
+        double A[9];
+        mt_m3_mul(A, R, rot);
+        for (int k = 0; k < 3; k++) mt_v3_set(o->ax[k], A[k], A[3 + k], A[6 + k]);
+    }
     mt_v3_copy(o->v, u + 6 * b);
     mt_v3_copy(o->w, u + 6 * b + 3);
     mt_v3_cross(o->vp, o->w, o->r);
     mt_v3_add(o->vp, o->vp, o->v);
+}
+
+static inline void mt_marker_eval(const MtState *st, const double *q, const double *u, int mk, MtMk *o)
+{
+    mt_marker_eval_ax(st, q, u, mk, o, 1);
 }
 
 /* Stages (mt_dynamics.c, mt_constraints.c). */

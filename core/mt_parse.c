@@ -134,7 +134,11 @@ static int orientation(Parser *p, const char *entity, int i, double *R)
         mt_quat_to_m3(R, q);
         return p->ntok == i + 5 ? 0 : perr(p, entity, "'%s': axis takes three components and an angle%s", entity, NULL);
     }
-    return perr(p, entity, "'%s': unknown orientation form '%s' (use z, quat or axis)", entity, kw);
+    if (!strcmp(kw, "matrix")) { /* row-major, columns are the axes: exact round trip of any frame */
+        if (p->ntok != i + 10) return perr(p, entity, "'%s': matrix takes nine numbers%s", entity, NULL);
+        return nums(p, entity, i + 1, 9, R);
+    }
+    return perr(p, entity, "'%s': unknown orientation form '%s' (use z, quat, axis or matrix)", entity, kw);
 }
 
 /* marker NAME [at x y z] [z ax ay az [x bx by bz]] */
@@ -150,7 +154,8 @@ static int marker_line(Parser *p, MtModel *m, int body)
         i += 4;
     }
     if (i < p->ntok) {
-        if (strcmp(p->tok[i], "z")) return perr(p, name, "marker '%s': unexpected '%s' (expected 'at' or 'z')", name, p->tok[i]);
+        if (strcmp(p->tok[i], "z") && strcmp(p->tok[i], "matrix"))
+            return perr(p, name, "marker '%s': unexpected '%s' (expected 'at', 'z' or 'matrix')", name, p->tok[i]);
         if (orientation(p, name, i, R)) return -1;
     }
     if (mt_model_add_marker(m, body, name, pos, R, p->err) < 0) {
@@ -437,9 +442,16 @@ MtModel *mt_model_load(const char *path, MtError *err)
     return m;
 }
 
+/* "z … x …" when that reproduces R bit for bit, else the exact matrix. */
 static void write_frame(FILE *f, const double *R)
 {
-    fprintf(f, "z %.17g %.17g %.17g x %.17g %.17g %.17g", R[2], R[5], R[8], R[0], R[3], R[6]);
+    double z[3] = {R[2], R[5], R[8]}, x[3] = {R[0], R[3], R[6]}, T[9];
+    if (frame_from_zx(T, z, x) == 0 && !memcmp(T, R, sizeof T)) {
+        fprintf(f, "z %.17g %.17g %.17g x %.17g %.17g %.17g", z[0], z[1], z[2], x[0], x[1], x[2]);
+        return;
+    }
+    fprintf(f, "matrix");
+    for (int k = 0; k < 9; k++) fprintf(f, " %.17g", R[k]);
 }
 
 static void write_markers(FILE *f, const MtModel *m, int body)
