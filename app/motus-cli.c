@@ -24,10 +24,12 @@ static void usage(FILE *f)
             "  export MODEL write the model in canonical text form to standard output\n"
             "run options:\n"
             "  --until T        end time, s               --step H     RK4 step / output interval, s\n"
-            "  --method M       rk4 | dp54 (alias rk45)   --every N    write every N-th frame\n"
+            "  --method M       rk4 | dp54 (rk45, dopri5) --every N    write every N-th frame\n"
             "  --rtol R --atol A  tolerances of dp54      --ts T --xi X  Baumgarte period and damping\n"
             "  --correct none|positions|velocities|both   projection after each step\n"
-            "  --out FILE.csv   results (default: none, prints a summary)\n");
+            "  --out FILE.csv   results (default: none, prints a summary)\n"
+            "  --quiet          no summary\n"
+            "options follow MODEL; settings given here override the model's solver line\n");
 }
 
 static int fail(const MtError *e)

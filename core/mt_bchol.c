@@ -98,7 +98,8 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
         Ai[Ap[k] + fill[k]++] = l;
         Ai[Ap[l] + fill[l]++] = k;
     }
-    for (int k = 0; k < n; k++) qsort(Ai + Ap[k], (size_t)deg[k], sizeof(int), cmp_int);
+    for (int k = 0; k < n; k++)
+        if (deg[k] > 1) qsort(Ai + Ap[k], (size_t)deg[k], sizeof(int), cmp_int);
     if (n > 0) {
         int st = amd_order(n, Ap, Ai, b->perm, NULL, NULL);
         if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
@@ -128,7 +129,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
                 int r = sidx.v[e];
                 if (r > c && mark[r] != c) { mark[r] = c; if (iv_push(&sidx, r)) goto nomem; }
             }
-        qsort(sidx.v + start, (size_t)(sidx.n - start), sizeof(int), cmp_int);
+        if (sidx.n > start) qsort(sidx.v + start, (size_t)(sidx.n - start), sizeof(int), cmp_int);
         if (iv_push(&sptr, sidx.n)) goto nomem;
         parent[c] = sidx.n > start ? sidx.v[start] : -1;
         if (parent[c] >= 0) { child_next[c] = child_head[parent[c]]; child_head[parent[c]] = c; }

@@ -40,7 +40,7 @@ void mt_solver_defaults(MtSolverSpec *s)
     s->every = 1;
     s->rtol = 1e-8;
     s->atol = 1e-10;
-    s->stab_period = 0.01;
+    s->stab_period = 0.1;
     s->stab_damping = 1.0;
 }
 

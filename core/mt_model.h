@@ -99,7 +99,7 @@ typedef struct MtModel {
 /* New empty model: ground only, gravity 0, default solver settings. */
 MtModel *mt_model_new(void);
 void mt_model_free(MtModel *m);
-/* Default solver settings (RK4, h = 1e-3, 1 s, Ts = 0.01 s, ξ = 1). */
+/* Default solver settings (RK4, h = 1e-3, 1 s, Ts = 0.1 s, ξ = 1). */
 void mt_solver_defaults(MtSolverSpec *s);
 
 /* Adders return the new index, or -1 with err set (duplicate name, bad index). */

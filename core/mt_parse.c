@@ -59,7 +59,7 @@ static int num(Parser *p, const char *entity, int i, double *out)
     if (end == s) return perr(p, entity, "'%s': expected a number, found '%s'", entity, s);
     if (!strcmp(end, "deg")) v *= M_PI / 180.0;
     else if (*end) return perr(p, entity, "'%s': '%s' is not a number (units other than 'deg' are not accepted here)", entity, s);
-    if (!isfinite(v) || errno == ERANGE) return perr(p, entity, "'%s': '%s' is not a finite number", entity, s);
+    if (!isfinite(v)) return perr(p, entity, "'%s': '%s' is not a finite number", entity, s);
     *out = v;
     return 0;
 }
@@ -153,11 +153,7 @@ static int marker_line(Parser *p, MtModel *m, int body)
         if (nums(p, name, i + 1, 3, pos)) return -1;
         i += 4;
     }
-    if (i < p->ntok) {
-        if (strcmp(p->tok[i], "z") && strcmp(p->tok[i], "matrix"))
-            return perr(p, name, "marker '%s': unexpected '%s' (expected 'at', 'z' or 'matrix')", name, p->tok[i]);
-        if (orientation(p, name, i, R)) return -1;
-    }
+    if (i < p->ntok && orientation(p, name, i, R)) return -1;
     if (mt_model_add_marker(m, body, name, pos, R, p->err) < 0) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", p->err->msg);
@@ -301,7 +297,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         return 0;
     }
     if (!strcmp(k, "spring")) {
-        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "spring: write 'spring NAME body.marker_i body.marker_j k K [c C] [length L0] [preload F]'%s%s", NULL, NULL);
+        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "spring: write 'spring NAME body.marker_i body.marker_j [k K] [c C] [length L0] [preload F]'%s%s", NULL, NULL);
         const char *name = p->tok[1];
         int mi, mj;
         if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
@@ -316,9 +312,8 @@ static int top_line(Parser *p, MtModel *m, int *block)
             else if (!strcmp(p->tok[i], "preload")) pre = v;
             else return perr(p, name, "spring '%s': unknown property '%s' (k, c, length, preload)", name, p->tok[i]);
         }
-        if (!have_len) len = -1; /* filled in from the initial geometry below */
-        if (mt_model_add_spring(m, name, mi, mj, kk, c, len < 0 ? 0 : len, pre, err) < 0) return perr(p, name, "%s%s", err->msg, NULL);
-        if (!have_len) m->spring[m->nspring - 1].length = -1;
+        if (!have_len) len = NAN; /* filled in from the initial geometry after parsing */
+        if (mt_model_add_spring(m, name, mi, mj, kk, c, len, pre, err) < 0) return perr(p, name, "%s%s", err->msg, NULL);
         return 0;
     }
     return perr(p, "", "unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver or spring)", k, NULL);
@@ -355,7 +350,7 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
         p.line++;
-        if (memchr(line, 0, 0) == NULL && strlen(line) > 4000) {
+        if (strlen(line) > 4000) {
             fail = perr(&p, "", "line too long%s%s", NULL, NULL) || 1;
             break;
         }
@@ -387,7 +382,7 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
         return NULL;
     }
     for (int i = 0; i < m->nspring; i++)
-        if (m->spring[i].length < 0) {
+        if (isnan(m->spring[i].length)) {
             double a[3], b[3], d[3];
             marker_world(m, m->spring[i].mi, a);
             marker_world(m, m->spring[i].mj, b);
@@ -470,7 +465,11 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     const MtSolverSpec *s = &m->solver;
     fprintf(f, "motus-model 1\n");
-    if (m->title[0]) fprintf(f, "title \"%s\"\n", m->title);
+    if (m->title[0]) { /* quotes and line breaks cannot be written inside a title */
+        fputs("title \"", f);
+        for (const char *c = m->title; *c; c++) fputc((*c == '"' || *c == '\n' || *c == '\r') ? '\'' : *c, f);
+        fputs("\"\n", f);
+    }
     fprintf(f, "gravity %.17g %.17g %.17g\n", m->gravity[0], m->gravity[1], m->gravity[2]);
     fprintf(f, "solver method %s step %.17g until %.17g every %d rtol %.17g atol %.17g ts %.17g xi %.17g correct %s\n",
             mt_method_name(s->method), s->step, s->until, s->every, s->rtol, s->atol, s->stab_period, s->stab_damping,

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# install-deps.sh — installs every Debian 12 package that building, testing and
+# benchmarking Motus needs (docs/dependencies.md says why each one is here).
+# Idempotent: when everything is already installed it only runs dpkg-query.
+set -euo pipefail
+
+PACKAGES=(
+    # build and core library
+    build-essential cmake pkg-config
+    libsuitesparse-dev libopenblas-dev liblapacke-dev
+    libsqlite3-dev gettext
+    # GUI (GTK 4 application) and headless GUI tests
+    libgtk-4-dev libepoxy-dev libcglm-dev xvfb xauth
+    # benchmark peers (never linked into Motus)
+    libsimbody-dev libode-dev g++
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$status" = installed ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#PACKAGES[@]} packages are installed"
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+else
+    echo "install-deps: missing packages (${missing[*]}); run this script as root or install sudo" >&2
+    exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# test.sh — the full check, as run by CI (.ci/run): installs the Debian
+# packages, builds Motus in build/ (RelWithDebInfo) and runs the tests, then
+# builds again in build-asan/ with AddressSanitizer + UBSan (MOTUS_SANITIZE=ON)
+# and runs the same tests there (tests/CMakeLists.txt also runs every example
+# project in projects/). Exits non-zero if any stage fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+STAGE="start"
+stage() {
+    STAGE="$*"
+    printf '\n==== test.sh: %s ====\n' "$STAGE"
+}
+trap 'rc=$?; [ $rc -eq 0 ] || printf "\n==== test.sh: FAILED in stage: %s (exit %d) ====\n" "$STAGE" "$rc" >&2' EXIT
+
+stage "install dependencies"
+bash "$ROOT/scripts/install-deps.sh"
+
+stage "configure build/ (RelWithDebInfo)"
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+stage "build build/"
+cmake --build "$ROOT/build" -j "$JOBS"
+
+stage "ctest in build/"
+ctest --test-dir "$ROOT/build" --output-on-failure -j2
+
+stage "configure build-asan/ (MOTUS_SANITIZE=ON)"
+cmake -S "$ROOT" -B "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMOTUS_SANITIZE=ON
+
+stage "build build-asan/"
+cmake --build "$ROOT/build-asan" -j "$JOBS"
+
+# Any sanitizer report fails the test that triggered it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0:halt_on_error=1:detect_leaks=1:strict_string_checks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+stage "ctest in build-asan/"
+ctest --test-dir "$ROOT/build-asan" --output-on-failure -j2
+
+stage "all stages passed"
