@@ -246,7 +246,7 @@ nomem:
 void mt_state_free(MtState *st)
 {
     if (!st) return;
-    free(st->q); free(st->u); free(st->acc); free(st->lambda); free(st->R); free(st->Jwinv); free(st->Jw);
+    free(st->q); free(st->u); free(st->acc); free(st->lambda); free(st->R); free(st->Jwinv);
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs);
     mt_bchol_free(st->chol);
     free(st->pair);
@@ -265,16 +265,15 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->lambda = calloc(nr, sizeof(double));
     st->R = malloc(sizeof(double) * 9 * nb);
     st->Jwinv = malloc(sizeof(double) * 9 * nb);
-    st->Jw = malloc(sizeof(double) * 9 * nb);
     st->f = malloc(sizeof(double) * 6 * nb);
     st->a0 = malloc(sizeof(double) * 6 * nb);
-    st->G = calloc(72 * nk, sizeof(double));
-    st->W = calloc(72 * nk, sizeof(double));
+    st->G = calloc(12 * nr, sizeof(double));
+    st->W = calloc(12 * nr, sizeof(double));
     st->g = calloc(nr, sizeof(double));
     st->gd = calloc(nr, sizeof(double));
     st->h = calloc(nr, sizeof(double));
     st->rhs = calloc(nr, sizeof(double));
-    if (!st->q || !st->u || !st->acc || !st->lambda || !st->R || !st->Jwinv || !st->Jw || !st->f || !st->a0 || !st->G ||
+    if (!st->q || !st->u || !st->acc || !st->lambda || !st->R || !st->Jwinv || !st->f || !st->a0 || !st->G ||
         !st->W || !st->g || !st->gd || !st->h || !st->rhs)
         goto nomem;
     memcpy(st->q, s->q0, sizeof(double) * 7 * (size_t)s->nbody);

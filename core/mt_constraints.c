@@ -39,7 +39,7 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
         int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
         mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
         mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
-        double *Gi = st->G + 72 * k, *Gj = Gi + 36;
+        double *Gi = mt_state_G(st, k, 0), *Gj = mt_state_G(st, k, 1);
         double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
         double f = 0, fd = 0, fdd = 0;
         if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
@@ -54,10 +54,9 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
                 const double *ri = I.r, *rj = J.r;
                 double *A = Gi + 6 * r, *B = Gj + 6 * r;
-                memset(A, 0, sizeof(double) * 18);
-                memset(B, 0, sizeof(double) * 18);
-                A[0] = 1; A[6 + 1] = 1; A[12 + 2] = 1;
-                B[0] = -1; B[6 + 1] = -1; B[12 + 2] = -1;
+                for (int x = 0; x < 3; x++)
+                    for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
+                A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
                 /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
                 A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
                 B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
@@ -128,9 +127,9 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
         /* W = M⁻¹ Gᵀ per side (zero for ground) */
         int bodies[2] = {b->bi, b->bj};
         for (int side = 0; side < 2; side++) {
-            double *Gs = st->G + 72 * k + 36 * side, *Ws = st->W + 72 * k + 36 * side;
+            double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
             int bd = bodies[side];
-            if (bd < 0) { memset(Ws, 0, sizeof(double) * 36); continue; }
+            if (bd < 0) continue; /* ground: W is never read */
             double im = 1.0 / s->mass[bd];
             const double *Ji = st->Jwinv + 9 * bd;
             for (int rr = 0; rr < b->nrow; rr++) {

@@ -15,7 +15,6 @@ void mt_stage_bodies(MtState *st, const double *q)
         mt_quat_normalize(p);
         double *R = st->R + 9 * b;
         mt_quat_to_m3(R, p);
-        mt_m3_rotate_sym(st->Jw + 9 * b, R, s->Jc + 9 * b);
         mt_m3_rotate_sym(st->Jwinv + 9 * b, R, s->Jcinv + 9 * b);
     }
 }
@@ -26,10 +25,12 @@ static void stage_forces(MtState *st, double t, const double *q, const double *u
     (void)t;
     const MtSystem *s = st->sys;
     for (int b = 0; b < s->nbody; b++) {
-        double *f = st->f + 6 * b, Jw[3];
+        double *f = st->f + 6 * b, Jw[3], wb[3];
         mt_v3_scale(f, s->gravity, s->mass[b]);
-        const double *w = u + 6 * b + 3;
-        mt_m3_mulv(Jw, st->Jw + 9 * b, w);
+        const double *w = u + 6 * b + 3, *R = st->R + 9 * b;
+        mt_m3_tmulv(wb, R, w); /* J ω = R Jc Rᵀ ω */
+        mt_m3_mulv(Jw, s->Jc + 9 * b, wb);
+        mt_m3_mulv(Jw, R, Jw);
         mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
     }
     for (int k = 0; k < s->nspring; k++) {
@@ -90,12 +91,12 @@ void mt_assemble(MtState *st)
         const MtCBlock *b = &s->block[k];
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
-        if (b->bi >= 0) gwt(D, st->G + 72 * k, b->nrow, st->W + 72 * k, b->nrow);
-        if (b->bj >= 0) gwt(D, st->G + 72 * k + 36, b->nrow, st->W + 72 * k + 36, b->nrow);
+        if (b->bi >= 0) gwt(D, mt_state_G(st, k, 0), b->nrow, mt_state_W(st, k, 0), b->nrow);
+        if (b->bj >= 0) gwt(D, mt_state_G(st, k, 1), b->nrow, mt_state_W(st, k, 1), b->nrow);
     }
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
-        gwt(pr->slot, st->G + 72 * pr->r + 36 * pr->sr, s->block[pr->r].nrow, st->W + 72 * pr->c + 36 * pr->sc,
+        gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
             s->block[pr->c].nrow);
     }
 }
@@ -130,7 +131,7 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
         int bodies[2] = {b->bi, b->bj};
         for (int side = 0; side < 2; side++) {
             if (bodies[side] < 0) continue;
-            const double *W = st->W + 72 * k + 36 * side;
+            const double *W = mt_state_W(st, k, side);
             double *o = out + 6 * bodies[side];
             switch (b->nrow) {
             case 1: wl_n(o, W, lam, 1); break;
@@ -163,7 +164,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
-        const double *Gi = st->G + 72 * k, *Gj = Gi + 36;
+        const double *Gi = mt_state_G(st, k, 0), *Gj = mt_state_G(st, k, 1);
         for (int r = 0; r < b->nrow; r++) {
             int row = b->row0 + r;
             double v = -st->h[row] - c1 * st->gd[row] - c0 * st->g[row];

@@ -23,7 +23,7 @@ void mt_joint_reaction(const MtState *st, int joint, double F[3], double T[3], d
 {
     const MtSystem *s = st->sys;
     const MtCBlock *b = &s->block[joint];
-    const double *Gi = st->G + 72 * joint, *lam = st->lambda + b->row0;
+    const double *Gi = mt_state_G(st, joint, 0), *lam = st->lambda + b->row0;
     double Tc[3] = {0, 0, 0};
     mt_v3_set(F, 0, 0, 0);
     for (int r = 0; r < b->nrow; r++) {
@@ -86,8 +86,12 @@ void mt_energy(const MtState *st, const double *q, const double *u, double *kine
     double T = 0, V = 0;
     for (int b = 0; b < s->nbody; b++) {
         const double *v = u + 6 * b, *w = v + 3;
-        double Jw[3];
-        mt_m3_mulv(Jw, st->Jw + 9 * b, w);
+        double Jw[3], R[9], p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
+        mt_quat_normalize(p);
+        mt_quat_to_m3(R, p);
+        mt_m3_tmulv(Jw, R, w);
+        mt_m3_mulv(Jw, s->Jc + 9 * b, Jw);
+        mt_m3_mulv(Jw, R, Jw);
         T += 0.5 * s->mass[b] * mt_v3_dot(v, v) + 0.5 * mt_v3_dot(w, Jw);
         V -= s->mass[b] * mt_v3_dot(s->gravity, q + 7 * b);
     }

@@ -70,10 +70,10 @@ typedef struct MtState {
     double *lambda;        /* nrow: last multipliers */
     /* scratch, per evaluation */
     double *R;             /* nbody x 9 */
-    double *Jwinv, *Jw;    /* nbody x 9 */
+    double *Jwinv;         /* nbody x 9: inverse inertia in project axes */
     double *f;             /* nbody x 6: applied + inertia forces at the centre of mass */
     double *a0;            /* nbody x 6 */
-    double *G, *W;         /* nblock x 2 x 6 x 6: Jacobian rows per side and M⁻¹Gᵀ */
+    double *G, *W;         /* nrow x 2 x 6: per block, side i then side j, nrow rows of 6 (mt_state_G) */
     double *g, *gd, *h;    /* nrow: violation, its rate, velocity terms */
     double *rhs;           /* nrow */
     MtBchol *chol;
@@ -81,6 +81,19 @@ typedef struct MtState {
     MtPair *pair;
     long nevals;
 } MtState;
+
+/* Jacobian rows of block k on side (0 = marker i, 1 = marker j): nrow x 6,
+ * linear then angular; W the same layout for M⁻¹Gᵀ. */
+static inline double *mt_state_G(const MtState *st, int k, int side)
+{
+    const MtCBlock *b = &st->sys->block[k];
+    return st->G + 12 * b->row0 + 6 * b->nrow * side;
+}
+static inline double *mt_state_W(const MtState *st, int k, int side)
+{
+    const MtCBlock *b = &st->sys->block[k];
+    return st->W + 12 * b->row0 + 6 * b->nrow * side;
+}
 
 /* Compiles a validated model (copied, so the model may be edited afterwards);
  * detects redundant equations at the initial configuration. */

@@ -91,11 +91,12 @@ static int free_cb(void *user, MtState *st)
 {
     Free *f = user;
     const double *w = st->u + 3;
-    double H[3], T, V, wb[3], R[9];
-    mt_m3_mulv(H, st->Jw, w);
+    double H[3], T, V, wb[3], R[9], Hb[3];
     mt_energy(st, st->q, st->u, &T, &V);
     mt_quat_to_m3(R, st->q + 3);
     mt_m3_tmulv(wb, R, w); /* body-axis angular velocity */
+    mt_m3_mulv(Hb, st->sys->Jc, wb);
+    mt_m3_mulv(H, R, Hb); /* angular momentum about the centre of mass, project axes */
     if (f->n++ == 0) { mt_v3_copy(f->H0, H); f->E0 = T; f->wy_min = f->wy_max = wb[1]; }
     double d[3];
     mt_v3_sub(d, H, f->H0);
