@@ -18,7 +18,11 @@ struct MtBchol {
     int *rowpos, *voff;  /* per entry: row position, offset in val */
     int *updptr;         /* per position: updates updptr[c]..updptr[c+1) */
     int *upd_a, *upd_b, *upd_t; /* entry a, entry b (a row ≥ b row), target offset */
+    int *psize, *poff;   /* per position: block size and offset in the solution vector */
+    int *esize, *eoff;   /* per entry: row block size and its offset in the solution vector */
+    int *upd_ma, *upd_mb; /* sizes of the two entries of an update */
     unsigned char *dep;  /* per global row: marked dependent */
+    double *dinv;        /* per global row: 1 / L_jj (0 for dependent rows), for the solves */
     double *val;
     double *diag0;       /* scratch: original diagonal for detection */
     int nval, nnz;
@@ -34,7 +38,8 @@ void mt_bchol_free(MtBchol *b)
     if (!b) return;
     free(b->size); free(b->off); free(b->perm); free(b->iperm); free(b->dval); free(b->colptr);
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
-    free(b->dep); free(b->val); free(b->diag0);
+    free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
+    free(b->upd_ma); free(b->upd_mb); free(b->dinv);
     free(b);
 }
 
@@ -161,6 +166,16 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     b->upd_a = malloc(sizeof(int) * (size_t)(nupd + 1));
     b->upd_b = malloc(sizeof(int) * (size_t)(nupd + 1));
     b->upd_t = malloc(sizeof(int) * (size_t)(nupd + 1));
+    b->upd_ma = malloc(sizeof(int) * (size_t)(nupd + 1));
+    b->upd_mb = malloc(sizeof(int) * (size_t)(nupd + 1));
+    b->psize = malloc(sizeof(int) * (size_t)(n + 1));
+    b->poff = malloc(sizeof(int) * (size_t)(n + 1));
+    b->esize = malloc(sizeof(int) * (size_t)(sidx.n + 1));
+    b->eoff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
+    b->dinv = calloc((size_t)b->nrows + 1, sizeof(double));
+    if (!b->upd_ma || !b->upd_mb || !b->psize || !b->poff || !b->esize || !b->eoff || !b->dinv) goto nomem;
+    for (int c = 0; c < n; c++) { b->psize[c] = b->size[b->perm[c]]; b->poff[c] = b->off[b->perm[c]]; }
+    for (int e = 0; e < sidx.n; e++) { b->esize[e] = b->size[b->perm[sidx.v[e]]]; b->eoff[e] = b->off[b->perm[sidx.v[e]]]; }
     if (!b->val || !b->dep || !b->diag0 || !b->upd_a || !b->upd_b || !b->upd_t) goto nomem;
     /* Updates of column c: for below entries a ≥ b, L(ra,rb) -= X_a X_bᵀ. The
      * target (ra, rb) exists in column rb because struct(c)\{rb} ⊂ struct(rb). */
@@ -184,6 +199,8 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
                 b->upd_a[u] = ea;
                 b->upd_b[u] = eb;
                 b->upd_t[u] = t;
+                b->upd_ma[u] = b->size[b->perm[ra]];
+                b->upd_mb[u] = b->size[b->perm[rb]];
                 u++;
             }
     }
@@ -254,10 +271,8 @@ INLINE int chol_diag(double *L, unsigned char *dep, const double *d0, int detect
 }
 
 /* X = B L⁻ᵀ for a below block of mr rows. */
-INLINE void below_solve(double *X, const double *L, const unsigned char *dep, int mr, const int m)
+INLINE void below_solve(double *X, const double *L, const double *inv, int mr, const int m)
 {
-    double inv[MT_BLOCK_MAX];
-    for (int j = 0; j < m; j++) inv[j] = dep[j] ? 0 : 1 / L[j * m + j];
     for (int r = 0; r < mr; r++)
         for (int j = 0; j < m; j++) {
             double s = X[r * m + j];
@@ -279,17 +294,16 @@ INLINE void schur(double *T, const double *Xa, int ma, const double *Xb, int mb,
 
 INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
 {
-    int k = b->perm[c];
+    int o = b->poff[c];
     double *L = b->val + b->dval[c];
-    unsigned char *dep = b->dep + b->off[k];
-    if (chol_diag(L, dep, b->diag0 + b->off[k], detect, tol, m)) return -1;
-    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++)
-        below_solve(b->val + b->voff[e], L, dep, b->size[b->perm[b->rowpos[e]]], m);
-    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) {
-        int ea = b->upd_a[u], eb = b->upd_b[u];
-        schur(b->val + b->upd_t[u], b->val + b->voff[ea], b->size[b->perm[b->rowpos[ea]]], b->val + b->voff[eb],
-              b->size[b->perm[b->rowpos[eb]]], m);
-    }
+    unsigned char *dep = b->dep + o;
+    if (chol_diag(L, dep, b->diag0 + o, detect, tol, m)) return -1;
+    double *dinv = b->dinv + o;
+    for (int j = 0; j < m; j++) dinv[j] = dep[j] ? 0 : 1 / L[j * m + j];
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) below_solve(b->val + b->voff[e], L, dinv, b->esize[e], m);
+    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++)
+        schur(b->val + b->upd_t[u], b->val + b->voff[b->upd_a[u]], b->upd_ma[u], b->val + b->voff[b->upd_b[u]],
+              b->upd_mb[u], m);
     return 0;
 }
 
@@ -301,7 +315,7 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
     }
     for (int c = 0; c < b->n; c++) {
         int rc;
-        switch (b->size[b->perm[c]]) {
+        switch (b->psize[c]) {
         case 1: rc = factor_column(b, c, detect, tol, 1); break;
         case 2: rc = factor_column(b, c, detect, tol, 2); break;
         case 3: rc = factor_column(b, c, detect, tol, 3); break;
@@ -319,21 +333,17 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 
 INLINE void fwd_column(const MtBchol *b, int c, double *x, const int m)
 {
-    int k = b->perm[c];
-    const double *L = b->val + b->dval[c];
-    const unsigned char *dep = b->dep + b->off[k];
-    double *xc = x + b->off[k];
-    for (int j = 0; j < m; j++) {
-        if (dep[j]) { xc[j] = 0; continue; }
+    const double *L = b->val + b->dval[c], *dinv = b->dinv + b->poff[c];
+    double *xc = x + b->poff[c];
+    for (int j = 0; j < m; j++) { /* dependent rows: dinv = 0 and zero L columns give x = 0 */
         double s = xc[j];
         for (int q = 0; q < j; q++) s -= L[j * m + q] * xc[q];
-        xc[j] = s / L[j * m + j];
+        xc[j] = s * dinv[j];
     }
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-        int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
         const double *X = b->val + b->voff[e];
-        double *xr = x + b->off[kr];
-        for (int r = 0; r < mr; r++) {
+        double *xr = x + b->eoff[e];
+        for (int r = 0, mr = b->esize[e]; r < mr; r++) {
             double s = 0;
             for (int q = 0; q < m; q++) s += X[r * m + q] * xc[q];
             xr[r] -= s;
@@ -343,22 +353,18 @@ INLINE void fwd_column(const MtBchol *b, int c, double *x, const int m)
 
 INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
 {
-    int k = b->perm[c];
-    const double *L = b->val + b->dval[c];
-    const unsigned char *dep = b->dep + b->off[k];
-    double *xc = x + b->off[k];
+    const double *L = b->val + b->dval[c], *dinv = b->dinv + b->poff[c];
+    double *xc = x + b->poff[c];
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-        int kr = b->perm[b->rowpos[e]], mr = b->size[kr];
         const double *X = b->val + b->voff[e];
-        const double *xr = x + b->off[kr];
-        for (int r = 0; r < mr; r++)
+        const double *xr = x + b->eoff[e];
+        for (int r = 0, mr = b->esize[e]; r < mr; r++)
             for (int q = 0; q < m; q++) xc[q] -= X[r * m + q] * xr[r];
     }
     for (int j = m - 1; j >= 0; j--) {
-        if (dep[j]) { xc[j] = 0; continue; }
         double s = xc[j];
         for (int q = j + 1; q < m; q++) s -= L[q * m + j] * xc[q];
-        xc[j] = s / L[j * m + j];
+        xc[j] = s * dinv[j];
     }
 }
 
@@ -374,6 +380,6 @@ INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
 
 void mt_bchol_solve(const MtBchol *b, double *x)
 {
-    for (int c = 0; c < b->n; c++) DISPATCH(fwd_column, b->size[b->perm[c]], b, c, x)
-    for (int c = b->n - 1; c >= 0; c--) DISPATCH(bwd_column, b->size[b->perm[c]], b, c, x)
+    for (int c = 0; c < b->n; c++) DISPATCH(fwd_column, b->psize[c], b, c, x)
+    for (int c = b->n - 1; c >= 0; c--) DISPATCH(bwd_column, b->psize[c], b, c, x)
 }
