@@ -1,11 +1,17 @@
 /* motus-cli.c — the command-line program: runs, checks and exports models
  * without a display (same core as the application). */
 #include <errno.h>
+#include <libintl.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mt_integrate.h"
 #include "mt_model.h"
@@ -14,27 +20,83 @@
 
 #define MOTUS_VERSION "0.1.0"
 
+/* Where the message catalogues are installed (CMAKE_INSTALL_FULL_LOCALEDIR). */
+#ifndef MOTUS_INSTALL_LOCALEDIR
+#define MOTUS_INSTALL_LOCALEDIR "/usr/local/share/locale"
+#endif
+
+#define _(s) gettext(s)
+
+/* Chooses the user's language for messages, binds the text domain "motus"
+ * (shared with the core, which translates through MT_() in mt_i18n.h) to the
+ * first of: $MOTUS_LOCALEDIR; <directory of this executable>/../locale if it
+ * exists (the build tree: build/app/motus-cli finds build/locale); the install
+ * LOCALEDIR. Numbers stay in the C locale whatever the language: the parser's
+ * strtod reads "0.5", and CSV files and summaries always print a '.'. */
+static void init_i18n(void)
+{
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    static char exe_dir[PATH_MAX];
+    static const char up[] = "/../locale";
+    const char *dir = getenv("MOTUS_LOCALEDIR");
+    if (!dir || !dir[0]) {
+        dir = MOTUS_INSTALL_LOCALEDIR;
+        ssize_t n = readlink("/proc/self/exe", exe_dir, sizeof exe_dir - sizeof up);
+        if (n > 0 && (size_t)n < sizeof exe_dir - sizeof up) {
+            exe_dir[n] = 0;
+            char *slash = strrchr(exe_dir, '/');
+            struct stat sb;
+            if (slash) {
+                memcpy(slash, up, sizeof up);
+                if (stat(exe_dir, &sb) == 0 && S_ISDIR(sb.st_mode)) dir = exe_dir;
+            }
+        }
+    }
+    bindtextdomain("motus", dir);
+    textdomain("motus");
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: motus-cli COMMAND MODEL [options]\n"
+    fputs(_("usage: motus-cli COMMAND MODEL [options]\n"
             "commands:\n"
-            "  run MODEL    integrate the model and write results\n"
-            "  check MODEL  validate and print diagnostics (degrees of freedom, redundant equations)\n"
-            "  export MODEL write the model in canonical text form to standard output\n"
-            "run options:\n"
-            "  --until T        end time, s               --step H     RK4 step / output interval, s\n"
-            "  --method M       rk4 | dp54 (rk45, dopri5) --every N    write every N-th frame\n"
-            "  --rtol R --atol A  tolerances of dp54      --ts T --xi X  Baumgarte period and damping\n"
-            "  --correct none|positions|velocities|both   projection after each step\n"
-            "  --out FILE.csv   results (default: none, prints a summary)\n"
-            "  --quiet          no summary\n"
-            "options follow MODEL; settings given here override the model's solver line\n");
+            "  run MODEL      integrate the model and write results\n"
+            "  check MODEL    validate and print diagnostics (degrees of freedom, redundant equations)\n"
+            "  export MODEL   write the model in canonical text form to standard output\n"),
+          f);
+    fputs(_("run options:\n"
+            "  --until T      end time, s\n"
+            "  --step H       RK4 step / output interval, s\n"
+            "  --method M     rk4 | dp54 (also rk45, dopri5)\n"
+            "  --every N      write every N-th frame\n"
+            "  --rtol R       relative tolerance of dp54\n"
+            "  --atol A       absolute tolerance of dp54\n"
+            "  --ts T         Baumgarte stabilisation period, s\n"
+            "  --xi X         Baumgarte stabilisation damping\n"
+            "  --correct none|positions|velocities|both\n"
+            "                 projection after each step\n"
+            "  --out FILE.csv results (default: none, prints a summary)\n"
+            "  --quiet        no summary\n"),
+          f);
+    fputs(_("options follow MODEL; settings given here override the model's solver line\n"), f);
+}
+
+/* "motus-cli: " and a message (already translated) on standard error. */
+static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void cli_err(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("motus-cli: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }
 
 static int fail(const MtError *e)
 {
-    fprintf(stderr, "motus-cli: %s\n", e->msg[0] ? e->msg : "error");
+    cli_err("%s", e->msg[0] ? e->msg : _("error"));
     return 1;
 }
 
@@ -44,7 +106,7 @@ static int parse_double(const char *opt, const char *s, double *out)
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v) || errno) {
-        fprintf(stderr, "motus-cli: option %s expects a number, got '%s'\n", opt, s);
+        cli_err(_("option %s expects a number, got '%s'"), opt, s);
         return -1;
     }
     *out = v;
@@ -60,16 +122,22 @@ static void row_words(const MtSystem *s, int row, char *buf, size_t n)
     const MtCBlock *b = &s->block[k];
     int r = row - b->row0, acc = 0;
     const char *what = "?";
-    char tmp[64];
+    char tmp[128];
     for (int p = 0; p < b->nprim; p++) {
-        int w = b->prim[p].kind == MT_PRIM_SPH ? 3 : 1;
+        int w = (b->prim[p].kind == MT_PRIM_SPH || b->prim[p].kind == MT_PRIM_ROLL) ? 3 : 1;
         if (r < acc + w) {
             const MtPrim *pr = &b->prim[p];
+            /* TRANSLATORS: %c is an axis letter x, y or z; _i and _j name the
+               joint's markers i and j (its axes x_i, z_j, ...). */
             switch (pr->kind) {
-            case MT_PRIM_SPH: snprintf(tmp, sizeof tmp, "coincidence of origins along %c", ax[r - acc]); break;
-            case MT_PRIM_DOT: snprintf(tmp, sizeof tmp, "%c_j perpendicular to %c_i", ax[pr->a], ax[pr->b]); break;
-            case MT_PRIM_TRANS: snprintf(tmp, sizeof tmp, "no offset along %c_j", ax[pr->a]); break;
-            case MT_PRIM_ANGLE: snprintf(tmp, sizeof tmp, "prescribed angle"); break;
+            case MT_PRIM_SPH: snprintf(tmp, sizeof tmp, _("coincidence of origins along %c"), ax[r - acc]); break;
+            case MT_PRIM_DOT: snprintf(tmp, sizeof tmp, _("%c_j perpendicular to %c_i"), ax[pr->a], ax[pr->b]); break;
+            case MT_PRIM_TRANS: snprintf(tmp, sizeof tmp, _("no offset along %c_j"), ax[pr->a]); break;
+            case MT_PRIM_DIST: snprintf(tmp, sizeof tmp, "%s", _("distance between origins")); break;
+            case MT_PRIM_COORD: snprintf(tmp, sizeof tmp, "%s", _("relation among joint coordinates")); break;
+            case MT_PRIM_ROLL:
+                snprintf(tmp, sizeof tmp, "%s", r - acc == 0 ? _("contact with the plane") : _("no slip at the contact point"));
+                break;
             }
             what = tmp;
             break;
@@ -77,29 +145,45 @@ static void row_words(const MtSystem *s, int row, char *buf, size_t n)
         acc += w;
     }
     if (b->kind == MT_BLOCK_JOINT)
-        snprintf(buf, n, "joint '%s' (%s), equation %d of %d: %s", s->model->joint[b->src].name,
+        /* TRANSLATORS: the second %s is the joint type keyword (revolute, ...);
+           the last %s says which equation, as in "no offset along x_j". */
+        snprintf(buf, n, _("joint '%s' (%s), equation %d of %d: %s"), s->model->joint[b->src].name,
                  mt_joint_type_name(s->model->joint[b->src].type), r + 1, b->nrow, what);
-    else snprintf(buf, n, "driver '%s': %s", s->model->driver[b->src].name, what);
+    else if (b->kind == MT_BLOCK_DRIVER) snprintf(buf, n, _("driver '%s': %s"), s->model->driver[b->src].name, what);
+    else snprintf(buf, n, _("coupling '%s': %s"), s->model->couple[b->src].name, what);
 }
 
 static void print_diagnostics(const MtSystem *s, FILE *f)
 {
     const MtModel *m = s->model;
-    fprintf(f, "model: %s\n", m->title[0] ? m->title : "(untitled)");
-    fprintf(f, "bodies %d, markers %d, joints %d, drivers %d, springs %d\n", m->nbody, m->nmarker, m->njoint, m->ndriver,
-            m->nspring);
-    fprintf(f, "constraint equations: %d, independent: %d, redundant: %d\n", s->nrow, s->nrow - s->ndep, s->ndep);
-    fprintf(f, "degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n", s->dof_grubler, s->dof_rank);
+    fprintf(f, _("model: %s\n"), m->title[0] ? m->title : _("(untitled)"));
+    fprintf(f, _("bodies %d, markers %d, joints %d, drivers %d, springs %d\n"), m->nbody, m->nmarker, m->njoint,
+            m->ndriver, m->nspring);
+    fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), s->nrow, s->nrow - s->ndep, s->ndep);
+    fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), s->dof_grubler, s->dof_rank);
     for (int r = 0; r < s->nrow; r++)
         if (s->dep[r]) {
-            char w[256];
+            char w[512];
             row_words(s, r, w, sizeof w);
-            fprintf(f, "redundant equation removed: %s\n", w);
+            fprintf(f, _("redundant equation removed: %s\n"), w);
         }
+    if (s->ndep > 0) { /* one summary line: where the loop is over-constrained */
+        char list[1024] = "";
+        for (int k = 0; k < s->nblock; k++) {
+            int n = 0;
+            for (int r = 0; r < s->block[k].nrow; r++) n += s->dep[s->block[k].row0 + r];
+            if (!n) continue;
+            size_t len = strlen(list);
+            snprintf(list + len, sizeof list - len, "%s'%s' %d", len ? ", " : "", mt_block_name(s, k), n);
+        }
+        fprintf(f, _("summary: the closed loops are over-constrained; %d redundant equations removed (%s); the motion is "
+                     "unaffected and the removed directions carry no load\n"),
+                s->ndep, list);
+    }
     for (int i = 0; i < s->nfree; i++)
-        fprintf(f, "warning: body '%s' is not connected to ground by any joint or spring; it moves freely\n",
+        fprintf(f, _("warning: body '%s' is not connected to ground by any joint or spring; it moves freely\n"),
                 m->body[s->free_body[i]].name);
-    if (s->dof_rank < 0) fprintf(f, "warning: the mechanism is overconstrained\n");
+    if (s->dof_rank < 0) fputs(_("warning: the mechanism is overconstrained\n"), f);
 }
 
 typedef struct {
@@ -115,6 +199,7 @@ static int frame_cb(void *user, MtState *st)
 
 int main(int argc, char **argv)
 {
+    init_i18n();
     if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
         printf("motus-cli %s\n", MOTUS_VERSION);
         return 0;
@@ -129,7 +214,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1], *path = argv[2];
     if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "export")) {
-        fprintf(stderr, "motus-cli: unknown command '%s'\n", cmd);
+        cli_err(_("unknown command '%s'"), cmd);
         usage(stderr);
         return 2;
     }
@@ -144,7 +229,7 @@ int main(int argc, char **argv)
         double v;
         if (!strcmp(o, "--quiet")) { quiet = 1; continue; }
         if (!has) {
-            fprintf(stderr, "motus-cli: option %s needs a value\n", o);
+            cli_err(_("option %s needs a value"), o);
             mt_model_free(m);
             return 2;
         }
@@ -154,7 +239,7 @@ int main(int argc, char **argv)
         if (!strcmp(o, "--out")) outpath = a;
         else if (!strcmp(o, "--method")) {
             if (mt_method_from_name(a, &sv->method)) {
-                fprintf(stderr, "motus-cli: unknown method '%s' (rk4, dp54)\n", a);
+                cli_err(_("unknown method '%s' (rk4, dp54, adams, euler, park, hht, galpha)"), a);
                 bad = 1;
             }
         } else if (!strcmp(o, "--correct")) {
@@ -162,18 +247,18 @@ int main(int argc, char **argv)
             else if (!strcmp(a, "positions")) { sv->correct_pos = 1; sv->correct_vel = 0; }
             else if (!strcmp(a, "velocities")) { sv->correct_pos = 0; sv->correct_vel = 1; }
             else if (!strcmp(a, "both")) sv->correct_pos = sv->correct_vel = 1;
-            else { fprintf(stderr, "motus-cli: --correct takes none, positions, velocities or both\n"); bad = 1; }
+            else { cli_err("%s", _("--correct takes none, positions, velocities or both")); bad = 1; }
         } else if (parse_double(o, a, &v)) bad = 1;
         else if (!strcmp(o, "--until")) sv->until = v;
         else if (!strcmp(o, "--step")) sv->step = v;
         else if (!strcmp(o, "--every")) {
-            if (v != floor(v) || v < 1 || v > 1e9) { fprintf(stderr, "motus-cli: --every needs a whole number >= 1\n"); bad = 1; }
+            if (v != floor(v) || v < 1 || v > 1e9) { cli_err("%s", _("--every needs a whole number >= 1")); bad = 1; }
             else sv->every = (int)v;
         } else if (!strcmp(o, "--rtol")) sv->rtol = v;
         else if (!strcmp(o, "--atol")) sv->atol = v;
         else if (!strcmp(o, "--ts")) sv->stab_period = v;
         else if (!strcmp(o, "--xi")) sv->stab_damping = v;
-        else { fprintf(stderr, "motus-cli: unknown option '%s'\n", o); bad = 1; }
+        else { cli_err(_("unknown option '%s'"), o); bad = 1; }
         if (bad) { mt_model_free(m); return 2; }
     }
     if (!strcmp(cmd, "export")) {
@@ -186,21 +271,22 @@ int main(int argc, char **argv)
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
         print_diagnostics(s, stdout);
-        printf("check: OK\n");
+        fputs(_("check: OK\n"), stdout);
         mt_system_free(s);
         return 0;
     }
     const MtSolverSpec *sv = &s->solver;
     if (!quiet && sv->stab_period > 0 && sv->method == MT_METHOD_RK4 && sv->step * 2 * M_PI / sv->stab_period > 1.0)
-        fprintf(stderr, "motus-cli: warning: the step %g s is large against the stabilisation period %g s; "
-                        "the run may go unstable (use ts >= %g)\n", sv->step, sv->stab_period, 2 * M_PI * sv->step);
+        cli_err(_("warning: the step %g s is large against the stabilisation period %g s; "
+                  "the run may go unstable (use ts >= %g)"), sv->step, sv->stab_period, 2 * M_PI * sv->step);
     MtState *st = mt_state_new(s, &err);
     if (!st) { mt_system_free(s); return fail(&err); }
     FILE *out = NULL;
     if (outpath) {
         out = fopen(outpath, "w");
         if (!out) {
-            fprintf(stderr, "motus-cli: cannot write '%s': %s\n", outpath, strerror(errno));
+            int e = errno;
+            cli_err(_("cannot write '%s': %s"), outpath, strerror(e));
             mt_state_free(st);
             mt_system_free(s);
             return 1;
@@ -216,23 +302,25 @@ int main(int argc, char **argv)
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     int code = 0;
     if (out && fclose(out)) {
-        fprintf(stderr, "motus-cli: error writing '%s'\n", outpath);
+        cli_err(_("error writing '%s'"), outpath);
         code = 1;
     }
     if (rc) code = fail(&err);
     if (!quiet) {
-        printf("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n",
-               rc ? "stopped" : "done", mt_method_name(sv->method), st->t, stats.steps, stats.rejected, stats.evals,
-               stats.frames, wall);
-        printf("largest constraint violation at frames: position %.3g, velocity %.3g\n", stats.gmax, stats.gdmax);
+        /* TRANSLATORS: the first %s is "done" or "stopped", the second the method (rk4, dp54). */
+        printf(_("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n"),
+               /* TRANSLATORS: status at the start of the run summary. */
+               rc ? _("stopped") : _("done"), mt_method_name(sv->method), st->t, stats.steps, stats.rejected,
+               stats.evals, stats.frames, wall);
+        printf(_("largest constraint violation at frames: position %.3g, velocity %.3g\n"), stats.gmax, stats.gdmax);
         const MtModel *mm = s->model;
         for (int b = 0; b < mm->nbody; b++) {
             double pos[3], vel[3];
             mt_body_origin(st, st->q, st->u, b, pos, vel);
-            printf("  %-16s at (%.6g, %.6g, %.6g) m, speed %.6g m/s\n", mm->body[b].name, pos[0], pos[1], pos[2],
+            printf(_("  %-16s at (%.6g, %.6g, %.6g) m, speed %.6g m/s\n"), mm->body[b].name, pos[0], pos[1], pos[2],
                    sqrt(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]));
         }
-        if (outpath && !rc) printf("results: %s (%d columns)\n", outpath, mt_csv_ncols(ctx.csv));
+        if (outpath && !rc) printf(_("results: %s (%d columns)\n"), outpath, mt_csv_ncols(ctx.csv));
     }
     mt_csv_free(ctx.csv);
     mt_state_free(st);

@@ -19,7 +19,9 @@ typedef struct MtError {
     char msg[512];   /* full one-line message, already naming the entity */
 } MtError;
 
-/* Record an error (printf-style message); returns code. err may be NULL. */
+/* Record an error (printf-style message); returns code. err may be NULL.
+ * fmt is the translated message: pass MT_("...") (mt_i18n.h), so that the
+ * message reaches the user in their language; entity stays untranslated. */
 MtStatus mt_error_set(MtError *err, MtStatus code, const char *entity, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Reset to MT_OK. */
