@@ -9,6 +9,8 @@
 
 #include <suitesparse/amd.h>
 
+#include "mt_i18n.h"
+
 struct MtBchol {
     int n, nrows;
     int *size, *off;     /* per original block */
@@ -78,7 +80,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     if (!b->size || !b->off || !b->perm || !b->iperm || !b->dval || !b->colptr || !b->updptr) goto nomem;
     for (int k = 0; k < n; k++) {
         if (size[k] < 1 || size[k] > MT_BLOCK_MAX) {
-            mt_error_set(err, MT_ERR_ARG, "", "block %d has %d rows (1..6 allowed)", k, size[k]);
+            mt_error_set(err, MT_ERR_ARG, "", MT_("block %d has %d rows (1..6 allowed)"), k, size[k]);
             mt_bchol_free(b);
             return NULL;
         }
@@ -195,7 +197,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
                         if (b->rowpos[mid] < ra) lo = mid + 1; else hi = mid - 1;
                     }
                 }
-                if (t < 0) { mt_error_set(err, MT_ERR_SOLVE, "", "internal: symbolic factor incomplete"); goto fail; }
+                if (t < 0) { mt_error_set(err, MT_ERR_SOLVE, "", "%s", MT_("internal error: symbolic factor incomplete")); goto fail; }
                 b->upd_a[u] = ea;
                 b->upd_b[u] = eb;
                 b->upd_t[u] = t;
@@ -209,7 +211,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);
     return b;
 nomem:
-    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory building the constraint factorisation");
+    mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory building the constraint factorisation"));
 fail:
     free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
     free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);

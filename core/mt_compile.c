@@ -5,15 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_system.h"
 
-static MtModel *model_copy(const MtModel *m)
+void mt_state_init_coords(MtState *st);
+int mt_row_level(const MtCBlock *b, int r);
+
+MtModel *mt_model_copy(const MtModel *m)
 {
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
-    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL;
+    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
 #define DUP(field, n)                                                                   \
@@ -27,7 +31,19 @@ static MtModel *model_copy(const MtModel *m)
     DUP(joint, m->njoint)
     DUP(driver, m->ndriver)
     DUP(spring, m->nspring)
+    DUP(couple, m->ncouple)
+    DUP(initial, m->ninitial)
 #undef DUP
+    c->cap_couple = m->ncouple;
+    c->cap_initial = m->ninitial;
+    for (int d = 0; d < c->ndriver; d++) c->driver[d].tab = NULL;
+    for (int d = 0; d < c->ndriver; d++)
+        if (m->driver[d].ntab > 0 && m->driver[d].tab) {
+            size_t n = sizeof(double) * 2 * (size_t)m->driver[d].ntab;
+            c->driver[d].tab = malloc(n);
+            if (!c->driver[d].tab) { mt_model_free(c); return NULL; }
+            memcpy(c->driver[d].tab, m->driver[d].tab, n);
+        }
     return c;
 }
 
@@ -36,48 +52,87 @@ void mt_system_free(MtSystem *s)
     if (!s) return;
     mt_model_free(s->model);
     free(s->mass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
-    free(s->block); free(s->edge); free(s->edge_body); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
+    free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
     free(s);
 }
 
-static void set_prims(MtCBlock *b, MtJointType t)
+/* Primitives of a joint type (the i marker moves relative to the j marker). */
+static int set_prims(MtCBlock *b, const MtJointSpec *js)
 {
     MtPrim *p = b->prim;
     int n = 0;
-    const MtPrim sph = {MT_PRIM_SPH, 0, 0};
-    switch (t) {
-    case MT_JOINT_SPHERICAL: p[n++] = sph; break;
-    case MT_JOINT_REVOLUTE:
-        p[n++] = sph;
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 1};
-        break;
-    case MT_JOINT_UNIVERSAL:
-        p[n++] = sph;
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 2};
-        break;
+#define PR(k, a_, b_) p[n++] = (MtPrim){.kind = (k), .a = (a_), .b = (b_)}
+    switch (js->type) {
+    case MT_JOINT_SPHERICAL: PR(MT_PRIM_SPH, 0, 0); break;
+    case MT_JOINT_REVOLUTE: PR(MT_PRIM_SPH, 0, 0); PR(MT_PRIM_DOT, 2, 0); PR(MT_PRIM_DOT, 2, 1); break;
+    case MT_JOINT_UNIVERSAL: PR(MT_PRIM_SPH, 0, 0); PR(MT_PRIM_DOT, 2, 2); break;
     case MT_JOINT_FIXED:
-        p[n++] = sph;
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 1};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 0, 1};
+        PR(MT_PRIM_SPH, 0, 0); PR(MT_PRIM_DOT, 2, 0); PR(MT_PRIM_DOT, 2, 1); PR(MT_PRIM_DOT, 0, 1);
         break;
     case MT_JOINT_PRISMATIC:
-        p[n++] = (MtPrim){MT_PRIM_TRANS, 0, 0};
-        p[n++] = (MtPrim){MT_PRIM_TRANS, 1, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 1};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 0, 1};
+        PR(MT_PRIM_TRANS, 0, 0); PR(MT_PRIM_TRANS, 1, 0);
+        PR(MT_PRIM_DOT, 2, 0); PR(MT_PRIM_DOT, 2, 1); PR(MT_PRIM_DOT, 0, 1);
         break;
     case MT_JOINT_CYLINDRICAL:
-        p[n++] = (MtPrim){MT_PRIM_TRANS, 0, 0};
-        p[n++] = (MtPrim){MT_PRIM_TRANS, 1, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 0};
-        p[n++] = (MtPrim){MT_PRIM_DOT, 2, 1};
+    case MT_JOINT_SCREW:
+        PR(MT_PRIM_TRANS, 0, 0); PR(MT_PRIM_TRANS, 1, 0); PR(MT_PRIM_DOT, 2, 0); PR(MT_PRIM_DOT, 2, 1);
+        if (js->type == MT_JOINT_SCREW) { /* advance − pitch/2π · angle = const */
+            MtPrim *c = &p[n++];
+            *c = (MtPrim){.kind = MT_PRIM_COORD, .nterm = 2};
+            c->term[0] = (MtTerm){.angle = 0, .axis = 2, .mi = js->mi, .mj = js->mj, .si = 0, .sj = 1, .coef = 1};
+            c->term[1] = (MtTerm){.angle = 1, .axis = 2, .mi = js->mi, .mj = js->mj, .si = 0, .sj = 1,
+                                  .coef = -js->param / (2 * M_PI)};
+        }
         break;
+    case MT_JOINT_PLANAR: PR(MT_PRIM_TRANS, 2, 0); PR(MT_PRIM_DOT, 2, 0); PR(MT_PRIM_DOT, 2, 1); break;
+    case MT_JOINT_INLINE: PR(MT_PRIM_TRANS, 0, 0); PR(MT_PRIM_TRANS, 1, 0); break;
+    case MT_JOINT_INPLANE: PR(MT_PRIM_TRANS, 2, 0); break;
+    case MT_JOINT_DISTANCE: PR(MT_PRIM_DIST, 0, 0); p[n - 1].param = js->param; break;
+    case MT_JOINT_ROLLING: PR(MT_PRIM_ROLL, 0, 0); p[n - 1].param = js->param; break;
     default: break;
     }
+#undef PR
     b->nprim = n;
+    int rows = 0;
+    for (int k = 0; k < n; k++) rows += (p[k].kind == MT_PRIM_SPH || p[k].kind == MT_PRIM_ROLL) ? 3 : 1;
+    return rows;
+}
+
+/* Fills a COORD term for coordinate `c` of joint `j`; -1 if the joint has none. */
+int mt_joint_term(const MtModel *m, int j, MtCoordKind c, MtTerm *t)
+{
+    const MtJointSpec *js = &m->joint[j];
+    *t = (MtTerm){.mi = js->mi, .mj = js->mj, .coef = 1};
+    if (!mt_joint_has_coord(js->type, c)) return -1;
+    t->angle = c == MT_COORD_ANGLE;
+    t->axis = c == MT_COORD_X ? 0 : c == MT_COORD_Y ? 1 : 2;
+    return 0;
+}
+
+/* Side of body `body` in block b, adding it when new. */
+static int side_of(MtCBlock *b, int body)
+{
+    for (int k = 0; k < b->nside; k++)
+        if (b->body[k] == body) return k;
+    b->body[b->nside] = body;
+    return b->nside++;
+}
+
+/* Spline second derivatives of a natural cubic through n points (t, v). */
+static void spline_setup(int n, const double *tab, double *M)
+{
+    double *c = M + n; /* scratch: n more doubles */
+    M[0] = 0;
+    c[0] = 0;
+    for (int i = 1; i < n - 1; i++) {
+        double h0 = tab[2 * i] - tab[2 * i - 2], h1 = tab[2 * i + 2] - tab[2 * i];
+        double rhs = 6 * ((tab[2 * i + 3] - tab[2 * i + 1]) / h1 - (tab[2 * i + 1] - tab[2 * i - 1]) / h0);
+        double diag = 2 * (h0 + h1) - h0 * c[i - 1];
+        c[i] = h1 / diag;
+        M[i] = (rhs - h0 * M[i - 1]) / diag;
+    }
+    M[n - 1] = 0;
+    for (int i = n - 2; i > 0; i--) M[i] -= c[i] * M[i + 1];
 }
 
 static int uf_find(int *p, int x)
@@ -91,12 +146,12 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     if (mt_model_validate(m, err) != MT_OK) return NULL;
     MtSystem *s = calloc(1, sizeof *s);
     if (!s) goto nomem;
-    s->model = model_copy(m);
+    s->model = mt_model_copy(m);
     if (!s->model) goto nomem;
     int nb = s->nbody = m->nbody;
     s->nmarker = m->nmarker;
     s->nspring = m->nspring;
-    s->nblock = m->njoint + m->ndriver;
+    s->nblock = m->njoint + m->ndriver + m->ncouple;
     mt_v3_copy(s->gravity, m->gravity);
     s->solver = m->solver;
     s->mass = malloc(sizeof(double) * (size_t)(nb + 1));
@@ -138,55 +193,91 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         else mt_v3_copy(s->mpos + 3 * k, mk->pos);
         memcpy(s->mrot + 9 * k, mk->rot, sizeof mk->rot);
     }
-    int row = 0;
-    for (int j = 0; j < m->njoint; j++) {
-        MtCBlock *b = &s->block[j];
-        b->kind = MT_BLOCK_JOINT;
-        b->src = j;
-        b->mi = m->joint[j].mi;
-        b->mj = m->joint[j].mj;
-        set_prims(b, m->joint[j].type);
-        b->nrow = mt_joint_rows(m->joint[j].type);
+    int row = 0, ntab = 0;
+    for (int d = 0; d < m->ndriver; d++) ntab += m->driver[d].kind == MT_DRIVER_TABLE ? m->driver[d].ntab : 0;
+    s->spline = malloc(sizeof(double) * (size_t)(2 * ntab + 1));
+    if (!s->spline) goto nomem;
+    ntab = 0;
+    for (int k = 0; k < s->nblock; k++) {
+        MtCBlock *b = &s->block[k];
+        if (k < m->njoint) {
+            const MtJointSpec *js = &m->joint[k];
+            b->kind = MT_BLOCK_JOINT;
+            b->src = k;
+            b->mi = js->mi;
+            b->mj = js->mj;
+            side_of(b, m->marker[b->mi].body);
+            side_of(b, m->marker[b->mj].body);
+            b->nrow = set_prims(b, js);
+        } else if (k < m->njoint + m->ndriver) {
+            const MtDriverSpec *ds = &m->driver[k - m->njoint];
+            b->kind = MT_BLOCK_DRIVER;
+            b->src = k - m->njoint;
+            MtTerm t;
+            if (ds->joint >= 0) mt_joint_term(m, ds->joint, ds->coord, &t);
+            else t = (MtTerm){.angle = ds->comp >= MT_COMP_AX, .axis = (unsigned char)(ds->comp % 3), .mi = ds->mi,
+                              .mj = ds->mj, .coef = 1};
+            b->mi = t.mi;
+            b->mj = t.mj;
+            side_of(b, m->marker[b->mi].body);
+            side_of(b, m->marker[b->mj].body);
+            t.si = 0;
+            t.sj = 1;
+            b->nprim = 1;
+            b->prim[0] = (MtPrim){.kind = MT_PRIM_COORD, .level = (unsigned char)ds->level, .nterm = 1};
+            b->prim[0].term[0] = t;
+            b->nrow = 1;
+            b->law = ds->kind;
+            b->ncoef = ds->ncoef;
+            memcpy(b->coef, ds->coef, sizeof b->coef);
+            if (ds->kind == MT_DRIVER_TABLE) {
+                b->ntab = ds->ntab;
+                b->tab = s->model->driver[b->src].tab;
+                b->spl = s->spline + ntab;
+                spline_setup(ds->ntab, ds->tab, s->spline + ntab);
+                ntab += ds->ntab;
+            }
+        } else {
+            const MtCoupleSpec *cs = &m->couple[k - m->njoint - m->ndriver];
+            b->kind = MT_BLOCK_COUPLE;
+            b->src = k - m->njoint - m->ndriver;
+            MtPrim *p = &b->prim[0];
+            *p = (MtPrim){.kind = MT_PRIM_COORD, .nterm = cs->n};
+            for (int t = 0; t < cs->n; t++) {
+                MtCoordKind c = cs->coord[t];
+                if (cs->kind == MT_COUPLE_GEAR) c = MT_COORD_ANGLE;
+                if (cs->kind == MT_COUPLE_RACK) c = t == 0 ? MT_COORD_ANGLE : MT_COORD_DISP;
+                mt_joint_term(m, cs->joint[t], c, &p->term[t]);
+                p->term[t].coef = cs->kind == MT_COUPLE_RACK ? (t == 0 ? cs->coef[0] : -1) : cs->coef[t];
+                p->term[t].si = side_of(b, m->marker[p->term[t].mi].body);
+                p->term[t].sj = side_of(b, m->marker[p->term[t].mj].body);
+            }
+            b->mi = p->term[0].mi;
+            b->mj = p->term[0].mj;
+            b->nprim = 1;
+            b->nrow = 1;
+        }
         b->row0 = row;
+        b->goff = s->ng;
+        s->ng += 6 * b->nrow * b->nside;
         row += b->nrow;
     }
-    for (int d = 0; d < m->ndriver; d++) {
-        MtCBlock *b = &s->block[m->njoint + d];
-        const MtDriverSpec *ds = &m->driver[d];
-        const MtJointSpec *js = &m->joint[ds->joint];
-        b->kind = MT_BLOCK_DRIVER;
-        b->src = d;
-        b->mi = js->mi;
-        b->mj = js->mj;
-        b->nprim = 1;
-        b->prim[0] = js->type == MT_JOINT_REVOLUTE ? (MtPrim){MT_PRIM_ANGLE, 2, 0} : (MtPrim){MT_PRIM_TRANS, 2, 0};
-        b->nrow = 1;
-        b->row0 = row;
-        b->ncoef = ds->ncoef;
-        memcpy(b->coef, ds->coef, sizeof b->coef);
-        row++;
-    }
     s->nrow = row;
-    for (int k = 0; k < s->nblock; k++) {
-        s->block[k].bi = m->marker[s->block[k].mi].body;
-        s->block[k].bj = m->marker[s->block[k].mj].body;
-    }
     /* coupling graph: blocks that share a moving body */
     {
         int *cnt = calloc((size_t)nb + 1, sizeof(int)), *start = calloc((size_t)nb + 2, sizeof(int));
-        int *list = malloc(sizeof(int) * (size_t)(2 * s->nblock + 1));
+        int *list = malloc(sizeof(int) * (size_t)(MT_SIDE_MAX * s->nblock + 1));
         if (!cnt || !start || !list) { free(cnt); free(start); free(list); goto nomem; }
-        for (int k = 0; k < s->nblock; k++) {
-            if (s->block[k].bi >= 0) cnt[s->block[k].bi]++;
-            if (s->block[k].bj >= 0) cnt[s->block[k].bj]++;
-        }
+        for (int k = 0; k < s->nblock; k++)
+            for (int sd = 0; sd < s->block[k].nside; sd++)
+                if (s->block[k].body[sd] >= 0) cnt[s->block[k].body[sd]]++;
         long ne = 0;
         for (int b = 0; b < nb; b++) { start[b + 1] = start[b] + cnt[b]; ne += (long)cnt[b] * (cnt[b] - 1) / 2; cnt[b] = 0; }
-        for (int k = 0; k < s->nblock; k++) {
-            int bi = s->block[k].bi, bj = s->block[k].bj;
-            if (bi >= 0) list[start[bi] + cnt[bi]++] = k;
-            if (bj >= 0) list[start[bj] + cnt[bj]++] = k;
-        }
+        for (int k = 0; k < s->nblock; k++)
+            for (int sd = 0; sd < s->block[k].nside; sd++) {
+                int bd = s->block[k].body[sd];
+                if (bd >= 0) list[start[bd] + cnt[bd]++] = k;
+            }
         s->edge = malloc(sizeof(int) * (size_t)(2 * ne + 2));
         s->edge_body = malloc(sizeof(int) * (size_t)(ne + 1));
         if (!s->edge || !s->edge_body) { free(cnt); free(start); free(list); goto nomem; }
@@ -218,11 +309,21 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         free(p);
     }
     s->dep = calloc((size_t)s->nrow + 1, 1);
-    if (!s->dep) goto nomem;
+    s->level = calloc((size_t)s->nrow + 1, 1);
+    if (!s->dep || !s->level) goto nomem;
+    for (int k = 0; k < s->nblock; k++)
+        for (int r = 0; r < s->block[k].nrow; r++) s->level[s->block[k].row0 + r] = (unsigned char)mt_row_level(&s->block[k], r);
     /* Redundant equations: rank-revealing factor of A = G M⁻¹ Gᵀ at t = 0. */
     {
         MtState *st = mt_state_new(s, err);
         if (!st) { mt_system_free(s); return NULL; }
+        /* references of couplers and screws: their coordinates at the initial configuration */
+        for (int k = 0; k < s->nblock; k++) {
+            MtCBlock *b = &s->block[k];
+            for (int p = 0; p < b->nprim; p++)
+                if (b->prim[p].kind == MT_PRIM_COORD && b->kind != MT_BLOCK_DRIVER)
+                    for (int t = 0; t < b->prim[p].nterm; t++) b->prim[p].term[t].ref = st->cont[3 * b->row0 + t];
+        }
         if (mt_eval(st, 0.0, st->q, st->u, NULL) != MT_OK) { /* fills G, W; factor may fail: detect below */ }
         extern void mt_assemble(MtState * st);
         mt_assemble(st);
@@ -238,16 +339,23 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     s->dof_rank = 6 * nb - (s->nrow - s->ndep);
     return s;
 nomem:
-    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory compiling the model");
+    mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the model"));
     mt_system_free(s);
     return NULL;
+}
+
+const char *mt_block_name(const MtSystem *s, int k)
+{
+    const MtCBlock *b = &s->block[k];
+    return b->kind == MT_BLOCK_JOINT ? s->model->joint[b->src].name
+         : b->kind == MT_BLOCK_DRIVER ? s->model->driver[b->src].name : s->model->couple[b->src].name;
 }
 
 void mt_state_free(MtState *st)
 {
     if (!st) return;
     free(st->q); free(st->u); free(st->acc); free(st->lambda); free(st->R); free(st->Jwinv);
-    free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs);
+    free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -267,14 +375,15 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->Jwinv = malloc(sizeof(double) * 9 * nb);
     st->f = malloc(sizeof(double) * 6 * nb);
     st->a0 = malloc(sizeof(double) * 6 * nb);
-    st->G = calloc(12 * nr, sizeof(double));
-    st->W = calloc(12 * nr, sizeof(double));
+    st->G = calloc((size_t)s->ng + 1, sizeof(double));
+    st->W = calloc((size_t)s->ng + 1, sizeof(double));
+    st->cont = calloc(3 * nr, sizeof(double));
     st->g = calloc(nr, sizeof(double));
     st->gd = calloc(nr, sizeof(double));
     st->h = calloc(nr, sizeof(double));
     st->rhs = calloc(nr, sizeof(double));
     if (!st->q || !st->u || !st->acc || !st->lambda || !st->R || !st->Jwinv || !st->f || !st->a0 || !st->G ||
-        !st->W || !st->g || !st->gd || !st->h || !st->rhs)
+        !st->W || !st->g || !st->gd || !st->h || !st->rhs || !st->cont)
         goto nomem;
     memcpy(st->q, s->q0, sizeof(double) * 7 * (size_t)s->nbody);
     memcpy(st->u, s->u0, sizeof(double) * 6 * (size_t)s->nbody);
@@ -285,20 +394,23 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     free(size);
     if (!st->chol) { mt_state_free(st); return NULL; }
     for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->dep ? s->dep[r] : 0);
+    mt_state_init_coords(st);
     /* Pairs: every (block, side) × (block, side) on a shared body, k != l. */
     int cap = s->nedge + 1;
     st->pair = malloc(sizeof(MtPair) * (size_t)cap);
     if (!st->pair) goto nomem;
     for (int e = 0; e < s->nedge; e++) {
         int k = s->edge[2 * e], l = s->edge[2 * e + 1], body = s->edge_body[e];
-        int sk = s->block[k].bi == body ? 0 : 1, sl = s->block[l].bi == body ? 0 : 1;
+        int sk = 0, sl = 0;
+        while (s->block[k].body[sk] != body) sk++;
+        while (s->block[l].body[sl] != body) sl++;
         int swap;
         double *slot = mt_bchol_block(st->chol, k, l, &swap);
         st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot} : (MtPair){k, sk, l, sl, slot};
     }
     return st;
 nomem:
-    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory creating the solver state");
+    mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory creating the solver state"));
     mt_state_free(st);
     return NULL;
 }

@@ -1,26 +1,169 @@
 /* mt_constraints.c — constraint rows of every block at one state: Jacobian
- * rows G (per side: linear then angular, project axes, for velocities of the
- * centre of mass and angular velocity), violation g, its rate ġ = G u − ḟ, the
- * velocity terms h (g̈ = G u̇ + h) and W = M⁻¹Gᵀ. Primitives:
- *   SPH    p_i − p_j = 0                      (3 rows)
- *   DOT    a_j · b_i = 0                      (axes perpendicular)
- *   TRANS  a_j · (p_i − p_j) = f(t)           (f = 0 except for drivers)
- *   ANGLE  atan2(y_j·x_i, x_j·x_i) = f(t)     (revolute driver, wrapped) */
+ * rows G per side (linear then angular, project axes, for the velocity of the
+ * centre of mass and the angular velocity), violation g, its rate
+ * ġ = G u − ḟ, the velocity terms h (g̈ = G u̇ + h) and W = M⁻¹Gᵀ.
+ * Primitives (i: marker on the moving body, j: on the base):
+ *   SPH    p_i − p_j = 0                                  3 rows
+ *   DOT    a_j · b_i = 0                                  axes perpendicular
+ *   TRANS  a_j · (p_i − p_j) = 0
+ *   DIST   |p_i − p_j| = L
+ *   COORD  Σ c_k (x_k − ref_k) = f(t)                     joint coordinates: angle
+ *          about or displacement along an axis of j; drivers, gears, couplers
+ *   ROLL   disk of radius R (centre p_i, axis z_i) touches the plane (p_j, z_j)
+ *          and its contact point does not slip (2 velocity-level rows). */
 #include <string.h>
 
 #include "mt_kin.h"
 
-/* Driver law and its first two derivatives. */
+/* ---- driver laws ---------------------------------------------------------- */
+
 static void law(const MtCBlock *b, double t, double *f, double *fd, double *fdd)
 {
-    double v = 0, d = 0, dd = 0;
-    for (int k = b->ncoef - 1; k >= 0; k--) {
-        dd = dd * t + 2 * d;
-        d = d * t + v;
-        v = v * t + b->coef[k];
+    const double *c = b->coef;
+    switch (b->law) {
+    case MT_DRIVER_HARMONIC: {
+        double ph = c[1] * t + c[2];
+        *f = c[0] * sin(ph) + c[3];
+        *fd = c[0] * c[1] * cos(ph);
+        *fdd = -c[0] * c[1] * c[1] * sin(ph);
+        return;
     }
-    *f = v; *fd = d; *fdd = dd;
+    case MT_DRIVER_STEP: { /* cubic smooth step c1 → c3 over [c0, c2] */
+        if (t <= c[0] || t >= c[2]) {
+            *f = t <= c[0] ? c[1] : c[3];
+            *fd = *fdd = 0;
+            return;
+        }
+        double T = c[2] - c[0], x = (t - c[0]) / T, dh = c[3] - c[1];
+        *f = c[1] + dh * x * x * (3 - 2 * x);
+        *fd = dh * 6 * x * (1 - x) / T;
+        *fdd = dh * 6 * (1 - 2 * x) / (T * T);
+        return;
+    }
+    case MT_DRIVER_TABLE: { /* natural cubic spline; held constant outside the table */
+        const double *p = b->tab, *M = b->spl;
+        int n = b->ntab;
+        if (t <= p[0] || t >= p[2 * n - 2]) {
+            *f = t <= p[0] ? p[1] : p[2 * n - 1];
+            *fd = *fdd = 0;
+            return;
+        }
+        int lo = 0, hi = n - 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (p[2 * mid] <= t) lo = mid; else hi = mid;
+        }
+        double h = p[2 * hi] - p[2 * lo], A = (p[2 * hi] - t) / h, B = (t - p[2 * lo]) / h;
+        double y0 = p[2 * lo + 1], y1 = p[2 * hi + 1], M0 = M[lo], M1 = M[hi];
+        *f = A * y0 + B * y1 + ((A * A * A - A) * M0 + (B * B * B - B) * M1) * h * h / 6;
+        *fd = (y1 - y0) / h - (3 * A * A - 1) / 6 * h * M0 + (3 * B * B - 1) / 6 * h * M1;
+        *fdd = A * M0 + B * M1;
+        return;
+    }
+    default: { /* POLY and RATE: Σ c_k t^k */
+        double v = 0, d = 0, dd = 0;
+        for (int k = b->ncoef - 1; k >= 0; k--) {
+            dd = dd * t + 2 * d;
+            d = d * t + v;
+            v = v * t + c[k];
+        }
+        *f = v; *fd = d; *fdd = dd;
+    }
+    }
 }
+
+static double wrap(double a) { return a - 2 * M_PI * floor((a + M_PI) / (2 * M_PI)); }
+
+/* ---- joint coordinates ---------------------------------------------------- */
+
+/* Value (angle in (−π, π] or displacement), Jacobian rows for the i and j
+ * sides and velocity term h of one coordinate. */
+static double term_eval(const MtTerm *t, const MtMk *I, const MtMk *J, double *gi, double *gj, double *h, double *rate)
+{
+    const double *a = J->ax[t->axis];
+    if (t->angle) {
+        int u = (t->axis + 1) % 3, v = (t->axis + 2) % 3;
+        double th = atan2(mt_v3_dot(J->ax[v], I->ax[u]), mt_v3_dot(J->ax[u], I->ax[u]));
+        double wd[3], ad[3];
+        mt_v3_sub(wd, I->w, J->w);
+        mt_v3_cross(ad, J->w, a);
+        for (int k = 0; k < 3; k++) { gi[k] = 0; gj[k] = 0; gi[3 + k] = a[k]; gj[3 + k] = -a[k]; }
+        *h = mt_v3_dot(ad, wd);
+        *rate = mt_v3_dot(a, wd);
+        return th;
+    }
+    double d[3], dj[3], ad[3], add[3], dd[3], t1[3], t2[3], ddd[3];
+    mt_v3_sub(d, I->p, J->p);
+    mt_v3_add(dj, d, J->r);
+    mt_v3_cross(gj + 3, a, dj);
+    mt_v3_cross(gi + 3, I->r, a);
+    for (int k = 0; k < 3; k++) { gi[k] = a[k]; gj[k] = -a[k]; }
+    mt_v3_cross(ad, J->w, a);
+    mt_v3_cross(add, J->w, ad);
+    mt_v3_sub(dd, I->vp, J->vp);
+    mt_v3_cross(t1, I->w, I->r); mt_v3_cross(t1, I->w, t1);
+    mt_v3_cross(t2, J->w, J->r); mt_v3_cross(t2, J->w, t2);
+    mt_v3_sub(ddd, t1, t2);
+    *h = mt_v3_dot(add, d) + 2 * mt_v3_dot(ad, dd) + mt_v3_dot(a, ddd);
+    *rate = mt_v3_dot(ad, d) + mt_v3_dot(a, dd);
+    return mt_v3_dot(a, d);
+}
+
+void mt_state_init_coords(MtState *st);
+
+double mt_term_value(const MtState *st, const double *q, const MtTerm *t)
+{
+    MtMk I, J;
+    double gi[6], gj[6], h, rate;
+    mt_marker_eval(st, q, st->u, t->mi, &I);
+    mt_marker_eval(st, q, st->u, t->mj, &J);
+    return term_eval(t, &I, &J, gi, gj, &h, &rate);
+}
+
+/* Continuous value from the last committed one (angles count turns). */
+static double continuous(const MtTerm *t, double raw, double prev)
+{
+    return t->angle ? prev + wrap(raw - prev) : raw;
+}
+
+static void eval_coords(MtState *st, const double *q, const double *u, int commit)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        int r = b->row0;
+        for (int p = 0; p < b->nprim; p++) {
+            const MtPrim *pr = &b->prim[p];
+            if (pr->kind != MT_PRIM_COORD) {
+                r += (pr->kind == MT_PRIM_SPH || pr->kind == MT_PRIM_ROLL) ? 3 : 1;
+                continue;
+            }
+            for (int t = 0; t < pr->nterm; t++) {
+                MtMk I, J;
+                double gi[6], gj[6], h, rate;
+                mt_marker_eval(st, q, u, pr->term[t].mi, &I);
+                mt_marker_eval(st, q, u, pr->term[t].mj, &J);
+                double raw = term_eval(&pr->term[t], &I, &J, gi, gj, &h, &rate);
+                st->cont[3 * r + t] = commit ? continuous(&pr->term[t], raw, st->cont[3 * r + t]) : raw;
+            }
+            r++;
+        }
+    }
+}
+
+void mt_state_init_coords(MtState *st)
+{
+    mt_stage_bodies(st, st->q);
+    eval_coords(st, st->q, st->u, 0);
+}
+
+void mt_state_commit(MtState *st)
+{
+    mt_stage_bodies(st, st->q);
+    eval_coords(st, st->q, st->u, 1);
+}
+
+/* ---- rows ----------------------------------------------------------------- */
 
 static void set_row(double *Gi, double *Gj, const double *li, const double *ai, const double *lj, const double *aj)
 {
@@ -30,19 +173,77 @@ static void set_row(double *Gi, double *Gj, const double *li, const double *ai, 
     }
 }
 
+/* Disk rolling on a plane fixed to ground (validated): rows height, slip x_j, slip y_j. */
+static void roll_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double *Gj, int nrow, double *g, double *gd, double *h)
+{
+    const double *n = J->ax[2], *a = I->ax[2], *w = I->w;
+    double na = mt_v3_dot(n, a), wv[3], wn2, wl, k[3];
+    mt_v3_copy(wv, n);
+    mt_v3_axpy(wv, -na, a);
+    wn2 = mt_v3_dot(wv, wv);
+    wl = sqrt(wn2 > 1e-24 ? wn2 : 1e-24); /* a disk lying flat has no contact point */
+    mt_v3_scale(k, wv, 1 / wl);
+    double ad[3], wd[3], kd[3], c[3], cd[3], rP[3], rPd[3], t1[3];
+    mt_v3_cross(ad, w, a);                       /* ȧ */
+    double nad = mt_v3_dot(n, ad);
+    mt_v3_scale(wd, a, -nad);                    /* ẇ = −(n·ȧ) a − (n·a) ȧ */
+    mt_v3_axpy(wd, -na, ad);
+    mt_v3_copy(kd, wd);                          /* k̇ = (ẇ − k (k·ẇ)) / |w| */
+    mt_v3_axpy(kd, -mt_v3_dot(k, wd), k);
+    mt_v3_scale(kd, kd, 1 / wl);
+    /* height: g = n·(p_i − p_j) − R |w| */
+    double beta = R * na / wl, betad = R * nad / (wl * wl * wl);
+    mt_v3_cross(c, a, n);
+    mt_v3_cross(cd, ad, n);
+    double ang[3], rn[3];
+    mt_v3_cross(rn, I->r, n);
+    mt_v3_copy(ang, rn);
+    mt_v3_axpy(ang, beta, c);
+    double d[3], zero3[3] = {0, 0, 0};
+    mt_v3_sub(d, I->p, J->p);
+    set_row(Gi, Gj, n, ang, zero3, zero3);
+    g[0] = mt_v3_dot(n, d) - R * wl;
+    gd[0] = mt_v3_dot(n, I->v) + mt_v3_dot(ang, w);
+    mt_v3_cross(t1, w, I->r); mt_v3_cross(t1, w, t1);
+    h[0] = mt_v3_dot(n, t1) + betad * mt_v3_dot(c, w) + beta * mt_v3_dot(cd, w);
+    /* no slip of the material contact point: t·(v + ω × r_P) = 0 for t = x_j, y_j */
+    mt_v3_copy(rP, I->r);
+    mt_v3_axpy(rP, -R, k);
+    mt_v3_cross(rPd, w, I->r);                   /* ṙ_P = ω × r_i − R k̇ */
+    mt_v3_axpy(rPd, -R, kd);
+    double vP[3], acc[3];
+    mt_v3_cross(vP, w, rP);
+    mt_v3_add(vP, vP, I->v);
+    mt_v3_cross(acc, w, rPd);
+    for (int e = 0; e < 2; e++) {
+        const double *t = J->ax[e];
+        double rt[3];
+        mt_v3_cross(rt, rP, t);
+        set_row(Gi + 6 * (e + 1), Gj + 6 * (e + 1), t, rt, zero3, zero3);
+        g[e + 1] = 0;
+        gd[e + 1] = mt_v3_dot(t, vP);
+        h[e + 1] = mt_v3_dot(t, acc);
+    }
+    (void)nrow;
+}
+
 void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
+        int nr = b->nrow;
+        double *G0 = mt_state_G(st, k, 0);
+        if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
+        double *Gi = G0, *Gj = mt_state_G(st, k, 1);
+        double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
         MtMk I, J;
         int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
-        mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
-        mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
-        double *Gi = mt_state_G(st, k, 0), *Gj = mt_state_G(st, k, 1);
-        double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
-        double f = 0, fd = 0, fdd = 0;
-        if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
+        int two = b->prim[0].kind != MT_PRIM_COORD;
+        if (two) {
+            mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
+            mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
+        }
         int r = 0;
         for (int p = 0; p < b->nprim; p++) {
             const MtPrim *pr = &b->prim[p];
@@ -56,8 +257,8 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 double *A = Gi + 6 * r, *B = Gj + 6 * r;
                 for (int x = 0; x < 3; x++)
                     for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
-                A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
                 /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
+                A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
                 A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
                 B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
                 for (int a = 0; a < 3; a++) {
@@ -85,57 +286,104 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 break;
             }
             case MT_PRIM_TRANS: {
-                const double *a = J.ax[pr->a];
-                double d[3], dj[3], gj_ang[3], gi_ang[3], ma[3], ad[3], dd[3], add[3], t1[3], t2[3];
-                mt_v3_sub(d, I.p, J.p);
-                mt_v3_add(dj, d, J.r);
-                mt_v3_cross(gj_ang, a, dj);
-                mt_v3_cross(gi_ang, I.r, a);
-                mt_v3_scale(ma, a, -1);
-                set_row(Gi + 6 * r, Gj + 6 * r, a, gi_ang, ma, gj_ang);
-                mt_v3_cross(ad, J.w, a);            /* ȧ */
-                mt_v3_cross(add, J.w, ad);          /* ä (at zero ε) */
-                mt_v3_sub(dd, I.vp, J.vp);          /* ḋ */
-                mt_v3_cross(t1, I.w, I.r); mt_v3_cross(t1, I.w, t1);
-                mt_v3_cross(t2, J.w, J.r); mt_v3_cross(t2, J.w, t2);
-                double ddd[3];
-                mt_v3_sub(ddd, t1, t2);             /* d̈ (at zero accelerations) */
-                g[r] = mt_v3_dot(a, d) - f;
-                gd[r] = mt_v3_dot(ad, d) + mt_v3_dot(a, dd) - fd;
-                h[r] = mt_v3_dot(add, d) + 2 * mt_v3_dot(ad, dd) + mt_v3_dot(a, ddd) - fdd;
+                MtTerm tm = {.angle = 0, .axis = pr->a};
+                double rate;
+                g[r] = term_eval(&tm, &I, &J, Gi + 6 * r, Gj + 6 * r, &h[r], &rate);
+                gd[r] = rate;
                 r++;
                 break;
             }
-            case MT_PRIM_ANGLE: {
-                const double *z = J.ax[2];
-                double mz[3], wd[3], zd[3];
-                mt_v3_scale(mz, z, -1);
-                set_row(Gi + 6 * r, Gj + 6 * r, NULL, z, NULL, mz);
-                double th = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
-                double e = th - f;
-                e -= 2 * M_PI * floor((e + M_PI) / (2 * M_PI)); /* wrap: drivers may turn many revolutions */
-                mt_v3_sub(wd, I.w, J.w);
-                mt_v3_cross(zd, J.w, z);
-                g[r] = e;
-                gd[r] = mt_v3_dot(z, wd) - fd;
-                h[r] = mt_v3_dot(zd, wd) - fdd;
+            case MT_PRIM_DIST: {
+                double d[3], n[3], dd[3], ri[3], rj[3], ci[3], cj[3];
+                mt_v3_sub(d, I.p, J.p);
+                double L = mt_v3_norm(d);
+                if (!(L > 1e-300)) L = 1e-300;
+                mt_v3_scale(n, d, 1 / L);
+                mt_v3_sub(dd, I.vp, J.vp);
+                mt_v3_cross(ri, I.r, n);
+                mt_v3_cross(rj, J.r, n);
+                double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
+                set_row(Gi + 6 * r, Gj + 6 * r, n, ri, mn, mrj);
+                mt_v3_cross(ci, I.w, I.r); mt_v3_cross(ci, I.w, ci);
+                mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
+                double nd = mt_v3_dot(n, dd);
+                g[r] = L - pr->param;
+                gd[r] = nd;
+                h[r] = mt_v3_dot(n, ci) - mt_v3_dot(n, cj) + (mt_v3_dot(dd, dd) - nd * nd) / L;
+                r++;
+                break;
+            }
+            case MT_PRIM_ROLL:
+                roll_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, nr, g + r, gd + r, h + r);
+                /* rows 1 and 2 are velocity-level: mark by level in mt_eval via the primitive */
+                r += 3;
+                break;
+            case MT_PRIM_COORD: {
+                double val = 0, rate = 0, hh = 0;
+                int single_angle = pr->nterm == 1 && pr->term[0].angle && b->kind == MT_BLOCK_DRIVER;
+                for (int tt = 0; tt < pr->nterm; tt++) {
+                    const MtTerm *tm = &pr->term[tt];
+                    MtMk TI, TJ;
+                    double gi[6], gj[6], th, tr;
+                    mt_marker_eval(st, q, u, tm->mi, &TI);
+                    mt_marker_eval(st, q, u, tm->mj, &TJ);
+                    double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
+                    double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
+                    val += tm->coef * (x - tm->ref);
+                    rate += tm->coef * tr;
+                    hh += tm->coef * th;
+                    double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
+                    if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
+                    for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
+                }
+                double f = 0, fd = 0, fdd = 0;
+                if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
+                switch (pr->level) {
+                case MT_LEVEL_DISP:
+                    g[r] = single_angle ? wrap(val - f) : val - f; /* angle drivers may turn many revolutions */
+                    gd[r] = rate - fd;
+                    h[r] = hh - fdd;
+                    break;
+                case MT_LEVEL_VEL:
+                    g[r] = 0;
+                    gd[r] = rate - f;
+                    h[r] = hh - fd;
+                    break;
+                default:
+                    g[r] = gd[r] = 0;
+                    h[r] = hh - f;
+                }
                 r++;
                 break;
             }
             }
         }
-        /* W = M⁻¹ Gᵀ per side (zero for ground) */
-        int bodies[2] = {b->bi, b->bj};
-        for (int side = 0; side < 2; side++) {
+        /* W = M⁻¹ Gᵀ per side (ground sides are never read) */
+        for (int side = 0; side < b->nside; side++) {
+            int bd = b->body[side];
+            if (bd < 0) continue;
             double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
-            int bd = bodies[side];
-            if (bd < 0) continue; /* ground: W is never read */
             double im = 1.0 / s->mass[bd];
             const double *Ji = st->Jwinv + 9 * bd;
-            for (int rr = 0; rr < b->nrow; rr++) {
+            for (int rr = 0; rr < nr; rr++) {
                 mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
                 mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
             }
         }
     }
+}
+
+/* Level of each row (0 positions, 1 velocities, 2 accelerations). */
+int mt_row_level(const MtCBlock *b, int r)
+{
+    int acc = 0;
+    for (int p = 0; p < b->nprim; p++) {
+        int w = (b->prim[p].kind == MT_PRIM_SPH || b->prim[p].kind == MT_PRIM_ROLL) ? 3 : 1;
+        if (r < acc + w) {
+            if (b->prim[p].kind == MT_PRIM_ROLL) return r - acc > 0 ? 1 : 0;
+            return b->prim[p].level;
+        }
+        acc += w;
+    }
+    return 0;
 }

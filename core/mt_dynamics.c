@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_kin.h"
 
 void mt_stage_bodies(MtState *st, const double *q)
@@ -91,8 +92,8 @@ void mt_assemble(MtState *st)
         const MtCBlock *b = &s->block[k];
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
-        if (b->bi >= 0) gwt(D, mt_state_G(st, k, 0), b->nrow, mt_state_W(st, k, 0), b->nrow);
-        if (b->bj >= 0) gwt(D, mt_state_G(st, k, 1), b->nrow, mt_state_W(st, k, 1), b->nrow);
+        for (int sd = 0; sd < b->nside; sd++)
+            if (b->body[sd] >= 0) gwt(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
     }
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
@@ -106,11 +107,16 @@ static MtStatus singular(const MtState *st, int blk, double t, MtError *err)
 {
     const MtSystem *s = st->sys;
     const MtCBlock *b = &s->block[blk];
-    const char *name = b->kind == MT_BLOCK_JOINT ? s->model->joint[b->src].name : s->model->driver[b->src].name;
-    return mt_error_set(err, MT_ERR_SOLVE, name,
-                        "%s '%s': constraint equations became singular at t = %.6g s (the mechanism reached a locked or "
-                        "branching position, or the step is too large); check its geometry or reduce the step",
-                        b->kind == MT_BLOCK_JOINT ? "joint" : "driver", name, t);
+    const char *name = mt_block_name(s, blk);
+    const char *fmt = b->kind == MT_BLOCK_JOINT
+        ? MT_("joint '%s': constraint equations became singular at t = %.6g s (the mechanism reached a locked or "
+              "branching position, or the step is too large); check its geometry or reduce the step")
+        : b->kind == MT_BLOCK_DRIVER
+        ? MT_("driver '%s': constraint equations became singular at t = %.6g s (the mechanism reached a locked or "
+              "branching position, or the step is too large); check its geometry or reduce the step")
+        : MT_("coupling '%s': constraint equations became singular at t = %.6g s (the mechanism reached a locked or "
+              "branching position, or the step is too large); check its geometry or reduce the step");
+    return mt_error_set(err, MT_ERR_SOLVE, name, fmt, name, t);
 }
 
 static inline __attribute__((always_inline)) void wl_n(double *o, const double *W, const double *lam, const int n)
@@ -128,11 +134,10 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         const double *lam = lambda + b->row0;
-        int bodies[2] = {b->bi, b->bj};
-        for (int side = 0; side < 2; side++) {
-            if (bodies[side] < 0) continue;
+        for (int side = 0; side < b->nside; side++) {
+            if (b->body[side] < 0) continue;
             const double *W = mt_state_W(st, k, side);
-            double *o = out + 6 * bodies[side];
+            double *o = out + 6 * b->body[side];
             switch (b->nrow) {
             case 1: wl_n(o, W, lam, 1); break;
             case 3: wl_n(o, W, lam, 3); break;
@@ -164,12 +169,16 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
-        const double *Gi = mt_state_G(st, k, 0), *Gj = mt_state_G(st, k, 1);
         for (int r = 0; r < b->nrow; r++) {
             int row = b->row0 + r;
-            double v = -st->h[row] - c1 * st->gd[row] - c0 * st->g[row];
-            if (b->bi >= 0) v -= dot6(Gi + 6 * r, st->a0 + 6 * b->bi);
-            if (b->bj >= 0) v -= dot6(Gj + 6 * r, st->a0 + 6 * b->bj);
+            double v = -st->h[row];
+            switch (s->level[row]) { /* g̈ + 2ξΩġ + Ω²g = 0, ė + Ωe = 0 for velocity rows, none for accelerations */
+            case 0: v -= c1 * st->gd[row] + c0 * st->g[row]; break;
+            case 1: v -= Om * st->gd[row]; break;
+            default: break;
+            }
+            for (int sd = 0; sd < b->nside; sd++)
+                if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
             st->rhs[row] = s->dep[row] ? 0 : v;
         }
     }
@@ -180,8 +189,8 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         if (!isfinite(st->acc[i])) {
             const char *name = s->model->body[i / 6].name;
             return mt_error_set(err, MT_ERR_SOLVE, name,
-                                "body '%s': acceleration is not finite at t = %.6g s; the run diverged (reduce the step "
-                                "or check masses and forces)", name, t);
+                                MT_("body '%s': acceleration is not finite at t = %.6g s; the run diverged (reduce the step "
+                                    "or check masses and forces)"), name, t);
         }
     return MT_OK;
 }
@@ -219,11 +228,16 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
             int k = 0;
             while (k + 1 < s->nblock && s->block[k + 1].row0 <= worst) k++;
             const MtCBlock *b = &s->block[k];
-            const char *name = b->kind == MT_BLOCK_JOINT ? s->model->joint[b->src].name : s->model->driver[b->src].name;
-            return mt_error_set(err, MT_ERR_SOLVE, name,
-                                "%s '%s': cannot be assembled at t = %.6g s; its equations stay violated by %.3g after %d "
-                                "iterations (check the marker positions and axes)",
-                                b->kind == MT_BLOCK_JOINT ? "joint" : "driver", name, st->t, gmax, maxit);
+            const char *name = mt_block_name(s, k);
+            const char *fmt = b->kind == MT_BLOCK_JOINT
+                ? MT_("joint '%s': cannot be assembled at t = %.6g s; its equations stay violated by %.3g after %d "
+                      "iterations (check the marker positions and axes)")
+                : b->kind == MT_BLOCK_DRIVER
+                ? MT_("driver '%s': cannot be assembled at t = %.6g s; its equations stay violated by %.3g after %d "
+                      "iterations (check the marker positions and axes)")
+                : MT_("coupling '%s': cannot be assembled at t = %.6g s; its equations stay violated by %.3g after %d "
+                      "iterations (check the joints it couples)");
+            return mt_error_set(err, MT_ERR_SOLVE, name, fmt, name, st->t, gmax, maxit);
         }
         mt_assemble(st);
         int bad = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_math.h"
 
 typedef struct {
@@ -59,6 +60,7 @@ static MtStatus settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtEr
         memcpy(y, st->q, sizeof(double) * (size_t)o->nq);
         memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);
     }
+    mt_state_commit(st); /* joint angles keep counting turns */
     return rc;
 }
 
@@ -163,8 +165,8 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
         if (t + h > tend) h = tend - t;
         if (h < 1e-14 * fmax(1.0, fabs(t)))
             return mt_error_set(err, MT_ERR_SOLVE, "solver",
-                                "solver: step size fell below %.3g s at t = %.6g s; the motion is too stiff or singular for "
-                                "these tolerances", h, t);
+                                MT_("solver: step size fell below %.3g s at t = %.6g s; the motion is too stiff or singular for "
+                                    "these tolerances"), h, t);
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * a21 * k1[j];
         if ((rc = deriv(o, t + c2 * h, yt, k2, err))) return rc;
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a31 * k1[j] + a32 * k2[j]);
@@ -185,7 +187,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
         }
         en = sqrt(en / n);
         if (!isfinite(en))
-            return mt_error_set(err, MT_ERR_SOLVE, "solver", "solver: the solution became non-finite at t = %.6g s", t);
+            return mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: the solution became non-finite at t = %.6g s"), t);
         double fac = 0.9 * pow(fmax(en, 1e-10), -0.2);
         if (en > 1.0) {
             h *= fmax(0.2, fac);
@@ -237,14 +239,13 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     const MtSystem *s = st->sys;
     if (stats) memset(stats, 0, sizeof *stats);
     if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
-        return mt_error_set(err, MT_ERR_ARG, "solver", "solver: need step > 0, end time ≥ start time and every ≥ 1");
+        return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: need step > 0, end time ≥ start time and every ≥ 1"));
     Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody};
-    MtStatus rc = mt_project_positions(st, 1e-12, 50, err);
-    if (!rc) rc = mt_project_velocities(st, err);
+    MtStatus rc = mt_assemble_initial(st, err);
     if (rc) return rc;
     int nwork = sv->method == MT_METHOD_RK4 ? 6 : 16;
     double *work = calloc((size_t)nwork * (size_t)(o.n + 1), sizeof(double));
-    if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", "out of memory for the integrator");
+    if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
     double *y = work + (size_t)(nwork - 1) * (size_t)(o.n + 1);
     memcpy(y, st->q, sizeof(double) * (size_t)o.nq);
     memcpy(y + o.nq, st->u, sizeof(double) * (size_t)o.nu);

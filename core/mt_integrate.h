@@ -19,6 +19,10 @@ typedef struct {
  * dy = (v, ½(0,ω)⊗p, u̇); leaves acc and lambda of (t, y) in st. */
 MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err);
 
+/* Consistent initial state: positions by Newton projection while the
+ * `initial` coordinates of the model are held, then velocities (mt_assembly.c). */
+MtStatus mt_assemble_initial(MtState *st, MtError *err);
+
 /* Assembles the initial state (Newton on positions, then velocities), then
  * integrates from st->t to sv->until. cancel (may be NULL) is polled between
  * steps. */

@@ -41,21 +41,21 @@ void mt_joint_reaction(const MtState *st, int joint, double F[3], double T[3], d
     }
 }
 
+double mt_joint_coord(const MtState *st, const double *q, int joint, MtCoordKind c)
+{
+    MtTerm t;
+    if (mt_joint_term(st->sys->model, joint, c, &t)) return NAN;
+    return mt_term_value(st, q, &t);
+}
+
 double mt_joint_coordinate(const MtState *st, const double *q, int joint)
 {
-    const MtSystem *s = st->sys;
-    const MtCBlock *b = &s->block[joint];
-    MtJointType t = s->model->joint[joint].type;
-    MtMk I, J;
-    mt_marker_eval(st, q, st->u, b->mi, &I);
-    mt_marker_eval(st, q, st->u, b->mj, &J);
-    if (t == MT_JOINT_REVOLUTE) return atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
-    if (t == MT_JOINT_PRISMATIC || t == MT_JOINT_CYLINDRICAL) {
-        double d[3];
-        mt_v3_sub(d, I.p, J.p);
-        return mt_v3_dot(J.ax[2], d);
+    static const MtCoordKind order[] = {MT_COORD_ANGLE, MT_COORD_DISP, MT_COORD_X};
+    for (int k = 0; k < 3; k++) {
+        double v = mt_joint_coord(st, q, joint, order[k]);
+        if (!isnan(v)) return v;
     }
-    return 0;
+    return NAN;
 }
 
 double mt_driver_effort(const MtState *st, int driver)

@@ -5,12 +5,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_math.h"
 
 static const char *const joint_names[MT_JOINT_NTYPES] = {
-    "spherical", "revolute", "prismatic", "cylindrical", "universal", "fixed"};
-static const int joint_rows[MT_JOINT_NTYPES] = {3, 5, 5, 4, 4, 6};
-static const char *const method_names[MT_METHOD_NMETHODS] = {"rk4", "dp54"};
+    "spherical", "revolute", "prismatic", "cylindrical", "universal", "fixed",
+    "planar", "screw", "inline", "inplane", "distance", "rolling"};
+static const int joint_rows[MT_JOINT_NTYPES] = {3, 5, 5, 4, 4, 6, 3, 5, 2, 1, 1, 3};
+static const char *const coord_names[MT_COORD_NONE] = {"angle", "disp", "x", "y"};
+static const char *const comp_names[6] = {"x", "y", "z", "ax", "ay", "az"};
+
+const char *mt_coord_name(MtCoordKind c) { return (c >= 0 && c < MT_COORD_NONE) ? coord_names[c] : "?"; }
+int mt_coord_from_name(const char *s, MtCoordKind *c)
+{
+    for (int i = 0; i < MT_COORD_NONE; i++)
+        if (!strcmp(s, coord_names[i])) { *c = (MtCoordKind)i; return 0; }
+    return -1;
+}
+const char *mt_comp_name(MtComp c) { return (c >= 0 && c < 6) ? comp_names[c] : "?"; }
+int mt_comp_from_name(const char *s, MtComp *c)
+{
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(s, comp_names[i])) { *c = (MtComp)i; return 0; }
+    return -1;
+}
+
+int mt_joint_has_coord(MtJointType t, MtCoordKind c)
+{
+    switch (c) {
+    case MT_COORD_ANGLE:
+        return t == MT_JOINT_REVOLUTE || t == MT_JOINT_CYLINDRICAL || t == MT_JOINT_SCREW || t == MT_JOINT_PLANAR;
+    case MT_COORD_DISP:
+        return t == MT_JOINT_PRISMATIC || t == MT_JOINT_CYLINDRICAL || t == MT_JOINT_SCREW || t == MT_JOINT_INLINE;
+    case MT_COORD_X:
+    case MT_COORD_Y: return t == MT_JOINT_PLANAR || t == MT_JOINT_INPLANE;
+    default: return 0;
+    }
+}
+
+MtCoordKind mt_joint_default_coord(MtJointType t)
+{
+    for (int c = 0; c < MT_COORD_NONE; c++)
+        if (mt_joint_has_coord(t, (MtCoordKind)c)) return (MtCoordKind)c;
+    return MT_COORD_NONE;
+}
+static const char *const method_names[MT_METHOD_NMETHODS] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha"};
 
 int mt_joint_rows(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_rows[t] : 0; }
 const char *mt_joint_type_name(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_names[t] : "?"; }
@@ -42,6 +81,8 @@ void mt_solver_defaults(MtSolverSpec *s)
     s->atol = 1e-10;
     s->stab_period = 0.1;
     s->stab_damping = 1.0;
+    s->hht_alpha = -0.05;
+    s->rho_inf = 0.8;
 }
 
 MtModel *mt_model_new(void)
@@ -57,6 +98,9 @@ void mt_model_free(MtModel *m)
     if (!m) return;
     free(m->body);
     free(m->marker);
+    for (int d = 0; d < m->ndriver; d++) free(m->driver[d].tab);
+    free(m->couple);
+    free(m->initial);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -75,19 +119,51 @@ static int grow(void **arr, int *cap, int n, size_t size)
     return 0;
 }
 
-static int check_name(const char *name, const char *kind, MtError *err)
+/* The kinds of named entity; each message is written out whole for every kind
+ * so that translators never have to assemble "body"/"joint" into a sentence. */
+typedef enum { KIND_BODY, KIND_MARKER, KIND_JOINT, KIND_DRIVER, KIND_SPRING, KIND_COUPLE } Kind;
+
+static const char *const msg_empty_name[] = {
+    MT_N_("a body has an empty name: give every body a name"),
+    MT_N_("a marker has an empty name: give every marker a name"),
+    MT_N_("a joint has an empty name: give every joint a name"),
+    MT_N_("a driver has an empty name: give every driver a name"),
+    MT_N_("a spring has an empty name: give every spring a name"),
+    MT_N_("a gear, rack or coupler has an empty name: give it a name")};
+static const char *const msg_long_name[] = {
+    MT_N_("body '%s': name longer than %d characters"),
+    MT_N_("marker '%s': name longer than %d characters"),
+    MT_N_("joint '%s': name longer than %d characters"),
+    MT_N_("driver '%s': name longer than %d characters"),
+    MT_N_("spring '%s': name longer than %d characters"),
+    MT_N_("coupling '%s': name longer than %d characters")};
+static const char *const msg_bad_char[] = {
+    MT_N_("body '%s': names may not contain '.', '#', quotes or spaces"),
+    MT_N_("marker '%s': names may not contain '.', '#', quotes or spaces"),
+    MT_N_("joint '%s': names may not contain '.', '#', quotes or spaces"),
+    MT_N_("driver '%s': names may not contain '.', '#', quotes or spaces"),
+    MT_N_("spring '%s': names may not contain '.', '#', quotes or spaces"),
+    MT_N_("coupling '%s': names may not contain '.', '#', quotes or spaces")};
+static const char *const msg_name_taken[] = {
+    NULL, NULL, /* bodies and markers have namespaces of their own */
+    MT_N_("joint '%s': a joint, driver or spring of that name already exists"),
+    MT_N_("driver '%s': a joint, driver or spring of that name already exists"),
+    MT_N_("spring '%s': a joint, driver or spring of that name already exists"),
+    MT_N_("coupling '%s': a joint, driver, spring or coupling of that name already exists")};
+
+static int check_name(const char *name, Kind kind, MtError *err)
 {
     if (!name || !name[0]) {
-        mt_error_set(err, MT_ERR_MODEL, "", "a %s has an empty name: give every %s a name", kind, kind);
+        mt_error_set(err, MT_ERR_MODEL, "", "%s", MT_(msg_empty_name[kind]));
         return -1;
     }
     if (strlen(name) >= MT_NAME_MAX) {
-        mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': name longer than %d characters", kind, name, MT_NAME_MAX - 1);
+        mt_error_set(err, MT_ERR_MODEL, name, MT_(msg_long_name[kind]), name, MT_NAME_MAX - 1);
         return -1;
     }
     for (const char *c = name; *c; c++)
         if (*c == '.' || *c == ' ' || *c == '\t' || *c == '#' || *c == '"') {
-            mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': names may not contain '.', '#', quotes or spaces", kind, name);
+            mt_error_set(err, MT_ERR_MODEL, name, MT_(msg_bad_char[kind]), name);
             return -1;
         }
     return 0;
@@ -153,18 +229,20 @@ static int name_taken(const MtModel *m, const char *name)
         if (!strcmp(m->driver[i].name, name)) return 1;
     for (int i = 0; i < m->nspring; i++)
         if (!strcmp(m->spring[i].name, name)) return 1;
+    for (int i = 0; i < m->ncouple; i++)
+        if (!strcmp(m->couple[i].name, name)) return 1;
     return 0;
 }
 
 int mt_model_add_body(MtModel *m, const char *name, MtError *err)
 {
-    if (check_name(name, "body", err)) return -1;
+    if (check_name(name, KIND_BODY, err)) return -1;
     if (!strcmp(name, "ground") || mt_model_find_body(m, name) >= 0) {
-        mt_error_set(err, MT_ERR_MODEL, name, "body '%s': a body of that name already exists; choose another name", name);
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': a body of that name already exists; choose another name"), name);
         return -1;
     }
     if (grow((void **)&m->body, &m->cap_body, m->nbody, sizeof *m->body)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "body '%s': out of memory", name);
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("body '%s': out of memory"), name);
         return -1;
     }
     MtBodySpec *b = &m->body[m->nbody];
@@ -179,18 +257,18 @@ int mt_model_add_body(MtModel *m, const char *name, MtError *err)
 int mt_model_add_marker(MtModel *m, int body, const char *name, const double pos[3], const double rot[9],
                         MtError *err)
 {
-    if (check_name(name, "marker", err)) return -1;
+    if (check_name(name, KIND_MARKER, err)) return -1;
     if (body < MT_GROUND || body >= m->nbody) {
-        mt_error_set(err, MT_ERR_ARG, name, "marker '%s': no body number %d", name, body);
+        mt_error_set(err, MT_ERR_ARG, name, MT_("marker '%s': no body number %d"), name, body);
         return -1;
     }
     for (int i = 0; i < m->nmarker; i++)
         if (m->marker[i].body == body && !strcmp(m->marker[i].name, name)) {
-            mt_error_set(err, MT_ERR_MODEL, name, "marker '%s.%s' is defined twice", mt_model_body_name(m, body), name);
+            mt_error_set(err, MT_ERR_MODEL, name, MT_("marker '%s.%s' is defined twice"), mt_model_body_name(m, body), name);
             return -1;
         }
     if (grow((void **)&m->marker, &m->cap_marker, m->nmarker, sizeof *m->marker)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "marker '%s': out of memory", name);
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("marker '%s': out of memory"), name);
         return -1;
     }
     MtMarkerSpec *k = &m->marker[m->nmarker];
@@ -203,11 +281,11 @@ int mt_model_add_marker(MtModel *m, int body, const char *name, const double pos
     return m->nmarker++;
 }
 
-static int entity_check(MtModel *m, const char *name, const char *kind, MtError *err)
+static int entity_check(MtModel *m, const char *name, Kind kind, MtError *err)
 {
     if (check_name(name, kind, err)) return -1;
     if (name_taken(m, name)) {
-        mt_error_set(err, MT_ERR_MODEL, name, "%s '%s': a joint, driver or spring of that name already exists", kind, name);
+        mt_error_set(err, MT_ERR_MODEL, name, MT_(msg_name_taken[kind]), name);
         return -1;
     }
     return 0;
@@ -215,13 +293,13 @@ static int entity_check(MtModel *m, const char *name, const char *kind, MtError 
 
 int mt_model_add_joint(MtModel *m, const char *name, MtJointType type, int mi, int mj, MtError *err)
 {
-    if (entity_check(m, name, "joint", err)) return -1;
+    if (entity_check(m, name, KIND_JOINT, err)) return -1;
     if (type < 0 || type >= MT_JOINT_NTYPES || mi < 0 || mi >= m->nmarker || mj < 0 || mj >= m->nmarker) {
-        mt_error_set(err, MT_ERR_ARG, name, "joint '%s': bad type or marker", name);
+        mt_error_set(err, MT_ERR_ARG, name, MT_("joint '%s': bad type or marker"), name);
         return -1;
     }
     if (grow((void **)&m->joint, &m->cap_joint, m->njoint, sizeof *m->joint)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "joint '%s': out of memory", name);
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("joint '%s': out of memory"), name);
         return -1;
     }
     MtJointSpec *j = &m->joint[m->njoint];
@@ -236,36 +314,99 @@ int mt_model_add_joint(MtModel *m, const char *name, MtJointType type, int mi, i
 int mt_model_add_driver(MtModel *m, const char *name, int joint, MtDriverKind kind, int ncoef, const double *coef,
                         MtError *err)
 {
-    if (entity_check(m, name, "driver", err)) return -1;
-    if (joint < 0 || joint >= m->njoint || ncoef < 1 || ncoef > MT_POLY_MAX || (kind == MT_DRIVER_RATE && ncoef != 2)) {
-        mt_error_set(err, MT_ERR_ARG, name, "driver '%s': bad joint or between 1 and %d coefficients needed", name,
+    if (entity_check(m, name, KIND_DRIVER, err)) return -1;
+    if (joint < -1 || joint >= m->njoint || ncoef < 1 || ncoef > MT_POLY_MAX || (kind == MT_DRIVER_RATE && ncoef != 2)) {
+        mt_error_set(err, MT_ERR_ARG, name, MT_("driver '%s': bad joint or between 1 and %d coefficients needed"), name,
                      MT_POLY_MAX);
         return -1;
     }
     if (grow((void **)&m->driver, &m->cap_driver, m->ndriver, sizeof *m->driver)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "driver '%s': out of memory", name);
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("driver '%s': out of memory"), name);
         return -1;
     }
     MtDriverSpec *d = &m->driver[m->ndriver];
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     d->joint = joint;
+    d->coord = joint >= 0 ? mt_joint_default_coord(m->joint[joint].type) : MT_COORD_NONE;
+    d->mi = d->mj = -1;
+    d->level = MT_LEVEL_DISP;
     d->kind = kind;
     d->ncoef = ncoef;
     memcpy(d->coef, coef, (size_t)ncoef * sizeof *coef);
     return m->ndriver++;
 }
 
+int mt_model_driver_set_table(MtModel *m, int driver, int n, const double *pts, MtError *err)
+{
+    MtDriverSpec *d = &m->driver[driver];
+    double *t = n > 0 ? malloc(sizeof(double) * 2 * (size_t)n) : NULL;
+    if (n > 0 && !t) return mt_error_set(err, MT_ERR_NOMEM, d->name, MT_("driver '%s': out of memory"), d->name);
+    if (n > 0) memcpy(t, pts, sizeof(double) * 2 * (size_t)n);
+    free(d->tab);
+    d->tab = t;
+    d->ntab = n;
+    d->kind = MT_DRIVER_TABLE;
+    return MT_OK;
+}
+
+int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value, double value, int has_rate,
+                         double rate, MtError *err)
+{
+    if (joint < 0 || joint >= m->njoint) {
+        mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("initial condition: bad joint"));
+        return -1;
+    }
+    if (grow((void **)&m->initial, &m->cap_initial, m->ninitial, sizeof *m->initial)) {
+        mt_error_set(err, MT_ERR_NOMEM, m->joint[joint].name, "%s", MT_("out of memory"));
+        return -1;
+    }
+    m->initial[m->ninitial] = (MtInitialSpec){joint, coord, value, has_value, has_rate, rate};
+    return m->ninitial++;
+}
+
+int mt_model_add_couple(MtModel *m, const char *name, MtCoupleKind kind, int n, const int *joint, const MtCoordKind *coord,
+                        const double *coef, MtError *err)
+{
+    if (entity_check(m, name, KIND_COUPLE, err)) return -1;
+    if (n < 2 || n > 3) {
+        mt_error_set(err, MT_ERR_ARG, name, MT_("coupling '%s': it needs two or three joints"), name);
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        if (joint[k] < 0 || joint[k] >= m->njoint) {
+            mt_error_set(err, MT_ERR_ARG, name, MT_("coupling '%s': bad joint"), name);
+            return -1;
+        }
+    if (grow((void **)&m->couple, &m->cap_couple, m->ncouple, sizeof *m->couple)) {
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("coupling '%s': out of memory"), name);
+        return -1;
+    }
+    MtCoupleSpec *c = &m->couple[m->ncouple];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->kind = kind;
+    c->n = n;
+    for (int k = 0; k < n; k++) {
+        c->joint[k] = joint[k];
+        c->coord[k] = coord ? coord[k] : mt_joint_default_coord(m->joint[joint[k]].type);
+        c->coef[k] = coef[k];
+    }
+    if (kind == MT_COUPLE_GEAR) c->coord[0] = c->coord[1] = MT_COORD_ANGLE;
+    if (kind == MT_COUPLE_RACK) { c->coord[0] = MT_COORD_ANGLE; c->coord[1] = MT_COORD_DISP; }
+    return m->ncouple++;
+}
+
 int mt_model_add_spring(MtModel *m, const char *name, int mi, int mj, double k, double c, double length,
                         double preload, MtError *err)
 {
-    if (entity_check(m, name, "spring", err)) return -1;
+    if (entity_check(m, name, KIND_SPRING, err)) return -1;
     if (mi < 0 || mi >= m->nmarker || mj < 0 || mj >= m->nmarker) {
-        mt_error_set(err, MT_ERR_ARG, name, "spring '%s': bad marker", name);
+        mt_error_set(err, MT_ERR_ARG, name, MT_("spring '%s': bad marker"), name);
         return -1;
     }
     if (grow((void **)&m->spring, &m->cap_spring, m->nspring, sizeof *m->spring)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "spring '%s': out of memory", name);
+        mt_error_set(err, MT_ERR_NOMEM, name, MT_("spring '%s': out of memory"), name);
         return -1;
     }
     MtSpringSpec *s = &m->spring[m->nspring];
@@ -331,14 +472,14 @@ static void sym3_eig(const double *A, double ev[3])
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     char ref[2 * MT_NAME_MAX + 2];
-    if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", "gravity: components must be finite numbers");
+    if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", MT_("gravity: components must be finite numbers"));
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
         if (!isfinite(b->mass) || b->mass <= 0)
-            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': mass must be a positive number (got %g kg)", b->name, b->mass);
+            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': mass must be a positive number (got %g kg)"), b->name, b->mass);
         if (!finite_all(b->com, 3) || !finite_all(b->inertia, 6) || !finite_all(b->pos, 3) || !finite_all(b->rot, 9) ||
             !finite_all(b->vel, 3) || !finite_all(b->omega, 3))
-            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': a position, velocity or inertia value is not a finite number", b->name);
+            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': a position, velocity or inertia value is not a finite number"), b->name);
         double J[9] = {b->inertia[0], b->inertia[3], b->inertia[4], b->inertia[3], b->inertia[1],
                        b->inertia[5], b->inertia[4], b->inertia[5], b->inertia[2]};
         double ev[3];
@@ -347,64 +488,118 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         for (int k = 0; k < 3; k++)
             if (!(ev[k] > 1e-12 * emax) || !(emax > 0))
                 return mt_error_set(err, MT_ERR_MODEL, b->name,
-                                    "body '%s': inertia tensor is not positive definite (principal moments %g, %g, %g kg·m²)",
+                                    MT_("body '%s': inertia tensor is not positive definite (principal moments %g, %g, %g kg·m²)"),
                                     b->name, ev[0], ev[1], ev[2]);
         for (int k = 0; k < 3; k++) {
             double s = ev[(k + 1) % 3] + ev[(k + 2) % 3];
             if (ev[k] > s * (1 + 1e-9))
                 return mt_error_set(err, MT_ERR_MODEL, b->name,
-                                    "body '%s': principal moments %g, %g, %g kg·m² violate the triangle inequality; no real body has them",
+                                    MT_("body '%s': principal moments %g, %g, %g kg·m² violate the triangle inequality; no real body has them"),
                                     b->name, ev[0], ev[1], ev[2]);
         }
         if (!is_rotation(b->rot))
-            return mt_error_set(err, MT_ERR_MODEL, b->name, "body '%s': orientation is not a proper rotation", b->name);
+            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
     }
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         mt_model_marker_ref(m, i, ref, sizeof ref);
         if (!finite_all(k->pos, 3) || !finite_all(k->rot, 9))
-            return mt_error_set(err, MT_ERR_MODEL, ref, "marker '%s': position or axes not finite", ref);
+            return mt_error_set(err, MT_ERR_MODEL, ref, MT_("marker '%s': position or axes not finite"), ref);
         if (!is_rotation(k->rot))
-            return mt_error_set(err, MT_ERR_MODEL, ref, "marker '%s': axes are not orthonormal and right-handed", ref);
+            return mt_error_set(err, MT_ERR_MODEL, ref, MT_("marker '%s': axes are not orthonormal and right-handed"), ref);
     }
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
         if (m->marker[j->mi].body == m->marker[j->mj].body)
-            return mt_error_set(err, MT_ERR_MODEL, j->name, "joint '%s': both markers are on body '%s'; a joint connects two different bodies",
+            return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': both markers are on body '%s'; a joint connects two different bodies"),
                                 j->name, mt_model_body_name(m, m->marker[j->mi].body));
+        if (j->type == MT_JOINT_SCREW && !(isfinite(j->param) && j->param != 0))
+            return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': a screw needs a finite, non-zero pitch (m per turn)"), j->name);
+        if (j->type == MT_JOINT_DISTANCE && !(isfinite(j->param) && j->param > 0))
+            return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the distance must be a positive length"), j->name);
+        if (j->type == MT_JOINT_ROLLING) {
+            if (!(isfinite(j->param) && j->param > 0))
+                return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the rolling radius must be positive"), j->name);
+            if (m->marker[j->mj].body != MT_GROUND)
+                return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the plane of a rolling joint (marker j) must be on the ground"), j->name);
+        }
     }
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
-        MtJointType t = m->joint[d->joint].type;
-        if (t != MT_JOINT_REVOLUTE && t != MT_JOINT_PRISMATIC)
-            return mt_error_set(err, MT_ERR_MODEL, d->name,
-                                "driver '%s': joint '%s' is %s; drivers act on revolute and prismatic joints", d->name,
-                                m->joint[d->joint].name, mt_joint_type_name(t));
+        if (d->joint >= 0) {
+            MtJointType t = m->joint[d->joint].type;
+            if (!mt_joint_has_coord(t, d->coord))
+                return mt_error_set(err, MT_ERR_MODEL, d->name,
+                                    MT_("driver '%s': joint '%s' (%s) has no coordinate '%s' to drive"), d->name,
+                                    m->joint[d->joint].name, mt_joint_type_name(t), mt_coord_name(d->coord));
+            for (int k = 0; k < i; k++)
+                if (m->driver[k].joint == d->joint && m->driver[k].coord == d->coord)
+                    return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': joint '%s' is already driven by '%s'"), d->name,
+                                        m->joint[d->joint].name, m->driver[k].name);
+        } else if (d->mi < 0 || d->mi >= m->nmarker || d->mj < 0 || d->mj >= m->nmarker ||
+                   m->marker[d->mi].body == m->marker[d->mj].body)
+            return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': needs two markers on different bodies"), d->name);
         if (!finite_all(d->coef, d->ncoef))
-            return mt_error_set(err, MT_ERR_MODEL, d->name, "driver '%s': coefficients must be finite numbers", d->name);
-        for (int k = 0; k < i; k++)
-            if (m->driver[k].joint == d->joint)
-                return mt_error_set(err, MT_ERR_MODEL, d->name, "driver '%s': joint '%s' is already driven by '%s'", d->name,
-                                    m->joint[d->joint].name, m->driver[k].name);
+            return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': coefficients must be finite numbers"), d->name);
+        if (d->kind == MT_DRIVER_STEP && !(d->coef[2] > d->coef[0]))
+            return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': the step must end after it starts"), d->name);
+        if (d->kind == MT_DRIVER_TABLE) {
+            if (d->ntab < 2 || !d->tab)
+                return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': a table needs at least two points"), d->name);
+            for (int k = 0; k < d->ntab; k++) {
+                if (!isfinite(d->tab[2 * k]) || !isfinite(d->tab[2 * k + 1]))
+                    return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': table point %d is not finite"), d->name, k + 1);
+                if (k > 0 && !(d->tab[2 * k] > d->tab[2 * k - 2]))
+                    return mt_error_set(err, MT_ERR_MODEL, d->name,
+                                        MT_("driver '%s': table times must increase (point %d)"), d->name, k + 1);
+            }
+        }
     }
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *s = &m->spring[i];
         if (!isfinite(s->k) || !isfinite(s->c) || !isfinite(s->length) || !isfinite(s->preload))
-            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': parameters must be finite numbers", s->name);
+            return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': parameters must be finite numbers"), s->name);
         if (s->k < 0 || s->c < 0 || s->length < 0)
-            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': stiffness, damping and free length must not be negative", s->name);
+            return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': stiffness, damping and free length must not be negative"), s->name);
         if (m->marker[s->mi].body == m->marker[s->mj].body)
-            return mt_error_set(err, MT_ERR_MODEL, s->name, "spring '%s': both ends are on the same body", s->name);
+            return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': both ends are on the same body"), s->name);
+    }
+    for (int i = 0; i < m->ncouple; i++) {
+        const MtCoupleSpec *c = &m->couple[i];
+        for (int k = 0; k < c->n; k++) {
+            const MtJointSpec *j = &m->joint[c->joint[k]];
+            if (!mt_joint_has_coord(j->type, c->coord[k]))
+                return mt_error_set(err, MT_ERR_MODEL, c->name, MT_("coupling '%s': joint '%s' (%s) has no coordinate '%s'"),
+                                    c->name, j->name, mt_joint_type_name(j->type), mt_coord_name(c->coord[k]));
+            if (!isfinite(c->coef[k]) || (c->kind != MT_COUPLE_RACK && c->coef[k] == 0) || (c->kind == MT_COUPLE_RACK && k == 0 && c->coef[0] == 0))
+                return mt_error_set(err, MT_ERR_MODEL, c->name, MT_("coupling '%s': radii and coefficients must be finite and non-zero"), c->name);
+        }
+    }
+    for (int i = 0; i < m->ninitial; i++) {
+        const MtInitialSpec *in = &m->initial[i];
+        const MtJointSpec *j = &m->joint[in->joint];
+        if (!mt_joint_has_coord(j->type, in->coord))
+            return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition: joint '%s' (%s) has no coordinate '%s'"),
+                                j->name, mt_joint_type_name(j->type), mt_coord_name(in->coord));
+        if (!isfinite(in->value) || !isfinite(in->rate))
+            return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s': values must be finite"), j->name);
+        for (int k = 0; k < i; k++)
+            if (m->initial[k].joint == in->joint && m->initial[k].coord == in->coord)
+                return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s' is given twice"), j->name);
     }
     const MtSolverSpec *sv = &m->solver;
     if (!(sv->step > 0) || !isfinite(sv->step))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: step must be a positive number of seconds (got %g)", sv->step);
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: step must be a positive number of seconds (got %g)"), sv->step);
     if (!(sv->until >= 0) || !isfinite(sv->until))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: end time must be a non-negative number (got %g)", sv->until);
-    if (sv->every < 1) return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: 'every' must be at least 1");
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: end time must be a non-negative number (got %g)"), sv->until);
+    if (sv->every < 1) return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: 'every' must be at least 1"));
     if (!(sv->rtol > 0) || !(sv->atol > 0) || sv->rtol >= 1)
-        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: tolerances must be positive and rtol < 1");
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: tolerances must be positive and rtol < 1"));
+    if (!(sv->hht_alpha >= -1.0 / 3 - 1e-12 && sv->hht_alpha <= 0))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: HHT alpha must lie in [-1/3, 0] (got %g)"), sv->hht_alpha);
+    if (!(sv->rho_inf >= 0 && sv->rho_inf <= 1))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: rho (spectral radius at infinity) must lie in [0, 1] (got %g)"), sv->rho_inf);
     if (!isfinite(sv->stab_period) || !(sv->stab_damping >= 0) || !isfinite(sv->stab_damping))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", "solver: stabilisation period and damping must be finite, damping ≥ 0");
+        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: stabilisation period and damping must be finite, damping ≥ 0"));
     return MT_OK;
 }

@@ -19,12 +19,43 @@ typedef enum {
     MT_JOINT_CYLINDRICAL,
     MT_JOINT_UNIVERSAL,
     MT_JOINT_FIXED,
+    MT_JOINT_PLANAR,   /* i moves in the x-y plane of j, turning about z_j */
+    MT_JOINT_SCREW,    /* cylindrical with advance = pitch · turns */
+    MT_JOINT_INLINE,   /* origin of i on the z axis of j (point on line) */
+    MT_JOINT_INPLANE,  /* origin of i in the x-y plane of j (point on plane) */
+    MT_JOINT_DISTANCE, /* |p_i − p_j| = length (massless rod) */
+    MT_JOINT_ROLLING,  /* disk (centre i, axis z_i, radius) rolls without slip on the x-y plane of j */
     MT_JOINT_NTYPES
 } MtJointType;
 
-typedef enum { MT_DRIVER_POLY, MT_DRIVER_RATE } MtDriverKind;
+/* Law of a motion driver: POLY Σ c_k t^k; RATE c0 + c1 t; HARMONIC
+ * c0 sin(c1 t + c2) + c3; STEP smooth cubic step from c1 at t = c0 to c3 at
+ * t = c2; TABLE natural cubic spline through (t, value) points. */
+typedef enum { MT_DRIVER_POLY, MT_DRIVER_RATE, MT_DRIVER_HARMONIC, MT_DRIVER_STEP, MT_DRIVER_TABLE } MtDriverKind;
+/* What the law prescribes: the coordinate, its rate, or its second derivative. */
+typedef enum { MT_LEVEL_DISP, MT_LEVEL_VEL, MT_LEVEL_ACC } MtDriverLevel;
 
-typedef enum { MT_METHOD_RK4, MT_METHOD_DP54, MT_METHOD_NMETHODS } MtMethod;
+/* Coordinates a joint offers to drivers, couplers and output. */
+typedef enum { MT_COORD_ANGLE, MT_COORD_DISP, MT_COORD_X, MT_COORD_Y, MT_COORD_NONE } MtCoordKind;
+
+/* Components of the pose of marker i relative to marker j (in j axes) for
+ * marker drivers: displacements x y z and rotations ax ay az. */
+typedef enum { MT_COMP_X, MT_COMP_Y, MT_COMP_Z, MT_COMP_AX, MT_COMP_AY, MT_COMP_AZ } MtComp;
+
+/* Integrators: explicit RK4 (fixed step) and Dormand–Prince 5(4) (adaptive);
+ * variable-order Adams (SUNDIALS CVODE); implicit Euler, Park's stiffly stable
+ * method, HHT-α and generalised-α (fixed step, Newton with a finite-difference
+ * Jacobian) for stiff models. */
+typedef enum {
+    MT_METHOD_RK4,
+    MT_METHOD_DP54,
+    MT_METHOD_ADAMS,
+    MT_METHOD_EULER_IMPLICIT,
+    MT_METHOD_PARK,
+    MT_METHOD_HHT,
+    MT_METHOD_GALPHA,
+    MT_METHOD_NMETHODS
+} MtMethod;
 
 typedef struct {
     char name[MT_NAME_MAX];
@@ -49,20 +80,42 @@ typedef struct {
 typedef struct {
     char name[MT_NAME_MAX];
     MtJointType type;
-    int mi, mj; /* marker indices */
+    int mi, mj;   /* marker indices */
+    double param; /* screw: pitch, m per turn; distance: length, m; rolling: radius, m */
 } MtJointSpec;
 
-/* Prescribes the joint coordinate (revolute angle about z_j, rad, or prismatic
- * displacement along z_j, m) as f(t) = Σ c_k t^k. A RATE driver is stored as a
- * polynomial of degree one and written back as "rate". */
+/* Prescribes a joint coordinate (joint ≥ 0, coord) or a component of the pose
+ * of marker mi relative to mj (joint = -1, comp) as a function of time, at
+ * displacement, velocity or acceleration level. Tables are owned by the model. */
 #define MT_POLY_MAX 8
 typedef struct {
     char name[MT_NAME_MAX];
     int joint;
+    MtCoordKind coord;
+    int mi, mj;
+    MtComp comp;
+    MtDriverLevel level;
     MtDriverKind kind;
     int ncoef;
     double coef[MT_POLY_MAX];
+    int ntab;     /* TABLE: points */
+    double *tab;  /* TABLE: t0 v0 t1 v1 …, t increasing */
 } MtDriverSpec;
+
+/* Constraints among joint coordinates of two or three joints:
+ * GEAR   r_a θ_a + r_b θ_b = const (external; radii coef[0], coef[1]; an
+ *        internal gear has a negative coef[1]); the multiplier is the contact force
+ * RACK   r θ_pinion − s_rack = const (coef[0] = pitch radius)
+ * LINEAR Σ coef[k] x_k = const over 2 or 3 joint coordinates. */
+typedef enum { MT_COUPLE_GEAR, MT_COUPLE_RACK, MT_COUPLE_LINEAR } MtCoupleKind;
+typedef struct {
+    char name[MT_NAME_MAX];
+    MtCoupleKind kind;
+    int n;
+    int joint[3];
+    MtCoordKind coord[3];
+    double coef[3];
+} MtCoupleSpec;
 
 /* Linear point-to-point spring–damper between the origins of two markers:
  * tension F = k (L − L0) + c dL/dt + preload. */
@@ -81,24 +134,40 @@ typedef struct {
     double stab_period; /* Baumgarte Ts, s (<= 0 switches stabilisation off) */
     double stab_damping; /* Baumgarte ξs */
     int correct_pos, correct_vel; /* projection after each step */
+    double hht_alpha; /* HHT-α: α in [−1/3, 0] (0 = trapezoidal Newmark) */
+    double rho_inf;   /* generalised-α: spectral radius at infinite frequency, [0, 1] */
 } MtSolverSpec;
+
+/* Initial condition to hold during assembly: joint coordinate = value and,
+ * if has_rate, its rate = rate; the other coordinates adjust. */
+typedef struct {
+    int joint;
+    MtCoordKind coord;
+    double value;
+    int has_value, has_rate;
+    double rate;
+} MtInitialSpec;
 
 typedef struct MtModel {
     char title[128];
     double gravity[3];
     MtSolverSpec solver;
-    int nbody, nmarker, njoint, ndriver, nspring;
-    int cap_body, cap_marker, cap_joint, cap_driver, cap_spring;
+    int nbody, nmarker, njoint, ndriver, nspring, ncouple, ninitial;
+    int cap_body, cap_marker, cap_joint, cap_driver, cap_spring, cap_couple, cap_initial;
     MtBodySpec *body;
     MtMarkerSpec *marker;
     MtJointSpec *joint;
     MtDriverSpec *driver;
     MtSpringSpec *spring;
+    MtCoupleSpec *couple;
+    MtInitialSpec *initial;
 } MtModel;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
 MtModel *mt_model_new(void);
 void mt_model_free(MtModel *m);
+/* Deep copy; NULL when out of memory. */
+MtModel *mt_model_copy(const MtModel *m);
 /* Default solver settings (RK4, h = 1e-3, 1 s, Ts = 0.1 s, ξ = 1). */
 void mt_solver_defaults(MtSolverSpec *s);
 
@@ -107,10 +176,22 @@ int mt_model_add_body(MtModel *m, const char *name, MtError *err);
 int mt_model_add_marker(MtModel *m, int body, const char *name, const double pos[3],
                         const double rot[9], MtError *err);
 int mt_model_add_joint(MtModel *m, const char *name, MtJointType type, int mi, int mj, MtError *err);
+/* joint = -1 makes a marker driver: set mi, mj, comp afterwards. */
 int mt_model_add_driver(MtModel *m, const char *name, int joint, MtDriverKind kind, int ncoef,
                         const double *coef, MtError *err);
 int mt_model_add_spring(MtModel *m, const char *name, int mi, int mj, double k, double c,
                         double length, double preload, MtError *err);
+
+/* Makes driver d tabulated: n points (t, value), copied. */
+int mt_model_driver_set_table(MtModel *m, int driver, int n, const double *pts, MtError *err);
+/* Gear (coef = radii), rack (coef[0] = pinion radius) or linear coupler (coef = c_k)
+ * over n = 2..3 joints; coord may be NULL for each joint's first coordinate. */
+int mt_model_add_couple(MtModel *m, const char *name, MtCoupleKind kind, int n, const int *joint,
+                        const MtCoordKind *coord, const double *coef, MtError *err);
+
+/* Holds a joint coordinate (value and/or rate) during the initial assembly. */
+int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value, double value, int has_rate,
+                         double rate, MtError *err);
 
 /* Lookups by name; -1 when absent (bodies: also -1 for "ground", check with
  * mt_model_body_ref). Marker reference "body.marker". */
@@ -134,6 +215,14 @@ int mt_joint_rows(MtJointType t);
 const char *mt_joint_type_name(MtJointType t);
 int mt_joint_type_from_name(const char *s, MtJointType *t);
 const char *mt_method_name(MtMethod m);
+/* Joint coordinates: names ("angle", "disp", "x", "y"), which a joint type has, its first. */
+const char *mt_coord_name(MtCoordKind c);
+int mt_coord_from_name(const char *s, MtCoordKind *c);
+int mt_joint_has_coord(MtJointType t, MtCoordKind c);
+MtCoordKind mt_joint_default_coord(MtJointType t);
+/* Marker-driver components ("x" … "az"). */
+const char *mt_comp_name(MtComp c);
+int mt_comp_from_name(const char *s, MtComp *c);
 int mt_method_from_name(const char *s, MtMethod *m);
 
 /* Text model format (docs/model-format.md). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_kin.h"
 
 struct MtCsv {
@@ -22,11 +23,6 @@ static const char *const body_cols[] = {"x", "y", "z", "q0", "q1", "q2", "q3", "
 static const char *const joint_cols[] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "Fx_m", "Fy_m", "Fz_m", "Tx_m", "Ty_m", "Tz_m"};
 #define NBODYCOL 19
 #define NJOINTCOL 12
-
-static int joint_has_coord(MtJointType t)
-{
-    return t == MT_JOINT_REVOLUTE || t == MT_JOINT_PRISMATIC || t == MT_JOINT_CYLINDRICAL;
-}
 
 void mt_csv_free(MtCsv *c)
 {
@@ -46,10 +42,10 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->sys = s;
     c->f = f;
     c->first = 1;
-    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + 1) * m->njoint + m->ndriver + 3 * m->nspring + 3;
+    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring + 3;
     c->name = calloc((size_t)n, sizeof *c->name);
     c->val = calloc((size_t)n, sizeof *c->val);
-    c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double));
+    c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
     c->angle_turns = calloc((size_t)m->njoint + 1, sizeof(double));
     if (!c->name || !c->val || !c->angle_prev || !c->angle_turns) goto nomem;
     int k = 0;
@@ -60,9 +56,11 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     for (int j = 0; j < m->njoint; j++) {
         for (int q = 0; q < NJOINTCOL; q++) COL("%s.%s", m->joint[j].name, joint_cols[q]);
         MtJointType t = m->joint[j].type;
-        if (joint_has_coord(t)) COL("%s.%s", m->joint[j].name, t == MT_JOINT_REVOLUTE ? "angle" : "disp");
+        for (int q = 0; q < MT_COORD_NONE; q++)
+            if (mt_joint_has_coord(t, (MtCoordKind)q)) COL("%s.%s", m->joint[j].name, mt_coord_name((MtCoordKind)q));
     }
     for (int d = 0; d < m->ndriver; d++) COL("%s.effort", m->driver[d].name);
+    for (int g = 0; g < m->ncouple; g++) COL("%s.force", m->couple[g].name);
     for (int sp = 0; sp < m->nspring; sp++) {
         COL("%s.length", m->spring[sp].name);
         COL("%s.rate", m->spring[sp].name);
@@ -77,14 +75,14 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
         for (int i = 0; i < k; i++) fprintf(f, "%s%s", i ? "," : "", c->name[i]);
         fputc('\n', f);
         if (ferror(f)) {
-            mt_error_set(err, MT_ERR_IO, "", "cannot write the results file");
+            mt_error_set(err, MT_ERR_IO, "", MT_("cannot write the results file"));
             mt_csv_free(c);
             return NULL;
         }
     }
     return c;
 nomem:
-    mt_error_set(err, MT_ERR_NOMEM, "", "out of memory for result columns");
+    mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for result columns"));
     mt_csv_free(c);
     return NULL;
 }
@@ -124,20 +122,23 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
         for (int i = 0; i < 3; i++) v[k++] = Fm[i];
         for (int i = 0; i < 3; i++) v[k++] = Tm[i];
         MtJointType t = m->joint[j].type;
-        if (!joint_has_coord(t)) continue;
-        double x = mt_joint_coordinate(st, st->q, j);
-        if (t == MT_JOINT_REVOLUTE) { /* continuous across ±π */
-            if (!c->first) {
-                double d = x - c->angle_prev[j];
-                if (d > M_PI) c->angle_turns[j] -= 1;
-                else if (d < -M_PI) c->angle_turns[j] += 1;
+        for (int q = 0; q < MT_COORD_NONE; q++) {
+            if (!mt_joint_has_coord(t, (MtCoordKind)q)) continue;
+            double x = mt_joint_coord(st, st->q, j, (MtCoordKind)q);
+            if (q == MT_COORD_ANGLE) { /* continuous across ±π */
+                if (!c->first) {
+                    double d = x - c->angle_prev[j];
+                    if (d > M_PI) c->angle_turns[j] -= 1;
+                    else if (d < -M_PI) c->angle_turns[j] += 1;
+                }
+                c->angle_prev[j] = x;
+                x += 2 * M_PI * c->angle_turns[j];
             }
-            c->angle_prev[j] = x;
-            x += 2 * M_PI * c->angle_turns[j];
+            v[k++] = x;
         }
-        v[k++] = x;
     }
     for (int d = 0; d < m->ndriver; d++) v[k++] = mt_driver_effort(st, d);
+    for (int g = 0; g < m->ncouple; g++) v[k++] = st->lambda[s->block[m->njoint + m->ndriver + g].row0];
     for (int sp = 0; sp < m->nspring; sp++) {
         double L, Ld, F;
         mt_spring_state(st, st->q, st->u, sp, &L, &Ld, &F);

@@ -2,27 +2,35 @@
  * reading it into an MtModel and writing a model back in canonical form. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
 
-#define MAXTOK 48
+#define MAXTOK 4096 /* long enough for a driver table on one line */
 
 typedef struct {
     const char *src;
     int line;
     MtError *err;
-    char *tok[MAXTOK];
+    char **tok; /* MAXTOK words, on the heap */
     int ntok;
 } Parser;
 
-static MtStatus perr(Parser *p, const char *entity, const char *fmt, const char *a, const char *b)
+/* Records a syntax error at the current line: "SOURCE:LINE: message". fmt is
+ * already translated by the caller: perr(p, entity, MT_("..."), ...). */
+static MtStatus perr(Parser *p, const char *entity, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static MtStatus perr(Parser *p, const char *entity, const char *fmt, ...)
 {
     char msg[1024];
-    snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     return mt_error_set(p->err, MT_ERR_SYNTAX, entity, "%s:%d: %s", p->src, p->line, msg);
 }
 
@@ -33,11 +41,11 @@ static int tokenize(Parser *p, char *s)
     while (*s) {
         while (*s == ' ' || *s == '\t' || *s == '\r') s++;
         if (!*s || *s == '#') break;
-        if (p->ntok == MAXTOK) return perr(p, "", "too many words on one line (at most %d)%s", "48", NULL);
+        if (p->ntok == MAXTOK) return perr(p, "", MT_("too many words on one line (at most %d)"), MAXTOK);
         if (*s == '"') {
             p->tok[p->ntok++] = ++s;
             while (*s && *s != '"') s++;
-            if (*s != '"') return perr(p, "", "unterminated quoted text%s%s", NULL, NULL);
+            if (*s != '"') return perr(p, "", MT_("unterminated quoted text"));
             *s++ = 0;
             continue;
         }
@@ -51,15 +59,15 @@ static int tokenize(Parser *p, char *s)
 /* A number in SI, or with the suffix "deg" (converted to radians). */
 static int num(Parser *p, const char *entity, int i, double *out)
 {
-    if (i >= p->ntok) return perr(p, entity, "'%s': a number is missing at the end of the line%s", entity, NULL);
+    if (i >= p->ntok) return perr(p, entity, MT_("'%s': a number is missing at the end of the line"), entity);
     const char *s = p->tok[i];
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s) return perr(p, entity, "'%s': expected a number, found '%s'", entity, s);
+    if (end == s) return perr(p, entity, MT_("'%s': expected a number, found '%s'"), entity, s);
     if (!strcmp(end, "deg")) v *= M_PI / 180.0;
-    else if (*end) return perr(p, entity, "'%s': '%s' is not a number (units other than 'deg' are not accepted here)", entity, s);
-    if (!isfinite(v)) return perr(p, entity, "'%s': '%s' is not a finite number", entity, s);
+    else if (*end) return perr(p, entity, MT_("'%s': '%s' is not a number (units other than 'deg' are not accepted here)"), entity, s);
+    if (!isfinite(v)) return perr(p, entity, MT_("'%s': '%s' is not a finite number"), entity, s);
     *out = v;
     return 0;
 }
@@ -97,7 +105,7 @@ static int frame_from_zx(double *R, const double *z0, const double *xhint)
 /* Parses "z ax ay az [x bx by bz]", "quat w x y z" or "axis ax ay az ANGLE" from word i. */
 static int orientation(Parser *p, const char *entity, int i, double *R)
 {
-    if (i >= p->ntok) return perr(p, entity, "'%s': orientation expects 'z …', 'quat …' or 'axis …'%s", entity, NULL);
+    if (i >= p->ntok) return perr(p, entity, MT_("'%s': orientation expects 'z …', 'quat …' or 'axis …'"), entity);
     const char *kw = p->tok[i];
     if (!strcmp(kw, "z")) {
         double z[3], x[3];
@@ -105,46 +113,46 @@ static int orientation(Parser *p, const char *entity, int i, double *R)
         if (nums(p, entity, i + 1, 3, z)) return -1;
         if (p->ntok > i + 4) {
             if (strcmp(p->tok[i + 4], "x") || p->ntok != i + 8)
-                return perr(p, entity, "'%s': after 'z ax ay az' only 'x bx by bz' may follow%s", entity, NULL);
+                return perr(p, entity, MT_("'%s': after 'z ax ay az' only 'x bx by bz' may follow"), entity);
             if (nums(p, entity, i + 5, 3, x)) return -1;
             hasx = 1;
         }
         int r = frame_from_zx(R, z, hasx ? x : NULL);
-        if (r == -1) return perr(p, entity, "'%s': the z axis has zero length%s", entity, NULL);
-        if (r == -2) return perr(p, entity, "'%s': the x axis is parallel to the z axis%s", entity, NULL);
+        if (r == -1) return perr(p, entity, MT_("'%s': the z axis has zero length"), entity);
+        if (r == -2) return perr(p, entity, MT_("'%s': the x axis is parallel to the z axis"), entity);
         return 0;
     }
     if (!strcmp(kw, "quat")) {
         double q[4];
         if (nums(p, entity, i + 1, 4, q)) return -1;
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (!(n > 1e-12)) return perr(p, entity, "'%s': quaternion has zero length%s", entity, NULL);
+        if (!(n > 1e-12)) return perr(p, entity, MT_("'%s': quaternion has zero length"), entity);
         for (int k = 0; k < 4; k++) q[k] /= n;
         mt_quat_to_m3(R, q);
-        return p->ntok == i + 5 ? 0 : perr(p, entity, "'%s': quat takes exactly four numbers%s", entity, NULL);
+        return p->ntok == i + 5 ? 0 : perr(p, entity, MT_("'%s': quat takes exactly four numbers"), entity);
     }
     if (!strcmp(kw, "axis")) {
         double a[4];
         if (nums(p, entity, i + 1, 4, a)) return -1;
         double n = mt_v3_norm(a);
-        if (!(n > 1e-12)) return perr(p, entity, "'%s': rotation axis has zero length%s", entity, NULL);
+        if (!(n > 1e-12)) return perr(p, entity, MT_("'%s': rotation axis has zero length"), entity);
         double v[3], q[4];
         mt_v3_scale(v, a, a[3] / n);
         mt_quat_from_rotvec(q, v);
         mt_quat_to_m3(R, q);
-        return p->ntok == i + 5 ? 0 : perr(p, entity, "'%s': axis takes three components and an angle%s", entity, NULL);
+        return p->ntok == i + 5 ? 0 : perr(p, entity, MT_("'%s': axis takes three components and an angle"), entity);
     }
     if (!strcmp(kw, "matrix")) { /* row-major, columns are the axes: exact round trip of any frame */
-        if (p->ntok != i + 10) return perr(p, entity, "'%s': matrix takes nine numbers%s", entity, NULL);
+        if (p->ntok != i + 10) return perr(p, entity, MT_("'%s': matrix takes nine numbers"), entity);
         return nums(p, entity, i + 1, 9, R);
     }
-    return perr(p, entity, "'%s': unknown orientation form '%s' (use z, quat, axis or matrix)", entity, kw);
+    return perr(p, entity, MT_("'%s': unknown orientation form '%s' (use z, quat, axis or matrix)"), entity, kw);
 }
 
 /* marker NAME [at x y z] [z ax ay az [x bx by bz]] */
 static int marker_line(Parser *p, MtModel *m, int body)
 {
-    if (p->ntok < 2) return perr(p, "", "marker: a name is expected after 'marker'%s%s", NULL, NULL);
+    if (p->ntok < 2) return perr(p, "", MT_("marker: a name is expected after 'marker'"));
     const char *name = p->tok[1];
     double pos[3] = {0, 0, 0}, R[9];
     mt_m3_identity(R);
@@ -165,7 +173,7 @@ static int marker_line(Parser *p, MtModel *m, int body)
 static int expect_n(Parser *p, const char *entity, int n)
 {
     if (p->ntok != n) {
-        perr(p, entity, n == 2 ? "'%s': '%s' takes one value" : "'%s': '%s' takes three values", entity, p->tok[0]);
+        perr(p, entity, n == 2 ? MT_("'%s': '%s' takes one value") : MT_("'%s': '%s' takes three values"), entity, p->tok[0]);
         return -1;
     }
     return 0;
@@ -180,7 +188,7 @@ static int body_line(Parser *p, MtModel *m, int bi)
     if (!strcmp(k, "com")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->com);
     if (!strcmp(k, "inertia")) {
         if (p->ntok != 4 && p->ntok != 7)
-            return perr(p, b->name, "body '%s': inertia takes Ixx Iyy Izz [Ixy Ixz Iyz]%s", b->name, NULL);
+            return perr(p, b->name, MT_("body '%s': inertia takes Ixx Iyy Izz [Ixy Ixz Iyz]"), b->name);
         memset(b->inertia, 0, sizeof b->inertia);
         return nums(p, b->name, 1, p->ntok - 1, b->inertia);
     }
@@ -188,14 +196,14 @@ static int body_line(Parser *p, MtModel *m, int bi)
     if (!strcmp(k, "orientation")) return orientation(p, b->name, 1, b->rot);
     if (!strcmp(k, "velocity")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->vel);
     if (!strcmp(k, "omega")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->omega);
-    return perr(p, b->name, "body '%s': unknown property '%s' (mass, com, inertia, position, orientation, velocity, omega, marker)",
+    return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, position, orientation, velocity, omega, marker)"),
                 b->name, k);
 }
 
 static int marker_ref(Parser *p, MtModel *m, const char *entity, const char *ref, int *out)
 {
     *out = mt_model_find_marker(m, ref);
-    if (*out < 0) return perr(p, entity, "'%s': unknown marker '%s' (write body.marker; define the body before it is used)", entity, ref);
+    if (*out < 0) return perr(p, entity, MT_("'%s': unknown marker '%s' (write body.marker; define the body before it is used)"), entity, ref);
     return 0;
 }
 
@@ -204,29 +212,31 @@ static int solver_line(Parser *p, MtModel *m)
     MtSolverSpec *s = &m->solver;
     for (int i = 1; i < p->ntok; i += 2) {
         const char *k = p->tok[i];
-        if (i + 1 >= p->ntok) return perr(p, "solver", "solver: '%s' needs a value%s", k, NULL);
+        if (i + 1 >= p->ntok) return perr(p, "solver", MT_("solver: '%s' needs a value"), k);
         const char *v = p->tok[i + 1];
         double x = 0;
         if (!strcmp(k, "method")) {
-            if (mt_method_from_name(v, &s->method)) return perr(p, "solver", "solver: unknown method '%s' (rk4, dp54)%s", v, NULL);
+            if (mt_method_from_name(v, &s->method)) return perr(p, "solver", MT_("solver: unknown method '%s' (rk4, dp54, adams, euler, park, hht, galpha)"), v);
         } else if (!strcmp(k, "correct")) {
             if (!strcmp(v, "none")) s->correct_pos = s->correct_vel = 0;
             else if (!strcmp(v, "positions")) { s->correct_pos = 1; s->correct_vel = 0; }
             else if (!strcmp(v, "velocities")) { s->correct_pos = 0; s->correct_vel = 1; }
             else if (!strcmp(v, "both")) s->correct_pos = s->correct_vel = 1;
-            else return perr(p, "solver", "solver: correct takes none, positions, velocities or both, not '%s'%s", v, NULL);
+            else return perr(p, "solver", MT_("solver: correct takes none, positions, velocities or both, not '%s'"), v);
         } else {
             if (num(p, "solver", i + 1, &x)) return -1;
             if (!strcmp(k, "step")) s->step = x;
             else if (!strcmp(k, "until")) s->until = x;
             else if (!strcmp(k, "every")) {
-                if (x != floor(x) || x < 1 || x > 1e9) return perr(p, "solver", "solver: every must be a whole number ≥ 1%s%s", NULL, NULL);
+                if (x != floor(x) || x < 1 || x > 1e9) return perr(p, "solver", MT_("solver: every must be a whole number ≥ 1"));
                 s->every = (int)x;
             } else if (!strcmp(k, "rtol")) s->rtol = x;
             else if (!strcmp(k, "atol")) s->atol = x;
             else if (!strcmp(k, "ts")) s->stab_period = x;
             else if (!strcmp(k, "xi")) s->stab_damping = x;
-            else return perr(p, "solver", "solver: unknown setting '%s'%s", k, NULL);
+            else if (!strcmp(k, "alpha")) s->hht_alpha = x;
+            else if (!strcmp(k, "rho")) s->rho_inf = x;
+            else return perr(p, "solver", MT_("solver: unknown setting '%s'"), k);
         }
     }
     return 0;
@@ -238,66 +248,224 @@ static int top_line(Parser *p, MtModel *m, int *block)
     MtError *err = p->err;
     if (!strcmp(k, "motus-model")) {
         if (p->ntok != 2 || strcmp(p->tok[1], "1"))
-            return perr(p, "", "this file is format version '%s'; this Motus reads version 1%s", p->ntok > 1 ? p->tok[1] : "?", NULL);
+            return perr(p, "", MT_("this file is format version '%s'; this Motus reads version 1"), p->ntok > 1 ? p->tok[1] : "?");
         return 0;
     }
     if (!strcmp(k, "title")) {
-        if (p->ntok != 2) return perr(p, "title", "title: put the title in quotes%s%s", NULL, NULL);
+        if (p->ntok != 2) return perr(p, "title", MT_("title: put the title in quotes"));
         snprintf(m->title, sizeof m->title, "%s", p->tok[1]);
         return 0;
     }
     if (!strcmp(k, "gravity")) return expect_n(p, "gravity", 4) || nums(p, "gravity", 1, 3, m->gravity);
     if (!strcmp(k, "solver")) return solver_line(p, m);
     if (!strcmp(k, "ground")) {
-        if (p->ntok != 1) return perr(p, "ground", "ground: nothing may follow 'ground' on its line%s%s", NULL, NULL);
+        if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
         *block = -2;
         return 0;
     }
     if (!strcmp(k, "body")) {
-        if (p->ntok != 2) return perr(p, "", "body: write 'body NAME' on its own line%s%s", NULL, NULL);
+        if (p->ntok != 2) return perr(p, "", MT_("body: write 'body NAME' on its own line"));
         int b = mt_model_add_body(m, p->tok[1], err);
-        if (b < 0) return perr(p, p->tok[1], "%s%s", err->msg, NULL);
+        if (b < 0) return perr(p, p->tok[1], "%s", err->msg);
         *block = b;
         return 0;
     }
     if (!strcmp(k, "joint")) {
-        if (p->ntok != 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "joint: write 'joint NAME TYPE body.marker_i body.marker_j'%s%s", NULL, NULL);
+        if (p->ntok != 5 && p->ntok != 7)
+            return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("joint: write 'joint NAME TYPE body.marker_i body.marker_j [pitch P | length L | radius R]'"));
         const char *name = p->tok[1];
         MtJointType t;
         if (mt_joint_type_from_name(p->tok[2], &t))
-            return perr(p, name, "joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed)",
+            return perr(p, name, MT_("joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed, planar, screw, inline, inplane, distance, rolling)"),
                         name, p->tok[2]);
         int mi, mj;
         if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
-        if (mt_model_add_joint(m, name, t, mi, mj, err) < 0) return perr(p, name, "%s%s", err->msg, NULL);
+        const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : t == MT_JOINT_ROLLING ? "radius" : NULL;
+        double param = t == MT_JOINT_DISTANCE ? NAN : 0; /* a distance defaults to the initial one */
+        if (p->ntok == 7) {
+            if (!want || strcmp(p->tok[5], want))
+                return perr(p, name, MT_("joint '%s': unexpected '%s' (screw takes pitch, distance length, rolling radius)"), name, p->tok[5]);
+            if (num(p, name, 6, &param)) return -1;
+        } else if (t == MT_JOINT_SCREW || t == MT_JOINT_ROLLING)
+            return perr(p, name, MT_("joint '%s': a %s joint needs '%s'"), name, p->tok[2], want);
+        if (mt_model_add_joint(m, name, t, mi, mj, err) < 0) return perr(p, name, "%s", err->msg);
+        m->joint[m->njoint - 1].param = param;
         return 0;
     }
     if (!strcmp(k, "driver")) {
-        if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "driver: write 'driver NAME JOINT rate W [start F0]' or 'driver NAME JOINT poly c0 c1 …'%s%s", NULL, NULL);
+        if (p->ntok < 5)
+            return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("driver: write 'driver NAME JOINT[.COORD] [disp|vel|acc] LAW …' or 'driver NAME markers I J COMP [disp|vel|acc] LAW …'"));
         const char *name = p->tok[1];
-        int j = mt_model_find_joint(m, p->tok[2]);
-        if (j < 0) return perr(p, name, "driver '%s': unknown joint '%s'", name, p->tok[2]);
+        int i = 2, j = -1, mi = -1, mj = -1;
+        MtCoordKind coord = MT_COORD_NONE;
+        MtComp comp = MT_COMP_X;
+        if (!strcmp(p->tok[2], "markers")) {
+            if (p->ntok < 8) return perr(p, name, MT_("driver '%s': write 'markers body.marker_i body.marker_j x|y|z|ax|ay|az'"), name);
+            if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
+            if (mt_comp_from_name(p->tok[5], &comp))
+                return perr(p, name, MT_("driver '%s': unknown component '%s' (x, y, z, ax, ay, az)"), name, p->tok[5]);
+            i = 6;
+        } else {
+            char jn[MT_NAME_MAX + 16];
+            snprintf(jn, sizeof jn, "%s", p->tok[2]);
+            char *dot = strchr(jn, '.');
+            if (dot) {
+                *dot = 0;
+                if (mt_coord_from_name(dot + 1, &coord))
+                    return perr(p, name, MT_("driver '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
+            }
+            j = mt_model_find_joint(m, jn);
+            if (j < 0) return perr(p, name, MT_("driver '%s': unknown joint '%s'"), name, jn);
+            if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
+            if (coord == MT_COORD_NONE)
+                return perr(p, name, MT_("driver '%s': joint '%s' (%s) has no coordinate to drive"), name, jn, mt_joint_type_name(m->joint[j].type));
+            i = 3;
+        }
+        MtDriverLevel level = MT_LEVEL_DISP;
+        if (i < p->ntok && (!strcmp(p->tok[i], "disp") || !strcmp(p->tok[i], "vel") || !strcmp(p->tok[i], "acc"))) {
+            level = p->tok[i][0] == 'd' ? MT_LEVEL_DISP : p->tok[i][0] == 'v' ? MT_LEVEL_VEL : MT_LEVEL_ACC;
+            i++;
+        }
+        if (i >= p->ntok) return perr(p, name, MT_("driver '%s': the law is missing (const, rate, poly, harmonic, step, table)"), name);
+        const char *lw = p->tok[i++];
         double c[MT_POLY_MAX] = {0};
-        int n;
+        int n = 0, nargs = p->ntok - i;
         MtDriverKind kind;
-        if (!strcmp(p->tok[3], "rate")) {
+        double *table = NULL;
+        if (!strcmp(lw, "rate")) {
             kind = MT_DRIVER_RATE;
             n = 2;
-            if (num(p, name, 4, &c[1])) return -1;
-            if (p->ntok == 7 && !strcmp(p->tok[5], "start")) {
-                if (num(p, name, 6, &c[0])) return -1;
-            } else if (p->ntok != 5) return perr(p, name, "driver '%s': after 'rate W' only 'start F0' may follow%s", name, NULL);
-        } else if (!strcmp(p->tok[3], "poly")) {
+            if (num(p, name, i, &c[1])) return -1;
+            if (nargs == 3 && !strcmp(p->tok[i + 1], "start")) {
+                if (num(p, name, i + 2, &c[0])) return -1;
+            } else if (nargs != 1) return perr(p, name, MT_("driver '%s': after 'rate W' only 'start F0' may follow"), name);
+        } else if (!strcmp(lw, "const")) {
             kind = MT_DRIVER_POLY;
-            n = p->ntok - 4;
-            if (n > MT_POLY_MAX) return perr(p, name, "driver '%s': at most 8 polynomial coefficients%s", name, NULL);
-            if (nums(p, name, 4, n, c)) return -1;
-        } else return perr(p, name, "driver '%s': unknown law '%s' (rate or poly)", name, p->tok[3]);
-        if (mt_model_add_driver(m, name, j, kind, n, c, err) < 0) return perr(p, name, "%s%s", err->msg, NULL);
+            n = 1;
+            if (nargs != 1) return perr(p, name, MT_("driver '%s': const takes one value"), name);
+            if (num(p, name, i, &c[0])) return -1;
+        } else if (!strcmp(lw, "poly")) {
+            kind = MT_DRIVER_POLY;
+            n = nargs;
+            if (n < 1 || n > MT_POLY_MAX) return perr(p, name, MT_("driver '%s': poly takes 1 to 8 coefficients"), name);
+            if (nums(p, name, i, n, c)) return -1;
+        } else if (!strcmp(lw, "harmonic")) { /* amplitude, circular frequency [phase P] [offset C] */
+            kind = MT_DRIVER_HARMONIC;
+            n = 4;
+            if (nargs < 2) return perr(p, name, MT_("driver '%s': write 'harmonic AMPLITUDE OMEGA [phase P] [offset C]'"), name);
+            if (num(p, name, i, &c[0]) || num(p, name, i + 1, &c[1])) return -1;
+            for (int a = i + 2; a < p->ntok; a += 2) {
+                double v;
+                if (num(p, name, a + 1, &v)) return -1;
+                if (!strcmp(p->tok[a], "phase")) c[2] = v;
+                else if (!strcmp(p->tok[a], "offset")) c[3] = v;
+                else return perr(p, name, MT_("driver '%s': unknown harmonic setting '%s' (phase, offset)"), name, p->tok[a]);
+            }
+        } else if (!strcmp(lw, "step")) {
+            kind = MT_DRIVER_STEP;
+            n = 4;
+            if (nargs != 4) return perr(p, name, MT_("driver '%s': write 'step T0 VALUE0 T1 VALUE1'"), name);
+            if (nums(p, name, i, 4, c)) return -1;
+        } else if (!strcmp(lw, "table")) {
+            kind = MT_DRIVER_TABLE;
+            if (nargs < 4 || nargs % 2) return perr(p, name, MT_("driver '%s': a table takes pairs 'TIME VALUE', at least two"), name);
+            table = malloc(sizeof(double) * (size_t)nargs);
+            if (!table) return perr(p, name, MT_("driver '%s': out of memory"), name);
+            if (nums(p, name, i, nargs, table)) { free(table); return -1; }
+            n = 1;
+        } else return perr(p, name, MT_("driver '%s': unknown law '%s' (const, rate, poly, harmonic, step, table)"), name, lw);
+        int d = mt_model_add_driver(m, name, j, kind == MT_DRIVER_TABLE ? MT_DRIVER_POLY : kind, n, c, err);
+        if (d < 0) { free(table); return perr(p, name, "%s", err->msg); }
+        MtDriverSpec *ds = &m->driver[d];
+        ds->joint = j;
+        ds->coord = coord;
+        ds->mi = mi;
+        ds->mj = mj;
+        ds->comp = comp;
+        ds->level = level;
+        if (table) {
+            MtStatus rc = mt_model_driver_set_table(m, d, nargs / 2, table, err);
+            free(table);
+            if (rc) return perr(p, name, "%s", err->msg);
+        }
+        return 0;
+    }
+    if (!strcmp(k, "initial")) { /* initial JOINT[.COORD] [VALUE] [rate V] */
+        if (p->ntok < 3) return perr(p, "", "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+        char jn[MT_NAME_MAX + 16];
+        snprintf(jn, sizeof jn, "%s", p->tok[1]);
+        MtCoordKind coord = MT_COORD_NONE;
+        char *dot = strchr(jn, '.');
+        if (dot) {
+            *dot = 0;
+            if (mt_coord_from_name(dot + 1, &coord))
+                return perr(p, jn, MT_("initial condition: unknown coordinate '%s' (angle, disp, x, y)"), dot + 1);
+        }
+        int j = mt_model_find_joint(m, jn);
+        if (j < 0) return perr(p, jn, MT_("initial condition: unknown joint '%s'"), jn);
+        if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
+        double value = 0, rate = 0;
+        int has_value = 0, has_rate = 0, i = 2;
+        if (strcmp(p->tok[i], "rate")) {
+            if (num(p, jn, i, &value)) return -1;
+            has_value = 1;
+            i++;
+        }
+        if (i < p->ntok) {
+            if (strcmp(p->tok[i], "rate") || i + 2 != p->ntok)
+                return perr(p, jn, "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+            if (num(p, jn, i + 1, &rate)) return -1;
+            has_rate = 1;
+        }
+        if (mt_model_add_initial(m, j, coord, has_value, value, has_rate, rate, err) < 0) return perr(p, jn, "%s", err->msg);
+        return 0;
+    }
+    if (!strcmp(k, "gear") || !strcmp(k, "rack") || !strcmp(k, "coupler")) {
+        const char *name = p->ntok > 1 ? p->tok[1] : "";
+        int joints[3];
+        MtCoordKind coords[3] = {MT_COORD_NONE, MT_COORD_NONE, MT_COORD_NONE};
+        double coef[3] = {0, 0, 0};
+        int n = 2;
+        MtCoupleKind kind = k[0] == 'g' ? MT_COUPLE_GEAR : k[0] == 'r' ? MT_COUPLE_RACK : MT_COUPLE_LINEAR;
+        if (kind != MT_COUPLE_LINEAR) {
+            int internal = p->ntok == 8 && kind == MT_COUPLE_GEAR && !strcmp(p->tok[7], "internal");
+            int want = kind == MT_COUPLE_GEAR ? 7 : 6;
+            if ((p->ntok != want && !internal) || strcmp(p->tok[4], "radius"))
+                return perr(p, name, kind == MT_COUPLE_GEAR ? MT_("gear: write 'gear NAME JOINT_A JOINT_B radius R_A R_B [internal]'")
+                                                            : MT_("rack: write 'rack NAME PINION_JOINT RACK_JOINT radius R'"));
+            for (int t = 0; t < 2; t++) {
+                joints[t] = mt_model_find_joint(m, p->tok[2 + t]);
+                if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, p->tok[2 + t]);
+            }
+            if (num(p, name, 5, &coef[0])) return -1;
+            if (kind == MT_COUPLE_GEAR) {
+                if (num(p, name, 6, &coef[1])) return -1;
+                if (internal) coef[1] = -coef[1];
+            } else coef[1] = -1;
+        } else {
+            if (p->ntok != 6 && p->ntok != 8) return perr(p, name, MT_("coupler: write 'coupler NAME JOINT[.COORD] C1 JOINT[.COORD] C2 [JOINT[.COORD] C3]'"));
+            n = (p->ntok - 2) / 2;
+            for (int t = 0; t < n; t++) {
+                char jn[MT_NAME_MAX + 16];
+                snprintf(jn, sizeof jn, "%s", p->tok[2 + 2 * t]);
+                char *dot = strchr(jn, '.');
+                if (dot) {
+                    *dot = 0;
+                    if (mt_coord_from_name(dot + 1, &coords[t]))
+                        return perr(p, name, MT_("coupling '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
+                }
+                joints[t] = mt_model_find_joint(m, jn);
+                if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, jn);
+                if (coords[t] == MT_COORD_NONE) coords[t] = mt_joint_default_coord(m->joint[joints[t]].type);
+                if (num(p, name, 3 + 2 * t, &coef[t])) return -1;
+            }
+        }
+        if (mt_model_add_couple(m, name, kind, n, joints, kind == MT_COUPLE_LINEAR ? coords : NULL, coef, err) < 0)
+            return perr(p, name, "%s", err->msg);
         return 0;
     }
     if (!strcmp(k, "spring")) {
-        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "spring: write 'spring NAME body.marker_i body.marker_j [k K] [c C] [length L0] [preload F]'%s%s", NULL, NULL);
+        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("spring: write 'spring NAME body.marker_i body.marker_j [k K] [c C] [length L0] [preload F]'"));
         const char *name = p->tok[1];
         int mi, mj;
         if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
@@ -310,13 +478,13 @@ static int top_line(Parser *p, MtModel *m, int *block)
             else if (!strcmp(p->tok[i], "c")) c = v;
             else if (!strcmp(p->tok[i], "length")) { len = v; have_len = 1; }
             else if (!strcmp(p->tok[i], "preload")) pre = v;
-            else return perr(p, name, "spring '%s': unknown property '%s' (k, c, length, preload)", name, p->tok[i]);
+            else return perr(p, name, MT_("spring '%s': unknown property '%s' (k, c, length, preload)"), name, p->tok[i]);
         }
         if (!have_len) len = NAN; /* filled in from the initial geometry after parsing */
-        if (mt_model_add_spring(m, name, mi, mj, kk, c, len, pre, err) < 0) return perr(p, name, "%s%s", err->msg, NULL);
+        if (mt_model_add_spring(m, name, mi, mj, kk, c, len, pre, err) < 0) return perr(p, name, "%s", err->msg);
         return 0;
     }
-    return perr(p, "", "unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver or spring)", k, NULL);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, gear, rack, coupler or initial)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -336,13 +504,15 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
     mt_error_clear(err);
     MtModel *m = mt_model_new();
     char *buf = strdup(text ? text : "");
-    if (!m || !buf) {
+    char **tok = malloc(sizeof(char *) * MAXTOK);
+    if (!m || !buf || !tok) {
         mt_model_free(m);
         free(buf);
-        mt_error_set(err, MT_ERR_NOMEM, "", "out of memory");
+        free(tok);
+        mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return NULL;
     }
-    Parser p = {.src = source_name ? source_name : "<text>", .err = err};
+    Parser p = {.src = source_name ? source_name : "<text>", .err = err, .tok = tok};
     int block = -1; /* -1 top level, -2 ground, ≥ 0 body */
     int fail = 0;
     char *line = buf;
@@ -350,21 +520,21 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
         p.line++;
-        if (strlen(line) > 4000) {
-            fail = perr(&p, "", "line too long%s%s", NULL, NULL) || 1;
+        if (strlen(line) > 65536) {
+            fail = perr(&p, "", MT_("line too long")) || 1;
             break;
         }
         if (tokenize(&p, line)) { fail = 1; break; }
         if (p.ntok) {
             if (!strcmp(p.tok[0], "end")) {
-                if (block == -1) fail = perr(&p, "", "'end' without an open ground or body block%s%s", NULL, NULL) || 1;
+                if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground or body block")) || 1;
                 block = -1;
             } else if (block == -2) {
-                if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", "ground: only markers go in the ground block, not '%s'%s", p.tok[0], NULL) || 1;
+                if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", MT_("ground: only markers go in the ground block, not '%s'"), p.tok[0]) || 1;
                 else fail = marker_line(&p, m, MT_GROUND) != 0;
             } else if (block >= 0) {
                 if (!strcmp(p.tok[0], "body") || !strcmp(p.tok[0], "joint") || !strcmp(p.tok[0], "ground"))
-                    fail = perr(&p, m->body[block].name, "body '%s': missing 'end' before '%s'", m->body[block].name, p.tok[0]) || 1;
+                    fail = perr(&p, m->body[block].name, MT_("body '%s': missing 'end' before '%s'"), m->body[block].name, p.tok[0]) || 1;
                 else fail = body_line(&p, m, block) != 0;
             } else fail = top_line(&p, m, &block) != 0;
         }
@@ -372,15 +542,24 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
     }
     if (!fail && block != -1) {
         fail = 1;
-        mt_error_set(err, MT_ERR_SYNTAX, block >= 0 ? m->body[block].name : "ground", "%s: block '%s' is not closed with 'end'",
+        mt_error_set(err, MT_ERR_SYNTAX, block >= 0 ? m->body[block].name : "ground", MT_("%s: block '%s' is not closed with 'end'"),
                      p.src, block >= 0 ? m->body[block].name : "ground");
     }
     free(buf);
+    free(tok);
     if (fail) {
-        if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", "%s:%d: syntax error", p.src, p.line);
+        if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", MT_("%s:%d: syntax error"), p.src, p.line);
         mt_model_free(m);
         return NULL;
     }
+    for (int i = 0; i < m->njoint; i++)
+        if (m->joint[i].type == MT_JOINT_DISTANCE && isnan(m->joint[i].param)) {
+            double a[3], b[3], d[3];
+            marker_world(m, m->joint[i].mi, a);
+            marker_world(m, m->joint[i].mj, b);
+            mt_v3_sub(d, b, a);
+            m->joint[i].param = mt_v3_norm(d);
+        }
     for (int i = 0; i < m->nspring; i++)
         if (isnan(m->spring[i].length)) {
             double a[3], b[3], d[3];
@@ -390,9 +569,10 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
             m->spring[i].length = mt_v3_norm(d);
         }
     if (mt_model_validate(m, err) != MT_OK) {
-        char msg[512];
+        char msg[512], entity[sizeof err->entity];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        mt_error_set(err, MT_ERR_MODEL, err->entity, "%s: %s", p.src, msg);
+        snprintf(entity, sizeof entity, "%s", err->entity); /* mt_error_set overwrites err->entity */
+        mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
         mt_model_free(m);
         return NULL;
     }
@@ -403,7 +583,8 @@ MtModel *mt_model_load(const char *path, MtError *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        mt_error_set(err, MT_ERR_IO, path, "cannot open '%s': %s", path, strerror(errno));
+        int e = errno;
+        mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s': %s"), path, strerror(e));
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -423,13 +604,13 @@ MtModel *mt_model_load(const char *path, MtError *err)
     fclose(f);
     if (!text || ioerr) {
         free(text);
-        mt_error_set(err, MT_ERR_IO, path, "cannot read '%s' (unreadable or larger than 256 MiB)", path);
+        mt_error_set(err, MT_ERR_IO, path, MT_("cannot read '%s' (unreadable or larger than 256 MiB)"), path);
         return NULL;
     }
     text[n] = 0;
     if (memchr(text, 0, n)) {
         free(text);
-        mt_error_set(err, MT_ERR_SYNTAX, path, "'%s' is not a Motus text model (it contains binary data)", path);
+        mt_error_set(err, MT_ERR_SYNTAX, path, MT_("'%s' is not a Motus text model (it contains binary data)"), path);
         return NULL;
     }
     MtModel *m = mt_model_parse(text, path, err);
@@ -471,8 +652,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fputs("\"\n", f);
     }
     fprintf(f, "gravity %.17g %.17g %.17g\n", m->gravity[0], m->gravity[1], m->gravity[2]);
-    fprintf(f, "solver method %s step %.17g until %.17g every %d rtol %.17g atol %.17g ts %.17g xi %.17g correct %s\n",
+    fprintf(f, "solver method %s step %.17g until %.17g every %d rtol %.17g atol %.17g ts %.17g xi %.17g alpha %.17g rho %.17g correct %s\n",
             mt_method_name(s->method), s->step, s->until, s->every, s->rtol, s->atol, s->stab_period, s->stab_damping,
+            s->hht_alpha, s->rho_inf,
             s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
     fprintf(f, "\nground\n");
     write_markers(f, m, MT_GROUND);
@@ -492,18 +674,57 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     if (m->njoint) fputc('\n', f);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
-        fprintf(f, "joint %s %s %s %s\n", j->name, mt_joint_type_name(j->type), mt_model_marker_ref(m, j->mi, a, sizeof a),
+        fprintf(f, "joint %s %s %s %s", j->name, mt_joint_type_name(j->type), mt_model_marker_ref(m, j->mi, a, sizeof a),
                 mt_model_marker_ref(m, j->mj, b, sizeof b));
+        if (j->type == MT_JOINT_SCREW) fprintf(f, " pitch %.17g", j->param);
+        if (j->type == MT_JOINT_DISTANCE) fprintf(f, " length %.17g", j->param);
+        if (j->type == MT_JOINT_ROLLING) fprintf(f, " radius %.17g", j->param);
+        fputc('\n', f);
     }
+    static const char *const levels[] = {"disp", "vel", "acc"};
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
-        fprintf(f, "driver %s %s", d->name, m->joint[d->joint].name);
-        if (d->kind == MT_DRIVER_RATE) fprintf(f, " rate %.17g start %.17g\n", d->coef[1], d->coef[0]);
-        else {
+        if (d->joint >= 0) fprintf(f, "driver %s %s.%s", d->name, m->joint[d->joint].name, mt_coord_name(d->coord));
+        else
+            fprintf(f, "driver %s markers %s %s %s", d->name, mt_model_marker_ref(m, d->mi, a, sizeof a),
+                    mt_model_marker_ref(m, d->mj, b, sizeof b), mt_comp_name(d->comp));
+        fprintf(f, " %s", levels[d->level]);
+        switch (d->kind) {
+        case MT_DRIVER_RATE: fprintf(f, " rate %.17g start %.17g", d->coef[1], d->coef[0]); break;
+        case MT_DRIVER_HARMONIC:
+            fprintf(f, " harmonic %.17g %.17g phase %.17g offset %.17g", d->coef[0], d->coef[1], d->coef[2], d->coef[3]);
+            break;
+        case MT_DRIVER_STEP: fprintf(f, " step %.17g %.17g %.17g %.17g", d->coef[0], d->coef[1], d->coef[2], d->coef[3]); break;
+        case MT_DRIVER_TABLE:
+            fprintf(f, " table");
+            for (int k = 0; k < 2 * d->ntab; k++) fprintf(f, " %.17g", d->tab[k]);
+            break;
+        default:
             fprintf(f, " poly");
             for (int k = 0; k < d->ncoef; k++) fprintf(f, " %.17g", d->coef[k]);
+        }
+        fputc('\n', f);
+    }
+    for (int i = 0; i < m->ncouple; i++) {
+        const MtCoupleSpec *c = &m->couple[i];
+        if (c->kind == MT_COUPLE_GEAR)
+            fprintf(f, "gear %s %s %s radius %.17g %.17g%s\n", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name,
+                    c->coef[0], fabs(c->coef[1]), c->coef[1] < 0 ? " internal" : "");
+        else if (c->kind == MT_COUPLE_RACK)
+            fprintf(f, "rack %s %s %s radius %.17g\n", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name, c->coef[0]);
+        else {
+            fprintf(f, "coupler %s", c->name);
+            for (int k = 0; k < c->n; k++)
+                fprintf(f, " %s.%s %.17g", m->joint[c->joint[k]].name, mt_coord_name(c->coord[k]), c->coef[k]);
             fputc('\n', f);
         }
+    }
+    for (int i = 0; i < m->ninitial; i++) {
+        const MtInitialSpec *in = &m->initial[i];
+        fprintf(f, "initial %s.%s", m->joint[in->joint].name, mt_coord_name(in->coord));
+        if (in->has_value) fprintf(f, " %.17g", in->value);
+        if (in->has_rate) fprintf(f, " rate %.17g", in->rate);
+        fputc('\n', f);
     }
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
@@ -511,6 +732,6 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
                 mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b), sp->k, sp->c,
                 sp->length, sp->preload);
     }
-    if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "write error");
+    if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));
     return MT_OK;
 }

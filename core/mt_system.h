@@ -12,26 +12,49 @@
 #include "mt_bchol.h"
 #include "mt_model.h"
 
-typedef enum { MT_PRIM_SPH, MT_PRIM_DOT, MT_PRIM_TRANS, MT_PRIM_ANGLE } MtPrimKind;
+typedef enum { MT_PRIM_SPH, MT_PRIM_DOT, MT_PRIM_TRANS, MT_PRIM_DIST, MT_PRIM_COORD, MT_PRIM_ROLL } MtPrimKind;
 
-/* One constraint primitive: SPH takes 3 rows, the others 1. Axis indices
- * (0 = x, 1 = y, 2 = z) refer to marker j (a) and marker i (b). */
+/* A joint coordinate inside a COORD row: rotation of marker i about axis
+ * `axis` of marker j (angle = 1) or displacement of i along that axis, with
+ * the bodies' sides in the block, a coefficient and a reference value. */
 typedef struct {
-    unsigned char kind, a, b;
+    unsigned char angle, axis;
+    int mi, mj, si, sj;
+    double coef, ref;
+} MtTerm;
+
+/* One constraint primitive. SPH takes 3 rows, ROLL 3, the others 1. Axis
+ * indices (0 = x, 1 = y, 2 = z) refer to marker j (a) and marker i (b).
+ * COORD: Σ coef·(x_k − ref_k) = f(t) over its terms (drivers, gears, couplers,
+ * the screw's pitch relation). level (MtDriverLevel) says whether the row
+ * constrains positions (0), velocities (1, non-holonomic) or accelerations (2). */
+typedef struct {
+    unsigned char kind, a, b, level;
+    int nterm;
+    MtTerm term[3];
+    double param; /* DIST length, ROLL radius */
 } MtPrim;
 
-typedef enum { MT_BLOCK_JOINT, MT_BLOCK_DRIVER } MtBlockKind;
+typedef enum { MT_BLOCK_JOINT, MT_BLOCK_DRIVER, MT_BLOCK_COUPLE } MtBlockKind;
+
+#define MT_SIDE_MAX 6
 
 typedef struct {
     MtBlockKind kind;
-    int src;          /* model joint or driver index */
-    int mi, mj;       /* markers: i on the moving body, j on the base */
-    int bi, bj;       /* their bodies (MT_GROUND = -1) */
+    int src;          /* model joint, driver or coupling index */
+    int mi, mj;       /* markers of two-marker primitives: i on the moving body, j on the base */
+    int nside;        /* bodies the block touches; side 0 = body of mi, 1 = body of mj */
+    int body[MT_SIDE_MAX]; /* MT_GROUND = -1 */
     int nrow, row0;   /* rows and global offset */
+    int goff;         /* offset of the block's Jacobian rows in MtState.G/W (nside x nrow x 6) */
     int nprim;
     MtPrim prim[6];
-    int ncoef;        /* driver law f(t) = Σ coef[k] t^k */
+    /* driver law */
+    MtDriverKind law;
+    int ncoef;
     double coef[MT_POLY_MAX];
+    int ntab;
+    const double *tab, *spl; /* table points and spline second derivatives (owned by the system) */
 } MtCBlock;
 
 typedef struct MtSystem {
@@ -48,6 +71,9 @@ typedef struct MtSystem {
     MtCBlock *block;       /* nblock */
     int nedge, *edge;      /* pairs of blocks sharing a body (2 ints each) */
     int *edge_body;        /* nedge: the body they share */
+    int ng;                /* length of MtState.G and W */
+    double *spline;        /* spline second derivatives of all driver tables */
+    unsigned char *level;  /* nrow: 0 position, 1 velocity (non-holonomic), 2 acceleration constraint */
     unsigned char *dep;    /* nrow: equation found redundant at compile time */
     int ndep;
     int dof_grubler, dof_rank;
@@ -58,7 +84,7 @@ typedef struct MtSystem {
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
 typedef struct {
-    int r, sr, c, sc; /* block, side (0 = i, 1 = j) */
+    int r, sr, c, sc; /* block and side */
     double *slot;     /* storage of A(r,c), size[r] x size[c] */
 } MtPair;
 
@@ -73,7 +99,8 @@ typedef struct MtState {
     double *Jwinv;         /* nbody x 9: inverse inertia in project axes */
     double *f;             /* nbody x 6: applied + inertia forces at the centre of mass */
     double *a0;            /* nbody x 6 */
-    double *G, *W;         /* nrow x 2 x 6: per block, side i then side j, nrow rows of 6 (mt_state_G) */
+    double *G, *W;         /* per block nside x nrow x 6 (mt_state_G) */
+    double *cont;          /* nrow x 3: continuous value of each COORD term at the last commit */
     double *g, *gd, *h;    /* nrow: violation, its rate, velocity terms */
     double *rhs;           /* nrow */
     MtBchol *chol;
@@ -82,23 +109,26 @@ typedef struct MtState {
     long nevals;
 } MtState;
 
-/* Jacobian rows of block k on side (0 = marker i, 1 = marker j): nrow x 6,
- * linear then angular; W the same layout for M⁻¹Gᵀ. */
+/* Jacobian rows of block k on a side: nrow x 6, linear then angular; W the
+ * same layout for M⁻¹Gᵀ. */
 static inline double *mt_state_G(const MtState *st, int k, int side)
 {
     const MtCBlock *b = &st->sys->block[k];
-    return st->G + 12 * b->row0 + 6 * b->nrow * side;
+    return st->G + b->goff + 6 * b->nrow * side;
 }
 static inline double *mt_state_W(const MtState *st, int k, int side)
 {
     const MtCBlock *b = &st->sys->block[k];
-    return st->W + 12 * b->row0 + 6 * b->nrow * side;
+    return st->W + b->goff + 6 * b->nrow * side;
 }
 
 /* Compiles a validated model (copied, so the model may be edited afterwards);
  * detects redundant equations at the initial configuration. */
 MtSystem *mt_system_compile(const MtModel *m, MtError *err);
 void mt_system_free(MtSystem *s);
+
+/* Name of the joint, driver or coupling behind constraint block k. */
+const char *mt_block_name(const MtSystem *s, int k);
 
 /* New state at the model's initial conditions (not yet assembled). */
 MtState *mt_state_new(const MtSystem *s, MtError *err);
@@ -113,6 +143,16 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
 MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err);
 /* Velocity projection of st->u onto G u = driver rates (one linear solve). */
 MtStatus mt_project_velocities(MtState *st, MtError *err);
+/* COORD term for coordinate c of a joint; -1 when the joint has no such coordinate. */
+int mt_joint_term(const MtModel *m, int joint, MtCoordKind c, MtTerm *t);
+/* Raw value of a term (angle in (−π, π], displacement in m) at q; needs st->R for q. */
+double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
+
+/* Records the continuous value of every angle in COORD rows at st->q (call
+ * after each accepted step, so angles keep counting turns). */
+void mt_state_commit(MtState *st);
+/* Takes the continuous coordinates afresh from st->q (after st->q was replaced). */
+void mt_state_init_coords(MtState *st);
 /* Largest constraint violation |g| and |ġ| at the current state (non-dependent rows). */
 void mt_constraint_error(MtState *st, double *gmax, double *gdmax);
 
@@ -122,7 +162,10 @@ void mt_body_origin(const MtState *st, const double *q, const double *u, int b, 
  * in project axes (F, T) and in marker-i axes (Fm, Tm); uses st->lambda and the
  * Jacobians of the last mt_eval. */
 void mt_joint_reaction(const MtState *st, int joint, double F[3], double T[3], double Fm[3], double Tm[3]);
-/* Joint coordinate: revolute angle (rad, in (-π, π]) or prismatic displacement (m); 0 otherwise. */
+/* Joint coordinate c (angle in (−π, π] rad, or displacement m) at q, after an
+ * evaluation at q; NAN when the joint has no such coordinate. */
+double mt_joint_coord(const MtState *st, const double *q, int joint, MtCoordKind c);
+/* The first coordinate the joint has (angle, else displacement, else x); NAN if none. */
 double mt_joint_coordinate(const MtState *st, const double *q, int joint);
 /* Kinetic and potential (gravity + springs) energy. */
 void mt_energy(const MtState *st, const double *q, const double *u, double *kinetic, double *potential);

@@ -80,7 +80,7 @@ int main(void)
     expect_error("driver on spherical", "ground\n marker o\nend\nbody b\n marker o\nend\njoint j4 spherical b.o ground.o\ndriver d4 j4 rate 1\n", "d4", "spherical");
     expect_error("unknown statement", "bodi arm\n", "bodi", ":1:");
     expect_error("newer format", "motus-model 7\n", "version", NULL);
-    expect_error("bad solver", "solver method euler\n", "euler", NULL);
+    expect_error("bad solver", "solver method verlet\n", "verlet", NULL);
     expect_error("negative step", "solver step -1\n", "step", NULL);
     expect_error("binary-ish", "body \"unterminated\n", "quoted", NULL);
 
