@@ -17,7 +17,7 @@ MtModel *mt_model_copy(const MtModel *m)
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
-    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL;
+    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
 #define DUP(field, n)                                                                   \
@@ -33,7 +33,13 @@ MtModel *mt_model_copy(const MtModel *m)
     DUP(spring, m->nspring)
     DUP(couple, m->ncouple)
     DUP(initial, m->ninitial)
+    DUP(param, m->nparam)
+    DUP(binding, m->nbinding)
+    DUP(unit, m->nunit)
 #undef DUP
+    c->cap_param = m->nparam;
+    c->cap_binding = m->nbinding;
+    c->cap_unit = m->nunit;
     c->cap_couple = m->ncouple;
     c->cap_initial = m->ninitial;
     for (int d = 0; d < c->ndriver; d++) c->driver[d].tab = NULL;

@@ -101,6 +101,9 @@ void mt_model_free(MtModel *m)
     for (int d = 0; d < m->ndriver; d++) free(m->driver[d].tab);
     free(m->couple);
     free(m->initial);
+    free(m->param);
+    free(m->binding);
+    free(m->unit);
     free(m->joint);
     free(m->driver);
     free(m->spring);

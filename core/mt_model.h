@@ -148,12 +148,45 @@ typedef struct {
     double rate;
 } MtInitialSpec;
 
+/* A named design variable: value = expr evaluated over other parameters. */
+#define MT_EXPR_MAX 256
+typedef struct {
+    char name[MT_NAME_MAX];
+    char expr[MT_EXPR_MAX]; /* as typed; a plain number is an expression too */
+    double value;           /* SI, after mt_model_eval_params */
+    char unit[16];          /* display unit the user typed the value in ("" = SI) */
+} MtParamSpec;
+
+/* Entity kinds a numeric field binding refers to. */
+typedef enum {
+    MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
+    MT_ENT_GRAVITY, MT_ENT_SOLVER
+} MtEntityKind;
+
+/* A numeric field whose value is an expression of parameters. Fields are named
+ * like the text format's keywords with a component index where needed:
+ * "mass", "com.0", "inertia.3", "position.2", "velocity.0", "omega.1", "at.0",
+ * "param" (joint pitch/length/radius), "coef.1", "k", "c", "length", "preload",
+ * "radius.0", "value", "rate", "gravity.1", "step", "until" … */
+typedef struct {
+    MtEntityKind kind;
+    int index;              /* entity index (unused for gravity and solver) */
+    char field[24];
+    char expr[MT_EXPR_MAX];
+} MtBinding;
+
+/* Display unit chosen per quantity (names from mt_units.h, e.g. "length" → "mm"). */
+typedef struct {
+    char quantity[24];
+    char unit[16];
+} MtDisplayUnit;
+
 typedef struct MtModel {
     char title[128];
     double gravity[3];
     MtSolverSpec solver;
-    int nbody, nmarker, njoint, ndriver, nspring, ncouple, ninitial;
-    int cap_body, cap_marker, cap_joint, cap_driver, cap_spring, cap_couple, cap_initial;
+    int nbody, nmarker, njoint, ndriver, nspring, ncouple, ninitial, nparam, nbinding, nunit;
+    int cap_body, cap_marker, cap_joint, cap_driver, cap_spring, cap_couple, cap_initial, cap_param, cap_binding, cap_unit;
     MtBodySpec *body;
     MtMarkerSpec *marker;
     MtJointSpec *joint;
@@ -161,6 +194,9 @@ typedef struct MtModel {
     MtSpringSpec *spring;
     MtCoupleSpec *couple;
     MtInitialSpec *initial;
+    MtParamSpec *param;
+    MtBinding *binding;
+    MtDisplayUnit *unit;
 } MtModel;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
@@ -192,6 +228,22 @@ int mt_model_add_couple(MtModel *m, const char *name, MtCoupleKind kind, int n, 
 /* Holds a joint coordinate (value and/or rate) during the initial assembly. */
 int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value, double value, int has_rate,
                          double rate, MtError *err);
+
+/* Parameters and bindings (mt_params.c). add_param replaces an existing
+ * parameter of the same name; bind replaces an existing binding of the field. */
+int mt_model_add_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err);
+int mt_model_find_param(const MtModel *m, const char *name);
+int mt_model_bind(MtModel *m, MtEntityKind kind, int index, const char *field, const char *expr, MtError *err);
+/* The binding of a field, or NULL. */
+const MtBinding *mt_model_binding(const MtModel *m, MtEntityKind kind, int index, const char *field);
+/* Address of a bindable numeric field, or NULL when the name is unknown. */
+double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *field);
+/* Evaluates every parameter (in dependency order; cycles and unknown names are
+ * reported with the parameter or field that holds them) and writes every bound
+ * field. Call after changing a parameter. */
+MtStatus mt_model_eval_params(MtModel *m, MtError *err);
+/* Remembers the display unit of a quantity (e.g. "length", "mm"). */
+int mt_model_set_unit(MtModel *m, const char *quantity, const char *unit, MtError *err);
 
 /* Lookups by name; -1 when absent (bodies: also -1 for "ground", check with
  * mt_model_body_ref). Marker reference "body.marker". */

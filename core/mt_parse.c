@@ -7,11 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_expr.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
 
 #define MAXTOK 4096 /* long enough for a driver table on one line */
+
+/* A field written as {expression}, bound after the whole file is read. */
+typedef struct {
+    MtEntityKind kind;
+    int index, line;
+    char field[24];
+    char expr[MT_EXPR_MAX];
+} Pending;
 
 typedef struct {
     const char *src;
@@ -19,7 +28,15 @@ typedef struct {
     MtError *err;
     char **tok; /* MAXTOK words, on the heap */
     int ntok;
+    /* the numeric field being read, for {expression} values (fname NULL: numbers only) */
+    MtEntityKind fk;
+    int fi, comp;
+    const char *fname;
+    Pending *pend;
+    int npend, cappend;
 } Parser;
+
+#define CTX(p, k, i, name) ((p)->fk = (k), (p)->fi = (i), (p)->fname = (name), (p)->comp = -1)
 
 /* Records a syntax error at the current line: "SOURCE:LINE: message". fmt is
  * already translated by the caller: perr(p, entity, MT_("..."), ...). */
@@ -42,6 +59,15 @@ static int tokenize(Parser *p, char *s)
         while (*s == ' ' || *s == '\t' || *s == '\r') s++;
         if (!*s || *s == '#') break;
         if (p->ntok == MAXTOK) return perr(p, "", MT_("too many words on one line (at most %d)"), MAXTOK);
+        if (*s == '{') { /* an expression, spaces allowed: {2*L + 0.1} */
+            p->tok[p->ntok++] = s;
+            while (*s && *s != '}') s++;
+            if (*s != '}') return perr(p, "", "%s", MT_("unterminated expression: '{' without '}'"));
+            s++;
+            if (*s && *s != ' ' && *s != '\t' && *s != '\r') return perr(p, "", "%s", MT_("put a space after '}'"));
+            if (*s) *s++ = 0;
+            continue;
+        }
         if (*s == '"') {
             p->tok[p->ntok++] = ++s;
             while (*s && *s != '"') s++;
@@ -61,6 +87,27 @@ static int num(Parser *p, const char *entity, int i, double *out)
 {
     if (i >= p->ntok) return perr(p, entity, MT_("'%s': a number is missing at the end of the line"), entity);
     const char *s = p->tok[i];
+    if (s[0] == '{') {
+        if (!p->fname) return perr(p, entity, MT_("'%s': an expression is not accepted here, write a number"), entity);
+        size_t len = strlen(s);
+        if (len < 3 || len - 2 >= MT_EXPR_MAX) return perr(p, entity, MT_("'%s': empty or too long expression"), entity);
+        if (p->npend == p->cappend) {
+            int nc = p->cappend ? 2 * p->cappend : 16;
+            Pending *np = realloc(p->pend, sizeof *np * (size_t)nc);
+            if (!np) return perr(p, entity, "%s", MT_("out of memory"));
+            p->pend = np;
+            p->cappend = nc;
+        }
+        Pending *pd = &p->pend[p->npend++];
+        pd->kind = p->fk;
+        pd->index = p->fi;
+        pd->line = p->line;
+        if (p->comp >= 0) snprintf(pd->field, sizeof pd->field, "%s.%d", p->fname, p->comp);
+        else snprintf(pd->field, sizeof pd->field, "%s", p->fname);
+        snprintf(pd->expr, sizeof pd->expr, "%.*s", (int)(len - 2), s + 1);
+        *out = 0; /* the value comes from mt_model_eval_params */
+        return 0;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -72,10 +119,14 @@ static int num(Parser *p, const char *entity, int i, double *out)
     return 0;
 }
 
+/* n numbers: the components field.0 … field.(n−1) of the current field */
 static int nums(Parser *p, const char *entity, int i, int n, double *out)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        p->comp = k;
         if (num(p, entity, i + k, &out[k])) return -1;
+    }
+    p->comp = -1;
     return 0;
 }
 
@@ -158,9 +209,11 @@ static int marker_line(Parser *p, MtModel *m, int body)
     mt_m3_identity(R);
     int i = 2;
     if (i < p->ntok && !strcmp(p->tok[i], "at")) {
+        CTX(p, MT_ENT_MARKER, m->nmarker, "at");
         if (nums(p, name, i + 1, 3, pos)) return -1;
         i += 4;
     }
+    CTX(p, MT_ENT_MARKER, 0, NULL);
     if (i < p->ntok && orientation(p, name, i, R)) return -1;
     if (mt_model_add_marker(m, body, name, pos, R, p->err) < 0) {
         char msg[512];
@@ -184,6 +237,7 @@ static int body_line(Parser *p, MtModel *m, int bi)
     MtBodySpec *b = &m->body[bi];
     const char *k = p->tok[0];
     if (!strcmp(k, "marker")) return marker_line(p, m, bi);
+    CTX(p, MT_ENT_BODY, bi, strcmp(k, "orientation") ? k : NULL);
     if (!strcmp(k, "mass")) return expect_n(p, b->name, 2) || num(p, b->name, 1, &b->mass);
     if (!strcmp(k, "com")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->com);
     if (!strcmp(k, "inertia")) {
@@ -224,6 +278,7 @@ static int solver_line(Parser *p, MtModel *m)
             else if (!strcmp(v, "both")) s->correct_pos = s->correct_vel = 1;
             else return perr(p, "solver", MT_("solver: correct takes none, positions, velocities or both, not '%s'"), v);
         } else {
+            CTX(p, MT_ENT_SOLVER, 0, strcmp(k, "every") ? k : NULL);
             if (num(p, "solver", i + 1, &x)) return -1;
             if (!strcmp(k, "step")) s->step = x;
             else if (!strcmp(k, "until")) s->until = x;
@@ -256,7 +311,34 @@ static int top_line(Parser *p, MtModel *m, int *block)
         snprintf(m->title, sizeof m->title, "%s", p->tok[1]);
         return 0;
     }
-    if (!strcmp(k, "gravity")) return expect_n(p, "gravity", 4) || nums(p, "gravity", 1, 3, m->gravity);
+    if (!strcmp(k, "gravity")) {
+        CTX(p, MT_ENT_GRAVITY, 0, "gravity");
+        return expect_n(p, "gravity", 4) || nums(p, "gravity", 1, 3, m->gravity);
+    }
+    if (!strcmp(k, "parameter")) { /* parameter NAME VALUE|{EXPR} [UNIT] */
+        if (p->ntok != 3 && p->ntok != 4)
+            return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("parameter: write 'parameter NAME VALUE [UNIT]' or 'parameter NAME {EXPRESSION} [UNIT]'"));
+        const char *v = p->tok[2];
+        char expr[MT_EXPR_MAX];
+        size_t len = strlen(v);
+        if (v[0] == '{') snprintf(expr, sizeof expr, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
+        else snprintf(expr, sizeof expr, "%s", v);
+        if (mt_model_find_param(m, p->tok[1]) >= 0)
+            return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
+        if (mt_model_add_param(m, p->tok[1], expr, p->ntok == 4 ? p->tok[3] : "", err) < 0) return perr(p, p->tok[1], "%s", err->msg);
+        return 0;
+    }
+    if (!strcmp(k, "units")) { /* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */
+        if (p->ntok < 3 || p->ntok % 2 == 0) return perr(p, "units", "%s", MT_("units: write 'units QUANTITY UNIT [QUANTITY UNIT …]'"));
+        for (int i = 1; i < p->ntok; i += 2) {
+            char q[24];
+            snprintf(q, sizeof q, "%s", p->tok[i]);
+            for (char *c = q; *c; c++)
+                if (*c == '_') *c = ' ';
+            if (mt_model_set_unit(m, q, p->tok[i + 1], err) < 0) return perr(p, "units", "%s", err->msg);
+        }
+        return 0;
+    }
     if (!strcmp(k, "solver")) return solver_line(p, m);
     if (!strcmp(k, "ground")) {
         if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
@@ -282,6 +364,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
         const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : t == MT_JOINT_ROLLING ? "radius" : NULL;
         double param = t == MT_JOINT_DISTANCE ? NAN : 0; /* a distance defaults to the initial one */
+        CTX(p, MT_ENT_JOINT, m->njoint, "param");
         if (p->ntok == 7) {
             if (!want || strcmp(p->tok[5], want))
                 return perr(p, name, MT_("joint '%s': unexpected '%s' (screw takes pitch, distance length, rolling radius)"), name, p->tok[5]);
@@ -332,17 +415,21 @@ static int top_line(Parser *p, MtModel *m, int *block)
         int n = 0, nargs = p->ntok - i;
         MtDriverKind kind;
         double *table = NULL;
+        CTX(p, MT_ENT_DRIVER, m->ndriver, "coef");
         if (!strcmp(lw, "rate")) {
             kind = MT_DRIVER_RATE;
             n = 2;
+            p->comp = 1;
             if (num(p, name, i, &c[1])) return -1;
             if (nargs == 3 && !strcmp(p->tok[i + 1], "start")) {
+                p->comp = 0;
                 if (num(p, name, i + 2, &c[0])) return -1;
             } else if (nargs != 1) return perr(p, name, MT_("driver '%s': after 'rate W' only 'start F0' may follow"), name);
         } else if (!strcmp(lw, "const")) {
             kind = MT_DRIVER_POLY;
             n = 1;
             if (nargs != 1) return perr(p, name, MT_("driver '%s': const takes one value"), name);
+            p->comp = 0;
             if (num(p, name, i, &c[0])) return -1;
         } else if (!strcmp(lw, "poly")) {
             kind = MT_DRIVER_POLY;
@@ -353,9 +440,10 @@ static int top_line(Parser *p, MtModel *m, int *block)
             kind = MT_DRIVER_HARMONIC;
             n = 4;
             if (nargs < 2) return perr(p, name, MT_("driver '%s': write 'harmonic AMPLITUDE OMEGA [phase P] [offset C]'"), name);
-            if (num(p, name, i, &c[0]) || num(p, name, i + 1, &c[1])) return -1;
+            if (nums(p, name, i, 2, c)) return -1;
             for (int a = i + 2; a < p->ntok; a += 2) {
                 double v;
+                p->comp = !strcmp(p->tok[a], "phase") ? 2 : 3;
                 if (num(p, name, a + 1, &v)) return -1;
                 if (!strcmp(p->tok[a], "phase")) c[2] = v;
                 else if (!strcmp(p->tok[a], "offset")) c[3] = v;
@@ -368,6 +456,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             if (nums(p, name, i, 4, c)) return -1;
         } else if (!strcmp(lw, "table")) {
             kind = MT_DRIVER_TABLE;
+            CTX(p, MT_ENT_DRIVER, 0, NULL); /* table points are plain numbers */
             if (nargs < 4 || nargs % 2) return perr(p, name, MT_("driver '%s': a table takes pairs 'TIME VALUE', at least two"), name);
             table = malloc(sizeof(double) * (size_t)nargs);
             if (!table) return perr(p, name, MT_("driver '%s': out of memory"), name);
@@ -406,6 +495,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
         double value = 0, rate = 0;
         int has_value = 0, has_rate = 0, i = 2;
+        CTX(p, MT_ENT_INITIAL, m->ninitial, "value");
         if (strcmp(p->tok[i], "rate")) {
             if (num(p, jn, i, &value)) return -1;
             has_value = 1;
@@ -414,6 +504,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         if (i < p->ntok) {
             if (strcmp(p->tok[i], "rate") || i + 2 != p->ntok)
                 return perr(p, jn, "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+            CTX(p, MT_ENT_INITIAL, m->ninitial, "rate");
             if (num(p, jn, i + 1, &rate)) return -1;
             has_rate = 1;
         }
@@ -437,10 +528,21 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 joints[t] = mt_model_find_joint(m, p->tok[2 + t]);
                 if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, p->tok[2 + t]);
             }
+            CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
+            p->comp = 0;
             if (num(p, name, 5, &coef[0])) return -1;
             if (kind == MT_COUPLE_GEAR) {
+                int before = p->npend;
+                p->comp = 1;
                 if (num(p, name, 6, &coef[1])) return -1;
-                if (internal) coef[1] = -coef[1];
+                if (internal) {
+                    coef[1] = -coef[1];
+                    if (p->npend > before) { /* an internal gear's radius enters with its sign */
+                        char e[MT_EXPR_MAX];
+                        snprintf(e, sizeof e, "-(%.*s)", MT_EXPR_MAX - 4, p->pend[p->npend - 1].expr);
+                        memcpy(p->pend[p->npend - 1].expr, e, sizeof e);
+                    }
+                }
             } else coef[1] = -1;
         } else {
             if (p->ntok != 6 && p->ntok != 8) return perr(p, name, MT_("coupler: write 'coupler NAME JOINT[.COORD] C1 JOINT[.COORD] C2 [JOINT[.COORD] C3]'"));
@@ -457,6 +559,8 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 joints[t] = mt_model_find_joint(m, jn);
                 if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, jn);
                 if (coords[t] == MT_COORD_NONE) coords[t] = mt_joint_default_coord(m->joint[joints[t]].type);
+                CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
+                p->comp = t;
                 if (num(p, name, 3 + 2 * t, &coef[t])) return -1;
             }
         }
@@ -473,6 +577,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         int have_len = 0;
         for (int i = 4; i < p->ntok; i += 2) {
             double v;
+            CTX(p, MT_ENT_SPRING, m->nspring, p->tok[i]);
             if (num(p, name, i + 1, &v)) return -1;
             if (!strcmp(p->tok[i], "k")) kk = v;
             else if (!strcmp(p->tok[i], "c")) c = v;
@@ -525,6 +630,7 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
             break;
         }
         if (tokenize(&p, line)) { fail = 1; break; }
+        CTX(&p, MT_ENT_SOLVER, 0, NULL);
         if (p.ntok) {
             if (!strcmp(p.tok[0], "end")) {
                 if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground or body block")) || 1;
@@ -547,6 +653,21 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
     }
     free(buf);
     free(tok);
+    for (int i = 0; !fail && i < p.npend; i++) { /* fields written as {expression} */
+        const Pending *pd = &p.pend[i];
+        if (mt_model_bind(m, pd->kind, pd->index, pd->field, pd->expr, err) < 0) {
+            p.line = pd->line;
+            fail = perr(&p, "", MT_("'%s' cannot hold an expression here"), pd->field) || 1;
+        }
+    }
+    free(p.pend);
+    if (!fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err) != MT_OK) {
+        char msg[512], entity[sizeof err->entity];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        snprintf(entity, sizeof entity, "%s", err->entity);
+        mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
+        fail = 1;
+    }
     if (fail) {
         if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", MT_("%s:%d: syntax error"), p.src, p.line);
         mt_model_free(m);
@@ -630,12 +751,32 @@ static void write_frame(FILE *f, const double *R)
     for (int k = 0; k < 9; k++) fprintf(f, " %.17g", R[k]);
 }
 
+/* One numeric field: its expression in braces when it is bound, else the number. */
+static void wv(FILE *f, const MtModel *m, MtEntityKind kind, int index, const char *field, double v)
+{
+    const MtBinding *b = mt_model_binding(m, kind, index, field);
+    if (b) fprintf(f, " {%s}", b->expr);
+    else fprintf(f, " %.17g", v);
+}
+
+/* n components field.0 … field.(n−1). */
+static void wvs(FILE *f, const MtModel *m, MtEntityKind kind, int index, const char *field, const double *v, int n)
+{
+    char name[32];
+    for (int k = 0; k < n; k++) {
+        snprintf(name, sizeof name, "%s.%d", field, k);
+        wv(f, m, kind, index, name, v[k]);
+    }
+}
+
 static void write_markers(FILE *f, const MtModel *m, int body)
 {
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         if (k->body != body) continue;
-        fprintf(f, "  marker %s at %.17g %.17g %.17g ", k->name, k->pos[0], k->pos[1], k->pos[2]);
+        fprintf(f, "  marker %s at", k->name);
+        wvs(f, m, MT_ENT_MARKER, i, "at", k->pos, 3);
+        fputc(' ', f);
         write_frame(f, k->rot);
         fputc('\n', f);
     }
@@ -651,23 +792,54 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         for (const char *c = m->title; *c; c++) fputc((*c == '"' || *c == '\n' || *c == '\r') ? '\'' : *c, f);
         fputs("\"\n", f);
     }
-    fprintf(f, "gravity %.17g %.17g %.17g\n", m->gravity[0], m->gravity[1], m->gravity[2]);
-    fprintf(f, "solver method %s step %.17g until %.17g every %d rtol %.17g atol %.17g ts %.17g xi %.17g alpha %.17g rho %.17g correct %s\n",
-            mt_method_name(s->method), s->step, s->until, s->every, s->rtol, s->atol, s->stab_period, s->stab_damping,
-            s->hht_alpha, s->rho_inf,
-            s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
+    for (int i = 0; i < m->nunit; i++) fprintf(f, "units %s %s\n", m->unit[i].quantity, m->unit[i].unit);
+    for (int i = 0; i < m->nparam; i++) {
+        const MtParamSpec *pp = &m->param[i];
+        double v;
+        if (mt_expr_is_number(pp->expr, &v) && strchr(pp->expr, ' ') == NULL) fprintf(f, "parameter %s %s", pp->name, pp->expr);
+        else fprintf(f, "parameter %s {%s}", pp->name, pp->expr);
+        if (pp->unit[0]) fprintf(f, " %s", pp->unit);
+        fputc('\n', f);
+    }
+    fprintf(f, "gravity");
+    wvs(f, m, MT_ENT_GRAVITY, 0, "gravity", m->gravity, 3);
+    fprintf(f, "\nsolver method %s step", mt_method_name(s->method));
+    wv(f, m, MT_ENT_SOLVER, 0, "step", s->step);
+    fprintf(f, " until");
+    wv(f, m, MT_ENT_SOLVER, 0, "until", s->until);
+    fprintf(f, " every %d rtol", s->every);
+    wv(f, m, MT_ENT_SOLVER, 0, "rtol", s->rtol);
+    fprintf(f, " atol");
+    wv(f, m, MT_ENT_SOLVER, 0, "atol", s->atol);
+    fprintf(f, " ts");
+    wv(f, m, MT_ENT_SOLVER, 0, "ts", s->stab_period);
+    fprintf(f, " xi");
+    wv(f, m, MT_ENT_SOLVER, 0, "xi", s->stab_damping);
+    fprintf(f, " alpha");
+    wv(f, m, MT_ENT_SOLVER, 0, "alpha", s->hht_alpha);
+    fprintf(f, " rho");
+    wv(f, m, MT_ENT_SOLVER, 0, "rho", s->rho_inf);
+    fprintf(f, " correct %s\n", s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
     fprintf(f, "\nground\n");
     write_markers(f, m, MT_GROUND);
     fprintf(f, "end\n");
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *bd = &m->body[i];
-        fprintf(f, "\nbody %s\n  mass %.17g\n  com %.17g %.17g %.17g\n", bd->name, bd->mass, bd->com[0], bd->com[1], bd->com[2]);
-        fprintf(f, "  inertia %.17g %.17g %.17g %.17g %.17g %.17g\n", bd->inertia[0], bd->inertia[1], bd->inertia[2],
-                bd->inertia[3], bd->inertia[4], bd->inertia[5]);
-        fprintf(f, "  position %.17g %.17g %.17g\n  orientation ", bd->pos[0], bd->pos[1], bd->pos[2]);
+        fprintf(f, "\nbody %s\n  mass", bd->name);
+        wv(f, m, MT_ENT_BODY, i, "mass", bd->mass);
+        fprintf(f, "\n  com");
+        wvs(f, m, MT_ENT_BODY, i, "com", bd->com, 3);
+        fprintf(f, "\n  inertia");
+        wvs(f, m, MT_ENT_BODY, i, "inertia", bd->inertia, 6);
+        fprintf(f, "\n  position");
+        wvs(f, m, MT_ENT_BODY, i, "position", bd->pos, 3);
+        fprintf(f, "\n  orientation ");
         write_frame(f, bd->rot);
-        fprintf(f, "\n  velocity %.17g %.17g %.17g\n  omega %.17g %.17g %.17g\n", bd->vel[0], bd->vel[1], bd->vel[2],
-                bd->omega[0], bd->omega[1], bd->omega[2]);
+        fprintf(f, "\n  velocity");
+        wvs(f, m, MT_ENT_BODY, i, "velocity", bd->vel, 3);
+        fprintf(f, "\n  omega");
+        wvs(f, m, MT_ENT_BODY, i, "omega", bd->omega, 3);
+        fputc('\n', f);
         write_markers(f, m, i);
         fprintf(f, "end\n");
     }
@@ -676,9 +848,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         const MtJointSpec *j = &m->joint[i];
         fprintf(f, "joint %s %s %s %s", j->name, mt_joint_type_name(j->type), mt_model_marker_ref(m, j->mi, a, sizeof a),
                 mt_model_marker_ref(m, j->mj, b, sizeof b));
-        if (j->type == MT_JOINT_SCREW) fprintf(f, " pitch %.17g", j->param);
-        if (j->type == MT_JOINT_DISTANCE) fprintf(f, " length %.17g", j->param);
-        if (j->type == MT_JOINT_ROLLING) fprintf(f, " radius %.17g", j->param);
+        const char *kw = j->type == MT_JOINT_SCREW ? "pitch" : j->type == MT_JOINT_DISTANCE ? "length"
+                       : j->type == MT_JOINT_ROLLING ? "radius" : NULL;
+        if (kw) {
+            fprintf(f, " %s", kw);
+            wv(f, m, MT_ENT_JOINT, i, "param", j->param);
+        }
         fputc('\n', f);
     }
     static const char *const levels[] = {"disp", "vel", "acc"};
@@ -690,47 +865,81 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
                     mt_model_marker_ref(m, d->mj, b, sizeof b), mt_comp_name(d->comp));
         fprintf(f, " %s", levels[d->level]);
         switch (d->kind) {
-        case MT_DRIVER_RATE: fprintf(f, " rate %.17g start %.17g", d->coef[1], d->coef[0]); break;
-        case MT_DRIVER_HARMONIC:
-            fprintf(f, " harmonic %.17g %.17g phase %.17g offset %.17g", d->coef[0], d->coef[1], d->coef[2], d->coef[3]);
+        case MT_DRIVER_RATE:
+            fprintf(f, " rate");
+            wv(f, m, MT_ENT_DRIVER, i, "coef.1", d->coef[1]);
+            fprintf(f, " start");
+            wv(f, m, MT_ENT_DRIVER, i, "coef.0", d->coef[0]);
             break;
-        case MT_DRIVER_STEP: fprintf(f, " step %.17g %.17g %.17g %.17g", d->coef[0], d->coef[1], d->coef[2], d->coef[3]); break;
+        case MT_DRIVER_HARMONIC:
+            fprintf(f, " harmonic");
+            wvs(f, m, MT_ENT_DRIVER, i, "coef", d->coef, 2);
+            fprintf(f, " phase");
+            wv(f, m, MT_ENT_DRIVER, i, "coef.2", d->coef[2]);
+            fprintf(f, " offset");
+            wv(f, m, MT_ENT_DRIVER, i, "coef.3", d->coef[3]);
+            break;
+        case MT_DRIVER_STEP:
+            fprintf(f, " step");
+            wvs(f, m, MT_ENT_DRIVER, i, "coef", d->coef, 4);
+            break;
         case MT_DRIVER_TABLE:
             fprintf(f, " table");
             for (int k = 0; k < 2 * d->ntab; k++) fprintf(f, " %.17g", d->tab[k]);
             break;
         default:
             fprintf(f, " poly");
-            for (int k = 0; k < d->ncoef; k++) fprintf(f, " %.17g", d->coef[k]);
+            wvs(f, m, MT_ENT_DRIVER, i, "coef", d->coef, d->ncoef);
         }
         fputc('\n', f);
     }
     for (int i = 0; i < m->ncouple; i++) {
         const MtCoupleSpec *c = &m->couple[i];
-        if (c->kind == MT_COUPLE_GEAR)
-            fprintf(f, "gear %s %s %s radius %.17g %.17g%s\n", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name,
-                    c->coef[0], fabs(c->coef[1]), c->coef[1] < 0 ? " internal" : "");
-        else if (c->kind == MT_COUPLE_RACK)
-            fprintf(f, "rack %s %s %s radius %.17g\n", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name, c->coef[0]);
-        else {
+        if (c->kind == MT_COUPLE_GEAR) {
+            fprintf(f, "gear %s %s %s radius", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name);
+            wv(f, m, MT_ENT_COUPLE, i, "coef.0", c->coef[0]);
+            const MtBinding *bb = mt_model_binding(m, MT_ENT_COUPLE, i, "coef.1");
+            size_t len = bb ? strlen(bb->expr) : 0;
+            if (bb && c->coef[1] < 0 && len > 3 && !strncmp(bb->expr, "-(", 2) && bb->expr[len - 1] == ')')
+                fprintf(f, " {%.*s}", (int)(len - 3), bb->expr + 2); /* internal: the sign lives in the keyword */
+            else wv(f, m, MT_ENT_COUPLE, i, "coef.1", fabs(c->coef[1]));
+            fprintf(f, "%s\n", c->coef[1] < 0 ? " internal" : "");
+        } else if (c->kind == MT_COUPLE_RACK) {
+            fprintf(f, "rack %s %s %s radius", c->name, m->joint[c->joint[0]].name, m->joint[c->joint[1]].name);
+            wv(f, m, MT_ENT_COUPLE, i, "coef.0", c->coef[0]);
+            fputc('\n', f);
+        } else {
             fprintf(f, "coupler %s", c->name);
-            for (int k = 0; k < c->n; k++)
-                fprintf(f, " %s.%s %.17g", m->joint[c->joint[k]].name, mt_coord_name(c->coord[k]), c->coef[k]);
+            for (int k = 0; k < c->n; k++) {
+                char fld[16];
+                snprintf(fld, sizeof fld, "coef.%d", k);
+                fprintf(f, " %s.%s", m->joint[c->joint[k]].name, mt_coord_name(c->coord[k]));
+                wv(f, m, MT_ENT_COUPLE, i, fld, c->coef[k]);
+            }
             fputc('\n', f);
         }
     }
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
         fprintf(f, "initial %s.%s", m->joint[in->joint].name, mt_coord_name(in->coord));
-        if (in->has_value) fprintf(f, " %.17g", in->value);
-        if (in->has_rate) fprintf(f, " rate %.17g", in->rate);
+        if (in->has_value) wv(f, m, MT_ENT_INITIAL, i, "value", in->value);
+        if (in->has_rate) {
+            fprintf(f, " rate");
+            wv(f, m, MT_ENT_INITIAL, i, "rate", in->rate);
+        }
         fputc('\n', f);
     }
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
-        fprintf(f, "spring %s %s %s k %.17g c %.17g length %.17g preload %.17g\n", sp->name,
-                mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b), sp->k, sp->c,
-                sp->length, sp->preload);
+        fprintf(f, "spring %s %s %s k", sp->name, mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b));
+        wv(f, m, MT_ENT_SPRING, i, "k", sp->k);
+        fprintf(f, " c");
+        wv(f, m, MT_ENT_SPRING, i, "c", sp->c);
+        fprintf(f, " length");
+        wv(f, m, MT_ENT_SPRING, i, "length", sp->length);
+        fprintf(f, " preload");
+        wv(f, m, MT_ENT_SPRING, i, "preload", sp->preload);
+        fputc('\n', f);
     }
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));
     return MT_OK;

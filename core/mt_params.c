@@ -1,0 +1,313 @@
+/* mt_params.c — named parameters (design variables) and numeric fields bound
+ * to expressions of them: storage, field addressing, and evaluation in
+ * dependency order with cycles and unknown names reported where they are. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_expr.h"
+#include "mt_i18n.h"
+#include "mt_model.h"
+#include "mt_units.h"
+
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int nc = *cap ? 2 * *cap : 8;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p) return -1;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+int mt_model_find_param(const MtModel *m, const char *name)
+{
+    for (int i = 0; i < m->nparam; i++)
+        if (!strcmp(m->param[i].name, name)) return i;
+    return -1;
+}
+
+int mt_model_add_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err)
+{
+    if (!name || !name[0] || strlen(name) >= MT_NAME_MAX || strpbrk(name, ".#\" \t{}")) {
+        mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("parameter '%s': give it a name without spaces, dots or braces"),
+                     name ? name : "");
+        return -1;
+    }
+    if (!expr || strlen(expr) >= MT_EXPR_MAX) {
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("parameter '%s': expression missing or longer than %d characters"), name,
+                     MT_EXPR_MAX - 1);
+        return -1;
+    }
+    if (unit && unit[0] && !mt_unit_find(unit, NULL, NULL)) {
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("parameter '%s': unknown unit '%s'"), name, unit);
+        return -1;
+    }
+    int i = mt_model_find_param(m, name);
+    if (i < 0) {
+        if (grow((void **)&m->param, &m->cap_param, m->nparam, sizeof *m->param)) {
+            mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+            return -1;
+        }
+        i = m->nparam++;
+        memset(&m->param[i], 0, sizeof m->param[i]);
+        snprintf(m->param[i].name, sizeof m->param[i].name, "%s", name);
+    }
+    snprintf(m->param[i].expr, sizeof m->param[i].expr, "%s", expr);
+    snprintf(m->param[i].unit, sizeof m->param[i].unit, "%s", unit ? unit : "");
+    m->param[i].value = NAN;
+    return i;
+}
+
+const MtBinding *mt_model_binding(const MtModel *m, MtEntityKind kind, int index, const char *field)
+{
+    for (int i = 0; i < m->nbinding; i++) {
+        const MtBinding *b = &m->binding[i];
+        if (b->kind == kind && b->index == index && !strcmp(b->field, field)) return b;
+    }
+    return NULL;
+}
+
+int mt_model_bind(MtModel *m, MtEntityKind kind, int index, const char *field, const char *expr, MtError *err)
+{
+    if (!mt_model_field(m, kind, index, field)) {
+        mt_error_set(err, MT_ERR_ARG, field, MT_("field '%s' cannot hold an expression"), field);
+        return -1;
+    }
+    if (strlen(expr) >= MT_EXPR_MAX) {
+        mt_error_set(err, MT_ERR_MODEL, field, MT_("field '%s': expression longer than %d characters"), field, MT_EXPR_MAX - 1);
+        return -1;
+    }
+    MtBinding *b = (MtBinding *)mt_model_binding(m, kind, index, field);
+    if (!b) {
+        if (grow((void **)&m->binding, &m->cap_binding, m->nbinding, sizeof *m->binding)) {
+            mt_error_set(err, MT_ERR_NOMEM, field, "%s", MT_("out of memory"));
+            return -1;
+        }
+        b = &m->binding[m->nbinding++];
+        memset(b, 0, sizeof *b);
+        b->kind = kind;
+        b->index = index;
+        snprintf(b->field, sizeof b->field, "%s", field);
+    }
+    snprintf(b->expr, sizeof b->expr, "%s", expr);
+    return (int)(b - m->binding);
+}
+
+int mt_model_set_unit(MtModel *m, const char *quantity, const char *unit, MtError *err)
+{
+    MtDim d = mt_dim_from_name(quantity);
+    if (d == MT_DIM_ANY || !mt_unit_lookup(unit, d)) {
+        mt_error_set(err, MT_ERR_MODEL, quantity, MT_("display unit: '%s' is not a unit of %s"), unit, quantity);
+        return -1;
+    }
+    for (int i = 0; i < m->nunit; i++)
+        if (!strcmp(m->unit[i].quantity, quantity)) {
+            snprintf(m->unit[i].unit, sizeof m->unit[i].unit, "%s", unit);
+            return i;
+        }
+    if (grow((void **)&m->unit, &m->cap_unit, m->nunit, sizeof *m->unit)) {
+        mt_error_set(err, MT_ERR_NOMEM, quantity, "%s", MT_("out of memory"));
+        return -1;
+    }
+    MtDisplayUnit *u = &m->unit[m->nunit];
+    snprintf(u->quantity, sizeof u->quantity, "%s", quantity);
+    snprintf(u->unit, sizeof u->unit, "%s", unit);
+    return m->nunit++;
+}
+
+/* "name.k" → base and component k (−1 without a component). */
+static int split(const char *field, char *base, size_t n)
+{
+    const char *dot = strchr(field, '.');
+    size_t len = dot ? (size_t)(dot - field) : strlen(field);
+    if (len >= n) return -2;
+    memcpy(base, field, len);
+    base[len] = 0;
+    if (!dot) return -1;
+    char *end;
+    long k = strtol(dot + 1, &end, 10);
+    return (*end || k < 0 || k > 64) ? -2 : (int)k;
+}
+
+double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *field)
+{
+    char f[24];
+    int k = split(field, f, sizeof f);
+    if (k == -2) return NULL;
+#define VEC(name, arr, n) if (!strcmp(f, name)) return (k >= 0 && k < (n)) ? &(arr)[k] : NULL
+#define SCAL(name, x) if (!strcmp(f, name)) return k < 0 ? &(x) : NULL
+    switch (kind) {
+    case MT_ENT_BODY: {
+        if (index < 0 || index >= m->nbody) return NULL;
+        MtBodySpec *b = &m->body[index];
+        SCAL("mass", b->mass);
+        VEC("com", b->com, 3);
+        VEC("inertia", b->inertia, 6);
+        VEC("position", b->pos, 3);
+        VEC("velocity", b->vel, 3);
+        VEC("omega", b->omega, 3);
+        return NULL;
+    }
+    case MT_ENT_MARKER:
+        if (index < 0 || index >= m->nmarker) return NULL;
+        VEC("at", m->marker[index].pos, 3);
+        return NULL;
+    case MT_ENT_JOINT:
+        if (index < 0 || index >= m->njoint) return NULL;
+        SCAL("param", m->joint[index].param);
+        return NULL;
+    case MT_ENT_DRIVER:
+        if (index < 0 || index >= m->ndriver) return NULL;
+        VEC("coef", m->driver[index].coef, MT_POLY_MAX);
+        return NULL;
+    case MT_ENT_SPRING: {
+        if (index < 0 || index >= m->nspring) return NULL;
+        MtSpringSpec *s = &m->spring[index];
+        SCAL("k", s->k);
+        SCAL("c", s->c);
+        SCAL("length", s->length);
+        SCAL("preload", s->preload);
+        return NULL;
+    }
+    case MT_ENT_COUPLE:
+        if (index < 0 || index >= m->ncouple) return NULL;
+        VEC("coef", m->couple[index].coef, 3);
+        return NULL;
+    case MT_ENT_INITIAL:
+        if (index < 0 || index >= m->ninitial) return NULL;
+        SCAL("value", m->initial[index].value);
+        SCAL("rate", m->initial[index].rate);
+        return NULL;
+    case MT_ENT_GRAVITY: VEC("gravity", m->gravity, 3); return NULL;
+    case MT_ENT_SOLVER: {
+        MtSolverSpec *s = &m->solver;
+        SCAL("step", s->step);
+        SCAL("until", s->until);
+        SCAL("rtol", s->rtol);
+        SCAL("atol", s->atol);
+        SCAL("ts", s->stab_period);
+        SCAL("xi", s->stab_damping);
+        SCAL("alpha", s->hht_alpha);
+        SCAL("rho", s->rho_inf);
+        return NULL;
+    }
+    }
+#undef VEC
+#undef SCAL
+    return NULL;
+}
+
+/* Name of the entity a binding belongs to, for messages. */
+static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, size_t n)
+{
+    switch (b->kind) {
+    case MT_ENT_BODY: return m->body[b->index].name;
+    case MT_ENT_MARKER: return mt_model_marker_ref(m, b->index, buf, (int)n);
+    case MT_ENT_JOINT: return m->joint[b->index].name;
+    case MT_ENT_DRIVER: return m->driver[b->index].name;
+    case MT_ENT_SPRING: return m->spring[b->index].name;
+    case MT_ENT_COUPLE: return m->couple[b->index].name;
+    case MT_ENT_INITIAL: return m->joint[m->initial[b->index].joint].name;
+    case MT_ENT_GRAVITY: return "gravity";
+    default: return "solver";
+    }
+}
+
+static int resolve_param(void *user, const char *name, int *slot)
+{
+    int i = mt_model_find_param(user, name);
+    if (i < 0) return 0;
+    *slot = i;
+    return 1;
+}
+
+MtStatus mt_model_eval_params(MtModel *m, MtError *err)
+{
+    int n = m->nparam;
+    MtExpr **ex = calloc((size_t)n + 1, sizeof *ex);
+    double *val = calloc((size_t)n + 1, sizeof *val);
+    int *state = calloc((size_t)n + 1, sizeof *state), *order = calloc((size_t)n + 1, sizeof *order), *stack = calloc((size_t)n + 1, sizeof *stack);
+    MtStatus rc = MT_OK;
+    MtExprEnv env = {resolve_param, m, NULL, 0};
+    if (!ex || !val || !state || !order || !stack) { rc = mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); goto done; }
+    for (int i = 0; i < n; i++) {
+        int col = 0;
+        MtError e = {0};
+        ex[i] = mt_expr_compile(m->param[i].expr, &env, &col, &e);
+        if (!ex[i]) {
+            rc = mt_error_set(err, MT_ERR_MODEL, m->param[i].name, MT_("parameter '%s': %s"), m->param[i].name, e.msg);
+            goto done;
+        }
+    }
+    /* depth-first topological order; state 1 = on the path, 2 = done */
+    int norder = 0;
+    for (int root = 0; root < n; root++) {
+        if (state[root]) continue;
+        int sp = 0;
+        stack[sp++] = root;
+        state[root] = 1;
+        while (sp) {
+            int v = stack[sp - 1], next = -1;
+            const int *deps;
+            int nd = mt_expr_deps(ex[v], &deps);
+            for (int d = 0; d < nd; d++) {
+                if (state[deps[d]] == 1) {
+                    rc = mt_error_set(err, MT_ERR_MODEL, m->param[v].name,
+                                      MT_("parameter '%s': its expression depends on itself through '%s'; break the cycle"),
+                                      m->param[v].name, m->param[deps[d]].name);
+                    goto done;
+                }
+                if (!state[deps[d]]) { next = deps[d]; break; }
+            }
+            if (next >= 0) {
+                state[next] = 1;
+                stack[sp++] = next;
+            } else {
+                state[v] = 2;
+                order[norder++] = v;
+                sp--;
+            }
+        }
+    }
+    for (int k = 0; k < norder; k++) {
+        int i = order[k];
+        double f = 1;
+        if (m->param[i].unit[0]) mt_unit_find(m->param[i].unit, &f, NULL);
+        val[i] = mt_expr_eval(ex[i], val) * f;
+        m->param[i].value = val[i];
+        if (!isfinite(val[i])) {
+            rc = mt_error_set(err, MT_ERR_MODEL, m->param[i].name, MT_("parameter '%s': its value is not a finite number"),
+                              m->param[i].name);
+            goto done;
+        }
+    }
+    for (int b = 0; b < m->nbinding; b++) {
+        const MtBinding *bd = &m->binding[b];
+        char buf[2 * MT_NAME_MAX + 2];
+        const char *ent = entity_name(m, bd, buf, sizeof buf);
+        double *x = mt_model_field(m, bd->kind, bd->index, bd->field);
+        int col = 0;
+        MtError e = {0};
+        MtExpr *x_e = x ? mt_expr_compile(bd->expr, &env, &col, &e) : NULL;
+        if (!x_e) {
+            rc = mt_error_set(err, MT_ERR_MODEL, ent, MT_("'%s', field %s: %s"), ent, bd->field,
+                              x ? e.msg : MT_("no such field"));
+            goto done;
+        }
+        *x = mt_expr_eval(x_e, val);
+        mt_expr_free(x_e);
+        if (!isfinite(*x)) {
+            rc = mt_error_set(err, MT_ERR_MODEL, ent, MT_("'%s', field %s: the expression '%s' is not a finite number"), ent,
+                              bd->field, bd->expr);
+            goto done;
+        }
+    }
+done:
+    if (ex)
+        for (int i = 0; i < n; i++) mt_expr_free(ex[i]);
+    free(ex); free(val); free(state); free(order); free(stack);
+    return rc;
+}
