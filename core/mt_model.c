@@ -104,6 +104,7 @@ void mt_model_free(MtModel *m)
     free(m->param);
     free(m->binding);
     free(m->unit);
+    free(m->shape);
     free(m->joint);
     free(m->driver);
     free(m->spring);

@@ -66,6 +66,7 @@ typedef struct {
     double rot[9];     /* body axes in project axes (columns), row-major */
     double vel[3];     /* velocity of the body frame origin, project axes, m/s */
     double omega[3];   /* angular velocity, project axes, rad/s */
+    double density;    /* > 0: mass, com and inertia computed from the solid shapes, kg/m³ */
 } MtBodySpec;
 
 typedef struct {
@@ -148,6 +149,22 @@ typedef struct {
     double rate;
 } MtInitialSpec;
 
+/* Visual geometry of a body (also the source of computed mass properties).
+ * In the shape's own frame (pos, rot in body axes): BOX size = lx ly lz,
+ * centred; CYLINDER and CAPSULE radius size[0], length size[1] along z,
+ * centred; SPHERE radius size[0]; BAR radius size[0] from pos to end (body
+ * axes); MESH an STL/OBJ file scaled by size[0]. */
+typedef enum { MT_SHAPE_BOX, MT_SHAPE_CYLINDER, MT_SHAPE_SPHERE, MT_SHAPE_CAPSULE, MT_SHAPE_BAR, MT_SHAPE_MESH, MT_SHAPE_NKINDS } MtShapeKind;
+typedef struct {
+    int body;          /* MT_GROUND or body index */
+    MtShapeKind kind;
+    double size[3];
+    double pos[3], rot[9];
+    double end[3];     /* BAR: second end point, body axes */
+    float color[3];    /* 0..1; all zero = automatic */
+    char mesh[256];    /* MESH: file path, relative to the model file */
+} MtShapeSpec;
+
 /* A named design variable: value = expr evaluated over other parameters. */
 #define MT_EXPR_MAX 256
 typedef struct {
@@ -197,6 +214,8 @@ typedef struct MtModel {
     MtParamSpec *param;
     MtBinding *binding;
     MtDisplayUnit *unit;
+    int nshape, cap_shape;
+    MtShapeSpec *shape;
 } MtModel;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
@@ -244,6 +263,18 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
 MtStatus mt_model_eval_params(MtModel *m, MtError *err);
 /* Remembers the display unit of a quantity (e.g. "length", "mm"). */
 int mt_model_set_unit(MtModel *m, const char *quantity, const char *unit, MtError *err);
+
+/* Adds a shape to a body; returns its index or -1. */
+int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);
+const char *mt_shape_kind_name(MtShapeKind k);
+int mt_shape_kind_from_name(const char *s, MtShapeKind *k);
+/* Mass, centre of mass and inertia about it (body axes, Ixx Iyy Izz Ixy Ixz Iyz)
+ * of the body's solid shapes at density rho (meshes are not counted);
+ * returns 0, or -1 when the body has no solid shape. */
+int mt_shapes_mass_props(const MtModel *m, int body, double rho, double *mass, double com[3], double inertia[6]);
+/* Recomputes mass properties of every body with a density; -1 and err when a
+ * body with a density has no solid shape. */
+int mt_model_update_mass_props(MtModel *m, MtError *err);
 
 /* Lookups by name; -1 when absent (bodies: also -1 for "ground", check with
  * mt_model_body_ref). Marker reference "body.marker". */

@@ -144,6 +144,7 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         if (index < 0 || index >= m->nbody) return NULL;
         MtBodySpec *b = &m->body[index];
         SCAL("mass", b->mass);
+        SCAL("density", b->density);
         VEC("com", b->com, 3);
         VEC("inertia", b->inertia, 6);
         VEC("position", b->pos, 3);
@@ -305,6 +306,7 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
             goto done;
         }
     }
+    if (rc == MT_OK && mt_model_update_mass_props(m, err)) rc = err->code;
 done:
     if (ex)
         for (int i = 0; i < n; i++) mt_expr_free(ex[i]);

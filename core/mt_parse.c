@@ -223,6 +223,66 @@ static int marker_line(Parser *p, MtModel *m, int body)
     return 0;
 }
 
+/* shape KIND NUMBERS… [from X Y Z to X Y Z] [scale S] [at X Y Z] [ORIENTATION] [color R G B] */
+static int shape_line(Parser *p, MtModel *m, int body)
+{
+    const char *owner = mt_model_body_name(m, body);
+    if (p->ntok < 2) return perr(p, owner, MT_("'%s': write 'shape box|cylinder|sphere|capsule|bar|mesh …'"), owner);
+    MtShapeSpec sh;
+    memset(&sh, 0, sizeof sh);
+    sh.body = body;
+    mt_m3_identity(sh.rot);
+    if (mt_shape_kind_from_name(p->tok[1], &sh.kind))
+        return perr(p, owner, MT_("'%s': unknown shape '%s' (box, cylinder, sphere, capsule, bar, mesh)"), owner, p->tok[1]);
+    CTX(p, MT_ENT_BODY, 0, NULL);
+    static const int nsize[MT_SHAPE_NKINDS] = {3, 2, 1, 2, 1, 0};
+    int i = 2, n = nsize[sh.kind];
+    if (sh.kind == MT_SHAPE_MESH) {
+        if (p->ntok < 3) return perr(p, owner, MT_("'%s': write 'shape mesh FILE [scale S]'"), owner);
+        snprintf(sh.mesh, sizeof sh.mesh, "%s", p->tok[2]);
+        sh.size[0] = 1;
+        i = 3;
+    } else if (nums(p, owner, i, n, sh.size)) return -1;
+    i += n;
+    int have_from = 0, have_to = 0;
+    while (i < p->ntok) {
+        const char *k = p->tok[i];
+        if (!strcmp(k, "at") || !strcmp(k, "from")) {
+            if (nums(p, owner, i + 1, 3, sh.pos)) return -1;
+            have_from |= k[0] == 'f';
+            i += 4;
+        } else if (!strcmp(k, "to")) {
+            if (nums(p, owner, i + 1, 3, sh.end)) return -1;
+            have_to = 1;
+            i += 4;
+        } else if (!strcmp(k, "scale")) {
+            if (num(p, owner, i + 1, &sh.size[0])) return -1;
+            i += 2;
+        } else if (!strcmp(k, "color")) {
+            double c[3];
+            if (nums(p, owner, i + 1, 3, c)) return -1;
+            for (int q = 0; q < 3; q++) sh.color[q] = (float)fmin(1, fmax(0, c[q]));
+            i += 4;
+        } else {
+            /* an orientation runs to the next keyword */
+            int j = i + 1;
+            while (j < p->ntok && strcmp(p->tok[j], "color") && strcmp(p->tok[j], "at") && strcmp(p->tok[j], "scale")) j++;
+            int save = p->ntok;
+            p->ntok = j;
+            int rc = orientation(p, owner, i, sh.rot);
+            p->ntok = save;
+            if (rc) return -1;
+            i = j;
+        }
+    }
+    if (sh.kind == MT_SHAPE_BAR && !(have_from && have_to))
+        return perr(p, owner, MT_("'%s': a bar needs 'from X Y Z to X Y Z'"), owner);
+    for (int q = 0; q < (sh.kind == MT_SHAPE_MESH ? 1 : n); q++)
+        if (!(sh.size[q] > 0)) return perr(p, owner, MT_("'%s': shape sizes must be positive"), owner);
+    if (mt_model_add_shape(m, &sh, p->err) < 0) return perr(p, owner, "%s", p->err->msg);
+    return 0;
+}
+
 static int expect_n(Parser *p, const char *entity, int n)
 {
     if (p->ntok != n) {
@@ -237,7 +297,13 @@ static int body_line(Parser *p, MtModel *m, int bi)
     MtBodySpec *b = &m->body[bi];
     const char *k = p->tok[0];
     if (!strcmp(k, "marker")) return marker_line(p, m, bi);
+    if (!strcmp(k, "shape")) return shape_line(p, m, bi);
     CTX(p, MT_ENT_BODY, bi, strcmp(k, "orientation") ? k : NULL);
+    if (!strcmp(k, "density")) {
+        if (expect_n(p, b->name, 2) || num(p, b->name, 1, &b->density)) return -1;
+        if (!(b->density > 0)) return perr(p, b->name, MT_("body '%s': density must be positive"), b->name);
+        return 0;
+    }
     if (!strcmp(k, "mass")) return expect_n(p, b->name, 2) || num(p, b->name, 1, &b->mass);
     if (!strcmp(k, "com")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->com);
     if (!strcmp(k, "inertia")) {
@@ -250,7 +316,7 @@ static int body_line(Parser *p, MtModel *m, int bi)
     if (!strcmp(k, "orientation")) return orientation(p, b->name, 1, b->rot);
     if (!strcmp(k, "velocity")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->vel);
     if (!strcmp(k, "omega")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->omega);
-    return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, position, orientation, velocity, omega, marker)"),
+    return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, density, position, orientation, velocity, omega, marker, shape)"),
                 b->name, k);
 }
 
@@ -636,7 +702,8 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
                 if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground or body block")) || 1;
                 block = -1;
             } else if (block == -2) {
-                if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", MT_("ground: only markers go in the ground block, not '%s'"), p.tok[0]) || 1;
+                if (!strcmp(p.tok[0], "shape")) fail = shape_line(&p, m, MT_GROUND) != 0;
+                else if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", MT_("ground: only markers and shapes go in the ground block, not '%s'"), p.tok[0]) || 1;
                 else fail = marker_line(&p, m, MT_GROUND) != 0;
             } else if (block >= 0) {
                 if (!strcmp(p.tok[0], "body") || !strcmp(p.tok[0], "joint") || !strcmp(p.tok[0], "ground"))
@@ -662,6 +729,13 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
     }
     free(p.pend);
     if (!fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err) != MT_OK) {
+        char msg[512], entity[sizeof err->entity];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        snprintf(entity, sizeof entity, "%s", err->entity);
+        mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
+        fail = 1;
+    }
+    if (!fail && mt_model_update_mass_props(m, err)) {
         char msg[512], entity[sizeof err->entity];
         snprintf(msg, sizeof msg, "%s", err->msg);
         snprintf(entity, sizeof entity, "%s", err->entity);
@@ -769,6 +843,30 @@ static void wvs(FILE *f, const MtModel *m, MtEntityKind kind, int index, const c
     }
 }
 
+static void write_shapes(FILE *f, const MtModel *m, int body)
+{
+    for (int i = 0; i < m->nshape; i++) {
+        const MtShapeSpec *sh = &m->shape[i];
+        if (sh->body != body) continue;
+        fprintf(f, "  shape %s", mt_shape_kind_name(sh->kind));
+        if (sh->kind == MT_SHAPE_MESH) fprintf(f, " \"%s\" scale %.17g", sh->mesh, sh->size[0]);
+        else {
+            static const int nsize[MT_SHAPE_NKINDS] = {3, 2, 1, 2, 1, 0};
+            for (int k = 0; k < nsize[sh->kind]; k++) fprintf(f, " %.17g", sh->size[k]);
+        }
+        if (sh->kind == MT_SHAPE_BAR)
+            fprintf(f, " from %.17g %.17g %.17g to %.17g %.17g %.17g", sh->pos[0], sh->pos[1], sh->pos[2], sh->end[0], sh->end[1],
+                    sh->end[2]);
+        else {
+            fprintf(f, " at %.17g %.17g %.17g ", sh->pos[0], sh->pos[1], sh->pos[2]);
+            write_frame(f, sh->rot);
+        }
+        if (sh->color[0] || sh->color[1] || sh->color[2])
+            fprintf(f, " color %.9g %.9g %.9g", (double)sh->color[0], (double)sh->color[1], (double)sh->color[2]);
+        fputc('\n', f);
+    }
+}
+
 static void write_markers(FILE *f, const MtModel *m, int body)
 {
     for (int i = 0; i < m->nmarker; i++) {
@@ -821,16 +919,23 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     wv(f, m, MT_ENT_SOLVER, 0, "rho", s->rho_inf);
     fprintf(f, " correct %s\n", s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
     fprintf(f, "\nground\n");
+    write_shapes(f, m, MT_GROUND);
     write_markers(f, m, MT_GROUND);
     fprintf(f, "end\n");
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *bd = &m->body[i];
-        fprintf(f, "\nbody %s\n  mass", bd->name);
-        wv(f, m, MT_ENT_BODY, i, "mass", bd->mass);
-        fprintf(f, "\n  com");
-        wvs(f, m, MT_ENT_BODY, i, "com", bd->com, 3);
-        fprintf(f, "\n  inertia");
-        wvs(f, m, MT_ENT_BODY, i, "inertia", bd->inertia, 6);
+        fprintf(f, "\nbody %s", bd->name);
+        if (bd->density > 0) {
+            fprintf(f, "\n  density");
+            wv(f, m, MT_ENT_BODY, i, "density", bd->density);
+        } else {
+            fprintf(f, "\n  mass");
+            wv(f, m, MT_ENT_BODY, i, "mass", bd->mass);
+            fprintf(f, "\n  com");
+            wvs(f, m, MT_ENT_BODY, i, "com", bd->com, 3);
+            fprintf(f, "\n  inertia");
+            wvs(f, m, MT_ENT_BODY, i, "inertia", bd->inertia, 6);
+        }
         fprintf(f, "\n  position");
         wvs(f, m, MT_ENT_BODY, i, "position", bd->pos, 3);
         fprintf(f, "\n  orientation ");
@@ -840,6 +945,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fprintf(f, "\n  omega");
         wvs(f, m, MT_ENT_BODY, i, "omega", bd->omega, 3);
         fputc('\n', f);
+        write_shapes(f, m, i);
         write_markers(f, m, i);
         fprintf(f, "end\n");
     }
