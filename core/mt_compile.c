@@ -7,6 +7,7 @@
 
 #include "mt_i18n.h"
 #include "mt_math.h"
+#include "mt_forces.h"
 #include "mt_system.h"
 
 void mt_state_init_coords(MtState *st);
@@ -17,7 +18,7 @@ MtModel *mt_model_copy(const MtModel *m)
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
-    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL;
+    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
 #define DUP(field, n)                                                                   \
@@ -37,7 +38,9 @@ MtModel *mt_model_copy(const MtModel *m)
     DUP(binding, m->nbinding)
     DUP(unit, m->nunit)
     DUP(shape, m->nshape)
+    DUP(force, m->nforce)
 #undef DUP
+    c->cap_force = m->nforce;
     c->cap_shape = m->nshape;
     c->cap_param = m->nparam;
     c->cap_binding = m->nbinding;
@@ -58,6 +61,7 @@ MtModel *mt_model_copy(const MtModel *m)
 void mt_system_free(MtSystem *s)
 {
     if (!s) return;
+    mt_forces_free(s);
     mt_model_free(s->model);
     free(s->mass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
     free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
@@ -271,6 +275,10 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         row += b->nrow;
     }
     s->nrow = row;
+    if (mt_forces_compile(s, err) != MT_OK) {
+        mt_system_free(s);
+        return NULL;
+    }
     /* coupling graph: blocks that share a moving body */
     {
         int *cnt = calloc((size_t)nb + 1, sizeof(int)), *start = calloc((size_t)nb + 2, sizeof(int));
@@ -363,7 +371,7 @@ void mt_state_free(MtState *st)
 {
     if (!st) return;
     free(st->q); free(st->u); free(st->acc); free(st->lambda); free(st->R); free(st->Jwinv);
-    free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont);
+    free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -386,12 +394,15 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
     st->cont = calloc(3 * nr, sizeof(double));
+    st->chan = calloc((size_t)s->nchan + 3, sizeof(double));
+    st->fdisc = calloc(2 * (size_t)s->model->nforce + 1, sizeof(double));
+    st->fout = calloc(8 * (size_t)s->model->nforce + 1, sizeof(double));
     st->g = calloc(nr, sizeof(double));
     st->gd = calloc(nr, sizeof(double));
     st->h = calloc(nr, sizeof(double));
     st->rhs = calloc(nr, sizeof(double));
     if (!st->q || !st->u || !st->acc || !st->lambda || !st->R || !st->Jwinv || !st->f || !st->a0 || !st->G ||
-        !st->W || !st->g || !st->gd || !st->h || !st->rhs || !st->cont)
+        !st->W || !st->g || !st->gd || !st->h || !st->rhs || !st->cont || !st->chan || !st->fdisc || !st->fout)
         goto nomem;
     memcpy(st->q, s->q0, sizeof(double) * 7 * (size_t)s->nbody);
     memcpy(st->u, s->u0, sizeof(double) * 6 * (size_t)s->nbody);

@@ -13,6 +13,7 @@
  *          and its contact point does not slip (2 velocity-level rows). */
 #include <string.h>
 
+#include "mt_forces.h"
 #include "mt_kin.h"
 
 /* ---- driver laws ---------------------------------------------------------- */
@@ -155,12 +156,15 @@ void mt_state_init_coords(MtState *st)
 {
     mt_stage_bodies(st, st->q);
     eval_coords(st, st->q, st->u, 0);
+    memset(st->fdisc, 0, sizeof(double) * 2 * (size_t)st->sys->model->nforce);
+    mt_forces_commit(st);
 }
 
 void mt_state_commit(MtState *st)
 {
     mt_stage_bodies(st, st->q);
     eval_coords(st, st->q, st->u, 1);
+    mt_forces_commit(st);
 }
 
 /* ---- rows ----------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_forces.h"
 #include "mt_kin.h"
 
 void mt_stage_bodies(MtState *st, const double *q)
@@ -23,7 +24,6 @@ void mt_stage_bodies(MtState *st, const double *q)
 /* Gravity, gyroscopic terms and springs, at the centre of mass. */
 static void stage_forces(MtState *st, double t, const double *q, const double *u)
 {
-    (void)t;
     const MtSystem *s = st->sys;
     for (int b = 0; b < s->nbody; b++) {
         double *f = st->f + 6 * b, Jw[3], wb[3];
@@ -34,6 +34,7 @@ static void stage_forces(MtState *st, double t, const double *q, const double *u
         mt_m3_mulv(Jw, R, Jw);
         mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
     }
+    mt_stage_force_elements(st, t, q, u); /* also the channels spring curves read */
     for (int k = 0; k < s->nspring; k++) {
         const MtSpringSpec *sp = &s->model->spring[k];
         double len, rate, ten;

@@ -3,6 +3,7 @@
  * energies. */
 #include <string.h>
 
+#include "mt_forces.h"
 #include "mt_kin.h"
 
 void mt_body_origin(const MtState *st, const double *q, const double *u, int b, double pos[3], double vel[3])
@@ -77,7 +78,8 @@ void mt_spring_state(const MtState *st, const double *q, const double *u, int sp
     double Ld = L > 0 ? mt_v3_dot(d, dv) / L : 0;
     *len = L;
     *rate = Ld;
-    *tension = sp->k * (L - sp->length) + sp->c * Ld + sp->preload;
+    *tension = sp->curve[0] ? mt_spring_curve((MtState *)st, spring, L - sp->length, Ld) /* chan is scratch */
+                            : sp->k * (L - sp->length) + sp->c * Ld + sp->preload;
 }
 
 void mt_energy(const MtState *st, const double *q, const double *u, double *kinetic, double *potential)
@@ -102,5 +104,5 @@ void mt_energy(const MtState *st, const double *q, const double *u, double *kine
         V += 0.5 * sp->k * (L - sp->length) * (L - sp->length) + sp->preload * L;
     }
     *kinetic = T;
-    *potential = V;
+    *potential = V + mt_forces_potential(st);
 }

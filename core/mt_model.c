@@ -105,6 +105,7 @@ void mt_model_free(MtModel *m)
     free(m->binding);
     free(m->unit);
     free(m->shape);
+    free(m->force);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -590,6 +591,51 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         for (int k = 0; k < i; k++)
             if (m->initial[k].joint == in->joint && m->initial[k].coord == in->coord)
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s' is given twice"), j->name);
+    }
+    for (int i = 0; i < m->nforce; i++) {
+        const MtForceSpec *fs = &m->force[i];
+        const double *p = fs->p;
+        const char *const *pn = mt_force_param_names(fs->kind);
+        for (int q = 0; pn[q]; q++)
+            if (isinf(p[q]) || (isnan(p[q]) && !(fs->kind == MT_FORCE_FRICTION && q == 1) && !(fs->kind == MT_FORCE_STRUT && (q == 8 || q == 12))))
+                return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': parameter '%s' must be a finite number"), fs->name, pn[q]);
+        if (fs->joint >= 0) {
+            MtJointType t = m->joint[fs->joint].type;
+            int ok = fs->kind == MT_FORCE_TORSION ? (t == MT_JOINT_REVOLUTE || t == MT_JOINT_CYLINDRICAL)
+                                                  : (t == MT_JOINT_REVOLUTE || t == MT_JOINT_PRISMATIC);
+            if (!ok)
+                return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': joint '%s' is %s; this force acts in revolute%s joints"),
+                                    fs->name, m->joint[fs->joint].name, mt_joint_type_name(t),
+                                    fs->kind == MT_FORCE_TORSION ? MT_(" or cylindrical") : MT_(" or prismatic"));
+        } else if (fs->mi < 0 || (fs->mj >= 0 && m->marker[fs->mi].body == m->marker[fs->mj].body))
+            return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': its two markers must be on different bodies"), fs->name);
+        int bad = 0;
+        switch (fs->kind) {
+        case MT_FORCE_TORSION: bad = p[0] < 0 || p[1] < 0; break;
+        case MT_FORCE_BUSHING: for (int q = 0; q < 12; q++) bad |= p[q] < 0; break;
+        case MT_FORCE_FRICTION:
+            bad = p[0] < 0 || (!isnan(p[1]) && p[1] < 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || p[6] < 0 ||
+                  (m->joint[fs->joint].type == MT_JOINT_REVOLUTE && !(p[5] > 0));
+            break;
+        case MT_FORCE_CONTACT:
+            bad = !(p[5] > 0) || !(p[6] >= 1) || !(p[7] > 0 && p[7] <= 1) || p[8] < 0 || !(p[9] > 0) || !(p[10] > 0) ||
+                  ((fs->geom == MT_CONTACT_SPHERE_PLANE || fs->geom == MT_CONTACT_SPHERE_SPHERE) && !(p[0] > 0)) ||
+                  (fs->geom == MT_CONTACT_SPHERE_SPHERE && !(p[1] > 0)) ||
+                  (fs->geom == MT_CONTACT_BOX_PLANE && !(p[2] > 0 && p[3] > 0 && p[4] > 0));
+            break;
+        case MT_FORCE_STRUT:
+            bad = !(p[0] > 0) || !(p[1] > 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || !(p[5] > 0) || !(p[6] > 0) ||
+                  !(p[7] > 0) || (!isnan(p[8]) && !(p[8] > 0)) || !(p[9] > 0) || p[10] < 0 || p[11] < 0 || !(p[9] * p[0] < p[2]);
+            break;
+        case MT_FORCE_TYRE: bad = !(p[0] > 0) || !(p[1] > 0) || p[2] < 0 || p[3] < 0 || p[4] < 0 || p[5] < 0 || !(p[6] > 0); break;
+        case MT_FORCE_DRAG: bad = p[0] < 0 || p[1] < 0 || p[2] < 0; break;
+        default: break;
+        }
+        if (bad)
+            return mt_error_set(err, MT_ERR_MODEL, fs->name,
+                                MT_("force '%s': a parameter is out of range (stiffness, damping, areas and radii must be positive, "
+                                    "restitution in (0, 1]; a strut's stroke times area must stay below its gas volume)"),
+                                fs->name);
     }
     const MtSolverSpec *sv = &m->solver;
     if (!(sv->step > 0) || !isfinite(sv->step))

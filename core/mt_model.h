@@ -10,6 +10,7 @@
 #include "mt_error.h"
 
 #define MT_NAME_MAX 64
+#define MT_EXPR_MAX 256 /* longest expression in a field or parameter */
 #define MT_GROUND (-1) /* body index of the ground */
 
 typedef enum {
@@ -118,12 +119,15 @@ typedef struct {
     double coef[3];
 } MtCoupleSpec;
 
-/* Linear point-to-point spring–damper between the origins of two markers:
- * tension F = k (L − L0) + c dL/dt + preload. */
+/* Point-to-point spring–damper between the origins of two markers:
+ * tension F = k (L − L0) + c dL/dt + preload, or, with a curve, the
+ * expression curve(x, v) of the extension x = L − L0 and its rate v (plus
+ * any parameter, time and kinematic channel) in place of the linear law. */
 typedef struct {
     char name[MT_NAME_MAX];
     int mi, mj;
     double k, c, length, preload;
+    char curve[MT_EXPR_MAX]; /* "" = linear */
 } MtSpringSpec;
 
 typedef struct {
@@ -149,6 +153,36 @@ typedef struct {
     double rate;
 } MtInitialSpec;
 
+/* Force elements (mt_forces.c). Each acts between marker i (on the body that
+ * receives the reported force) and marker j, or on one joint:
+ * TORSION   spring–damper about a revolute joint's axis
+ * BUSHING   6-component linear spring–damper between two markers (j axes)
+ * FRICTION  Coulomb + viscous friction in a revolute or prismatic joint,
+ *           regularised Stribeck law (sticks below vs_eps)
+ * CONTACT   unilateral Hunt–Crossley contact with Coulomb friction
+ * STRUT     oleo-pneumatic shock strut (polytropic gas, quadratic orifice
+ *           damping, seal friction, stroke limits) along the line j → i
+ * TYRE      radial spring–damper rolling on the x-y plane of j, with
+ *           longitudinal and lateral slip forces
+ * ACTUATOR  force and torque given by expressions, in the axes of marker j
+ * DRAG      aerodynamic drag ½ρ·cd·A·|v|v on marker i */
+typedef enum {
+    MT_FORCE_TORSION, MT_FORCE_BUSHING, MT_FORCE_FRICTION, MT_FORCE_CONTACT, MT_FORCE_STRUT,
+    MT_FORCE_TYRE, MT_FORCE_ACTUATOR, MT_FORCE_DRAG, MT_FORCE_NKINDS
+} MtForceKind;
+/* Contact geometries (marker i's shape against marker j's). */
+typedef enum { MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE, MT_CONTACT_NGEOM } MtContactGeom;
+#define MT_FORCE_NPAR 20
+typedef struct {
+    char name[MT_NAME_MAX];
+    MtForceKind kind;
+    int mi, mj;           /* markers (mj may be -1 for DRAG) */
+    int joint;            /* TORSION, FRICTION */
+    int geom;             /* CONTACT: MtContactGeom */
+    double p[MT_FORCE_NPAR]; /* parameters, named per kind (mt_force_param_names) */
+    char expr[6][MT_EXPR_MAX]; /* ACTUATOR: fx fy fz tx ty tz ("" = 0) */
+} MtForceSpec;
+
 /* Visual geometry of a body (also the source of computed mass properties).
  * In the shape's own frame (pos, rot in body axes): BOX size = lx ly lz,
  * centred; CYLINDER and CAPSULE radius size[0], length size[1] along z,
@@ -166,7 +200,6 @@ typedef struct {
 } MtShapeSpec;
 
 /* A named design variable: value = expr evaluated over other parameters. */
-#define MT_EXPR_MAX 256
 typedef struct {
     char name[MT_NAME_MAX];
     char expr[MT_EXPR_MAX]; /* as typed; a plain number is an expression too */
@@ -177,7 +210,7 @@ typedef struct {
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
-    MT_ENT_GRAVITY, MT_ENT_SOLVER
+    MT_ENT_GRAVITY, MT_ENT_SOLVER, MT_ENT_FORCE
 } MtEntityKind;
 
 /* A numeric field whose value is an expression of parameters. Fields are named
@@ -216,6 +249,8 @@ typedef struct MtModel {
     MtDisplayUnit *unit;
     int nshape, cap_shape;
     MtShapeSpec *shape;
+    int nforce, cap_force;
+    MtForceSpec *force;
 } MtModel;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
@@ -263,6 +298,16 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
 MtStatus mt_model_eval_params(MtModel *m, MtError *err);
 /* Remembers the display unit of a quantity (e.g. "length", "mm"). */
 int mt_model_set_unit(MtModel *m, const char *quantity, const char *unit, MtError *err);
+
+/* Force elements: adds one with default parameters (returns index or -1);
+ * parameter names of a kind (NULL-terminated list, index = position in p). */
+int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, int mj, int joint, MtError *err);
+const char *mt_force_kind_name(MtForceKind k);
+int mt_force_kind_from_name(const char *s, MtForceKind *k);
+const char *const *mt_force_param_names(MtForceKind k);
+const char *mt_contact_geom_name(MtContactGeom g);
+int mt_contact_geom_from_name(const char *s, MtContactGeom *g);
+int mt_model_find_force(const MtModel *m, const char *name);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -42,7 +42,8 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->sys = s;
     c->f = f;
     c->first = 1;
-    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring + 3;
+    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
+            8 * m->nforce + 3;
     c->name = calloc((size_t)n, sizeof *c->name);
     c->val = calloc((size_t)n, sizeof *c->val);
     c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
@@ -66,6 +67,9 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
         COL("%s.rate", m->spring[sp].name);
         COL("%s.force", m->spring[sp].name);
     }
+    static const char *const fcols[8] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "defl", "power"};
+    for (int f = 0; f < m->nforce; f++)
+        for (int q = 0; q < 8; q++) COL("%s.%s", m->force[f].name, fcols[q]);
     COL("system.kinetic");
     COL("system.potential");
     COL("system.energy");
@@ -146,6 +150,8 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
         v[k++] = Ld;
         v[k++] = F;
     }
+    for (int f = 0; f < m->nforce; f++)
+        for (int q = 0; q < 8; q++) v[k++] = st->fout[8 * f + q];
     double T, V;
     mt_energy(st, st->q, st->u, &T, &V);
     v[k++] = T;

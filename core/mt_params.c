@@ -183,6 +183,13 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         SCAL("rate", m->initial[index].rate);
         return NULL;
     case MT_ENT_GRAVITY: VEC("gravity", m->gravity, 3); return NULL;
+    case MT_ENT_FORCE: {
+        if (index < 0 || index >= m->nforce) return NULL;
+        const char *const *names = mt_force_param_names(m->force[index].kind);
+        for (int q = 0; names[q]; q++)
+            if (!strcmp(f, names[q]) && k < 0) return &m->force[index].p[q];
+        return NULL;
+    }
     case MT_ENT_SOLVER: {
         MtSolverSpec *s = &m->solver;
         SCAL("step", s->step);
@@ -213,6 +220,7 @@ static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, 
     case MT_ENT_COUPLE: return m->couple[b->index].name;
     case MT_ENT_INITIAL: return m->joint[m->initial[b->index].joint].name;
     case MT_ENT_GRAVITY: return "gravity";
+    case MT_ENT_FORCE: return m->force[b->index].name;
     default: return "solver";
     }
 }

@@ -641,8 +641,17 @@ static int top_line(Parser *p, MtModel *m, int *block)
         if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
         double kk = 0, c = 0, len = 0, pre = 0;
         int have_len = 0;
+        char curve[MT_EXPR_MAX] = "";
         for (int i = 4; i < p->ntok; i += 2) {
             double v;
+            if (!strcmp(p->tok[i], "curve")) { /* tension as an expression of x (extension) and v (rate) */
+                const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
+                size_t len = strlen(e);
+                if (e[0] != '{' || len < 3 || len - 2 >= MT_EXPR_MAX)
+                    return perr(p, name, MT_("spring '%s': write 'curve {EXPRESSION of x and v}'"), name);
+                snprintf(curve, sizeof curve, "%.*s", (int)(len - 2), e + 1);
+                continue;
+            }
             CTX(p, MT_ENT_SPRING, m->nspring, p->tok[i]);
             if (num(p, name, i + 1, &v)) return -1;
             if (!strcmp(p->tok[i], "k")) kk = v;
@@ -653,9 +662,67 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         if (!have_len) len = NAN; /* filled in from the initial geometry after parsing */
         if (mt_model_add_spring(m, name, mi, mj, kk, c, len, pre, err) < 0) return perr(p, name, "%s", err->msg);
+        snprintf(m->spring[m->nspring - 1].curve, MT_EXPR_MAX, "%s", curve);
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, gear, rack, coupler or initial)"), k);
+    if (!strcmp(k, "force")) { /* force NAME KIND TARGETS… [GEOMETRY] KEY VALUE … */
+        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("force: write 'force NAME KIND TARGETS… KEY VALUE …'"));
+        const char *name = p->tok[1];
+        MtForceKind kind;
+        if (mt_force_kind_from_name(p->tok[2], &kind))
+            return perr(p, name, MT_("force '%s': unknown kind '%s' (torsion, bushing, friction, contact, strut, tyre, actuator, drag)"),
+                        name, p->tok[2]);
+        int i = 3, mi = -1, mj = -1, joint = -1, geom = 0;
+        if (kind == MT_FORCE_TORSION || kind == MT_FORCE_FRICTION) {
+            joint = mt_model_find_joint(m, p->tok[3]);
+            if (joint < 0) return perr(p, name, MT_("force '%s': unknown joint '%s'"), name, p->tok[3]);
+            i = 4;
+        } else {
+            if (marker_ref(p, m, name, p->tok[3], &mi)) return -1;
+            i = 4;
+            if (kind != MT_FORCE_DRAG) {
+                if (p->ntok < 5) return perr(p, name, MT_("force '%s': a second marker is needed"), name);
+                if (marker_ref(p, m, name, p->tok[4], &mj)) return -1;
+                i = 5;
+            }
+            if (kind == MT_FORCE_CONTACT) {
+                MtContactGeom g;
+                if (i >= p->ntok || mt_contact_geom_from_name(p->tok[i], &g))
+                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane or sphere-sphere"), name);
+                geom = g;
+                i++;
+            }
+        }
+        int f = mt_model_add_force(m, name, kind, mi, mj, joint, err);
+        if (f < 0) return perr(p, name, "%s", err->msg);
+        MtForceSpec *fs = &m->force[f];
+        fs->geom = geom;
+        const char *const *pn = mt_force_param_names(kind);
+        static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+        for (; i < p->ntok; i += 2) {
+            const char *key = p->tok[i];
+            if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
+            int done = 0;
+            if (kind == MT_FORCE_ACTUATOR)
+                for (int c = 0; c < 6 && !done; c++)
+                    if (!strcmp(key, comp[c])) {
+                        const char *v = p->tok[i + 1];
+                        size_t len = strlen(v);
+                        if (v[0] == '{') snprintf(fs->expr[c], MT_EXPR_MAX, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
+                        else snprintf(fs->expr[c], MT_EXPR_MAX, "%s", v);
+                        done = 1;
+                    }
+            for (int q = 0; pn[q] && !done; q++)
+                if (!strcmp(key, pn[q])) {
+                    CTX(p, MT_ENT_FORCE, f, pn[q]);
+                    if (num(p, name, i + 1, &fs->p[q])) return -1;
+                    done = 1;
+                }
+            if (!done) return perr(p, name, MT_("force '%s': unknown setting '%s' for a %s"), name, key, p->tok[2]);
+        }
+        return 0;
+    }
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, gear, rack, coupler, initial, parameter or units)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -754,6 +821,14 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
             marker_world(m, m->joint[i].mj, b);
             mt_v3_sub(d, b, a);
             m->joint[i].param = mt_v3_norm(d);
+        }
+    for (int i = 0; i < m->nforce; i++)
+        if (m->force[i].kind == MT_FORCE_STRUT && isnan(m->force[i].p[12])) { /* extended length: as built */
+            double a[3], b[3], d[3];
+            marker_world(m, m->force[i].mi, a);
+            marker_world(m, m->force[i].mj, b);
+            mt_v3_sub(d, b, a);
+            m->force[i].p[12] = mt_v3_norm(d);
         }
     for (int i = 0; i < m->nspring; i++)
         if (isnan(m->spring[i].length)) {
@@ -1045,6 +1120,27 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         wv(f, m, MT_ENT_SPRING, i, "length", sp->length);
         fprintf(f, " preload");
         wv(f, m, MT_ENT_SPRING, i, "preload", sp->preload);
+        if (sp->curve[0]) fprintf(f, " curve {%s}", sp->curve);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < m->nforce; i++) {
+        const MtForceSpec *fs = &m->force[i];
+        fprintf(f, "force %s %s", fs->name, mt_force_kind_name(fs->kind));
+        if (fs->joint >= 0) fprintf(f, " %s", m->joint[fs->joint].name);
+        else {
+            fprintf(f, " %s", mt_model_marker_ref(m, fs->mi, a, sizeof a));
+            if (fs->mj >= 0) fprintf(f, " %s", mt_model_marker_ref(m, fs->mj, b, sizeof b));
+        }
+        if (fs->kind == MT_FORCE_CONTACT) fprintf(f, " %s", mt_contact_geom_name((MtContactGeom)fs->geom));
+        const char *const *pn = mt_force_param_names(fs->kind);
+        for (int q = 0; pn[q]; q++) {
+            if (isnan(fs->p[q])) continue; /* left to its default */
+            fprintf(f, " %s", pn[q]);
+            wv(f, m, MT_ENT_FORCE, i, pn[q], fs->p[q]);
+        }
+        static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+        for (int c = 0; c < 6; c++)
+            if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
         fputc('\n', f);
     }
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));

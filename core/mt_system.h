@@ -57,8 +57,12 @@ typedef struct {
     const double *tab, *spl; /* table points and spline second derivatives (owned by the system) */
 } MtCBlock;
 
+struct MtExpr;
+
 typedef struct MtSystem {
     MtModel *model;        /* owned copy: names and specs for output */
+    struct MtExpr **fexpr; /* 6 per force element, then one per spring: compiled expressions (NULL = none) */
+    int nchan, *chan;      /* kinematic channels read by expressions (4 ints each, mt_forces.c) */
     int nbody, nmarker, nblock, nrow, nspring;
     double gravity[3];
     MtSolverSpec solver;
@@ -101,6 +105,9 @@ typedef struct MtState {
     double *a0;            /* nbody x 6 */
     double *G, *W;         /* per block nside x nrow x 6 (mt_state_G) */
     double *cont;          /* nrow x 3: continuous value of each COORD term at the last commit */
+    double *chan;          /* nchan: channel values of the current evaluation (slots 0, 1 scratch) */
+    double *fdisc;         /* nforce x 2: discrete state of force elements (turns, impact speed) */
+    double *fout;          /* nforce x 8: force, moment on body i about marker i, deflection, power */
     double *g, *gd, *h;    /* nrow: violation, its rate, velocity terms */
     double *rhs;           /* nrow */
     MtBchol *chol;

@@ -1,0 +1,613 @@
+/* mt_forces.c — force elements (torsion spring, bushing, joint friction,
+ * contact, shock strut, tyre, actuator, drag, nonlinear spring curves), the
+ * kinematic channels their expressions may read, and their discrete state
+ * (contact impact speed) kept between steps. Called from the force stage of
+ * mt_eval; every element adds a wrench to the two bodies and records what it
+ * did (force and moment on the body of marker i, deflection, power). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_expr.h"
+#include "mt_forces.h"
+#include "mt_i18n.h"
+#include "mt_kin.h"
+
+/* ---- names and defaults --------------------------------------------------- */
+
+static const char *const kind_names[MT_FORCE_NKINDS] = {"torsion", "bushing", "friction", "contact",
+                                                        "strut", "tyre", "actuator", "drag"};
+static const char *const torsion_p[] = {"k", "c", "angle0", "preload", NULL};
+static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz", NULL};
+static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", NULL};
+static const char *const contact_p[] = {"radius", "radius2", "lx", "ly", "lz", "k", "exp", "e", "mu", "eps", "vmin", NULL};
+static const char *const strut_p[] = {"area", "pressure", "volume", "n", "patm", "orifice", "cd", "rho", "harea",
+                                      "stroke", "friction", "kstop", "length", NULL};
+static const char *const tyre_p[] = {"radius", "kr", "cr", "cslip", "calpha", "mu", "eps", NULL};
+static const char *const actuator_p[] = {NULL};
+static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "windz", NULL};
+static const char *const *const param_names[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
+                                                                strut_p, tyre_p, actuator_p, drag_p};
+static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane", "point-plane", "box-plane", "sphere-sphere"};
+
+const char *mt_force_kind_name(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? kind_names[k] : "?"; }
+const char *const *mt_force_param_names(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? param_names[k] : actuator_p; }
+const char *mt_contact_geom_name(MtContactGeom g) { return (g >= 0 && g < MT_CONTACT_NGEOM) ? geom_names[g] : "?"; }
+
+int mt_force_kind_from_name(const char *s, MtForceKind *k)
+{
+    for (int i = 0; i < MT_FORCE_NKINDS; i++)
+        if (!strcmp(s, kind_names[i])) { *k = (MtForceKind)i; return 0; }
+    return -1;
+}
+
+int mt_contact_geom_from_name(const char *s, MtContactGeom *g)
+{
+    for (int i = 0; i < MT_CONTACT_NGEOM; i++)
+        if (!strcmp(s, geom_names[i])) { *g = (MtContactGeom)i; return 0; }
+    return -1;
+}
+
+int mt_model_find_force(const MtModel *m, const char *name)
+{
+    for (int i = 0; i < m->nforce; i++)
+        if (!strcmp(m->force[i].name, name)) return i;
+    return -1;
+}
+
+int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, int mj, int joint, MtError *err)
+{
+    if (!name || !name[0] || strlen(name) >= MT_NAME_MAX || strpbrk(name, ".#\" \t")) {
+        mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("force '%s': give it a name without spaces or dots"), name ? name : "");
+        return -1;
+    }
+    if (mt_model_find_force(m, name) >= 0 || mt_model_find_joint(m, name) >= 0) {
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("force '%s': a joint or force of that name already exists"), name);
+        return -1;
+    }
+    if (m->nforce == m->cap_force) {
+        int nc = m->cap_force ? 2 * m->cap_force : 8;
+        MtForceSpec *p = realloc(m->force, sizeof *p * (size_t)nc);
+        if (!p) {
+            mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+            return -1;
+        }
+        m->force = p;
+        m->cap_force = nc;
+    }
+    MtForceSpec *f = &m->force[m->nforce];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->kind = kind;
+    f->mi = mi;
+    f->mj = mj;
+    f->joint = joint;
+    double *p = f->p;
+    switch (kind) { /* defaults a user would expect */
+    case MT_FORCE_FRICTION: p[1] = NAN; p[2] = 1e-2; p[3] = 1e-4; break; /* mus = mu unless given */
+    case MT_FORCE_CONTACT: p[6] = 1.5; p[7] = 0.8; p[9] = 1e-4; p[10] = 1e-3; break;
+    case MT_FORCE_STRUT: p[3] = 1.3; p[4] = 101325; p[6] = 0.7; p[7] = 850; p[8] = NAN; p[11] = 1e8; p[12] = NAN; break;
+    case MT_FORCE_TYRE: p[5] = 0.9; p[6] = 0.1; break;
+    case MT_FORCE_DRAG: p[0] = 1.225; p[1] = 1; break;
+    default: break;
+    }
+    return m->nforce++;
+}
+
+/* ---- channels ------------------------------------------------------------- */
+
+/* Channel slots 0 and 1 are the local variables x and v of spring curves, 2 is time. */
+enum { CH_LOCAL, CH_TIME, CH_PARAM, CH_BODY, CH_JOINT, CH_SPRING };
+
+static int add_chan(MtSystem *s, int kind, int a, int b, int c)
+{
+    for (int k = 0; k < s->nchan; k++)
+        if (s->chan[4 * k] == kind && s->chan[4 * k + 1] == a && s->chan[4 * k + 2] == b && s->chan[4 * k + 3] == c) return k;
+    int *p = realloc(s->chan, sizeof(int) * 4 * (size_t)(s->nchan + 1));
+    if (!p) return -1;
+    s->chan = p;
+    p[4 * s->nchan] = kind;
+    p[4 * s->nchan + 1] = a;
+    p[4 * s->nchan + 2] = b;
+    p[4 * s->nchan + 3] = c;
+    return s->nchan++;
+}
+
+static int resolve(void *user, const char *name, int *slot)
+{
+    MtSystem *s = user;
+    const MtModel *m = s->model;
+    if (!strcmp(name, "x")) { *slot = 0; return 1; }
+    if (!strcmp(name, "v")) { *slot = 1; return 1; }
+    if (!strcmp(name, "t") || !strcmp(name, "time")) { *slot = 2; return 1; }
+    int i = mt_model_find_param(m, name);
+    if (i >= 0) return (*slot = add_chan(s, CH_PARAM, i, 0, 0)) >= 0;
+    const char *dot = strrchr(name, '.');
+    if (!dot) return 0;
+    char ent[MT_NAME_MAX];
+    size_t n = (size_t)(dot - name);
+    if (n >= sizeof ent) return 0;
+    memcpy(ent, name, n);
+    ent[n] = 0;
+    const char *q = dot + 1;
+    static const char *const bq[] = {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", NULL};
+    if ((i = mt_model_find_body(m, ent)) >= 0) {
+        for (int k = 0; bq[k]; k++)
+            if (!strcmp(q, bq[k])) return (*slot = add_chan(s, CH_BODY, i, k, 0)) >= 0;
+        return 0;
+    }
+    if ((i = mt_model_find_joint(m, ent)) >= 0) {
+        char c[24];
+        snprintf(c, sizeof c, "%s", q);
+        int rate = 0;
+        size_t l = strlen(c);
+        if (l > 5 && !strcmp(c + l - 5, "_rate")) { c[l - 5] = 0; rate = 1; }
+        MtCoordKind ck;
+        if (mt_coord_from_name(c, &ck) || !mt_joint_has_coord(m->joint[i].type, ck)) return 0;
+        return (*slot = add_chan(s, CH_JOINT, i, ck, rate)) >= 0;
+    }
+    for (i = 0; i < m->nspring; i++)
+        if (!strcmp(m->spring[i].name, ent)) {
+            if (!strcmp(q, "length")) return (*slot = add_chan(s, CH_SPRING, i, 0, 0)) >= 0;
+            if (!strcmp(q, "rate")) return (*slot = add_chan(s, CH_SPRING, i, 1, 0)) >= 0;
+            return 0;
+        }
+    return 0;
+}
+
+static MtExpr *compile_expr(MtSystem *s, const char *src, const char *entity, const char *field, MtError *err)
+{
+    MtExprEnv env = {resolve, s, NULL, 0};
+    int col = 0;
+    MtError e = {0};
+    MtExpr *x = mt_expr_compile(src, &env, &col, &e);
+    if (!x) mt_error_set(err, MT_ERR_MODEL, entity, MT_("'%s', %s: %s (names: parameters, time, body.x … body.wz, joint.angle, joint.angle_rate …)"),
+                         entity, field, e.msg);
+    return x;
+}
+
+int mt_forces_compile(MtSystem *s, MtError *err)
+{
+    const MtModel *m = s->model;
+    s->nchan = 0;
+    add_chan(s, CH_LOCAL, 0, 0, 0);
+    add_chan(s, CH_LOCAL, 1, 0, 0);
+    add_chan(s, CH_TIME, 0, 0, 0);
+    s->fexpr = calloc(6 * (size_t)m->nforce + (size_t)m->nspring + 1, sizeof *s->fexpr);
+    if (!s->fexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+    for (int k = 0; k < m->nforce; k++)
+        for (int c = 0; c < 6; c++)
+            if (m->force[k].expr[c][0]) {
+                s->fexpr[6 * k + c] = compile_expr(s, m->force[k].expr[c], m->force[k].name, comp[c], err);
+                if (!s->fexpr[6 * k + c]) return err->code;
+            }
+    for (int k = 0; k < m->nspring; k++)
+        if (m->spring[k].curve[0]) {
+            s->fexpr[6 * m->nforce + k] = compile_expr(s, m->spring[k].curve, m->spring[k].name, "curve", err);
+            if (!s->fexpr[6 * m->nforce + k]) return err->code;
+        }
+    return MT_OK;
+}
+
+void mt_forces_free(MtSystem *s)
+{
+    if (!s->fexpr || !s->model) return;
+    for (int k = 0; k < 6 * s->model->nforce + s->model->nspring; k++) mt_expr_free(s->fexpr[k]);
+    free(s->fexpr);
+    s->fexpr = NULL;
+    free(s->chan);
+    s->chan = NULL;
+}
+
+/* Channel values at (t, q, u); needs st->R. */
+static void channels(MtState *st, double t, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
+    double *v = st->chan;
+    v[2] = t;
+    for (int k = 3; k < s->nchan; k++) {
+        const int *c = s->chan + 4 * k;
+        switch (c[0]) {
+        case CH_PARAM: v[k] = m->param[c[1]].value; break;
+        case CH_BODY: {
+            double pos[3], vel[3];
+            mt_body_origin(st, q, u, c[1], pos, vel);
+            v[k] = c[2] < 3 ? pos[c[2]] : c[2] < 6 ? vel[c[2] - 3] : u[6 * c[1] + 3 + c[2] - 6];
+            break;
+        }
+        case CH_JOINT: {
+            MtTerm tm;
+            mt_joint_term(m, c[1], (MtCoordKind)c[2], &tm);
+            MtMk I, J;
+            mt_marker_eval(st, q, u, tm.mi, &I);
+            mt_marker_eval(st, q, u, tm.mj, &J);
+            const double *a = J.ax[tm.axis];
+            if (tm.angle) {
+                int uu = (tm.axis + 1) % 3, vv = (tm.axis + 2) % 3;
+                double wd[3];
+                mt_v3_sub(wd, I.w, J.w);
+                v[k] = c[3] ? mt_v3_dot(a, wd) : atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
+            } else {
+                double d[3], dd[3], ad[3];
+                mt_v3_sub(d, I.p, J.p);
+                mt_v3_sub(dd, I.vp, J.vp);
+                mt_v3_cross(ad, J.w, a);
+                v[k] = c[3] ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
+            }
+            break;
+        }
+        case CH_SPRING: {
+            const MtSpringSpec *sp = &m->spring[c[1]];
+            MtMk I, J;
+            mt_marker_eval(st, q, u, sp->mi, &I);
+            mt_marker_eval(st, q, u, sp->mj, &J);
+            double d[3], dv[3];
+            mt_v3_sub(d, J.p, I.p);
+            mt_v3_sub(dv, J.vp, I.vp);
+            double L = mt_v3_norm(d);
+            v[k] = c[2] == 0 ? L : (L > 0 ? mt_v3_dot(d, dv) / L : 0);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+/* ---- applying loads ------------------------------------------------------- */
+
+/* Force F (project axes) at point p and couple T on the body of marker mk;
+ * the body of marker other gets the opposite at the same point. */
+static void wrench(MtState *st, int bi, int bj, const double *p, const double *F, const double *T, const double *q)
+{
+    if (bi >= 0) {
+        double r[3], tq[3];
+        mt_v3_sub(r, p, q + 7 * bi);
+        mt_v3_cross(tq, r, F);
+        mt_v3_add(st->f + 6 * bi, st->f + 6 * bi, F);
+        mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, tq);
+        if (T) mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, T);
+    }
+    if (bj >= 0) {
+        double r[3], tq[3];
+        mt_v3_sub(r, p, q + 7 * bj);
+        mt_v3_cross(tq, r, F);
+        mt_v3_sub(st->f + 6 * bj, st->f + 6 * bj, F);
+        mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, tq);
+        if (T) mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, T);
+    }
+}
+
+/* Records the load on body i about marker i's origin, a deflection and a power. */
+static void record(MtState *st, int k, const double *F, const double *T, const double *p, const double *pi, double defl, double power)
+{
+    double *o = st->fout + 8 * k, r[3], tq[3];
+    mt_v3_copy(o, F);
+    mt_v3_sub(r, p, pi);
+    mt_v3_cross(tq, r, F);
+    if (T) mt_v3_add(tq, tq, T);
+    mt_v3_copy(o + 3, tq);
+    o[6] = defl;
+    o[7] = power;
+}
+
+/* Smooth sign: tanh(v/eps). */
+static double ssign(double v, double eps) { return tanh(v / eps); }
+
+/* Continuous angle of a torsion spring (counts turns) from the committed one. */
+static double cont_angle(double raw, double prev)
+{
+    double d = raw - prev;
+    return prev + d - 2 * M_PI * floor((d + M_PI) / (2 * M_PI));
+}
+
+/* Relative rotation vector of marker i in marker j axes (log map of R_jᵀ R_i). */
+static void rel_rotation(const MtMk *I, const MtMk *J, double th[3])
+{
+    double R[9]; /* R[a][b] = x_a^J · x_b^I */
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) R[3 * a + b] = mt_v3_dot(J->ax[a], I->ax[b]);
+    double c = fmax(-1, fmin(1, 0.5 * (R[0] + R[4] + R[8] - 1))), ang = acos(c);
+    double s = sin(ang), f = ang < 1e-6 ? 0.5 : ang / (2 * s);
+    th[0] = f * (R[7] - R[5]);
+    th[1] = f * (R[2] - R[6]);
+    th[2] = f * (R[3] - R[1]);
+}
+
+static double *penetration_state(MtState *st, int k) { return st->fdisc + 2 * k; }
+
+/* One point contact of body side i against a plane (normal n through p0) or sphere. */
+static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const double *pc,
+                          const double *vc, const double *n, double delta, double *Ftot, double *pwr)
+{
+    /* pc: contact point, vc: velocity of i's material point minus j's there, n: normal pushing i out */
+    const double *p = fs->p;
+    double ddot = -mt_v3_dot(vc, n); /* penetration rate */
+    double *vin = penetration_state(st, k);
+    double v0 = vin[0] > 0 ? vin[0] : fmax(fabs(ddot), p[10]);
+    double dn = pow(delta, p[6]);
+    double Fn = p[5] * dn * (1 + 1.5 * (1 - p[7]) * ddot / v0); /* Hunt–Crossley, Lankarani–Nikravesh factor */
+    if (Fn < 0) Fn = 0;
+    double F[3], vt[3];
+    mt_v3_scale(F, n, Fn);
+    mt_v3_copy(vt, vc);
+    mt_v3_axpy(vt, -mt_v3_dot(vc, n), n);
+    double vtn = mt_v3_norm(vt);
+    if (p[8] > 0 && vtn > 0) mt_v3_axpy(F, -p[8] * Fn * ssign(vtn, p[9]) / vtn, vt);
+    wrench(st, bi, bj, pc, F, NULL, q);
+    mt_v3_add(Ftot, Ftot, F);
+    *pwr += mt_v3_dot(F, vc);
+}
+
+/* Contact of marker i's shape against marker j's: with apply, adds the loads;
+ * always returns the deepest penetration and its rate. */
+static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const MtMk *I, const MtMk *J,
+                    int apply, double *Ftot, double *pwr, double *dmax, double *ddmax)
+{
+    const double *p = fs->p;
+    double zero[3] = {0, 0, 0};
+    *dmax = -INFINITY;
+    *ddmax = 0;
+    int npt = fs->geom == MT_CONTACT_BOX_PLANE ? 8 : 1;
+    for (int c = 0; c < npt; c++) {
+        double pt[3], n[3], delta;
+        if (fs->geom == MT_CONTACT_SPHERE_SPHERE) {
+            double d[3];
+            mt_v3_sub(d, I->p, J->p);
+            double L = mt_v3_norm(d);
+            if (!(L > 0)) continue;
+            mt_v3_scale(n, d, 1 / L);
+            delta = p[0] + p[1] - L;
+            mt_v3_copy(pt, I->p);
+            mt_v3_axpy(pt, -p[0], n);
+        } else { /* a sphere's lowest point, a point, or a box's corners against the plane of j */
+            mt_v3_copy(n, J->ax[2]);
+            mt_v3_copy(pt, I->p);
+            if (fs->geom == MT_CONTACT_SPHERE_PLANE) mt_v3_axpy(pt, -p[0], n);
+            if (fs->geom == MT_CONTACT_BOX_PLANE)
+                for (int a = 0; a < 3; a++) mt_v3_axpy(pt, ((c >> a) & 1 ? 0.5 : -0.5) * p[2 + a], I->ax[a]);
+            double d[3];
+            mt_v3_sub(d, pt, J->p);
+            delta = -mt_v3_dot(n, d);
+        }
+        double ri[3], rj[3], vi[3], vj[3], vc[3];
+        mt_v3_sub(ri, pt, bi >= 0 ? q + 7 * bi : zero);
+        mt_v3_cross(vi, I->w, ri);
+        mt_v3_add(vi, vi, I->v);
+        mt_v3_sub(rj, pt, bj >= 0 ? q + 7 * bj : zero);
+        mt_v3_cross(vj, J->w, rj);
+        mt_v3_add(vj, vj, J->v);
+        mt_v3_sub(vc, vi, vj);
+        if (delta > *dmax) { *dmax = delta; *ddmax = -mt_v3_dot(vc, n); }
+        if (apply && delta > 0) contact_point(st, fs, k, bi, bj, q, pt, vc, n, delta, Ftot, pwr);
+    }
+}
+
+void mt_stage_force_elements(MtState *st, double t, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
+    if (s->nchan > 3) channels(st, t, q, u);
+    else st->chan[2] = t;
+    for (int k = 0; k < m->nforce; k++) {
+        const MtForceSpec *fs = &m->force[k];
+        const double *p = fs->p;
+        int mi = fs->mi, mj = fs->mj;
+        if (fs->kind == MT_FORCE_TORSION || fs->kind == MT_FORCE_FRICTION) {
+            mi = m->joint[fs->joint].mi;
+            mj = m->joint[fs->joint].mj;
+        }
+        MtMk I, J;
+        mt_marker_eval(st, q, u, mi, &I);
+        int bi = s->mbody[mi], bj = mj >= 0 ? s->mbody[mj] : MT_GROUND;
+        if (mj >= 0) mt_marker_eval(st, q, u, mj, &J);
+        else memset(&J, 0, sizeof J);
+        double zero[3] = {0, 0, 0};
+        switch (fs->kind) {
+        case MT_FORCE_TORSION: {
+            const double *z = J.ax[2];
+            double raw = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
+            double th = cont_angle(raw, st->fdisc[2 * k]), wd[3];
+            mt_v3_sub(wd, I.w, J.w);
+            double thd = mt_v3_dot(z, wd), Tm = -p[0] * (th - p[2]) - p[1] * thd + p[3], T[3];
+            mt_v3_scale(T, z, Tm);
+            wrench(st, bi, bj, I.p, zero, T, q);
+            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd);
+            break;
+        }
+        case MT_FORCE_BUSHING: {
+            double d[3], th[3], dv[3], dl[3], vl[3], wl[3], wr[3], Fl[3], Tl[3], F[3], T[3];
+            mt_v3_sub(d, I.p, J.p);
+            mt_v3_cross(wr, J.w, d);
+            mt_v3_sub(dv, I.vp, J.vp);
+            mt_v3_sub(dv, dv, wr); /* velocity of i seen from the rotating frame j */
+            rel_rotation(&I, &J, th);
+            double wd[3];
+            mt_v3_sub(wd, I.w, J.w);
+            for (int a = 0; a < 3; a++) {
+                dl[a] = mt_v3_dot(J.ax[a], d);
+                vl[a] = mt_v3_dot(J.ax[a], dv);
+                wl[a] = mt_v3_dot(J.ax[a], wd);
+                Fl[a] = -p[a] * dl[a] - p[6 + a] * vl[a];
+                Tl[a] = -p[3 + a] * th[a] - p[9 + a] * wl[a];
+            }
+            mt_v3_set(F, 0, 0, 0);
+            mt_v3_set(T, 0, 0, 0);
+            for (int a = 0; a < 3; a++) {
+                mt_v3_axpy(F, Fl[a], J.ax[a]);
+                mt_v3_axpy(T, Tl[a], J.ax[a]);
+            }
+            wrench(st, bi, bj, I.p, F, T, q);
+            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            break;
+        }
+        case MT_FORCE_FRICTION: {
+            /* normal load: magnitude of the joint's reaction at the last solve (lagged), plus preload */
+            const MtCBlock *b = &s->block[fs->joint];
+            const double *G = mt_state_G(st, fs->joint, 0), *lam = st->lambda + b->row0;
+            double R3[3] = {0, 0, 0};
+            for (int r = 0; r < b->nrow; r++) mt_v3_axpy(R3, lam[r], G + 6 * r);
+            const double *z = J.ax[2];
+            int rot = m->joint[fs->joint].type == MT_JOINT_REVOLUTE;
+            double N = p[6] + sqrt(fmax(0, mt_v3_dot(R3, R3) - (rot ? 0 : pow(mt_v3_dot(R3, z), 2))));
+            double vrel, wd[3], dv[3];
+            mt_v3_sub(wd, I.w, J.w);
+            mt_v3_sub(dv, I.vp, J.vp);
+            vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
+            double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
+            double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
+            double Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel, F[3], T[3];
+            if (rot) {
+                mt_v3_scale(T, z, Ff);
+                wrench(st, bi, bj, I.p, zero, T, q);
+                record(st, k, zero, T, I.p, I.p, N, Ff * vrel);
+            } else {
+                mt_v3_scale(F, z, Ff);
+                wrench(st, bi, bj, I.p, F, NULL, q);
+                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel);
+            }
+            break;
+        }
+        case MT_FORCE_CONTACT: {
+            double Ftot[3] = {0, 0, 0}, pwr = 0, dmax, dd;
+            contact(st, fs, k, bi, bj, q, &I, &J, 1, Ftot, &pwr, &dmax, &dd);
+            double *o = st->fout + 8 * k;
+            mt_v3_copy(o, Ftot);
+            mt_v3_set(o + 3, 0, 0, 0);
+            o[6] = dmax > 0 ? dmax : 0;
+            o[7] = pwr;
+            break;
+        }
+        case MT_FORCE_STRUT: {
+            double d[3], dv[3];
+            mt_v3_sub(d, I.p, J.p);
+            mt_v3_sub(dv, I.vp, J.vp);
+            double L = mt_v3_norm(d);
+            if (!(L > 0)) break;
+            double nrm[3];
+            mt_v3_scale(nrm, d, 1 / L);
+            double sgo = p[12] - L, sd = -mt_v3_dot(nrm, dv); /* stroke (compression) and its rate */
+            double A = p[0], Ah = isnan(p[8]) ? A : p[8];
+            double vol = p[2] - A * fmin(sgo, 0.999 * p[2] / A);
+            double Fg = p[1] * A * pow(p[2] / vol, p[3]) - p[4] * A;
+            double Fh = p[7] * Ah * Ah * Ah / (2 * p[6] * p[6] * p[5] * p[5]) * sd * fabs(sd);
+            double Ff = p[10] * ssign(sd, 1e-3);
+            double Fs = sgo < 0 ? p[11] * sgo : sgo > p[9] ? p[11] * (sgo - p[9]) : 0; /* end stops */
+            double Fc = Fg + Fh + Ff + Fs, F[3];
+            mt_v3_scale(F, nrm, Fc); /* compression resisted: i pushed away from j */
+            wrench(st, bi, bj, I.p, F, NULL, q);
+            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd);
+            break;
+        }
+        case MT_FORCE_TYRE: {
+            /* wheel centre i with axle z_i on the plane through p_j with normal z_j */
+            const double *n = J.ax[2], *a = I.ax[2];
+            double na = mt_v3_dot(n, a), wv[3];
+            mt_v3_copy(wv, n);
+            mt_v3_axpy(wv, -na, a);
+            double wl = mt_v3_norm(wv);
+            if (!(wl > 1e-9)) break;
+            double kk[3], pc[3], d[3];
+            mt_v3_scale(kk, wv, 1 / wl);
+            mt_v3_copy(pc, I.p);
+            mt_v3_axpy(pc, -p[0], kk);
+            mt_v3_sub(d, pc, J.p);
+            double delta = -mt_v3_dot(n, d);
+            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0); break; }
+            double rP[3], vP[3], fwd[3], lat[3];
+            mt_v3_sub(rP, pc, q + 7 * bi);
+            mt_v3_cross(vP, I.w, rP);
+            mt_v3_add(vP, vP, I.v); /* slip velocity of the rim at the contact */
+            mt_v3_cross(fwd, a, n);  /* rolling direction */
+            double fl = mt_v3_norm(fwd);
+            if (!(fl > 0)) break;
+            mt_v3_scale(fwd, fwd, 1 / fl);
+            mt_v3_cross(lat, n, fwd);
+            double vx = mt_v3_dot(I.v, fwd), vy = mt_v3_dot(I.v, lat), vn = mt_v3_dot(vP, n);
+            double Fz = fmax(0, p[1] * delta - p[2] * vn);
+            double den = fmax(fabs(vx), p[6]);
+            double kappa = -mt_v3_dot(vP, fwd) / den, alpha = atan2(vy, den);
+            double Fx = p[3] * kappa, Fy = -p[4] * alpha, Fmax = p[5] * Fz, Fxy = hypot(Fx, Fy);
+            if (Fxy > Fmax && Fxy > 0) { Fx *= Fmax / Fxy; Fy *= Fmax / Fxy; } /* friction circle */
+            double F[3];
+            mt_v3_scale(F, n, Fz);
+            mt_v3_axpy(F, Fx, fwd);
+            mt_v3_axpy(F, Fy, lat);
+            wrench(st, bi, bj, pc, F, NULL, q);
+            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP));
+            break;
+        }
+        case MT_FORCE_ACTUATOR: {
+            double Fl[6];
+            for (int c = 0; c < 6; c++) Fl[c] = s->fexpr[6 * k + c] ? mt_expr_eval(s->fexpr[6 * k + c], st->chan) : 0;
+            double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+            for (int a = 0; a < 3; a++) {
+                mt_v3_axpy(F, Fl[a], J.ax[a]);
+                mt_v3_axpy(T, Fl[3 + a], J.ax[a]);
+            }
+            double dv[3], wd[3];
+            mt_v3_sub(dv, I.vp, J.vp);
+            mt_v3_sub(wd, I.w, J.w);
+            wrench(st, bi, bj, I.p, F, T, q);
+            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            break;
+        }
+        case MT_FORCE_DRAG: {
+            double vr[3] = {I.vp[0] - p[3], I.vp[1] - p[4], I.vp[2] - p[5]}, F[3];
+            double sp = mt_v3_norm(vr);
+            mt_v3_scale(F, vr, -0.5 * p[0] * p[1] * p[2] * sp);
+            wrench(st, bi, MT_GROUND, I.p, F, NULL, q);
+            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp));
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+double mt_spring_curve(MtState *st, int spring, double x, double v)
+{
+    const MtSystem *s = st->sys;
+    const MtExpr *e = s->fexpr ? s->fexpr[6 * s->model->nforce + spring] : NULL;
+    if (!e) return NAN;
+    st->chan[0] = x;
+    st->chan[1] = v;
+    return mt_expr_eval(e, st->chan);
+}
+
+void mt_forces_commit(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
+    for (int k = 0; k < m->nforce; k++) {
+        const MtForceSpec *fs = &m->force[k];
+        if (fs->kind == MT_FORCE_TORSION) { /* keep counting turns */
+            MtMk I, J;
+            mt_marker_eval(st, st->q, st->u, m->joint[fs->joint].mi, &I);
+            mt_marker_eval(st, st->q, st->u, m->joint[fs->joint].mj, &J);
+            double raw = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
+            st->fdisc[2 * k] = cont_angle(raw, st->fdisc[2 * k]);
+        } else if (fs->kind == MT_FORCE_CONTACT) {
+            /* impact speed remembered at the first committed state in contact, forgotten on separation */
+            MtMk I, J;
+            mt_marker_eval(st, st->q, st->u, fs->mi, &I);
+            mt_marker_eval(st, st->q, st->u, fs->mj, &J);
+            double dmax, dd, pwr = 0, F[3] = {0, 0, 0};
+            contact(st, fs, k, s->mbody[fs->mi], s->mbody[fs->mj], st->q, &I, &J, 0, F, &pwr, &dmax, &dd);
+            if (dmax <= 0) st->fdisc[2 * k] = 0;
+            else if (st->fdisc[2 * k] == 0) st->fdisc[2 * k] = fmax(dd, fs->p[10]);
+        }
+    }
+}
+
+double mt_forces_potential(const MtState *st)
+{
+    const MtModel *m = st->sys->model;
+    double V = 0;
+    for (int k = 0; k < m->nforce; k++) {
+        const MtForceSpec *fs = &m->force[k];
+        const double *o = st->fout + 8 * k;
+        if (fs->kind == MT_FORCE_TORSION) V += 0.5 * fs->p[0] * o[6] * o[6] - fs->p[3] * o[6];
+    }
+    return V;
+}

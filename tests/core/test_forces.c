@@ -1,0 +1,156 @@
+/* Force elements against closed form: torsion spring and bushing
+ * oscillators, Coulomb friction on an incline (stick and slip), ball
+ * bouncing with a restitution coefficient, shock-strut static stroke,
+ * actuator laws, drag terminal speed, a nonlinear spring curve, and a
+ * rolling tyre with and without side slip. */
+#include <string.h>
+
+#include "mt_math.h"
+#include "mt_output.h"
+#include "mt_test.h"
+
+typedef struct {
+    MtCsv *csv;
+    double *v;
+    int col, col2;
+    double first, last, min, max, last2, tcross, prev, tprev;
+    int n, ncross;
+} Rec;
+
+static int rec_cb(void *u, MtState *st)
+{
+    Rec *r = u;
+    mt_frame_values(r->csv, st, r->v);
+    double x = r->v[r->col];
+    if (r->n == 0) { r->first = r->min = r->max = x; }
+    r->min = fmin(r->min, x);
+    r->max = fmax(r->max, x);
+    if (r->n > 0 && r->prev < 0 && x >= 0) { /* upward zero crossings, linear interpolation */
+        double tc = r->tprev + (st->t - r->tprev) * (-r->prev) / (x - r->prev);
+        if (r->ncross++ == 0) r->tcross = tc;
+        else r->last2 = tc; /* period = (last2 − tcross) / (ncross − 1) */
+    }
+    r->prev = x;
+    r->tprev = st->t;
+    r->last = x;
+    r->n++;
+    return 0;
+}
+
+static Rec run(const char *text, const char *col)
+{
+    MtSystem *s = mt_test_system(text);
+    MtError err = {0};
+    Rec r = {0};
+    r.csv = mt_csv_new(s, NULL, &err);
+    r.col = -1;
+    for (int k = 0; k < mt_csv_ncols(r.csv); k++)
+        if (!strcmp(mt_csv_colname(r.csv, k), col)) r.col = k;
+    CHECK(r.col >= 0, "column %s exists", col);
+    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
+    MtState *st = mt_test_run(s, rec_cb, &r, NULL);
+    free(r.v);
+    mt_csv_free(r.csv);
+    mt_state_free(st);
+    mt_system_free(s);
+    return r;
+}
+
+#define GROUND "ground\n marker o\n marker rail z 1 0 0\n marker floor z 0 1 0 x 1 0 0\nend\n"
+
+int main(void)
+{
+    char t[2048];
+    /* torsion spring on a revolute joint: θ'' = −(k/J) θ, period 2π √(J/k) */
+    Rec r = run("solver method dp54 step 1e-3 until 2 rtol 1e-11 atol 1e-13\n" GROUND
+                "body rotor\n mass 1\n inertia 0.03 0.03 0.05\n orientation axis 0 0 1 -0.2\n marker c\nend\n"
+                "joint pin revolute rotor.c ground.o\nforce spring1 torsion pin k 20\n",
+                "pin.angle");
+    CHECK_REL((r.last2 - r.tcross) / (r.ncross - 1), 2 * M_PI * sqrt(0.05 / 20), 1e-6, "torsion spring: period 2 pi sqrt(J/k) [s]");
+    CHECK_REL(r.max, 0.2, 2e-5, "torsion spring: amplitude kept (sampled every 1 ms) [rad]");
+
+    /* bushing: a free block on a 6-component bushing, displaced along x: x = x0 cos(ω t), ω = √(kx/m) */
+    r = run("solver method dp54 step 1e-3 until 1 rtol 1e-11 atol 1e-13\n" GROUND
+            "body block\n mass 2\n inertia 0.01 0.01 0.01\n position 0.01 0 0\n marker c\nend\n"
+            "force mount bushing block.c ground.o kx 800 ky 1000 kz 1000 ktx 10 kty 10 ktz 10\n",
+            "block.x");
+    CHECK_ABS(r.last, 0.01 * cos(20.0), 1e-10, "bushing: x(1 s) = x0 cos(sqrt(kx/m) t) [m]");
+
+    /* friction on an incline (gravity tilted by a). The regularised law tanh(v/eps) cannot hold a
+     * block exactly: below the breakaway force it creeps at v = eps·atanh(tan a / mu) — a closed
+     * form of the model itself; above it the block slides with a = g (sin a − mu cos a). */
+    for (int slide = 0; slide < 2; slide++) {
+        double a = slide ? atan(0.5) : atan(0.2), mu = 0.3, eps = 1e-4;
+        snprintf(t, sizeof t,
+                 "gravity %.17g %.17g 0\nsolver method dp54 step 1e-2 until %g rtol 1e-8 atol 1e-12\n" GROUND
+                 "body block\n mass 1\n inertia 0.01 0.01 0.01\n marker s z 1 0 0\nend\n"
+                 "joint slide prismatic block.s ground.rail\n"
+                 "force fr friction slide mu %g vs 1e-3 eps %g\n",
+                 9.81 * sin(a), -9.81 * cos(a), slide ? 1.0 : 0.3, mu, eps);
+        r = run(t, slide ? "slide.disp" : "block.vx");
+        if (slide) CHECK_REL(r.last, 0.5 * 9.81 * (sin(a) - mu * cos(a)), 1e-4, "friction: sliding block travel in 1 s [m]");
+        else CHECK_REL(r.last, eps * atanh(0.2 / mu), 1e-6, "friction: creep speed of a 'stuck' block, eps atanh(tan a / mu) [m/s]");
+    }
+
+    /* ball dropped 0.2 m onto the floor, restitution 0.9: the rebound speed is about 0.9 of the impact speed */
+    r = run("gravity 0 -9.81 0\nsolver method dp54 step 1e-3 until 0.35 rtol 1e-9 atol 1e-12\n" GROUND
+            "body ball\n mass 0.1\n inertia 1e-5 1e-5 1e-5\n position 0 0.25 0\n marker c\nend\n"
+            "force bounce contact ball.c ground.floor sphere-plane radius 0.05 k 1e7 exp 1.5 e 0.9\n",
+            "ball.vy");
+    double vimp = sqrt(2 * 9.81 * 0.2);
+    CHECK_ABS(r.max / vimp, 0.9, 0.02, "contact: rebound / impact speed vs restitution 0.9");
+
+    /* shock strut under a 500 kg mass: p0 A (V0/(V0 − A s))^n − patm A = M g (a linear damper in
+     * parallel settles it: quadratic orifice damping alone decays only like 1/t near rest) */
+    {
+        const double M = 500, A = 0.005, p0 = 1e6, V0 = 1e-3, n = 1.3, patm = 101325;
+        double s_eq = V0 / A * (1 - pow(p0 * A / (M * 9.81 + patm * A), 1 / n));
+        snprintf(t, sizeof t,
+                 "gravity 0 -9.81 0\nsolver method dp54 step 1e-2 until 6 rtol 1e-10 atol 1e-12\n"
+                 "ground\n marker top at 0 -1 0 z 0 1 0\nend\n"
+                 "body mass\n mass %g\n inertia 10 10 10\n marker s z 0 1 0\nend\n"
+                 "joint guide prismatic mass.s ground.top\n"
+                 "force oleo strut mass.s ground.top area %g pressure %g volume %g n %g patm %g orifice 2e-5 cd 0.7 rho 850 stroke 0.15 length 1\n"
+                 "spring visc mass.s ground.top c 8000\n",
+                 M, A, p0, V0, n, patm);
+        r = run(t, "oleo.defl");
+        CHECK_REL(r.last, s_eq, 1e-5, "shock strut: static stroke under load [m]");
+    }
+
+    /* actuator: force 2t along the rail on 1 kg gives x = t^3/3 */
+    r = run("solver method rk4 step 1e-3 until 1\n" GROUND
+            "body cart\n mass 1\n inertia 0.01 0.01 0.01\n marker s z 1 0 0\nend\n"
+            "joint slide prismatic cart.s ground.rail\nforce push actuator cart.s ground.rail fz {2*time}\n",
+            "slide.disp");
+    CHECK_ABS(r.last, 1.0 / 3, 1e-12, "actuator force 2t: x(1) = 1/3 [m]");
+    /* actuator reading a kinematic channel: a PD law holding the cart at 0.1 m settles there */
+    r = run("solver method dp54 step 1e-2 until 5 rtol 1e-10 atol 1e-12\n" GROUND
+            "body cart\n mass 1\n inertia 0.01 0.01 0.01\n marker s z 1 0 0\nend\n"
+            "joint slide prismatic cart.s ground.rail\n"
+            "force pd actuator cart.s ground.rail fz {-400*(slide.disp - 0.1) - 40*slide.disp_rate}\n",
+            "slide.disp");
+    CHECK_ABS(r.last, 0.1, 1e-6, "actuator with a PD law on slide.disp settles at the set point [m]");
+
+    /* drag: terminal speed sqrt(2 m g / (rho cd A)) */
+    r = run("gravity 0 -9.81 0\nsolver method dp54 step 0.1 until 30 rtol 1e-10 atol 1e-12\n" GROUND
+            "body drop\n mass 0.01\n inertia 1e-6 1e-6 1e-6\n marker c\nend\n"
+            "force air drag drop.c rho 1.225 cd 0.47 area 0.002\n",
+            "drop.vy");
+    CHECK_REL(-r.last, sqrt(2 * 0.01 * 9.81 / (1.225 * 0.47 * 0.002)), 1e-6, "drag: terminal speed [m/s]");
+
+    /* spring curve {200*x} behaves as a linear 200 N/m spring: period 2π √(m/k) */
+    r = run("solver method dp54 step 1e-3 until 2 rtol 1e-11 atol 1e-13\n" GROUND
+            "body bob\n mass 0.5\n inertia 0.01 0.01 0.01\n position 0.05 0 0\n marker s z 1 0 0\nend\n"
+            "joint slide prismatic bob.s ground.rail\nspring sp bob.s ground.o length 0.1 curve {200*x}\n",
+            "sp.force");
+    CHECK_REL((r.last2 - r.tcross) / (r.ncross - 1), 2 * M_PI * sqrt(0.5 / 200), 1e-6, "spring curve: period of a 200 N/m curve [s]");
+
+    /* tyre rolling straight keeps its speed; a side-slipping tyre gets F_y = −C_alpha · alpha at first contact */
+    r = run("solver method dp54 step 1e-2 until 1 rtol 1e-10 atol 1e-12\n" GROUND
+            "body wheel\n mass 10\n inertia 0.3 0.3 0.5\n position 0 0.3 0\n velocity 5 0 0\n omega 0 0 -16.666666666666668\n marker c\nend\n"
+            "joint plane planar wheel.c ground.o\n"
+            "force tyre1 tyre wheel.c ground.floor radius 0.3 kr 1e5 cr 100 cslip 1e4 calpha 1e4 mu 0.9\n",
+            "wheel.vx");
+    CHECK_REL(r.last, 5, 1e-6, "tyre: free rolling keeps its speed [m/s]");
+    return mt_test_done();
+}
