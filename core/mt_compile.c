@@ -18,7 +18,7 @@ MtModel *mt_model_copy(const MtModel *m)
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
-    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL;
+    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL; c->sensor = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
 #define DUP(field, n)                                                                   \
@@ -39,7 +39,9 @@ MtModel *mt_model_copy(const MtModel *m)
     DUP(unit, m->nunit)
     DUP(shape, m->nshape)
     DUP(force, m->nforce)
+    DUP(sensor, m->nsensor)
 #undef DUP
+    c->cap_sensor = m->nsensor;
     c->cap_force = m->nforce;
     c->cap_shape = m->nshape;
     c->cap_param = m->nparam;

@@ -11,6 +11,7 @@
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
+#include "mt_sensors.h"
 
 /* ---- names and defaults --------------------------------------------------- */
 
@@ -96,7 +97,7 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
 /* ---- channels ------------------------------------------------------------- */
 
 /* Channel slots 0 and 1 are the local variables x and v of spring curves, 2 is time. */
-enum { CH_LOCAL, CH_TIME, CH_PARAM, CH_BODY, CH_JOINT, CH_SPRING };
+enum { CH_LOCAL, CH_TIME, CH_PARAM, CH_BODY, CH_JOINT, CH_SPRING, CH_SENSOR };
 
 static int add_chan(MtSystem *s, int kind, int a, int b, int c)
 {
@@ -121,6 +122,8 @@ static int resolve(void *user, const char *name, int *slot)
     if (!strcmp(name, "t") || !strcmp(name, "time")) { *slot = 2; return 1; }
     int i = mt_model_find_param(m, name);
     if (i >= 0) return (*slot = add_chan(s, CH_PARAM, i, 0, 0)) >= 0;
+    i = mt_model_find_sensor(m, name);
+    if (i >= 0 && mt_sensor_is_kinematic(m->sensor[i].kind)) return (*slot = add_chan(s, CH_SENSOR, i, 0, 0)) >= 0;
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     char ent[MT_NAME_MAX];
@@ -235,6 +238,17 @@ static void channels(MtState *st, double t, const double *q, const double *u)
                 mt_v3_cross(ad, J.w, a);
                 v[k] = c[3] ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
             }
+            break;
+        }
+        case CH_SENSOR: {
+            /* kinematic sensors read st->q/u: evaluate them at the stage state */
+            const double *q0 = st->q, *u0 = st->u;
+            MtState *w = st;
+            w->q = (double *)q;
+            w->u = (double *)u;
+            v[k] = mt_sensor_value(st, c[1]);
+            w->q = (double *)q0;
+            w->u = (double *)u0;
             break;
         }
         case CH_SPRING: {

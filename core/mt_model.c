@@ -106,6 +106,7 @@ void mt_model_free(MtModel *m)
     free(m->unit);
     free(m->shape);
     free(m->force);
+    free(m->sensor);
     free(m->joint);
     free(m->driver);
     free(m->spring);

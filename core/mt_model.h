@@ -183,6 +183,37 @@ typedef struct {
     char expr[6][MT_EXPR_MAX]; /* ACTUATOR: fx fy fz tx ty tz ("" = 0) */
 } MtForceSpec;
 
+/* Sensors (measures): named scalar channels computed from a solved state
+ * (mt_sensors.c), written as result columns and readable by expressions.
+ * POSITION, VELOCITY, ACCELERATION: of marker i's origin, relative to marker
+ *   j's when mj ≥ 0 (velocity and acceleration as seen from the project frame);
+ * ANGVEL, ANGACC: of marker i's body, relative to marker j's body;
+ * DISTANCE: |p_i − p_j| (component ignored);
+ * REACTION: force or moment of a joint on the body of its marker i, about
+ *   marker i's origin, part = constraint, friction (force elements acting in
+ *   the joint), driver or total (comp 0..2 force x y z, 3..5 moment, 6 |F|, 7 |M|);
+ * ENERGY: kinetic, potential or total energy of a body (mi = -1: the system);
+ * EXPR: an expression of parameters, time and any result column or earlier sensor.
+ * Vector sensors are expressed in the axes of marker mframe (−1: project axes)
+ * and report comp = 0 x, 1 y, 2 z or 3 magnitude. */
+typedef enum {
+    MT_SENSOR_POSITION, MT_SENSOR_VELOCITY, MT_SENSOR_ACCELERATION, MT_SENSOR_ANGVEL, MT_SENSOR_ANGACC,
+    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_NKINDS
+} MtSensorKind;
+typedef enum { MT_PART_TOTAL, MT_PART_CONSTRAINT, MT_PART_FRICTION, MT_PART_DRIVER } MtReactionPart;
+typedef struct {
+    char name[MT_NAME_MAX];
+    MtSensorKind kind;
+    int mi, mj, mframe;
+    int comp;
+    int joint;          /* REACTION */
+    MtReactionPart part;
+    int body;           /* ENERGY: body index or -1 for the system */
+    int energy;         /* ENERGY: 0 kinetic, 1 potential, 2 total */
+    char unit[16];      /* display unit hint ("" = SI) */
+    char expr[MT_EXPR_MAX];
+} MtSensorSpec;
+
 /* Visual geometry of a body (also the source of computed mass properties).
  * In the shape's own frame (pos, rot in body axes): BOX size = lx ly lz,
  * centred; CYLINDER and CAPSULE radius size[0], length size[1] along z,
@@ -251,6 +282,8 @@ typedef struct MtModel {
     MtShapeSpec *shape;
     int nforce, cap_force;
     MtForceSpec *force;
+    int nsensor, cap_sensor;
+    MtSensorSpec *sensor;
 } MtModel;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
@@ -308,6 +341,12 @@ const char *const *mt_force_param_names(MtForceKind k);
 const char *mt_contact_geom_name(MtContactGeom g);
 int mt_contact_geom_from_name(const char *s, MtContactGeom *g);
 int mt_model_find_force(const MtModel *m, const char *name);
+
+/* Sensors: adds one (fields other than name and kind set by the caller). */
+int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError *err);
+int mt_model_find_sensor(const MtModel *m, const char *name);
+const char *mt_sensor_kind_name(MtSensorKind k);
+int mt_sensor_kind_from_name(const char *s, MtSensorKind *k);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_expr.h"
 #include "mt_kin.h"
+#include "mt_sensors.h"
 
 struct MtCsv {
     const MtSystem *sys;
@@ -16,7 +18,27 @@ struct MtCsv {
     double *val;
     double *angle_prev, *angle_turns; /* per joint, for continuous angles */
     int first;
+    int nbase;       /* columns before the sensors */
+    MtExpr **sexpr;  /* per sensor: compiled expression of EXPR sensors */
+    double *vars;    /* scratch: columns then parameters, read by sensor expressions */
 };
+
+typedef struct {
+    const MtCsv *c;
+    int limit; /* columns a sensor expression may read: those before it */
+} Resolver;
+
+static int resolve_col(void *user, const char *name, int *slot)
+{
+    const Resolver *r = user;
+    const MtModel *m = r->c->sys->model;
+    for (int k = 0; k < r->limit; k++)
+        if (!strcmp(r->c->name[k], name)) { *slot = k; return 1; }
+    int p = mt_model_find_param(m, name);
+    if (p >= 0) { *slot = r->c->ncol + p; return 1; }
+    if (!strcmp(name, "t")) { *slot = 0; return 1; }
+    return 0;
+}
 
 static const char *const body_cols[] = {"x", "y", "z", "q0", "q1", "q2", "q3", "vx", "vy", "vz",
                                         "wx", "wy", "wz", "ax", "ay", "az", "ex", "ey", "ez"};
@@ -31,6 +53,10 @@ void mt_csv_free(MtCsv *c)
     free(c->val);
     free(c->angle_prev);
     free(c->angle_turns);
+    if (c->sexpr)
+        for (int k = 0; k < c->sys->model->nsensor; k++) mt_expr_free(c->sexpr[k]);
+    free(c->sexpr);
+    free(c->vars);
     free(c);
 }
 
@@ -43,7 +69,7 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->f = f;
     c->first = 1;
     int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
-            8 * m->nforce + 3;
+            8 * m->nforce + 3 + m->nsensor;
     c->name = calloc((size_t)n, sizeof *c->name);
     c->val = calloc((size_t)n, sizeof *c->val);
     c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
@@ -73,8 +99,28 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     COL("system.kinetic");
     COL("system.potential");
     COL("system.energy");
+    c->nbase = k;
+    for (int q = 0; q < m->nsensor; q++) COL("%s", m->sensor[q].name);
 #undef COL
     c->ncol = k;
+    c->sexpr = calloc((size_t)m->nsensor + 1, sizeof *c->sexpr);
+    c->vars = calloc((size_t)(c->ncol + m->nparam) + 1, sizeof(double));
+    if (!c->sexpr || !c->vars) goto nomem;
+    for (int q = 0; q < m->nsensor; q++) {
+        if (m->sensor[q].kind != MT_SENSOR_EXPR) continue;
+        Resolver r = {c, c->nbase + q};
+        MtExprEnv env = {resolve_col, &r, NULL, 0};
+        int col = 0;
+        MtError e = {0};
+        c->sexpr[q] = mt_expr_compile(m->sensor[q].expr, &env, &col, &e);
+        if (!c->sexpr[q]) {
+            mt_error_set(err, MT_ERR_MODEL, m->sensor[q].name,
+                         MT_("sensor '%s': %s (it may read parameters, time and result columns such as crank.wz, pin.Fy or earlier sensors)"),
+                         m->sensor[q].name, e.msg);
+            mt_csv_free(c);
+            return NULL;
+        }
+    }
     if (f) {
         for (int i = 0; i < k; i++) fprintf(f, "%s%s", i ? "," : "", c->name[i]);
         fputc('\n', f);
@@ -157,6 +203,15 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
     v[k++] = T;
     v[k++] = V;
     v[k++] = T + V;
+    if (m->nsensor) {
+        memcpy(c->vars, v, sizeof(double) * (size_t)k);
+        for (int p = 0; p < m->nparam; p++) c->vars[c->ncol + p] = m->param[p].value;
+        for (int q = 0; q < m->nsensor; q++) {
+            v[k] = c->sexpr[q] ? mt_expr_eval(c->sexpr[q], c->vars) : mt_sensor_value(st, q);
+            c->vars[k] = v[k];
+            k++;
+        }
+    }
     c->first = 0;
 }
 

@@ -665,6 +665,78 @@ static int top_line(Parser *p, MtModel *m, int *block)
         snprintf(m->spring[m->nspring - 1].curve, MT_EXPR_MAX, "%s", curve);
         return 0;
     }
+    if (!strcmp(k, "sensor")) { /* sensor NAME KIND TARGETS… [rel M] [frame M] [component C] [part P] [unit U] */
+        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("sensor: write 'sensor NAME KIND …' (see the model format)"));
+        const char *name = p->tok[1];
+        MtSensorKind kind;
+        if (mt_sensor_kind_from_name(p->tok[2], &kind))
+            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, expr)"),
+                        name, p->tok[2]);
+        int sn = mt_model_add_sensor(m, name, kind, err);
+        if (sn < 0) return perr(p, name, "%s", err->msg);
+        MtSensorSpec *ss = &m->sensor[sn];
+        int i = 4;
+        if (kind == MT_SENSOR_EXPR) {
+            const char *e = p->tok[3];
+            size_t len = strlen(e);
+            if (e[0] != '{' || len < 3) return perr(p, name, MT_("sensor '%s': write 'expr {EXPRESSION}'"), name);
+            snprintf(ss->expr, sizeof ss->expr, "%.*s", (int)(len - 2), e + 1);
+        } else if (kind == MT_SENSOR_REACTION) {
+            ss->joint = mt_model_find_joint(m, p->tok[3]);
+            if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
+            ss->comp = 6;
+        } else if (kind == MT_SENSOR_ENERGY) {
+            if (strcmp(p->tok[3], "system") && mt_model_body_ref(m, p->tok[3], &ss->body))
+                return perr(p, name, MT_("sensor '%s': unknown body '%s' (or 'system')"), name, p->tok[3]);
+            if (!strcmp(p->tok[3], "system")) ss->body = -1;
+            ss->energy = 2;
+        } else {
+            if (marker_ref(p, m, name, p->tok[3], &ss->mi)) return -1;
+            if (kind == MT_SENSOR_DISTANCE) {
+                if (p->ntok < 5) return perr(p, name, MT_("sensor '%s': a distance needs two markers"), name);
+                if (marker_ref(p, m, name, p->tok[4], &ss->mj)) return -1;
+                i = 5;
+            }
+        }
+        static const char *const comps[] = {"x", "y", "z", "mag"};
+        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+        static const char *const parts[] = {"total", "constraint", "friction", "driver"};
+        static const char *const energies[] = {"kinetic", "potential", "total"};
+        for (; i < p->ntok; i++) {
+            const char *key = p->tok[i];
+            if (kind == MT_SENSOR_ENERGY) {
+                int ok = 0;
+                for (int e = 0; e < 3; e++)
+                    if (!strcmp(key, energies[e])) { ss->energy = e; ok = 1; }
+                if (ok) continue;
+            }
+            if (i + 1 >= p->ntok) return perr(p, name, MT_("sensor '%s': '%s' needs a value"), name, key);
+            const char *v = p->tok[++i];
+            int ok = 0;
+            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR) {
+                if (marker_ref(p, m, name, v, &ss->mj)) return -1;
+                ok = 1;
+            } else if (!strcmp(key, "frame")) {
+                if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
+                ok = 1;
+            } else if (!strcmp(key, "component")) {
+                const char *const *list = kind == MT_SENSOR_REACTION ? rcomps : comps;
+                int n = kind == MT_SENSOR_REACTION ? 8 : 4;
+                for (int c = 0; c < n; c++)
+                    if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
+                if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
+            } else if (!strcmp(key, "part") && kind == MT_SENSOR_REACTION) {
+                for (int c = 0; c < 4; c++)
+                    if (!strcmp(v, parts[c])) { ss->part = (MtReactionPart)c; ok = 1; }
+                if (!ok) return perr(p, name, MT_("sensor '%s': unknown part '%s' (total, constraint, friction, driver)"), name, v);
+            } else if (!strcmp(key, "unit")) {
+                snprintf(ss->unit, sizeof ss->unit, "%s", v);
+                ok = 1;
+            }
+            if (!ok) return perr(p, name, MT_("sensor '%s': unexpected '%s'"), name, key);
+        }
+        return 0;
+    }
     if (!strcmp(k, "force")) { /* force NAME KIND TARGETS… [GEOMETRY] KEY VALUE … */
         if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("force: write 'force NAME KIND TARGETS… KEY VALUE …'"));
         const char *name = p->tok[1];
@@ -722,7 +794,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, gear, rack, coupler, initial, parameter or units)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, gear, rack, coupler, initial, parameter or units)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1141,6 +1213,31 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
         for (int c = 0; c < 6; c++)
             if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
+        fputc('\n', f);
+    }
+    static const char *const comps[] = {"x", "y", "z", "mag"};
+    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+    static const char *const parts[] = {"total", "constraint", "friction", "driver"};
+    static const char *const energies[] = {"kinetic", "potential", "total"};
+    for (int i = 0; i < m->nsensor; i++) {
+        const MtSensorSpec *ss = &m->sensor[i];
+        fprintf(f, "sensor %s %s", ss->name, mt_sensor_kind_name(ss->kind));
+        switch (ss->kind) {
+        case MT_SENSOR_EXPR: fprintf(f, " {%s}", ss->expr); break;
+        case MT_SENSOR_REACTION:
+            fprintf(f, " %s part %s component %s", m->joint[ss->joint].name, parts[ss->part], rcomps[ss->comp]);
+            break;
+        case MT_SENSOR_ENERGY: fprintf(f, " %s %s", ss->body < 0 ? "system" : m->body[ss->body].name, energies[ss->energy]); break;
+        case MT_SENSOR_DISTANCE:
+            fprintf(f, " %s %s", mt_model_marker_ref(m, ss->mi, a, sizeof a), mt_model_marker_ref(m, ss->mj, b, sizeof b));
+            break;
+        default:
+            fprintf(f, " %s", mt_model_marker_ref(m, ss->mi, a, sizeof a));
+            if (ss->mj >= 0) fprintf(f, " rel %s", mt_model_marker_ref(m, ss->mj, b, sizeof b));
+            fprintf(f, " component %s", comps[ss->comp]);
+        }
+        if (ss->mframe >= 0) fprintf(f, " frame %s", mt_model_marker_ref(m, ss->mframe, a, sizeof a));
+        if (ss->unit[0]) fprintf(f, " unit %s", ss->unit);
         fputc('\n', f);
     }
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));

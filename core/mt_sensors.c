@@ -1,0 +1,189 @@
+/* mt_sensors.c — sensors (measures): named scalar channels computed from a
+ * solved state — marker positions, velocities and accelerations (relative,
+ * in any marker's axes), angular velocities and accelerations, distances,
+ * joint reactions split into constraint, friction and driver parts, body and
+ * system energies. Expression sensors are evaluated by the output stage,
+ * which knows every result column (mt_output.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_i18n.h"
+#include "mt_kin.h"
+#include "mt_sensors.h"
+
+static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity", "acceleration", "angvel", "angacc",
+                                                         "distance", "reaction", "energy", "expr"};
+
+const char *mt_sensor_kind_name(MtSensorKind k) { return (k >= 0 && k < MT_SENSOR_NKINDS) ? kind_names[k] : "?"; }
+
+int mt_sensor_kind_from_name(const char *s, MtSensorKind *k)
+{
+    for (int i = 0; i < MT_SENSOR_NKINDS; i++)
+        if (!strcmp(s, kind_names[i])) { *k = (MtSensorKind)i; return 0; }
+    return -1;
+}
+
+int mt_model_find_sensor(const MtModel *m, const char *name)
+{
+    for (int i = 0; i < m->nsensor; i++)
+        if (!strcmp(m->sensor[i].name, name)) return i;
+    return -1;
+}
+
+int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError *err)
+{
+    if (!name || !name[0] || strlen(name) >= MT_NAME_MAX || strpbrk(name, ".#\" \t{}")) {
+        mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("sensor '%s': give it a name without spaces, dots or braces"),
+                     name ? name : "");
+        return -1;
+    }
+    if (mt_model_find_sensor(m, name) >= 0 || mt_model_find_body(m, name) >= 0 || mt_model_find_joint(m, name) >= 0 ||
+        mt_model_find_param(m, name) >= 0) {
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("sensor '%s': a sensor, body, joint or parameter of that name already exists"), name);
+        return -1;
+    }
+    if (m->nsensor == m->cap_sensor) {
+        int nc = m->cap_sensor ? 2 * m->cap_sensor : 8;
+        MtSensorSpec *p = realloc(m->sensor, sizeof *p * (size_t)nc);
+        if (!p) {
+            mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+            return -1;
+        }
+        m->sensor = p;
+        m->cap_sensor = nc;
+    }
+    MtSensorSpec *s = &m->sensor[m->nsensor];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->kind = kind;
+    s->mi = s->mj = s->mframe = s->joint = s->body = -1;
+    s->comp = 3;
+    return m->nsensor++;
+}
+
+/* Load of constraint block k on the body of the block's marker i, about that marker's origin. */
+static void block_load(const MtState *st, int k, double F[3], double T[3])
+{
+    const MtCBlock *b = &st->sys->block[k];
+    const double *G = mt_state_G(st, k, 0), *lam = st->lambda + b->row0;
+    double Tc[3] = {0, 0, 0}, rf[3];
+    mt_v3_set(F, 0, 0, 0);
+    for (int r = 0; r < b->nrow; r++) {
+        mt_v3_axpy(F, lam[r], G + 6 * r);
+        mt_v3_axpy(Tc, lam[r], G + 6 * r + 3);
+    }
+    MtMk I;
+    mt_marker_eval(st, st->q, st->u, b->mi, &I);
+    mt_v3_cross(rf, I.r, F);
+    mt_v3_sub(T, Tc, rf);
+}
+
+/* Vector v (project axes) in the axes of marker mframe, then the component. */
+static double component(const MtState *st, const double *v, int mframe, int comp)
+{
+    double w[3];
+    if (mframe >= 0) {
+        MtMk F;
+        mt_marker_eval(st, st->q, st->u, mframe, &F);
+        for (int a = 0; a < 3; a++) w[a] = mt_v3_dot(F.ax[a], v);
+    } else mt_v3_copy(w, v);
+    return comp >= 0 && comp < 3 ? w[comp] : mt_v3_norm(w);
+}
+
+/* Acceleration of marker mk's origin from the solved body accelerations. */
+static void marker_acc(const MtState *st, int mk, double a[3], double eps[3])
+{
+    const MtSystem *s = st->sys;
+    int b = s->mbody[mk];
+    mt_v3_set(a, 0, 0, 0);
+    mt_v3_set(eps, 0, 0, 0);
+    if (b < 0) return;
+    MtMk I;
+    mt_marker_eval(st, st->q, st->u, mk, &I);
+    const double *ac = st->acc + 6 * b;
+    double t1[3];
+    mt_v3_copy(eps, ac + 3);
+    mt_v3_cross(t1, eps, I.r);
+    mt_v3_add(a, ac, t1);
+    mt_v3_cross(t1, I.w, I.r);
+    mt_v3_cross(t1, I.w, t1);
+    mt_v3_add(a, a, t1);
+}
+
+double mt_sensor_value(const MtState *st, int k)
+{
+    const MtSystem *s = st->sys;
+    const MtSensorSpec *sn = &s->model->sensor[k];
+    double v[3] = {0, 0, 0};
+    switch (sn->kind) {
+    case MT_SENSOR_POSITION:
+    case MT_SENSOR_VELOCITY:
+    case MT_SENSOR_ANGVEL:
+    case MT_SENSOR_DISTANCE: {
+        MtMk I, J;
+        mt_marker_eval(st, st->q, st->u, sn->mi, &I);
+        if (sn->mj >= 0) mt_marker_eval(st, st->q, st->u, sn->mj, &J);
+        else memset(&J, 0, sizeof J);
+        const double *a = sn->kind == MT_SENSOR_VELOCITY ? I.vp : sn->kind == MT_SENSOR_ANGVEL ? I.w : I.p;
+        const double *b = sn->kind == MT_SENSOR_VELOCITY ? J.vp : sn->kind == MT_SENSOR_ANGVEL ? J.w : J.p;
+        mt_v3_sub(v, a, b);
+        if (sn->kind == MT_SENSOR_DISTANCE) return mt_v3_norm(v);
+        return component(st, v, sn->mframe, sn->comp);
+    }
+    case MT_SENSOR_ACCELERATION:
+    case MT_SENSOR_ANGACC: {
+        double ai[3], ei[3], aj[3], ej[3];
+        marker_acc(st, sn->mi, ai, ei);
+        if (sn->mj >= 0) marker_acc(st, sn->mj, aj, ej);
+        else { mt_v3_set(aj, 0, 0, 0); mt_v3_set(ej, 0, 0, 0); }
+        if (sn->kind == MT_SENSOR_ACCELERATION) mt_v3_sub(v, ai, aj);
+        else mt_v3_sub(v, ei, ej);
+        return component(st, v, sn->mframe, sn->comp);
+    }
+    case MT_SENSOR_REACTION: {
+        double F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, f[3], t[3];
+        const MtModel *m = s->model;
+        if (sn->part == MT_PART_TOTAL || sn->part == MT_PART_CONSTRAINT) {
+            block_load(st, sn->joint, f, t);
+            mt_v3_add(F, F, f);
+            mt_v3_add(T, T, t);
+        }
+        if (sn->part == MT_PART_TOTAL || sn->part == MT_PART_DRIVER)
+            for (int d = 0; d < m->ndriver; d++)
+                if (m->driver[d].joint == sn->joint) {
+                    block_load(st, m->njoint + d, f, t);
+                    mt_v3_add(F, F, f);
+                    mt_v3_add(T, T, t);
+                }
+        if (sn->part == MT_PART_TOTAL || sn->part == MT_PART_FRICTION)
+            for (int e = 0; e < m->nforce; e++)
+                if (m->force[e].kind == MT_FORCE_FRICTION && m->force[e].joint == sn->joint) {
+                    mt_v3_add(F, F, st->fout + 8 * e);
+                    mt_v3_add(T, T, st->fout + 8 * e + 3);
+                }
+        const double *w = sn->comp < 3 || sn->comp == 6 ? F : T;
+        int c = sn->comp < 6 ? sn->comp % 3 : 3;
+        return component(st, w, sn->mframe, c);
+    }
+    case MT_SENSOR_ENERGY: {
+        double Tk = 0, V = 0;
+        if (sn->body < 0) mt_energy(st, st->q, st->u, &Tk, &V);
+        else {
+            int b = sn->body;
+            const double *u = st->u + 6 * b, *w = u + 3, *R = st->R + 9 * b;
+            double wb[3], Jw[3];
+            mt_m3_tmulv(wb, R, w);
+            mt_m3_mulv(Jw, s->Jc + 9 * b, wb);
+            Tk = 0.5 * s->mass[b] * mt_v3_dot(u, u) + 0.5 * mt_v3_dot(wb, Jw);
+            V = -s->mass[b] * mt_v3_dot(s->gravity, st->q + 7 * b);
+        }
+        return sn->energy == 0 ? Tk : sn->energy == 1 ? V : Tk + V;
+    }
+    default: return NAN;
+    }
+}
+
+int mt_sensor_is_kinematic(MtSensorKind k)
+{
+    return k == MT_SENSOR_POSITION || k == MT_SENSOR_VELOCITY || k == MT_SENSOR_ANGVEL || k == MT_SENSOR_DISTANCE;
+}
