@@ -103,6 +103,7 @@ static int set_prims(MtCBlock *b, const MtJointSpec *js)
     case MT_JOINT_INPLANE: PR(MT_PRIM_TRANS, 2, 0); break;
     case MT_JOINT_DISTANCE: PR(MT_PRIM_DIST, 0, 0); p[n - 1].param = js->param; break;
     case MT_JOINT_ROLLING: PR(MT_PRIM_ROLL, 0, 0); p[n - 1].param = js->param; break;
+    case MT_JOINT_BALL: PR(MT_PRIM_ROLL, 0, 1); p[n - 1].param = js->param; break; /* b = 1: a sphere */
     default: break;
     }
 #undef PR

@@ -177,6 +177,36 @@ static void set_row(double *Gi, double *Gj, const double *li, const double *ai, 
     }
 }
 
+/* Sphere rolling on a plane fixed to ground: the contact point is always R below the centre. */
+static void ball_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double *Gj, double *g, double *gd, double *h)
+{
+    const double *n = J->ax[2], *w = I->w;
+    double zero3[3] = {0, 0, 0}, d[3], rn[3], t1[3];
+    mt_v3_sub(d, I->p, J->p);
+    mt_v3_cross(rn, I->r, n);
+    set_row(Gi, Gj, n, rn, zero3, zero3);
+    g[0] = mt_v3_dot(n, d) - R;
+    gd[0] = mt_v3_dot(n, I->vp);
+    mt_v3_cross(t1, w, I->r); mt_v3_cross(t1, w, t1);
+    h[0] = mt_v3_dot(n, t1);
+    double rP[3], vP[3], rPd[3], acc[3];
+    mt_v3_copy(rP, I->r);
+    mt_v3_axpy(rP, -R, n);
+    mt_v3_cross(vP, w, rP);
+    mt_v3_add(vP, vP, I->v);
+    mt_v3_cross(rPd, w, I->r); /* the contact point moves with the centre, not with the material */
+    mt_v3_cross(acc, w, rPd);
+    for (int e = 0; e < 2; e++) {
+        const double *t = J->ax[e];
+        double rt[3];
+        mt_v3_cross(rt, rP, t);
+        set_row(Gi + 6 * (e + 1), Gj + 6 * (e + 1), t, rt, zero3, zero3);
+        g[e + 1] = 0;
+        gd[e + 1] = mt_v3_dot(t, vP);
+        h[e + 1] = mt_v3_dot(t, acc);
+    }
+}
+
 /* Disk rolling on a plane fixed to ground (validated): rows height, slip x_j, slip y_j. */
 static void roll_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double *Gj, int nrow, double *g, double *gd, double *h)
 {
@@ -318,7 +348,8 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 break;
             }
             case MT_PRIM_ROLL:
-                roll_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, nr, g + r, gd + r, h + r);
+                if (pr->b) ball_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
+                else roll_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, nr, g + r, gd + r, h + r);
                 /* rows 1 and 2 are velocity-level: mark by level in mt_eval via the primitive */
                 r += 3;
                 break;

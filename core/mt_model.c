@@ -10,8 +10,8 @@
 
 static const char *const joint_names[MT_JOINT_NTYPES] = {
     "spherical", "revolute", "prismatic", "cylindrical", "universal", "fixed",
-    "planar", "screw", "inline", "inplane", "distance", "rolling"};
-static const int joint_rows[MT_JOINT_NTYPES] = {3, 5, 5, 4, 4, 6, 3, 5, 2, 1, 1, 3};
+    "planar", "screw", "inline", "inplane", "distance", "rolling", "ball"};
+static const int joint_rows[MT_JOINT_NTYPES] = {3, 5, 5, 4, 4, 6, 3, 5, 2, 1, 1, 3, 3};
 static const char *const coord_names[MT_COORD_NONE] = {"angle", "disp", "x", "y"};
 static const char *const comp_names[6] = {"x", "y", "z", "ax", "ay", "az"};
 
@@ -523,7 +523,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': a screw needs a finite, non-zero pitch (m per turn)"), j->name);
         if (j->type == MT_JOINT_DISTANCE && !(isfinite(j->param) && j->param > 0))
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the distance must be a positive length"), j->name);
-        if (j->type == MT_JOINT_ROLLING) {
+        if (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL) {
             if (!(isfinite(j->param) && j->param > 0))
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the rolling radius must be positive"), j->name);
             if (m->marker[j->mj].body != MT_GROUND)

@@ -26,6 +26,7 @@ typedef enum {
     MT_JOINT_INPLANE,  /* origin of i in the x-y plane of j (point on plane) */
     MT_JOINT_DISTANCE, /* |p_i − p_j| = length (massless rod) */
     MT_JOINT_ROLLING,  /* disk (centre i, axis z_i, radius) rolls without slip on the x-y plane of j */
+    MT_JOINT_BALL,     /* sphere (centre i, radius) rolls without slip on the x-y plane of j */
     MT_JOINT_NTYPES
 } MtJointType;
 

@@ -424,18 +424,18 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         MtJointType t;
         if (mt_joint_type_from_name(p->tok[2], &t))
-            return perr(p, name, MT_("joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed, planar, screw, inline, inplane, distance, rolling)"),
+            return perr(p, name, MT_("joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed, planar, screw, inline, inplane, distance, rolling, ball)"),
                         name, p->tok[2]);
         int mi, mj;
         if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
-        const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : t == MT_JOINT_ROLLING ? "radius" : NULL;
+        const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : (t == MT_JOINT_ROLLING || t == MT_JOINT_BALL) ? "radius" : NULL;
         double param = t == MT_JOINT_DISTANCE ? NAN : 0; /* a distance defaults to the initial one */
         CTX(p, MT_ENT_JOINT, m->njoint, "param");
         if (p->ntok == 7) {
             if (!want || strcmp(p->tok[5], want))
                 return perr(p, name, MT_("joint '%s': unexpected '%s' (screw takes pitch, distance length, rolling radius)"), name, p->tok[5]);
             if (num(p, name, 6, &param)) return -1;
-        } else if (t == MT_JOINT_SCREW || t == MT_JOINT_ROLLING)
+        } else if (t == MT_JOINT_SCREW || t == MT_JOINT_ROLLING || t == MT_JOINT_BALL)
             return perr(p, name, MT_("joint '%s': a %s joint needs '%s'"), name, p->tok[2], want);
         if (mt_model_add_joint(m, name, t, mi, mj, err) < 0) return perr(p, name, "%s", err->msg);
         m->joint[m->njoint - 1].param = param;
@@ -1102,7 +1102,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fprintf(f, "joint %s %s %s %s", j->name, mt_joint_type_name(j->type), mt_model_marker_ref(m, j->mi, a, sizeof a),
                 mt_model_marker_ref(m, j->mj, b, sizeof b));
         const char *kw = j->type == MT_JOINT_SCREW ? "pitch" : j->type == MT_JOINT_DISTANCE ? "length"
-                       : j->type == MT_JOINT_ROLLING ? "radius" : NULL;
+                       : (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL) ? "radius" : NULL;
         if (kw) {
             fprintf(f, " %s", kw);
             wv(f, m, MT_ENT_JOINT, i, "param", j->param);

@@ -354,8 +354,138 @@ static void initial_conditions(void)
     mt_system_free(s);
 }
 
+/* Relative motion a joint allows: project many random velocities onto its
+ * constraints and count the independent relative twists left (Gram–Schmidt on
+ * 6-vectors in j's axes); it must equal 6 minus the joint's equations, and the
+ * forbidden components must vanish. */
+static unsigned long long seed = 12345;
+static double rnd(void)
+{
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+static void motion_rank(void)
+{
+    static const struct { const char *type, *extra; int dof; } J[] = {
+        {"spherical", "", 3}, {"revolute", "", 1}, {"prismatic", "", 1}, {"cylindrical", "", 2},
+        {"universal", "", 2}, {"fixed", "", 0}, {"planar", "", 3}, {"screw", " pitch 0.02", 1},
+        {"inline", "", 4}, {"inplane", "", 5}, {"distance", "", 5}};
+    for (size_t k = 0; k < sizeof J / sizeof J[0]; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "ground\n marker o at 0.1 0.2 0.3 z 0 1 1 x 1 0 0\nend\n"
+                 "body b\n mass 2\n com 0.1 0.05 0\n inertia 0.02 0.03 0.04 0.001 0 0\n position %s\n"
+                 " marker m at 0 0 0 %s\nend\n"
+                 "joint j %s b.m ground.o%s\n",
+                 strcmp(J[k].type, "distance") ? "0.1 0.2 0.3" : "0.1 0.2 0.8",
+                 /* a universal joint's two pins are perpendicular */
+                 strcmp(J[k].type, "universal") ? "z 0 1 1 x 1 0 0" : "z 1 0 0 x 0 1 1", J[k].type, J[k].extra);
+        MtSystem *s = mt_test_system(text);
+        MtError err = {0};
+        MtState *st = mt_state_new(s, &err);
+        double basis[6][6];
+        int rank = 0;
+        for (int trial = 0; trial < 24; trial++) {
+            for (int c = 0; c < 6; c++) st->u[c] = rnd();
+            mt_project_velocities(st, &err);
+            MtTerm tm = {0};
+            (void)tm;
+            /* relative twist of marker m in the axes of ground.o: (v_m, ω) */
+            double R[9], pm[3], vm[3], w[3];
+            mt_body_origin(st, st->q, st->u, 0, pm, vm);
+            mt_quat_to_m3(R, st->q + 3);
+            mt_v3_copy(w, st->u + 3);
+            const double *z = &s->mrot[9 * 0]; /* ground marker axes */
+            double tw[6];
+            for (int a = 0; a < 3; a++) {
+                double ax[3] = {z[a], z[3 + a], z[6 + a]};
+                tw[a] = mt_v3_dot(ax, vm);
+                tw[3 + a] = mt_v3_dot(ax, w);
+            }
+            /* Gram–Schmidt against the basis found so far */
+            for (int b = 0; b < rank; b++) {
+                double d = 0;
+                for (int c = 0; c < 6; c++) d += tw[c] * basis[b][c];
+                for (int c = 0; c < 6; c++) tw[c] -= d * basis[b][c];
+            }
+            double nn = 0;
+            for (int c = 0; c < 6; c++) nn += tw[c] * tw[c];
+            if (sqrt(nn) > 1e-8 && rank < 6) {
+                for (int c = 0; c < 6; c++) basis[rank][c] = tw[c] / sqrt(nn);
+                rank++;
+            }
+        }
+        CHECK(rank == J[k].dof, "%s joint: %d independent relative motions, expected %d", J[k].type, rank, J[k].dof);
+        printf("%s %s joint allows %d relative motions (expected %d)\n", rank == J[k].dof ? "ok  " : "FAIL", J[k].type, rank,
+               J[k].dof);
+        mt_state_free(st);
+        mt_system_free(s);
+    }
+}
+
+/* A body welded to ground, centre of mass 0.3 m out along x: the fixed joint
+ * holds F = m g upwards and the moment about its marker of the weight. */
+static void static_reaction(void)
+{
+    MtSystem *s = mt_test_system("gravity 0 -9.81 0\nsolver method rk4 step 1e-3 until 0.001\n"
+                                 "ground\n marker o\nend\n"
+                                 "body arm\n mass 2\n com 0.3 0 0\n inertia 0.01 0.02 0.02\n marker m\nend\n"
+                                 "joint weld fixed arm.m ground.o\n");
+    MtState *st = mt_test_run(s, NULL, NULL, NULL);
+    double F[3], T[3], Fm[3], Tm[3];
+    mt_joint_reaction(st, 0, F, T, Fm, Tm);
+    CHECK_ABS(F[1], 2 * 9.81, 1e-9, "fixed joint: vertical reaction m g [N]");
+    CHECK_ABS(T[2], 2 * 9.81 * 0.3, 1e-9, "fixed joint: moment m g r about the weld [N m]");
+    CHECK_ABS(F[0] + F[2] + T[0] + T[1], 0, 1e-9, "fixed joint: no other reaction components");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+/* Atwood machine with a pulley of inertia I: a = (m1 − m2) g / (m1 + m2 + I/R²); the rope
+ * on each side is a rack coupling of the pulley to a vertical slider. */
+static void atwood(void)
+{
+    const double m1 = 3, m2 = 2, I = 0.02, R = 0.1, g = 9.81;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "gravity 0 -%g 0\nsolver method rk4 step 1e-3 until 1 correct both\n"
+             "ground\n marker hub\n marker left at -0.1 0 0 z 0 1 0\n marker right at 0.1 0 0 z 0 1 0\nend\n"
+             "body pulley\n mass 1\n inertia 0.015 0.015 %g\n marker c\nend\n"
+             "body heavy\n mass %g\n inertia 0.01 0.01 0.01\n position -0.1 0 0\n marker s z 0 1 0\nend\n"
+             "body light\n mass %g\n inertia 0.01 0.01 0.01\n position 0.1 0 0\n marker s z 0 1 0\nend\n"
+             "joint axle revolute pulley.c ground.hub\njoint lslide prismatic heavy.s ground.left\njoint rslide prismatic light.s ground.right\n"
+             "rack rope_l axle lslide radius %g\nrack rope_r axle rslide radius %g\n",
+             g, I, m1, m2, R, -R);
+    MtSystem *s = mt_test_system(text);
+    MtState *st = mt_test_run(s, NULL, NULL, NULL);
+    double a = (m1 - m2) * g / (m1 + m2 + I / (R * R));
+    /* the heavy side goes down: its displacement along +y is −a t²/2 */
+    CHECK_ABS(mt_joint_coord(st, st->q, 1, MT_COORD_DISP), -0.5 * a, 1e-9, "Atwood machine with pulley inertia: heavy mass drop in 1 s [m]");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+static double ball_exact(double t) { return 0.5 * (5.0 / 7.0) * 9.81 * sin(0.3) * t * t; }
+
 int main(void)
 {
+    motion_rank();
+    static_reaction();
+    atwood();
+    {
+        /* a solid sphere rolls down a 0.3 rad incline with a = 5/7 g sin α */
+        char text[1024];
+        double e;
+        snprintf(text, sizeof text,
+                 "gravity %.17g %.17g 0\nsolver method dp54 step 1e-2 until 1 rtol 1e-11 atol 1e-13\n"
+                 "ground\n marker floor z 0 1 0 x 1 0 0\nend\n"
+                 "body ball\n mass 2\n inertia 0.032 0.032 0.032\n position 0 0.2 0\n marker c\nend\n"
+                 "joint roll ball ball.c ground.floor radius 0.2\n",
+                 9.81 * sin(0.3), -9.81 * cos(0.3));
+        run_probe(text, "ball.x", ball_exact, &e);
+        CHECK_ABS(e, 0, 1e-8, "rolling sphere: centre travel ½ (5/7) g sin(a) t², max error [m]");
+    }
     initial_conditions();
     gears();
     rack_and_screw();
