@@ -466,11 +466,59 @@ static void atwood(void)
     mt_system_free(s);
 }
 
+/* A coin rolling steadily in a circle: centre path radius ρ, leaning inwards
+ * by θ; from Euler's equations with the rolling constraint,
+ * Ω² = g sin θ / (cos θ (3ρ/2 + a sin θ / 4)) for a thin uniform disk, spin
+ * s = −Ω (ρ/a + sin θ) about its axle. */
+typedef struct { double phi, prev, t, hmin, hmax; int n; } Coin;
+static int coin_cb(void *u, MtState *st)
+{
+    Coin *c = u;
+    const double *x = st->q;
+    double ph = atan2(-x[2], x[0]);
+    if (c->n++ == 0) { c->phi = 0; c->hmin = c->hmax = x[1]; }
+    else {
+        double d = ph - c->prev;
+        d -= 2 * M_PI * floor((d + M_PI) / (2 * M_PI));
+        c->phi += d;
+    }
+    c->prev = ph;
+    c->hmin = fmin(c->hmin, x[1]);
+    c->hmax = fmax(c->hmax, x[1]);
+    c->t = st->t;
+    return 0;
+}
+
+static void rolling_coin(void)
+{
+    const double a = 0.1, rho = 0.5, th = 0.2, g = 9.81, m = 0.2;
+    const double W = sqrt(g * sin(th) / (cos(th) * (1.5 * rho + 0.25 * a * sin(th)))), sp = -W * (rho / a + sin(th));
+    double e3[3] = {cos(th), sin(th), 0}, w[3];
+    for (int k = 0; k < 3; k++) w[k] = (k == 1 ? W : 0) + sp * e3[k];
+    char text[2048];
+    snprintf(text, sizeof text,
+             "gravity 0 -%g 0\nsolver method dp54 step 1e-3 until 2 rtol 1e-12 atol 1e-14\n"
+             "ground\n marker floor z 0 1 0 x 1 0 0\nend\n"
+             "body coin\n mass %g\n inertia %.17g %.17g %.17g\n position %.17g %.17g 0\n"
+             " orientation z %.17g %.17g 0 x %.17g %.17g 0\n velocity 0 0 %.17g\n omega %.17g %.17g %.17g\n marker c\nend\n"
+             "joint roll rolling coin.c ground.floor radius %g\n",
+             g, m, m * a * a / 4, m * a * a / 4, m * a * a / 2, rho, a * cos(th), cos(th), sin(th), -sin(th), cos(th),
+             -W * rho, w[0], w[1], w[2], a);
+    MtSystem *s = mt_test_system(text);
+    Coin c = {0};
+    MtState *st = mt_test_run(s, coin_cb, &c, NULL);
+    CHECK_REL(c.phi / c.t, W, 1e-8, "rolling coin: precession rate of the steady circle [rad/s]");
+    CHECK_ABS(c.hmax - c.hmin, 0, 1e-9, "rolling coin: centre height stays a cos(theta) [m]");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
 static double ball_exact(double t) { return 0.5 * (5.0 / 7.0) * 9.81 * sin(0.3) * t * t; }
 
 int main(void)
 {
     motion_rank();
+    rolling_coin();
     static_reaction();
     atwood();
     {
