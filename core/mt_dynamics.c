@@ -17,7 +17,13 @@ void mt_stage_bodies(MtState *st, const double *q)
         mt_quat_normalize(p);
         double *R = st->R + 9 * b;
         mt_quat_to_m3(R, p);
-        mt_m3_rotate_sym(st->Jwinv + 9 * b, R, s->Jcinv + 9 * b);
+        const double *Ji = s->Jcinv + 9 * b;
+        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) { /* principal axes: R diag(d) Rᵀ, 6 distinct entries */
+            double *S = st->Jwinv + 9 * b, d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
+            for (int i = 0; i < 3; i++)
+                for (int j = i; j < 3; j++)
+                    S[3 * i + j] = S[3 * j + i] = R[3 * i] * d0 * R[3 * j] + R[3 * i + 1] * d1 * R[3 * j + 1] + R[3 * i + 2] * d2 * R[3 * j + 2];
+        } else mt_m3_rotate_sym(st->Jwinv + 9 * b, R, Ji);
     }
 }
 
@@ -74,6 +80,22 @@ static inline __attribute__((always_inline)) void gwt_n(double *out, const doubl
         for (int j = 0; j < nb; j++) out[i * nb + j] += dot6(Ga + 6 * i, Wb + 6 * j);
 }
 
+/* Rows 0..2 of a block that starts with a spherical primitive are
+ * σ[e_a, r × e_a]: then G_a·W_c = σ (W_c,lin + W_c,ang × r)_a, a third of the work. */
+static void gwt_sph(double *out, const double *Ga, int na, const double *Wb, int nb)
+{
+    double sg = Ga[0], r[3] = {sg * Ga[11], -sg * Ga[5], sg * Ga[4]};
+    for (int c = 0; c < nb; c++) {
+        const double *w = Wb + 6 * c;
+        double u0 = w[4] * r[2] - w[5] * r[1], u1 = w[5] * r[0] - w[3] * r[2], u2 = w[3] * r[1] - w[4] * r[0];
+        out[0 * nb + c] += sg * (w[0] + u0);
+        out[1 * nb + c] += sg * (w[1] + u1);
+        out[2 * nb + c] += sg * (w[2] + u2);
+    }
+    for (int i = 3; i < na; i++)
+        for (int c = 0; c < nb; c++) out[i * nb + c] += dot6(Ga + 6 * i, Wb + 6 * c);
+}
+
 static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
 {
     switch (nb) {
@@ -93,13 +115,21 @@ void mt_assemble(MtState *st)
         const MtCBlock *b = &s->block[k];
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
-        for (int sd = 0; sd < b->nside; sd++)
-            if (b->body[sd] >= 0) gwt(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
+        int sph = b->prim[0].kind == MT_PRIM_SPH;
+        for (int sd = 0; sd < b->nside; sd++) {
+            if (b->body[sd] < 0) continue;
+            if (sph) gwt_sph(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
+            else gwt(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
+        }
     }
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
-        gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
-            s->block[pr->c].nrow);
+        if (s->block[pr->r].prim[0].kind == MT_PRIM_SPH)
+            gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
+                    s->block[pr->c].nrow);
+        else
+            gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
+                s->block[pr->c].nrow);
     }
 }
 
