@@ -1,7 +1,9 @@
 /* mt_integrate.c — RK4 and Dormand–Prince 5(4) (dense output after Hairer,
  * Nørsett & Wanner, "Solving ODEs I", §II.6) on y = (q, u); quaternions are
- * renormalised after each step, optional position/velocity projection. */
+ * renormalised after each step, optional position/velocity projection. The
+ * other methods live in mt_implicit.c and mt_cvode.c; mt_run dispatches. */
 #include "mt_integrate.h"
+#include "mt_implicit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +11,7 @@
 #include "mt_i18n.h"
 #include "mt_math.h"
 
-typedef struct {
-    MtState *st;
-    int nq, nu, n; /* n = nq + nu */
-} Ode;
+typedef MtOde Ode;
 
 static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *err)
 {
@@ -46,7 +45,7 @@ static void normalize_quats(const Ode *o, double *y)
 }
 
 /* Writes y into the state, applies the optional projections. */
-static MtStatus settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
 {
     MtState *st = o->st;
     normalize_quats(o, y);
@@ -65,7 +64,7 @@ static MtStatus settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtEr
 }
 
 /* Output of the frame at (t, y): evaluates so that acc and lambda match. */
-static MtStatus emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user, MtRunStats *stats, int *stop,
+MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user, MtRunStats *stats, int *stop,
                      int need_eval, MtError *err)
 {
     MtState *st = o->st;
@@ -104,7 +103,7 @@ static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
         /* k1 at the step start doubles as the output evaluation */
         if ((rc = deriv(o, t, y, k1, err))) return rc;
         if (i % sv->every == 0 || i == nsteps) {
-            if ((rc = emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+            if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
         }
         if (i == nsteps || stop || (cancel && *cancel)) break;
         double hh = (i == nsteps - 1) ? (sv->until - t) : h;
@@ -115,7 +114,7 @@ static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
         for (int j = 0; j < n; j++) yt[j] = y[j] + hh * k3[j];
         if ((rc = deriv(o, t + hh, yt, k4, err))) return rc;
         for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * (k2[j] + k3[j]) + k4[j]);
-        if ((rc = settle(o, t + hh, y, sv, err))) return rc;
+        if ((rc = mt_ode_settle(o, t + hh, y, sv, err))) return rc;
         if (stats) stats->steps++;
     }
     return MT_OK;
@@ -146,7 +145,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     long iout = 0, nout = (long)floor((tend - t) / dt + 1e-9);
     MtStatus rc;
     if ((rc = deriv(o, t, y, k1, err))) return rc;
-    if ((rc = emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+    if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
     iout = 1;
     /* initial step (Hairer's heuristic, simplified) */
     double d0 = 0, dd = 0;
@@ -212,13 +211,13 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
             if (iout % sv->every == 0 || iout == nout) {
                 double th = (to - t) / h, th1 = 1 - th;
                 for (int j = 0; j < n; j++) yo[j] = r1[j] + th * (r2[j] + th1 * (r3[j] + th * (r4[j] + th1 * r5[j])));
-                if ((rc = emit(o, to, yo, fn, user, stats, &stop, 1, err))) return rc;
+                if ((rc = mt_ode_emit(o, to, yo, fn, user, stats, &stop, 1, err))) return rc;
             }
             iout++;
         }
         memcpy(y, yn, sizeof(double) * (size_t)n);
         t = tn;
-        if ((rc = settle(o, t, y, sv, err))) return rc;
+        if ((rc = mt_ode_settle(o, t, y, sv, err))) return rc;
         if (sv->correct_pos || sv->correct_vel) {
             if ((rc = deriv(o, t, y, k1, err))) return rc;
         } else memcpy(k1, k7, sizeof(double) * (size_t)n); /* FSAL */
@@ -228,7 +227,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     }
     /* a final frame at tend if the output grid did not land on it */
     if (!stop && tend - (t0 + nout * dt) > 1e-12 * fmax(1.0, tend) && !(cancel && *cancel)) {
-        if ((rc = emit(o, tend, y, fn, user, stats, &stop, 1, err))) return rc;
+        if ((rc = mt_ode_emit(o, tend, y, fn, user, stats, &stop, 1, err))) return rc;
     }
     return MT_OK;
 }
@@ -243,6 +242,20 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody};
     MtStatus rc = mt_assemble_initial(st, err);
     if (rc) return rc;
+    if (sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54) {
+        /* y = (q, u) is the only array here; the methods allocate their
+         * work arrays once, before their step loops */
+        double *yv = malloc(sizeof(double) * (size_t)(o.n + 1));
+        if (!yv) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
+        memcpy(yv, st->q, sizeof(double) * (size_t)o.nq);
+        memcpy(yv + o.nq, st->u, sizeof(double) * (size_t)o.nu);
+        long e0 = st->nevals;
+        if (sv->method == MT_METHOD_ADAMS) rc = mt_run_adams(&o, yv, sv, fn, user, cancel, stats, err);
+        else rc = mt_run_implicit(&o, yv, sv, fn, user, cancel, stats, err);
+        if (stats) stats->evals = st->nevals - e0;
+        free(yv);
+        return rc;
+    }
     int nwork = sv->method == MT_METHOD_RK4 ? 6 : 16;
     double *work = calloc((size_t)nwork * (size_t)(o.n + 1), sizeof(double));
     if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));

@@ -1,6 +1,9 @@
 /* mt_integrate.h — time integration of a compiled system: classical RK4 with a
- * fixed step and Dormand–Prince 5(4) with error control and dense output at
- * the output times. Frames are handed to a callback as they are produced. */
+ * fixed step, Dormand–Prince 5(4) with error control and dense output at the
+ * output times, variable-order Adams (SUNDIALS CVODE, mt_cvode.c), and the
+ * fixed-step implicit methods implicit Euler, Park, HHT-α and generalised-α
+ * (mt_implicit.c; docs/integrators.md). Frames are handed to a callback as
+ * they are produced. */
 #ifndef MT_INTEGRATE_H
 #define MT_INTEGRATE_H
 
@@ -13,6 +16,11 @@ typedef int (*MtFrameFn)(void *user, MtState *st);
 typedef struct {
     long steps, rejected, evals, frames;
     double gmax, gdmax; /* largest constraint violation seen at output frames */
+    /* implicit methods: finite-difference Jacobians computed (each costs
+     * 1 + 12·(bodies in the largest coupled group) evaluations, included in
+     * evals), LU factorisations of the Newton matrix, Newton iterations;
+     * adams: fixed-point iterations in newton */
+    long jacobians, factorizations, newton;
 } MtRunStats;
 
 /* Right-hand side of the first-order system y = (q, u), length 13·nbody:

@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
-    libsuitesparse-dev libopenblas-dev liblapacke-dev
+    libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
     libsqlite3-dev gettext
     # GUI (GTK 4 application) and headless GUI tests
     libgtk-4-dev libepoxy-dev libcglm-dev xvfb xauth
