@@ -1,0 +1,1038 @@
+/* mt_store.c — the model of a project: saving an MtModel into the entity
+ * tables in one transaction and loading it back with validation; saved plot
+ * layouts. The tables are described in docs/project-format.md and created by
+ * mt_store_schema.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_i18n.h"
+#include "mt_store_internal.h"
+
+#define MOTUS_SAVED_BY "motus 0.1.0"
+
+/* Every field of the model's entities is written and read here. When a spec
+ * grows, this file and the tables must follow: the sizes below (x86-64)
+ * remind whoever changes them. */
+#if defined(__x86_64__) && defined(__linux__)
+#define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
+SPEC_SIZE(MtModel, 448); /* a new kind of entity needs a table of its own */
+SPEC_SIZE(MtBodySpec, 296);
+SPEC_SIZE(MtMarkerSpec, 168);
+SPEC_SIZE(MtJointSpec, 88);
+SPEC_SIZE(MtDriverSpec, 176);
+SPEC_SIZE(MtCoupleSpec, 120);
+SPEC_SIZE(MtSpringSpec, 360);
+SPEC_SIZE(MtInitialSpec, 32);
+SPEC_SIZE(MtShapeSpec, 424);
+SPEC_SIZE(MtForceSpec, 1784);
+SPEC_SIZE(MtSensorSpec, 372);
+SPEC_SIZE(MtParamSpec, 344);
+SPEC_SIZE(MtBinding, 288);
+SPEC_SIZE(MtDisplayUnit, 40);
+SPEC_SIZE(MtSolverSpec, 88);
+#endif
+
+#define kind_names mt_store_entity_kinds
+#define NKIND MT_STORE_NENTITY_KINDS
+static const char *const part_names[] = {"total", "constraint", "friction", "driver"};
+static const char *const energy_names[] = {"kinetic", "potential", "total"};
+static const char *const law_names[] = {"poly", "rate", "harmonic", "step", "table"};
+static const char *const level_names[] = {"disp", "vel", "acc"};
+static const char *const couple_names[] = {"gear", "rack", "coupler"};
+static const char *const correct_names[] = {"none", "positions", "velocities", "both"};
+
+/* ---- binding parameters ------------------------------------------------------ */
+
+typedef struct {
+    sqlite3_stmt *st;
+    int i;
+} Row;
+
+static void bd(Row *r, double v) { sqlite3_bind_double(r->st, ++r->i, v); }
+static void bdv(Row *r, const double *v, int n)
+{
+    for (int k = 0; k < n; k++) bd(r, v[k]);
+}
+static void bi(Row *r, sqlite3_int64 v) { sqlite3_bind_int64(r->st, ++r->i, v); }
+static void bt(Row *r, const char *t)
+{
+    if (t) sqlite3_bind_text(r->st, ++r->i, t, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(r->st, ++r->i);
+}
+static void bn(Row *r) { sqlite3_bind_null(r->st, ++r->i); }
+/* Steps an INSERT/UPDATE and makes it ready for the next row; SQLite code. */
+static int done(Row *r)
+{
+    int rc = sqlite3_step(r->st);
+    sqlite3_reset(r->st);
+    sqlite3_clear_bindings(r->st);
+    r->i = 0;
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static const char *correct_name(const MtSolverSpec *sv) { return correct_names[(sv->correct_pos ? 1 : 0) + (sv->correct_vel ? 2 : 0)]; }
+
+static int name_index(const char *const *names, int n, const char *s)
+{
+    if (!s) return -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], s)) return i;
+    return -1;
+}
+
+/* ---- saving ---------------------------------------------------------------------- */
+
+/* An insert that failed: constraint violations name the entity. */
+static MtStatus row_error(MtStore *s, int rc, const char *entity, MtError *err)
+{
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("'%s': '%s' cannot be saved: %s"), s->path, entity, sqlite3_errmsg(s->db));
+    return mt_store_sqlerr(s, rc, err);
+}
+
+#define PREP(sql)                                                  \
+    do {                                                           \
+        if (r.st) sqlite3_finalize(r.st);                          \
+        r.st = NULL;                                               \
+        r.i = 0;                                                   \
+        rc = sqlite3_prepare_v2(s->db, sql, -1, &r.st, NULL);      \
+        if (rc) { mt_store_sqlerr(s, rc, err); goto fail; }        \
+    } while (0)
+#define STEP(entity)                                               \
+    do {                                                           \
+        rc = done(&r);                                             \
+        if (rc) { row_error(s, rc, entity, err); goto fail; }      \
+    } while (0)
+
+MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    if (mt_store_need_write(s, err)) return err->code;
+    if (mt_model_validate(m, err)) {
+        char msg[sizeof err->msg], entity[sizeof err->entity];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        snprintf(entity, sizeof entity, "%s", err->entity);
+        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
+    }
+    if (mt_store_begin(s, err)) return err->code;
+    Row r = {0};
+    int rc;
+    char now[32], ref[2 * MT_NAME_MAX + 2];
+    mt_store_now(now);
+    if (mt_store_exec(s,
+                      "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
+                      "DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
+                      "DELETE FROM joints; DELETE FROM shapes; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
+                      err))
+        goto fail;
+
+    PREP("UPDATE project SET title = ?1, gravity_x = ?2, gravity_y = ?3, gravity_z = ?4,"
+         " model_version = model_version + 1, saved = ?5, saved_by = ?6 WHERE id = 1");
+    bt(&r, m->title);
+    bdv(&r, m->gravity, 3);
+    bt(&r, now);
+    bt(&r, MOTUS_SAVED_BY);
+    STEP("project");
+    if (sqlite3_changes(s->db) != 1) {
+        mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
+        goto fail;
+    }
+
+    const MtSolverSpec *sv = &m->solver;
+    PREP("UPDATE solver SET method = ?1, step = ?2, until = ?3, every = ?4, rtol = ?5, atol = ?6, ts = ?7, xi = ?8,"
+         " correct = ?9, alpha = ?10, rho = ?11 WHERE id = 1");
+    bt(&r, mt_method_name(sv->method));
+    bd(&r, sv->step);
+    bd(&r, sv->until);
+    bi(&r, sv->every);
+    bd(&r, sv->rtol);
+    bd(&r, sv->atol);
+    bd(&r, sv->stab_period);
+    bd(&r, sv->stab_damping);
+    bt(&r, correct_name(sv));
+    bd(&r, sv->hht_alpha);
+    bd(&r, sv->rho_inf);
+    STEP("solver");
+    if (sqlite3_changes(s->db) != 1) {
+        mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
+        goto fail;
+    }
+
+    PREP("INSERT INTO bodies(id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
+         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz) VALUES"
+         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nbody; i++) {
+        const MtBodySpec *b = &m->body[i];
+        bi(&r, i + 1);
+        bt(&r, b->name);
+        bd(&r, b->mass);
+        bd(&r, b->density);
+        bdv(&r, b->com, 3);
+        bdv(&r, b->inertia, 6);
+        bdv(&r, b->pos, 3);
+        bdv(&r, b->rot, 9);
+        bdv(&r, b->vel, 3);
+        bdv(&r, b->omega, 3);
+        STEP(b->name);
+    }
+
+    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nmarker; i++) {
+        const MtMarkerSpec *k = &m->marker[i];
+        bi(&r, i + 1);
+        bi(&r, k->body + 1); /* MT_GROUND = -1 → 0 */
+        bt(&r, k->name);
+        bdv(&r, k->pos, 3);
+        bdv(&r, k->rot, 9);
+        STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
+    }
+
+    PREP("INSERT INTO shapes(id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
+         " end_x, end_y, end_z, red, green, blue, mesh) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nshape; i++) {
+        const MtShapeSpec *sh = &m->shape[i];
+        bi(&r, i + 1);
+        bi(&r, sh->body + 1);
+        bt(&r, mt_shape_kind_name(sh->kind));
+        bdv(&r, sh->size, 3);
+        bdv(&r, sh->pos, 3);
+        bdv(&r, sh->rot, 9);
+        bdv(&r, sh->end, 3);
+        for (int c = 0; c < 3; c++) bd(&r, (double)sh->color[c]);
+        bt(&r, sh->mesh);
+        STEP(mt_model_body_name(m, sh->body));
+    }
+
+    PREP("INSERT INTO joints(id, name, type, marker_i, marker_j, param) VALUES (?,?,?,?,?,?)");
+    for (int i = 0; i < m->njoint; i++) {
+        const MtJointSpec *j = &m->joint[i];
+        bi(&r, i + 1);
+        bt(&r, j->name);
+        bt(&r, mt_joint_type_name(j->type));
+        bi(&r, j->mi + 1);
+        bi(&r, j->mj + 1);
+        bd(&r, j->param);
+        STEP(j->name);
+    }
+
+    PREP("INSERT INTO drivers(id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
+         " c0, c1, c2, c3, c4, c5, c6, c7) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->ndriver; i++) {
+        const MtDriverSpec *d = &m->driver[i];
+        bi(&r, i + 1);
+        bt(&r, d->name);
+        if (d->joint >= 0) {
+            bi(&r, d->joint + 1);
+            bt(&r, mt_coord_name(d->coord));
+            bn(&r);
+            bn(&r);
+            bn(&r);
+        } else {
+            bn(&r);
+            bn(&r);
+            bi(&r, d->mi + 1);
+            bi(&r, d->mj + 1);
+            bt(&r, mt_comp_name(d->comp));
+        }
+        bt(&r, level_names[d->level]);
+        bt(&r, law_names[d->kind]);
+        bi(&r, d->ncoef);
+        for (int k = 0; k < MT_POLY_MAX; k++) {
+            if (k < d->ncoef) bd(&r, d->coef[k]);
+            else bn(&r);
+        }
+        STEP(d->name);
+    }
+    PREP("INSERT INTO driver_points(driver_id, k, t, value) VALUES (?,?,?,?)");
+    for (int i = 0; i < m->ndriver; i++) {
+        const MtDriverSpec *d = &m->driver[i];
+        if (d->kind != MT_DRIVER_TABLE) continue;
+        for (int k = 0; k < d->ntab; k++) {
+            bi(&r, i + 1);
+            bi(&r, k);
+            bd(&r, d->tab[2 * k]);
+            bd(&r, d->tab[2 * k + 1]);
+            STEP(d->name);
+        }
+    }
+
+    PREP("INSERT INTO couplings(id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->ncouple; i++) {
+        const MtCoupleSpec *c = &m->couple[i];
+        bi(&r, i + 1);
+        bt(&r, c->name);
+        bt(&r, couple_names[c->kind]);
+        for (int k = 0; k < 3; k++) {
+            if (k < c->n) {
+                bi(&r, c->joint[k] + 1);
+                bt(&r, mt_coord_name(c->coord[k]));
+                bd(&r, c->coef[k]);
+            } else {
+                bn(&r);
+                bn(&r);
+                bn(&r);
+            }
+        }
+        STEP(c->name);
+    }
+
+    PREP("INSERT INTO springs(id, name, marker_i, marker_j, k, c, length, preload, curve) VALUES (?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nspring; i++) {
+        const MtSpringSpec *sp = &m->spring[i];
+        bi(&r, i + 1);
+        bt(&r, sp->name);
+        bi(&r, sp->mi + 1);
+        bi(&r, sp->mj + 1);
+        bd(&r, sp->k);
+        bd(&r, sp->c);
+        bd(&r, sp->length);
+        bd(&r, sp->preload);
+        bt(&r, sp->curve);
+        STEP(sp->name);
+    }
+
+    PREP("INSERT INTO forces(id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nforce; i++) {
+        const MtForceSpec *fs = &m->force[i];
+        bi(&r, i + 1);
+        bt(&r, fs->name);
+        bt(&r, mt_force_kind_name(fs->kind));
+        if (fs->mi >= 0) bi(&r, fs->mi + 1);
+        else bn(&r);
+        if (fs->mj >= 0) bi(&r, fs->mj + 1);
+        else bn(&r);
+        if (fs->joint >= 0) bi(&r, fs->joint + 1);
+        else bn(&r);
+        bt(&r, mt_contact_geom_name((MtContactGeom)fs->geom));
+        for (int c = 0; c < 6; c++) bt(&r, fs->expr[c]);
+        STEP(fs->name);
+    }
+    PREP("INSERT INTO force_parameters(force_id, name, value) VALUES (?,?,?)");
+    for (int i = 0; i < m->nforce; i++) {
+        const MtForceSpec *fs = &m->force[i];
+        const char *const *pn = mt_force_param_names(fs->kind);
+        for (int q = 0; pn[q] && q < MT_FORCE_NPAR; q++) {
+            bi(&r, i + 1);
+            bt(&r, pn[q]);
+            bd(&r, fs->p[q]); /* NaN (the default) is stored as NULL */
+            STEP(fs->name);
+        }
+    }
+
+    PREP("INSERT INTO sensors(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy,"
+         " unit, expr) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nsensor; i++) {
+        const MtSensorSpec *ss = &m->sensor[i];
+        bi(&r, i + 1);
+        bt(&r, ss->name);
+        bt(&r, mt_sensor_kind_name(ss->kind));
+        const int mk[3] = {ss->mi, ss->mj, ss->mframe};
+        for (int k = 0; k < 3; k++) {
+            if (mk[k] >= 0) bi(&r, mk[k] + 1);
+            else bn(&r);
+        }
+        bi(&r, ss->comp);
+        if (ss->joint >= 0) bi(&r, ss->joint + 1);
+        else bn(&r);
+        bt(&r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
+        if (ss->body >= 0) bi(&r, ss->body + 1);
+        else bn(&r);
+        bt(&r, (ss->energy >= 0 && ss->energy <= 2) ? energy_names[ss->energy] : "?");
+        bt(&r, ss->unit);
+        bt(&r, ss->expr);
+        STEP(ss->name);
+    }
+
+    PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
+    for (int i = 0; i < m->ninitial; i++) {
+        const MtInitialSpec *in = &m->initial[i];
+        bi(&r, i + 1);
+        bi(&r, in->joint + 1);
+        bt(&r, mt_coord_name(in->coord));
+        if (in->has_value) bd(&r, in->value);
+        else bn(&r);
+        if (in->has_rate) bd(&r, in->rate);
+        else bn(&r);
+        STEP(m->joint[in->joint].name);
+    }
+
+    PREP("INSERT INTO parameters(id, name, expr, value, unit) VALUES (?,?,?,?,?)");
+    for (int i = 0; i < m->nparam; i++) {
+        const MtParamSpec *p = &m->param[i];
+        bi(&r, i + 1);
+        bt(&r, p->name);
+        bt(&r, p->expr);
+        bd(&r, p->value); /* NaN (never evaluated) is stored as NULL */
+        bt(&r, p->unit);
+        STEP(p->name);
+    }
+
+    PREP("INSERT INTO bindings(id, entity_kind, entity_id, field, expr) VALUES (?,?,?,?,?)");
+    for (int i = 0; i < m->nbinding; i++) {
+        const MtBinding *b = &m->binding[i];
+        if (b->kind < 0 || (int)b->kind >= NKIND) {
+            mt_error_set(err, MT_ERR_ARG, b->field, MT_("%s: not saved: binding of field '%s' has an unknown entity kind"), s->path,
+                         b->field);
+            goto fail;
+        }
+        bi(&r, i + 1);
+        bt(&r, kind_names[b->kind]);
+        bi(&r, (b->kind == MT_ENT_GRAVITY || b->kind == MT_ENT_SOLVER) ? 0 : b->index + 1);
+        bt(&r, b->field);
+        bt(&r, b->expr);
+        STEP(b->field);
+    }
+
+    PREP("INSERT INTO display_units(id, quantity, unit) VALUES (?,?,?)");
+    for (int i = 0; i < m->nunit; i++) {
+        bi(&r, i + 1);
+        bt(&r, m->unit[i].quantity);
+        bt(&r, m->unit[i].unit);
+        STEP(m->unit[i].quantity);
+    }
+
+    PREP("SELECT model_version FROM project WHERE id = 1");
+    rc = sqlite3_step(r.st);
+    long v = rc == SQLITE_ROW ? (long)sqlite3_column_int64(r.st, 0) : -1;
+    sqlite3_finalize(r.st);
+    r.st = NULL;
+    if (rc != SQLITE_ROW) {
+        mt_store_sqlerr(s, rc, err);
+        goto fail;
+    }
+    if (mt_store_commit(s, err)) return err->code;
+    if (version) *version = v;
+    return MT_OK;
+fail:
+    if (r.st) sqlite3_finalize(r.st);
+    mt_store_rollback(s);
+    return err->code ? err->code : MT_ERR_IO;
+}
+
+/* ---- loading ----------------------------------------------------------------------- */
+
+typedef struct {
+    MtStore *s;
+    MtError *err;
+    sqlite3_stmt *st;
+    const char *table;
+    const char *name; /* entity name of the current row, for messages */
+    sqlite3_int64 id;
+    int fail;
+} Load;
+
+/* ids of the rows of a table in model order (ascending) → index. */
+typedef struct {
+    sqlite3_int64 *id;
+    int n, cap;
+} IdMap;
+
+static int idmap_add(IdMap *m, sqlite3_int64 id)
+{
+    if (m->n == m->cap) {
+        int nc = m->cap ? 2 * m->cap : 16;
+        sqlite3_int64 *p = realloc(m->id, sizeof *p * (size_t)nc);
+        if (!p) return -1;
+        m->id = p;
+        m->cap = nc;
+    }
+    m->id[m->n++] = id;
+    return 0;
+}
+
+static int idmap_find(const IdMap *m, sqlite3_int64 id)
+{
+    int lo = 0, hi = m->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m->id[mid] == id) return mid;
+        if (m->id[mid] < id) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* What is wrong with a column; each message is whole for the translators.
+ * Arguments: project, table, row id, entity name, column, column text. */
+enum { BAD_NUMBER, BAD_TEXT, BAD_ROWID, BAD_REF, BAD_NAME, BAD_RANGE, BAD_POINTS, BAD_LONG, BAD_SETTING };
+static const char *const bad_msg[] = {
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' must hold a number"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' must hold text"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' must hold a row id"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' refers to a row that does not exist"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' holds the unknown name '%s'"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' is out of range"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' must number the points 0, 1, 2 … without gaps"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' is too long"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' names no setting of this kind of force: '%s'")};
+
+static void bad_column(Load *L, int c, int what)
+{
+    if (L->fail) return;
+    L->fail = 1;
+    const char *val = (const char *)sqlite3_column_text(L->st, c);
+    mt_error_set(L->err, MT_ERR_MODEL, L->name ? L->name : "", MT_(bad_msg[what]), L->s->path, L->table, (long long)L->id,
+                 L->name ? L->name : "", sqlite3_column_name(L->st, c), val ? val : "");
+}
+
+/* A number (NULL is refused unless allow_null; then *out = 0 and 0 is returned). */
+static int col_num(Load *L, int c, double *out, int allow_null)
+{
+    int t = sqlite3_column_type(L->st, c);
+    if (t == SQLITE_FLOAT || t == SQLITE_INTEGER) {
+        *out = sqlite3_column_double(L->st, c);
+        return 1;
+    }
+    *out = 0;
+    if (t == SQLITE_NULL && allow_null) return 0;
+    bad_column(L, c, BAD_NUMBER);
+    return 0;
+}
+
+static void col_nums(Load *L, int c, double *out, int n)
+{
+    for (int k = 0; k < n; k++) col_num(L, c + k, &out[k], 0);
+}
+
+static const char *col_text(Load *L, int c, int allow_null)
+{
+    const char *t = (const char *)sqlite3_column_text(L->st, c);
+    if (!t && !allow_null) bad_column(L, c, BAD_TEXT);
+    return t;
+}
+
+/* Index of the row an id column refers to (-1 and an error when absent). */
+static int col_ref(Load *L, int c, const IdMap *map, int ground_ok)
+{
+    if (sqlite3_column_type(L->st, c) != SQLITE_INTEGER) {
+        bad_column(L, c, BAD_ROWID);
+        return -2;
+    }
+    sqlite3_int64 id = sqlite3_column_int64(L->st, c);
+    if (ground_ok && id == 0) return MT_GROUND;
+    int i = idmap_find(map, id);
+    if (i < 0) bad_column(L, c, BAD_REF);
+    return i < 0 ? -2 : i;
+}
+
+static int prep(Load *L, const char *table, const char *sql)
+{
+    if (L->st) sqlite3_finalize(L->st);
+    L->st = NULL;
+    L->table = table;
+    L->name = NULL;
+    L->id = 0;
+    int rc = sqlite3_prepare_v2(L->s->db, sql, -1, &L->st, NULL);
+    if (rc) {
+        mt_store_sqlerr(L->s, rc, L->err);
+        L->fail = 1;
+    }
+    return rc;
+}
+
+/* Next row: 1, 0 at the end, -1 on error. */
+static int next(Load *L)
+{
+    if (L->fail) return -1;
+    int rc = sqlite3_step(L->st);
+    if (rc == SQLITE_ROW) {
+        L->id = sqlite3_column_int64(L->st, 0);
+        L->name = NULL;
+        return 1;
+    }
+    if (rc == SQLITE_DONE) return 0;
+    mt_store_sqlerr(L->s, rc, L->err);
+    L->fail = 1;
+    return -1;
+}
+
+/* An error of the model API (add_*): prefix the project path. */
+static void api_error(Load *L)
+{
+    if (L->fail) return;
+    L->fail = 1;
+    char msg[sizeof L->err->msg], entity[sizeof L->err->entity];
+    snprintf(msg, sizeof msg, "%s", L->err->msg);
+    snprintf(entity, sizeof entity, "%s", L->err->entity);
+    mt_error_set(L->err, MT_ERR_MODEL, entity, "%s: %s", L->s->path, msg);
+}
+
+/* A name the program does not know (a kind, a method, a coordinate …). */
+static void bad_name(Load *L, int c) { bad_column(L, c, BAD_NAME); }
+
+MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    mt_error_clear(err);
+    MtModel *m = mt_model_new();
+    if (!m) {
+        mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+        return NULL;
+    }
+    Load L = {s, err, NULL, NULL, NULL, 0, 0};
+    IdMap bodies = {0}, markers = {0}, joints = {0}, drivers = {0}, springs = {0}, couples = {0}, initials = {0}, forces = {0};
+    long ver = 0;
+    int began = mt_store_exec(s, "BEGIN", err) == MT_OK;
+    if (!began) L.fail = 1;
+    int rc;
+
+    /* project and solver */
+    if (!prep(&L, "project", "SELECT id, title, gravity_x, gravity_y, gravity_z, model_version FROM project WHERE id = 1")) {
+        rc = next(&L);
+        if (rc == 0 && !L.fail) {
+            L.fail = 1;
+            mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
+        } else if (rc == 1) {
+            L.name = "project";
+            const char *t = col_text(&L, 1, 0);
+            if (t) snprintf(m->title, sizeof m->title, "%s", t);
+            col_nums(&L, 2, m->gravity, 3);
+            ver = (long)sqlite3_column_int64(L.st, 5);
+        }
+    }
+    if (!L.fail && !prep(&L, "solver", "SELECT id, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho FROM solver WHERE id = 1")) {
+        rc = next(&L);
+        if (rc == 0 && !L.fail) {
+            L.fail = 1;
+            mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
+        } else if (rc == 1) {
+            MtSolverSpec *sv = &m->solver;
+            L.name = "solver";
+            const char *meth = col_text(&L, 1, 0), *cor = col_text(&L, 9, 0);
+            if (meth && mt_method_from_name(meth, &sv->method)) bad_name(&L, 1);
+            col_num(&L, 2, &sv->step, 0);
+            col_num(&L, 3, &sv->until, 0);
+            sv->every = sqlite3_column_int(L.st, 4);
+            col_num(&L, 5, &sv->rtol, 0);
+            col_num(&L, 6, &sv->atol, 0);
+            col_num(&L, 7, &sv->stab_period, 0);
+            col_num(&L, 8, &sv->stab_damping, 0);
+            int ci = name_index(correct_names, 4, cor);
+            if (ci < 0 && cor) bad_name(&L, 9);
+            sv->correct_pos = ci > 0 && (ci & 1);
+            sv->correct_vel = ci > 0 && (ci & 2) != 0;
+            col_num(&L, 10, &sv->hht_alpha, 0);
+            col_num(&L, 11, &sv->rho_inf, 0);
+        }
+    }
+
+    /* parameters first, as in the text form (sensor names must differ from them) */
+    if (!L.fail && !prep(&L, "parameters", "SELECT id, name, expr, value, unit FROM parameters ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *expr = col_text(&L, 2, 0), *unit = col_text(&L, 4, 0);
+            L.name = name;
+            double value;
+            int hv = col_num(&L, 3, &value, 1);
+            if (L.fail || !name || !expr) break;
+            int p = mt_model_add_param(m, name, expr, unit, err);
+            if (p < 0) { api_error(&L); break; }
+            m->param[p].value = hv ? value : NAN;
+        }
+
+    /* bodies (id 0 is the ground) */
+    if (!L.fail && !prep(&L, "bodies",
+                         "SELECT id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
+                         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz FROM bodies WHERE id <> 0 ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0);
+            L.name = name;
+            if (!name) break;
+            int b = mt_model_add_body(m, name, err);
+            if (b < 0) { api_error(&L); break; }
+            MtBodySpec *bd = &m->body[b];
+            col_num(&L, 2, &bd->mass, 0);
+            col_num(&L, 3, &bd->density, 0);
+            col_nums(&L, 4, bd->com, 3);
+            col_nums(&L, 7, bd->inertia, 6);
+            col_nums(&L, 13, bd->pos, 3);
+            col_nums(&L, 16, bd->rot, 9);
+            col_nums(&L, 25, bd->vel, 3);
+            col_nums(&L, 28, bd->omega, 3);
+            if (idmap_add(&bodies, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "markers",
+                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33 FROM markers ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 2, 0);
+            L.name = name;
+            int b = col_ref(&L, 1, &bodies, 1);
+            if (!name || b < MT_GROUND) break;
+            double pos[3], R[9];
+            col_nums(&L, 3, pos, 3);
+            col_nums(&L, 6, R, 9);
+            if (L.fail) break;
+            if (mt_model_add_marker(m, b, name, pos, R, err) < 0) { api_error(&L); break; }
+            if (idmap_add(&markers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "shapes",
+                         "SELECT id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
+                         " end_x, end_y, end_z, red, green, blue, mesh FROM shapes ORDER BY id"))
+        while (next(&L) == 1) {
+            MtShapeSpec sh;
+            memset(&sh, 0, sizeof sh);
+            sh.body = col_ref(&L, 1, &bodies, 1);
+            L.name = mt_model_body_name(m, sh.body);
+            const char *kind = col_text(&L, 2, 0), *mesh = col_text(&L, 24, 0);
+            if (kind && mt_shape_kind_from_name(kind, &sh.kind)) bad_name(&L, 2);
+            col_nums(&L, 3, sh.size, 3);
+            col_nums(&L, 6, sh.pos, 3);
+            col_nums(&L, 9, sh.rot, 9);
+            col_nums(&L, 18, sh.end, 3);
+            for (int c = 0; c < 3; c++) {
+                double x;
+                col_num(&L, 21 + c, &x, 0);
+                sh.color[c] = (float)x;
+            }
+            if (mesh) snprintf(sh.mesh, sizeof sh.mesh, "%s", mesh);
+            if (L.fail) break;
+            if (mt_model_add_shape(m, &sh, err) < 0) { api_error(&L); break; }
+        }
+
+    if (!L.fail && !prep(&L, "joints", "SELECT id, name, type, marker_i, marker_j, param FROM joints ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *type = col_text(&L, 2, 0);
+            L.name = name;
+            MtJointType t = MT_JOINT_REVOLUTE;
+            if (type && mt_joint_type_from_name(type, &t)) bad_name(&L, 2);
+            int mi = col_ref(&L, 3, &markers, 0), mj = col_ref(&L, 4, &markers, 0);
+            double param;
+            col_num(&L, 5, &param, 0);
+            if (L.fail || !name) break;
+            int j = mt_model_add_joint(m, name, t, mi, mj, err);
+            if (j < 0) { api_error(&L); break; }
+            m->joint[j].param = param;
+            if (idmap_add(&joints, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "drivers",
+                         "SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
+                         " c0, c1, c2, c3, c4, c5, c6, c7 FROM drivers ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0);
+            L.name = name;
+            int joint = -1, mi = -1, mj = -1;
+            MtCoordKind coord = MT_COORD_NONE;
+            MtComp comp = MT_COMP_X;
+            if (sqlite3_column_type(L.st, 2) != SQLITE_NULL) {
+                joint = col_ref(&L, 2, &joints, 0);
+                const char *c = col_text(&L, 3, 0);
+                if (c && mt_coord_from_name(c, &coord)) bad_name(&L, 3);
+            } else {
+                mi = col_ref(&L, 4, &markers, 0);
+                mj = col_ref(&L, 5, &markers, 0);
+                const char *c = col_text(&L, 6, 0);
+                if (c && mt_comp_from_name(c, &comp)) bad_name(&L, 6);
+            }
+            int level = name_index(level_names, 3, col_text(&L, 7, 0));
+            int law = name_index(law_names, 5, col_text(&L, 8, 0));
+            if (level < 0) bad_name(&L, 7);
+            if (law < 0) bad_name(&L, 8);
+            int ncoef = sqlite3_column_int(L.st, 9);
+            double c[MT_POLY_MAX] = {0};
+            if (ncoef < 1 || ncoef > MT_POLY_MAX) bad_column(&L, 9, BAD_RANGE);
+            else
+                for (int k = 0; k < ncoef; k++) col_num(&L, 10 + k, &c[k], 0);
+            if (L.fail || !name) break;
+            int d = mt_model_add_driver(m, name, joint, law == MT_DRIVER_TABLE ? MT_DRIVER_POLY : (MtDriverKind)law, ncoef, c, err);
+            if (d < 0) { api_error(&L); break; }
+            MtDriverSpec *ds = &m->driver[d];
+            ds->kind = (MtDriverKind)law;
+            ds->coord = coord;
+            ds->mi = mi;
+            ds->mj = mj;
+            ds->comp = comp;
+            ds->level = (MtDriverLevel)level;
+            if (idmap_add(&drivers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "driver_points", "SELECT driver_id, k, t, value FROM driver_points ORDER BY driver_id, k")) {
+        double *pts = NULL;
+        int npts = 0, cap = 0, cur = -1;
+        for (;;) {
+            int more = next(&L);
+            int d = -1;
+            if (more == 1) {
+                d = col_ref(&L, 0, &drivers, 0);
+                if (d >= 0) L.name = m->driver[d].name;
+            }
+            if (L.fail) break;
+            if (cur >= 0 && d != cur) { /* the points of driver cur are complete */
+                if (m->driver[cur].kind != MT_DRIVER_TABLE) {
+                    L.fail = 1;
+                    mt_error_set(err, MT_ERR_MODEL, m->driver[cur].name, MT_("%s: driver '%s' has table points but its law is not 'table'"),
+                                 s->path, m->driver[cur].name);
+                    break;
+                }
+                if (mt_model_driver_set_table(m, cur, npts, pts, err)) { api_error(&L); break; }
+                npts = 0;
+            }
+            if (more != 1) break;
+            cur = d;
+            if (sqlite3_column_int64(L.st, 1) != npts) {
+                bad_column(&L, 1, BAD_POINTS);
+                break;
+            }
+            if (npts == cap) {
+                cap = cap ? 2 * cap : 64;
+                double *p = realloc(pts, sizeof(double) * 2 * (size_t)cap);
+                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; break; }
+                pts = p;
+            }
+            col_num(&L, 2, &pts[2 * npts], 0);
+            col_num(&L, 3, &pts[2 * npts + 1], 0);
+            npts++;
+        }
+        free(pts);
+    }
+
+    if (!L.fail && !prep(&L, "couplings",
+                         "SELECT id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3"
+                         " FROM couplings ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0);
+            L.name = name;
+            int kind = name_index(couple_names, 3, col_text(&L, 2, 0));
+            if (kind < 0) bad_name(&L, 2);
+            int n = sqlite3_column_type(L.st, 9) == SQLITE_NULL ? 2 : 3, joint[3];
+            MtCoordKind coord[3];
+            double coef[3];
+            for (int k = 0; k < n; k++) {
+                joint[k] = col_ref(&L, 3 + 3 * k, &joints, 0);
+                const char *c = col_text(&L, 4 + 3 * k, 0);
+                if (c && mt_coord_from_name(c, &coord[k])) bad_name(&L, 4 + 3 * k);
+                col_num(&L, 5 + 3 * k, &coef[k], 0);
+            }
+            if (L.fail || !name) break;
+            if (mt_model_add_couple(m, name, (MtCoupleKind)kind, n, joint, coord, coef, err) < 0) { api_error(&L); break; }
+            if (idmap_add(&couples, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "springs", "SELECT id, name, marker_i, marker_j, k, c, length, preload, curve FROM springs ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *curve = col_text(&L, 8, 0);
+            L.name = name;
+            int mi = col_ref(&L, 2, &markers, 0), mj = col_ref(&L, 3, &markers, 0);
+            double v[4];
+            col_nums(&L, 4, v, 4);
+            if (L.fail || !name || !curve) break;
+            int sp = mt_model_add_spring(m, name, mi, mj, v[0], v[1], v[2], v[3], err);
+            if (sp < 0) { api_error(&L); break; }
+            if (strlen(curve) >= sizeof m->spring[sp].curve) { bad_column(&L, 8, BAD_LONG); break; }
+            snprintf(m->spring[sp].curve, sizeof m->spring[sp].curve, "%s", curve);
+            if (idmap_add(&springs, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "forces", "SELECT id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz"
+                                       " FROM forces ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *geom = col_text(&L, 6, 0);
+            L.name = name;
+            MtForceKind k = MT_FORCE_TORSION;
+            MtContactGeom g = MT_CONTACT_SPHERE_PLANE;
+            if (kind && mt_force_kind_from_name(kind, &k)) bad_name(&L, 2);
+            if (geom && mt_contact_geom_from_name(geom, &g)) bad_name(&L, 6);
+            int mi = -1, mj = -1, joint = -1;
+            if (sqlite3_column_type(L.st, 3) != SQLITE_NULL) mi = col_ref(&L, 3, &markers, 0);
+            if (sqlite3_column_type(L.st, 4) != SQLITE_NULL) mj = col_ref(&L, 4, &markers, 0);
+            if (sqlite3_column_type(L.st, 5) != SQLITE_NULL) joint = col_ref(&L, 5, &joints, 0);
+            const char *ex[6];
+            for (int c = 0; c < 6; c++) {
+                ex[c] = col_text(&L, 7 + c, 0);
+                if (ex[c] && strlen(ex[c]) >= MT_EXPR_MAX) bad_column(&L, 7 + c, BAD_LONG);
+            }
+            if (L.fail || !name) break;
+            int f = mt_model_add_force(m, name, k, mi, mj, joint, err);
+            if (f < 0) { api_error(&L); break; }
+            m->force[f].geom = g;
+            for (int c = 0; c < 6; c++) snprintf(m->force[f].expr[c], MT_EXPR_MAX, "%s", ex[c]);
+            if (idmap_add(&forces, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "force_parameters", "SELECT force_id, name, value FROM force_parameters"))
+        while (next(&L) == 1) {
+            int f = col_ref(&L, 0, &forces, 0);
+            const char *pname = col_text(&L, 1, 0);
+            if (f < 0 || !pname) break;
+            L.name = m->force[f].name;
+            const char *const *pn = mt_force_param_names(m->force[f].kind);
+            int q = 0;
+            while (pn[q] && strcmp(pn[q], pname)) q++;
+            if (!pn[q] || q >= MT_FORCE_NPAR) { bad_column(&L, 1, BAD_SETTING); break; }
+            double v;
+            if (!col_num(&L, 2, &v, 1)) v = NAN;
+            m->force[f].p[q] = v;
+        }
+
+    if (!L.fail && !prep(&L, "sensors", "SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id,"
+                                        " energy, unit, expr FROM sensors ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *unit = col_text(&L, 11, 0),
+                       *expr = col_text(&L, 12, 0);
+            L.name = name;
+            MtSensorKind k = MT_SENSOR_POSITION;
+            if (kind && mt_sensor_kind_from_name(kind, &k)) bad_name(&L, 2);
+            int mk[3] = {-1, -1, -1}, joint = -1, body = -1;
+            for (int c = 0; c < 3; c++)
+                if (sqlite3_column_type(L.st, 3 + c) != SQLITE_NULL) mk[c] = col_ref(&L, 3 + c, &markers, 0);
+            if (sqlite3_column_type(L.st, 7) != SQLITE_NULL) joint = col_ref(&L, 7, &joints, 0);
+            if (sqlite3_column_type(L.st, 9) != SQLITE_NULL) body = col_ref(&L, 9, &bodies, 0);
+            int part = name_index(part_names, 4, col_text(&L, 8, 0)), energy = name_index(energy_names, 3, col_text(&L, 10, 0));
+            if (part < 0) bad_name(&L, 8);
+            if (energy < 0) bad_name(&L, 10);
+            if (unit && strlen(unit) >= sizeof m->sensor[0].unit) bad_column(&L, 11, BAD_LONG);
+            if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(&L, 12, BAD_LONG);
+            if (L.fail || !name || !unit || !expr) break;
+            int sn = mt_model_add_sensor(m, name, k, err);
+            if (sn < 0) { api_error(&L); break; }
+            MtSensorSpec *ss = &m->sensor[sn];
+            ss->mi = mk[0];
+            ss->mj = mk[1];
+            ss->mframe = mk[2];
+            ss->comp = sqlite3_column_int(L.st, 6);
+            ss->joint = joint;
+            ss->part = (MtReactionPart)part;
+            ss->body = body;
+            ss->energy = energy;
+            snprintf(ss->unit, sizeof ss->unit, "%s", unit);
+            snprintf(ss->expr, sizeof ss->expr, "%s", expr);
+        }
+
+    if (!L.fail && !prep(&L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
+        while (next(&L) == 1) {
+            int j = col_ref(&L, 1, &joints, 0);
+            if (j >= 0) L.name = m->joint[j].name;
+            MtCoordKind coord = MT_COORD_NONE;
+            const char *c = col_text(&L, 2, 0);
+            if (c && mt_coord_from_name(c, &coord)) bad_name(&L, 2);
+            double value, rate;
+            int hv = col_num(&L, 3, &value, 1), hr = col_num(&L, 4, &rate, 1);
+            if (L.fail) break;
+            if (mt_model_add_initial(m, j, coord, hv, value, hr, rate, err) < 0) { api_error(&L); break; }
+            if (idmap_add(&initials, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "bindings", "SELECT id, entity_kind, entity_id, field, expr FROM bindings ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *field = col_text(&L, 3, 0), *expr = col_text(&L, 4, 0);
+            L.name = field;
+            int kind = name_index(kind_names, NKIND, col_text(&L, 1, 0));
+            if (kind < 0) { bad_name(&L, 1); break; }
+            const IdMap *maps[NKIND] = {&bodies, &markers, &joints, &drivers, &springs, &couples, &initials, NULL, NULL, &forces};
+            int index = 0;
+            if (maps[kind]) index = col_ref(&L, 2, maps[kind], 0);
+            if (L.fail || !field || !expr) break;
+            if (mt_model_bind(m, (MtEntityKind)kind, index, field, expr, err) < 0) { api_error(&L); break; }
+        }
+
+    if (!L.fail && !prep(&L, "display_units", "SELECT id, quantity, unit FROM display_units ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *q = col_text(&L, 1, 0), *u = col_text(&L, 2, 0);
+            L.name = q;
+            if (L.fail || !q || !u) break;
+            if (mt_model_set_unit(m, q, u, err) < 0) { api_error(&L); break; }
+        }
+
+    if (L.st) sqlite3_finalize(L.st);
+    if (began) sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL); /* a read transaction: nothing to write */
+    free(bodies.id); free(markers.id); free(joints.id); free(drivers.id); free(springs.id); free(couples.id); free(initials.id);
+    free(forces.id);
+
+    /* parameters, computed mass properties and the model's own checks */
+    if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);
+    if (!L.fail && mt_model_update_mass_props(m, err)) api_error(&L);
+    if (!L.fail && mt_model_validate(m, err)) api_error(&L);
+    if (L.fail) {
+        mt_model_free(m);
+        return NULL;
+    }
+    if (version) *version = ver;
+    return m;
+}
+
+long mt_store_model_version(MtStore *s, MtError *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT model_version FROM project WHERE id = 1", -1, &st, NULL);
+    if (rc) {
+        mt_store_sqlerr(s, rc, err);
+        return -1;
+    }
+    rc = sqlite3_step(st);
+    long v = rc == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) {
+        if (rc == SQLITE_DONE) mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
+        else mt_store_sqlerr(s, rc, err);
+    }
+    return v;
+}
+
+/* ---- plots ------------------------------------------------------------------------ */
+
+MtStatus mt_store_save_plot(MtStore *s, const char *name, const char *layout, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    if (mt_store_need_write(s, err)) return err->code;
+    if (!name || !name[0]) return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("a plot layout needs a name"));
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "INSERT INTO plots(name, layout, saved) VALUES (?1, ?2, ?3)"
+                                " ON CONFLICT(name) DO UPDATE SET layout = excluded.layout, saved = excluded.saved",
+                                -1, &st, NULL);
+    if (rc) return mt_store_sqlerr(s, rc, err);
+    char now[32];
+    mt_store_now(now);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, layout ? layout : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? MT_OK : mt_store_sqlerr(s, rc, err);
+}
+
+char *mt_store_load_plot(MtStore *s, const char *name, MtError *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT layout FROM plots WHERE name = ?1", -1, &st, NULL);
+    if (rc) {
+        mt_store_sqlerr(s, rc, err);
+        return NULL;
+    }
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    char *out = NULL;
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        out = strdup(t ? t : "");
+        if (!out) mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+    } else if (rc == SQLITE_DONE)
+        mt_error_set(err, MT_ERR_ARG, name, MT_("%s: there is no plot layout '%s'"), s->path, name);
+    else mt_store_sqlerr(s, rc, err);
+    sqlite3_finalize(st);
+    return out;
+}
+
+MtStatus mt_store_delete_plot(MtStore *s, const char *name, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    if (mt_store_need_write(s, err)) return err->code;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, "DELETE FROM plots WHERE name = ?1", -1, &st, NULL);
+    if (rc) return mt_store_sqlerr(s, rc, err);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return mt_store_sqlerr(s, rc, err);
+    if (sqlite3_changes(s->db) == 0) return mt_error_set(err, MT_ERR_ARG, name, MT_("%s: there is no plot layout '%s'"), s->path, name);
+    return MT_OK;
+}
