@@ -1,0 +1,129 @@
+/* mt_analysis.h — analyses besides time integration (DESIGN §2, last
+ * paragraphs; docs/analyses.md):
+ *
+ *   kinematics  fully driven mechanisms (no degree of freedom left): positions
+ *               by Newton, velocities and accelerations from the constraints
+ *               alone at each output time, then the reactions and driver
+ *               efforts that keep the prescribed motion (inverse dynamics);
+ *   statics     equilibrium F(q) + G(q)ᵀλ = 0, g(q) = 0 at rest, by Newton on
+ *               (q, λ) with a finite-difference tangent stiffness, a line
+ *               search and dynamic relaxation as a fallback; the stability of
+ *               the equilibrium from the reduced stiffness;
+ *   modes       linearisation about the equilibrium (or the initial
+ *               configuration) in minimal coordinates: eigenfrequencies,
+ *               damping ratios and mode shapes.
+ *
+ * In statics and modes every driver holds its coordinate where it is at the
+ * start time (a driver at velocity or acceleration level holds the coordinate
+ * at its initial value): a driven joint is locked. Dense linear algebra
+ * (LAPACK); the cost grows with the cube of 6·bodies + equations, meant for
+ * mechanisms of up to a few hundred bodies. */
+#ifndef MT_ANALYSIS_H
+#define MT_ANALYSIS_H
+
+#include "mt_integrate.h"
+
+/* ---- kinematic analysis ----------------------------------------------------- */
+
+typedef struct {
+    long frames;  /* frames handed to the callback */
+    long steps;   /* solved time points (frames and the points skipped by `every`) */
+    double gmax;  /* largest position violation |g| at the solved points */
+    double gdmax; /* largest velocity violation |ġ| */
+    double accdiff; /* largest |u̇_kinematic − u̇_dynamic| (consistency of the inverse dynamics) */
+} MtKinStats;
+
+/* Kinematic analysis of a fully driven mechanism (s->dof_rank == 0, drivers at
+ * displacement level) from st->t to `until` every `step` seconds; frame i goes
+ * to fn when i % every == 0 and at the end (like mt_run). At each time:
+ * positions by Newton from a second-order prediction (mt_project_positions),
+ * velocities from G u = ḟ, accelerations from G u̇ = −h (u̇ = M⁻¹Gᵀμ, A μ = −h,
+ * no forces involved), then the multipliers of the inverse dynamics
+ * (G u̇ = −h with u̇ = M⁻¹(F + Gᵀλ), no stabilisation terms). The frame has st->q,
+ * u, acc (the kinematic accelerations) and lambda (reactions, driver efforts)
+ * consistent, with the Jacobians staged at st->q (mt_joint_reaction works).
+ * Refuses, naming the coordinates that are still free, when the mechanism has
+ * degrees of freedom left. stats and cancel may be NULL. */
+MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFrameFn fn, void *user,
+                       const volatile int *cancel, MtKinStats *stats, MtError *err);
+
+/* ---- static equilibrium ------------------------------------------------------ */
+
+typedef struct {
+    int maxit;        /* Newton iterations per attempt (0: 50) */
+    long relax_steps; /* dynamic-relaxation steps at most (0: 200000) */
+    double tol;       /* scaled residual at which Newton stops (0: 1e-12) */
+    int relax_first;  /* 1: settle by dynamic relaxation first (downhill, towards a stable rest), and
+                       * step off an unstable equilibrium along its most negative stiffness
+                       * direction and settle again (up to 4 times); then Newton */
+} MtStaticsOptions;
+
+typedef struct {
+    int iterations;           /* Newton iterations, all attempts */
+    long relax_steps;         /* dynamic-relaxation steps (0 when Newton converged at once) */
+    double force_residual;    /* largest force component of F + Gᵀλ, N */
+    double moment_residual;   /* largest moment component of F + Gᵀλ about a centre of mass, N·m */
+    double constraint_residual; /* largest |g| of the position equations */
+    int dof;                  /* independent motions the constraints leave at the equilibrium */
+    int negative;             /* reduced-stiffness eigenvalues below zero: unstable directions */
+    int neutral;              /* eigenvalues at zero: neutral directions (free motions with no restoring force) */
+    double lowest, highest;   /* lowest and highest eigenvalue of M⁻¹K in minimal coordinates, 1/s² */
+} MtStaticsInfo;
+
+/* Static equilibrium with zero velocities, starting from st's initial
+ * configuration (assembled first, as for a run). On success st->q is the
+ * equilibrium, st->u and st->acc are zero, st->lambda the multipliers
+ * (reactions; driver efforts are the loads that hold the driven coordinates)
+ * and the Jacobians are staged at st->q, so mt_joint_reaction, mt_frame_values
+ * and mt_csv_frame report the equilibrium. Unstable equilibria are equilibria
+ * too: info->negative tells. opt may be NULL (defaults). */
+MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *info, MtError *err);
+
+/* ---- linearisation: eigenfrequencies and mode shapes --------------------------- */
+
+typedef enum {
+    MT_MODE_OSCILLATORY, /* complex pair s = −ζω ± iω√(1−ζ²) (ζ < 0: growing oscillation, flutter) */
+    MT_MODE_OVERDAMPED,  /* two real negative roots with the same shape: ζ > 1 */
+    MT_MODE_DECAYING,    /* one real negative root: a motion that creeps back without oscillating */
+    MT_MODE_DIVERGENT,   /* a real positive root (with its partner −a when undamped): unstable in this shape */
+    MT_MODE_RIGID        /* s = 0: a free (neutral) motion, no restoring force */
+} MtModeKind;
+
+typedef struct {
+    MtModeKind kind;
+    double s_re, s_im; /* eigenvalue, 1/s (s_im ≥ 0; overdamped: the root nearer zero; divergent pair: the growing root) */
+    double s2_re;      /* a pair of real roots with the same shape: the other root (else 0) */
+    double freq;       /* undamped natural frequency ω_n/2π, Hz (oscillatory, overdamped); else 0 */
+    double damped_freq; /* s_im/2π, Hz */
+    double zeta;       /* damping ratio (oscillatory, overdamped); NAN for real single roots and rigid motions */
+    /* Shape, normalised so that its largest entry is 1: per body 6 complex
+     * entries, displacement of the centre of mass (m) then small rotation
+     * vector (rad), project axes; and per joint its first coordinate (angle,
+     * else displacement, else x; NAN when the joint has none). The motion is
+     * Re(shape · e^{st}). */
+    double *shape_re, *shape_im; /* 6·nbody */
+    double *coord_re, *coord_im; /* njoint */
+} MtMode;
+
+typedef struct MtModes {
+    int nmode;         /* dof, or more when real roots come with different shapes (up to 2·dof) */
+    int dof;           /* independent motions (size of the minimal coordinates) */
+    int at_equilibrium;
+    MtStaticsInfo statics; /* the equilibrium search (at_equilibrium) or the stiffness at the initial state */
+    MtMode *mode;      /* sorted by |s| (natural frequency), rigid motions first */
+    double *store;
+} MtModes;
+
+/* Linearises the equations of motion at rest about the static equilibrium
+ * (at_equilibrium = 1, found by mt_statics) or about the assembled initial
+ * configuration (0; its initial velocities are ignored and λ is the multiplier
+ * at rest there): minimal coordinates from a null-space basis N of the
+ * independent constraint rows, reduced mass NᵀMN, stiffness −Nᵀ∂(F + Gᵀλ)/∂q N
+ * with λ held (geometric stiffness included), damping −Nᵀ∂F/∂u N, and the
+ * state-space eigenproblem. st ends at the configuration linearised about
+ * (u = 0, multipliers and Jacobians as after mt_statics). */
+MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err);
+void mt_modes_free(MtModes *m);
+const char *mt_mode_kind_name(MtModeKind k);
+
+#endif
