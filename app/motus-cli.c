@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_project.h"
 #include "mt_integrate.h"
 #include "mt_model.h"
 #include "mt_output.h"
@@ -80,7 +81,22 @@ static void usage(FILE *f)
             "  --quiet        no summary\n"),
           f);
     fputs(_("options follow MODEL; settings given here override the model's solver line\n"), f);
+    cli_project_usage(f);
+    fputs(_("analyses (docs/analyses.md):\n"
+            "  kinematics MODEL [--until T --step H --every N --out F.csv]\n"
+            "                 fully driven mechanism: motion from the drivers, reactions by inverse dynamics\n"
+            "  statics MODEL [--relax] [--out F.csv]\n"
+            "                 static equilibrium, reactions and stability (--relax: settle by dynamic\n"
+            "                 relaxation first, towards a stable rest, then Newton)\n"
+            "  modes MODEL [--at equilibrium|initial]\n"
+            "                 eigenfrequencies, damping ratios and mode shapes of the linearised system\n"),
+          f);
 }
+
+/* The analyses besides 'run' (cli_analysis.c): argv as given to main. */
+int cli_kinematics(int argc, char **argv);
+int cli_statics(int argc, char **argv);
+int cli_modes(int argc, char **argv);
 
 /* "motus-cli: " and a message (already translated) on standard error. */
 static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -189,11 +205,13 @@ static void print_diagnostics(const MtSystem *s, FILE *f)
 typedef struct {
     MtCsv *csv;
     FILE *out;
+    CliStoreRun *store; /* run PROJECT: the run in the project */
 } RunCtx;
 
 static int frame_cb(void *user, MtState *st)
 {
     RunCtx *c = user;
+    if (c->store && cli_store_run_frame(c->store, st)) return 1;
     return mt_csv_frame(c->csv, st);
 }
 
@@ -213,13 +231,17 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1], *path = argv[2];
+    if (!strcmp(cmd, "kinematics")) return cli_kinematics(argc, argv);
+    if (!strcmp(cmd, "statics")) return cli_statics(argc, argv);
+    if (!strcmp(cmd, "modes")) return cli_modes(argc, argv);
+    if (cli_project_handles(cmd)) return cli_project_main(argc, argv);
     if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "export")) {
         cli_err(_("unknown command '%s'"), cmd);
         usage(stderr);
         return 2;
     }
     MtError err = {0};
-    MtModel *m = mt_model_load(path, &err);
+    MtModel *m = cli_load_model(cmd, path, &err); /* a text model or a project */
     if (!m) return fail(&err);
     const char *outpath = NULL;
     int quiet = 0;
@@ -292,8 +314,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    RunCtx ctx = {mt_csv_new(s, out, &err), out};
+    RunCtx ctx = {mt_csv_new(s, out, &err), out, NULL};
     if (!ctx.csv) { if (out) fclose(out); mt_state_free(st); mt_system_free(s); return fail(&err); }
+    if (cli_store_run_begin(path, s, &ctx.store, &err)) { mt_csv_free(ctx.csv); if (out) fclose(out); mt_state_free(st); mt_system_free(s); return fail(&err); }
     MtRunStats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -322,6 +345,7 @@ int main(int argc, char **argv)
         }
         if (outpath && !rc) printf(_("results: %s (%d columns)\n"), outpath, mt_csv_ncols(ctx.csv));
     }
+    if (cli_store_run_end(ctx.store, rc, &err, quiet)) code = 1;
     mt_csv_free(ctx.csv);
     mt_state_free(st);
     mt_system_free(s);
