@@ -143,6 +143,14 @@ static void join_structural(Impl *im, int *par)
     }
     for (int k = 0; k < s->nspring; k++)
         join(par, s->mbody[s->model->spring[k].mi], s->mbody[s->model->spring[k].mj]);
+    const MtModel *m = s->model;
+    for (int k = 0; k < m->nforce; k++) { /* force elements couple their two bodies, even before they touch */
+        const MtForceSpec *f = &m->force[k];
+        int mi = f->joint >= 0 ? m->joint[f->joint].mi : f->mi, mj = f->joint >= 0 ? m->joint[f->joint].mj : f->mj;
+        if (mi >= 0 && mj >= 0) join(par, s->mbody[mi], s->mbody[mj]);
+    }
+    if (s->nchan > 3) /* expressions read channels of any body: one group */
+        for (int b = 1; b < im->nb; b++) join(par, 0, b);
 }
 
 /* Lists the groups of par: cstart, cbody, moff, maxm. gid: nbody ints scratch.
