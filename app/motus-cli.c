@@ -177,6 +177,9 @@ static void print_diagnostics(const MtSystem *s, FILE *f)
             m->ndriver, m->nspring);
     fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), s->nrow, s->nrow - s->ndep, s->ndep);
     fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), s->dof_grubler, s->dof_rank);
+    if (s->nspecial)
+        fprintf(f, _("%d further equations are dependent in the initial configuration only (a singular position); "
+                     "they are kept and the run passes through it\n"), s->nspecial);
     for (int r = 0; r < s->nrow; r++)
         if (s->dep[r]) {
             char w[512];
@@ -336,6 +339,12 @@ int main(int argc, char **argv)
                rc ? _("stopped") : _("done"), mt_method_name(sv->method), st->t, stats.steps, stats.rejected,
                stats.evals, stats.frames, wall);
         printf(_("largest constraint violation at frames: position %.3g, velocity %.3g\n"), stats.gmax, stats.gdmax);
+        if (stats.regularised)
+            printf(_("note: %ld evaluations were near a singular configuration; the constraints there were solved as "
+                     "slightly compliant\n"), stats.regularised);
+        if (s->nspecial)
+            printf(_("note: %d further equations are dependent only in the initial configuration; they are kept\n"),
+                   s->nspecial);
         const MtModel *mm = s->model;
         for (int b = 0; b < mm->nbody; b++) {
             double pos[3], vel[3];

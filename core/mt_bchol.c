@@ -28,7 +28,10 @@ struct MtBchol {
     double *val;
     double *diag0;       /* scratch: original diagonal for detection */
     int nval, nnz;
+    int nreg; /* pivots regularised by the last factorisation */
 };
+
+int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
 
 int mt_bchol_offset(const MtBchol *b, int k) { return b->off[k]; }
 int mt_bchol_rows(const MtBchol *b) { return b->nrows; }
@@ -249,12 +252,16 @@ void mt_bchol_set_dependent(MtBchol *b, int row, int dep) { b->dep[row] = (unsig
 #define INLINE static inline __attribute__((always_inline))
 
 /* Cholesky of the diagonal block in place (lower triangle), skipping dependent rows. */
-INLINE int chol_diag(double *L, unsigned char *dep, const double *d0, int detect, double tol, const int m)
+INLINE int chol_diag(double *L, unsigned char *dep, const double *d0, int detect, double tol, int *nreg, const int m)
 {
     for (int j = 0; j < m; j++) {
         double d = L[j * m + j];
         for (int q = 0; q < j; q++) d -= L[j * m + q] * L[j * m + q];
         if (detect && !(d > tol * d0[j])) dep[j] = 1;
+        else if (!detect && tol > 0 && !dep[j] && !(d > tol * d0[j]) && d0[j] > 0 && isfinite(d)) {
+            d = tol * d0[j]; /* near a singular configuration: a compliant row instead of a breakdown */
+            (*nreg)++;
+        }
         if (dep[j]) {
             for (int i = 0; i < m; i++) { L[i * m + j] = 0; L[j * m + i] = 0; }
             L[j * m + j] = 1;
@@ -299,7 +306,7 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
     int o = b->poff[c];
     double *L = b->val + b->dval[c];
     unsigned char *dep = b->dep + o;
-    if (chol_diag(L, dep, b->diag0 + o, detect, tol, m)) return -1;
+    if (chol_diag(L, dep, b->diag0 + o, detect, tol, &b->nreg, m)) return -1;
     double *dinv = b->dinv + o;
     for (int j = 0; j < m; j++) dinv[j] = dep[j] ? 0 : 1 / L[j * m + j];
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) below_solve(b->val + b->voff[e], L, dinv, b->esize[e], m);
@@ -311,10 +318,9 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
 
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
-    if (detect) {
-        save_diag(b);
-        memset(b->dep, 0, (size_t)b->nrows);
-    }
+    if (detect || tol > 0) save_diag(b);
+    if (detect) memset(b->dep, 0, (size_t)b->nrows);
+    b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
         int rc;
         switch (b->psize[c]) {

@@ -25,9 +25,12 @@ double *mt_bchol_block(MtBchol *b, int k, int l, int *swap);
 /* Zeroes every stored block (call before filling). */
 void mt_bchol_zero(MtBchol *b);
 /* Factors in place. With detect != 0, rows whose pivot falls below
- * tol·(original diagonal) are marked dependent; otherwise marked rows are
- * skipped and any other vanishing pivot is an error. Returns 0, or -1 and
- * sets *bad_block to the block with a non-positive pivot. */
+ * tol·(original diagonal) are marked dependent. Otherwise marked rows are
+ * skipped, and with tol > 0 a pivot below tol·(original diagonal) is raised to
+ * that value (a regularised, compliant row: near a singular configuration the
+ * factor does not break down; mt_bchol_regularised counts them); with tol = 0
+ * a non-positive pivot is an error. Returns 0, or -1 and sets *bad_block to
+ * the block with a non-positive pivot. */
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block);
 /* Solves A x = rhs in place (x in the original block order, concatenated). */
 void mt_bchol_solve(const MtBchol *b, double *x);
@@ -36,6 +39,8 @@ int mt_bchol_offset(const MtBchol *b, int k);
 int mt_bchol_rows(const MtBchol *b);
 /* 1 if row r (global index) was marked dependent. */
 int mt_bchol_row_dependent(const MtBchol *b, int r);
+/* Pivots raised by the last factorisation (see mt_bchol_factor). */
+int mt_bchol_regularised(const MtBchol *b);
 /* Marks (dep = 1) or unmarks a row as dependent. */
 void mt_bchol_set_dependent(MtBchol *b, int row, int dep);
 /* Number of blocks stored below the diagonal in L (fill included) and in A. */

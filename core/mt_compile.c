@@ -8,6 +8,7 @@
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_forces.h"
+#include "mt_kin.h"
 #include "mt_system.h"
 
 void mt_state_init_coords(MtState *st);
@@ -344,13 +345,61 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
                     for (int t = 0; t < b->prim[p].nterm; t++) b->prim[p].term[t].ref = st->cont[3 * b->row0 + t];
         }
         if (mt_eval(st, 0.0, st->q, st->u, NULL) != MT_OK) { /* fills G, W; factor may fail: detect below */ }
-        extern void mt_assemble(MtState * st);
         mt_assemble(st);
         int bad = -1;
         mt_bchol_factor(st->chol, 1, 1e-10, &bad);
         for (int r = 0; r < s->nrow; r++) {
             s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
             s->ndep += s->dep[r];
+        }
+        mt_state_free(st);
+    }
+    /* A dependency may hold only in the initial configuration (a flat lattice of
+     * plates, a mechanism drawn at a dead centre): move a little along an
+     * admissible motion and detect again. Rows dependent there as well are
+     * structurally redundant and stay removed; the others are kept, and the
+     * regularised factor carries the run through the singular start. */
+    if (s->ndep > 0) {
+        MtState *st = mt_state_new(s, err);
+        if (!st) { mt_system_free(s); return NULL; }
+        MtError e2 = {0};
+        unsigned long long seed = 0x9E3779B97F4A7C15ULL;
+        double umax = 0, lscale = 1e-3;
+        if (!mt_project_positions(st, 1e-12, 50, &e2)) {
+            for (int i = 0; i < 6 * nb; i++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                st->u[i] = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
+            }
+            st->t = 0;
+            if (!mt_project_velocities(st, &e2)) {
+                for (int i = 0; i < 6 * nb; i++) umax = fmax(umax, fabs(st->u[i]));
+                for (int b = 0; b < nb; b++) lscale = fmax(lscale, mt_v3_norm(st->q + 7 * b));
+            }
+        }
+        if (umax > 1e-12) {
+            double dt = 1e-3 * fmin(lscale, 1.0) / umax; /* about a thousandth of the model's size */
+            for (int b = 0; b < nb; b++) {
+                double *qb = st->q + 7 * b, dr[4], rv[3];
+                mt_v3_axpy(qb, dt, st->u + 6 * b);
+                mt_v3_scale(rv, st->u + 6 * b + 3, dt);
+                mt_quat_from_rotvec(dr, rv);
+                mt_quat_mul(qb + 3, dr, qb + 3);
+                mt_quat_normalize(qb + 3);
+            }
+            memset(st->u, 0, sizeof(double) * 6 * (size_t)nb);
+            if (!mt_project_positions(st, 1e-12, 50, &e2)) {
+                mt_eval(st, 0.0, st->q, st->u, NULL);
+                mt_assemble(st);
+                int bad = -1;
+                mt_bchol_factor(st->chol, 1, 1e-10, &bad);
+                int n2 = 0;
+                for (int r = 0; r < s->nrow; r++) n2 += mt_bchol_row_dependent(st->chol, r);
+                if (n2 < s->ndep) { /* fewer dependencies away from the start: keep only those */
+                    s->nspecial = s->ndep - n2;
+                    s->ndep = n2;
+                    for (int r = 0; r < s->nrow; r++) s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
+                }
+            }
         }
         mt_state_free(st);
     }

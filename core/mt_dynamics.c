@@ -195,7 +195,8 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     mt_stage_constraints(st, t, q, u);
     mt_assemble(st);
     int bad = 0;
-    if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, t, err);
+    if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, t, err);
+    if (mt_bchol_regularised(st->chol)) st->nregularised++;
     double Om = s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
     for (int k = 0; k < s->nblock; k++) {
@@ -272,7 +273,7 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
         }
         mt_assemble(st);
         int bad = 0;
-        if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, st->t, err);
+        if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, st->t, err);
         for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->g[r];
         mt_bchol_solve(st->chol, st->rhs);
         memset(dq, 0, sizeof(double) * 6 * (size_t)s->nbody);
@@ -296,7 +297,7 @@ MtStatus mt_project_velocities(MtState *st, MtError *err)
     mt_stage_constraints(st, st->t, st->q, st->u);
     mt_assemble(st);
     int bad = 0;
-    if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular(st, bad, st->t, err);
+    if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, st->t, err);
     for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->gd[r];
     mt_bchol_solve(st->chol, st->rhs);
     add_reactions(st, st->rhs, st->u);

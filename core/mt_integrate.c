@@ -253,6 +253,7 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
         if (sv->method == MT_METHOD_ADAMS) rc = mt_run_adams(&o, yv, sv, fn, user, cancel, stats, err);
         else rc = mt_run_implicit(&o, yv, sv, fn, user, cancel, stats, err);
         if (stats) stats->evals = st->nevals - e0;
+    if (stats) stats->regularised = st->nregularised;
         free(yv);
         return rc;
     }
@@ -266,6 +267,7 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     if (sv->method == MT_METHOD_RK4) rc = run_rk4(&o, y, sv, fn, user, cancel, stats, err, work);
     else rc = run_dp54(&o, y, sv, fn, user, cancel, stats, err, work);
     if (stats) stats->evals = st->nevals - e0;
+    if (stats) stats->regularised = st->nregularised;
     free(work);
     return rc;
 }

@@ -16,6 +16,7 @@ typedef int (*MtFrameFn)(void *user, MtState *st);
 typedef struct {
     long steps, rejected, evals, frames;
     double gmax, gdmax; /* largest constraint violation seen at output frames */
+    long regularised;   /* evaluations near a singular configuration (see MT_PIVOT_REG) */
     /* implicit methods: finite-difference Jacobians computed (each costs
      * 1 + 12·(bodies in the largest coupled group) evaluations, included in
      * evals), LU factorisations of the Newton matrix, Newton iterations;

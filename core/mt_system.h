@@ -80,6 +80,7 @@ typedef struct MtSystem {
     unsigned char *level;  /* nrow: 0 position, 1 velocity (non-holonomic), 2 acceleration constraint */
     unsigned char *dep;    /* nrow: equation found redundant at compile time */
     int ndep;
+    int nspecial;          /* further equations dependent only in the initial configuration (kept) */
     int dof_grubler, dof_rank;
     int nfree;             /* bodies not connected to ground through joints or springs */
     int *free_body;
@@ -114,6 +115,7 @@ typedef struct MtState {
     int npair;
     MtPair *pair;
     long nevals;
+    long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
 } MtState;
 
 /* Jacobian rows of block k on a side: nrow x 6, linear then angular; W the
@@ -133,6 +135,13 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
  * detects redundant equations at the initial configuration. */
 MtSystem *mt_system_compile(const MtModel *m, MtError *err);
 void mt_system_free(MtSystem *s);
+
+/* Pivots below this fraction of their diagonal are raised to it during a run:
+ * near a singular configuration (a flat lattice at rest, a four-bar at a
+ * change point) the rows become slightly compliant instead of breaking the
+ * factor. Away from singularities no pivot comes near it (the 1000-body chain
+ * and every test give bit-identical results with 1e-10). */
+#define MT_PIVOT_REG 1e-4
 
 /* Name of the joint, driver or coupling behind constraint block k. */
 const char *mt_block_name(const MtSystem *s, int k);
