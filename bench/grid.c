@@ -1,0 +1,278 @@
+/* grid.c — benchmark: R × C lattice of thin square plates joined by spherical
+ * joints (closed loops), the same problem as ../shared/peers/simbody_grid.cpp.
+ *
+ *   plate (i, j), i = row 0..R-1 (along +y), j = column 0..C-1 (along +x):
+ *   uniform box 1.25 kg, side a = 1/7 m, thickness 0.01 m; body frame origin
+ *   at its centre, initially at ((j+½)a, (i+½)a, 0), flat in x–y, at rest.
+ *   Gravity 9.81 m/s² along −z. Plate (0,0) is ball-jointed to ground at its
+ *   corner (0,0,0); neighbours are ball-jointed at the mid-point of their
+ *   common side. Every plate–plate joint also carries an isotropic torsional
+ *   spring–damper on the relative rotation (c = 100 N·m/rad, d = 0.01
+ *   N·m·s/rad): a BUSHING force element with rotational terms only, between
+ *   the two markers of the joint (identical axes, so neutral when flat).
+ *   All 1 + R(C−1) + C(R−1) joints are MT_JOINT_SPHERICAL: the flat lattice
+ *   has (R−2)(C−2) redundant equations, which mt_system_compile removes.
+ *   Classical RK4, fixed step h (default 1e-3 s) to tfinal (default 1 s),
+ *   Baumgarte stabilisation Ts = 0.01 s, ξ = 1 (as bench/chain), no projection.
+ *
+ * Usage: grid R C [h] [tfinal] [reps] [Ts] [check]
+ *   Ts: Baumgarte period (default 0.01 s; 0 = off).
+ *   check (0/1, default 0): after the timed runs, one more untimed run that
+ *   samples the constraint violation every 10 steps (gmax_run, gdmax_run).
+ * Only mt_run is timed (it includes the initial assembly). With reps > 1 the
+ * state is rebuilt and the run repeated; wall_s is the median, wall_min_s the
+ * fastest; cpu_s is the process CPU time of mt_run (median), which other jobs
+ * on a shared machine disturb less than wall time. Prints one line of
+ * key=value pairs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__) || defined(__SSE2__)
+#include <pmmintrin.h>
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#endif
+
+#include "mt_integrate.h"
+#include "mt_model.h"
+#include "mt_system.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of this process: less sensitive than wall time to other jobs on the machine. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Rotational-only bushing between markers mi (moving side) and mj. */
+static int add_spring(MtModel *m, const char *name, int mi, int mj, MtError *err)
+{
+    const double c = 100.0, d = 0.01;
+    int f = mt_model_add_force(m, name, MT_FORCE_BUSHING, mi, mj, -1, err);
+    if (f < 0) return -1;
+    double *p = m->force[f].p;
+    for (int k = 0; k < 12; k++) p[k] = 0;
+    p[3] = p[4] = p[5] = c;  /* ktx kty ktz */
+    p[9] = p[10] = p[11] = d; /* ctx cty ctz */
+    return f;
+}
+
+static MtModel *build_grid(int R, int C, double h, double tfinal, double ts, int *plates, MtError *err)
+{
+    const double a = 1.0 / 7.0, th = 0.01, mass = 1.25;
+    MtModel *m = mt_model_new();
+    if (!m) return NULL;
+    snprintf(m->title, sizeof m->title, "%d x %d lattice of plates", R, C);
+    m->gravity[0] = m->gravity[1] = 0;
+    m->gravity[2] = -9.81;
+    m->solver.method = MT_METHOD_RK4;
+    m->solver.step = h;
+    m->solver.until = tfinal;
+    m->solver.every = 1 << 30; /* output only at t = 0 and at the end */
+    m->solver.stab_period = ts; /* Baumgarte Ts (0.01 s here; the model default is 0.1 s); <= 0: off */
+    m->solver.stab_damping = 1.0;
+    m->solver.correct_pos = m->solver.correct_vel = 0;
+
+    const double corner[3] = {-a / 2, -a / 2, 0}, left[3] = {-a / 2, 0, 0}, right[3] = {a / 2, 0, 0},
+                 bottom[3] = {0, -a / 2, 0}, top[3] = {0, a / 2, 0}, origin[3] = {0, 0, 0};
+    int g0 = mt_model_add_marker(m, MT_GROUND, "o", origin, NULL, err);
+    if (g0 < 0) goto fail;
+    /* markers per plate: L R B T (mid-sides) and, on (0,0), the corner */
+    int *mk = malloc(sizeof(int) * 4 * (size_t)(R * C));
+    if (!mk) goto fail;
+    char name[48];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) {
+            snprintf(name, sizeof name, "p%d_%d", i, j);
+            int b = mt_model_add_body(m, name, err);
+            if (b < 0) goto fail_mk;
+            plates[i * C + j] = b;
+            MtBodySpec *s = &m->body[b];
+            s->mass = mass;
+            s->com[0] = s->com[1] = s->com[2] = 0;
+            s->inertia[0] = mass * (a * a + th * th) / 12; /* Ixx */
+            s->inertia[1] = mass * (a * a + th * th) / 12; /* Iyy */
+            s->inertia[2] = mass * (a * a + a * a) / 12;   /* Izz */
+            s->inertia[3] = s->inertia[4] = s->inertia[5] = 0;
+            s->pos[0] = (j + 0.5) * a;
+            s->pos[1] = (i + 0.5) * a;
+            s->pos[2] = 0;
+            int *k = mk + 4 * (i * C + j);
+            if ((k[0] = mt_model_add_marker(m, b, "L", left, NULL, err)) < 0) goto fail_mk;
+            if ((k[1] = mt_model_add_marker(m, b, "R", right, NULL, err)) < 0) goto fail_mk;
+            if ((k[2] = mt_model_add_marker(m, b, "B", bottom, NULL, err)) < 0) goto fail_mk;
+            if ((k[3] = mt_model_add_marker(m, b, "T", top, NULL, err)) < 0) goto fail_mk;
+            if (i == 0 && j == 0) {
+                int mc = mt_model_add_marker(m, b, "corner", corner, NULL, err);
+                if (mc < 0 || mt_model_add_joint(m, "ground", MT_JOINT_SPHERICAL, mc, g0, err) < 0) goto fail_mk;
+            }
+        }
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) {
+            const int *k = mk + 4 * (i * C + j);
+            if (j > 0) { /* left side of (i,j) to right side of (i,j-1) */
+                int mj = mk[4 * (i * C + j - 1) + 1];
+                snprintf(name, sizeof name, "h%d_%d", i, j);
+                if (mt_model_add_joint(m, name, MT_JOINT_SPHERICAL, k[0], mj, err) < 0) goto fail_mk;
+                snprintf(name, sizeof name, "sh%d_%d", i, j);
+                if (add_spring(m, name, k[0], mj, err) < 0) goto fail_mk;
+            }
+            if (i > 0) { /* bottom side of (i,j) to top side of (i-1,j) */
+                int mj = mk[4 * ((i - 1) * C + j) + 3];
+                snprintf(name, sizeof name, "v%d_%d", i, j);
+                if (mt_model_add_joint(m, name, MT_JOINT_SPHERICAL, k[2], mj, err) < 0) goto fail_mk;
+                snprintf(name, sizeof name, "sv%d_%d", i, j);
+                if (add_spring(m, name, k[2], mj, err) < 0) goto fail_mk;
+            }
+        }
+    free(mk);
+    return m;
+fail_mk:
+    free(mk);
+fail:
+    mt_model_free(m);
+    return NULL;
+}
+
+/* Untimed check run: largest violation over the run, sampled at the frames. */
+typedef struct {
+    double gmax, gdmax, gall;
+} Track;
+
+static int track_frame(void *user, MtState *st)
+{
+    Track *tr = user;
+    double g, gd;
+    mt_constraint_error(st, &g, &gd);
+    tr->gmax = fmax(tr->gmax, g);
+    tr->gdmax = fmax(tr->gdmax, gd);
+    for (int r = 0; r < st->sys->nrow; r++) tr->gall = fmax(tr->gall, fabs(st->g[r]));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int R = argc > 1 ? atoi(argv[1]) : 3;
+    int C = argc > 2 ? atoi(argv[2]) : R;
+    double h = argc > 3 ? atof(argv[3]) : 1e-3;
+    double tfinal = argc > 4 ? atof(argv[4]) : 1.0;
+    int reps = argc > 5 ? atoi(argv[5]) : 1;
+    double ts = argc > 6 ? atof(argv[6]) : 0.01;
+    int check = argc > 7 ? atoi(argv[7]) : 0;
+    if (R < 1 || C < 1 || !(h > 0) || !(tfinal > 0) || reps < 1) {
+        fprintf(stderr, "usage: %s R C [h] [tfinal] [reps] [Ts] [check]\n", argv[0]);
+        return 2;
+    }
+#ifdef HAVE_MXCSR
+    /* as bench/chain: tiny rotations early on must not turn into subnormals */
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+#endif
+
+    MtError err;
+    mt_error_clear(&err);
+    int n = R * C;
+    int *plates = malloc(sizeof(int) * (size_t)n);
+    double *wall = malloc(sizeof(double) * (size_t)reps), *cpu = malloc(sizeof(double) * (size_t)reps);
+    if (!plates || !wall || !cpu) {
+        fprintf(stderr, "grid: out of memory\n");
+        return 1;
+    }
+    MtModel *m = build_grid(R, C, h, tfinal, ts, plates, &err);
+    if (!m) {
+        fprintf(stderr, "grid: %s\n", err.msg);
+        return 1;
+    }
+    if (mt_model_validate(m, &err)) {
+        fprintf(stderr, "grid: %s\n", err.msg);
+        return 1;
+    }
+    double tc0 = now_s();
+    MtSystem *sys = mt_system_compile(m, &err);
+    double tc1 = now_s();
+    if (!sys) {
+        fprintf(stderr, "grid: %s\n", err.msg);
+        return 1;
+    }
+    int ndep_expect = R >= 2 && C >= 2 ? (R - 2) * (C - 2) : 0;
+    if (sys->ndep != ndep_expect)
+        fprintf(stderr, "grid: warning: %d redundant equations removed, expected (R-2)(C-2) = %d\n", sys->ndep,
+                ndep_expect);
+
+    double last[3] = {0, 0, 0}, gmax = 0, gdmax = 0, gall = 0;
+    MtRunStats stats;
+    memset(&stats, 0, sizeof stats);
+    int blast = plates[n - 1];
+    for (int r = 0; r < reps; r++) {
+        MtState *st = mt_state_new(sys, &err);
+        if (!st) {
+            fprintf(stderr, "grid: %s\n", err.msg);
+            return 1;
+        }
+        double c0 = cpu_s(), t0 = now_s();
+        MtStatus rc = mt_run(st, &sys->solver, NULL, NULL, NULL, &stats, &err);
+        double t1 = now_s(), c1 = cpu_s();
+        if (rc) {
+            fprintf(stderr, "grid: R=%d C=%d t=%g: %s\n", R, C, st->t, err.msg);
+            return 1;
+        }
+        wall[r] = t1 - t0;
+        cpu[r] = c1 - c0;
+        mt_body_origin(st, st->q, st->u, blast, last, NULL);
+        mt_constraint_error(st, &gmax, &gdmax);
+        gall = 0;
+        for (int k = 0; k < sys->nrow; k++) gall = fmax(gall, fabs(st->g[k]));
+        mt_state_free(st);
+    }
+    Track tr = {0, 0, 0};
+    if (check) {
+        MtSolverSpec sv = sys->solver;
+        sv.every = 10;
+        MtState *st = mt_state_new(sys, &err);
+        MtRunStats s2;
+        if (!st || mt_run(st, &sv, track_frame, &tr, NULL, &s2, &err)) {
+            fprintf(stderr, "grid: check run: %s\n", err.msg);
+            return 1;
+        }
+        mt_state_free(st);
+    }
+    double wmin = wall[0];
+    for (int r = 1; r < reps; r++) wmin = wall[r] < wmin ? wall[r] : wmin;
+    qsort(wall, (size_t)reps, sizeof *wall, cmp_double);
+    double wmed = reps % 2 ? wall[reps / 2] : 0.5 * (wall[reps / 2 - 1] + wall[reps / 2]);
+    qsort(cpu, (size_t)reps, sizeof *cpu, cmp_double);
+    double cmed = reps % 2 ? cpu[reps / 2] : 0.5 * (cpu[reps / 2 - 1] + cpu[reps / 2]);
+    double evals = (double)stats.evals;
+    int finite = isfinite(last[0]) && isfinite(last[1]) && isfinite(last[2]);
+    printf("code=motus model=grid method=rk4 R=%d C=%d bodies=%d joints=%d rows=%d ndep=%d h=%g t=%g Ts=%g steps=%ld "
+           "evals=%ld reps=%d wall_s=%.6f wall_min_s=%.6f cpu_s=%.6f compile_s=%.6f per_step_us=%.3f per_eval_us_per_body=%.5f "
+           "last_centre=%.12f,%.12f,%.12f gmax=%.3e gdmax=%.3e gmax_all=%.3e",
+           R, C, n, m->njoint, sys->nrow, sys->ndep, h, tfinal, ts, stats.steps, stats.evals, reps, wmed, wmin, cmed,
+           tc1 - tc0, 1e6 * wmed / (double)(stats.steps ? stats.steps : 1), evals > 0 ? 1e6 * wmed / evals / n : 0.0,
+           last[0], last[1], last[2], gmax, gdmax, gall);
+    if (check) printf(" gmax_run=%.3e gdmax_run=%.3e gmax_all_run=%.3e", tr.gmax, tr.gdmax, tr.gall);
+    printf(" finite=%d\n", finite);
+    free(wall);
+    free(cpu);
+    free(plates);
+    mt_system_free(sys);
+    mt_model_free(m);
+    return finite ? 0 : 1;
+}
