@@ -10,7 +10,9 @@
 #   po-tool.sh current  the sources hold no message missing from motus.pot or
 #                       from a catalogue (ctest po_current; fix: update, translate)
 #
-# Keywords: MT_ and MT_N_ (core, mt_i18n.h), _ (motus-cli). The --flag options
+# Keywords: MT_ and MT_N_ (core, mt_i18n.h), _ and N_ (motus-cli, the GTK
+# application). xgettext picks the language by extension: C for .c/.h, GtkBuilder
+# for .ui files (their translatable="yes" properties). The --flag options
 # tell xgettext which arguments are printf formats, so that msgfmt --check
 # compares the conversion specifications of every translation with its msgid.
 set -eu
@@ -21,8 +23,8 @@ VERSION=$(sed -n 's/^project(motus VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.
 
 extract() { # extract OUTPUT.pot
     sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$PO/POTFILES" > "$1.files"
-    xgettext --language=C --from-code=UTF-8 \
-        --keyword=MT_ --keyword=MT_N_ --keyword=_ \
+    xgettext --from-code=UTF-8 \
+        --keyword=MT_ --keyword=MT_N_ --keyword=_ --keyword=N_ \
         --flag=MT_:1:pass-c-format --flag=_:1:pass-c-format \
         --flag=mt_error_set:4:c-format --flag=perr:3:c-format --flag=cli_err:1:c-format \
         --add-comments=TRANSLATORS: \

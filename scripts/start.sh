@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# start.sh — installs the Debian packages, builds Motus in build/ and starts it.
-# Until the GTK application exists this runs the command-line program on the
-# bundled slider-crank example: a model check, then a run with a summary.
+# start.sh — installs the Debian packages, builds Motus in build/ and starts
+# the application on the bundled slider-crank example
+# (build/app/motus projects/slider-crank.motus.txt; press F5 to run it).
+# Without a display ($DISPLAY and $WAYLAND_DISPLAY unset) it runs the
+# command-line program instead: a model check, then a run with a summary.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,7 +18,16 @@ bash scripts/install-deps.sh
 
 echo "==== start.sh: build (build/, RelWithDebInfo) ===="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j "$JOBS" --target motus-cli
+cmake --build build -j "$JOBS" --target motus-cli motus
+
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+    echo
+    echo "==== start.sh: build/app/motus $MODEL ===="
+    echo "(F5 runs the model, Space plays it back, Ctrl+? lists the shortcuts)"
+    exec build/app/motus "$MODEL"
+fi
+echo
+echo "==== start.sh: no display (\$DISPLAY and \$WAYLAND_DISPLAY are unset): the command-line program instead ===="
 
 echo
 echo "==== start.sh: motus-cli check $MODEL ===="

@@ -1,0 +1,322 @@
+/* motus.c — the desktop application (GtkApplication org.motus.Motus).
+ *
+ *   motus [MODEL.motus.txt]
+ *
+ * Headless test hooks (used by tests/ui under Xvfb): --run starts the run
+ * once the model is open; --screenshot FILE saves the whole window after the
+ * run (or after the first frame without --run); --shot-info FILE writes where
+ * the 3D view, the plot and the bodies are in it; --quit-after-run quits when
+ * done with exit status 0, or 1 when the model, the run, GL or the screenshot
+ * failed (the message goes to stderr). --time, --view and --plot set up what
+ * the screenshot shows. */
+#include <gtk/gtk.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "motus-i18n.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+
+#ifndef MOTUS_INSTALL_LOCALEDIR
+#define MOTUS_INSTALL_LOCALEDIR "/usr/local/share/locale"
+#endif
+#ifndef MOTUS_VERSION
+#define MOTUS_VERSION "0.1.0"
+#endif
+
+/* Command-line options (filled in by GApplication in this process). */
+static gboolean opt_run, opt_quit, opt_version;
+static char *opt_shot, *opt_info, *opt_view, *opt_plot;
+static double opt_time = NAN;
+
+static const GOptionEntry options[] = {
+    {"run", 0, 0, G_OPTION_ARG_NONE, &opt_run, N_("Run the model as soon as it is open"), NULL},
+    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, &opt_shot, N_("Save a PNG of the window after the run"), N_("FILE")},
+    {"shot-info", 0, 0, G_OPTION_ARG_FILENAME, &opt_info, N_("Write where the view, the plot and the bodies are"),
+     N_("FILE")},
+    {"quit-after-run", 0, 0, G_OPTION_ARG_NONE, &opt_quit, N_("Quit when the run (and the screenshot) is done"), NULL},
+    {"time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_time, N_("Show the frame at this time after the run, s"), N_("T")},
+    {"view", 0, 0, G_OPTION_ARG_STRING, &opt_view, N_("View preset: front, right, top or iso"), N_("VIEW")},
+    {"plot", 0, 0, G_OPTION_ARG_STRING, &opt_plot, N_("Result columns to plot, separated by commas"), N_("COLUMNS")},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+
+/* The headless sequence: open → (run) → wait for a fresh frame → screenshot → (quit). */
+typedef struct {
+    GtkApplication *app;
+    MotusWindow *win;
+    int status;
+    guint frames_mark;
+    guint poll_id;
+} Batch;
+
+static Batch batch;
+
+static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info; }
+
+static void batch_fail(const char *what, const char *msg)
+{
+    g_printerr("motus: %s%s%s\n", what, msg ? ": " : "", msg ? msg : "");
+    batch.status = 1;
+    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+}
+
+static gboolean shot_poll(gpointer data)
+{
+    (void)data;
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(batch.win));
+    const GError *gl = motus_viewport_get_error(vp);
+    if (gl) {
+        batch.poll_id = 0;
+        batch_fail(_("the 3D view cannot be drawn"), gl->message);
+        return G_SOURCE_REMOVE;
+    }
+    if (motus_viewport_get_frames_drawn(vp) <= batch.frames_mark) return G_SOURCE_CONTINUE;
+    batch.poll_id = 0;
+    g_autoptr(GError) error = NULL;
+    if (opt_shot && !motus_window_save_screenshot(batch.win, opt_shot, &error)) {
+        batch_fail(_("cannot save the screenshot"), error->message);
+        return G_SOURCE_REMOVE;
+    }
+    if (opt_info && !motus_window_write_shot_info(batch.win, opt_info, &error)) {
+        batch_fail(_("cannot write the screenshot description"), error->message);
+        return G_SOURCE_REMOVE;
+    }
+    if (opt_shot)
+        g_print(_("motus: screenshot saved to %s (GL: %s)\n"), opt_shot, motus_viewport_get_gl_info(vp));
+    else
+        g_print(_("motus: frame drawn (GL: %s)\n"), motus_viewport_get_gl_info(vp));
+    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+    return G_SOURCE_REMOVE;
+}
+
+/* Waits until the 3D view has drawn a frame after this moment, then shoots. */
+static void schedule_shot(void)
+{
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(batch.win));
+    motus_viewport_queue_render(vp);
+    batch.frames_mark = motus_viewport_get_frames_drawn(vp);
+    if (!batch.poll_id) batch.poll_id = g_timeout_add(40, shot_poll, NULL);
+}
+
+static void batch_run_finished(MotusWindow *win, gboolean ok, const char *message, gpointer data)
+{
+    (void)win, (void)data;
+    if (!ok) {
+        if (message && message[0]) { /* the window has printed the solver's message */
+            batch.status = 1;
+            if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+        } else {
+            batch_fail(_("the run was stopped"), NULL);
+        }
+        return;
+    }
+    if (!isnan(opt_time)) motus_window_set_time(batch.win, opt_time);
+    if (opt_shot || opt_info)
+        schedule_shot();
+    else if (opt_quit)
+        g_application_quit(G_APPLICATION(batch.app));
+}
+
+static gboolean batch_timeout(gpointer data)
+{
+    (void)data;
+    batch_fail(_("timed out"), NULL);
+    g_application_quit(G_APPLICATION(batch.app));
+    return G_SOURCE_REMOVE;
+}
+
+/* Applies --view and --plot, then starts the run or schedules the shot. */
+static void batch_start(void)
+{
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(batch.win));
+    if (opt_view) {
+        static const char *const names[] = {"front", "right", "top", "iso"};
+        guint i;
+        for (i = 0; i < G_N_ELEMENTS(names) && strcmp(opt_view, names[i]); i++) {}
+        if (i == G_N_ELEMENTS(names)) {
+            batch_fail(_("unknown view (front, right, top, iso)"), opt_view);
+            return;
+        }
+        motus_viewport_view_preset(vp, (MotusViewPreset)i);
+    }
+    if (opt_plot) {
+        g_auto(GStrv) cols = g_strsplit(opt_plot, ",", -1);
+        g_autoptr(GError) error = NULL;
+        if (!motus_window_set_plot_columns(batch.win, (const char *const *)cols, &error)) {
+            batch_fail(_("--plot"), error->message);
+            return;
+        }
+    }
+    if (opt_run) {
+        g_autoptr(GError) error = NULL;
+        g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
+        if (!motus_window_run(batch.win, &error)) batch_fail(_("cannot run"), error->message);
+    } else if (opt_shot || opt_info) {
+        schedule_shot();
+    } else if (opt_quit) {
+        g_application_quit(G_APPLICATION(batch.app));
+    }
+}
+
+static MotusWindow *new_window(GtkApplication *app)
+{
+    MotusWindow *win = motus_window_new(app);
+    if (batch_mode()) motus_window_set_batch(win, TRUE);
+    return win;
+}
+
+static void on_activate(GApplication *app, gpointer data)
+{
+    (void)data;
+    GtkWindow *w = gtk_application_get_active_window(GTK_APPLICATION(app));
+    if (!w) w = GTK_WINDOW(new_window(GTK_APPLICATION(app)));
+    gtk_window_present(w);
+    if (batch_mode() && !batch.win) {
+        batch.win = MOTUS_WINDOW(w);
+        if (opt_run)
+            batch_fail(_("--run needs a model file"), NULL);
+        else
+            batch_start();
+    }
+}
+
+static void on_open(GApplication *app, GFile **files, int n, const char *hint, gpointer data)
+{
+    (void)hint, (void)data;
+    for (int i = 0; i < n; i++) {
+        MotusWindow *win = new_window(GTK_APPLICATION(app));
+        gtk_window_present(GTK_WINDOW(win));
+        g_autoptr(GError) error = NULL;
+        gboolean ok = motus_window_open_file(win, files[i], &error);
+        if (batch_mode() && !batch.win) {
+            batch.win = win;
+            if (!ok)
+                batch_fail(_("cannot open the model"), error->message); /* the message names the file */
+            else
+                batch_start();
+        } else if (!ok) {
+            G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+            GtkWidget *d =
+                gtk_message_dialog_new(GTK_WINDOW(win), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                       GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", _("Cannot open the model"));
+            gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", error->message);
+            g_signal_connect(d, "response", G_CALLBACK(gtk_window_destroy), NULL);
+            G_GNUC_END_IGNORE_DEPRECATIONS
+            gtk_window_present(GTK_WINDOW(d));
+        }
+    }
+}
+
+static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    (void)a, (void)p;
+    static const char *authors[] = {"The Motus authors", NULL};
+    gtk_show_about_dialog(gtk_application_get_active_window(GTK_APPLICATION(app)), "program-name", "Motus",
+                          "logo-icon-name", "org.motus.Motus", "version", MOTUS_VERSION, "comments",
+                          _("Interactive studio for the dynamics of multibody systems"), "authors", authors, NULL);
+}
+
+static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    (void)a, (void)p;
+    g_application_quit(G_APPLICATION(app));
+}
+
+static void on_startup(GApplication *app, gpointer data)
+{
+    (void)data;
+    static const GActionEntry entries[] = {
+        {"about", act_about, NULL, NULL, NULL, {0}},
+        {"quit", act_quit, NULL, NULL, NULL, {0}},
+    };
+    g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
+    static const struct {
+        const char *action, *accel;
+    } accels[] = {
+        {"win.open", "<Control>o"},
+        {"win.run", "F5"},
+        {"win.stop", "Escape"},
+        {"app.quit", "<Control>q"},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(accels); i++) {
+        const char *a[] = {accels[i].accel, NULL};
+        gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action, a);
+    }
+    gtk_window_set_default_icon_name("org.motus.Motus");
+}
+
+static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data)
+{
+    (void)app, (void)opts, (void)data;
+    if (opt_version) {
+        g_print("motus %s\n", MOTUS_VERSION);
+        return 0;
+    }
+    if (batch_mode()) g_timeout_add_seconds(120, batch_timeout, NULL);
+    return -1;
+}
+
+/* Language of the interface: the user's locale, with the text domain "motus"
+ * bound to the first of $MOTUS_LOCALEDIR, <exe dir>/../locale (the build
+ * tree) and the install directory, as motus-cli does. Numbers stay in the C
+ * locale: the model parser reads "0.5" whatever the language. */
+static void init_i18n(void)
+{
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    static char exe_dir[PATH_MAX];
+    static const char up[] = "/../locale";
+    const char *dir = getenv("MOTUS_LOCALEDIR");
+    if (!dir || !dir[0]) {
+        dir = MOTUS_INSTALL_LOCALEDIR;
+        ssize_t n = readlink("/proc/self/exe", exe_dir, sizeof exe_dir - sizeof up);
+        if (n > 0 && (size_t)n < sizeof exe_dir - sizeof up) {
+            exe_dir[n] = 0;
+            char *slash = strrchr(exe_dir, '/');
+            struct stat sb;
+            if (slash) {
+                memcpy(slash, up, sizeof up);
+                if (stat(exe_dir, &sb) == 0 && S_ISDIR(sb.st_mode)) dir = exe_dir;
+            }
+        }
+    }
+    bindtextdomain(GETTEXT_PACKAGE, dir);
+    bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+    textdomain(GETTEXT_PACKAGE);
+}
+
+int main(int argc, char **argv)
+{
+    init_i18n();
+    gtk_disable_setlocale(); /* done above, with LC_NUMERIC kept at "C" */
+    motus_ui_register_resources();
+    /* Test runs and scripted runs (any option) get their own process instead
+     * of handing the file to an instance that is already open. */
+    GApplicationFlags flags = G_APPLICATION_HANDLES_OPEN;
+    for (int i = 1; i < argc; i++)
+        if (g_str_has_prefix(argv[i], "--")) flags |= G_APPLICATION_NON_UNIQUE;
+    GtkApplication *app = gtk_application_new("org.motus.Motus", flags);
+    batch.app = app;
+    g_application_add_main_option_entries(G_APPLICATION(app), options);
+    g_application_set_option_context_parameter_string(G_APPLICATION(app), _("[MODEL.motus.txt]"));
+    g_application_set_option_context_summary(G_APPLICATION(app),
+                                             _("Motus: build, run and play back mechanisms, and plot their results."));
+    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+    g_signal_connect(app, "activate", G_CALLBACK(on_activate), NULL);
+    g_signal_connect(app, "open", G_CALLBACK(on_open), NULL);
+    g_signal_connect(app, "handle-local-options", G_CALLBACK(on_local_options), NULL);
+    int status = g_application_run(G_APPLICATION(app), argc, argv);
+    g_object_unref(app);
+    g_free(opt_shot);
+    g_free(opt_info);
+    g_free(opt_view);
+    g_free(opt_plot);
+    return status ? status : batch.status;
+}

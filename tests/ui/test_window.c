@@ -1,0 +1,280 @@
+/* The main window in-process, under Xvfb (ctest gui_window): picking selects
+ * in the tree and the tree highlights in the view; a run fills the frame
+ * store and the plot; playback advances and steps; pause holds the worker;
+ * stopping and reopening while a run goes are safe; the plot exports. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "motus-model-tree.h"
+#include "motus-plot.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+
+static char *project_dir;
+static MotusWindow *win;
+static int finished_calls;
+static gboolean finished_ok;
+
+typedef gboolean (*Cond)(void);
+
+static gboolean wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until cond() holds; FALSE after `seconds`. */
+static gboolean wait_for(Cond cond, double seconds)
+{
+    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
+    guint id = g_timeout_add(10, wake, NULL);
+    gboolean ok = TRUE;
+    while (!cond()) {
+        if (g_get_monotonic_time() > end) {
+            ok = FALSE;
+            break;
+        }
+        g_main_context_iteration(NULL, TRUE);
+    }
+    g_source_remove(id);
+    return ok;
+}
+
+static guint frames_mark;
+static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+static gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
+static gboolean not_running(void) { return !motus_window_is_running(win); }
+static gboolean some_frames(void) { return motus_window_get_n_frames(win) >= 20; }
+static gboolean finished(void) { return finished_calls > 0; }
+
+static void wait_drawn(void)
+{
+    frames_mark = motus_viewport_get_frames_drawn(viewport());
+    motus_viewport_queue_render(viewport());
+    g_assert_true(wait_for(drawn, 20));
+}
+
+static void on_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer data)
+{
+    (void)w, (void)msg, (void)data;
+    finished_calls++;
+    finished_ok = ok;
+}
+
+static void open_model(const char *path)
+{
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    g_assert_no_error(error);
+}
+
+static void activate(const char *action, GVariant *param)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(win), action, param);
+}
+
+static gboolean action_enabled(const char *action)
+{
+    return g_action_group_get_action_enabled(G_ACTION_GROUP(win), action);
+}
+
+/* A copy of the slider-crank that runs for a long time (to be stopped). */
+static char *long_model(void)
+{
+    g_autofree char *src = g_build_filename(project_dir, "slider-crank.motus.txt", NULL);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    char *path = g_build_filename(g_get_tmp_dir(), "motus-test-long.motus.txt", NULL);
+    g_autofree char *longer = g_strconcat(text, "\nsolver step 1e-4 until 1000\n", NULL);
+    g_assert_true(g_file_set_contents(path, longer, -1, NULL));
+    return path;
+}
+
+static void test_open_and_pick(void)
+{
+    g_autofree char *path = g_build_filename(project_dir, "slider-crank.motus.txt", NULL);
+    open_model(path);
+    wait_drawn();
+    g_assert_null(motus_viewport_get_error(viewport()));
+    MotusModelTree *tree = MOTUS_MODEL_TREE(motus_window_get_model_tree(win));
+    /* 7 categories + ground + 3 bodies + 4 joints + 1 driver */
+    g_assert_cmpuint(motus_model_tree_n_rows(tree), ==, 16);
+    g_assert_true(action_enabled("run"));
+    g_assert_false(action_enabled("stop"));
+    g_assert_false(action_enabled("play-pause"));
+    /* click on each body: it is picked, highlighted and selected in the tree */
+    for (int b = 0; b < 3; b++) {
+        double x, y;
+        g_assert_true(motus_viewport_project_body(viewport(), b, &x, &y));
+        int picked = motus_viewport_pick_at(viewport(), x, y);
+        g_assert_cmpint(picked, ==, b);
+        g_assert_cmpint(motus_viewport_get_selected_body(viewport()), ==, b);
+        int index;
+        g_assert_cmpint(motus_model_tree_get_selected(tree, &index), ==, MOTUS_ENTITY_BODY);
+        g_assert_cmpint(index, ==, b);
+    }
+    /* a click on empty space clears both */
+    g_assert_cmpint(motus_viewport_pick_at(viewport(), 3, 3), ==, -1);
+    g_assert_cmpint(motus_model_tree_get_selected(tree, NULL), ==, MOTUS_ENTITY_NONE);
+    /* selecting a joint in the tree highlights the body of its marker i */
+    motus_model_tree_select(tree, MOTUS_ENTITY_JOINT, 3); /* slide: slider.guide on ground.guide */
+    g_assert_cmpint(motus_viewport_get_selected_body(viewport()), ==, 2);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "slide"));
+    /* the view presets and fit keep the bodies in view */
+    const char *views[] = {"view-front",   "view-right", "view-top",    "view-iso",
+                           "orthographic", "fit-all",    "orthographic"};
+    for (guint i = 0; i < G_N_ELEMENTS(views); i++) {
+        activate(views[i], NULL);
+        wait_drawn();
+    }
+    double x, y;
+    g_assert_true(motus_viewport_project_body(viewport(), 1, &x, &y));
+}
+
+static void test_run_and_playback(void)
+{
+    finished_calls = 0;
+    activate("run", NULL);
+    g_assert_true(wait_for(finished, 30));
+    g_assert_true(finished_ok);
+    g_assert_cmpuint(motus_window_get_n_frames(win), ==, 2001);
+    MotusPlot *plot = MOTUS_PLOT(motus_window_get_plot(win));
+    g_assert_cmpint(motus_plot_n_curves(plot), ==, 1);
+    g_assert_cmpstr(motus_plot_curve_name(plot, 0), ==, "slide.disp");
+    g_assert_cmpuint(motus_plot_n_points(plot, 0), ==, 2001);
+    g_assert_cmpfloat_with_epsilon(motus_window_get_time(win), 2.0, 1e-9); /* followed the run to its end */
+    /* more curves; an unknown column is refused with its name */
+    const char *cols[] = {"slide.disp", "motor.effort", "crank.wz", NULL};
+    g_assert_true(motus_window_set_plot_columns(win, cols, NULL));
+    g_assert_cmpint(motus_plot_n_curves(plot), ==, 3);
+    g_assert_cmpuint(motus_plot_n_points(plot, 2), ==, 2001);
+    const char *bad[] = {"slide.nothing", NULL};
+    g_autoptr(GError) error = NULL;
+    g_assert_false(motus_window_set_plot_columns(win, bad, &error));
+    g_assert_nonnull(strstr(error->message, "slide.nothing"));
+    /* playback from the start advances with the frame clock */
+    motus_window_set_time(win, 0);
+    g_assert_true(action_enabled("play-pause"));
+    activate("play-pause", NULL);
+    g_assert_true(motus_window_is_playing(win));
+    gint64 t0 = g_get_monotonic_time();
+    while (g_get_monotonic_time() - t0 < 300000) g_main_context_iteration(NULL, FALSE);
+    activate("play-pause", NULL);
+    g_assert_false(motus_window_is_playing(win));
+    g_assert_cmpfloat(motus_window_get_time(win), >, 0.0);
+    g_assert_cmpfloat(motus_window_get_time(win), <, 2.0);
+    /* frame steps */
+    motus_window_set_time(win, 1.0);
+    activate("step", g_variant_new_int32(1));
+    g_assert_cmpfloat_with_epsilon(motus_window_get_time(win), 1.001, 1e-9);
+    activate("step", g_variant_new_int32(-1));
+    activate("step", g_variant_new_int32(-1));
+    g_assert_cmpfloat_with_epsilon(motus_window_get_time(win), 0.999, 1e-9);
+    /* the bodies moved: at t = 0.25 s the crank pin is up, so the crank is elsewhere than at t = 0 */
+    double x0, y0, x1, y1;
+    motus_window_set_time(win, 0);
+    g_assert_true(motus_viewport_project_body(viewport(), 0, &x0, &y0));
+    motus_window_set_time(win, 0.25);
+    g_assert_true(motus_viewport_project_body(viewport(), 0, &x1, &y1));
+    g_assert_cmpfloat(hypot(x1 - x0, y1 - y0), >, 5);
+    /* the read-out under the pointer: a pale yellow box with the values */
+    int pw = 700, ph = 260;
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
+    cairo_t *cr = cairo_create(surf);
+    motus_plot_set_pointer(plot, TRUE, pw / 2.0, ph / 2.0);
+    motus_plot_render(plot, cr, pw, ph);
+    motus_plot_set_pointer(plot, FALSE, 0, 0);
+    cairo_destroy(cr);
+    cairo_surface_flush(surf);
+    int yellow = 0;
+    const guchar *data = cairo_image_surface_get_data(surf);
+    for (int yy = 0; yy < ph; yy++)
+        for (int xx = 0; xx < pw; xx++) {
+            const guchar *q = data + yy * cairo_image_surface_get_stride(surf) + 4 * xx; /* B G R x */
+            yellow += q[2] > 240 && q[1] > 240 && q[0] > 220 && q[0] < 245;
+        }
+    cairo_surface_destroy(surf);
+    g_assert_cmpint(yellow, >, 1000);
+    /* exports */
+    g_autofree char *png = g_build_filename(g_get_tmp_dir(), "motus-test-plot.png", NULL);
+    g_autofree char *csv = g_build_filename(g_get_tmp_dir(), "motus-test-plot.csv", NULL);
+    g_assert_true(motus_plot_export_png(plot, png, 800, 400, NULL));
+    g_assert_true(motus_plot_export_csv(plot, csv, NULL));
+    g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, NULL);
+    g_assert_nonnull(tex);
+    g_assert_cmpint(gdk_texture_get_width(tex), ==, 800);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(csv, &text, NULL, NULL));
+    g_assert_true(g_str_has_prefix(text, "time,slide.disp,motor.effort,crank.wz\n0,0.4,"));
+    g_auto(GStrv) rows = g_strsplit(text, "\n", -1);
+    g_assert_cmpuint(g_strv_length(rows), ==, 2001 + 2); /* header, rows, empty tail */
+    g_unlink(png);
+    g_unlink(csv);
+    g_assert_false(motus_plot_export_png(plot, "/nonexistent/dir/p.png", 10, 10, NULL));
+}
+
+static void test_pause_stop_reopen(void)
+{
+    g_autofree char *path = long_model();
+    open_model(path);
+    /* pause holds the worker; resume lets it go on */
+    finished_calls = 0;
+    activate("run", NULL);
+    g_assert_true(motus_window_is_running(win));
+    g_assert_true(action_enabled("stop"));
+    g_assert_false(action_enabled("run"));
+    g_assert_true(wait_for(some_frames, 20));
+    activate("pause", NULL);
+    gint64 t0 = g_get_monotonic_time();
+    while (g_get_monotonic_time() - t0 < 100000) g_main_context_iteration(NULL, FALSE);
+    guint n1 = motus_window_get_n_frames(win);
+    t0 = g_get_monotonic_time();
+    while (g_get_monotonic_time() - t0 < 200000) g_main_context_iteration(NULL, FALSE);
+    g_assert_cmpuint(motus_window_get_n_frames(win), <=, n1 + 1);
+    activate("pause", NULL);
+    /* stop: the worker ends between steps, the frames so far are kept */
+    activate("stop", NULL);
+    g_assert_true(wait_for(not_running, 10));
+    g_assert_true(wait_for(finished, 10));
+    g_assert_false(finished_ok); /* stopped, not finished */
+    g_assert_cmpuint(motus_window_get_n_frames(win), >=, n1);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "stopped"));
+    /* reopen while running: the run is stopped first, the new model replaces it */
+    activate("run", NULL);
+    g_assert_true(wait_for(some_frames, 20));
+    g_autofree char *pend = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
+    open_model(pend);
+    g_assert_false(motus_window_is_running(win));
+    g_assert_cmpuint(motus_window_get_n_frames(win), ==, 0);
+    g_assert_cmpstr(gtk_window_get_title(GTK_WINDOW(win)), ==, "Simple pendulum");
+    wait_drawn();
+    finished_calls = 0;
+    activate("run", NULL);
+    g_assert_true(wait_for(finished, 30));
+    g_assert_true(finished_ok);
+    g_assert_cmpuint(motus_window_get_n_frames(win), ==, 201);
+    g_unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    project_dir = g_strdup(argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : MOTUS_PROJECTS_DIR);
+    win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+    g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
+    gtk_window_present(GTK_WINDOW(win));
+    g_test_add_func("/window/open-and-pick", test_open_and_pick);
+    g_test_add_func("/window/run-and-playback", test_run_and_playback);
+    g_test_add_func("/window/pause-stop-reopen", test_pause_stop_reopen);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    g_free(project_dir);
+    return rc;
+}

@@ -1,0 +1,560 @@
+/* motus-plot.c — cairo plot widget (see motus-plot.h). */
+#include "motus-plot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "motus-plot-axis.h"
+
+typedef struct {
+    char *name, *unit;
+    GArray *x, *y; /* doubles */
+    double ylo, yhi, xlo, xhi;
+} Curve;
+
+struct _MotusPlot {
+    GtkDrawingArea parent_instance;
+    GPtrArray *curves; /* Curve* */
+    double fixed_lo, fixed_hi;
+    double cursor;
+    double hover_x, hover_y;
+    gboolean hover;
+    char *placeholder;
+    /* plot rectangle of the last render, widget coordinates */
+    double px, py, pw, ph;
+    double xlo, xhi, ylo, yhi;
+};
+
+G_DEFINE_TYPE(MotusPlot, motus_plot, GTK_TYPE_DRAWING_AREA)
+
+static const double palette[][3] = {
+    {0.12, 0.42, 0.80}, {0.90, 0.40, 0.05}, {0.15, 0.60, 0.20}, {0.84, 0.15, 0.16},
+    {0.55, 0.35, 0.75}, {0.10, 0.62, 0.66}, {0.75, 0.55, 0.05}, {0.85, 0.30, 0.60},
+};
+
+static void curve_free(gpointer p)
+{
+    Curve *c = p;
+    g_free(c->name);
+    g_free(c->unit);
+    g_array_unref(c->x);
+    g_array_unref(c->y);
+    g_free(c);
+}
+
+static void curve_extend(Curve *c, const double *x, const double *y, guint n)
+{
+    for (guint i = 0; i < n; i++) {
+        if (isfinite(y[i])) c->ylo = fmin(c->ylo, y[i]), c->yhi = fmax(c->yhi, y[i]);
+        if (isfinite(x[i])) c->xlo = fmin(c->xlo, x[i]), c->xhi = fmax(c->xhi, x[i]);
+    }
+    g_array_append_vals(c->x, x, n);
+    g_array_append_vals(c->y, y, n);
+}
+
+static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)data;
+    motus_plot_render(MOTUS_PLOT(area), cr, width, height);
+}
+
+void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y)
+{
+    self->hover = inside;
+    self->hover_x = x;
+    self->hover_y = y;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static void motion(GtkEventControllerMotion *c, double x, double y, gpointer data)
+{
+    (void)c;
+    motus_plot_set_pointer(data, TRUE, x, y);
+}
+
+static void leave(GtkEventControllerMotion *c, gpointer data)
+{
+    (void)c;
+    motus_plot_set_pointer(data, FALSE, 0, 0);
+}
+
+static void motus_plot_finalize(GObject *object)
+{
+    MotusPlot *self = MOTUS_PLOT(object);
+    g_ptr_array_unref(self->curves);
+    g_free(self->placeholder);
+    G_OBJECT_CLASS(motus_plot_parent_class)->finalize(object);
+}
+
+static void motus_plot_class_init(MotusPlotClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = motus_plot_finalize;
+    gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "motus-plot");
+}
+
+static void motus_plot_init(MotusPlot *self)
+{
+    self->curves = g_ptr_array_new_with_free_func(curve_free);
+    self->cursor = NAN;
+    self->fixed_lo = self->fixed_hi = 0;
+    self->placeholder = g_strdup(_("Choose a result column to plot it against time"));
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self), draw_func, NULL, NULL);
+    gtk_widget_set_size_request(GTK_WIDGET(self), 200, 120);
+    GtkEventController *m = gtk_event_controller_motion_new();
+    g_signal_connect(m, "motion", G_CALLBACK(motion), self);
+    g_signal_connect(m, "leave", G_CALLBACK(leave), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), m);
+}
+
+GtkWidget *motus_plot_new(void) { return g_object_new(MOTUS_TYPE_PLOT, NULL); }
+
+void motus_plot_clear(MotusPlot *self)
+{
+    g_ptr_array_set_size(self->curves, 0);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
+{
+    Curve *c = g_new0(Curve, 1);
+    c->name = g_strdup(name);
+    c->unit = g_strdup(unit ? unit : "");
+    c->x = g_array_new(FALSE, FALSE, sizeof(double));
+    c->y = g_array_new(FALSE, FALSE, sizeof(double));
+    c->ylo = c->xlo = INFINITY;
+    c->yhi = c->xhi = -INFINITY;
+    g_ptr_array_add(self->curves, c);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    return (int)self->curves->len - 1;
+}
+
+void motus_plot_remove_curve(MotusPlot *self, int curve)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return;
+    g_ptr_array_remove_index(self->curves, (guint)curve);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+int motus_plot_n_curves(MotusPlot *self) { return (int)self->curves->len; }
+
+const char *motus_plot_curve_name(MotusPlot *self, int curve)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return NULL;
+    return ((Curve *)g_ptr_array_index(self->curves, curve))->name;
+}
+
+guint motus_plot_n_points(MotusPlot *self, int curve)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return 0;
+    return ((Curve *)g_ptr_array_index(self->curves, curve))->x->len;
+}
+
+void motus_plot_set_data(MotusPlot *self, int curve, const double *x, const double *y, guint n)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return;
+    Curve *c = g_ptr_array_index(self->curves, curve);
+    g_array_set_size(c->x, 0);
+    g_array_set_size(c->y, 0);
+    c->ylo = c->xlo = INFINITY;
+    c->yhi = c->xhi = -INFINITY;
+    curve_extend(c, x, y, n);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_append(MotusPlot *self, int curve, const double *x, const double *y, guint n)
+{
+    if (curve < 0 || curve >= (int)self->curves->len || !n) return;
+    curve_extend(g_ptr_array_index(self->curves, curve), x, y, n);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_set_x_range(MotusPlot *self, double lo, double hi)
+{
+    self->fixed_lo = lo;
+    self->fixed_hi = hi;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_set_cursor(MotusPlot *self, double x)
+{
+    if (self->cursor == x || (isnan(x) && isnan(self->cursor))) return;
+    self->cursor = x;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_set_placeholder(MotusPlot *self, const char *text)
+{
+    g_free(self->placeholder);
+    self->placeholder = g_strdup(text ? text : "");
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+static cairo_user_data_key_t plot_key; /* the plot drawing into a cairo context */
+
+/* Layouts come from the widget's Pango context, so that the plot's text is
+ * hinted like the rest of the interface (a layout made from the cairo context
+ * drew some stems blurred). */
+static PangoLayout *text_layout(cairo_t *cr, const char *text, double size_pt)
+{
+    PangoLayout *l = gtk_widget_create_pango_layout(GTK_WIDGET(cairo_get_user_data(cr, &plot_key)), text);
+    PangoFontDescription *fd = pango_font_description_from_string("Sans");
+    pango_font_description_set_size(fd, (int)(size_pt * PANGO_SCALE));
+    pango_layout_set_font_description(l, fd);
+    pango_font_description_free(fd);
+    return l;
+}
+
+static void text_size(cairo_t *cr, const char *text, double *w, double *h)
+{
+    PangoLayout *l = text_layout(cr, text, 8.5);
+    int iw, ih;
+    pango_layout_get_pixel_size(l, &iw, &ih);
+    *w = iw, *h = ih;
+    g_object_unref(l);
+}
+
+/* Draws text with its anchor point at (x, y): ax, ay in [0, 1] (0 = left/top). */
+static void text_at(cairo_t *cr, const char *text, double x, double y, double ax, double ay)
+{
+    PangoLayout *l = text_layout(cr, text, 8.5);
+    int iw, ih;
+    pango_layout_get_pixel_size(l, &iw, &ih);
+    cairo_move_to(cr, round(x - ax * iw), round(y - ay * ih));
+    pango_cairo_show_layout(cr, l);
+    g_object_unref(l);
+}
+
+static double value_at(const Curve *c, double x)
+{
+    guint n = c->x->len;
+    if (!n) return NAN;
+    const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+    if (x <= X[0]) return Y[0];
+    if (x >= X[n - 1]) return Y[n - 1];
+    guint lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        guint mid = (lo + hi) / 2;
+        if (X[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double d = X[hi] - X[lo];
+    return d > 0 ? Y[lo] + (Y[hi] - Y[lo]) * (x - X[lo]) / d : Y[lo];
+}
+
+/* A common unit of all curves, or NULL. */
+static const char *common_unit(MotusPlot *self)
+{
+    const char *u = NULL;
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        if (!c->unit[0]) return NULL;
+        if (u && strcmp(u, c->unit)) return NULL;
+        u = c->unit;
+    }
+    return u;
+}
+
+void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
+{
+    cairo_set_user_data(cr, &plot_key, self, NULL);
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+
+    /* ranges */
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    gboolean any = FALSE;
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        if (!c->x->len) continue;
+        any = TRUE;
+        xlo = fmin(xlo, c->xlo), xhi = fmax(xhi, c->xhi);
+        ylo = fmin(ylo, c->ylo), yhi = fmax(yhi, c->yhi);
+    }
+    if (self->fixed_lo < self->fixed_hi)
+        xlo = self->fixed_lo, xhi = self->fixed_hi;
+    else if (!any)
+        xlo = 0, xhi = 1;
+    if (!any || !(ylo <= yhi)) ylo = 0, yhi = 1;
+
+    MotusTicks ty, tx;
+    int ny = height / 45 > 2 ? height / 45 : 2;
+    motus_ticks_compute(ylo, yhi, ny, TRUE, &ty);
+    char buf[64];
+    double tw, th, lw = 0;
+    for (int i = 0; i < ty.n; i++) {
+        motus_ticks_format(motus_ticks_value(&ty, i), ty.step, buf, sizeof buf);
+        text_size(cr, buf, &tw, &th);
+        lw = fmax(lw, tw);
+    }
+    text_size(cr, "0", &tw, &th);
+    const char *unit = common_unit(self);
+    double left = lw + 12 + (unit ? th + 6 : 0), right = 16, top = 12, bottom = 2 * th + 14;
+    double px = left, py = top, pw = width - left - right, ph = height - top - bottom;
+    if (pw < 20 || ph < 20) {
+        cairo_restore(cr);
+        return;
+    }
+    int nx = (int)(pw / 90) > 2 ? (int)(pw / 90) : 2;
+    motus_ticks_compute(xlo, xhi, nx, !(self->fixed_lo < self->fixed_hi) && any, &tx);
+    xlo = tx.lo, xhi = tx.hi, ylo = ty.lo, yhi = ty.hi;
+    self->px = px, self->py = py, self->pw = pw, self->ph = ph;
+    self->xlo = xlo, self->xhi = xhi, self->ylo = ylo, self->yhi = yhi;
+#define SX(v) (px + ((v)-xlo) / (xhi - xlo) * pw)
+#define SY(v) (py + ph - ((v)-ylo) / (yhi - ylo) * ph)
+
+    /* grid and tick labels */
+    cairo_set_line_width(cr, 1);
+    cairo_set_source_rgb(cr, 0.90, 0.91, 0.93);
+    for (int i = 0; i < tx.n; i++) {
+        double X = round(SX(motus_ticks_value(&tx, i))) + 0.5;
+        cairo_move_to(cr, X, py), cairo_line_to(cr, X, py + ph);
+    }
+    for (int i = 0; i < ty.n; i++) {
+        double Y = round(SY(motus_ticks_value(&ty, i))) + 0.5;
+        cairo_move_to(cr, px, Y), cairo_line_to(cr, px + pw, Y);
+    }
+    cairo_stroke(cr);
+    if (ylo < 0 && yhi > 0) { /* the zero line */
+        cairo_set_source_rgb(cr, 0.70, 0.72, 0.75);
+        cairo_move_to(cr, px, round(SY(0)) + 0.5), cairo_line_to(cr, px + pw, round(SY(0)) + 0.5);
+        cairo_stroke(cr);
+    }
+    cairo_set_source_rgb(cr, 0.25, 0.27, 0.30);
+    for (int i = 0; i < tx.n; i++) {
+        double v = motus_ticks_value(&tx, i);
+        motus_ticks_format(v, tx.step, buf, sizeof buf);
+        text_at(cr, buf, SX(v), py + ph + 4, 0.5, 0);
+    }
+    for (int i = 0; i < ty.n; i++) {
+        double v = motus_ticks_value(&ty, i);
+        motus_ticks_format(v, ty.step, buf, sizeof buf);
+        text_at(cr, buf, px - 6, SY(v), 1, 0.5);
+    }
+    /* TRANSLATORS: label of the plot's horizontal axis. */
+    text_at(cr, _("time, s"), px + pw / 2, height - 3, 0.5, 1);
+    if (unit) {
+        cairo_save(cr);
+        cairo_translate(cr, 4, py + ph / 2);
+        cairo_rotate(cr, -G_PI / 2);
+        text_at(cr, unit, 0, 0, 0.5, 0);
+        cairo_restore(cr);
+    }
+    cairo_set_source_rgb(cr, 0.45, 0.47, 0.50);
+    cairo_rectangle(cr, px + 0.5, py + 0.5, pw - 1, ph - 1);
+    cairo_stroke(cr);
+
+    /* curves, clipped to the plot rectangle; long ones as min/max per pixel column */
+    cairo_save(cr);
+    cairo_rectangle(cr, px, py, pw, ph);
+    cairo_clip(cr);
+    cairo_set_line_width(cr, 1.8);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+        guint n = c->x->len;
+        const double *col = palette[i % G_N_ELEMENTS(palette)];
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        gboolean pen = FALSE;
+        if (n > 4 * (guint)pw) {
+            int colx = INT_MIN;
+            double mn = 0, mx = 0;
+            for (guint k = 0; k <= n; k++) {
+                int cx = k < n ? (int)floor(SX(X[k])) : INT_MAX;
+                if (cx != colx || k == n) {
+                    if (colx != INT_MIN) {
+                        double a = SY(mn), b = SY(mx);
+                        if (!pen)
+                            cairo_move_to(cr, colx + 0.5, a), pen = TRUE;
+                        else
+                            cairo_line_to(cr, colx + 0.5, a);
+                        cairo_line_to(cr, colx + 0.5, b);
+                    }
+                    if (k == n) break;
+                    colx = cx;
+                    mn = mx = Y[k];
+                }
+                if (isfinite(Y[k])) mn = fmin(mn, Y[k]), mx = fmax(mx, Y[k]);
+            }
+        } else {
+            for (guint k = 0; k < n; k++) {
+                if (!isfinite(Y[k])) {
+                    pen = FALSE;
+                    continue;
+                }
+                if (!pen)
+                    cairo_move_to(cr, SX(X[k]), SY(Y[k])), pen = TRUE;
+                else
+                    cairo_line_to(cr, SX(X[k]), SY(Y[k]));
+            }
+        }
+        cairo_stroke(cr);
+    }
+    /* playback cursor */
+    if (isfinite(self->cursor) && self->cursor >= xlo && self->cursor <= xhi) {
+        cairo_set_source_rgba(cr, 0.80, 0.10, 0.10, 0.8);
+        cairo_set_line_width(cr, 1);
+        double X = CLAMP(round(SX(self->cursor)) + 0.5, px + 0.5, px + pw - 0.5);
+        cairo_move_to(cr, X, py), cairo_line_to(cr, X, py + ph);
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+
+    if (!self->curves->len) {
+        cairo_set_source_rgb(cr, 0.45, 0.47, 0.50);
+        text_at(cr, self->placeholder, px + pw / 2, py + ph / 2, 0.5, 0.5);
+    }
+
+    /* legend in the corner that hides the fewest points (top right first) */
+    if (self->curves->len) {
+        double lwid = 0, lh = th + 2;
+        for (guint i = 0; i < self->curves->len; i++) {
+            const Curve *c = g_ptr_array_index(self->curves, i);
+            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+            text_size(cr, s, &tw, &th);
+            lwid = fmax(lwid, tw);
+        }
+        double bw = lwid + 34, bh = lh * self->curves->len + 8, bx = px + pw - bw - 8, by = py + 8;
+        double cx[4] = {px + pw - bw - 8, px + 8, px + pw - bw - 8, px + 8};
+        double cy[4] = {py + 8, py + 8, py + ph - bh - 8, py + ph - bh - 8};
+        long best = -1;
+        for (int k = 0; k < 4; k++) {
+            long hidden = 0;
+            for (guint i = 0; i < self->curves->len; i++) {
+                const Curve *c = g_ptr_array_index(self->curves, i);
+                const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+                for (guint j = 0; j < c->x->len; j++) {
+                    double sx = SX(X[j]), sy = SY(Y[j]);
+                    hidden += sx >= cx[k] && sx <= cx[k] + bw && sy >= cy[k] && sy <= cy[k] + bh;
+                }
+            }
+            if (best < 0 || hidden < best) best = hidden, bx = cx[k], by = cy[k];
+        }
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+        cairo_rectangle(cr, bx, by, bw, bh);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.80, 0.81, 0.83);
+        cairo_set_line_width(cr, 1);
+        cairo_stroke(cr);
+        for (guint i = 0; i < self->curves->len; i++) {
+            const Curve *c = g_ptr_array_index(self->curves, i);
+            const double *col = palette[i % G_N_ELEMENTS(palette)];
+            double yy = by + 4 + lh * i + lh / 2;
+            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+            cairo_set_line_width(cr, 2.5);
+            cairo_move_to(cr, bx + 6, yy), cairo_line_to(cr, bx + 24, yy);
+            cairo_stroke(cr);
+            cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
+            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+            text_at(cr, s, bx + 29, yy, 0, 0.5);
+        }
+    }
+
+    /* read-out under the pointer */
+    if (self->hover && any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
+        self->hover_y <= py + ph) {
+        double x = xlo + (self->hover_x - px) / pw * (xhi - xlo);
+        cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.6);
+        cairo_set_line_width(cr, 1);
+        cairo_move_to(cr, round(self->hover_x) + 0.5, py), cairo_line_to(cr, round(self->hover_x) + 0.5, py + ph);
+        cairo_stroke(cr);
+        GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(lines, g_strdup_printf("t = %.6g s", x));
+        for (guint i = 0; i < self->curves->len; i++) {
+            const Curve *c = g_ptr_array_index(self->curves, i);
+            double v = value_at(c, x);
+            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, v, c->unit[0] ? " " : "", c->unit));
+            cairo_arc(cr, SX(x), SY(v), 3, 0, 2 * G_PI);
+            const double *col = palette[i % G_N_ELEMENTS(palette)];
+            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+            cairo_fill(cr);
+        }
+        double bw = 0, lh = th + 2;
+        for (guint i = 0; i < lines->len; i++) {
+            text_size(cr, g_ptr_array_index(lines, i), &tw, &th);
+            bw = fmax(bw, tw);
+        }
+        bw += 12;
+        double bh = lh * lines->len + 8;
+        double bx = self->hover_x + 12, by = self->hover_y + 12;
+        if (bx + bw > px + pw) bx = self->hover_x - 12 - bw;
+        if (by + bh > py + ph) by = fmax(py, self->hover_y - 12 - bh);
+        cairo_set_source_rgba(cr, 1, 1, 0.94, 0.95);
+        cairo_rectangle(cr, bx, by, bw, bh);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.6, 0.6, 0.55);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        for (guint i = 0; i < lines->len; i++) text_at(cr, g_ptr_array_index(lines, i), bx + 6, by + 4 + lh * i, 0, 0);
+        g_ptr_array_unref(lines);
+    }
+#undef SX
+#undef SY
+    cairo_restore(cr);
+}
+
+gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    cairo_t *cr = cairo_create(s);
+    gboolean hover = self->hover;
+    self->hover = FALSE; /* no read-out box in the file */
+    motus_plot_render(self, cr, width, height);
+    self->hover = hover;
+    cairo_destroy(cr);
+    cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,
+                    cairo_status_to_string(st));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error)
+{
+    FILE *f = g_fopen(path, "w");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), _("cannot write '%s': %s"), path, g_strerror(e));
+        return FALSE;
+    }
+    fputs("time", f);
+    for (guint i = 0; i < self->curves->len; i++)
+        fprintf(f, ",%s", ((Curve *)g_ptr_array_index(self->curves, i))->name);
+    fputc('\n', f);
+    if (self->curves->len) {
+        const Curve *c0 = g_ptr_array_index(self->curves, 0);
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        for (guint k = 0; k < c0->x->len; k++) {
+            double x = g_array_index(c0->x, double, k);
+            fputs(g_ascii_formatd(buf, sizeof buf, "%.12g", x), f);
+            for (guint i = 0; i < self->curves->len; i++) {
+                const Curve *c = g_ptr_array_index(self->curves, i);
+                double v = (c->x->len == c0->x->len && g_array_index(c->x, double, k) == x)
+                               ? g_array_index(c->y, double, k)
+                               : value_at(c, x);
+                fputc(',', f);
+                fputs(g_ascii_formatd(buf, sizeof buf, "%.12g", v), f);
+            }
+            fputc('\n', f);
+        }
+    }
+    if (fclose(f) != 0) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), _("cannot write '%s': %s"), path, g_strerror(e));
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -1,0 +1,48 @@
+/* motus-plot.h — the plot widget: curves y(x) (result columns against time)
+ * drawn with cairo, with axes, nice ticks, labels, a legend, the playback
+ * cursor and a read-out of the values under the pointer. Data are copied in
+ * by the caller (motus-window.c feeds it from the run's frame store, also
+ * while the run goes). Exports to PNG and CSV. */
+#ifndef MOTUS_PLOT_H
+#define MOTUS_PLOT_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define MOTUS_TYPE_PLOT (motus_plot_get_type())
+G_DECLARE_FINAL_TYPE(MotusPlot, motus_plot, MOTUS, PLOT, GtkDrawingArea)
+
+GtkWidget *motus_plot_new(void);
+
+/* Removes every curve. */
+void motus_plot_clear(MotusPlot *self);
+/* Adds an empty curve named name with a unit ("" when none); returns its index. */
+int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit);
+void motus_plot_remove_curve(MotusPlot *self, int curve);
+int motus_plot_n_curves(MotusPlot *self);
+const char *motus_plot_curve_name(MotusPlot *self, int curve);
+/* Replaces the points of a curve / appends points to it. */
+void motus_plot_set_data(MotusPlot *self, int curve, const double *x, const double *y, guint n);
+void motus_plot_append(MotusPlot *self, int curve, const double *x, const double *y, guint n);
+guint motus_plot_n_points(MotusPlot *self, int curve);
+/* Fixed x range (lo < hi), e.g. [0, end time] during a run; lo >= hi: automatic. */
+void motus_plot_set_x_range(MotusPlot *self, double lo, double hi);
+/* Playback cursor at x (NAN: none). */
+void motus_plot_set_cursor(MotusPlot *self, double x);
+/* Where the pointer is (widget coordinates): the read-out shows the values
+ * at its time (what the motion controller calls; tests call it too). */
+void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y);
+/* Text shown when there is no curve. */
+void motus_plot_set_placeholder(MotusPlot *self, const char *text);
+
+/* Draws the plot into cr over width x height (used by the widget and the export). */
+void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);
+gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error);
+/* Writes "time,CURVE1,CURVE2,…" then one row per point of the first curve
+ * (other curves interpolated at its times). */
+gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,383 @@
+/* motus-run-bridge.c — the solver's worker thread and the frame store (see
+ * motus-run-bridge.h). Threading: fields under "shared" are read and written
+ * with `lock` held; `cancel` is atomic; everything else belongs to the GTK
+ * thread, except sys/st/csv/values which the worker owns while it runs. */
+#include "motus-run-bridge.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "mt_integrate.h"
+#include "mt_output.h"
+#include "mt_system.h"
+
+struct _MotusRunBridge {
+    GObject parent_instance;
+
+    /* GTK thread */
+    GThread *thread;
+    guint poll_id;
+    guint last_emitted;
+    char **colnames; /* ncol names, NULL-terminated */
+    int nbody, ncol, stride;
+    double until;
+    gint64 t_start, t_end;
+
+    /* worker (owned while the thread runs) */
+    MtSystem *sys;
+    MtCsv *csv;
+    double *values;     /* the frame being built, stride doubles */
+    char diverged[512]; /* set by the frame callback when the state stopped being finite */
+
+    /* shared */
+    GMutex lock;
+    GCond cond;
+    GArray *frames; /* doubles: per frame t, poses (nbody x 7), values (ncol) */
+    gboolean paused, done;
+    MtStatus status;
+    char message[512];
+    volatile int cancel;
+};
+
+G_DEFINE_TYPE(MotusRunBridge, motus_run_bridge, G_TYPE_OBJECT)
+G_DEFINE_QUARK(motus - run - error - quark, motus_run_error)
+
+enum { SIG_FRAMES, SIG_FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void finish(MotusRunBridge *self);
+
+static void motus_run_bridge_dispose(GObject *object)
+{
+    MotusRunBridge *self = MOTUS_RUN_BRIDGE(object);
+    if (self->thread) {
+        g_atomic_int_set(&self->cancel, 1);
+        g_mutex_lock(&self->lock);
+        self->paused = FALSE;
+        g_cond_broadcast(&self->cond);
+        g_mutex_unlock(&self->lock);
+        g_thread_join(self->thread);
+        self->thread = NULL;
+    }
+    g_clear_handle_id(&self->poll_id, g_source_remove);
+    G_OBJECT_CLASS(motus_run_bridge_parent_class)->dispose(object);
+}
+
+static void motus_run_bridge_finalize(GObject *object)
+{
+    MotusRunBridge *self = MOTUS_RUN_BRIDGE(object);
+    g_clear_pointer(&self->csv, mt_csv_free);
+    g_clear_pointer(&self->sys, mt_system_free);
+    g_clear_pointer(&self->values, g_free);
+    g_clear_pointer(&self->colnames, g_strfreev);
+    g_array_unref(self->frames);
+    g_mutex_clear(&self->lock);
+    g_cond_clear(&self->cond);
+    G_OBJECT_CLASS(motus_run_bridge_parent_class)->finalize(object);
+}
+
+static void motus_run_bridge_class_init(MotusRunBridgeClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->dispose = motus_run_bridge_dispose;
+    object_class->finalize = motus_run_bridge_finalize;
+    /* New frames are stored; argument: the number of frames now. */
+    signals[SIG_FRAMES] = g_signal_new("frames", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 1, G_TYPE_UINT);
+    /* The run ended: ok, cancelled, message (the solver's, naming the entity; "" when ok). */
+    signals[SIG_FINISHED] = g_signal_new("finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 3, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_STRING);
+}
+
+static void motus_run_bridge_init(MotusRunBridge *self)
+{
+    g_mutex_init(&self->lock);
+    g_cond_init(&self->cond);
+    self->frames = g_array_new(FALSE, FALSE, sizeof(double));
+}
+
+MotusRunBridge *motus_run_bridge_new(void) { return g_object_new(MOTUS_TYPE_RUN_BRIDGE, NULL); }
+
+/* ---- worker thread -------------------------------------------------------- */
+
+/* A run that blows up to NaN or infinity is stopped with a message naming the
+ * first body affected (the core integrates on without complaint). */
+static gboolean check_finite(MotusRunBridge *self, const MtState *st)
+{
+    const MtSystem *s = st->sys;
+    for (int b = 0; b < s->nbody; b++)
+        for (int k = 0; k < 7; k++)
+            if (!isfinite(st->q[7 * b + k]) || (k < 6 && !isfinite(st->u[6 * b + k]))) {
+                g_snprintf(self->diverged, sizeof self->diverged,
+                           _("body '%s': the motion is no longer finite at t = %g s; the run diverged "
+                             "(try a smaller step, another method or softer springs)"),
+                           s->model->body[b].name, st->t);
+                return FALSE;
+            }
+    return TRUE;
+}
+
+static int frame_cb(void *user, MtState *st)
+{
+    MotusRunBridge *self = user;
+    const MtSystem *s = st->sys;
+    if (!check_finite(self, st)) return 1;
+    double *row = self->values; /* one frame, stride doubles */
+    row[0] = st->t;
+    for (int b = 0; b < s->nbody; b++) {
+        double *p = row + 1 + 7 * b;
+        mt_body_origin(st, st->q, NULL, b, p, NULL);
+        memcpy(p + 3, st->q + 7 * b + 3, 4 * sizeof(double));
+    }
+    mt_frame_values(self->csv, st, row + 1 + 7 * s->nbody);
+    g_mutex_lock(&self->lock);
+    g_array_append_vals(self->frames, row, (guint)self->stride);
+    while (self->paused && !g_atomic_int_get(&self->cancel)) g_cond_wait(&self->cond, &self->lock);
+    g_mutex_unlock(&self->lock);
+    return g_atomic_int_get(&self->cancel);
+}
+
+static gpointer worker(gpointer data)
+{
+    MotusRunBridge *self = data;
+    MtError err = {0};
+    MtRunStats stats;
+    MtStatus rc = MT_ERR_NOMEM;
+    MtState *st = mt_state_new(self->sys, &err);
+    self->diverged[0] = 0;
+    if (st) rc = mt_run(st, &self->sys->solver, frame_cb, self, &self->cancel, &stats, &err);
+    mt_state_free(st);
+    g_mutex_lock(&self->lock);
+    if (rc == MT_OK && self->diverged[0]) {
+        rc = MT_ERR_SOLVE;
+        g_strlcpy(err.msg, self->diverged, sizeof err.msg);
+    }
+    self->status = rc;
+    g_strlcpy(self->message, rc ? err.msg : "", sizeof self->message);
+    self->done = TRUE;
+    g_mutex_unlock(&self->lock);
+    return NULL;
+}
+
+/* ---- GTK thread ------------------------------------------------------------ */
+
+static gboolean poll_cb(gpointer data)
+{
+    MotusRunBridge *self = data;
+    g_mutex_lock(&self->lock);
+    gboolean done = self->done;
+    g_mutex_unlock(&self->lock);
+    guint n = motus_run_bridge_n_frames(self);
+    if (n != self->last_emitted) {
+        self->last_emitted = n;
+        g_signal_emit(self, signals[SIG_FRAMES], 0, n);
+    }
+    if (!done) return G_SOURCE_CONTINUE;
+    self->poll_id = 0;
+    finish(self);
+    return G_SOURCE_REMOVE;
+}
+
+/* Joins the finished worker, releases its data and emits "finished". */
+static void finish(MotusRunBridge *self)
+{
+    g_thread_join(self->thread);
+    self->thread = NULL;
+    self->t_end = g_get_monotonic_time();
+    g_clear_handle_id(&self->poll_id, g_source_remove);
+    g_clear_pointer(&self->csv, mt_csv_free);
+    g_clear_pointer(&self->sys, mt_system_free);
+    g_clear_pointer(&self->values, g_free);
+    gboolean cancelled = g_atomic_int_get(&self->cancel) != 0;
+    gboolean ok = self->status == MT_OK;
+    char *msg = g_strdup(self->message);
+    guint n = motus_run_bridge_n_frames(self);
+    g_object_ref(self);
+    if (n != self->last_emitted) {
+        self->last_emitted = n;
+        g_signal_emit(self, signals[SIG_FRAMES], 0, n);
+    }
+    g_signal_emit(self, signals[SIG_FINISHED], 0, ok, cancelled, msg);
+    g_object_unref(self);
+    g_free(msg);
+}
+
+gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error)
+{
+    g_return_val_if_fail(MOTUS_IS_RUN_BRIDGE(self), FALSE);
+    if (self->thread) {
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_BUSY, "%s", _("a run is going; stop it first"));
+        return FALSE;
+    }
+    MtError err = {0};
+    MtSystem *sys = mt_system_compile(model, &err);
+    if (!sys) {
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
+        return FALSE;
+    }
+    MtCsv *csv = mt_csv_new(sys, NULL, &err);
+    if (!csv) {
+        mt_system_free(sys);
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
+        return FALSE;
+    }
+    self->sys = sys;
+    self->csv = csv;
+    self->nbody = sys->nbody;
+    self->ncol = mt_csv_ncols(csv);
+    self->stride = 1 + 7 * self->nbody + self->ncol;
+    self->until = sys->solver.until;
+    self->values = g_new0(double, self->stride);
+    g_strfreev(self->colnames);
+    self->colnames = g_new0(char *, self->ncol + 1);
+    for (int k = 0; k < self->ncol; k++) self->colnames[k] = g_strdup(mt_csv_colname(csv, k));
+    g_mutex_lock(&self->lock);
+    g_array_set_size(self->frames, 0);
+    self->paused = FALSE;
+    self->done = FALSE;
+    self->status = MT_OK;
+    self->message[0] = 0;
+    g_mutex_unlock(&self->lock);
+    g_atomic_int_set(&self->cancel, 0);
+    self->last_emitted = 0;
+    self->t_start = self->t_end = g_get_monotonic_time();
+    self->thread = g_thread_new("motus-solver", worker, self);
+    self->poll_id = g_timeout_add(30, poll_cb, self);
+    return TRUE;
+}
+
+void motus_run_bridge_cancel(MotusRunBridge *self)
+{
+    g_return_if_fail(MOTUS_IS_RUN_BRIDGE(self));
+    g_atomic_int_set(&self->cancel, 1);
+    g_mutex_lock(&self->lock);
+    g_cond_broadcast(&self->cond);
+    g_mutex_unlock(&self->lock);
+}
+
+void motus_run_bridge_stop_and_wait(MotusRunBridge *self)
+{
+    g_return_if_fail(MOTUS_IS_RUN_BRIDGE(self));
+    if (!self->thread) return;
+    motus_run_bridge_cancel(self);
+    finish(self);
+}
+
+void motus_run_bridge_set_paused(MotusRunBridge *self, gboolean paused)
+{
+    g_return_if_fail(MOTUS_IS_RUN_BRIDGE(self));
+    g_mutex_lock(&self->lock);
+    self->paused = paused;
+    g_cond_broadcast(&self->cond);
+    g_mutex_unlock(&self->lock);
+}
+
+gboolean motus_run_bridge_get_paused(MotusRunBridge *self)
+{
+    g_mutex_lock(&self->lock);
+    gboolean p = self->paused;
+    g_mutex_unlock(&self->lock);
+    return p;
+}
+
+gboolean motus_run_bridge_is_running(MotusRunBridge *self) { return self->thread != NULL; }
+
+void motus_run_bridge_clear(MotusRunBridge *self)
+{
+    if (self->thread) return;
+    g_array_set_size(self->frames, 0);
+    self->last_emitted = 0;
+    self->nbody = self->ncol = self->stride = 0;
+    g_clear_pointer(&self->colnames, g_strfreev);
+}
+
+int motus_run_bridge_n_bodies(MotusRunBridge *self) { return self->nbody; }
+int motus_run_bridge_n_columns(MotusRunBridge *self) { return self->ncol; }
+double motus_run_bridge_until(MotusRunBridge *self) { return self->until; }
+
+const char *motus_run_bridge_column_name(MotusRunBridge *self, int k)
+{
+    return (k >= 0 && k < self->ncol && self->colnames) ? self->colnames[k] : NULL;
+}
+
+int motus_run_bridge_find_column(MotusRunBridge *self, const char *name)
+{
+    for (int k = 0; k < self->ncol && self->colnames; k++)
+        if (!strcmp(self->colnames[k], name)) return k;
+    return -1;
+}
+
+double motus_run_bridge_elapsed(MotusRunBridge *self)
+{
+    gint64 end = self->thread ? g_get_monotonic_time() : self->t_end;
+    return (double)(end - self->t_start) * 1e-6;
+}
+
+guint motus_run_bridge_n_frames(MotusRunBridge *self)
+{
+    if (!self->stride) return 0;
+    g_mutex_lock(&self->lock);
+    guint n = self->frames->len / (guint)self->stride;
+    g_mutex_unlock(&self->lock);
+    return n;
+}
+
+double motus_run_bridge_last_time(MotusRunBridge *self)
+{
+    double t = 0;
+    if (!self->stride) return 0;
+    g_mutex_lock(&self->lock);
+    guint n = self->frames->len / (guint)self->stride;
+    if (n) t = g_array_index(self->frames, double, (n - 1) * (guint)self->stride);
+    g_mutex_unlock(&self->lock);
+    return t;
+}
+
+gboolean motus_run_bridge_get_frame(MotusRunBridge *self, guint i, double *t, double *poses)
+{
+    if (!self->stride) return FALSE;
+    gboolean ok = FALSE;
+    g_mutex_lock(&self->lock);
+    if (i < self->frames->len / (guint)self->stride) {
+        const double *row = &g_array_index(self->frames, double, i *(guint)self->stride);
+        if (t) *t = row[0];
+        if (poses) memcpy(poses, row + 1, 7 * (size_t)self->nbody * sizeof(double));
+        ok = TRUE;
+    }
+    g_mutex_unlock(&self->lock);
+    return ok;
+}
+
+guint motus_run_bridge_frame_at(MotusRunBridge *self, double t)
+{
+    if (!self->stride) return 0;
+    g_mutex_lock(&self->lock);
+    guint n = self->frames->len / (guint)self->stride, lo = 0, hi = n;
+    const double *d = (const double *)self->frames->data;
+    /* binary search: last frame with time <= t */
+    while (hi - lo > 1) {
+        guint mid = (lo + hi) / 2;
+        if (d[(gsize)mid * (gsize)self->stride] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    g_mutex_unlock(&self->lock);
+    return lo;
+}
+
+guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v)
+{
+    if (!self->stride || col < 0 || col >= self->ncol) return 0;
+    g_mutex_lock(&self->lock);
+    guint total = self->frames->len / (guint)self->stride, k = 0;
+    const double *d = (const double *)self->frames->data;
+    for (guint i = from; i < total && k < n; i++, k++) {
+        const double *row = d + (gsize)i * (gsize)self->stride;
+        if (t) t[k] = row[0];
+        if (v) v[k] = row[1 + 7 * self->nbody + col];
+    }
+    g_mutex_unlock(&self->lock);
+    return k;
+}

@@ -1,0 +1,72 @@
+/* motus-run-bridge.h — runs the solver on a worker thread and hands its
+ * frames to the GTK thread.
+ *
+ * Start compiles a copy of the model (mt_system_compile) on the calling
+ * thread and starts mt_run on a GThread with its own MtState. Each output
+ * frame (time, body poses and every result column of mt_frame_values) is
+ * appended to a frame store guarded by a mutex. The GTK thread polls the
+ * store (about 30 times a second while running) and emits "frames" and, at
+ * the end, "finished"; the worker never touches GTK. Stop sets the atomic
+ * cancel flag that mt_run polls between steps; pause holds the worker in its
+ * frame callback. The frames stay after the run for playback and plots.
+ *
+ * Frame layout: a pose is 7 doubles per body, the body frame origin and the
+ * quaternion (w, x, y, z), as in motus-scene.h. */
+#ifndef MOTUS_RUN_BRIDGE_H
+#define MOTUS_RUN_BRIDGE_H
+
+#include <glib-object.h>
+
+#include "mt_model.h"
+
+G_BEGIN_DECLS
+
+#define MOTUS_TYPE_RUN_BRIDGE (motus_run_bridge_get_type())
+G_DECLARE_FINAL_TYPE(MotusRunBridge, motus_run_bridge, MOTUS, RUN_BRIDGE, GObject)
+
+#define MOTUS_RUN_ERROR (motus_run_error_quark())
+GQuark motus_run_error_quark(void);
+typedef enum { MOTUS_RUN_ERROR_BUSY, MOTUS_RUN_ERROR_MODEL, MOTUS_RUN_ERROR_SOLVE } MotusRunError;
+
+MotusRunBridge *motus_run_bridge_new(void);
+
+/* Compiles a copy of the model and starts the run; FALSE with error when a
+ * run is going or the model does not compile (the message names the entity). */
+gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error);
+/* Asks the worker to stop at the next step; returns at once. */
+void motus_run_bridge_cancel(MotusRunBridge *self);
+/* Cancels and waits for the worker; "finished" is emitted before it returns. */
+void motus_run_bridge_stop_and_wait(MotusRunBridge *self);
+/* Holds (TRUE) or releases the worker. */
+void motus_run_bridge_set_paused(MotusRunBridge *self, gboolean paused);
+gboolean motus_run_bridge_get_paused(MotusRunBridge *self);
+gboolean motus_run_bridge_is_running(MotusRunBridge *self);
+/* Drops the stored frames (ignored while running). */
+void motus_run_bridge_clear(MotusRunBridge *self);
+
+/* Shape of the stored run (0 before the first run). */
+int motus_run_bridge_n_bodies(MotusRunBridge *self);
+int motus_run_bridge_n_columns(MotusRunBridge *self);
+/* Name of result column k (mt_csv_colname), or NULL. */
+const char *motus_run_bridge_column_name(MotusRunBridge *self, int k);
+/* Index of a column by name, or -1. */
+int motus_run_bridge_find_column(MotusRunBridge *self, const char *name);
+/* End time of the run's solver settings, s. */
+double motus_run_bridge_until(MotusRunBridge *self);
+/* Wall-clock seconds since the start (to the end once finished). */
+double motus_run_bridge_elapsed(MotusRunBridge *self);
+
+guint motus_run_bridge_n_frames(MotusRunBridge *self);
+/* Time of the last stored frame (0 when none). */
+double motus_run_bridge_last_time(MotusRunBridge *self);
+/* Time and (if poses is not NULL) body poses of frame i; FALSE when absent. */
+gboolean motus_run_bridge_get_frame(MotusRunBridge *self, guint i, double *t, double *poses);
+/* Index of the last frame at or before time t (0 when none is). */
+guint motus_run_bridge_frame_at(MotusRunBridge *self, double t);
+/* Copies times and values of column col for frames from .. from + n - 1
+ * (clipped to what is stored); returns how many were copied. */
+guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v);
+
+G_END_DECLS
+
+#endif

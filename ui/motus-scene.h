@@ -1,0 +1,75 @@
+/* motus-scene.h — what the 3D view draws, built from a model without GL:
+ * triangle meshes of every body's shapes (in body axes), joint glyphs, marker
+ * triads and edges as lines, and coil springs rebuilt per frame between their
+ * markers. The viewport uploads these arrays; tests can inspect them.
+ *
+ * Poses: a body pose is 7 doubles, the body frame origin in project axes and
+ * the unit quaternion (w, x, y, z) of its axes, as the result columns BODY.x …
+ * BODY.q3 give them. Index nbody in per-body arrays is the ground. */
+#ifndef MOTUS_SCENE_H
+#define MOTUS_SCENE_H
+
+#include <cglm/cglm.h>
+#include <glib.h>
+
+#include "mt_model.h"
+
+typedef struct {
+    float p[3], n[3], c[3];
+} MotusVertex; /* solid: position, normal, colour */
+
+typedef struct {
+    float p[3], c[3];
+} MotusLineVertex; /* lines: position, colour; two per segment */
+
+typedef struct {
+    GArray *tri;        /* MotusVertex, three per triangle, body axes */
+    GArray *glyph;      /* MotusVertex: joint glyphs fixed to this body (not picked, not highlighted) */
+    GArray *edges;      /* MotusLineVertex: feature edges of the shapes */
+    GArray *axes;       /* MotusLineVertex: marker triads */
+    float lo[3], hi[3]; /* bounds of tri and glyph, body axes (lo > hi when empty) */
+    float centre[3];    /* visual centre (middle of the bounds), body axes */
+} MotusBodyMesh;
+
+typedef struct {
+    int nbody;           /* bodies of the model; body[nbody] is the ground */
+    MotusBodyMesh *body; /* nbody + 1 */
+    double scale;        /* characteristic length of the model, m (glyph sizes follow it) */
+    int up_axis;         /* 1: +y up, 2: +z up (from gravity) */
+} MotusScene;
+
+/* Builds the scene of a model; mesh files are looked up relative to
+ * model_dir (may be NULL). Problems that do not stop drawing (an unreadable
+ * mesh file, drawn as a box instead) are appended to warnings (may be NULL). */
+MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *warnings);
+void motus_scene_free(MotusScene *s);
+
+/* Colour of body b in the automatic palette (b = -1: ground grey). */
+void motus_scene_body_colour(int b, float c[3]);
+/* Initial pose of every body from the model (nbody x 7). */
+void motus_scene_model_poses(const MtModel *m, double *poses);
+/* 4x4 matrix of a pose (body axes → project axes). */
+void motus_scene_pose_matrix(const double pose[7], mat4 out);
+/* Origin of marker k in project axes for body poses (nbody x 7). */
+void motus_scene_marker_world(const MtModel *m, int k, const double *poses, double out[3]);
+/* Appends the triangles of a coil spring from a to b (project axes). */
+void motus_scene_add_spring(GArray *tri, double scale, const double a[3], const double b[3]);
+/* Appends an axis triad (arrows along x red, y green, z blue) of the given length. */
+void motus_scene_add_triad(GArray *tri, double length);
+/* Box around the scene at the given poses (project axes); FALSE when nothing is drawn. */
+gboolean motus_scene_box(const MotusScene *s, const double *poses, double lo[3], double hi[3]);
+/* Appends the corners (3 floats each) of every body's box at the given poses,
+ * the ground's included: what fitting the view needs. */
+void motus_scene_corners(const MotusScene *s, const double *poses, GArray *pts);
+/* Bounding sphere of the scene at the given poses (bodies, ground shapes). */
+void motus_scene_bounds(const MotusScene *s, const double *poses, float centre[3], float *radius);
+/* Height (along the up axis) just below the scene at the given poses, for the grid. */
+float motus_scene_floor(const MotusScene *s, const double *poses);
+
+/* Loads an STL (binary or ASCII) or Wavefront OBJ file as triangles scaled by
+ * `scale`, transformed by (pos, rot row-major) and coloured c. Returns FALSE
+ * with error set when the file cannot be read or holds no triangle. */
+gboolean motus_mesh_load(const char *path, double scale, const double pos[3], const double rot[9], const float c[3],
+                         GArray *tri, GError **error);
+
+#endif

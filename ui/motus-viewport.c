@@ -1,0 +1,923 @@
+/* motus-viewport.c — the 3D view (see motus-viewport.h). GL objects are made
+ * in realize (after checking gtk_gl_area_get_error), deleted in unrealize;
+ * scene buffers are (re)uploaded in render when the model changes. */
+#include "motus-viewport.h"
+
+#include <epoxy/gl.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "motus-plot-axis.h"
+#include "motus-scene.h"
+
+#define RES "/org/motus/Motus/shaders/"
+#define TRIAD_PX 96 /* size of the corner axis triad, logical pixels */
+
+/* Background gradient, top and bottom (also reported to screenshot checks). */
+static const float bg_top[3] = {0.86f, 0.89f, 0.93f}, bg_bottom[3] = {0.62f, 0.67f, 0.74f};
+
+typedef struct {
+    GLuint vao, vbo;
+    GLsizei count;
+} GlBuf;
+
+enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN };
+
+struct _MotusViewport {
+    GtkWidget parent_instance;
+
+    /* children */
+    GtkWidget *overlay, *area, *hud, *toolbar;
+
+    /* owned model data */
+    MtModel *model;
+    MotusScene *scene;
+    double *poses; /* nbody x 7 */
+    int selected;
+    MotusCamera cam;
+    gboolean need_fit, scene_dirty, grid_dirty;
+    gboolean touched; /* the user moved the camera since the last fit */
+    GArray *env;      /* floats: body box corners over the motion of the last run (project axes) */
+    float grid_y, grid_step;
+    float grid_centre[3];
+
+    /* GL */
+    gboolean gl_ok;
+    GError *gl_error;
+    char gl_info[256];
+    GLuint prog_mesh, prog_pick, prog_line, prog_bg, vao_empty;
+    int nbuf; /* bodies with buffers (nbody + 1) */
+    GlBuf *tri, *glyph, *edges, *axes;
+    GlBuf spring, grid, triad;
+    GArray *spring_verts;
+    GLuint pick_fbo, pick_color, pick_depth;
+    int pick_w, pick_h;
+    guint frames;
+
+    /* interaction */
+    int drag_mode, drag_button;
+    double drag_x, drag_y, drag_dx, drag_dy;
+};
+
+G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
+static GParamSpec *props[N_PROPS];
+enum { SIG_BODY_PICKED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- GL helpers -------------------------------------------------------------- */
+
+static GLuint compile_shader(GLenum type, const char *res, GError **error)
+{
+    g_autoptr(GBytes) src = g_resources_lookup_data(res, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+    if (!src) return 0;
+    gsize len;
+    const char *text = g_bytes_get_data(src, &len);
+    GLint glen = (GLint)len;
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &text, &glen);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("shader %s does not compile: %s"), res, log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint link_program(const char *vert, const char *frag, GError **error)
+{
+    GLuint v = compile_shader(GL_VERTEX_SHADER, vert, error);
+    if (!v) return 0;
+    GLuint f = compile_shader(GL_FRAGMENT_SHADER, frag, error);
+    if (!f) {
+        glDeleteShader(v);
+        return 0;
+    }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("shaders %s and %s do not link: %s"), vert, frag, log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+/* Uploads solid (MotusVertex) or line (MotusLineVertex) vertices. */
+static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
+{
+    if (!b->vao) {
+        glGenVertexArrays(1, &b->vao);
+        glGenBuffers(1, &b->vbo);
+    }
+    glBindVertexArray(b->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
+    gsize sz = lines ? sizeof(MotusLineVertex) : sizeof(MotusVertex);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(verts->len * sz), verts->len ? verts->data : NULL, usage);
+    if (lines) {
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusLineVertex, p));
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusLineVertex, c));
+    } else {
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusVertex, p));
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusVertex, n));
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusVertex, c));
+    }
+    glBindVertexArray(0);
+    b->count = (GLsizei)verts->len;
+}
+
+static void buf_delete(GlBuf *b)
+{
+    if (b->vao) glDeleteVertexArrays(1, &b->vao);
+    if (b->vbo) glDeleteBuffers(1, &b->vbo);
+    memset(b, 0, sizeof *b);
+}
+
+static void delete_scene_buffers(MotusViewport *self)
+{
+    for (int i = 0; i < self->nbuf; i++) {
+        buf_delete(&self->tri[i]);
+        buf_delete(&self->glyph[i]);
+        buf_delete(&self->edges[i]);
+        buf_delete(&self->axes[i]);
+    }
+    g_clear_pointer(&self->tri, g_free);
+    g_clear_pointer(&self->glyph, g_free);
+    g_clear_pointer(&self->edges, g_free);
+    g_clear_pointer(&self->axes, g_free);
+    self->nbuf = 0;
+    buf_delete(&self->grid);
+    buf_delete(&self->spring);
+}
+
+/* Grid lines on the floor plane, centred under the scene. */
+static void build_grid(MotusViewport *self, GArray *out)
+{
+    const int N = 12;
+    float s = self->grid_step;
+    int up = self->scene ? self->scene->up_axis : 1;
+    /* the two horizontal world axes: (x, z) when y is up, (x, y) when z is up */
+    int a0 = 0, a1 = up == 2 ? 1 : 2;
+    float c0 = roundf(self->grid_centre[a0] / s) * s, c1 = roundf(self->grid_centre[a1] / s) * s;
+    int i0 = (int)lroundf(c0 / s), i1 = (int)lroundf(c1 / s);
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = -N; i <= N; i++) {
+            MotusLineVertex v[2];
+            memset(v, 0, sizeof v);
+            int idx = (dir == 0 ? i1 : i0) + i;
+            float along = (float)idx * s;
+            for (int k = 0; k < 2; k++) {
+                v[k].p[up] = self->grid_y;
+                if (dir == 0) { /* lines along a0 at a1 = along */
+                    v[k].p[a0] = c0 + (k ? N : -N) * s;
+                    v[k].p[a1] = along;
+                } else {
+                    v[k].p[a1] = c1 + (k ? N : -N) * s;
+                    v[k].p[a0] = along;
+                }
+            }
+            float col[3] = {0.56f, 0.60f, 0.66f};
+            if (idx % 5 == 0) col[0] = col[1] = 0.44f, col[2] = 0.50f;
+            if (idx == 0) {
+                /* the line through the origin along a0 is the x axis (red); along a1 z or y */
+                if (dir == 0)
+                    col[0] = 0.78f, col[1] = 0.32f, col[2] = 0.32f;
+                else if (up == 2)
+                    col[0] = 0.30f, col[1] = 0.62f, col[2] = 0.32f;
+                else
+                    col[0] = 0.30f, col[1] = 0.42f, col[2] = 0.85f;
+            }
+            memcpy(v[0].c, col, sizeof col);
+            memcpy(v[1].c, col, sizeof col);
+            g_array_append_vals(out, v, 2);
+        }
+}
+
+static void upload_scene(MotusViewport *self)
+{
+    delete_scene_buffers(self);
+    self->scene_dirty = FALSE;
+    if (!self->scene) return;
+    self->nbuf = self->scene->nbody + 1;
+    self->tri = g_new0(GlBuf, self->nbuf);
+    self->glyph = g_new0(GlBuf, self->nbuf);
+    self->edges = g_new0(GlBuf, self->nbuf);
+    self->axes = g_new0(GlBuf, self->nbuf);
+    for (int i = 0; i < self->nbuf; i++) {
+        MotusBodyMesh *bm = &self->scene->body[i];
+        buf_upload(&self->tri[i], bm->tri, FALSE, GL_STATIC_DRAW);
+        buf_upload(&self->glyph[i], bm->glyph, FALSE, GL_STATIC_DRAW);
+        buf_upload(&self->edges[i], bm->edges, TRUE, GL_STATIC_DRAW);
+        buf_upload(&self->axes[i], bm->axes, TRUE, GL_STATIC_DRAW);
+    }
+    g_autoptr(GArray) grid = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
+    build_grid(self, grid);
+    buf_upload(&self->grid, grid, TRUE, GL_STATIC_DRAW);
+}
+
+/* ---- realize / render ------------------------------------------------------------ */
+
+static void area_realize(GtkGLArea *area, gpointer data)
+{
+    MotusViewport *self = data;
+    gtk_gl_area_make_current(area);
+    g_clear_error(&self->gl_error);
+    if (gtk_gl_area_get_error(area)) {
+        self->gl_error = g_error_copy(gtk_gl_area_get_error(area));
+        self->gl_ok = FALSE;
+        gtk_widget_queue_draw(self->hud);
+        return;
+    }
+    GError *error = NULL;
+    self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", &error);
+    if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", &error);
+    if (self->prog_pick) self->prog_line = link_program(RES "line.vert", RES "line.frag", &error);
+    if (self->prog_line) self->prog_bg = link_program(RES "background.vert", RES "background.frag", &error);
+    if (!self->prog_bg) {
+        self->gl_error = error;
+        self->gl_ok = FALSE;
+        gtk_gl_area_set_error(area, error);
+        gtk_widget_queue_draw(self->hud);
+        return;
+    }
+    glGenVertexArrays(1, &self->vao_empty);
+    g_autoptr(GArray) triad = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+    motus_scene_add_triad(triad, 1.0);
+    buf_upload(&self->triad, triad, FALSE, GL_STATIC_DRAW);
+    g_snprintf(self->gl_info, sizeof self->gl_info, "%s, %s", (const char *)glGetString(GL_RENDERER),
+               (const char *)glGetString(GL_VERSION));
+    self->gl_ok = TRUE;
+    self->scene_dirty = TRUE;
+}
+
+static void area_unrealize(GtkGLArea *area, gpointer data)
+{
+    MotusViewport *self = data;
+    gtk_gl_area_make_current(area);
+    if (gtk_gl_area_get_error(area) == NULL && self->gl_ok) {
+        delete_scene_buffers(self);
+        buf_delete(&self->triad);
+        if (self->vao_empty) glDeleteVertexArrays(1, &self->vao_empty);
+        GLuint progs[] = {self->prog_mesh, self->prog_pick, self->prog_line, self->prog_bg};
+        for (guint i = 0; i < G_N_ELEMENTS(progs); i++)
+            if (progs[i]) glDeleteProgram(progs[i]);
+        if (self->pick_fbo) glDeleteFramebuffers(1, &self->pick_fbo);
+        if (self->pick_color) glDeleteRenderbuffers(1, &self->pick_color);
+        if (self->pick_depth) glDeleteRenderbuffers(1, &self->pick_depth);
+    }
+    self->vao_empty = self->prog_mesh = self->prog_pick = self->prog_line = self->prog_bg = 0;
+    self->pick_fbo = self->pick_color = self->pick_depth = 0;
+    self->pick_w = self->pick_h = 0;
+    self->gl_ok = FALSE;
+}
+
+static float aspect_of(MotusViewport *self)
+{
+    int w = gtk_widget_get_width(self->area), h = gtk_widget_get_height(self->area);
+    return (w > 0 && h > 0) ? (float)w / (float)h : 1.5f;
+}
+
+static void body_matrix(MotusViewport *self, int i, mat4 M)
+{
+    if (i >= self->scene->nbody)
+        glm_mat4_identity(M);
+    else
+        motus_scene_pose_matrix(self->poses + 7 * i, M);
+}
+
+static void set_camera_uniforms(GLuint prog, mat4 V, mat4 P)
+{
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, (const float *)V);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uProj"), 1, GL_FALSE, (const float *)P);
+}
+
+static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float hl[4])
+{
+    if (!b->count) return;
+    mat4 VM;
+    mat3 N;
+    glm_mat4_mul(V, M, VM);
+    glm_mat4_pick3(VM, N); /* rigid: the inverse transpose is the rotation itself */
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uModel"), 1, GL_FALSE, (const float *)M);
+    glUniformMatrix3fv(glGetUniformLocation(prog, "uNormal"), 1, GL_FALSE, (const float *)N);
+    glUniform4fv(glGetUniformLocation(prog, "uHighlight"), 1, hl);
+    glBindVertexArray(b->vao);
+    glDrawArrays(GL_TRIANGLES, 0, b->count);
+}
+
+static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
+{
+    if (!b->count) return;
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uModel"), 1, GL_FALSE, (const float *)M);
+    glUniform1f(glGetUniformLocation(prog, "uAlpha"), alpha);
+    glBindVertexArray(b->vao);
+    glDrawArrays(GL_LINES, 0, b->count);
+}
+
+/* Fits the bodies at their current poses and, after a run, the whole motion. */
+static void fit_now(MotusViewport *self)
+{
+    if (!self->scene) return;
+    g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(float));
+    motus_scene_corners(self->scene, self->poses, pts);
+    g_array_append_vals(pts, self->env->data, self->env->len);
+    motus_camera_fit_points(&self->cam, (const float *)pts->data, (int)(pts->len / 3), aspect_of(self));
+    self->need_fit = FALSE;
+    self->touched = FALSE;
+}
+
+static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
+{
+    (void)ctx;
+    MotusViewport *self = data;
+    if (!self->gl_ok) return TRUE;
+    if (self->scene_dirty) upload_scene(self);
+    if (self->grid_dirty && self->scene) {
+        g_autoptr(GArray) grid = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
+        build_grid(self, grid);
+        buf_upload(&self->grid, grid, TRUE, GL_STATIC_DRAW);
+    }
+    self->grid_dirty = FALSE;
+    if (self->need_fit) fit_now(self);
+    int sf = gtk_widget_get_scale_factor(GTK_WIDGET(area));
+    int W = gtk_widget_get_width(GTK_WIDGET(area)) * sf, H = gtk_widget_get_height(GTK_WIDGET(area)) * sf;
+    glViewport(0, 0, W, H);
+    glClearColor(0.8f, 0.84f, 0.9f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    /* background gradient */
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(self->prog_bg);
+    glUniform3fv(glGetUniformLocation(self->prog_bg, "uTop"), 1, bg_top);
+    glUniform3fv(glGetUniformLocation(self->prog_bg, "uBottom"), 1, bg_bottom);
+    glBindVertexArray(self->vao_empty);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    mat4 V, P, M;
+    motus_camera_view(&self->cam, V);
+    motus_camera_proj(&self->cam, W > 0 && H > 0 ? (float)W / (float)H : 1.0f, P);
+
+    if (self->scene) {
+        /* solids, pushed back a little so that edges drawn over them win */
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        glUseProgram(self->prog_mesh);
+        set_camera_uniforms(self->prog_mesh, V, P);
+        glUniform1i(glGetUniformLocation(self->prog_mesh, "uOrtho"), self->cam.ortho);
+        glUniform1f(glGetUniformLocation(self->prog_mesh, "uAlpha"), 1.0f);
+        static const float no_hl[4] = {0, 0, 0, 0}, hl[4] = {1.0f, 0.78f, 0.15f, 0.45f};
+        for (int i = 0; i < self->nbuf; i++) {
+            body_matrix(self, i, M);
+            draw_solid(self->prog_mesh, &self->tri[i], V, M, i == self->selected ? hl : no_hl);
+            draw_solid(self->prog_mesh, &self->glyph[i], V, M, no_hl);
+        }
+        if (self->model->nspring) {
+            g_array_set_size(self->spring_verts, 0);
+            for (int s = 0; s < self->model->nspring; s++) {
+                double a[3], b[3];
+                motus_scene_marker_world(self->model, self->model->spring[s].mi, self->poses, a);
+                motus_scene_marker_world(self->model, self->model->spring[s].mj, self->poses, b);
+                motus_scene_add_spring(self->spring_verts, self->scene->scale, a, b);
+            }
+            buf_upload(&self->spring, self->spring_verts, FALSE, GL_DYNAMIC_DRAW);
+            glm_mat4_identity(M);
+            draw_solid(self->prog_mesh, &self->spring, V, M, no_hl);
+        }
+        glDisable(GL_POLYGON_OFFSET_FILL);
+
+        /* lines: edges, marker triads, then the grid blended over the floor */
+        glUseProgram(self->prog_line);
+        set_camera_uniforms(self->prog_line, V, P);
+        for (int i = 0; i < self->nbuf; i++) {
+            body_matrix(self, i, M);
+            draw_lines(self->prog_line, &self->edges[i], M, 1.0f);
+            draw_lines(self->prog_line, &self->axes[i], M, 1.0f);
+        }
+        glEnable(GL_BLEND);
+        /* keep the framebuffer opaque: GTK composites it as premultiplied RGBA */
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+        glDepthMask(GL_FALSE);
+        glm_mat4_identity(M);
+        draw_lines(self->prog_line, &self->grid, M, 0.7f);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
+    }
+
+    /* corner axis triad: the view's rotation only, orthographic */
+    int S = TRIAD_PX * sf;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, S, S);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, S, S);
+    mat4 Vr, Pr;
+    glm_mat4_copy(V, Vr);
+    Vr[3][0] = 0, Vr[3][1] = 0, Vr[3][2] = -3.0f;
+    glm_ortho(-1.35f, 1.35f, -1.35f, 1.35f, 0.1f, 10.0f, Pr);
+    glUseProgram(self->prog_mesh);
+    set_camera_uniforms(self->prog_mesh, Vr, Pr);
+    glUniform1i(glGetUniformLocation(self->prog_mesh, "uOrtho"), 1);
+    glUniform1f(glGetUniformLocation(self->prog_mesh, "uAlpha"), 1.0f); /* GTK composites premultiplied */
+    glm_mat4_identity(M);
+    static const float none[4] = {0, 0, 0, 0};
+    draw_solid(self->prog_mesh, &self->triad, Vr, M, none);
+    glViewport(0, 0, W, H);
+
+    glBindVertexArray(0);
+    glUseProgram(0);
+    self->frames++;
+    gtk_widget_queue_draw(self->hud);
+    return TRUE;
+}
+
+/* ---- picking -------------------------------------------------------------------- */
+
+/* Body under widget point (x, y): 0..nbody-1, nbody for the ground, -1 for none. */
+static int pick(MotusViewport *self, double x, double y)
+{
+    if (!self->gl_ok || !self->scene) return -1;
+    GtkGLArea *area = GTK_GL_AREA(self->area);
+    gtk_gl_area_make_current(area);
+    if (gtk_gl_area_get_error(area)) return -1;
+    if (self->scene_dirty) upload_scene(self);
+    int sf = gtk_widget_get_scale_factor(self->area);
+    int W = gtk_widget_get_width(self->area) * sf, H = gtk_widget_get_height(self->area) * sf;
+    if (W <= 0 || H <= 0) return -1;
+    if (!self->pick_fbo) {
+        glGenFramebuffers(1, &self->pick_fbo);
+        glGenRenderbuffers(1, &self->pick_color);
+        glGenRenderbuffers(1, &self->pick_depth);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, self->pick_fbo);
+    if (W != self->pick_w || H != self->pick_h) {
+        glBindRenderbuffer(GL_RENDERBUFFER, self->pick_color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+        glBindRenderbuffer(GL_RENDERBUFFER, self->pick_depth);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, W, H);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->pick_color);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->pick_depth);
+        self->pick_w = W, self->pick_h = H;
+    }
+    int result = -1;
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+        glViewport(0, 0, W, H);
+        glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_DEPTH_TEST);
+        glDisable(GL_BLEND);
+        mat4 V, P, M;
+        motus_camera_view(&self->cam, V);
+        motus_camera_proj(&self->cam, (float)W / (float)H, P);
+        glUseProgram(self->prog_pick);
+        set_camera_uniforms(self->prog_pick, V, P);
+        static const float none[4] = {0, 0, 0, 0};
+        for (int i = 0; i < self->nbuf; i++) {
+            body_matrix(self, i, M);
+            glUniform1i(glGetUniformLocation(self->prog_pick, "uId"), i + 1);
+            draw_solid(self->prog_pick, &self->tri[i], V, M, none);
+        }
+        /* the nearest hit within a few pixels, so that thin parts can be clicked */
+        const int R = 4 * sf;
+        int px = (int)(x * sf), py = H - 1 - (int)(y * sf);
+        int x0 = MAX(0, px - R), y0 = MAX(0, py - R), x1 = MIN(W - 1, px + R), y1 = MIN(H - 1, py + R);
+        if (x1 >= x0 && y1 >= y0) {
+            int w = x1 - x0 + 1, h = y1 - y0 + 1, best = INT_MAX;
+            guint8 *pix = g_malloc((gsize)w * (gsize)h * 4);
+            glPixelStorei(GL_PACK_ALIGNMENT, 1);
+            glReadPixels(x0, y0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pix);
+            for (int j = 0; j < h; j++)
+                for (int i = 0; i < w; i++) {
+                    const guint8 *p = pix + 4 * (j * w + i);
+                    int id = p[0] | (p[1] << 8);
+                    int d = (x0 + i - px) * (x0 + i - px) + (y0 + j - py) * (y0 + j - py);
+                    if (id && d < best) best = d, result = id - 1;
+                }
+            g_free(pix);
+        }
+        glBindVertexArray(0);
+        glUseProgram(0);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return result;
+}
+
+/* ---- input ------------------------------------------------------------------------ */
+
+static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
+{
+    MotusViewport *self = data;
+    self->drag_button = (int)gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+    GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
+    self->drag_mode =
+        (self->drag_button == 2 || self->drag_button == 3 || (mods & GDK_SHIFT_MASK)) ? DRAG_PAN : DRAG_ORBIT;
+    self->drag_x = x, self->drag_y = y;
+    self->drag_dx = self->drag_dy = 0;
+    gtk_widget_grab_focus(self->area);
+}
+
+static void drag_update(GtkGestureDrag *g, double ox, double oy, gpointer data)
+{
+    (void)g;
+    MotusViewport *self = data;
+    double dx = ox - self->drag_dx, dy = oy - self->drag_dy;
+    self->drag_dx = ox, self->drag_dy = oy;
+    if (dx != 0 || dy != 0) self->touched = TRUE;
+    if (self->drag_mode == DRAG_ORBIT)
+        motus_camera_orbit(&self->cam, (float)(-dx * 0.008), (float)(dy * 0.008));
+    else if (self->drag_mode == DRAG_PAN)
+        motus_camera_pan(&self->cam, (float)dx, (float)dy, (float)gtk_widget_get_height(self->area));
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
+{
+    (void)g;
+    MotusViewport *self = data;
+    if (self->drag_button == 1 && fabs(ox) < 3 && fabs(oy) < 3)
+        motus_viewport_pick_at(self, self->drag_x + ox, self->drag_y + oy);
+    self->drag_mode = DRAG_NONE;
+}
+
+static gboolean scrolled(GtkEventControllerScroll *c, double dx, double dy, gpointer data)
+{
+    (void)c, (void)dx;
+    MotusViewport *self = data;
+    motus_camera_zoom(&self->cam, powf(1.15f, (float)dy));
+    self->touched = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    return TRUE;
+}
+
+static gboolean key_pressed(GtkEventControllerKey *c, guint key, guint code, GdkModifierType mods, gpointer data)
+{
+    (void)c, (void)code;
+    MotusViewport *self = data;
+    const float a = 5.0f * (float)G_PI / 180.0f;
+    if (mods & (GDK_CONTROL_MASK | GDK_ALT_MASK)) return FALSE;
+    switch (key) {
+    case GDK_KEY_Left: motus_camera_orbit(&self->cam, a, 0); break;
+    case GDK_KEY_Right: motus_camera_orbit(&self->cam, -a, 0); break;
+    case GDK_KEY_Up: motus_camera_orbit(&self->cam, 0, a); break;
+    case GDK_KEY_Down: motus_camera_orbit(&self->cam, 0, -a); break;
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add: motus_camera_zoom(&self->cam, 1 / 1.2f); break;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract: motus_camera_zoom(&self->cam, 1.2f); break;
+    default: return FALSE;
+    }
+    self->touched = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    return TRUE;
+}
+
+/* ---- HUD: axis letters and messages over the GL view ---------------------------- */
+
+static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)da, (void)width;
+    MotusViewport *self = data;
+    PangoLayout *l = gtk_widget_create_pango_layout(GTK_WIDGET(self->hud), NULL);
+    int tw, th;
+    if (self->gl_error || !self->scene) {
+        const char *msg = self->gl_error ? self->gl_error->message : _("No model — open one with Ctrl+O");
+        g_autofree char *text = self->gl_error ? g_strdup_printf(_("3D view unavailable: %s"), msg) : g_strdup(msg);
+        pango_layout_set_text(l, text, -1);
+        pango_layout_set_width(l, (width - 40) * PANGO_SCALE);
+        pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
+        pango_layout_get_pixel_size(l, &tw, &th);
+        cairo_set_source_rgb(cr, 0.25, 0.27, 0.32);
+        cairo_move_to(cr, 20, (height - th) / 2.0); /* the layout is width - 40 wide, centred */
+        pango_cairo_show_layout(cr, l);
+    }
+    if (self->gl_ok) {
+        float r[3], u[3], f[3];
+        motus_camera_basis(&self->cam, r, u, f);
+        static const char *const names[3] = {"X", "Y", "Z"};
+        static const double col[3][3] = {{0.75, 0.12, 0.12}, {0.10, 0.50, 0.15}, {0.12, 0.25, 0.80}};
+        for (int a = 0; a < 3; a++) {
+            /* the tip of axis a in the triad's orthographic view (half size 1.35) */
+            double ex = r[a] * 1.22, ey = u[a] * 1.22;
+            double x = TRIAD_PX * (ex / 1.35 + 1) / 2, y = height - TRIAD_PX * (ey / 1.35 + 1) / 2;
+            pango_layout_set_width(l, -1);
+            pango_layout_set_text(l, names[a], -1);
+            pango_layout_get_pixel_size(l, &tw, &th);
+            cairo_set_source_rgb(cr, col[a][0], col[a][1], col[a][2]);
+            cairo_move_to(cr, x - tw / 2.0, y - th / 2.0);
+            pango_cairo_show_layout(cr, l);
+        }
+    }
+    g_object_unref(l);
+}
+
+/* ---- GObject ------------------------------------------------------------------------ */
+
+static void motus_viewport_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+    MotusViewport *self = MOTUS_VIEWPORT(object);
+    if (id == PROP_ORTHOGRAPHIC)
+        g_value_set_boolean(value, self->cam.ortho);
+    else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+}
+
+static void motus_viewport_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+    MotusViewport *self = MOTUS_VIEWPORT(object);
+    if (id == PROP_ORTHOGRAPHIC)
+        motus_viewport_set_orthographic(self, g_value_get_boolean(value));
+    else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+}
+
+static void motus_viewport_dispose(GObject *object)
+{
+    MotusViewport *self = MOTUS_VIEWPORT(object);
+    g_clear_pointer(&self->overlay, gtk_widget_unparent);
+    G_OBJECT_CLASS(motus_viewport_parent_class)->dispose(object);
+}
+
+static void motus_viewport_finalize(GObject *object)
+{
+    MotusViewport *self = MOTUS_VIEWPORT(object);
+    g_clear_pointer(&self->scene, motus_scene_free);
+    g_clear_pointer(&self->model, mt_model_free);
+    g_clear_pointer(&self->poses, g_free);
+    g_clear_pointer(&self->spring_verts, g_array_unref);
+    g_clear_pointer(&self->env, g_array_unref);
+    g_clear_error(&self->gl_error);
+    g_free(self->tri);
+    g_free(self->glyph);
+    g_free(self->edges);
+    g_free(self->axes);
+    G_OBJECT_CLASS(motus_viewport_parent_class)->finalize(object);
+}
+
+static void action_preset(GtkWidget *w, const char *name, GVariant *param)
+{
+    (void)param;
+    MotusViewport *self = MOTUS_VIEWPORT(w);
+    if (!strcmp(name, "view.front"))
+        motus_viewport_view_preset(self, MOTUS_VIEW_FRONT);
+    else if (!strcmp(name, "view.right"))
+        motus_viewport_view_preset(self, MOTUS_VIEW_RIGHT);
+    else if (!strcmp(name, "view.top"))
+        motus_viewport_view_preset(self, MOTUS_VIEW_TOP);
+    else if (!strcmp(name, "view.iso"))
+        motus_viewport_view_preset(self, MOTUS_VIEW_ISO);
+    else if (!strcmp(name, "view.fit"))
+        motus_viewport_fit_all(self);
+}
+
+static void motus_viewport_class_init(MotusViewportClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    object_class->dispose = motus_viewport_dispose;
+    object_class->finalize = motus_viewport_finalize;
+    object_class->get_property = motus_viewport_get_property;
+    object_class->set_property = motus_viewport_set_property;
+    props[PROP_ORTHOGRAPHIC] = g_param_spec_boolean(
+        "orthographic", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_object_class_install_properties(object_class, N_PROPS, props);
+    /* A click picked a body: index, nbody for the ground, -1 for empty space. */
+    signals[SIG_BODY_PICKED] = g_signal_new("body-picked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                            NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+    gtk_widget_class_install_action(widget_class, "view.front", NULL, action_preset);
+    gtk_widget_class_install_action(widget_class, "view.right", NULL, action_preset);
+    gtk_widget_class_install_action(widget_class, "view.top", NULL, action_preset);
+    gtk_widget_class_install_action(widget_class, "view.iso", NULL, action_preset);
+    gtk_widget_class_install_action(widget_class, "view.fit", NULL, action_preset);
+    gtk_widget_class_install_property_action(widget_class, "view.orthographic", "orthographic");
+    gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
+    gtk_widget_class_set_css_name(widget_class, "motus-viewport");
+}
+
+static GtkWidget *tool_button(const char *label, const char *action, const char *tooltip)
+{
+    GtkWidget *b = gtk_button_new_with_label(label);
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), action);
+    gtk_widget_set_tooltip_text(b, tooltip);
+    gtk_widget_set_focus_on_click(b, FALSE);
+    return b;
+}
+
+static void motus_viewport_init(MotusViewport *self)
+{
+    self->selected = -1;
+    self->spring_verts = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+    self->env = g_array_new(FALSE, FALSE, sizeof(float));
+    motus_camera_init(&self->cam, 1);
+    self->grid_step = 0.1f;
+
+    self->overlay = gtk_overlay_new();
+    gtk_widget_set_parent(self->overlay, GTK_WIDGET(self));
+    self->area = gtk_gl_area_new();
+    GtkGLArea *area = GTK_GL_AREA(self->area);
+    gtk_gl_area_set_required_version(area, 3, 3);
+#if GTK_CHECK_VERSION(4, 12, 0)
+    gtk_gl_area_set_allowed_apis(area, GDK_GL_API_GL);
+#endif
+    gtk_gl_area_set_has_depth_buffer(area, TRUE);
+    gtk_gl_area_set_auto_render(area, TRUE);
+    gtk_widget_set_hexpand(self->area, TRUE);
+    gtk_widget_set_vexpand(self->area, TRUE);
+    gtk_widget_set_focusable(self->area, TRUE);
+    gtk_widget_set_size_request(self->area, 200, 150);
+    g_signal_connect(area, "realize", G_CALLBACK(area_realize), self);
+    g_signal_connect(area, "unrealize", G_CALLBACK(area_unrealize), self);
+    g_signal_connect(area, "render", G_CALLBACK(area_render), self);
+    gtk_overlay_set_child(GTK_OVERLAY(self->overlay), self->area);
+
+    self->hud = gtk_drawing_area_new();
+    gtk_widget_set_can_target(self->hud, FALSE);
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->hud), hud_draw, self, NULL);
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->hud);
+
+    self->toolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_add_css_class(self->toolbar, "linked");
+    gtk_widget_set_halign(self->toolbar, GTK_ALIGN_END);
+    gtk_widget_set_valign(self->toolbar, GTK_ALIGN_START);
+    gtk_widget_set_margin_top(self->toolbar, 8);
+    gtk_widget_set_margin_end(self->toolbar, 8);
+    /* TRANSLATORS: view preset buttons of the 3D view; the keys are in brackets in the tooltips. */
+    gtk_box_append(GTK_BOX(self->toolbar), tool_button(_("Front"), "view.front", _("Front view (1)")));
+    gtk_box_append(GTK_BOX(self->toolbar), tool_button(_("Right"), "view.right", _("Right view (3)")));
+    gtk_box_append(GTK_BOX(self->toolbar), tool_button(_("Top"), "view.top", _("Top view (7)")));
+    gtk_box_append(GTK_BOX(self->toolbar), tool_button(_("Iso"), "view.iso", _("Isometric view (0)")));
+    gtk_box_append(GTK_BOX(self->toolbar), tool_button(_("Fit"), "view.fit", _("Fit everything in view (F)")));
+    GtkWidget *ortho = gtk_toggle_button_new_with_label(_("Ortho"));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(ortho), "view.orthographic");
+    gtk_widget_set_tooltip_text(ortho, _("Orthographic projection (5)"));
+    gtk_widget_set_focus_on_click(ortho, FALSE);
+    gtk_box_append(GTK_BOX(self->toolbar), ortho);
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->toolbar);
+
+    GtkGesture *drag = gtk_gesture_drag_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0);
+    g_signal_connect(drag, "drag-begin", G_CALLBACK(drag_begin), self);
+    g_signal_connect(drag, "drag-update", G_CALLBACK(drag_update), self);
+    g_signal_connect(drag, "drag-end", G_CALLBACK(drag_end), self);
+    gtk_widget_add_controller(self->area, GTK_EVENT_CONTROLLER(drag));
+    GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+    g_signal_connect(scroll, "scroll", G_CALLBACK(scrolled), self);
+    gtk_widget_add_controller(self->area, scroll);
+    GtkEventController *keys = gtk_event_controller_key_new();
+    g_signal_connect(keys, "key-pressed", G_CALLBACK(key_pressed), self);
+    gtk_widget_add_controller(self->area, keys);
+}
+
+GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
+
+/* ---- public ---------------------------------------------------------------------- */
+
+void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
+{
+    g_clear_pointer(&self->scene, motus_scene_free);
+    g_clear_pointer(&self->model, mt_model_free);
+    g_clear_pointer(&self->poses, g_free);
+    self->selected = -1;
+    if (m) {
+        self->model = mt_model_copy(m);
+        self->scene = motus_scene_new(m, model_dir, warnings);
+        self->poses = g_new0(double, 7 * (m->nbody + 1));
+        motus_scene_model_poses(m, self->poses);
+        self->cam.up_axis = self->scene->up_axis;
+        motus_camera_preset(&self->cam, MOTUS_VIEW_ISO);
+        /* grid: on the floor below the initial configuration, spacing about a fifth of the model */
+        float c[3], r;
+        motus_scene_bounds(self->scene, self->poses, c, &r);
+        memcpy(self->grid_centre, c, sizeof c);
+        self->grid_y = motus_scene_floor(self->scene, self->poses);
+        g_array_set_size(self->env, 0);
+        self->grid_step = (float)motus_nice_step(self->scene->scale / 5);
+        self->need_fit = TRUE;
+    }
+    self->scene_dirty = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    gtk_widget_queue_draw(self->hud);
+}
+
+void motus_viewport_set_poses(MotusViewport *self, const double *poses)
+{
+    if (!self->model) return;
+    memcpy(self->poses, poses, 7 * (size_t)self->model->nbody * sizeof(double));
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+void motus_viewport_include_poses(MotusViewport *self, const double *poses)
+{
+    if (self->scene) motus_scene_corners(self->scene, poses, self->env);
+}
+
+void motus_viewport_motion_done(MotusViewport *self)
+{
+    if (!self->scene || !self->env->len) return;
+    int up = self->scene->up_axis;
+    float low = INFINITY;
+    for (guint k = 0; k < self->env->len / 3; k++) low = fminf(low, g_array_index(self->env, float, 3 * k + up));
+    float floor = low - (float)(0.05 * self->scene->scale);
+    if (floor < self->grid_y) {
+        self->grid_y = floor;
+        self->grid_dirty = TRUE;
+    }
+    if (!self->touched) self->need_fit = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+void motus_viewport_set_selected_body(MotusViewport *self, int body)
+{
+    if (self->selected == body) return;
+    self->selected = body;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+int motus_viewport_get_selected_body(MotusViewport *self) { return self->selected; }
+
+void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p)
+{
+    motus_camera_preset(&self->cam, p);
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+void motus_viewport_fit_all(MotusViewport *self)
+{
+    fit_now(self);
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
+{
+    ortho = !!ortho;
+    if (self->cam.ortho == ortho) return;
+    self->cam.ortho = ortho;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
+}
+
+gboolean motus_viewport_get_orthographic(MotusViewport *self) { return self->cam.ortho; }
+
+gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y)
+{
+    if (!self->scene || body < 0 || body > self->scene->nbody) return FALSE;
+    if (self->need_fit) fit_now(self);
+    const MotusBodyMesh *bm = &self->scene->body[body];
+    if (!(bm->lo[0] <= bm->hi[0])) return FALSE;
+    mat4 M;
+    body_matrix(self, body, M);
+    vec4 c = {bm->centre[0], bm->centre[1], bm->centre[2], 1}, w;
+    glm_mat4_mulv(M, c, w);
+    float out[2];
+    float W = (float)gtk_widget_get_width(self->area), H = (float)gtk_widget_get_height(self->area);
+    if (!motus_camera_project(&self->cam, w, W, H, out)) return FALSE;
+    if (out[0] < 0 || out[1] < 0 || out[0] > W || out[1] > H) return FALSE;
+    *x = out[0];
+    *y = out[1];
+    return TRUE;
+}
+
+int motus_viewport_pick_at(MotusViewport *self, double x, double y)
+{
+    int b = pick(self, x, y);
+    self->selected = b;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    g_signal_emit(self, signals[SIG_BODY_PICKED], 0, b);
+    return b;
+}
+
+guint motus_viewport_get_frames_drawn(MotusViewport *self) { return self->frames; }
+
+void motus_viewport_get_background(MotusViewport *self, float top[3], float bottom[3])
+{
+    (void)self;
+    memcpy(top, bg_top, sizeof bg_top);
+    memcpy(bottom, bg_bottom, sizeof bg_bottom);
+}
+const GError *motus_viewport_get_error(MotusViewport *self) { return self->gl_error; }
+const char *motus_viewport_get_gl_info(MotusViewport *self) { return self->gl_info; }
+GtkWidget *motus_viewport_get_gl_area(MotusViewport *self) { return self->area; }
+
+void motus_viewport_queue_render(MotusViewport *self) { gtk_gl_area_queue_render(GTK_GL_AREA(self->area)); }

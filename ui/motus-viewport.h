@@ -1,0 +1,65 @@
+/* motus-viewport.h — the 3D view: a GtkGLArea (OpenGL 3.3 core, shaders
+ * from the GResource) inside an overlay with the view buttons and a cairo
+ * layer for axis labels and hints.
+ *
+ * Draws the bodies from their shapes at the poses it is given, joint glyphs,
+ * marker triads, coil springs, a ground grid and an axis triad. Mouse: left
+ * drag orbits, middle or Shift+left drag pans, the wheel zooms, a click picks
+ * a body ("body-picked"). Keys (when focused): arrows orbit, +/- zoom. */
+#ifndef MOTUS_VIEWPORT_H
+#define MOTUS_VIEWPORT_H
+
+#include <gtk/gtk.h>
+
+#include "motus-camera.h"
+#include "mt_model.h"
+
+G_BEGIN_DECLS
+
+#define MOTUS_TYPE_VIEWPORT (motus_viewport_get_type())
+G_DECLARE_FINAL_TYPE(MotusViewport, motus_viewport, MOTUS, VIEWPORT, GtkWidget)
+
+GtkWidget *motus_viewport_new(void);
+
+/* Shows a model (copied) at its initial positions and fits the view; mesh
+ * files are found relative to model_dir; drawing problems go to warnings.
+ * NULL clears the view. */
+void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings);
+/* Body poses, nbody x 7 (origin, quaternion w x y z), as stored by the run. */
+void motus_viewport_set_poses(MotusViewport *self, const double *poses);
+/* After a run: extends the box around the motion with the bodies at these
+ * poses (call for some or all frames), then motus_viewport_motion_done lowers
+ * the floor grid below the whole motion and, unless the user moved the
+ * camera since the last fit, fits the view to it. Fit-all includes it too. */
+void motus_viewport_include_poses(MotusViewport *self, const double *poses);
+void motus_viewport_motion_done(MotusViewport *self);
+/* Highlights a body (-1: none; nbody: the ground). */
+void motus_viewport_set_selected_body(MotusViewport *self, int body);
+int motus_viewport_get_selected_body(MotusViewport *self);
+void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p);
+/* Frames everything at the current poses and the motion of the last run. */
+void motus_viewport_fit_all(MotusViewport *self);
+void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho);
+gboolean motus_viewport_get_orthographic(MotusViewport *self);
+/* Widget coordinates of the visual centre of a body at the current poses;
+ * FALSE when it is not in view. */
+gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y);
+/* What a click at (x, y) does: picks the body there (colour-ID pass), highlights
+ * it, emits "body-picked" and returns it (nbody: the ground; -1: none). */
+int motus_viewport_pick_at(MotusViewport *self, double x, double y);
+/* Number of frames rendered so far (tests wait for one). */
+guint motus_viewport_get_frames_drawn(MotusViewport *self);
+/* Colours (0..1) of the background gradient at the top and the bottom. */
+void motus_viewport_get_background(MotusViewport *self, float top[3], float bottom[3]);
+/* The GL error of realize, or NULL when GL works. */
+const GError *motus_viewport_get_error(MotusViewport *self);
+/* Renderer and version string once realized ("" before). */
+const char *motus_viewport_get_gl_info(MotusViewport *self);
+/* The GL drawing area inside (for window snapshots and tests). */
+GtkWidget *motus_viewport_get_gl_area(MotusViewport *self);
+/* Asks for a redraw. */
+void motus_viewport_queue_render(MotusViewport *self);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,939 @@
+/* motus-window.c — the main window (see motus-window.h). The GTK thread owns
+ * the model, the widgets and GL; the run bridge owns the worker. Playback
+ * shows one stored frame at `time`, advanced by a tick callback. */
+#include "motus-window.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "motus-model-tree.h"
+#include "motus-plot.h"
+#include "motus-run-bridge.h"
+#include "motus-scene.h"
+#include "motus-viewport.h"
+#include "mt_output.h"
+#include "mt_system.h"
+
+struct _MotusWindow {
+    GtkApplicationWindow parent_instance;
+
+    /* template widgets */
+    MotusModelTree *tree;
+    MotusViewport *viewport;
+    MotusPlot *plot;
+    GtkDropDown *column_dropdown;
+    GtkButton *clear_plot_button;
+    GtkButton *play_button;
+    GtkScale *time_scale;
+    GtkAdjustment *time_adjustment;
+    GtkLabel *time_label;
+    GtkDropDown *speed_dropdown;
+    GtkToggleButton *loop_button;
+    GtkLabel *status_label;
+    GtkLabel *run_label;
+    GtkProgressBar *progress;
+
+    /* owned */
+    MtModel *model;
+    char *model_path;
+    MotusRunBridge *bridge;
+    GtkStringList *columns; /* item 0 is the "add a curve" placeholder */
+    GPtrArray *curves;      /* names of the plotted columns, in plot order */
+    guint plotted;          /* frames already appended to the curves */
+    double *poses;          /* nbody x 7 */
+    double time;
+    gboolean playing, follow_live, batch;
+    guint tick_id;
+    gint64 last_tick;
+    gboolean quiet; /* programmatic changes of widgets */
+};
+
+G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum { SIG_RUN_FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void update_actions(MotusWindow *self);
+static void show_time(MotusWindow *self, double t);
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static void set_status(MotusWindow *self, const char *text)
+{
+    gtk_label_set_text(self->status_label, text);
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->status_label), text);
+}
+
+static void error_dialog(MotusWindow *self, const char *title, const char *message)
+{
+    if (self->batch) {
+        g_printerr("motus: %s: %s\n", title, message);
+        return;
+    }
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                          GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", message);
+    g_signal_connect(d, "response", G_CALLBACK(gtk_window_destroy), NULL);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    gtk_window_present(GTK_WINDOW(d));
+}
+
+/* Unit of a driver's effort: a torque for angles, a force for displacements. */
+static const char *effort_unit(const MtModel *m, const char *name, size_t len)
+{
+    for (int d = 0; m && d < m->ndriver; d++) {
+        const MtDriverSpec *ds = &m->driver[d];
+        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
+        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
+        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
+    }
+    return "";
+}
+
+/* Unit of a result column from its quantity suffix (docs/model-format.md). */
+static const char *column_unit(const MtModel *m, const char *name)
+{
+    const char *q = strrchr(name, '.');
+    if (!q) return !strcmp(name, "time") ? "s" : "";
+    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
+    q++;
+    if (g_str_has_prefix(name, "system.")) return "J";
+    static const struct {
+        const char *q, *u;
+    } map[] = {
+        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
+        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
+        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
+        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
+        if (!strcmp(q, map[i].q)) return map[i].u;
+    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
+    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
+    if (!strcmp(q, "force")) return "N";
+    return "";
+}
+
+static double speed_factor(MotusWindow *self)
+{
+    static const double f[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 4};
+    guint i = gtk_drop_down_get_selected(self->speed_dropdown);
+    return i < G_N_ELEMENTS(f) ? f[i] : 1.0;
+}
+
+static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
+
+/* ---- plot --------------------------------------------------------------------- */
+
+/* Refills every curve from the frame store. */
+static void refill_plot(MotusWindow *self)
+{
+    motus_plot_clear(self->plot);
+    guint n = n_frames(self);
+    double *t = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
+    for (guint i = 0; i < self->curves->len; i++) {
+        const char *name = g_ptr_array_index(self->curves, i);
+        int c = motus_plot_add_curve(self->plot, name, column_unit(self->model, name));
+        int col = motus_run_bridge_find_column(self->bridge, name);
+        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, 0, n, t, v) : 0;
+        motus_plot_set_data(self->plot, c, t, v, k);
+    }
+    g_free(t);
+    g_free(v);
+    self->plotted = n;
+    update_actions(self);
+}
+
+/* Appends frames that arrived since the last call. */
+static void extend_plot(MotusWindow *self)
+{
+    guint n = n_frames(self);
+    if (n <= self->plotted) return;
+    guint m = n - self->plotted;
+    double *t = g_new(double, m), *v = g_new(double, m);
+    for (guint i = 0; i < self->curves->len; i++) {
+        int col = motus_run_bridge_find_column(self->bridge, g_ptr_array_index(self->curves, i));
+        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, self->plotted, m, t, v) : 0;
+        motus_plot_append(self->plot, (int)i, t, v, k);
+    }
+    g_free(t);
+    g_free(v);
+    self->plotted = n;
+}
+
+static gboolean has_column(MotusWindow *self, const char *name)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    for (guint i = 1; i < n; i++)
+        if (!strcmp(gtk_string_list_get_string(self->columns, i), name)) return TRUE;
+    return FALSE;
+}
+
+static void add_curve(MotusWindow *self, const char *name)
+{
+    for (guint i = 0; i < self->curves->len; i++)
+        if (!strcmp(g_ptr_array_index(self->curves, i), name)) return;
+    g_ptr_array_add(self->curves, g_strdup(name));
+    refill_plot(self);
+}
+
+gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error)
+{
+    for (int i = 0; names && names[i]; i++)
+        if (!has_column(self, names[i])) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), names[i]);
+            return FALSE;
+        }
+    g_ptr_array_set_size(self->curves, 0);
+    for (int i = 0; names && names[i]; i++) g_ptr_array_add(self->curves, g_strdup(names[i]));
+    refill_plot(self);
+    return TRUE;
+}
+
+static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
+{
+    (void)pspec;
+    MotusWindow *self = data;
+    if (self->quiet) return;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
+    add_curve(self, gtk_string_list_get_string(self->columns, i));
+    self->quiet = TRUE;
+    gtk_drop_down_set_selected(dd, 0);
+    self->quiet = FALSE;
+}
+
+static void clear_plot_clicked(GtkButton *b, gpointer data)
+{
+    (void)b;
+    MotusWindow *self = data;
+    g_ptr_array_set_size(self->curves, 0);
+    refill_plot(self);
+}
+
+/* Result column names of a model (compiled here once; empty when it does not compile). */
+static void list_columns(MotusWindow *self, GString *problems)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
+    const char *first[] = {_("Add a curve…"), NULL};
+    gtk_string_list_splice(self->columns, 0, n, first);
+    if (!self->model) return;
+    MtError err = {0};
+    MtSystem *s = mt_system_compile(self->model, &err);
+    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
+    if (c) {
+        int k = mt_csv_ncols(c);
+        const char **names = g_new0(const char *, k);
+        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
+        gtk_string_list_splice(self->columns, 1, 0, names);
+        g_free(names);
+    } else if (problems) {
+        g_string_append_printf(problems, "%s\n", err.msg);
+    }
+    mt_csv_free(c);
+    mt_system_free(s);
+}
+
+/* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
+static const char *default_column(MotusWindow *self)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    const char *suffix[] = {".disp", ".angle", ".y"};
+    for (guint s = 0; s < G_N_ELEMENTS(suffix); s++)
+        for (guint i = 1; i < n; i++) {
+            const char *c = gtk_string_list_get_string(self->columns, i);
+            if (g_str_has_suffix(c, suffix[s])) return c;
+        }
+    return NULL;
+}
+
+/* ---- playback ------------------------------------------------------------------ */
+
+static void set_time_label(MotusWindow *self)
+{
+    double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (self->model ? self->model->solver.until : 0);
+    char buf[64];
+    g_snprintf(buf, sizeof buf, "%.3f s / %.3f s", self->time, end);
+    gtk_label_set_text(self->time_label, buf);
+}
+
+static void show_time(MotusWindow *self, double t)
+{
+    self->time = t;
+    if (n_frames(self) && self->model && motus_run_bridge_n_bodies(self->bridge) == self->model->nbody) {
+        guint i = motus_run_bridge_frame_at(self->bridge, t);
+        double tf;
+        if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
+            motus_viewport_set_poses(self->viewport, self->poses);
+        motus_plot_set_cursor(self->plot, t);
+    } else {
+        motus_plot_set_cursor(self->plot, NAN);
+    }
+    self->quiet = TRUE;
+    gtk_adjustment_set_value(self->time_adjustment, t);
+    self->quiet = FALSE;
+    set_time_label(self);
+}
+
+static gboolean tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    (void)w;
+    MotusWindow *self = data;
+    gint64 now = gdk_frame_clock_get_frame_time(clock);
+    double dt = self->last_tick ? (double)(now - self->last_tick) * 1e-6 : 0;
+    self->last_tick = now;
+    double end = motus_run_bridge_last_time(self->bridge), t = self->time + dt * speed_factor(self);
+    if (t >= end) {
+        if (motus_run_bridge_is_running(self->bridge))
+            t = end;
+        else if (gtk_toggle_button_get_active(self->loop_button))
+            t = 0;
+        else {
+            t = end;
+            self->playing = FALSE;
+        }
+    }
+    show_time(self, t);
+    if (!self->playing) {
+        self->tick_id = 0;
+        update_actions(self);
+        return G_SOURCE_REMOVE;
+    }
+    return G_SOURCE_CONTINUE;
+}
+
+static void set_playing(MotusWindow *self, gboolean play)
+{
+    self->playing = play;
+    if (play && !self->tick_id) {
+        self->last_tick = 0;
+        self->tick_id = gtk_widget_add_tick_callback(GTK_WIDGET(self), tick, self, NULL);
+    } else if (!play && self->tick_id) {
+        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->tick_id);
+        self->tick_id = 0;
+    }
+    update_actions(self);
+}
+
+static void scale_moved(GtkAdjustment *adj, gpointer data)
+{
+    MotusWindow *self = data;
+    if (self->quiet) return;
+    self->follow_live = FALSE;
+    set_playing(self, FALSE);
+    show_time(self, gtk_adjustment_get_value(adj));
+}
+
+void motus_window_set_time(MotusWindow *self, double t)
+{
+    self->follow_live = FALSE;
+    set_playing(self, FALSE);
+    show_time(self, t);
+}
+
+/* ---- runs ------------------------------------------------------------------------ */
+
+static void run_frames(MotusRunBridge *b, guint n, gpointer data)
+{
+    MotusWindow *self = data;
+    double last = motus_run_bridge_last_time(b), until = motus_run_bridge_until(b);
+    gtk_progress_bar_set_fraction(self->progress, until > 0 ? CLAMP(last / until, 0, 1) : 1);
+    g_autofree char *info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s"), last, n, motus_run_bridge_elapsed(b));
+    gtk_label_set_text(self->run_label, info);
+    extend_plot(self);
+    if (self->follow_live) show_time(self, last);
+    if (n == 1) update_actions(self);
+}
+
+static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, const char *message, gpointer data)
+{
+    MotusWindow *self = data;
+    guint n = n_frames(self);
+    double last = motus_run_bridge_last_time(b);
+    g_autofree char *text = NULL;
+    if (ok && !cancelled)
+        text =
+            g_strdup_printf(_("Run finished: %u frames to t = %.3f s in %.2f s"), n, last, motus_run_bridge_elapsed(b));
+    else if (ok)
+        text = g_strdup_printf(_("Run stopped at t = %.3f s (%u frames kept)"), last, n);
+    else
+        text = g_strdup_printf(_("Run failed at t = %.3f s: %s"), last, message);
+    set_status(self, text);
+    if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
+    /* the view and its floor take in the whole motion (frames sampled: at most
+     * about 300, and about 20 000 body positions) */
+    if (n && motus_run_bridge_n_bodies(b) == self->model->nbody) {
+        guint want = MAX(2u, MIN(300u, 20000u / (guint)(self->model->nbody + 1)));
+        guint stride = MAX(1u, n / want);
+        double *poses = g_new(double, 7 * (self->model->nbody + 1));
+        for (guint i = 0; i < n; i += stride)
+            if (motus_run_bridge_get_frame(b, i, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
+        if (motus_run_bridge_get_frame(b, n - 1, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
+        g_free(poses);
+        motus_viewport_motion_done(self->viewport);
+    }
+    extend_plot(self);
+    if (self->follow_live) show_time(self, last);
+    update_actions(self);
+    if (!ok) error_dialog(self, _("The run failed"), message);
+    g_signal_emit(self, signals[SIG_RUN_FINISHED], 0, ok && !cancelled, ok ? "" : message);
+}
+
+gboolean motus_window_run(MotusWindow *self, GError **error)
+{
+    if (!self->model) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
+        return FALSE;
+    }
+    set_playing(self, FALSE);
+    if (!motus_run_bridge_start(self->bridge, self->model, error)) return FALSE;
+    gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
+    self->follow_live = TRUE;
+    self->plotted = 0;
+    refill_plot(self);
+    motus_plot_set_x_range(self->plot, 0, motus_run_bridge_until(self->bridge));
+    gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
+    gtk_progress_bar_set_fraction(self->progress, 0);
+    set_status(self, _("Running…"));
+    update_actions(self);
+    return TRUE;
+}
+
+gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is_running(self->bridge); }
+
+/* ---- opening -------------------------------------------------------------------- */
+
+gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
+{
+    g_autofree char *path = g_file_get_path(file);
+    if (!path) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", _("only local files can be opened"));
+        return FALSE;
+    }
+    /* Opening while a run goes: the run is stopped first (its frames belong to the old model). */
+    if (motus_run_bridge_is_running(self->bridge)) motus_run_bridge_stop_and_wait(self->bridge);
+    MtError err = {0};
+    MtModel *m = mt_model_load(path, &err);
+    if (!m) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
+        return FALSE;
+    }
+    set_playing(self, FALSE);
+    g_clear_pointer(&self->model, mt_model_free);
+    self->model = m;
+    g_free(self->model_path);
+    self->model_path = g_strdup(path);
+    g_free(self->poses);
+    self->poses = g_new0(double, 7 * (m->nbody + 1));
+    motus_run_bridge_clear(self->bridge);
+
+    g_autoptr(GString) problems = g_string_new(NULL);
+    g_autofree char *dir = g_path_get_dirname(path);
+    motus_viewport_set_model(self->viewport, m, dir, problems);
+    motus_model_tree_set_model(self->tree, m);
+    list_columns(self, problems);
+    g_ptr_array_set_size(self->curves, 0);
+    const char *def = default_column(self);
+    if (def) g_ptr_array_add(self->curves, g_strdup(def));
+    refill_plot(self);
+    motus_plot_set_x_range(self->plot, 0, m->solver.until);
+    gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
+    show_time(self, 0);
+    gtk_progress_bar_set_fraction(self->progress, 0);
+    gtk_label_set_text(self->run_label, "");
+
+    g_autofree char *base = g_path_get_basename(path);
+    gtk_window_set_title(GTK_WINDOW(self), m->title[0] ? m->title : base);
+    g_autofree char *text = g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base,
+                                            m->nbody, m->njoint, m->ndriver, m->nspring);
+    gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
+    if (problems->len) {
+        g_strchomp(problems->str);
+        g_autofree char *t2 = g_strdup_printf("%s — %s", text, problems->str);
+        set_status(self, t2);
+    } else {
+        set_status(self, text);
+    }
+    update_actions(self);
+    return TRUE;
+}
+
+/* ---- selection -------------------------------------------------------------------- */
+
+static void tree_selected(MotusModelTree *tree, int kind, int index, gpointer data)
+{
+    (void)tree;
+    MotusWindow *self = data;
+    const MtModel *m = self->model;
+    if (!m) return;
+    int body = -1;
+    char ref_i[2 * MT_NAME_MAX + 2], ref_j[2 * MT_NAME_MAX + 2];
+    g_autofree char *text = NULL;
+    switch (kind) {
+    case MOTUS_ENTITY_GROUND: body = m->nbody; break;
+    case MOTUS_ENTITY_BODY:
+        body = index;
+        text =
+            g_strdup_printf(_("body '%s': mass %g kg, centre of mass (%g, %g, %g) m"), m->body[index].name,
+                            m->body[index].mass, m->body[index].com[0], m->body[index].com[1], m->body[index].com[2]);
+        break;
+    case MOTUS_ENTITY_MARKER: body = m->marker[index].body < 0 ? m->nbody : m->marker[index].body; break;
+    case MOTUS_ENTITY_JOINT: {
+        const MtJointSpec *j = &m->joint[index];
+        int b = m->marker[j->mi].body;
+        body = b < 0 ? m->nbody : b;
+        text = g_strdup_printf(_("joint '%s': %s, %s on %s"), j->name, mt_joint_type_name(j->type),
+                               mt_model_marker_ref(m, j->mi, ref_i, sizeof ref_i),
+                               mt_model_marker_ref(m, j->mj, ref_j, sizeof ref_j));
+        break;
+    }
+    case MOTUS_ENTITY_SPRING: {
+        const MtSpringSpec *s = &m->spring[index];
+        int b = m->marker[s->mi].body;
+        body = b < 0 ? m->nbody : b;
+        text = g_strdup_printf(_("spring '%s': k = %g N/m, c = %g N·s/m, between %s and %s"), s->name, s->k, s->c,
+                               mt_model_marker_ref(m, s->mi, ref_i, sizeof ref_i),
+                               mt_model_marker_ref(m, s->mj, ref_j, sizeof ref_j));
+        break;
+    }
+    case MOTUS_ENTITY_FORCE: {
+        const MtForceSpec *f = &m->force[index];
+        int mk = f->mi >= 0 && f->mi < m->nmarker        ? f->mi
+                 : f->joint >= 0 && f->joint < m->njoint ? m->joint[f->joint].mi
+                                                         : -1;
+        if (mk >= 0) body = m->marker[mk].body < 0 ? m->nbody : m->marker[mk].body;
+        text = g_strdup_printf(_("force element '%s': %s"), f->name, mt_force_kind_name(f->kind));
+        break;
+    }
+    default: break;
+    }
+    motus_viewport_set_selected_body(self->viewport, body);
+    if (text) set_status(self, text);
+}
+
+static void body_picked(MotusViewport *vp, int body, gpointer data)
+{
+    (void)vp;
+    MotusWindow *self = data;
+    if (!self->model) return;
+    if (body < 0)
+        motus_model_tree_select(self->tree, MOTUS_ENTITY_NONE, -1);
+    else if (body >= self->model->nbody)
+        motus_model_tree_select(self->tree, MOTUS_ENTITY_GROUND, -1);
+    else
+        motus_model_tree_select(self->tree, MOTUS_ENTITY_BODY, body);
+}
+
+/* ---- actions ---------------------------------------------------------------------- */
+
+static void set_enabled(MotusWindow *self, const char *name, gboolean on)
+{
+    GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
+    if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), on);
+}
+
+/* The one place where the enabled state of the window's actions is decided. */
+static void update_actions(MotusWindow *self)
+{
+    gboolean running = motus_run_bridge_is_running(self->bridge);
+    gboolean frames = n_frames(self) > 0;
+    set_enabled(self, "run", self->model && !running);
+    set_enabled(self, "pause", running);
+    set_enabled(self, "stop", running);
+    set_enabled(self, "play-pause", frames);
+    set_enabled(self, "step", frames);
+    set_enabled(self, "export-png", self->curves->len > 0);
+    set_enabled(self, "export-csv", self->curves->len > 0 && frames);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->clear_plot_button), self->curves->len > 0);
+    gtk_button_set_icon_name(self->play_button,
+                             self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+    if (!running) {
+        GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
+        if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));
+    }
+}
+
+static void open_response(GtkNativeDialog *d, int response, gpointer data)
+{
+    MotusWindow *self = data;
+    if (response == GTK_RESPONSE_ACCEPT) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
+        G_GNUC_END_IGNORE_DEPRECATIONS
+        g_autoptr(GError) error = NULL;
+        if (f && !motus_window_open_file(self, f, &error)) {
+            g_autofree char *msg = g_strdup_printf(_("Cannot open the model: %s"), error->message);
+            set_status(self, msg);
+            error_dialog(self, _("Cannot open the model"), error->message);
+        }
+    }
+    g_object_unref(d);
+}
+
+static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(_("Open a Model"), GTK_WINDOW(self),
+                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+    GtkFileFilter *f = gtk_file_filter_new();
+    gtk_file_filter_set_name(f, _("Motus text models (*.motus.txt)"));
+    gtk_file_filter_add_pattern(f, "*.motus.txt");
+    gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), f);
+    g_object_unref(f);
+    GtkFileFilter *all = gtk_file_filter_new();
+    gtk_file_filter_set_name(all, _("All files"));
+    gtk_file_filter_add_pattern(all, "*");
+    gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), all);
+    g_object_unref(all);
+    if (self->model_path) {
+        g_autofree char *dir = g_path_get_dirname(self->model_path);
+        g_autoptr(GFile) df = g_file_new_for_path(dir);
+        gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
+    }
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    g_signal_connect(d, "response", G_CALLBACK(open_response), self);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_run(self, &error)) {
+        g_autofree char *msg = g_strdup_printf(_("Cannot run: %s"), error->message);
+        set_status(self, msg);
+        gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
+        error_dialog(self, _("The model cannot be run"), error->message);
+    }
+}
+
+static void act_pause(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)p;
+    MotusWindow *self = data;
+    g_autoptr(GVariant) state = g_action_get_state(G_ACTION(a));
+    gboolean paused = !g_variant_get_boolean(state);
+    g_simple_action_set_state(a, g_variant_new_boolean(paused));
+    motus_run_bridge_set_paused(self->bridge, paused);
+    set_status(self, paused ? _("Run paused") : _("Running…"));
+}
+
+static void act_stop(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    if (motus_run_bridge_is_running(self->bridge)) {
+        set_status(self, _("Stopping…"));
+        motus_run_bridge_cancel(self->bridge);
+    }
+}
+
+static void act_play_pause(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    if (!n_frames(self)) return;
+    if (self->playing) {
+        set_playing(self, FALSE);
+        return;
+    }
+    self->follow_live = FALSE;
+    if (!motus_run_bridge_is_running(self->bridge) && self->time >= motus_run_bridge_last_time(self->bridge))
+        show_time(self, 0);
+    set_playing(self, TRUE);
+}
+
+static void act_step(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a;
+    MotusWindow *self = data;
+    guint n = n_frames(self);
+    if (!n) return;
+    int d = g_variant_get_int32(p);
+    long i = (long)motus_run_bridge_frame_at(self->bridge, self->time) + d;
+    i = CLAMP(i, 0, (long)n - 1);
+    double t;
+    if (motus_run_bridge_get_frame(self->bridge, (guint)i, &t, NULL)) motus_window_set_time(self, t);
+}
+
+static void act_view(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)p;
+    MotusWindow *self = data;
+    const char *n = g_action_get_name(G_ACTION(a));
+    if (!strcmp(n, "view-front"))
+        motus_viewport_view_preset(self->viewport, MOTUS_VIEW_FRONT);
+    else if (!strcmp(n, "view-right"))
+        motus_viewport_view_preset(self->viewport, MOTUS_VIEW_RIGHT);
+    else if (!strcmp(n, "view-top"))
+        motus_viewport_view_preset(self->viewport, MOTUS_VIEW_TOP);
+    else if (!strcmp(n, "view-iso"))
+        motus_viewport_view_preset(self->viewport, MOTUS_VIEW_ISO);
+    else if (!strcmp(n, "fit-all"))
+        motus_viewport_fit_all(self->viewport);
+    else if (!strcmp(n, "orthographic"))
+        motus_viewport_set_orthographic(self->viewport, !motus_viewport_get_orthographic(self->viewport));
+}
+
+static void export_response(GtkNativeDialog *d, int response, gpointer data)
+{
+    MotusWindow *self = data;
+    gboolean png = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "png"));
+    if (response == GTK_RESPONSE_ACCEPT) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
+        G_GNUC_END_IGNORE_DEPRECATIONS
+        g_autofree char *path = f ? g_file_get_path(f) : NULL;
+        g_autoptr(GError) error = NULL;
+        gboolean ok = path && (png ? motus_plot_export_png(self->plot, path, 1200, 700, &error)
+                                   : motus_plot_export_csv(self->plot, path, &error));
+        if (ok) {
+            g_autofree char *msg = g_strdup_printf(_("Plot saved to %s"), path);
+            set_status(self, msg);
+        } else if (error) {
+            set_status(self, error->message);
+            error_dialog(self, _("Cannot save the plot"), error->message);
+        }
+    }
+    g_object_unref(d);
+}
+
+static void export_plot(MotusWindow *self, gboolean png)
+{
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkFileChooserNative *d =
+        gtk_file_chooser_native_new(png ? _("Export the Plot as PNG") : _("Export the Plot as CSV"), GTK_WINDOW(self),
+                                    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), png ? "plot.png" : "plot.csv");
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    g_object_set_data(G_OBJECT(d), "png", GINT_TO_POINTER(png));
+    g_signal_connect(d, "response", G_CALLBACK(export_response), self);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+static void act_export_png(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    export_plot(data, TRUE);
+}
+
+static void act_export_csv(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    export_plot(data, FALSE);
+}
+
+static const GActionEntry win_actions[] = {
+    {"open", act_open, NULL, NULL, NULL, {0}},
+    {"run", act_run, NULL, NULL, NULL, {0}},
+    {"pause", act_pause, NULL, "false", NULL, {0}},
+    {"stop", act_stop, NULL, NULL, NULL, {0}},
+    {"play-pause", act_play_pause, NULL, NULL, NULL, {0}},
+    {"step", act_step, "i", NULL, NULL, {0}},
+    {"view-front", act_view, NULL, NULL, NULL, {0}},
+    {"view-right", act_view, NULL, NULL, NULL, {0}},
+    {"view-top", act_view, NULL, NULL, NULL, {0}},
+    {"view-iso", act_view, NULL, NULL, NULL, {0}},
+    {"fit-all", act_view, NULL, NULL, NULL, {0}},
+    {"orthographic", act_view, NULL, NULL, NULL, {0}},
+    {"export-png", act_export_png, NULL, NULL, NULL, {0}},
+    {"export-csv", act_export_csv, NULL, NULL, NULL, {0}},
+};
+
+/* ---- screenshots (test hooks) ------------------------------------------------------------ */
+
+gboolean motus_window_save_screenshot(MotusWindow *self, const char *path, GError **error)
+{
+    int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+    GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(self));
+    if (w <= 0 || h <= 0 || !r) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("the window is not shown yet"));
+        return FALSE;
+    }
+    g_autoptr(GdkPaintable) p = gtk_widget_paintable_new(GTK_WIDGET(self));
+    GtkSnapshot *snap = gtk_snapshot_new();
+    gdk_paintable_snapshot(p, GDK_SNAPSHOT(snap), w, h);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snap);
+    if (!node) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to capture"));
+        return FALSE;
+    }
+    GdkTexture *tex = gsk_renderer_render_texture(r, node, &GRAPHENE_RECT_INIT(0, 0, (float)w, (float)h));
+    gsk_render_node_unref(node);
+    gboolean ok = gdk_texture_save_to_png(tex, path);
+    g_object_unref(tex);
+    if (!ok) g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write '%s'"), path);
+    return ok;
+}
+
+static void widget_rect(GtkWidget *w, GtkWidget *root, GString *out, const char *name)
+{
+    graphene_point_t a = GRAPHENE_POINT_INIT(0, 0), b;
+    if (!gtk_widget_compute_point(w, root, &a, &b)) return;
+    g_string_append_printf(out, "%s %d %d %d %d\n", name, (int)lround(b.x), (int)lround(b.y), gtk_widget_get_width(w),
+                           gtk_widget_get_height(w));
+}
+
+gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GError **error)
+{
+    GtkWidget *root = GTK_WIDGET(self);
+    GtkWidget *area = motus_viewport_get_gl_area(self->viewport);
+    g_autoptr(GString) s = g_string_new(NULL);
+    g_string_append_printf(s, "window %d %d\n", gtk_widget_get_width(root), gtk_widget_get_height(root));
+    widget_rect(area, root, s, "viewport");
+    widget_rect(GTK_WIDGET(self->plot), root, s, "plot");
+    float top[3], bot[3];
+    motus_viewport_get_background(self->viewport, top, bot);
+    g_string_append_printf(s, "background %.4f %.4f %.4f %.4f %.4f %.4f\n", top[0], top[1], top[2], bot[0], bot[1],
+                           bot[2]);
+    for (int b = 0; self->model && b < self->model->nbody; b++) {
+        double x, y;
+        graphene_point_t a, out;
+        if (!motus_viewport_project_body(self->viewport, b, &x, &y)) continue;
+        a = GRAPHENE_POINT_INIT((float)x, (float)y);
+        if (!gtk_widget_compute_point(area, root, &a, &out)) continue;
+        g_string_append_printf(s, "body %s %d %d\n", self->model->body[b].name, (int)lround(out.x), (int)lround(out.y));
+    }
+    g_string_append_printf(s, "curves %d\nframes %u\n", motus_plot_n_curves(self->plot), n_frames(self));
+    return g_file_set_contents(path, s->str, (gssize)s->len, error);
+}
+
+/* ---- GObject -------------------------------------------------------------------------- */
+
+void motus_register_resource(void); /* generated by glib-compile-resources --manual-register */
+
+void motus_ui_register_resources(void)
+{
+    static gsize once = 0;
+    if (g_once_init_enter(&once)) {
+        motus_register_resource();
+        g_once_init_leave(&once, 1);
+    }
+}
+
+void motus_window_set_batch(MotusWindow *self, gboolean batch) { self->batch = batch; }
+GtkWidget *motus_window_get_viewport(MotusWindow *self) { return GTK_WIDGET(self->viewport); }
+GtkWidget *motus_window_get_model_tree(MotusWindow *self) { return GTK_WIDGET(self->tree); }
+GtkWidget *motus_window_get_plot(MotusWindow *self) { return GTK_WIDGET(self->plot); }
+guint motus_window_get_n_frames(MotusWindow *self) { return n_frames(self); }
+double motus_window_get_time(MotusWindow *self) { return self->time; }
+gboolean motus_window_is_playing(MotusWindow *self) { return self->playing; }
+const char *motus_window_get_status(MotusWindow *self) { return gtk_label_get_text(self->status_label); }
+
+static void motus_window_dispose(GObject *object)
+{
+    MotusWindow *self = MOTUS_WINDOW(object);
+    if (self->tick_id) {
+        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->tick_id);
+        self->tick_id = 0;
+    }
+    if (self->bridge) {
+        g_signal_handlers_disconnect_by_data(self->bridge, self);
+        g_clear_object(&self->bridge); /* joins a running worker */
+    }
+    gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
+    G_OBJECT_CLASS(motus_window_parent_class)->dispose(object);
+}
+
+static void motus_window_finalize(GObject *object)
+{
+    MotusWindow *self = MOTUS_WINDOW(object);
+    g_clear_pointer(&self->model, mt_model_free);
+    g_free(self->model_path);
+    g_free(self->poses);
+    g_clear_object(&self->columns);
+    g_ptr_array_unref(self->curves);
+    G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
+}
+
+static void motus_window_class_init(MotusWindowClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    object_class->dispose = motus_window_dispose;
+    object_class->finalize = motus_window_finalize;
+
+    /* A run ended: ok (finished, not stopped, no error), message. */
+    signals[SIG_RUN_FINISHED] = g_signal_new("run-finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                             NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_STRING);
+
+    g_type_ensure(MOTUS_TYPE_MODEL_TREE);
+    g_type_ensure(MOTUS_TYPE_VIEWPORT);
+    g_type_ensure(MOTUS_TYPE_PLOT);
+    gtk_widget_class_set_template_from_resource(wc, "/org/motus/Motus/ui/motus-window.ui");
+    gtk_widget_class_bind_template_child(wc, MotusWindow, tree);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, clear_plot_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, play_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, time_scale);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, time_adjustment);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, time_label);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, speed_dropdown);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, loop_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, status_label);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, run_label);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, progress);
+
+    /* Keys that act when the focused widget does not use them (bubble phase):
+     * numeric-keypad-like view presets, F to fit, Space to play. */
+    static const struct {
+        guint key;
+        const char *action;
+    } keys[] = {
+        {GDK_KEY_space, "win.play-pause"},   {GDK_KEY_1, "win.view-front"},      {GDK_KEY_KP_1, "win.view-front"},
+        {GDK_KEY_KP_End, "win.view-front"},  {GDK_KEY_3, "win.view-right"},      {GDK_KEY_KP_3, "win.view-right"},
+        {GDK_KEY_KP_Next, "win.view-right"}, {GDK_KEY_7, "win.view-top"},        {GDK_KEY_KP_7, "win.view-top"},
+        {GDK_KEY_KP_Home, "win.view-top"},   {GDK_KEY_0, "win.view-iso"},        {GDK_KEY_KP_0, "win.view-iso"},
+        {GDK_KEY_KP_Insert, "win.view-iso"}, {GDK_KEY_f, "win.fit-all"},         {GDK_KEY_Home, "win.fit-all"},
+        {GDK_KEY_5, "win.orthographic"},     {GDK_KEY_KP_5, "win.orthographic"}, {GDK_KEY_KP_Begin, "win.orthographic"},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
+        gtk_widget_class_add_binding_action(wc, keys[i].key, 0, keys[i].action, NULL);
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_period, 0, "win.step", "i", 1);
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
+}
+
+static GtkExpression *string_expression(void)
+{
+    return gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string");
+}
+
+static void motus_window_init(MotusWindow *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
+    self->bridge = motus_run_bridge_new();
+    self->curves = g_ptr_array_new_with_free_func(g_free);
+    self->columns = gtk_string_list_new(NULL);
+    g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
+
+    self->quiet = TRUE;
+    gtk_drop_down_set_model(self->column_dropdown, G_LIST_MODEL(self->columns));
+    gtk_drop_down_set_expression(self->column_dropdown, string_expression());
+    list_columns(self, NULL);
+    gtk_drop_down_set_selected(self->column_dropdown, 0);
+    self->quiet = FALSE;
+
+    g_signal_connect(self->bridge, "frames", G_CALLBACK(run_frames), self);
+    g_signal_connect(self->bridge, "finished", G_CALLBACK(run_finished), self);
+    g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);
+    g_signal_connect(self->clear_plot_button, "clicked", G_CALLBACK(clear_plot_clicked), self);
+    g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);
+    g_signal_connect(self->tree, "selected", G_CALLBACK(tree_selected), self);
+    g_signal_connect(self->viewport, "body-picked", G_CALLBACK(body_picked), self);
+    set_status(self, _("Open a model to begin (Ctrl+O)"));
+    set_time_label(self);
+    update_actions(self);
+}
+
+MotusWindow *motus_window_new(GtkApplication *app) { return g_object_new(MOTUS_TYPE_WINDOW, "application", app, NULL); }
