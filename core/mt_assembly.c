@@ -2,12 +2,14 @@
  * projection onto the constraints (M-orthogonal, i.e. the smallest change in
  * the kinetic-energy metric) while the coordinates the user fixed with
  * `initial` statements are held by temporary drivers. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mt_i18n.h"
 #include "mt_integrate.h"
+#include "mt_kin.h"
 
 #define INIT_PREFIX "@initial"
 
@@ -113,6 +115,21 @@ MtStatus mt_assemble_initial(MtState *st, MtError *err)
         if (!a) return err->code;
         rc = project_with(a, st, 1, err);
         mt_system_free(a);
+    }
+    if (!rc) { /* equations removed as redundant must hold too, or the model contradicts itself */
+        const MtSystem *sy = st->sys;
+        mt_stage_bodies(st, st->q);
+        mt_stage_constraints(st, st->t, st->q, st->u);
+        for (int r = 0; r < sy->nrow && !rc; r++)
+            if (sy->dep[r] && sy->level[r] == 0 && fabs(st->g[r]) > 1e-6) {
+                int k = 0;
+                while (k + 1 < sy->nblock && sy->block[k + 1].row0 <= r) k++;
+                const char *name = mt_block_name(sy, k);
+                rc = mt_error_set(err, MT_ERR_MODEL, name,
+                                  MT_("'%s': its equation %d repeats others but is violated by %.3g after assembly; the "
+                                      "model contradicts itself (check the positions, axes and lengths)"),
+                                  name, r - sy->block[k].row0 + 1, fabs(st->g[r]));
+            }
     }
     if (!rc) rc = mt_project_velocities(st, err); /* the model's own velocity constraints (drivers included) */
     if (!rc) mt_state_commit(st);

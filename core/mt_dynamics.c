@@ -191,7 +191,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         mt_m3_mulv(a + 3, st->Jwinv + 9 * b, f + 3);
     }
     memcpy(st->acc, st->a0, sizeof(double) * 6 * (size_t)s->nbody);
-    if (s->nrow == 0) return MT_OK;
+    if (s->nrow == 0) goto check;
     mt_stage_constraints(st, t, q, u);
     mt_assemble(st);
     int bad = 0;
@@ -217,6 +217,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
     mt_bchol_solve(st->chol, st->lambda);
     add_reactions(st, st->lambda, st->acc);
+check:
     for (int i = 0; i < 6 * s->nbody; i++)
         if (!isfinite(st->acc[i])) {
             const char *name = s->model->body[i / 6].name;

@@ -48,6 +48,13 @@ static void normalize_quats(const Ode *o, double *y)
 MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
 {
     MtState *st = o->st;
+    for (int i = 0; i < o->nq + o->nu; i++)
+        if (!isfinite(y[i])) {
+            const char *name = st->sys->model->body[i < o->nq ? i / 7 : (i - o->nq) / 6].name;
+            return mt_error_set(err, MT_ERR_SOLVE, name,
+                                MT_("body '%s': its motion is not finite at t = %.6g s; the run diverged (reduce the step "
+                                    "or check masses and forces)"), name, t);
+        }
     normalize_quats(o, y);
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
