@@ -339,6 +339,9 @@ int main(int argc, char **argv)
                rc ? _("stopped") : _("done"), mt_method_name(sv->method), st->t, stats.steps, stats.rejected,
                stats.evals, stats.frames, wall);
         printf(_("largest constraint violation at frames: position %.3g, velocity %.3g\n"), stats.gmax, stats.gdmax);
+        for (int e = 0; e < s->model->nevent; e++)
+            if (st->efired[e]) printf(_("event %s at t = %.9f s: %s\n"), s->model->event[e].name, st->etime[e],
+                                      mt_event_action_name(s->model->event[e].action));
         if (stats.regularised)
             printf(_("note: %ld evaluations were near a singular configuration; the constraints there were solved as "
                      "slightly compliant\n"), stats.regularised);

@@ -94,6 +94,7 @@ static MtStatus project_with(const MtSystem *a, MtState *st, int rates, MtError 
 
 MtStatus mt_assemble_initial(MtState *st, MtError *err)
 {
+    mt_state_redetect(st);
     const MtSystem *s = st->sys;
     int nval = 0, nrate = 0;
     for (int i = 0; i < s->model->ninitial; i++) {

@@ -318,8 +318,7 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
 
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
-    if (detect || tol > 0) save_diag(b);
-    if (detect) memset(b->dep, 0, (size_t)b->nrows);
+    if (detect || tol > 0) save_diag(b); /* detect keeps rows already marked: they stay out */
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
         int rc;

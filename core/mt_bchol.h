@@ -25,7 +25,7 @@ double *mt_bchol_block(MtBchol *b, int k, int l, int *swap);
 /* Zeroes every stored block (call before filling). */
 void mt_bchol_zero(MtBchol *b);
 /* Factors in place. With detect != 0, rows whose pivot falls below
- * tol·(original diagonal) are marked dependent. Otherwise marked rows are
+ * tol·(original diagonal) are marked dependent (rows marked before stay out). Otherwise marked rows are
  * skipped, and with tol > 0 a pivot below tol·(original diagonal) is raised to
  * that value (a regularised, compliant row: near a singular configuration the
  * factor does not break down; mt_bchol_regularised counts them); with tol = 0

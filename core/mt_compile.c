@@ -19,7 +19,7 @@ MtModel *mt_model_copy(const MtModel *m)
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
-    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL; c->sensor = NULL;
+    c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL; c->sensor = NULL; c->control = NULL; c->event = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
 #define DUP(field, n)                                                                   \
@@ -41,7 +41,11 @@ MtModel *mt_model_copy(const MtModel *m)
     DUP(shape, m->nshape)
     DUP(force, m->nforce)
     DUP(sensor, m->nsensor)
+    DUP(control, m->ncontrol)
+    DUP(event, m->nevent)
 #undef DUP
+    c->cap_control = m->ncontrol;
+    c->cap_event = m->nevent;
     c->cap_sensor = m->nsensor;
     c->cap_force = m->nforce;
     c->cap_shape = m->nshape;
@@ -67,7 +71,7 @@ void mt_system_free(MtSystem *s)
     mt_forces_free(s);
     mt_model_free(s->model);
     free(s->mass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
-    free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
+    free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->lockrow); free(s->zoff_control); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
     free(s);
 }
 
@@ -167,7 +171,9 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     int nb = s->nbody = m->nbody;
     s->nmarker = m->nmarker;
     s->nspring = m->nspring;
-    s->nblock = m->njoint + m->ndriver + m->ncouple;
+    int nlock = 0;
+    for (int e = 0; e < m->nevent; e++) nlock += m->event[e].action == MT_ACTION_LOCK;
+    s->nblock = m->njoint + m->ndriver + m->ncouple + nlock;
     mt_v3_copy(s->gravity, m->gravity);
     s->solver = m->solver;
     s->mass = malloc(sizeof(double) * (size_t)(nb + 1));
@@ -253,6 +259,28 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
                 spline_setup(ds->ntab, ds->tab, s->spline + ntab);
                 ntab += ds->ntab;
             }
+        } else if (k >= m->njoint + m->ndriver + m->ncouple) {
+            /* a lock: every coordinate of the joint held at its value when the event fires */
+            int e = 0, nth = k - (m->njoint + m->ndriver + m->ncouple);
+            for (int c = 0; e < m->nevent; e++)
+                if (m->event[e].action == MT_ACTION_LOCK && c++ == nth) break;
+            const MtJointSpec *js = &m->joint[m->event[e].target];
+            b->kind = MT_BLOCK_LOCK;
+            b->src = e;
+            b->mi = js->mi;
+            b->mj = js->mj;
+            side_of(b, m->marker[b->mi].body);
+            side_of(b, m->marker[b->mj].body);
+            for (int c = 0; c < MT_COORD_NONE; c++) {
+                MtTerm t;
+                if (mt_joint_term(m, m->event[e].target, (MtCoordKind)c, &t)) continue;
+                t.si = 0;
+                t.sj = 1;
+                b->prim[b->nprim] = (MtPrim){.kind = MT_PRIM_COORD, .nterm = 1};
+                b->prim[b->nprim].term[0] = t;
+                b->nprim++;
+            }
+            b->nrow = b->nprim;
         } else {
             const MtCoupleSpec *cs = &m->couple[k - m->njoint - m->ndriver];
             b->kind = MT_BLOCK_COUPLE;
@@ -279,6 +307,18 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         row += b->nrow;
     }
     s->nrow = row;
+    s->lockrow = calloc((size_t)row + 1, 1);
+    s->zoff_control = calloc((size_t)m->ncontrol + 1, sizeof(int));
+    if (!s->lockrow || !s->zoff_control) goto nomem;
+    for (int k = 0; k < s->nblock; k++)
+        if (s->block[k].kind == MT_BLOCK_LOCK)
+            for (int r = 0; r < s->block[k].nrow; r++) s->lockrow[s->block[k].row0 + r] = 1;
+    for (int k = 0; k < m->ncontrol; k++) {
+        s->zoff_control[k] = s->naux;
+        s->naux += mt_control_nstates(m->control[k].kind);
+    }
+    s->zoff_mlf = s->naux;
+    if (m->loops == MT_LOOPS_MLF) s->naux += row;
     if (mt_forces_compile(s, err) != MT_OK) {
         mt_system_free(s);
         return NULL;
@@ -347,6 +387,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         if (mt_eval(st, 0.0, st->q, st->u, NULL) != MT_OK) { /* fills G, W; factor may fail: detect below */ }
         mt_assemble(st);
         int bad = -1;
+        for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->lockrow[r]);
         mt_bchol_factor(st->chol, 1, 1e-10, &bad);
         for (int r = 0; r < s->nrow; r++) {
             s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
@@ -391,6 +432,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
                 mt_eval(st, 0.0, st->q, st->u, NULL);
                 mt_assemble(st);
                 int bad = -1;
+                for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->lockrow[r]);
                 mt_bchol_factor(st->chol, 1, 1e-10, &bad);
                 int n2 = 0;
                 for (int r = 0; r < s->nrow; r++) n2 += mt_bchol_row_dependent(st->chol, r);
@@ -403,8 +445,14 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         }
         mt_state_free(st);
     }
-    s->dof_grubler = 6 * nb - s->nrow;
-    s->dof_rank = 6 * nb - (s->nrow - s->ndep);
+    int nlockrows = 0;
+    for (int r = 0; r < s->nrow; r++)
+        if (s->lockrow[r]) { /* not part of the mechanism until an event locks the joint */
+            nlockrows++;
+            if (s->dep[r]) { s->dep[r] = 0; s->ndep--; }
+        }
+    s->dof_grubler = 6 * nb - (s->nrow - nlockrows);
+    s->dof_rank = 6 * nb - (s->nrow - nlockrows - s->ndep);
     return s;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the model"));
@@ -424,6 +472,8 @@ void mt_state_free(MtState *st)
     if (!st) return;
     free(st->q); free(st->u); free(st->acc); free(st->lambda); free(st->R); free(st->Jwinv);
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
+    free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
+    free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -464,7 +514,28 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->chol = mt_bchol_new(s->nblock, size, s->nedge, s->edge, err);
     free(size);
     if (!st->chol) { mt_state_free(st); return NULL; }
-    for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->dep ? s->dep[r] : 0);
+    st->z = calloc((size_t)s->naux + 1, sizeof(double));
+    st->dz = calloc((size_t)s->naux + 1, sizeof(double));
+    st->cout = calloc(3 * (size_t)s->model->ncontrol + 1, sizeof(double));
+    st->rowoff = calloc((size_t)s->nrow + 1, 1);
+    st->fdisabled = calloc((size_t)s->model->nforce + 1, 1);
+    st->sdisabled = calloc((size_t)s->model->nspring + 1, 1);
+    st->cdisabled = calloc((size_t)s->model->ncontrol + 1, 1);
+    st->efired = calloc((size_t)s->model->nevent + 1, 1);
+    st->etime = calloc((size_t)s->model->nevent + 1, sizeof(double));
+    st->eprev = calloc((size_t)s->model->nevent + 1, sizeof(double));
+    st->enext = calloc((size_t)s->model->nevent + 1, sizeof(double));
+    st->lockref = calloc((size_t)s->nrow + 1, sizeof(double));
+    st->special = calloc((size_t)s->nrow + 1, 1);
+    if (!st->etime || !st->eprev || !st->enext || !st->lockref || !st->special) goto nomem;
+    if (!st->z || !st->dz || !st->cout || !st->rowoff || !st->fdisabled || !st->sdisabled || !st->cdisabled || !st->efired)
+        goto nomem;
+    st->zcur = st->z;
+    for (int k = 0; k < s->model->ncontrol; k++) st->cdisabled[k] = (unsigned char)s->model->control[k].disabled;
+    for (int r = 0; r < s->nrow; r++) {
+        st->rowoff[r] = (unsigned char)((s->dep && s->dep[r]) || (s->lockrow && s->lockrow[r]));
+        mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+    }
     mt_state_init_coords(st);
     /* Pairs: every (block, side) × (block, side) on a shared body, k != l. */
     int cap = s->nedge + 1;

@@ -364,7 +364,7 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                     mt_marker_eval(st, q, u, tm->mj, &TJ);
                     double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
                     double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
-                    val += tm->coef * (x - tm->ref);
+                    val += tm->coef * (x - (b->kind == MT_BLOCK_LOCK ? st->lockref[b->row0 + r] : tm->ref));
                     rate += tm->coef * tr;
                     hh += tm->coef * th;
                     double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;

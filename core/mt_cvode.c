@@ -61,6 +61,7 @@ static void commit(MtOde *o, double t, const double *y)
     MtState *st = o->st;
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
+    if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
     for (int b = 0; b < st->sys->nbody; b++) mt_quat_normalize(st->q + 7 * b + 3);
     st->t = t;
     mt_state_commit(st);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_controls.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 
@@ -40,9 +41,13 @@ static void stage_forces(MtState *st, double t, const double *q, const double *u
         mt_m3_mulv(Jw, R, Jw);
         mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
     }
-    mt_stage_force_elements(st, t, q, u); /* also the channels spring curves read */
+    if (s->nchan > 3) mt_stage_channels(st, t, q, u);
+    else st->chan[2] = t;
+    if (s->model->ncontrol) mt_stage_controls(st, st->zcur, st->dz);
+    mt_stage_force_elements(st, t, q, u);
     for (int k = 0; k < s->nspring; k++) {
         const MtSpringSpec *sp = &s->model->spring[k];
+        if (st->sdisabled[k]) continue;
         double len, rate, ten;
         mt_spring_state(st, q, u, k, &len, &rate, &ten);
         if (!(len > 0)) continue; /* coincident ends: no direction */
@@ -179,6 +184,45 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
     }
 }
 
+/* Penalty and modified-Lagrange treatments (Ivanov–Poloskov): no solve across
+ * bodies, only the diagonal of A = G M⁻¹ Gᵀ. With ν the controller frequency
+ * and p = 1: penalty λ = −(ν² g + 2ξν ġ)/A_rr; modified Lagrange
+ * λ = −(A u + B ġ), A = 4ν²/A_rr, B = 3ν/A_rr, u̇ = (ν/2) g + ġ (eq. 5–9). */
+static int loops_feedback(MtState *st, double t)
+{
+    (void)t;
+    const MtSystem *s = st->sys;
+    double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000, xi = s->solver.stab_damping;
+    int mlf = s->model->loops == MT_LOOPS_MLF;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        for (int r = 0; r < b->nrow; r++) {
+            int row = b->row0 + r;
+            double arr = 0;
+            for (int sd = 0; sd < b->nside; sd++)
+                if (b->body[sd] >= 0) arr += dot6(mt_state_G(st, k, sd) + 6 * r, mt_state_W(st, k, sd) + 6 * r);
+            double lam = 0;
+            if (!st->rowoff[row] && arr > 0) {
+                if (s->level[row] == 0) {
+                    if (mlf) {
+                        double uu = st->zcur[s->zoff_mlf + row];
+                        lam = -(4 * nu * nu * uu + 3 * nu * st->gd[row]) / arr;
+                        st->dz[s->zoff_mlf + row] = 0.5 * nu * st->g[row] + st->gd[row];
+                    } else lam = -(nu * nu * st->g[row] + 2 * xi * nu * st->gd[row]) / arr;
+                } else if (s->level[row] == 1) lam = -(nu * st->gd[row]) / arr;
+                else { /* acceleration-level rows: one Jacobi step on G u̇ = −h */
+                    double v = -st->h[row];
+                    for (int sd = 0; sd < b->nside; sd++)
+                        if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
+                    lam = v / arr;
+                }
+            } else if (mlf) st->dz[s->zoff_mlf + row] = 0;
+            st->lambda[row] = lam;
+        }
+    }
+    return 0;
+}
+
 MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
 {
     const MtSystem *s = st->sys;
@@ -193,29 +237,37 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     memcpy(st->acc, st->a0, sizeof(double) * 6 * (size_t)s->nbody);
     if (s->nrow == 0) goto check;
     mt_stage_constraints(st, t, q, u);
-    mt_assemble(st);
-    int bad = 0;
-    if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, t, err);
-    if (mt_bchol_regularised(st->chol)) st->nregularised++;
-    double Om = s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
-    double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
-    for (int k = 0; k < s->nblock; k++) {
-        const MtCBlock *b = &s->block[k];
-        for (int r = 0; r < b->nrow; r++) {
-            int row = b->row0 + r;
-            double v = -st->h[row];
-            switch (s->level[row]) { /* g̈ + 2ξΩġ + Ω²g = 0, ė + Ωe = 0 for velocity rows, none for accelerations */
-            case 0: v -= c1 * st->gd[row] + c0 * st->g[row]; break;
-            case 1: v -= Om * st->gd[row]; break;
-            default: break;
+    switch (s->model->loops) {
+    case MT_LOOPS_PENALTY:
+    case MT_LOOPS_MLF:
+        if (loops_feedback(st, t)) return mt_error_set(err, MT_ERR_SOLVE, "solver", "%s", MT_("solver: loop feedback failed"));
+        break;
+    default: {
+        mt_assemble(st);
+        int bad = 0;
+        if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, t, err);
+        if (mt_bchol_regularised(st->chol)) st->nregularised++;
+        double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
+        double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
+        for (int k = 0; k < s->nblock; k++) {
+            const MtCBlock *b = &s->block[k];
+            for (int r = 0; r < b->nrow; r++) {
+                int row = b->row0 + r;
+                double v = -st->h[row];
+                switch (s->level[row]) { /* g̈ + 2ξΩġ + Ω²g = 0, ė + Ωe = 0 for velocity rows, none for accelerations */
+                case 0: v -= c1 * st->gd[row] + c0 * st->g[row]; break;
+                case 1: v -= Om * st->gd[row]; break;
+                default: break;
+                }
+                for (int sd = 0; sd < b->nside; sd++)
+                    if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
+                st->rhs[row] = st->rowoff[row] ? 0 : v;
             }
-            for (int sd = 0; sd < b->nside; sd++)
-                if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
-            st->rhs[row] = s->dep[row] ? 0 : v;
         }
+        memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
+        mt_bchol_solve(st->chol, st->lambda);
     }
-    memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
-    mt_bchol_solve(st->chol, st->lambda);
+    }
     add_reactions(st, st->lambda, st->acc);
 check:
     for (int i = 0; i < 6 * s->nbody; i++)
@@ -228,6 +280,28 @@ check:
     return MT_OK;
 }
 
+void mt_state_redetect(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    if (!s->nspecial) return;
+    for (int r = 0; r < s->nrow; r++) { /* back in unless out for another reason */
+        if (st->special[r]) st->rowoff[r] = 0;
+        st->special[r] = 0;
+        mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+    }
+    mt_stage_bodies(st, st->q);
+    mt_stage_constraints(st, st->t, st->q, st->u);
+    mt_assemble(st);
+    int bad = -1;
+    mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
+    for (int r = 0; r < s->nrow; r++)
+        if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) {
+            st->special[r] = 1;
+            st->rowoff[r] = 1;
+        }
+    for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+}
+
 void mt_constraint_error(MtState *st, double *gmax, double *gdmax)
 {
     const MtSystem *s = st->sys;
@@ -235,7 +309,7 @@ void mt_constraint_error(MtState *st, double *gmax, double *gdmax)
     mt_stage_constraints(st, st->t, st->q, st->u);
     double a = 0, b = 0;
     for (int r = 0; r < s->nrow; r++) {
-        if (s->dep[r]) continue;
+        if (st->rowoff[r]) continue;
         a = fmax(a, fabs(st->g[r]));
         b = fmax(b, fabs(st->gd[r]));
     }
@@ -255,7 +329,7 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
         gmax = 0;
         int worst = 0;
         for (int r = 0; r < s->nrow; r++)
-            if (!s->dep[r] && fabs(st->g[r]) > gmax) { gmax = fabs(st->g[r]); worst = r; }
+            if (!st->rowoff[r] && fabs(st->g[r]) > gmax) { gmax = fabs(st->g[r]); worst = r; }
         if (gmax <= tol) return MT_OK;
         if (it == maxit) {
             int k = 0;
@@ -275,7 +349,7 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
         mt_assemble(st);
         int bad = 0;
         if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, st->t, err);
-        for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->g[r];
+        for (int r = 0; r < s->nrow; r++) st->rhs[r] = st->rowoff[r] ? 0 : -st->g[r];
         mt_bchol_solve(st->chol, st->rhs);
         memset(dq, 0, sizeof(double) * 6 * (size_t)s->nbody);
         add_reactions(st, st->rhs, dq);
@@ -299,7 +373,7 @@ MtStatus mt_project_velocities(MtState *st, MtError *err)
     mt_assemble(st);
     int bad = 0;
     if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, st->t, err);
-    for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->gd[r];
+    for (int r = 0; r < s->nrow; r++) st->rhs[r] = st->rowoff[r] ? 0 : -st->gd[r];
     mt_bchol_solve(st->chol, st->rhs);
     add_reactions(st, st->rhs, st->u);
     return MT_OK;

@@ -97,7 +97,6 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
 /* ---- channels ------------------------------------------------------------- */
 
 /* Channel slots 0 and 1 are the local variables x and v of spring curves, 2 is time. */
-enum { CH_LOCAL, CH_TIME, CH_PARAM, CH_BODY, CH_JOINT, CH_SPRING, CH_SENSOR };
 
 static int add_chan(MtSystem *s, int kind, int a, int b, int c)
 {
@@ -121,9 +120,11 @@ static int resolve(void *user, const char *name, int *slot)
     if (!strcmp(name, "v")) { *slot = 1; return 1; }
     if (!strcmp(name, "t") || !strcmp(name, "time")) { *slot = 2; return 1; }
     int i = mt_model_find_param(m, name);
-    if (i >= 0) return (*slot = add_chan(s, CH_PARAM, i, 0, 0)) >= 0;
+    if (i >= 0) return (*slot = add_chan(s, MT_CH_PARAM, i, 0, 0)) >= 0;
+    i = mt_model_find_control(m, name);
+    if (i >= 0) return i < s->ctrl_limit && (*slot = add_chan(s, MT_CH_CONTROL, i, 0, 0)) >= 0;
     i = mt_model_find_sensor(m, name);
-    if (i >= 0 && mt_sensor_is_kinematic(m->sensor[i].kind)) return (*slot = add_chan(s, CH_SENSOR, i, 0, 0)) >= 0;
+    if (i >= 0 && mt_sensor_is_kinematic(m->sensor[i].kind)) return (*slot = add_chan(s, MT_CH_SENSOR, i, 0, 0)) >= 0;
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     char ent[MT_NAME_MAX];
@@ -135,7 +136,7 @@ static int resolve(void *user, const char *name, int *slot)
     static const char *const bq[] = {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", NULL};
     if ((i = mt_model_find_body(m, ent)) >= 0) {
         for (int k = 0; bq[k]; k++)
-            if (!strcmp(q, bq[k])) return (*slot = add_chan(s, CH_BODY, i, k, 0)) >= 0;
+            if (!strcmp(q, bq[k])) return (*slot = add_chan(s, MT_CH_BODY, i, k, 0)) >= 0;
         return 0;
     }
     if ((i = mt_model_find_joint(m, ent)) >= 0) {
@@ -146,12 +147,12 @@ static int resolve(void *user, const char *name, int *slot)
         if (l > 5 && !strcmp(c + l - 5, "_rate")) { c[l - 5] = 0; rate = 1; }
         MtCoordKind ck;
         if (mt_coord_from_name(c, &ck) || !mt_joint_has_coord(m->joint[i].type, ck)) return 0;
-        return (*slot = add_chan(s, CH_JOINT, i, ck, rate)) >= 0;
+        return (*slot = add_chan(s, MT_CH_JOINT, i, ck, rate)) >= 0;
     }
     for (i = 0; i < m->nspring; i++)
         if (!strcmp(m->spring[i].name, ent)) {
-            if (!strcmp(q, "length")) return (*slot = add_chan(s, CH_SPRING, i, 0, 0)) >= 0;
-            if (!strcmp(q, "rate")) return (*slot = add_chan(s, CH_SPRING, i, 1, 0)) >= 0;
+            if (!strcmp(q, "length")) return (*slot = add_chan(s, MT_CH_SPRING, i, 0, 0)) >= 0;
+            if (!strcmp(q, "rate")) return (*slot = add_chan(s, MT_CH_SPRING, i, 1, 0)) >= 0;
             return 0;
         }
     return 0;
@@ -172,9 +173,10 @@ int mt_forces_compile(MtSystem *s, MtError *err)
 {
     const MtModel *m = s->model;
     s->nchan = 0;
-    add_chan(s, CH_LOCAL, 0, 0, 0);
-    add_chan(s, CH_LOCAL, 1, 0, 0);
-    add_chan(s, CH_TIME, 0, 0, 0);
+    add_chan(s, MT_CH_LOCAL, 0, 0, 0);
+    add_chan(s, MT_CH_LOCAL, 1, 0, 0);
+    add_chan(s, MT_CH_TIME, 0, 0, 0);
+    s->ctrl_limit = m->ncontrol; /* forces and springs may read every control */
     s->fexpr = calloc(6 * (size_t)m->nforce + (size_t)m->nspring + 1, sizeof *s->fexpr);
     if (!s->fexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
@@ -184,6 +186,22 @@ int mt_forces_compile(MtSystem *s, MtError *err)
                 s->fexpr[6 * k + c] = compile_expr(s, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
             }
+    s->ctrl_limit = m->ncontrol; /* forces and springs may read every control */
+    s->cexpr = calloc(2 * (size_t)m->ncontrol + (size_t)m->nevent + 1, sizeof *s->cexpr);
+    if (!s->cexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    for (int k = 0; k < m->ncontrol; k++) {
+        s->ctrl_limit = k; /* a control's input may read earlier controls only */
+        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, m->control[k].input, m->control[k].name, "input", err)))
+            return err->code;
+        if (m->control[k].setpoint[0] &&
+            !(s->cexpr[2 * k + 1] = compile_expr(s, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
+            return err->code;
+    }
+    s->ctrl_limit = m->ncontrol;
+    for (int e = 0; e < m->nevent; e++)
+        if (m->event[e].trigger == MT_EVENT_CROSSES &&
+            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, m->event[e].expr, m->event[e].name, "when", err)))
+            return err->code;
     for (int k = 0; k < m->nspring; k++)
         if (m->spring[k].curve[0]) {
             s->fexpr[6 * m->nforce + k] = compile_expr(s, m->spring[k].curve, m->spring[k].name, "curve", err);
@@ -198,12 +216,16 @@ void mt_forces_free(MtSystem *s)
     for (int k = 0; k < 6 * s->model->nforce + s->model->nspring; k++) mt_expr_free(s->fexpr[k]);
     free(s->fexpr);
     s->fexpr = NULL;
+    if (s->cexpr)
+        for (int k = 0; k < 2 * s->model->ncontrol + s->model->nevent; k++) mt_expr_free(s->cexpr[k]);
+    free(s->cexpr);
+    s->cexpr = NULL;
     free(s->chan);
     s->chan = NULL;
 }
 
 /* Channel values at (t, q, u); needs st->R. */
-static void channels(MtState *st, double t, const double *q, const double *u)
+void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     const MtModel *m = s->model;
@@ -212,14 +234,14 @@ static void channels(MtState *st, double t, const double *q, const double *u)
     for (int k = 3; k < s->nchan; k++) {
         const int *c = s->chan + 4 * k;
         switch (c[0]) {
-        case CH_PARAM: v[k] = m->param[c[1]].value; break;
-        case CH_BODY: {
+        case MT_CH_PARAM: v[k] = m->param[c[1]].value; break;
+        case MT_CH_BODY: {
             double pos[3], vel[3];
             mt_body_origin(st, q, u, c[1], pos, vel);
             v[k] = c[2] < 3 ? pos[c[2]] : c[2] < 6 ? vel[c[2] - 3] : u[6 * c[1] + 3 + c[2] - 6];
             break;
         }
-        case CH_JOINT: {
+        case MT_CH_JOINT: {
             MtTerm tm;
             mt_joint_term(m, c[1], (MtCoordKind)c[2], &tm);
             MtMk I, J;
@@ -240,7 +262,8 @@ static void channels(MtState *st, double t, const double *q, const double *u)
             }
             break;
         }
-        case CH_SENSOR: {
+        case MT_CH_CONTROL: break; /* written by the control stage */
+        case MT_CH_SENSOR: {
             /* kinematic sensors read st->q/u: evaluate them at the stage state */
             const double *q0 = st->q, *u0 = st->u;
             MtState *w = st;
@@ -251,7 +274,7 @@ static void channels(MtState *st, double t, const double *q, const double *u)
             w->u = (double *)u0;
             break;
         }
-        case CH_SPRING: {
+        case MT_CH_SPRING: {
             const MtSpringSpec *sp = &m->spring[c[1]];
             MtMk I, J;
             mt_marker_eval(st, q, u, sp->mi, &I);
@@ -401,12 +424,12 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
 {
     const MtSystem *s = st->sys;
     const MtModel *m = s->model;
-    if (s->nchan > 3) channels(st, t, q, u);
-    else st->chan[2] = t;
+    (void)t; /* channels and controls were computed by the caller (mt_eval) */
     for (int k = 0; k < m->nforce; k++) {
         const MtForceSpec *fs = &m->force[k];
         const double *p = fs->p;
         int mi = fs->mi, mj = fs->mj;
+        if (st->fdisabled[k]) { memset(st->fout + 8 * k, 0, 8 * sizeof(double)); continue; }
         if (fs->kind == MT_FORCE_TORSION || fs->kind == MT_FORCE_FRICTION) {
             mi = m->joint[fs->joint].mi;
             mj = m->joint[fs->joint].mj;

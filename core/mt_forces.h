@@ -3,7 +3,14 @@
 #ifndef MT_FORCES_H
 #define MT_FORCES_H
 
+#include "mt_controls.h"
 #include "mt_system.h"
+
+/* Channel kinds (MtSystem.chan: kind, a, b, c). */
+enum { MT_CH_LOCAL, MT_CH_TIME, MT_CH_PARAM, MT_CH_BODY, MT_CH_JOINT, MT_CH_SPRING, MT_CH_SENSOR, MT_CH_CONTROL };
+
+/* Computes the channel values at (t, q, u) (needs st->R). */
+void mt_stage_channels(MtState *st, double t, const double *q, const double *u);
 
 /* Compiles force and spring-curve expressions and the channels they read. */
 int mt_forces_compile(MtSystem *s, MtError *err);

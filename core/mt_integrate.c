@@ -3,6 +3,8 @@
  * renormalised after each step, optional position/velocity projection. The
  * other methods live in mt_implicit.c and mt_cvode.c; mt_run dispatches. */
 #include "mt_integrate.h"
+#include "mt_controls.h"
+#include "mt_events.h"
 #include "mt_implicit.h"
 
 #include <stdlib.h>
@@ -23,7 +25,9 @@ MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *e
     const MtSystem *s = st->sys;
     int nq = 7 * s->nbody, nu = 6 * s->nbody;
     const double *q = y, *u = y + nq;
+    if (s->naux) st->zcur = y + nq + nu; /* control and loop states follow q and u */
     MtStatus rc = mt_eval(st, t, q, u, err);
+    st->zcur = st->z;
     if (rc) return rc;
     for (int b = 0; b < s->nbody; b++) {
         const double *w = u + 6 * b + 3, *p = q + 7 * b + 3;
@@ -36,6 +40,7 @@ MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *e
         d[6] = 0.5 * (w[2] * p[0] + w[0] * p[2] - w[1] * p[1]);
     }
     memcpy(dy + nq, st->acc, sizeof(double) * (size_t)nu);
+    if (s->naux) memcpy(dy + nq + nu, st->dz, sizeof(double) * (size_t)s->naux);
     return MT_OK;
 }
 
@@ -58,6 +63,7 @@ MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtEr
     normalize_quats(o, y);
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
+    if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
     st->t = t;
     MtStatus rc = MT_OK;
     if (sv->correct_pos) rc = mt_project_positions(st, 1e-12, 5, err);
@@ -67,6 +73,7 @@ MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtEr
         memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);
     }
     mt_state_commit(st); /* joint angles keep counting turns */
+    mt_state_redetect(st);
     return rc;
 }
 
@@ -77,6 +84,7 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
     MtState *st = o->st;
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
+    if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
     normalize_quats(o, st->q);
     st->t = t;
     if (need_eval) {
@@ -86,7 +94,7 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
     if (stats) {
         double a = 0, b = 0;
         for (int r = 0; r < st->sys->nrow; r++)
-            if (!st->sys->dep[r]) { a = fmax(a, fabs(st->g[r])); b = fmax(b, fabs(st->gd[r])); }
+            if (!st->rowoff[r]) { a = fmax(a, fabs(st->g[r])); b = fmax(b, fabs(st->gd[r])); }
         stats->gmax = fmax(stats->gmax, a);
         stats->gdmax = fmax(stats->gdmax, b);
         stats->frames++;
@@ -95,34 +103,85 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
     return MT_OK;
 }
 
+/* After an accepted step from (ta, ya, da) to (tb, y) with f(tb, y) in db (the
+ * state evaluated at y last): if an event falls in between, moves y to its
+ * time, carries it out, emits a frame there and returns 1 with *tb the event
+ * time (da, db refreshed); else returns 0. */
+static int step_events(Ode *o, double ta, const double *ya, const double *da, double *tb, double *y, double *db,
+                       const MtSolverSpec *sv, MtFrameFn fn, void *user, MtRunStats *stats, int *stop, MtError *err,
+                       double *ye, double *scratch, MtStatus *rc)
+{
+    double te;
+    int e = mt_events_locate(o->st, o->n, ta, ya, da, *tb, y, db, &te, ye, scratch);
+    if (e < 0) return 0;
+    memcpy(y, ye, sizeof(double) * (size_t)o->n);
+    if ((*rc = mt_ode_settle(o, te, y, sv, err))) return 1;
+    if ((*rc = mt_event_apply(o->st, e, stop, err))) return 1;
+    memcpy(y, o->st->q, sizeof(double) * (size_t)o->nq); /* the action may have changed the velocities */
+    memcpy(y + o->nq, o->st->u, sizeof(double) * (size_t)o->nu);
+    if ((*rc = mt_deriv(o->st, te, y, db, err))) return 1;
+    mt_events_sample(o->st);
+    if ((*rc = mt_ode_emit(o, te, y, fn, user, stats, stop, 0, err))) return 1;
+    *tb = te;
+    return 1;
+}
+
 static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                         MtRunStats *stats, MtError *err, double *work)
 {
     int n = o->n;
     double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
+    double *y0 = yt + n, *d1 = y0 + n, *ye = d1 + n, *sc = ye + n;
     double t0 = o->st->t, h = sv->step;
     long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
     if (nsteps < 0) nsteps = 0;
-    int stop = 0;
+    int stop = 0, events = o->st->sys->model->nevent > 0, have_k1 = 0;
     MtStatus rc;
     for (long i = 0;; i++) {
         double t = t0 + i * h;
         /* k1 at the step start doubles as the output evaluation */
-        if ((rc = deriv(o, t, y, k1, err))) return rc;
+        if (!have_k1 && (rc = deriv(o, t, y, k1, err))) return rc;
+        have_k1 = 0;
+        if (i == 0 && events) mt_events_sample(o->st);
         if (i % sv->every == 0 || i == nsteps) {
             if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
         }
         if (i == nsteps || stop || (cancel && *cancel)) break;
-        double hh = (i == nsteps - 1) ? (sv->until - t) : h;
-        for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k1[j];
-        if ((rc = deriv(o, t + 0.5 * hh, yt, k2, err))) return rc;
-        for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k2[j];
-        if ((rc = deriv(o, t + 0.5 * hh, yt, k3, err))) return rc;
-        for (int j = 0; j < n; j++) yt[j] = y[j] + hh * k3[j];
-        if ((rc = deriv(o, t + hh, yt, k4, err))) return rc;
-        for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * (k2[j] + k3[j]) + k4[j]);
-        if ((rc = mt_ode_settle(o, t + hh, y, sv, err))) return rc;
+        double tend = (i == nsteps - 1) ? sv->until : t + h, ts = t;
+        for (;;) { /* one grid step, cut at events */
+            double hh = tend - ts;
+            if (events) {
+                memcpy(y0, y, sizeof(double) * (size_t)n);
+                memcpy(d1, k1, sizeof(double) * (size_t)n); /* d1 holds f at the sub-step start for now */
+            }
+            for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k1[j];
+            if ((rc = deriv(o, ts + 0.5 * hh, yt, k2, err))) return rc;
+            for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k2[j];
+            if ((rc = deriv(o, ts + 0.5 * hh, yt, k3, err))) return rc;
+            for (int j = 0; j < n; j++) yt[j] = y[j] + hh * k3[j];
+            if ((rc = deriv(o, ts + hh, yt, k4, err))) return rc;
+            for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * (k2[j] + k3[j]) + k4[j]);
+            if (!events) {
+                if ((rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+                break;
+            }
+            /* f at the step end: the next step's k1, and the crossing functions there */
+            if ((rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+            if ((rc = deriv(o, tend, y, k2, err))) return rc;
+            double tb = tend;
+            if (!step_events(o, ts, y0, d1, &tb, y, k2, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
+                memcpy(k1, k2, sizeof(double) * (size_t)n);
+                mt_events_sample(o->st);
+                have_k1 = 1;
+                break;
+            }
+            if (rc) return rc;
+            memcpy(k1, k2, sizeof(double) * (size_t)n);
+            ts = tb;
+            if (stop || tend - ts < 1e-14 * fmax(1.0, fabs(tend))) { have_k1 = 1; break; }
+        }
         if (stats) stats->steps++;
+        if (stop) break;
     }
     return MT_OK;
 }
@@ -147,11 +206,14 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     int n = o->n;
     double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *k5 = k4 + n, *k6 = k5 + n, *k7 = k6 + n;
     double *yt = k7 + n, *yn = yt + n, *r1 = yn + n, *r2 = r1 + n, *r3 = r2 + n, *r4 = r3 + n, *r5 = r4 + n, *yo = r5 + n;
+    double *ye = yo + n, *sc = ye + n;
+    int events = o->st->sys->model->nevent > 0;
     double t0 = o->st->t, t = t0, tend = sv->until, dt = sv->step;
     int stop = 0;
     long iout = 0, nout = (long)floor((tend - t) / dt + 1e-9);
     MtStatus rc;
     if ((rc = deriv(o, t, y, k1, err))) return rc;
+    if (events) mt_events_sample(o->st);
     if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
     iout = 1;
     /* initial step (Hairer's heuristic, simplified) */
@@ -212,6 +274,12 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
         }
         double tn = t + h;
         if (stats) stats->steps++;
+        int fired = -1;
+        double te = tn;
+        if (events) { /* the state was evaluated at yn last (k7) */
+            fired = mt_events_locate(o->st, n, t, y, k1, tn, yn, k7, &te, ye, sc);
+            if (fired >= 0) tn = te; /* frames up to the event only */
+        }
         while (!stop && iout <= nout) {
             double to = t0 + iout * dt;
             if (to > tn + 1e-12 * fmax(1.0, fabs(tn))) break;
@@ -222,12 +290,24 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
             }
             iout++;
         }
-        memcpy(y, yn, sizeof(double) * (size_t)n);
+        memcpy(y, fired >= 0 ? ye : yn, sizeof(double) * (size_t)n);
         t = tn;
         if ((rc = mt_ode_settle(o, t, y, sv, err))) return rc;
-        if (sv->correct_pos || sv->correct_vel) {
+        if (fired >= 0) {
+            if ((rc = mt_event_apply(o->st, fired, &stop, err))) return rc;
+            memcpy(y, o->st->q, sizeof(double) * (size_t)o->nq);
+            memcpy(y + o->nq, o->st->u, sizeof(double) * (size_t)o->nu);
+            if ((rc = deriv(o, t, y, k1, err))) return rc;
+            mt_events_sample(o->st);
+            if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+            if (stop) return MT_OK;
+        } else if (sv->correct_pos || sv->correct_vel) {
             if ((rc = deriv(o, t, y, k1, err))) return rc;
         } else memcpy(k1, k7, sizeof(double) * (size_t)n); /* FSAL */
+        if (events && fired < 0) {
+            if (sv->correct_pos || sv->correct_vel) mt_events_sample(o->st);
+            else for (int e = 0; e < o->st->sys->model->nevent; e++) o->st->eprev[e] = o->st->enext[e];
+        }
         double hn = h * fmin(reject ? 1.0 : 5.0, fmax(0.2, fac));
         reject = 0;
         h = hn;
@@ -246,9 +326,17 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     if (stats) memset(stats, 0, sizeof *stats);
     if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
         return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: need step > 0, end time ≥ start time and every ≥ 1"));
-    Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody};
+    Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody + s->naux};
     MtStatus rc = mt_assemble_initial(st, err);
     if (rc) return rc;
+    mt_controls_init(st, st->z);
+    if (s->model->nevent && sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54)
+        return mt_error_set(err, MT_ERR_MODEL, "solver",
+                            MT_("solver: events are located with rk4 or dp54; %s does not support them yet"), mt_method_name(sv->method));
+    if (s->naux && sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54 && sv->method != MT_METHOD_ADAMS)
+        return mt_error_set(err, MT_ERR_MODEL, "solver",
+                            MT_("solver: control channels and the modified-Lagrange loops are integrated with rk4, dp54 or "
+                                "adams; %s cannot carry their states yet"), mt_method_name(sv->method));
     if (sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54) {
         /* y = (q, u) is the only array here; the methods allocate their
          * work arrays once, before their step loops */
@@ -256,6 +344,7 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
         if (!yv) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
         memcpy(yv, st->q, sizeof(double) * (size_t)o.nq);
         memcpy(yv + o.nq, st->u, sizeof(double) * (size_t)o.nu);
+        if (s->naux) memcpy(yv + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
         long e0 = st->nevals;
         if (sv->method == MT_METHOD_ADAMS) rc = mt_run_adams(&o, yv, sv, fn, user, cancel, stats, err);
         else rc = mt_run_implicit(&o, yv, sv, fn, user, cancel, stats, err);
@@ -264,12 +353,13 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
         free(yv);
         return rc;
     }
-    int nwork = sv->method == MT_METHOD_RK4 ? 6 : 16;
+    int nwork = sv->method == MT_METHOD_RK4 ? 10 : 20;
     double *work = calloc((size_t)nwork * (size_t)(o.n + 1), sizeof(double));
     if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
     double *y = work + (size_t)(nwork - 1) * (size_t)(o.n + 1);
     memcpy(y, st->q, sizeof(double) * (size_t)o.nq);
     memcpy(y + o.nq, st->u, sizeof(double) * (size_t)o.nu);
+    if (s->naux) memcpy(y + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
     long e0 = st->nevals;
     if (sv->method == MT_METHOD_RK4) rc = run_rk4(&o, y, sv, fn, user, cancel, stats, err, work);
     else rc = run_dp54(&o, y, sv, fn, user, cancel, stats, err, work);

@@ -107,6 +107,8 @@ void mt_model_free(MtModel *m)
     free(m->shape);
     free(m->force);
     free(m->sensor);
+    free(m->control);
+    free(m->event);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -638,6 +640,22 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
                                     "restitution in (0, 1]; a strut's stroke times area must stay below its gas volume)"),
                                 fs->name);
     }
+    for (int i = 0; i < m->ncontrol; i++) {
+        const MtControlSpec *c = &m->control[i];
+        const double *p = c->p;
+        int bad = c->kind == MT_CONTROL_PID ? !(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && p[3] > 0 && isfinite(p[3]))
+                : c->kind == MT_CONTROL_LAG ? !(isfinite(p[0]) && p[1] > 0 && isfinite(p[1]))
+                                            : !(isfinite(p[0]) && p[1] > 0 && isfinite(p[1]) && p[2] >= 0 && isfinite(p[2]));
+        if (bad)
+            return mt_error_set(err, MT_ERR_MODEL, c->name,
+                                MT_("control '%s': gains must be finite; tf, tau and wn positive; zeta not negative"), c->name);
+    }
+    for (int i = 0; i < m->nevent; i++)
+        if (m->event[i].trigger == MT_EVENT_AT && !(m->event[i].time >= 0 && isfinite(m->event[i].time)))
+            return mt_error_set(err, MT_ERR_MODEL, m->event[i].name, MT_("event '%s': the time must be a non-negative number"),
+                                m->event[i].name);
+    if (m->loops < MT_LOOPS_BAUMGARTE || m->loops > MT_LOOPS_MLF || !(m->loop_freq >= 0) || !isfinite(m->loop_freq))
+        return mt_error_set(err, MT_ERR_MODEL, "solver", "%s", MT_("solver: loops method or its frequency nu is invalid"));
     const MtSolverSpec *sv = &m->solver;
     if (!(sv->step > 0) || !isfinite(sv->step))
         return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: step must be a positive number of seconds (got %g)"), sv->step);

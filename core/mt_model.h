@@ -215,6 +215,45 @@ typedef struct {
     char expr[MT_EXPR_MAX];
 } MtSensorSpec;
 
+/* Control channels (mt_controls.c): blocks whose states are integrated with
+ * the mechanics. Each has an input expression (and a set point for PID) over
+ * parameters, time, kinematic channels and earlier controls; its output is a
+ * channel NAME that force expressions (actuators) read.
+ * PID  u = kp e + ki ∫e + kd ė_f, e = setpoint − input, ė_f filtered with
+ *      time constant tf; output limited to [lo, hi] with anti-windup
+ * LAG  first-order lag: τ ẏ + y = k·input
+ * SECOND second-order: ÿ + 2ζω ẏ + ω² y = k ω²·input
+ * p[]: PID kp ki kd tf lo hi; LAG k tau lo hi; SECOND k wn zeta lo hi
+ * (lo/hi = ∓inf when not limited). */
+typedef enum { MT_CONTROL_PID, MT_CONTROL_LAG, MT_CONTROL_SECOND, MT_CONTROL_NKINDS } MtControlKind;
+typedef struct {
+    char name[MT_NAME_MAX];
+    MtControlKind kind;
+    char input[MT_EXPR_MAX];
+    char setpoint[MT_EXPR_MAX]; /* PID; "" = 0 */
+    double p[6];
+    int disabled;               /* output held at 0 (events may switch it) */
+} MtControlSpec;
+
+/* Events (mt_events.c): at a time, or when an expression (parameters, time,
+ * kinematic channels, controls) crosses a value in a direction, located to
+ * 1e-9 s; then an action: stop the run, break or lock a joint, enable or
+ * disable a force element, spring, driver or control channel. */
+typedef enum { MT_EVENT_AT, MT_EVENT_CROSSES } MtEventTrigger;
+typedef enum { MT_ACTION_STOP, MT_ACTION_BREAK, MT_ACTION_LOCK, MT_ACTION_ENABLE, MT_ACTION_DISABLE } MtEventAction;
+typedef enum { MT_TARGET_NONE, MT_TARGET_JOINT, MT_TARGET_FORCE, MT_TARGET_SPRING, MT_TARGET_DRIVER, MT_TARGET_CONTROL } MtTargetKind;
+typedef struct {
+    char name[MT_NAME_MAX];
+    MtEventTrigger trigger;
+    double time;                /* AT */
+    char expr[MT_EXPR_MAX];     /* CROSSES */
+    double value;
+    int direction;              /* +1 rising, −1 falling, 0 either */
+    MtEventAction action;
+    MtTargetKind target_kind;
+    int target;                 /* index of the joint, force, spring, driver or control */
+} MtEventSpec;
+
 /* Visual geometry of a body (also the source of computed mass properties).
  * In the shape's own frame (pos, rot in body axes): BOX size = lx ly lz,
  * centred; CYLINDER and CAPSULE radius size[0], length size[1] along z,
@@ -285,7 +324,19 @@ typedef struct MtModel {
     MtForceSpec *force;
     int nsensor, cap_sensor;
     MtSensorSpec *sensor;
+    int ncontrol, cap_control;
+    MtControlSpec *control;
+    int nevent, cap_event;
+    MtEventSpec *event;
+    int loops;         /* MtLoopMethod: how closed loops are kept closed */
+    double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
 } MtModel;
+
+/* Treatments of the constraints (DESIGN §2, "alternative treatments of closed
+ * loops"): Lagrange multipliers without or with Baumgarte stabilisation,
+ * stiff spring–dampers instead of constraints (penalty), and the modified
+ * Lagrange function (an augmented Lagrangian with integral feedback). */
+typedef enum { MT_LOOPS_BAUMGARTE, MT_LOOPS_LAGRANGE, MT_LOOPS_PENALTY, MT_LOOPS_MLF } MtLoopMethod;
 
 /* New empty model: ground only, gravity 0, default solver settings. */
 MtModel *mt_model_new(void);
@@ -348,6 +399,16 @@ int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError
 int mt_model_find_sensor(const MtModel *m, const char *name);
 const char *mt_sensor_kind_name(MtSensorKind k);
 int mt_sensor_kind_from_name(const char *s, MtSensorKind *k);
+
+/* Control channels and events: add one (kind-specific fields set by the caller). */
+int mt_model_add_control(MtModel *m, const char *name, MtControlKind kind, MtError *err);
+int mt_model_find_control(const MtModel *m, const char *name);
+const char *mt_control_kind_name(MtControlKind k);
+int mt_control_kind_from_name(const char *s, MtControlKind *k);
+int mt_model_add_event(MtModel *m, const char *name, MtError *err);
+const char *mt_event_action_name(MtEventAction a);
+const char *mt_loop_method_name(int method);
+int mt_loop_method_from_name(const char *s, int *method);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -69,7 +69,7 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->f = f;
     c->first = 1;
     int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
-            8 * m->nforce + 3 + m->nsensor;
+            8 * m->nforce + 3 + m->nsensor + 2 * m->ncontrol;
     c->name = calloc((size_t)n, sizeof *c->name);
     c->val = calloc((size_t)n, sizeof *c->val);
     c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
@@ -96,6 +96,10 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     static const char *const fcols[8] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "defl", "power"};
     for (int f = 0; f < m->nforce; f++)
         for (int q = 0; q < 8; q++) COL("%s.%s", m->force[f].name, fcols[q]);
+    for (int q = 0; q < m->ncontrol; q++) {
+        COL("%s.out", m->control[q].name);
+        COL("%s.in", m->control[q].name);
+    }
     COL("system.kinetic");
     COL("system.potential");
     COL("system.energy");
@@ -198,6 +202,10 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
     }
     for (int f = 0; f < m->nforce; f++)
         for (int q = 0; q < 8; q++) v[k++] = st->fout[8 * f + q];
+    for (int q = 0; q < m->ncontrol; q++) {
+        v[k++] = st->cout[3 * q];
+        v[k++] = st->cout[3 * q + 1];
+    }
     double T, V;
     mt_energy(st, st->q, st->u, &T, &V);
     v[k++] = T;

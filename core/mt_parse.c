@@ -337,6 +337,9 @@ static int solver_line(Parser *p, MtModel *m)
         double x = 0;
         if (!strcmp(k, "method")) {
             if (mt_method_from_name(v, &s->method)) return perr(p, "solver", MT_("solver: unknown method '%s' (rk4, dp54, adams, euler, park, hht, galpha)"), v);
+        } else if (!strcmp(k, "loops")) {
+            if (mt_loop_method_from_name(v, &m->loops))
+                return perr(p, "solver", MT_("solver: loops takes baumgarte, lagrange, penalty or mlf, not '%s'"), v);
         } else if (!strcmp(k, "correct")) {
             if (!strcmp(v, "none")) s->correct_pos = s->correct_vel = 0;
             else if (!strcmp(v, "positions")) { s->correct_pos = 1; s->correct_vel = 0; }
@@ -357,6 +360,7 @@ static int solver_line(Parser *p, MtModel *m)
             else if (!strcmp(k, "xi")) s->stab_damping = x;
             else if (!strcmp(k, "alpha")) s->hht_alpha = x;
             else if (!strcmp(k, "rho")) s->rho_inf = x;
+            else if (!strcmp(k, "nu")) m->loop_freq = x;
             else return perr(p, "solver", MT_("solver: unknown setting '%s'"), k);
         }
     }
@@ -665,6 +669,100 @@ static int top_line(Parser *p, MtModel *m, int *block)
         snprintf(m->spring[m->nspring - 1].curve, MT_EXPR_MAX, "%s", curve);
         return 0;
     }
+    if (!strcmp(k, "control")) { /* control NAME pid|lag|second input {E} [setpoint {E}] KEY VALUE … [limit LO HI] */
+        if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("control: write 'control NAME pid|lag|second input {EXPRESSION} …'"));
+        const char *name = p->tok[1];
+        MtControlKind kind;
+        if (mt_control_kind_from_name(p->tok[2], &kind))
+            return perr(p, name, MT_("control '%s': unknown kind '%s' (pid, lag, second)"), name, p->tok[2]);
+        int c = mt_model_add_control(m, name, kind, err);
+        if (c < 0) return perr(p, name, "%s", err->msg);
+        MtControlSpec *cs = &m->control[c];
+        static const char *const pidk[] = {"kp", "ki", "kd", "tf", NULL};
+        static const char *const lagk[] = {"k", "tau", NULL};
+        static const char *const seck[] = {"k", "wn", "zeta", NULL};
+        const char *const *keys = kind == MT_CONTROL_PID ? pidk : kind == MT_CONTROL_LAG ? lagk : seck;
+        int lo = kind == MT_CONTROL_PID ? 4 : kind == MT_CONTROL_LAG ? 2 : 3;
+        for (int i = 3; i < p->ntok;) {
+            const char *key = p->tok[i];
+            if (!strcmp(key, "input") || !strcmp(key, "setpoint")) {
+                const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
+                size_t len = strlen(e);
+                if (e[0] != '{' || len < 3) return perr(p, name, MT_("control '%s': write '%s {EXPRESSION}'"), name, key);
+                snprintf(key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, "%.*s", (int)(len - 2), e + 1);
+                i += 2;
+            } else if (!strcmp(key, "limit")) {
+                if (nums(p, name, i + 1, 2, cs->p + lo)) return -1;
+                if (!(cs->p[lo] < cs->p[lo + 1])) return perr(p, name, MT_("control '%s': the lower limit must be below the upper"), name);
+                i += 3;
+            } else if (!strcmp(key, "disabled")) {
+                cs->disabled = 1;
+                i++;
+            } else {
+                int q = 0;
+                while (keys[q] && strcmp(keys[q], key)) q++;
+                if (!keys[q]) return perr(p, name, MT_("control '%s': unknown setting '%s'"), name, key);
+                if (num(p, name, i + 1, &cs->p[q])) return -1;
+                i += 2;
+            }
+        }
+        if (!cs->input[0]) return perr(p, name, MT_("control '%s': an input {EXPRESSION} is needed"), name);
+        return 0;
+    }
+    if (!strcmp(k, "event")) { /* event NAME at T | when {E} crosses V [rising|falling] do ACTION [TARGET] */
+        if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("event: write 'event NAME at T do ACTION [TARGET]' or 'event NAME when {EXPRESSION} crosses V [rising|falling] do ACTION [TARGET]'"));
+        const char *name = p->tok[1];
+        int e = mt_model_add_event(m, name, err);
+        if (e < 0) return perr(p, name, "%s", err->msg);
+        MtEventSpec *ev = &m->event[e];
+        int i;
+        if (!strcmp(p->tok[2], "at")) {
+            ev->trigger = MT_EVENT_AT;
+            if (num(p, name, 3, &ev->time)) return -1;
+            i = 4;
+        } else if (!strcmp(p->tok[2], "when")) {
+            const char *x = p->tok[3];
+            size_t len = strlen(x);
+            if (x[0] != '{' || len < 3 || p->ntok < 6 || strcmp(p->tok[4], "crosses"))
+                return perr(p, name, MT_("event '%s': write 'when {EXPRESSION} crosses VALUE'"), name);
+            ev->trigger = MT_EVENT_CROSSES;
+            snprintf(ev->expr, sizeof ev->expr, "%.*s", (int)(len - 2), x + 1);
+            if (num(p, name, 5, &ev->value)) return -1;
+            i = 6;
+            if (i < p->ntok && (!strcmp(p->tok[i], "rising") || !strcmp(p->tok[i], "falling"))) {
+                ev->direction = p->tok[i][0] == 'r' ? 1 : -1;
+                i++;
+            }
+        } else return perr(p, name, MT_("event '%s': 'at' or 'when' expected, not '%s'"), name, p->tok[2]);
+        if (i + 1 >= p->ntok || strcmp(p->tok[i], "do")) return perr(p, name, MT_("event '%s': 'do ACTION' expected"), name);
+        const char *act = p->tok[i + 1], *tg = i + 2 < p->ntok ? p->tok[i + 2] : NULL;
+        static const char *const acts[] = {"stop", "break", "lock", "enable", "disable"};
+        int a = 0;
+        while (a < 5 && strcmp(acts[a], act)) a++;
+        if (a == 5) return perr(p, name, MT_("event '%s': unknown action '%s' (stop, break, lock, enable, disable)"), name, act);
+        ev->action = (MtEventAction)a;
+        if (ev->action == MT_ACTION_STOP) {
+            if (tg) return perr(p, name, MT_("event '%s': stop takes no target"), name);
+            return 0;
+        }
+        if (!tg || i + 3 != p->ntok) return perr(p, name, MT_("event '%s': the action needs one target"), name);
+        if (ev->action == MT_ACTION_BREAK || ev->action == MT_ACTION_LOCK) {
+            ev->target_kind = MT_TARGET_JOINT;
+            ev->target = mt_model_find_joint(m, tg);
+            if (ev->target < 0) return perr(p, name, MT_("event '%s': unknown joint '%s'"), name, tg);
+            if (ev->action == MT_ACTION_LOCK && mt_joint_default_coord(m->joint[ev->target].type) == MT_COORD_NONE)
+                return perr(p, name, MT_("event '%s': joint '%s' has no coordinate to lock"), name, tg);
+            return 0;
+        }
+        int f;
+        if ((f = mt_model_find_force(m, tg)) >= 0) { ev->target_kind = MT_TARGET_FORCE; ev->target = f; return 0; }
+        if ((f = mt_model_find_control(m, tg)) >= 0) { ev->target_kind = MT_TARGET_CONTROL; ev->target = f; return 0; }
+        for (f = 0; f < m->nspring; f++)
+            if (!strcmp(m->spring[f].name, tg)) { ev->target_kind = MT_TARGET_SPRING; ev->target = f; return 0; }
+        for (f = 0; f < m->ndriver; f++)
+            if (!strcmp(m->driver[f].name, tg)) { ev->target_kind = MT_TARGET_DRIVER; ev->target = f; return 0; }
+        return perr(p, name, MT_("event '%s': '%s' is not a force element, spring, driver or control"), name, tg);
+    }
     if (!strcmp(k, "sensor")) { /* sensor NAME KIND TARGETS… [rel M] [frame M] [component C] [part P] [unit U] */
         if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("sensor: write 'sensor NAME KIND …' (see the model format)"));
         const char *name = p->tok[1];
@@ -794,7 +892,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, gear, rack, coupler, initial, parameter or units)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter or units)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1064,6 +1162,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     wv(f, m, MT_ENT_SOLVER, 0, "alpha", s->hht_alpha);
     fprintf(f, " rho");
     wv(f, m, MT_ENT_SOLVER, 0, "rho", s->rho_inf);
+    if (m->loops != MT_LOOPS_BAUMGARTE || m->loop_freq > 0) fprintf(f, " loops %s nu %.17g", mt_loop_method_name(m->loops), m->loop_freq);
     fprintf(f, " correct %s\n", s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
     fprintf(f, "\nground\n");
     write_shapes(f, m, MT_GROUND);
@@ -1238,6 +1337,37 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         }
         if (ss->mframe >= 0) fprintf(f, " frame %s", mt_model_marker_ref(m, ss->mframe, a, sizeof a));
         if (ss->unit[0]) fprintf(f, " unit %s", ss->unit);
+        fputc('\n', f);
+    }
+    static const char *const pidk[] = {"kp", "ki", "kd", "tf"}, *const lagk[] = {"k", "tau"}, *const seck[] = {"k", "wn", "zeta"};
+    for (int i = 0; i < m->ncontrol; i++) {
+        const MtControlSpec *c = &m->control[i];
+        fprintf(f, "control %s %s input {%s}", c->name, mt_control_kind_name(c->kind), c->input);
+        if (c->setpoint[0]) fprintf(f, " setpoint {%s}", c->setpoint);
+        const char *const *keys = c->kind == MT_CONTROL_PID ? pidk : c->kind == MT_CONTROL_LAG ? lagk : seck;
+        int nk = c->kind == MT_CONTROL_PID ? 4 : c->kind == MT_CONTROL_LAG ? 2 : 3;
+        for (int q = 0; q < nk; q++) fprintf(f, " %s %.17g", keys[q], c->p[q]);
+        if (isfinite(c->p[nk]) && isfinite(c->p[nk + 1])) fprintf(f, " limit %.17g %.17g", c->p[nk], c->p[nk + 1]);
+        if (c->disabled) fprintf(f, " disabled");
+        fputc('\n', f);
+    }
+    for (int i = 0; i < m->nevent; i++) {
+        const MtEventSpec *ev = &m->event[i];
+        if (ev->trigger == MT_EVENT_AT) fprintf(f, "event %s at %.17g", ev->name, ev->time);
+        else
+            fprintf(f, "event %s when {%s} crosses %.17g%s", ev->name, ev->expr, ev->value,
+                    ev->direction > 0 ? " rising" : ev->direction < 0 ? " falling" : "");
+        fprintf(f, " do %s", mt_event_action_name(ev->action));
+        const char *tn = "";
+        switch (ev->target_kind) {
+        case MT_TARGET_JOINT: tn = m->joint[ev->target].name; break;
+        case MT_TARGET_FORCE: tn = m->force[ev->target].name; break;
+        case MT_TARGET_SPRING: tn = m->spring[ev->target].name; break;
+        case MT_TARGET_DRIVER: tn = m->driver[ev->target].name; break;
+        case MT_TARGET_CONTROL: tn = m->control[ev->target].name; break;
+        default: break;
+        }
+        if (tn[0]) fprintf(f, " %s", tn);
         fputc('\n', f);
     }
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));

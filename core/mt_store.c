@@ -16,7 +16,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 448); /* a new kind of entity needs a table of its own */
+SPEC_SIZE(MtModel, 496); /* a new kind of entity needs a table of its own */
 SPEC_SIZE(MtBodySpec, 296);
 SPEC_SIZE(MtMarkerSpec, 168);
 SPEC_SIZE(MtJointSpec, 88);
@@ -27,6 +27,8 @@ SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 424);
 SPEC_SIZE(MtForceSpec, 1784);
 SPEC_SIZE(MtSensorSpec, 372);
+SPEC_SIZE(MtControlSpec, 640);
+SPEC_SIZE(MtEventSpec, 360);
 SPEC_SIZE(MtParamSpec, 344);
 SPEC_SIZE(MtBinding, 288);
 SPEC_SIZE(MtDisplayUnit, 40);
@@ -41,6 +43,23 @@ static const char *const law_names[] = {"poly", "rate", "harmonic", "step", "tab
 static const char *const level_names[] = {"disp", "vel", "acc"};
 static const char *const couple_names[] = {"gear", "rack", "coupler"};
 static const char *const correct_names[] = {"none", "positions", "velocities", "both"};
+/* Fixed vocabularies of controls, events and loops: CHECK lists in mt_store_schema.c. */
+static const char *const control_kind_names[] = {"pid", "lag", "second"};
+static const char *const trigger_names[] = {"at", "crosses"};
+static const char *const action_names[] = {"stop", "break", "lock", "enable", "disable"};
+static const char *const direction_names[] = {"falling", "either", "rising"}; /* direction −1, 0, +1 */
+static const char *const loop_names[] = {"baumgarte", "lagrange", "penalty", "mlf"};
+#define ENUM_SIZE(last, n) _Static_assert((last) == (n) - 1, #last " changed: update the CHECK list in mt_store_schema.c (a migration) and mt_store.c")
+ENUM_SIZE(MT_CONTROL_NKINDS - 1, 3);
+ENUM_SIZE(MT_EVENT_CROSSES, 2);
+ENUM_SIZE(MT_ACTION_DISABLE, 5);
+ENUM_SIZE(MT_TARGET_CONTROL, 6);
+ENUM_SIZE(MT_LOOPS_MLF, 4);
+/* Columns kp ki kd tf k tau wn zeta of table controls: the index in
+ * MtControlSpec.p of each kind (-1: NULL); the limits lo, hi follow in p. */
+static const signed char control_setting[3][8] = {{0, 1, 2, 3, -1, -1, -1, -1}, {-1, -1, -1, -1, 0, 1, -1, -1},
+                                                  {-1, -1, -1, -1, 0, -1, 1, 2}};
+static const int control_limit[3] = {4, 2, 3};
 
 /* ---- binding parameters ------------------------------------------------------ */
 
@@ -123,7 +142,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     mt_store_now(now);
     if (mt_store_exec(s,
                       "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
-                      "DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
+                      "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
                       "DELETE FROM joints; DELETE FROM shapes; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
                       err))
         goto fail;
@@ -141,8 +160,12 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     const MtSolverSpec *sv = &m->solver;
+    if (m->loops < 0 || m->loops > MT_LOOPS_MLF) {
+        mt_error_set(err, MT_ERR_ARG, "solver", MT_("%s: not saved: the solver's loops method is unknown"), s->path);
+        goto fail;
+    }
     PREP("UPDATE solver SET method = ?1, step = ?2, until = ?3, every = ?4, rtol = ?5, atol = ?6, ts = ?7, xi = ?8,"
-         " correct = ?9, alpha = ?10, rho = ?11 WHERE id = 1");
+         " correct = ?9, alpha = ?10, rho = ?11, loops = ?12, nu = ?13 WHERE id = 1");
     bt(&r, mt_method_name(sv->method));
     bd(&r, sv->step);
     bd(&r, sv->until);
@@ -154,6 +177,8 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     bt(&r, correct_name(sv));
     bd(&r, sv->hht_alpha);
     bd(&r, sv->rho_inf);
+    bt(&r, loop_names[m->loops]);
+    bd(&r, m->loop_freq);
     STEP("solver");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
@@ -346,6 +371,65 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, ss->unit);
         bt(&r, ss->expr);
         STEP(ss->name);
+    }
+
+    PREP("INSERT INTO controls(id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->ncontrol; i++) {
+        const MtControlSpec *c = &m->control[i];
+        if (c->kind < 0 || c->kind >= MT_CONTROL_NKINDS) {
+            mt_error_set(err, MT_ERR_ARG, c->name, MT_("%s: not saved: control '%s' has an unknown kind"), s->path, c->name);
+            goto fail;
+        }
+        bi(&r, i + 1);
+        bt(&r, c->name);
+        bt(&r, control_kind_names[c->kind]);
+        bt(&r, c->input);
+        bt(&r, c->setpoint);
+        for (int q = 0; q < 8; q++) {
+            int k = control_setting[c->kind][q];
+            if (k >= 0) bd(&r, c->p[k]);
+            else bn(&r);
+        }
+        const double lo = c->p[control_limit[c->kind]], hi = c->p[control_limit[c->kind] + 1];
+        if (lo == -INFINITY) bn(&r); /* not limited */
+        else bd(&r, lo);
+        if (hi == INFINITY) bn(&r);
+        else bd(&r, hi);
+        bi(&r, c->disabled != 0);
+        STEP(c->name);
+    }
+
+    PREP("INSERT INTO events(id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id, driver_id,"
+         " control_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nevent; i++) {
+        const MtEventSpec *ev = &m->event[i];
+        if (ev->trigger < MT_EVENT_AT || ev->trigger > MT_EVENT_CROSSES || ev->action < MT_ACTION_STOP ||
+            ev->action > MT_ACTION_DISABLE || ev->target_kind < MT_TARGET_NONE || ev->target_kind > MT_TARGET_CONTROL) {
+            mt_error_set(err, MT_ERR_ARG, ev->name, MT_("%s: not saved: event '%s' has an unknown trigger, action or target"),
+                         s->path, ev->name);
+            goto fail;
+        }
+        bi(&r, i + 1);
+        bt(&r, ev->name);
+        bt(&r, trigger_names[ev->trigger]);
+        if (ev->trigger == MT_EVENT_AT) {
+            bd(&r, ev->time);
+            bn(&r);
+            bn(&r);
+            bn(&r);
+        } else {
+            bn(&r);
+            bt(&r, ev->expr);
+            bd(&r, ev->value);
+            bt(&r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
+        }
+        bt(&r, action_names[ev->action]);
+        for (int k = MT_TARGET_JOINT; k <= MT_TARGET_CONTROL; k++) { /* joint_id … control_id */
+            if ((int)ev->target_kind == k) bi(&r, ev->target + 1);
+            else bn(&r);
+        }
+        STEP(ev->name);
     }
 
     PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
@@ -576,7 +660,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
         return NULL;
     }
     Load L = {s, err, NULL, NULL, NULL, 0, 0};
-    IdMap bodies = {0}, markers = {0}, joints = {0}, drivers = {0}, springs = {0}, couples = {0}, initials = {0}, forces = {0};
+    IdMap bodies = {0}, markers = {0}, joints = {0}, drivers = {0}, springs = {0}, couples = {0}, initials = {0}, forces = {0},
+          controls = {0};
     long ver = 0;
     int began = mt_store_exec(s, "BEGIN", err) == MT_OK;
     if (!began) L.fail = 1;
@@ -596,7 +681,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ver = (long)sqlite3_column_int64(L.st, 5);
         }
     }
-    if (!L.fail && !prep(&L, "solver", "SELECT id, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho FROM solver WHERE id = 1")) {
+    if (!L.fail && !prep(&L, "solver", "SELECT id, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho,"
+                                        " loops, nu FROM solver WHERE id = 1")) {
         rc = next(&L);
         if (rc == 0 && !L.fail) {
             L.fail = 1;
@@ -619,6 +705,13 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             sv->correct_vel = ci > 0 && (ci & 2) != 0;
             col_num(&L, 10, &sv->hht_alpha, 0);
             col_num(&L, 11, &sv->rho_inf, 0);
+            const char *loops = col_text(&L, 12, 0);
+            m->loops = name_index(loop_names, 4, loops);
+            if (m->loops < 0) {
+                if (loops) bad_name(&L, 12);
+                m->loops = MT_LOOPS_BAUMGARTE;
+            }
+            col_num(&L, 13, &m->loop_freq, 0);
         }
     }
 
@@ -905,6 +998,82 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             snprintf(ss->expr, sizeof ss->expr, "%s", expr);
         }
 
+    if (!L.fail && !prep(&L, "controls", "SELECT id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled"
+                                         " FROM controls ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *input = col_text(&L, 3, 0), *setpoint = col_text(&L, 4, 0);
+            L.name = name;
+            int kind = name_index(control_kind_names, 3, col_text(&L, 2, 0));
+            if (kind < 0) { bad_name(&L, 2); break; }
+            if (input && strlen(input) >= MT_EXPR_MAX) bad_column(&L, 3, BAD_LONG);
+            if (setpoint && strlen(setpoint) >= MT_EXPR_MAX) bad_column(&L, 4, BAD_LONG);
+            double v[8] = {0}, lo = -INFINITY, hi = INFINITY;
+            for (int q = 0; q < 8; q++)
+                if (control_setting[kind][q] >= 0) col_num(&L, 5 + q, &v[q], 0);
+            if (!col_num(&L, 13, &lo, 1)) lo = -INFINITY; /* NULL: not limited */
+            if (!col_num(&L, 14, &hi, 1)) hi = INFINITY;
+            sqlite3_int64 dis = sqlite3_column_int64(L.st, 15);
+            if (sqlite3_column_type(L.st, 15) != SQLITE_INTEGER || (dis != 0 && dis != 1)) bad_column(&L, 15, BAD_RANGE);
+            if (L.fail || !name || !input || !setpoint) break;
+            int c = mt_model_add_control(m, name, (MtControlKind)kind, err);
+            if (c < 0) { api_error(&L); break; }
+            MtControlSpec *cs = &m->control[c];
+            snprintf(cs->input, sizeof cs->input, "%s", input);
+            snprintf(cs->setpoint, sizeof cs->setpoint, "%s", setpoint);
+            for (int q = 0; q < 8; q++)
+                if (control_setting[kind][q] >= 0) cs->p[control_setting[kind][q]] = v[q];
+            cs->p[control_limit[kind]] = lo;
+            cs->p[control_limit[kind] + 1] = hi;
+            cs->disabled = (int)dis;
+            if (idmap_add(&controls, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    if (!L.fail && !prep(&L, "events", "SELECT id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id,"
+                                       " driver_id, control_id FROM events ORDER BY id"))
+        while (next(&L) == 1) {
+            const char *name = col_text(&L, 1, 0), *expr = NULL;
+            L.name = name;
+            int trigger = name_index(trigger_names, 2, col_text(&L, 2, 0)), action = name_index(action_names, 5, col_text(&L, 7, 0));
+            if (trigger < 0) bad_name(&L, 2);
+            if (action < 0) bad_name(&L, 7);
+            double time = 0, value = 0;
+            int direction = 0;
+            if (trigger == MT_EVENT_AT) col_num(&L, 3, &time, 0);
+            else if (trigger == MT_EVENT_CROSSES) {
+                expr = col_text(&L, 4, 0);
+                if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(&L, 4, BAD_LONG);
+                col_num(&L, 5, &value, 0);
+                direction = name_index(direction_names, 3, col_text(&L, 6, 0)) - 1;
+                if (direction < -1) bad_name(&L, 6);
+            }
+            /* the target: one of joint_id, force_id, spring_id, driver_id, control_id */
+            const IdMap *maps[5] = {&joints, &forces, &springs, &drivers, &controls};
+            int tk = MT_TARGET_NONE, target = -1;
+            for (int k = 0; k < 5; k++) {
+                if (sqlite3_column_type(L.st, 8 + k) == SQLITE_NULL) continue;
+                if (tk != MT_TARGET_NONE) bad_column(&L, 8 + k, BAD_RANGE); /* a second target */
+                tk = MT_TARGET_JOINT + k;
+                target = col_ref(&L, 8 + k, maps[k], 0);
+            }
+            if (!L.fail && ((action == MT_ACTION_STOP) != (tk == MT_TARGET_NONE) ||
+                            (action == MT_ACTION_BREAK || action == MT_ACTION_LOCK) != (tk == MT_TARGET_JOINT)))
+                bad_column(&L, 7, BAD_RANGE); /* the action does not fit its target */
+            if (L.fail || !name) break;
+            int e = mt_model_add_event(m, name, err);
+            if (e < 0) { api_error(&L); break; }
+            MtEventSpec *ev = &m->event[e];
+            ev->trigger = (MtEventTrigger)trigger;
+            if (trigger == MT_EVENT_AT) ev->time = time;
+            else {
+                snprintf(ev->expr, sizeof ev->expr, "%s", expr);
+                ev->value = value;
+                ev->direction = direction;
+            }
+            ev->action = (MtEventAction)action;
+            ev->target_kind = (MtTargetKind)tk;
+            if (tk != MT_TARGET_NONE) ev->target = target;
+        }
+
     if (!L.fail && !prep(&L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
         while (next(&L) == 1) {
             int j = col_ref(&L, 1, &joints, 0);
@@ -944,6 +1113,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     if (began) sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL); /* a read transaction: nothing to write */
     free(bodies.id); free(markers.id); free(joints.id); free(drivers.id); free(springs.id); free(couples.id); free(initials.id);
     free(forces.id);
+    free(controls.id);
 
     /* parameters, computed mass properties and the model's own checks */
     if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);

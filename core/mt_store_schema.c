@@ -75,20 +75,30 @@ static const char sql_project[] =
     "  saved_by      TEXT                -- program that saved it last\n"
     ")";
 
-static const char sql_solver[] =
-    "CREATE TABLE solver ( -- solver settings of the model: exactly one row (id = 1); names as in the text format\n"
-    "  id      INTEGER PRIMARY KEY CHECK (id = 1),\n"
-    "  method  TEXT NOT NULL REFERENCES solver_methods(name),\n"
-    "  step    NOT NULL CHECK (step > 0),      -- s: the step of fixed-step methods, the output interval of adaptive ones\n"
-    "  until   NOT NULL CHECK (until >= 0),    -- end time, s\n"
-    "  every   INTEGER NOT NULL CHECK (every >= 1), -- output every N-th step or interval\n"
-    "  rtol    NOT NULL CHECK (rtol > 0 AND rtol < 1), -- relative tolerance of adaptive methods\n"
-    "  atol    NOT NULL CHECK (atol > 0),      -- absolute tolerance\n"
-    "  ts      NOT NULL,                       -- Baumgarte stabilisation period, s (<= 0: off)\n"
-    "  xi      NOT NULL CHECK (xi >= 0),       -- Baumgarte damping ratio\n"
-    "  correct TEXT NOT NULL CHECK (correct IN ('none','positions','velocities','both')), -- projection after each step\n"
+/* Solver settings. Versions 1 and 2 end with rho; version 3 adds loops and nu
+ * (new tables have them last, as ALTER TABLE … ADD COLUMN puts them). */
+#define SOLVER_COLUMNS_V2                                                                                                \
+    "CREATE TABLE solver ( -- solver settings of the model: exactly one row (id = 1); names as in the text format\n"     \
+    "  id      INTEGER PRIMARY KEY CHECK (id = 1),\n"                                                                    \
+    "  method  TEXT NOT NULL REFERENCES solver_methods(name),\n"                                                         \
+    "  step    NOT NULL CHECK (step > 0),      -- s: the step of fixed-step methods, the output interval of adaptive ones\n" \
+    "  until   NOT NULL CHECK (until >= 0),    -- end time, s\n"                                                         \
+    "  every   INTEGER NOT NULL CHECK (every >= 1), -- output every N-th step or interval\n"                             \
+    "  rtol    NOT NULL CHECK (rtol > 0 AND rtol < 1), -- relative tolerance of adaptive methods\n"                      \
+    "  atol    NOT NULL CHECK (atol > 0),      -- absolute tolerance\n"                                                  \
+    "  ts      NOT NULL,                       -- Baumgarte stabilisation period, s (<= 0: off)\n"                       \
+    "  xi      NOT NULL CHECK (xi >= 0),       -- Baumgarte damping ratio\n"                                             \
+    "  correct TEXT NOT NULL CHECK (correct IN ('none','positions','velocities','both')), -- projection after each step\n" \
     "  alpha   NOT NULL CHECK (alpha >= -0.33333333334 AND alpha <= 0), -- HHT-alpha\n"
-    "  rho     NOT NULL CHECK (rho >= 0 AND rho <= 1) -- generalised-alpha: spectral radius at infinite frequency\n"
+#define SOLVER_RHO "  rho     NOT NULL CHECK (rho >= 0 AND rho <= 1)"
+#define SOLVER_LOOPS "TEXT NOT NULL DEFAULT 'baumgarte' CHECK (loops IN ('baumgarte','lagrange','penalty','mlf'))"
+#define SOLVER_NU "NOT NULL DEFAULT 0 CHECK (nu >= 0)"
+static const char sql_solver_v2[] = SOLVER_COLUMNS_V2 SOLVER_RHO " -- generalised-alpha: spectral radius at infinite frequency\n)";
+static const char sql_solver[] = SOLVER_COLUMNS_V2 SOLVER_RHO ", -- generalised-alpha: spectral radius at infinite frequency\n"
+    "  loops   " SOLVER_LOOPS ", -- how closed loops are kept closed:\n"
+    "          -- Lagrange multipliers with Baumgarte stabilisation or without, stiff penalty spring-dampers,\n"
+    "          -- or the modified Lagrange function (an augmented Lagrangian with integral feedback)\n"
+    "  nu      " SOLVER_NU " -- penalty and mlf: controller circular frequency, rad/s (0: the program's default)\n"
     ")";
 
 static const char sql_bodies[] =
@@ -248,6 +258,67 @@ static const char sql_sensors[] =
     "  expr         TEXT NOT NULL DEFAULT ''        -- expr: an expression of parameters, time and other channels\n"
     ")";
 
+/* Control channels (version 3). The settings are columns named as in the text
+ * format; those of the other kinds are NULL (a CHECK says which are set). */
+static const char sql_controls[] =
+    "CREATE TABLE controls ( -- control channels: blocks whose states are integrated with the mechanics; the output is a\n"
+    "  -- channel named like the control that expressions (actuator forces, sensors, events, later controls) read\n"
+    "  id       INTEGER PRIMARY KEY,\n"
+    "  name     TEXT NOT NULL UNIQUE, -- also different from every parameter and sensor (checked when loaded)\n"
+    "  kind     TEXT NOT NULL CHECK (kind IN ('pid','lag','second')),\n"
+    "           -- pid:    u = kp e + ki (integral of e) + kd (derivative of e, filtered with time constant tf),\n"
+    "           --         e = setpoint - input\n"
+    "           -- lag:    tau dy/dt + y = k input\n"
+    "           -- second: d2y/dt2 + 2 zeta wn dy/dt + wn^2 y = k wn^2 input\n"
+    "  input    TEXT NOT NULL,            -- expression of parameters, time, kinematic channels and earlier controls\n"
+    "  setpoint TEXT NOT NULL DEFAULT '', -- pid: expression the input should follow ('' = 0)\n"
+    "  kp,                       -- pid: proportional gain (output per unit of error)\n"
+    "  ki,                       -- pid: integral gain, per s\n"
+    "  kd,                       -- pid: derivative gain, s\n"
+    "  tf   CHECK (tf > 0),      -- pid: time constant of the derivative filter, s\n"
+    "  k,                        -- lag, second: static gain\n"
+    "  tau  CHECK (tau > 0),     -- lag: time constant, s\n"
+    "  wn   CHECK (wn > 0),      -- second: natural circular frequency, rad/s\n"
+    "  zeta CHECK (zeta >= 0),   -- second: damping ratio\n"
+    "  lo,                       -- lower limit of the output (pid: with anti-windup); NULL: none\n"
+    "  hi,                       -- upper limit of the output; NULL: none\n"
+    "  disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)), -- 1: output held at 0 (an event may enable it)\n"
+    "  CHECK (lo < hi),\n"
+    "  CHECK (CASE kind\n"
+    "         WHEN 'pid' THEN kp IS NOT NULL AND ki IS NOT NULL AND kd IS NOT NULL AND tf IS NOT NULL\n"
+    "                         AND k IS NULL AND tau IS NULL AND wn IS NULL AND zeta IS NULL\n"
+    "         WHEN 'lag' THEN k IS NOT NULL AND tau IS NOT NULL\n"
+    "                         AND kp IS NULL AND ki IS NULL AND kd IS NULL AND tf IS NULL AND wn IS NULL AND zeta IS NULL\n"
+    "         ELSE k IS NOT NULL AND wn IS NOT NULL AND zeta IS NOT NULL\n"
+    "              AND kp IS NULL AND ki IS NULL AND kd IS NULL AND tf IS NULL AND tau IS NULL END)\n"
+    ")";
+
+/* Events (version 3): the target is one of five references, by kind. */
+static const char sql_events[] =
+    "CREATE TABLE events ( -- events: at a time, or when an expression crosses a value (located to 1e-9 s), an action\n"
+    "  -- on the run or on one element of the model\n"
+    "  id         INTEGER PRIMARY KEY,\n"
+    "  name       TEXT NOT NULL UNIQUE,\n"
+    "  kind       TEXT NOT NULL CHECK (kind IN ('at','crosses')), -- at a time, or when expr crosses value\n"
+    "  time       CHECK (time >= 0), -- at: simulated time, s; NULL for crosses\n"
+    "  expr       TEXT,              -- crosses: expression of parameters, time, kinematic channels and controls\n"
+    "  value,                        -- crosses: the value expr crosses\n"
+    "  direction  TEXT CHECK (direction IN ('rising','falling','either')), -- crosses: upwards, downwards or both\n"
+    "  action     TEXT NOT NULL CHECK (action IN ('stop','break','lock','enable','disable')),\n"
+    "             -- stop the run; break a joint (release it) or lock it (hold its coordinate);\n"
+    "             -- enable or disable a force element, spring, driver or control channel\n"
+    "  joint_id   INTEGER REFERENCES joints(id),   -- the target: break and lock take a joint, enable and disable\n"
+    "  force_id   INTEGER REFERENCES forces(id),   -- one of the others, stop none\n"
+    "  spring_id  INTEGER REFERENCES springs(id),\n"
+    "  driver_id  INTEGER REFERENCES drivers(id),\n"
+    "  control_id INTEGER REFERENCES controls(id),\n"
+    "  CHECK (CASE kind WHEN 'at' THEN time IS NOT NULL AND expr IS NULL AND value IS NULL AND direction IS NULL\n"
+    "                   ELSE time IS NULL AND expr IS NOT NULL AND value IS NOT NULL AND direction IS NOT NULL END),\n"
+    "  CHECK ((joint_id IS NOT NULL) + (force_id IS NOT NULL) + (spring_id IS NOT NULL) + (driver_id IS NOT NULL)\n"
+    "         + (control_id IS NOT NULL) = (action <> 'stop')),\n"
+    "  CHECK ((action IN ('break','lock')) = (joint_id IS NOT NULL))\n"
+    ")";
+
 static const char sql_initial[] =
     "CREATE TABLE initial_conditions ( -- joint coordinates held during the initial assembly\n"
     "  id       INTEGER PRIMARY KEY,\n"
@@ -360,19 +431,20 @@ static const char sql_run_log[] =
     ")";
 static const char sql_run_log_index[] = "CREATE INDEX run_log_by_run ON run_log(run_id)";
 
-/* Version 2, created in this order. */
+/* Version 3, created in this order. */
 static const char *const schema_current[] = {
     sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_shape_kinds, sql_force_kinds, sql_contact_geometries,
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
-    sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_initial, sql_parameters, sql_bindings,
-    sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log, sql_run_log_index, NULL};
+    sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_controls, sql_events, sql_initial,
+    sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
+    sql_run_log_index, NULL};
 
 /* Tables every current project has (checked at open). */
 static const char *const tables_current[] = {
     "joint_types", "solver_methods", "entity_kinds", "shape_kinds", "force_kinds", "contact_geometries", "sensor_kinds",
     "project", "solver", "bodies", "markers", "shapes", "joints", "drivers", "driver_points", "couplings", "springs",
-    "forces", "force_parameters", "sensors", "initial_conditions", "parameters", "bindings", "display_units", "plots",
-    "flexible_bodies", "runs", "run_frames", "run_log", NULL};
+    "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "parameters", "bindings",
+    "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", NULL};
 
 /* Forward migrations: migration[v] turns version v into v + 1. Version 1 was
  * the first development layout (no shapes, force elements, sensors, display
@@ -383,17 +455,39 @@ static const char *const migrate_1_2[] = {sql_shape_kinds, sql_force_kinds, sql_
                                           sql_plots, sql_run_log, sql_run_log_index,
                                           "ALTER TABLE springs ADD COLUMN curve TEXT NOT NULL DEFAULT ''",
                                           "ALTER TABLE runs ADD COLUMN writer TEXT", NULL};
-static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2};
+/* Version 2 had no control channels, events or treatment of closed loops.
+ * (A comment in an added column must be a block comment: SQLite splices the
+ * column's text into the table's CREATE statement.) */
+static const char *const migrate_2_3[] = {
+    "ALTER TABLE solver ADD COLUMN loops " SOLVER_LOOPS " /* how closed loops are kept closed */",
+    "ALTER TABLE solver ADD COLUMN nu " SOLVER_NU " /* penalty and mlf: controller circular frequency, rad/s (0: default) */",
+    sql_controls, sql_events, NULL};
+static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3};
 
-/* For the test of migrations: the statements of version 1 are those of the
- * current layout without the ones migrate_1_2 adds, and sql_runs_v1. */
+/* For the test of migrations: the statements of version 1 are those of
+ * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
 const char *mt_store_schema_v1_sql(int i);
 const char *mt_store_schema_v1_sql(int i)
 {
-    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_joints, sql_drivers,
+    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies, sql_markers, sql_joints, sql_drivers,
                                      sql_driver_points, sql_couplings, sql_springs_v1, sql_initial, sql_parameters,
                                      sql_bindings, sql_flexible, sql_runs_v1, sql_run_frames, NULL};
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;
+}
+
+/* For the test of migrations: the statements of version 2 are those of the
+ * current layout without controls and events, with the solver table of
+ * version 2. */
+const char *mt_store_schema_v2_sql(int i);
+const char *mt_store_schema_v2_sql(int i)
+{
+    if (i < 0) return NULL;
+    for (int k = 0, n = 0; schema_current[k]; k++) {
+        const char *sql = schema_current[k];
+        if (sql == sql_controls || sql == sql_events) continue;
+        if (n++ == i) return sql == sql_solver ? sql_solver_v2 : sql;
+    }
+    return NULL;
 }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
@@ -722,7 +816,7 @@ static MtStatus create_schema(MtStore *s, MtError *err)
     snprintf(sql, sizeof sql, "INSERT INTO project(id, title, created) VALUES (1, '', '%s')", now);
     if (mt_store_exec(s, sql, err)) goto fail;
     if (mt_store_exec(s,
-                      "INSERT INTO solver VALUES (1, 'rk4', 0.001, 1.0, 1, 1e-8, 1e-10, 0.1, 1.0, 'none', -0.05, 0.8);"
+                      "INSERT INTO solver VALUES (1, 'rk4', 0.001, 1.0, 1, 1e-8, 1e-10, 0.1, 1.0, 'none', -0.05, 0.8, 'baumgarte', 0.0);"
                       "INSERT INTO bodies(id, name, mass, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
                       " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz)"
                       " VALUES (0, 'ground', 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,"
@@ -841,7 +935,8 @@ static MtStatus check_tables(MtStore *s, MtError *err)
     if (sqlite3_libversion_number() >= 3033000) {
         static const char *const small[] = {"project", "solver", "bodies", "markers", "shapes", "joints", "drivers",
                                             "driver_points", "couplings", "springs", "forces", "force_parameters", "sensors",
-                                            "initial_conditions", "parameters", "bindings", "display_units", "runs", NULL};
+                                            "controls", "events", "initial_conditions", "parameters", "bindings",
+                                            "display_units", "runs", NULL};
         for (int i = 0; small[i]; i++) {
             char sql[96];
             snprintf(sql, sizeof sql, "PRAGMA quick_check(%s)", small[i]);

@@ -35,7 +35,7 @@ typedef struct {
     double param; /* DIST length, ROLL radius */
 } MtPrim;
 
-typedef enum { MT_BLOCK_JOINT, MT_BLOCK_DRIVER, MT_BLOCK_COUPLE } MtBlockKind;
+typedef enum { MT_BLOCK_JOINT, MT_BLOCK_DRIVER, MT_BLOCK_COUPLE, MT_BLOCK_LOCK } MtBlockKind;
 
 #define MT_SIDE_MAX 6
 
@@ -62,6 +62,12 @@ struct MtExpr;
 typedef struct MtSystem {
     MtModel *model;        /* owned copy: names and specs for output */
     struct MtExpr **fexpr; /* 6 per force element, then one per spring: compiled expressions (NULL = none) */
+    struct MtExpr **cexpr; /* input and set point per control, then one per event (NULL = none) */
+    int ctrl_limit;        /* compile time: controls an expression may read */
+    int naux;              /* integrated states besides q and u: controls, then modified-Lagrange integrals */
+    int *zoff_control;     /* ncontrol: offset of each control's states */
+    int zoff_mlf;          /* offset of the nrow integrals of the modified Lagrange method (loops mlf) */
+    unsigned char *lockrow; /* nrow: rows of lock blocks (inactive until their event) */
     int nchan, *chan;      /* kinematic channels read by expressions (4 ints each, mt_forces.c) */
     int nbody, nmarker, nblock, nrow, nspring;
     double gravity[3];
@@ -109,6 +115,16 @@ typedef struct MtState {
     double *chan;          /* nchan: channel values of the current evaluation (slots 0, 1 scratch) */
     double *fdisc;         /* nforce x 2: discrete state of force elements (turns, impact speed) */
     double *fout;          /* nforce x 8: force, moment on body i about marker i, deflection, power */
+    double *z;             /* naux: integrated control / loop states of this state */
+    double *dz;            /* naux: their derivatives at the last evaluation */
+    const double *zcur;    /* aux states the next evaluation reads (z, or an integrator stage) */
+    double *cout;          /* ncontrol x 3: output, input, error of each control */
+    unsigned char *rowoff; /* nrow: row out of the solve (redundant, broken joint, disabled driver, unlocked) */
+    unsigned char *fdisabled, *sdisabled, *cdisabled; /* per force element, spring, control */
+    unsigned char *efired; /* nevent: already fired */
+    double *etime;         /* nevent: time it fired */
+    double *eprev, *enext; /* nevent: crossing function at the last accepted state and at a step's end */
+    double *lockref;       /* nrow: values held by lock rows */
     double *g, *gd, *h;    /* nrow: violation, its rate, velocity terms */
     double *rhs;           /* nrow */
     MtBchol *chol;
@@ -116,6 +132,7 @@ typedef struct MtState {
     MtPair *pair;
     long nevals;
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
+    unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
 } MtState;
 
 /* Jacobian rows of block k on a side: nrow x 6, linear then angular; W the
@@ -136,12 +153,12 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
 MtSystem *mt_system_compile(const MtModel *m, MtError *err);
 void mt_system_free(MtSystem *s);
 
-/* Pivots below this fraction of their diagonal are raised to it during a run:
- * near a singular configuration (a flat lattice at rest, a four-bar at a
- * change point) the rows become slightly compliant instead of breaking the
- * factor. Away from singularities no pivot comes near it (the 1000-body chain
- * and every test give bit-identical results with 1e-10). */
-#define MT_PIVOT_REG 1e-4
+/* Pivots below this fraction of their diagonal are raised to it during a run,
+ * so that rounding near a singular configuration cannot break the factor.
+ * Legitimate pivots can be small (a point mass with a tiny inertia hanging
+ * off a hinge gives ratios below 1e-4), so this is a last resort only;
+ * dependencies of special configurations are handled by mt_state_redetect. */
+#define MT_PIVOT_REG 1e-13
 
 /* Name of the joint, driver or coupling behind constraint block k. */
 const char *mt_block_name(const MtSystem *s, int k);
@@ -163,6 +180,13 @@ MtStatus mt_project_velocities(MtState *st, MtError *err);
 int mt_joint_term(const MtModel *m, int joint, MtCoordKind c, MtTerm *t);
 /* Raw value of a term (angle in (−π, π], displacement in m) at q; needs st->R for q. */
 double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
+
+/* Models whose equations are dependent only in special configurations (a flat
+ * lattice): marks the rows dependent at the current state (relative pivot
+ * below MT_SPECIAL_TOL) out of the solve and returns the others to it. Called
+ * before assembly and after every accepted step; a no-op otherwise. */
+#define MT_SPECIAL_TOL 1e-4
+void mt_state_redetect(MtState *st);
 
 /* Records the continuous value of every angle in COORD rows at st->q (call
  * after each accepted step, so angles keep counting turns). */

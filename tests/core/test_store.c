@@ -2,7 +2,7 @@
  * field round trips; text → project → text is identical for every example;
  * runs stream frames in bounded memory (10⁶ frames) and read back in constant
  * time; result columns are computed from stored frames, also for a sensor
- * added after the run; an older schema is migrated; damaged, truncated,
+ * added after the run; older schemas (versions 1 and 2) are migrated; damaged, truncated,
  * foreign, newer and read-only files are refused unchanged; SIGKILL of a
  * child in the middle of a run (motus-cli) and of a save loop leaves an
  * intact project. Environment: MOTUS_CLI (motus-cli), MOTUS_SOURCE_DIR. */
@@ -23,6 +23,7 @@
 #include "mt_test.h"
 
 const char *mt_store_schema_v1_sql(int i); /* mt_store_schema.c, for this test */
+const char *mt_store_schema_v2_sql(int i);
 
 static char tmpdir[256];
 
@@ -186,7 +187,8 @@ static const char *const every =
     "units length mm angle deg\n"
     "parameter L 0.5\nparameter M {2*L} kg\nparameter g 9.81\nparameter h 0.001\n"
     "gravity 0 {-g} 0\n"
-    "solver method rk4 step {h} until 1 every 2 rtol 1e-7 atol 1e-9 ts 0.05 xi 0.9 alpha -0.1 rho 0.7 correct both\n"
+    "solver method rk4 step {h} until 1 every 2 rtol 1e-7 atol 1e-9 ts 0.05 xi 0.9 alpha -0.1 rho 0.7 loops mlf nu 500"
+    " correct both\n"
     "ground\n"
     "  shape box 1 0.1 1 at 0 -0.05 0 color 0.5 0.25 0.125\n"
     "  marker o at 0 0 0\n  marker g at 0 0 0 z 1 0 0\n  marker plane at 0 -1 0\n"
@@ -244,7 +246,33 @@ static const char *const every =
     "sensor s_r reaction j_rev part constraint component fy\n"
     "sensor s_en energy arm kinetic\n"
     "sensor s_sys energy system\n"
-    "sensor s_x expr {s_pos * 2}\n";
+    "sensor s_x expr {s_pos * 2}\n"
+    "control c_pid pid input {j_rev.angle} setpoint {0.1*L} kp 50 ki 5 kd 0.5 tf 0.01 limit -20 20\n"
+    "control c_lag lag input {c_pid} k 2 tau 0.05 disabled\n"
+    "event e_lock at 0.25 do lock j_rev\n"
+    "event e_off when {j_rev.angle_rate} crosses 1.5 rising do disable f_act\n";
+
+/* Controls of every kind and events on every kind of target. */
+static const char *const controlled =
+    "motus-model 1\n"
+    "title \"Controls and events\"\n"
+    "gravity 0 -9.81 0\n"
+    "solver method rk4 step 0.001 until 1 loops penalty\n"
+    "ground\n  marker pivot at 0 0 0\n  marker o at 0 -2 0\nend\n"
+    "body bob\n  mass 1\n  com 0 -1 0\n  inertia 1e-3 1e-3 1e-3\n  marker hinge at 0 0 0\n  marker tip at 0 -1 0\nend\n"
+    "joint pin revolute bob.hinge ground.pivot\n"
+    "driver d1 pin.angle disp poly 0 1\n"
+    "spring s1 bob.tip ground.o k 10 length 1\n"
+    "force f1 torsion pin k 1\n"
+    "control c2 second input {pin.angle} k 1.5 wn 20 zeta 0.5 limit -1 1\n"
+    "control c3 pid input {pin.angle} kp 1 ki 0 kd -0 tf 0.002\n"
+    "control c4 lag input {c2 + c3} k -1 tau 0.5 limit -1e300 0.25\n"
+    "event e1 when {c2} crosses 0.5 do enable s1\n"
+    "event e2 at 0 do disable d1\n"
+    "event e3 at 0.5 do break pin\n"
+    "event e4 when {time} crosses 0.9 rising do disable c2\n"
+    "event e5 at 1 do stop\n"
+    "event e6 when {pin.angle} crosses -0 falling do enable f1\n";
 
 /* ---- field-by-field comparison ------------------------------------------------ */
 
@@ -306,6 +334,10 @@ static void compare_models(const MtModel *a, const MtModel *b)
     I(a->nshape, b->nshape, "shape count");
     I(a->nforce, b->nforce, "force count");
     I(a->nsensor, b->nsensor, "sensor count");
+    I(a->ncontrol, b->ncontrol, "control count");
+    I(a->nevent, b->nevent, "event count");
+    I(a->loops, b->loops, "loops");
+    D(a->loop_freq, b->loop_freq, "loop_freq");
     if (ndiff) return;
     for (i = 0; i < a->nbody; i++) {
         const MtBodySpec *x = &a->body[i], *y = &b->body[i];
@@ -409,6 +441,27 @@ static void compare_models(const MtModel *a, const MtModel *b)
         S(x->unit, y->unit, "sensor.unit");
         S(x->expr, y->expr, "sensor.expr");
     }
+    for (i = 0; i < a->ncontrol; i++) {
+        const MtControlSpec *x = &a->control[i], *y = &b->control[i];
+        S(x->name, y->name, "control.name");
+        I(x->kind, y->kind, "control.kind");
+        S(x->input, y->input, "control.input");
+        S(x->setpoint, y->setpoint, "control.setpoint");
+        DV(x->p, y->p, 6, "control.p");
+        I(x->disabled, y->disabled, "control.disabled");
+    }
+    for (i = 0; i < a->nevent; i++) {
+        const MtEventSpec *x = &a->event[i], *y = &b->event[i];
+        S(x->name, y->name, "event.name");
+        I(x->trigger, y->trigger, "event.trigger");
+        D(x->time, y->time, "event.time");
+        S(x->expr, y->expr, "event.expr");
+        D(x->value, y->value, "event.value");
+        I(x->direction, y->direction, "event.direction");
+        I(x->action, y->action, "event.action");
+        I(x->target_kind, y->target_kind, "event.target_kind");
+        I(x->target, y->target, "event.target");
+    }
     for (i = 0; i < a->ninitial; i++) {
         const MtInitialSpec *x = &a->initial[i], *y = &b->initial[i];
         I(x->joint, y->joint, "initial.joint");
@@ -446,9 +499,18 @@ static void test_every_field(void)
     MtModel *m = parse_or_die(every);
     /* a negative zero must survive (SQLite REAL columns would make it +0) */
     CHECK(signbit(m->body[0].com[2]) && m->body[0].com[2] == 0, "the model has com.z = -0");
-    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 10 && m->nbinding >= 8 && m->nunit == 2,
-          "every kind is present (shapes %d, forces %d, sensors %d, bindings %d)", m->nshape, m->nforce, m->nsensor,
-          m->nbinding);
+    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 10 && m->nbinding >= 8 && m->nunit == 2 && m->ncontrol == 2 &&
+              m->nevent == 2,
+          "every kind is present (shapes %d, forces %d, sensors %d, bindings %d, controls %d, events %d)", m->nshape, m->nforce,
+          m->nsensor, m->nbinding, m->ncontrol, m->nevent);
+    CHECK(m->loops == MT_LOOPS_MLF && m->loop_freq == 500, "loops mlf, nu 500");
+    CHECK(m->control[0].kind == MT_CONTROL_PID && m->control[0].p[4] == -20 && m->control[0].p[5] == 20 &&
+              m->control[1].kind == MT_CONTROL_LAG && isinf(m->control[1].p[2]) && m->control[1].disabled,
+          "a limited PID and an unlimited, disabled lag");
+    CHECK(m->event[0].trigger == MT_EVENT_AT && m->event[0].action == MT_ACTION_LOCK && m->event[0].target_kind == MT_TARGET_JOINT &&
+              m->joint[m->event[0].target].type == MT_JOINT_REVOLUTE && m->event[1].trigger == MT_EVENT_CROSSES &&
+              m->event[1].action == MT_ACTION_DISABLE && m->event[1].target_kind == MT_TARGET_FORCE,
+          "an event at a time locking a revolute joint, one on a crossing disabling a force");
     const char *p = tpath("every.motus");
     MtError err = {0};
     MtStore *s = mt_store_open(p, MT_STORE_CREATE, &err);
@@ -498,6 +560,97 @@ static void test_every_field(void)
     mt_model_free(bad);
     mt_store_close(s);
     mt_model_free(m);
+    /* what the file holds: names of the text format, NULL for settings of
+     * other kinds, for absent limits and for the other trigger's fields */
+    sqlite3 *db = raw_open(p, 1);
+    CHECK(raw_int(db, "SELECT count(*) FROM solver WHERE loops = 'mlf' AND nu = 500") == 1, "solver.loops and solver.nu");
+    CHECK(raw_int(db, "SELECT count(*) FROM controls WHERE name = 'c_pid' AND kind = 'pid' AND setpoint = '0.1*L' AND kp = 50"
+                      " AND ki = 5 AND kd = 0.5 AND tf = 0.01 AND k IS NULL AND tau IS NULL AND wn IS NULL AND zeta IS NULL"
+                      " AND lo = -20 AND hi = 20 AND disabled = 0") == 1,
+          "the PID row");
+    CHECK(raw_int(db, "SELECT count(*) FROM controls WHERE name = 'c_lag' AND kind = 'lag' AND input = 'c_pid' AND k = 2"
+                      " AND tau = 0.05 AND kp IS NULL AND lo IS NULL AND hi IS NULL AND disabled = 1") == 1,
+          "the lag row (no limits: NULL)");
+    CHECK(raw_int(db, "SELECT count(*) FROM events e JOIN joints j ON j.id = e.joint_id WHERE e.name = 'e_lock' AND e.kind = 'at'"
+                      " AND e.time = 0.25 AND e.expr IS NULL AND e.action = 'lock' AND j.name = 'j_rev'"
+                      " AND e.force_id IS NULL AND e.spring_id IS NULL AND e.driver_id IS NULL AND e.control_id IS NULL") == 1,
+          "the event at a time refers to its joint");
+    CHECK(raw_int(db, "SELECT count(*) FROM events e JOIN forces f ON f.id = e.force_id WHERE e.name = 'e_off'"
+                      " AND e.kind = 'crosses' AND e.time IS NULL AND e.expr = 'j_rev.angle_rate' AND e.value = 1.5"
+                      " AND e.direction = 'rising' AND e.action = 'disable' AND f.name = 'f_act' AND e.joint_id IS NULL") == 1,
+          "the event on a crossing refers to its force element");
+    sqlite3_close(db);
+}
+
+static void test_controls_events(void)
+{
+    printf("-- controls of every kind, events on every kind of target\n");
+    MtModel *m = parse_or_die(controlled);
+    CHECK(m->ncontrol == 3 && m->nevent == 6 && m->loops == MT_LOOPS_PENALTY && m->loop_freq == 0,
+          "the model (controls %d, events %d)", m->ncontrol, m->nevent);
+    CHECK(signbit(m->control[1].p[2]) && signbit(m->event[5].value), "kd = -0 and a crossing of -0");
+    const char *p = tpath("controlled.motus");
+    MtError err = {0};
+    MtStore *s = mt_store_open(p, MT_STORE_CREATE, &err);
+    CHECK(s && mt_store_save_model(s, m, NULL, &err) == MT_OK, "saved: %s", err.msg);
+    MtModel *b = s ? mt_store_load_model(s, NULL, &err) : NULL;
+    CHECK(b != NULL, "loaded: %s", err.msg);
+    if (b) {
+        compare_models(m, b);
+        CHECK(ndiff == 0, "every field equal after save and load (%d differ)", ndiff);
+        CHECK(signbit(b->control[1].p[2]) && signbit(b->event[5].value), "-0 kept");
+        int kinds = 0;
+        for (int i = 0; i < b->nevent; i++) kinds |= 1 << b->event[i].target_kind;
+        CHECK(kinds == 0x3f, "targets none, joint, force, spring, driver and control (%#x)", kinds);
+        char *t1 = model_text(m), *t2 = model_text(b);
+        CHECK(!strcmp(t1, t2), "canonical text identical after the round trip");
+        free(t1);
+        free(t2);
+        mt_model_free(b);
+    }
+    /* removing the controls and events removes their rows */
+    MtModel *plain = mt_model_copy(m);
+    plain->ncontrol = plain->nevent = 0;
+    plain->loops = MT_LOOPS_BAUMGARTE;
+    CHECK(s && mt_store_save_model(s, plain, NULL, &err) == MT_OK, "saved without controls and events: %s", err.msg);
+    b = s ? mt_store_load_model(s, NULL, &err) : NULL;
+    CHECK(b && b->ncontrol == 0 && b->nevent == 0 && b->loops == MT_LOOPS_BAUMGARTE, "none loaded");
+    mt_model_free(b);
+    mt_model_free(plain);
+    CHECK(s && mt_store_save_model(s, m, NULL, &err) == MT_OK, "saved with them again: %s", err.msg);
+    mt_store_close(s);
+    mt_model_free(m);
+    /* the file refuses what the model could not mean */
+    sqlite3 *db = raw_open(p, 0);
+    raw_exec(db, "PRAGMA foreign_keys = ON");
+    static const char *const refused[][2] = {
+        {"UPDATE solver SET loops = 'magic'", "an unknown loops method"},
+        {"UPDATE solver SET nu = -1", "a negative nu"},
+        {"INSERT INTO controls(name, kind, input) VALUES ('x', 'pi', 'time')", "an unknown kind of control"},
+        {"INSERT INTO controls(name, kind, input, k, tau) VALUES ('x', 'pid', 'time', 1, 1)", "a PID without its gains"},
+        {"INSERT INTO controls(name, kind, input, k, tau, kp) VALUES ('x', 'lag', 'time', 1, 1, 3)", "a lag with a PID gain"},
+        {"INSERT INTO controls(name, kind, input, k, tau) VALUES ('x', 'lag', 'time', 1, 0)", "a lag with tau = 0"},
+        {"INSERT INTO controls(name, kind, input, k, wn, zeta, lo, hi) VALUES ('x', 'second', 'time', 1, 1, 1, 2, 1)",
+         "limits the wrong way round"},
+        {"INSERT INTO controls(name, kind, input, k, tau) VALUES ('c2', 'lag', 'time', 1, 1)", "a second control c2"},
+        {"INSERT INTO events(name, kind, time, action) VALUES ('x', 'at', 1, 'explode')", "an unknown action"},
+        {"INSERT INTO events(name, kind, time, action) VALUES ('x', 'when', 1, 'stop')", "an unknown trigger"},
+        {"INSERT INTO events(name, kind, time, expr, action) VALUES ('x', 'at', 1, 'time', 'stop')", "an event at a time with an expression"},
+        {"INSERT INTO events(name, kind, expr, value, action) VALUES ('x', 'crosses', 'time', 1, 'stop')", "a crossing without direction"},
+        {"INSERT INTO events(name, kind, time, action, force_id) VALUES ('x', 'at', 1, 'stop', 1)", "stop with a target"},
+        {"INSERT INTO events(name, kind, time, action) VALUES ('x', 'at', 1, 'lock')", "lock without a joint"},
+        {"INSERT INTO events(name, kind, time, action, force_id) VALUES ('x', 'at', 1, 'break', 1)", "break of a force element"},
+        {"INSERT INTO events(name, kind, time, action, joint_id) VALUES ('x', 'at', 1, 'enable', 1)", "enable of a joint"},
+        {"INSERT INTO events(name, kind, time, action, force_id, spring_id) VALUES ('x', 'at', 1, 'enable', 1, 1)", "two targets"},
+        {"INSERT INTO events(name, kind, time, action, control_id) VALUES ('x', 'at', 1, 'enable', 99)", "a missing control"},
+        {"INSERT INTO events(name, kind, time, action) VALUES ('x', 'at', -1, 'stop')", "a negative time"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        CHECK(sqlite3_exec(db, refused[k][0], NULL, NULL, NULL) != SQLITE_OK, "refused by the file: %s", refused[k][1]);
+    CHECK(sqlite3_exec(db, "INSERT INTO events(name, kind, time, action, control_id) VALUES ('x', 'at', 1, 'enable', 1)", NULL, NULL,
+                       NULL) == SQLITE_OK,
+          "while a well-formed event is accepted");
+    sqlite3_close(db);
 }
 
 static void test_load_messages(void)
@@ -554,6 +707,32 @@ static void test_load_messages(void)
     rc = sqlite3_exec(db, "UPDATE bodies SET mass = -1 WHERE name = 'wheel'", NULL, NULL, NULL);
     CHECK(rc != SQLITE_OK, "a negative mass is refused by the file itself");
     sqlite3_close(db);
+    /* controls and events: a row written past the file's checks makes the file damaged */
+    db = raw_open(p, 0);
+    raw_exec(db, "PRAGMA ignore_check_constraints = ON; UPDATE controls SET tau = NULL WHERE name = 'c_lag'");
+    sqlite3_close(db);
+    s = mt_store_open(p, 0, &err);
+    printf("message: %s\n", err.msg);
+    CHECK(!s && strstr(err.msg, "damaged") && strstr(err.msg, "controls"), "a lag without tau: the file is refused, the table named");
+    mt_store_close(s);
+    db = raw_open(p, 0);
+    raw_exec(db, "UPDATE controls SET tau = 0.05 WHERE name = 'c_lag'; PRAGMA foreign_keys = OFF;"
+                 "UPDATE events SET joint_id = 999 WHERE name = 'e_lock'");
+    sqlite3_close(db);
+    s = mt_store_open(p, 0, &err);
+    m = mt_store_load_model(s, NULL, &err);
+    printf("message: %s\n", err.msg);
+    CHECK(!m && strstr(err.msg, "events") && strstr(err.msg, "e_lock") && strstr(err.msg, "'joint_id' refers to a row that does not exist"),
+          "an event on a missing joint: event and column named");
+    mt_store_close(s);
+    db = raw_open(p, 0);
+    raw_exec(db, "UPDATE events SET joint_id = 1 WHERE name = 'e_lock'; UPDATE controls SET name = 's_pos' WHERE name = 'c_lag'");
+    sqlite3_close(db);
+    s = mt_store_open(p, 0, &err);
+    m = mt_store_load_model(s, NULL, &err);
+    printf("message: %s\n", err.msg);
+    CHECK(!m && strstr(err.msg, "control 's_pos'"), "a control named like a sensor: the control is named");
+    mt_store_close(s);
 }
 
 static void test_examples(void)
@@ -916,6 +1095,33 @@ static void column_set(sqlite3 *db, const char *table, char *out, size_t n)
     sqlite3_finalize(st);
 }
 
+/* Every table of a new project has the same columns in db. */
+static void same_tables_as_fresh(sqlite3 *db)
+{
+    const char *fresh_path = tpath("fresh.motus");
+    rm_project(fresh_path);
+    MtError err = {0};
+    MtStore *fresh = mt_store_open(fresh_path, MT_STORE_CREATE, &err);
+    mt_store_close(fresh);
+    sqlite3 *dbf = raw_open(fresh_path, 1);
+    sqlite3_stmt *tl;
+    sqlite3_prepare_v2(dbf, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &tl,
+                       NULL);
+    int ntab = 0, same = 0;
+    while (sqlite3_step(tl) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(tl, 0);
+        char c1[2048], c2[2048];
+        column_set(dbf, t, c1, sizeof c1);
+        column_set(db, t, c2, sizeof c2);
+        ntab++;
+        if (!strcmp(c1, c2)) same++;
+        else printf("table %s: fresh [%s] migrated [%s]\n", t, c1, c2);
+    }
+    sqlite3_finalize(tl);
+    CHECK(ntab >= 20 && same == ntab, "every table of a fresh project has the same columns after migration (%d of %d)", same, ntab);
+    sqlite3_close(dbf);
+}
+
 static void test_migration(void)
 {
     printf("-- a version 1 project is migrated\n");
@@ -999,27 +1205,104 @@ static void test_migration(void)
     mt_store_close(s);
     db = raw_open(p, 1);
     CHECK(raw_int(db, "PRAGMA user_version") == MT_STORE_SCHEMA_VERSION, "user_version is now %d", MT_STORE_SCHEMA_VERSION);
-    const char *fresh_path = tpath("fresh.motus");
-    MtStore *fresh = mt_store_open(fresh_path, MT_STORE_CREATE, &err);
-    mt_store_close(fresh);
-    sqlite3 *dbf = raw_open(fresh_path, 1);
+    same_tables_as_fresh(db);
+    sqlite3_close(db);
+}
+
+/* A version 2 file, made with the statements of version 2 and filled with
+ * the rows of a current project (the tables version 2 had, the solver
+ * without loops and nu), is migrated to the current version. */
+static void test_migration_v2(void)
+{
+    printf("-- a version 2 project is migrated\n");
+    /* what a version 2 project could hold: every entity but controls and events */
+    MtModel *full = parse_or_die(every), *old = parse_or_die(every);
+    old->ncontrol = old->nevent = 0;
+    old->loops = MT_LOOPS_BAUMGARTE;
+    old->loop_freq = 0;
+    const char *src = tpath("v2-source.motus"), *p = tpath("v2.motus");
+    MtError err = {0};
+    MtStore *s = mt_store_open(src, MT_STORE_CREATE, &err);
+    CHECK(s && mt_store_save_model(s, old, NULL, &err) == MT_OK, "source saved: %s", err.msg);
+    mt_store_close(s);
+
+    sqlite3 *db = raw_open(p, 0);
+    char sql[1024];
+    snprintf(sql, sizeof sql, "ATTACH '%s' AS src", src);
+    raw_exec(db, sql);
+    raw_exec(db, "BEGIN");
+    int nstmt = 0;
+    for (; mt_store_schema_v2_sql(nstmt); nstmt++) raw_exec(db, mt_store_schema_v2_sql(nstmt));
+    CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('controls', 'events')") == 0 &&
+              raw_int(db, "SELECT count(*) FROM pragma_table_info('solver') WHERE name IN ('loops', 'nu')") == 0,
+          "version 2 has no controls, events, loops or nu (%d statements)", nstmt);
     sqlite3_stmt *tl;
-    sqlite3_prepare_v2(dbf, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &tl,
-                       NULL);
-    int ntab = 0, same = 0;
+    sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", -1, &tl, NULL);
+    int ncopied = 0;
     while (sqlite3_step(tl) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(tl, 0);
-        char c1[2048], c2[2048];
-        column_set(dbf, t, c1, sizeof c1);
-        column_set(db, t, c2, sizeof c2);
-        ntab++;
-        if (!strcmp(c1, c2)) same++;
-        else printf("table %s: fresh [%s] migrated [%s]\n", t, c1, c2);
+        if (!strcmp(t, "solver"))
+            snprintf(sql, sizeof sql, "INSERT INTO main.solver SELECT id, method, step, until, every, rtol, atol, ts, xi, correct,"
+                                      " alpha, rho FROM src.solver");
+        else snprintf(sql, sizeof sql, "INSERT INTO main.%s SELECT * FROM src.%s", t, t);
+        raw_exec(db, sql);
+        ncopied++;
     }
     sqlite3_finalize(tl);
-    CHECK(ntab >= 20 && same == ntab, "every table of a fresh project has the same columns after migration (%d of %d)", same, ntab);
-    sqlite3_close(dbf);
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", MT_STORE_APPLICATION_ID);
+    raw_exec(db, sql);
+    raw_exec(db, "PRAGMA user_version = 2; COMMIT; DETACH src");
+    CHECK(raw_int(db, "SELECT count(*) FROM forces") == 8 && raw_int(db, "SELECT model_version FROM project") == 1,
+          "version 2 file made (%d tables)", ncopied);
     sqlite3_close(db);
+
+    s = mt_store_open(p, MT_STORE_READONLY, &err);
+    printf("read-only: %s\n", err.msg);
+    CHECK(!s && strstr(err.msg, "older project format 2"), "read-only opening of format 2 asks for an upgrade");
+    s = mt_store_open(p, 0, &err);
+    CHECK(s != NULL, "opened for writing: %s", err.msg);
+    if (!s) {
+        mt_model_free(full);
+        mt_model_free(old);
+        return;
+    }
+    long v = 0;
+    MtModel *b = mt_store_load_model(s, &v, &err);
+    CHECK(b && v == 1, "the version 2 model loads after the migration: %s", err.msg);
+    if (b) {
+        compare_models(old, b);
+        CHECK(ndiff == 0 && b->loops == MT_LOOPS_BAUMGARTE && b->loop_freq == 0 && !signbit(b->loop_freq),
+              "every field equal; loops baumgarte, nu 0 (%d differ)", ndiff);
+        char *t1 = model_text(old), *t2 = model_text(b);
+        CHECK(!strcmp(t1, t2), "canonical text identical");
+        free(t1);
+        free(t2);
+        mt_model_free(b);
+    }
+    /* controls, events and loops go into the migrated file */
+    CHECK(mt_store_save_model(s, full, &v, &err) == MT_OK && v == 2, "saving controls and events into it: %s", err.msg);
+    b = mt_store_load_model(s, &v, &err);
+    CHECK(b != NULL, "and loading them: %s", err.msg);
+    if (b) {
+        compare_models(full, b);
+        CHECK(ndiff == 0, "every field equal (%d differ)", ndiff);
+        char *t1 = model_text(full), *t2 = model_text(b);
+        CHECK(!strcmp(t1, t2), "canonical text identical");
+        free(t1);
+        free(t2);
+        mt_model_free(b);
+    }
+    CHECK(mt_store_check(s, &err) == MT_OK, "integrity of the migrated file: %s", err.msg);
+    mt_store_close(s);
+    db = raw_open(p, 0);
+    CHECK(raw_int(db, "PRAGMA user_version") == MT_STORE_SCHEMA_VERSION, "user_version is now %d", MT_STORE_SCHEMA_VERSION);
+    CHECK(sqlite3_exec(db, "UPDATE solver SET loops = 'magic'", NULL, NULL, NULL) != SQLITE_OK &&
+              sqlite3_exec(db, "UPDATE solver SET nu = -1", NULL, NULL, NULL) != SQLITE_OK,
+          "the added solver columns keep their checks");
+    same_tables_as_fresh(db);
+    sqlite3_close(db);
+    mt_model_free(full);
+    mt_model_free(old);
 }
 
 /* ---- files that are not usable projects ------------------------------------------------------ */
@@ -1366,8 +1649,9 @@ int main(void)
         return 1;
     }
     /* test_million first: its memory bound is measured from a small process */
-    void (*const tests[])(void) = {test_million, test_every_field, test_load_messages, test_examples, test_runs,
-                                   test_migration, test_bad_files, test_kill_run, test_kill_save};
+    void (*const tests[])(void) = {test_million,   test_every_field,  test_controls_events, test_load_messages,
+                                   test_examples,  test_runs,         test_migration,       test_migration_v2,
+                                   test_bad_files, test_kill_run,     test_kill_save};
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         double t0 = now_s();
         tests[i]();

@@ -1,0 +1,146 @@
+/* Control channels, events and loop-closure methods against closed form:
+ * first- and second-order lag step responses, a PID holding a pendulum at a
+ * set angle (and its output limit), a joint locked at a time, a pendulum
+ * stopped where its angle crosses zero (quarter period from the elliptic
+ * integral, located to 1e-9 s), a joint that breaks into free fall, a spring
+ * switched off, and a four-bar kept closed by penalty and by the modified
+ * Lagrange function. */
+#include <string.h>
+
+#include "mt_output.h"
+#include "mt_test.h"
+
+typedef struct { MtCsv *csv; double *v; int col; double last, vmax, vmin, t; int n; } Rec;
+static int rec_cb(void *u, MtState *st)
+{
+    Rec *r = u;
+    mt_frame_values(r->csv, st, r->v);
+    r->last = r->v[r->col];
+    if (r->n++ == 0) r->vmax = r->vmin = r->last;
+    r->vmax = fmax(r->vmax, r->last);
+    r->vmin = fmin(r->vmin, r->last);
+    r->t = st->t;
+    return 0;
+}
+
+static Rec run(const char *text, const char *col, MtRunStats *stats, MtState **keep)
+{
+    MtSystem *s = mt_test_system(text);
+    MtError err = {0};
+    Rec r = {0};
+    r.csv = mt_csv_new(s, NULL, &err);
+    CHECK(r.csv != NULL, "columns: %s", err.msg);
+    r.col = -1;
+    for (int k = 0; r.csv && k < mt_csv_ncols(r.csv); k++)
+        if (!strcmp(mt_csv_colname(r.csv, k), col)) r.col = k;
+    CHECK(r.col >= 0, "column %s", col);
+    r.v = malloc(sizeof(double) * (size_t)(r.csv ? mt_csv_ncols(r.csv) : 1));
+    MtRunStats st0;
+    MtState *st = mt_test_run(s, r.col >= 0 ? rec_cb : NULL, &r, stats ? stats : &st0);
+    free(r.v);
+    mt_csv_free(r.csv);
+    if (keep) *keep = st;
+    else {
+        mt_state_free(st);
+        mt_system_free(s);
+    }
+    return r;
+}
+
+#define G0 "ground\n marker o\n marker rail z 1 0 0\nend\n"
+
+int main(void)
+{
+    /* first-order lag: 2 (1 − e^{−t/0.5}) */
+    Rec r = run("solver method rk4 step 1e-3 until 1\n" G0 "control lag1 lag input {1} k 2 tau 0.5\n", "lag1.out", NULL, NULL);
+    CHECK_ABS(r.last, 2 * (1 - exp(-2.0)), 1e-10, "first-order lag step response at t = 1 s");
+    /* second-order: 1 − e^{−ζωt}(cos ω_d t + ζ/√(1−ζ²) sin ω_d t) */
+    r = run("solver method rk4 step 1e-3 until 0.5\n" G0 "control sec second input {1} k 1 wn 10 zeta 0.5\n", "sec.out", NULL, NULL);
+    double wd = 10 * sqrt(0.75), tt = 0.5;
+    CHECK_ABS(r.last, 1 - exp(-5 * tt) * (cos(wd * tt) + 0.5 / sqrt(0.75) * sin(wd * tt)), 1e-10,
+              "second-order step response at t = 0.5 s");
+    /* a PID with a motor torque holds a pendulum at 0.5 rad */
+    const char *pend = "gravity 0 -9.81 0\nsolver method dp54 step 1e-2 until %g rtol 1e-9 atol 1e-12\n" G0
+                       "body arm\n mass 1\n com 0 -0.5 0\n inertia 0.02 0.001 0.02\n marker c\nend\n"
+                       "joint pin revolute arm.c ground.o\n%s";
+    char t[2048];
+    snprintf(t, sizeof t, pend, 8.0,
+             "control ctl pid input {pin.angle} setpoint {0.5} kp 60 ki 40 kd 8\n"
+             "force motor actuator arm.c ground.o tz {ctl}\n");
+    r = run(t, "pin.angle", NULL, NULL);
+    CHECK_ABS(r.last, 0.5, 1e-4, "PID holds the pendulum at the set angle after 8 s [rad]");
+    snprintf(t, sizeof t, pend, 2.0,
+             "control ctl pid input {pin.angle} setpoint {0.5} kp 60 ki 40 kd 8 limit -3 3\n"
+             "force motor actuator arm.c ground.o tz {ctl}\n");
+    r = run(t, "ctl.out", NULL, NULL);
+    CHECK(r.vmax <= 3 + 1e-12 && r.vmin >= -3 - 1e-12 && r.vmax > 2.9, "PID output stays within its limit [%g, %g]", r.vmin, r.vmax);
+
+    /* lock: a rotor turning at 2 rad/s is locked at t = 0.3 s and stays at 0.6 rad */
+    r = run("solver method rk4 step 1e-3 until 1\n" G0
+            "body rotor\n mass 1\n inertia 0.02 0.02 0.03\n omega 0 0 2\n marker c\nend\n"
+            "joint pin revolute rotor.c ground.o\nevent stopit at 0.3 do lock pin\n",
+            "pin.angle", NULL, NULL);
+    CHECK_ABS(r.last, 0.6, 1e-9, "joint locked at t = 0.3 s keeps its angle [rad]");
+
+    /* crossing: a pendulum released at 60 deg reaches the bottom after a quarter period */
+    snprintf(t, sizeof t,
+             "gravity 0 -9.81 0\nsolver method dp54 step 1e-2 until 2 rtol 1e-12 atol 1e-14\n" G0
+             "body bob\n mass 1\n com 0 -1 0\n inertia 1e-6 1e-6 1e-6\n orientation axis 0 0 1 60deg\n marker c\nend\n"
+             "joint pin revolute bob.c ground.o\nevent bottom when {pin.angle} crosses 0 falling do stop\n");
+    MtState *st = NULL;
+    r = run(t, "pin.angle", NULL, &st);
+    double w0 = sqrt(9.81 * 1 / (1 + 1e-6)), T4 = M_PI / (2 * w0 * mt_test_agm(1, cos(M_PI / 6)));
+    CHECK_ABS(st->etime[0], T4, 1e-9, "event located at the zero crossing: quarter period K(k)/w0 [s]");
+    CHECK_ABS(r.t, T4, 1e-9, "the run stops at the event [s]");
+    const MtSystem *sy = st->sys;
+    mt_state_free(st);
+    mt_system_free((MtSystem *)sy);
+
+    /* break: a hanging body at rest is released at t = 0.2 s and falls freely */
+    r = run("gravity 0 -9.81 0\nsolver method rk4 step 1e-3 until 0.7\n" G0
+            "body bob\n mass 1\n com 0 -1 0\n inertia 0.01 0.01 0.01\n marker c\nend\n"
+            "joint pin revolute bob.c ground.o\nevent snap at 0.2 do break pin\n",
+            "bob.y", NULL, NULL);
+    CHECK_ABS(r.last, -0.5 * 9.81 * 0.25, 1e-9, "broken joint: free fall for 0.5 s [m]");
+
+    /* disable a spring at 0.5 s: the mass keeps the speed it had then */
+    r = run("solver method rk4 step 1e-3 until 1\n" G0
+            "body m\n mass 1\n inertia 0.01 0.01 0.01\n position 0.1 0 0\n marker s z 1 0 0\nend\n"
+            "joint slide prismatic m.s ground.rail\nspring k m.s ground.o k 100 length 0\n"
+            "event cut at 0.5 do disable k\n",
+            "m.vx", NULL, NULL);
+    CHECK_ABS(r.last, -0.1 * 10 * sin(10 * 0.5), 1e-8, "spring disabled at 0.5 s: speed frozen at its value then [m/s]");
+
+    /* loop-closure methods on a four-bar: the motion agrees with Baumgarte, the loop stays closed */
+    const char *fb = "gravity 0 -9.81 0\nsolver method rk4 step 1e-4 until 1 %s\n"
+                     "ground\n marker a\n marker d at 0.4 0 0\nend\n"
+                     "body crank\n mass 1\n com 0 0.05 0\n inertia 1e-3 1e-4 1e-3\n marker a\n marker b at 0 0.1 0\nend\n"
+                     "body coupler\n mass 1\n com 0.2 0 0\n inertia 1e-4 4e-3 4e-3\n position 0 0.1 0\n marker b\n marker c at 0.4 0 0\nend\n"
+                     "body rocker\n mass 1\n com 0 0.05 0\n inertia 1e-3 1e-4 1e-3\n position 0.4 0 0\n marker d\n marker c at 0 0.1 0\nend\n"
+                     "joint ja revolute crank.a ground.a\njoint jb revolute coupler.b crank.b\n"
+                     "joint jc revolute rocker.c coupler.c\njoint jd revolute rocker.d ground.d\n"
+                     "initial ja.angle -10deg\n";
+    /* The diagonal feedback laws are approximations: the penalty converges as nu grows (the violation
+     * falls roughly as 1/nu^2); the modified Lagrange function keeps the loop closed at moderate nu. */
+    double gpen[2];
+    static const char *const methods[] = {"loops penalty nu 300", "loops penalty nu 1000", "loops mlf nu 300"};
+    for (int k = 0; k < 3; k++) {
+        MtRunStats stats;
+        snprintf(t, sizeof t, fb, methods[k]);
+        run(t, "ja.angle", &stats, NULL);
+        printf("  %s: largest violation %.3g m\n", methods[k], stats.gmax);
+        if (k < 2) gpen[k] = stats.gmax;
+        else CHECK(stats.gmax < 1e-3, "modified Lagrange (nu 300) keeps the four-bar closed (violation %.3g m)", stats.gmax);
+    }
+    CHECK(gpen[1] < gpen[0] / 5, "penalty: violation falls as nu grows (%.3g -> %.3g m)", gpen[0], gpen[1]);
+
+    /* controls and events need an integrator that carries them */
+    MtError err = {0};
+    MtSystem *s = mt_test_system("solver method euler\n" G0 "control c lag input {1} k 1 tau 1\n");
+    st = mt_state_new(s, &err);
+    CHECK(mt_run(st, &s->solver, NULL, NULL, NULL, NULL, &err) != MT_OK && strstr(err.msg, "control"),
+          "implicit Euler refuses control states with a message: %s", err.msg);
+    mt_state_free(st);
+    mt_system_free(s);
+    return mt_test_done();
+}
