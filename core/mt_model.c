@@ -650,10 +650,28 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
             return mt_error_set(err, MT_ERR_MODEL, c->name,
                                 MT_("control '%s': gains must be finite; tf, tau and wn positive; zeta not negative"), c->name);
     }
-    for (int i = 0; i < m->nevent; i++)
-        if (m->event[i].trigger == MT_EVENT_AT && !(m->event[i].time >= 0 && isfinite(m->event[i].time)))
-            return mt_error_set(err, MT_ERR_MODEL, m->event[i].name, MT_("event '%s': the time must be a non-negative number"),
-                                m->event[i].name);
+    for (int i = 0; i < m->ncontrol; i++) {
+        const MtControlSpec *c = &m->control[i];
+        int lo = c->kind == MT_CONTROL_PID ? 4 : c->kind == MT_CONTROL_LAG ? 2 : 3;
+        if (!(c->p[lo] < c->p[lo + 1]))
+            return mt_error_set(err, MT_ERR_MODEL, c->name, MT_("control '%s': the lower limit must be below the upper"), c->name);
+    }
+    for (int i = 0; i < m->nevent; i++) {
+        const MtEventSpec *ev = &m->event[i];
+        if (ev->trigger == MT_EVENT_AT && !(ev->time >= 0 && isfinite(ev->time)))
+            return mt_error_set(err, MT_ERR_MODEL, ev->name, MT_("event '%s': the time must be a non-negative number"), ev->name);
+        if (ev->trigger == MT_EVENT_CROSSES && !isfinite(ev->value))
+            return mt_error_set(err, MT_ERR_MODEL, ev->name, MT_("event '%s': the crossing value must be a finite number"), ev->name);
+        int n = ev->target_kind == MT_TARGET_JOINT ? m->njoint : ev->target_kind == MT_TARGET_FORCE ? m->nforce
+              : ev->target_kind == MT_TARGET_SPRING ? m->nspring : ev->target_kind == MT_TARGET_DRIVER ? m->ndriver
+              : ev->target_kind == MT_TARGET_CONTROL ? m->ncontrol : 0;
+        int needs_joint = ev->action == MT_ACTION_BREAK || ev->action == MT_ACTION_LOCK;
+        int ok = ev->action == MT_ACTION_STOP ? ev->target_kind == MT_TARGET_NONE
+               : (ev->target >= 0 && ev->target < n && (needs_joint == (ev->target_kind == MT_TARGET_JOINT)));
+        if (ok && ev->action == MT_ACTION_LOCK) ok = mt_joint_default_coord(m->joint[ev->target].type) != MT_COORD_NONE;
+        if (!ok)
+            return mt_error_set(err, MT_ERR_MODEL, ev->name, MT_("event '%s': its target does not fit its action"), ev->name);
+    }
     if (m->loops < MT_LOOPS_BAUMGARTE || m->loops > MT_LOOPS_MLF || !(m->loop_freq >= 0) || !isfinite(m->loop_freq))
         return mt_error_set(err, MT_ERR_MODEL, "solver", "%s", MT_("solver: loops method or its frequency nu is invalid"));
     const MtSolverSpec *sv = &m->solver;
