@@ -129,13 +129,13 @@ typedef struct {
     int nb, nx, nr, n; /* n = nx + nr unknowns of the equilibrium equations */
     double t, L, F;
     double *q, *qp, *u0, *up, *dx;   /* 7nb, 7nb, 6nb (zero), 6nb, nx */
-    double *lam, *lamt, *dlam;       /* nr */
+    double *lam, *lamt;              /* nr */
     double *qs, *lams;               /* start of the search: 7nb, nr */
     double *rq, *ru, *qr;            /* relaxation: last accepted state, 7nb, 6nb; its end state, 7nb */
     double *R, *R1, *z, *rs, *cs;    /* n */
     double *fp, *fm, *rho, *dir;     /* nx, nx, nr, nx */
     double *K, *C, *Gd, *J, *sv, *work; /* nx², nx², nr·nx, n², n, lwork */
-    lapack_int *iwork;
+    lapack_int *iwork, *ipiv;
     int lwork;
     /* null space and reduced matrices (dof ≤ nx): N, Mr, Kr, tmp, eigenvalues,
      * SVD input, Vᵀ, singular values, SVD and eigensolver workspaces */
@@ -147,10 +147,10 @@ static void lin_free(Lin *L)
 {
     if (!L) return;
     free(L->q); free(L->qp); free(L->u0); free(L->up); free(L->dx);
-    free(L->lam); free(L->lamt); free(L->dlam); free(L->qs); free(L->lams); free(L->rq); free(L->ru); free(L->qr);
+    free(L->lam); free(L->lamt); free(L->qs); free(L->lams); free(L->rq); free(L->ru); free(L->qr);
     free(L->R); free(L->R1); free(L->z); free(L->rs); free(L->cs);
     free(L->fp); free(L->fm); free(L->rho); free(L->dir);
-    free(L->K); free(L->C); free(L->Gd); free(L->J); free(L->sv); free(L->work); free(L->iwork);
+    free(L->K); free(L->C); free(L->Gd); free(L->J); free(L->sv); free(L->work); free(L->iwork); free(L->ipiv);
     free(L->N); free(L->Mr); free(L->Kr); free(L->tmp); free(L->ev); free(L->svdA); free(L->VT); free(L->ssv);
     free(L->swork); free(L->ework);
     free(L);
@@ -173,7 +173,7 @@ static Lin *lin_new(MtState *st, MtError *err)
     size_t nb = (size_t)L->nb + 1, nx = (size_t)L->nx + 1, nr = (size_t)L->nr + 1, n = (size_t)L->n + 1;
 #define ALLOC(f, cnt) if (!(L->f = calloc((cnt), sizeof *L->f))) goto nomem
     ALLOC(q, 7 * nb); ALLOC(qp, 7 * nb); ALLOC(u0, 6 * nb); ALLOC(up, 6 * nb); ALLOC(dx, nx);
-    ALLOC(lam, nr); ALLOC(lamt, nr); ALLOC(dlam, nr); ALLOC(qs, 7 * nb); ALLOC(lams, nr); ALLOC(rq, 7 * nb); ALLOC(ru, 6 * nb); ALLOC(qr, 7 * nb);
+    ALLOC(lam, nr); ALLOC(lamt, nr); ALLOC(qs, 7 * nb); ALLOC(lams, nr); ALLOC(rq, 7 * nb); ALLOC(ru, 6 * nb); ALLOC(qr, 7 * nb);
     ALLOC(R, n); ALLOC(R1, n); ALLOC(z, n); ALLOC(rs, n); ALLOC(cs, n);
     ALLOC(fp, nx); ALLOC(fm, nx); ALLOC(rho, nr); ALLOC(dir, nx);
     ALLOC(K, nx * nx); ALLOC(C, nx * nx); ALLOC(Gd, nr * nx); ALLOC(J, n * n); ALLOC(sv, n);
@@ -201,7 +201,8 @@ static Lin *lin_new(MtState *st, MtError *err)
     L->ework = malloc(sizeof(double) * (size_t)L->lework);
     if (!L->swork || !L->ework) goto nomem;
     L->iwork = malloc(sizeof(lapack_int) * (size_t)(iwq > 1 ? iwq + 1 : 2));
-    if (!L->work || !L->iwork) goto nomem;
+    L->ipiv = malloc(sizeof(lapack_int) * n);
+    if (!L->work || !L->iwork || !L->ipiv) goto nomem;
     memcpy(L->q, st->q, sizeof(double) * 7 * (size_t)L->nb);
     return L;
 nomem:
@@ -689,22 +690,71 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     return 0;
 }
 
-/* Newton on (δ, λ) with the scaled, rank-revealing least-squares solve of
- * [[∂(F+Gᵀλ)/∂δ − μM, Gᵀ], [G, 0]].
+/* Inertia of body b about its centre of mass in project axes, at L->q. */
+static void world_inertia(const Lin *L, int b, double Jw[9])
+{
+    double R[9], p[4];
+    memcpy(p, L->q + 7 * b + 3, sizeof p);
+    mt_quat_to_m3(R, p);
+    mt_m3_rotate_sym(Jw, R, L->s->Jc + 9 * b);
+}
+
+/* Gershgorin bound of the largest ω² of the scaled force block of L->J (before
+ * the mass term), at least |gravity|/L. */
+static double omega2_bound(const Lin *L)
+{
+    int nx = L->nx, n = L->n;
+    double w2 = mt_v3_norm(L->s->gravity) / L->L;
+    for (int b = 0; b < L->nb; b++) {
+        double Jw[9];
+        world_inertia(L, b, Jw);
+        for (int c = 0; c < 6; c++) {
+            int i = 6 * b + c;
+            double mii = (c < 3 ? L->s->mass[b] : Jw[4 * (c - 3)]) * L->rs[i] * L->cs[i], row = 0;
+            for (int j = 0; j < nx; j++) row += fabs(L->J[IDX(i, j, n)]);
+            w2 = fmax(w2, row / mii);
+        }
+    }
+    return w2 > 0 ? w2 : 1.0;
+}
+
+/* L->J (force block) −= μ M, scaled. */
+static void sub_mass(Lin *L, double mu)
+{
+    int n = L->n;
+    for (int b = 0; b < L->nb; b++) {
+        double Jw[9];
+        world_inertia(L, b, Jw);
+        for (int c = 0; c < 3; c++) {
+            int i = 6 * b + c, k = 6 * b + 3 + c;
+            L->J[IDX(i, i, n)] -= mu * L->s->mass[b] * L->rs[i] * L->cs[i];
+            for (int e = 0; e < 3; e++) L->J[IDX(k, 6 * b + 3 + e, n)] -= mu * Jw[3 * c + e] * L->rs[k] * L->cs[6 * b + 3 + e];
+        }
+    }
+}
+
+/* Newton on (δ, λ) with the scaled solve of [[∂(F+Gᵀλ)/∂δ − μM, Gᵀ], [G, 0]]
+ * (rank-revealing least squares for μ = 0, LU for μ > 0).
  * cont = 0: Newton with a backtracking line search on the scaled residual;
  *   it converges to the equilibrium nearest the start, stable or not.
- * cont = 1: pseudo-transient continuation — μ = 1/Δτ² makes each step an
- *   implicit step of the motion from rest, robust far from equilibrium (and
- *   drawn to stable ones). It starts at Δτ ≈ 1/ω_max; a step that lowers the
- *   residual or the potential energy is taken and μ halves, any other step is
- *   refused and μ grows fourfold; once μ is negligible it is Newton's method.
+ * cont = 1: damped Newton (pseudo-transient continuation with a trust-region
+ *   test) — μ = 1/Δτ² makes each step an implicit step of the motion from
+ *   rest, robust far from equilibrium and drawn to stable equilibria. It
+ *   starts at Δτ ≈ 1/ω_max. Gravity and springs are conservative, so the
+ *   step is judged by the Lagrangian V − λᵀg: the ratio ρ of its actual
+ *   change to the change the quadratic model predicts, −R·δ − ½δᵀ(∂R/∂δ)δ.
+ *   ρ > 0.1 takes the step. The step cap (L/2, 0.5 rad) is the trust radius:
+ *   μ doubles after a capped step, grows fourfold after a poor (ρ < 0.25) or
+ *   refused one and shrinks to 0.3× after a good full one (ρ > 0.75). Where
+ *   the model predicts no decrease (near equilibrium, or at a saddle) the
+ *   residual judges instead. Once μ is negligible it is Newton's method.
  * Returns 0 when converged. */
 static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *final_inf)
 {
     const MtSystem *s = L->s;
     int nx = L->nx, nr = L->nr, n = L->n;
     double inf, phi = residual(L, L->q, L->lam, L->R, &inf);
-    double mu = cont ? -1 : 0, mu0 = 0, T, V, V1;
+    double mu = 0, mu0 = 0, T, V, V1;
     mt_energy(L->st, L->q, L->u0, &T, &V);
     for (int it = 0;; it++) {
         *final_inf = inf;
@@ -723,7 +773,11 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             retract(s, L->qp, L->q, L->dx, -1);
             gen_force(L, L->qp, L->u0, L->lam, L->fm);
             L->dx[j] = 0;
-            for (int i = 0; i < nx; i++) L->J[IDX(i, j, n)] = L->rs[i] * (L->fp[i] - L->fm[i]) / (2 * h) * L->cs[j];
+            for (int i = 0; i < nx; i++) {
+                double d = (L->fp[i] - L->fm[i]) / (2 * h);
+                L->K[IDX(i, j, nx)] = d; /* ∂R/∂δ, for the predicted energy change */
+                L->J[IDX(i, j, n)] = L->rs[i] * d * L->cs[j];
+            }
             for (int r = 0; r < nr; r++) L->J[IDX(nx + r, j, n)] = L->rs[nx + r] * L->Gd[IDX(r, j, nr)] * L->cs[j];
         }
         for (int r = 0; r < nr; r++) {
@@ -731,32 +785,20 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             if (s->dep[r]) { L->J[IDX(j, j, n)] = 1; continue; }
             for (int i = 0; i < nx; i++) L->J[IDX(i, j, n)] = L->rs[i] * L->Gd[IDX(r, i, nr)] * L->cs[j];
         }
-        if (mu != 0) { /* − μ M in scaled units; the first time μ = max ω² of the diagonal */
-            for (int pass = mu < 0 ? 0 : 1; pass < 2; pass++)
-                for (int b = 0; b < L->nb; b++) {
-                    double R[9], Jw[9], p[4];
-                    memcpy(p, L->q + 7 * b + 3, sizeof p);
-                    mt_quat_to_m3(R, p);
-                    mt_m3_rotate_sym(Jw, R, s->Jc + 9 * b);
-                    for (int c = 0; c < 6; c++) {
-                        int i = 6 * b + c;
-                        double mii = (c < 3 ? s->mass[b] : Jw[4 * (c - 3)]) * L->rs[i] * L->cs[i];
-                        if (pass == 0) mu0 = fmax(mu0, fabs(L->J[IDX(i, i, n)]) / mii);
-                        else if (c < 3) L->J[IDX(i, i, n)] -= mu * mii;
-                        else
-                            for (int e = 0; e < 3; e++)
-                                L->J[IDX(i, 6 * b + 3 + e, n)] -= mu * Jw[3 * (c - 3) + e] * L->rs[i] * L->cs[6 * b + 3 + e];
-                    }
-                    if (pass == 0 && b == L->nb - 1) {
-                        if (!(mu0 > 0)) mu0 = 1;
-                        mu = mu0;
-                    }
-                }
-        }
+        if (cont && mu0 == 0) mu = mu0 = omega2_bound(L); /* start at Δτ ≈ 1/ω_max */
+        if (mu > 0) sub_mass(L, mu);
         for (int i = 0; i < n; i++) L->z[i] = -L->rs[i] * L->R[i];
-        lapack_int rank = 0;
-        lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, L->J, n, L->z, n, L->sv, 1e-12, &rank,
-                                              L->work, L->lwork, L->iwork);
+        lapack_int rank = 0, info;
+        if (mu > 0) /* the mass term regularises the matrix: LU */
+            info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, 1, L->J, n, L->ipiv, L->z, n);
+        else
+            info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, n, n, 1, L->J, n, L->z, n, L->sv, 1e-12, &rank, L->work,
+                                       L->lwork, L->iwork);
+        if (info > 0 && mu > 0) { /* singular all the same: more damping */
+            mu *= 4;
+            residual(L, L->q, L->lam, L->R, &inf);
+            continue;
+        }
         if (info != 0) return -1;
         double zmax = 0, tmax = 0, rmax = 0;
         for (int i = 0; i < n; i++) {
@@ -769,20 +811,40 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
         }
         if (!isfinite(zmax)) return -1;
         if (zmax <= 1e-14 && inf <= 1e-6) return 0; /* at the rounding floor */
-        double a = 1, cap = getenv("CAP") ? atof(getenv("CAP")) : 0.5;
-        if (tmax > cap * L->L) a = fmin(a, cap * L->L / tmax); /* no jumps across the mechanism */
-        if (rmax > cap) a = fmin(a, cap / rmax);
-        if (mu > 0) { /* continuation: take the step if it lowers the residual or the potential */
+        double a = 1;
+        if (tmax > 0.5 * L->L) a = fmin(a, 0.5 * L->L / tmax); /* no jumps across the mechanism */
+        if (rmax > 0.5) a = fmin(a, 0.5 / rmax);
+        if (mu > 0) { /* damped step, judged by the energy (else the residual) */
+            double pred = 0;
+            for (int i = 0; i < nx; i++) {
+                double kd = 0;
+                for (int j = 0; j < nx; j++) kd += L->K[IDX(i, j, nx)] * L->z[j];
+                pred -= a * L->R[i] * L->z[i] + 0.5 * a * a * L->z[i] * kd;
+            }
             retract(s, L->qp, L->q, L->z, a);
             for (int r = 0; r < nr; r++) L->lamt[r] = L->lam[r] + a * L->z[nx + r];
             double inf1, phi1 = residual(L, L->qp, L->lamt, L->R1, &inf1);
             mt_energy(L->st, L->qp, L->u0, &T, &V1);
-            if (!(isfinite(phi1) && (phi1 < phi || V1 < V - 1e-12 * L->F * L->L))) {
-                mu *= 4;
+            /* the model is that of the Lagrangian V − λᵀg (λ of this step) */
+            double act = V1 - V;
+            for (int r = 0; r < nr; r++)
+                if (!s->dep[r]) act -= L->lam[r] * (L->R1[nx + r] - L->R[nx + r]);
+            int take;
+            double grow = 1;
+            if (pred < -1e-10 * (fabs(V) + L->F * L->L)) {
+                double rho = act / pred;
+                take = isfinite(phi1) && rho > 0.1 && phi1 < 10 * phi;
+                /* the cap is the trust radius: a capped step asks for more damping */
+                grow = !take || rho < 0.25 ? 4.0 : a < 1 ? 2.0 : rho > 0.75 ? 0.3 : 1.0;
+            } else {
+                take = isfinite(phi1) && phi1 < phi;
+                grow = take ? 0.5 : 4.0;
+            }
+            mu *= grow;
+            if (!take) {
                 residual(L, L->q, L->lam, L->R, &inf); /* restage at q */
                 continue;
             }
-            mu *= a < 1 ? 2.0 : 0.5; /* a cut step: the implicit step was too long */
             if (mu < 1e-12 * mu0) mu = 0;
             V = V1;
             memcpy(L->q, L->qp, sizeof(double) * 7 * (size_t)L->nb);
