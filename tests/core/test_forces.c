@@ -13,7 +13,7 @@ typedef struct {
     MtCsv *csv;
     double *v;
     int col, col2;
-    double first, last, min, max, last2, tcross, prev, tprev;
+    double first, last, min, max, last2, tcross, prev, tprev, vmax;
     int n, ncross;
 } Rec;
 
@@ -25,6 +25,7 @@ static int rec_cb(void *u, MtState *st)
     if (r->n == 0) { r->first = r->min = r->max = x; }
     r->min = fmin(r->min, x);
     r->max = fmax(r->max, x);
+    r->vmax = r->max;
     if (r->n > 0 && r->prev < 0 && x >= 0) { /* upward zero crossings, linear interpolation */
         double tc = r->tprev + (st->t - r->tprev) * (-r->prev) / (x - r->prev);
         if (r->ncross++ == 0) r->tcross = tc;
@@ -144,6 +145,62 @@ int main(void)
             "joint slide prismatic bob.s ground.rail\nspring sp bob.s ground.o length 0.1 curve {200*x}\n",
             "sp.force");
     CHECK_REL((r.last2 - r.tcross) / (r.ncross - 1), 2 * M_PI * sqrt(0.5 / 200), 1e-6, "spring curve: period of a 200 N/m curve [s]");
+
+    /* mass on a spring–damper: x0 e^{−ζωt} (cos ω_d t + ζ/√(1−ζ²) sin ω_d t), ω = √(k/m), ζ = c/(2√(km)) */
+    r = run("solver method dp54 step 1e-3 until 1 rtol 1e-11 atol 1e-13\n" GROUND
+            "body m\n mass 2\n inertia 0.01 0.01 0.01\n position 0.05 0 0\n marker s z 1 0 0\nend\n"
+            "joint slide prismatic m.s ground.rail\nspring k m.s ground.o k 800 c 8 length 0\n",
+            "slide.disp");
+    {
+        double w = 20, z = 8 / (2 * sqrt(800 * 2.0)), wd = w * sqrt(1 - z * z);
+        CHECK_ABS(r.last, 0.05 * exp(-z * w) * (cos(wd) + z / sqrt(1 - z * z) * sin(wd)), 1e-10,
+                  "mass-spring-damper: damped free decay at t = 1 s [m]");
+    }
+
+    /* accelerometer on an arm spun up at constant angular acceleration α: radial −ω²r, tangential α r */
+    {
+        MtSystem *s = mt_test_system("solver method rk4 step 1e-3 until 1 correct both\n" GROUND
+                                     "body arm\n mass 1\n com 0.2 0 0\n inertia 1e-3 0.02 0.02\n marker c\n marker tip at 0.3 0 0\nend\n"
+                                     "joint pin revolute arm.c ground.o\ndriver spin pin poly 0 0 1.5\n"
+                                     "sensor ar acceleration arm.tip frame arm.c component x\n"
+                                     "sensor at acceleration arm.tip frame arm.c component y\n");
+        MtError err = {0};
+        Rec q = {0};
+        q.csv = mt_csv_new(s, NULL, &err);
+        q.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(q.csv));
+        for (int k = 0; k < mt_csv_ncols(q.csv); k++)
+            if (!strcmp(mt_csv_colname(q.csv, k), "ar")) q.col = k;
+        MtState *st = mt_test_run(s, rec_cb, &q, NULL);
+        double ar = q.v[q.col], at = q.v[q.col + 1], wv = 3.0; /* ω = α t = 3 rad/s at t = 1 */
+        CHECK_ABS(ar, -wv * wv * 0.3, 1e-9, "accelerometer: radial reading -w^2 r on the arm [m/s^2]");
+        CHECK_ABS(at, 3.0 * 0.3, 1e-9, "accelerometer: tangential reading alpha r [m/s^2]");
+        free(q.v);
+        mt_csv_free(q.csv);
+        mt_state_free(st);
+        mt_system_free(s);
+    }
+
+    /* stick–slip: a block on a belt moving at v_b, held back by a spring k; it sticks until k x = mus N
+     * (x = v_b t), then slips around x_e = mu N / k at ω = √(k/m) */
+    {
+        const double vb = 0.1, k = 100, m = 1, N = 10, mus = 0.5, mu = 0.3;
+        char tx[2048];
+        snprintf(tx, sizeof tx,
+                 "solver method dp54 step 1e-3 until 0.9 rtol 1e-9 atol 1e-12\n" GROUND
+                 "body belt\n mass 10\n inertia 1 1 1\n velocity %g 0 0\n marker top z 1 0 0\nend\n"
+                 "body block\n mass %g\n inertia 0.01 0.01 0.01\n velocity %g 0 0\n marker s z 1 0 0\nend\n"
+                 "joint track prismatic belt.top ground.rail\ndriver run track vel const %g\n"
+                 "joint onbelt prismatic block.s belt.top\n"
+                 "force fr friction onbelt mu %g mus %g vs 0.002 eps 1e-5 preload %g\n"
+                 "spring k block.s ground.o k %g length 0\n",
+                 vb, m, vb, vb, mu, mus, N, k);
+        r = run(tx, "block.x");
+        double t1 = mus * N / (k * vb), x1 = vb * t1, xe = mu * N / k, w = sqrt(k / m);
+        /* peak of the slip phase: amplitude √((x1 − xe)² + (vb/ω)²) about xe */
+        double xpeak = xe + sqrt((x1 - xe) * (x1 - xe) + (vb / w) * (vb / w));
+        printf("  stick-slip: stick ends at t = %.4f s, x = %.4f m; slip peak expected %.5f m\n", t1, x1, xpeak);
+        CHECK_REL(r.vmax, xpeak, 0.02, "stick-slip: peak displacement of the slip phase [m]");
+    }
 
     /* tyre rolling straight keeps its speed; a side-slipping tyre gets F_y = −C_alpha · alpha at first contact */
     r = run("solver method dp54 step 1e-2 until 1 rtol 1e-10 atol 1e-12\n" GROUND
