@@ -141,6 +141,19 @@ int cli_store_run_begin(const char *path, const MtSystem *s, CliStoreRun **out, 
 
 int cli_store_run_frame(CliStoreRun *r, MtState *st) { return mt_store_run_frame(r->run, st); }
 
+void cli_store_run_events(CliStoreRun *r, const MtState *st)
+{
+    if (!r) return;
+    const MtModel *m = st->sys->model;
+    for (int e = 0; e < m->nevent; e++) {
+        if (!st->efired[e]) continue;
+        char line[256];
+        snprintf(line, sizeof line, _("event %s: %s"), m->event[e].name, mt_event_action_name(m->event[e].action));
+        MtError err = {0};
+        mt_store_run_log(r->run, "info", st->etime[e], line, &err);
+    }
+}
+
 int cli_store_run_end(CliStoreRun *r, MtStatus result, const MtError *run_err, int quiet)
 {
     if (!r) return 0;

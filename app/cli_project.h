@@ -28,5 +28,7 @@ typedef struct CliStoreRun CliStoreRun;
 int cli_store_run_begin(const char *path, const MtSystem *s, CliStoreRun **run, MtError *err);
 int cli_store_run_frame(CliStoreRun *run, MtState *st);
 int cli_store_run_end(CliStoreRun *run, MtStatus result, const MtError *run_err, int quiet);
+/* Writes the events that fired in the run into the project's run log. */
+void cli_store_run_events(CliStoreRun *run, const MtState *st);
 
 #endif

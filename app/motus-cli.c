@@ -357,6 +357,7 @@ int main(int argc, char **argv)
         }
         if (outpath && !rc) printf(_("results: %s (%d columns)\n"), outpath, mt_csv_ncols(ctx.csv));
     }
+    cli_store_run_events(ctx.store, st);
     if (cli_store_run_end(ctx.store, rc, &err, quiet)) code = 1;
     mt_csv_free(ctx.csv);
     mt_state_free(st);
