@@ -16,29 +16,16 @@
 #include "mt_model.h"
 #include "mt_output.h"
 
+#include "app_common.h"
+
 #define _(s) gettext(s)
 
 int cli_kinematics(int argc, char **argv);
 int cli_statics(int argc, char **argv);
 int cli_modes(int argc, char **argv);
 
-/* "motus-cli: " and a message (already translated) on standard error. */
-static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void cli_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("motus-cli: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
-static int fail(const MtError *e)
-{
-    cli_err("%s", e->msg[0] ? e->msg : _("error"));
-    return 1;
-}
+static int fail(const MtError *e) { return cli_fail(e); }
 
 typedef struct {
     const char *out;

@@ -17,24 +17,12 @@
 #include "mt_output.h"
 #include "mt_store.h"
 
+#include "app_common.h"
+
 #define _(s) gettext(s)
 
-static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void cli_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("motus-cli: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
-static int fail(const MtError *e)
-{
-    cli_err("%s", e->msg[0] ? e->msg : _("error"));
-    return 1;
-}
+static int fail(const MtError *e) { return cli_fail(e); }
 
 void cli_project_usage(FILE *f)
 {

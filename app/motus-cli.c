@@ -26,6 +26,8 @@
 #define MOTUS_INSTALL_LOCALEDIR "/usr/local/share/locale"
 #endif
 
+#include "app_common.h"
+
 #define _(s) gettext(s)
 
 /* Chooses the user's language for messages, binds the text domain "motus"
@@ -34,29 +36,7 @@
  * exists (the build tree: build/app/motus-cli finds build/locale); the install
  * LOCALEDIR. Numbers stay in the C locale whatever the language: the parser's
  * strtod reads "0.5", and CSV files and summaries always print a '.'. */
-static void init_i18n(void)
-{
-    setlocale(LC_ALL, "");
-    setlocale(LC_NUMERIC, "C");
-    static char exe_dir[PATH_MAX];
-    static const char up[] = "/../locale";
-    const char *dir = getenv("MOTUS_LOCALEDIR");
-    if (!dir || !dir[0]) {
-        dir = MOTUS_INSTALL_LOCALEDIR;
-        ssize_t n = readlink("/proc/self/exe", exe_dir, sizeof exe_dir - sizeof up);
-        if (n > 0 && (size_t)n < sizeof exe_dir - sizeof up) {
-            exe_dir[n] = 0;
-            char *slash = strrchr(exe_dir, '/');
-            struct stat sb;
-            if (slash) {
-                memcpy(slash, up, sizeof up);
-                if (stat(exe_dir, &sb) == 0 && S_ISDIR(sb.st_mode)) dir = exe_dir;
-            }
-        }
-    }
-    bindtextdomain("motus", dir);
-    textdomain("motus");
-}
+static void init_i18n(void) { app_init_i18n(); }
 
 static void usage(FILE *f)
 {
@@ -98,23 +78,8 @@ int cli_kinematics(int argc, char **argv);
 int cli_statics(int argc, char **argv);
 int cli_modes(int argc, char **argv);
 
-/* "motus-cli: " and a message (already translated) on standard error. */
-static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void cli_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("motus-cli: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
-static int fail(const MtError *e)
-{
-    cli_err("%s", e->msg[0] ? e->msg : _("error"));
-    return 1;
-}
+static int fail(const MtError *e) { return cli_fail(e); }
 
 static int parse_double(const char *opt, const char *s, double *out)
 {

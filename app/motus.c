@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app_common.h"
 #include "motus-i18n.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -267,30 +268,7 @@ static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data
  * bound to the first of $MOTUS_LOCALEDIR, <exe dir>/../locale (the build
  * tree) and the install directory, as motus-cli does. Numbers stay in the C
  * locale: the model parser reads "0.5" whatever the language. */
-static void init_i18n(void)
-{
-    setlocale(LC_ALL, "");
-    setlocale(LC_NUMERIC, "C");
-    static char exe_dir[PATH_MAX];
-    static const char up[] = "/../locale";
-    const char *dir = getenv("MOTUS_LOCALEDIR");
-    if (!dir || !dir[0]) {
-        dir = MOTUS_INSTALL_LOCALEDIR;
-        ssize_t n = readlink("/proc/self/exe", exe_dir, sizeof exe_dir - sizeof up);
-        if (n > 0 && (size_t)n < sizeof exe_dir - sizeof up) {
-            exe_dir[n] = 0;
-            char *slash = strrchr(exe_dir, '/');
-            struct stat sb;
-            if (slash) {
-                memcpy(slash, up, sizeof up);
-                if (stat(exe_dir, &sb) == 0 && S_ISDIR(sb.st_mode)) dir = exe_dir;
-            }
-        }
-    }
-    bindtextdomain(GETTEXT_PACKAGE, dir);
-    bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-    textdomain(GETTEXT_PACKAGE);
-}
+static void init_i18n(void) { app_init_i18n(); }
 
 int main(int argc, char **argv)
 {

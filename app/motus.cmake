@@ -2,7 +2,7 @@
 # ui/CMakeLists.txt. Built into build/app/ beside motus-cli, so that it finds
 # the message catalogues in build/locale like motus-cli does.
 include(GNUInstallDirs)
-add_executable(motus ${PROJECT_SOURCE_DIR}/app/motus.c)
+add_executable(motus ${PROJECT_SOURCE_DIR}/app/motus.c ${PROJECT_SOURCE_DIR}/app/app_common.c)
 target_link_libraries(motus PRIVATE motus_ui)
 set_target_properties(motus PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/app)
 target_compile_definitions(motus PRIVATE MOTUS_INSTALL_LOCALEDIR="${CMAKE_INSTALL_FULL_LOCALEDIR}"
