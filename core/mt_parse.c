@@ -301,7 +301,9 @@ static int body_line(Parser *p, MtModel *m, int bi)
     CTX(p, MT_ENT_BODY, bi, strcmp(k, "orientation") ? k : NULL);
     if (!strcmp(k, "density")) {
         if (expect_n(p, b->name, 2) || num(p, b->name, 1, &b->density)) return -1;
-        if (!(b->density > 0)) return perr(p, b->name, MT_("body '%s': density must be positive"), b->name);
+        /* an expression is checked once evaluated (mt_model_update_mass_props) */
+        if (p->tok[1][0] != '{' && !(b->density > 0))
+            return perr(p, b->name, MT_("body '%s': density must be positive"), b->name);
         return 0;
     }
     if (!strcmp(k, "mass")) return expect_n(p, b->name, 2) || num(p, b->name, 1, &b->mass);

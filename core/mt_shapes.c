@@ -138,6 +138,8 @@ int mt_model_update_mass_props(MtModel *m, MtError *err)
 {
     for (int b = 0; b < m->nbody; b++) {
         MtBodySpec *bd = &m->body[b];
+        if (bd->density < 0 || isnan(bd->density)) /* a parameter made it so */
+            return mt_error_set(err, MT_ERR_MODEL, bd->name, MT_("body '%s': density must be positive"), bd->name), -1;
         if (!(bd->density > 0)) continue;
         if (mt_shapes_mass_props(m, b, bd->density, &bd->mass, bd->com, bd->inertia)) {
             mt_error_set(err, MT_ERR_MODEL, bd->name,

@@ -90,5 +90,20 @@ int main(void)
     expect_error("wrong display unit", "units length kN\n", "kN", "length");
     expect_error("non-finite value", "parameter z 0\nbody b\n mass {1/z}\nend\n", "field mass", "not a finite number");
     expect_error("unterminated", "body b\n mass {2*\nend\n", "unterminated expression", NULL);
+    /* density from a parameter: the mass follows it; a negative value is refused once evaluated */
+    {
+        const char *dm = "parameter rho 2700\nbody b\n density {rho}\n shape box 0.1 0.2 0.3\nend\n";
+        MtModel *md = mt_model_parse(dm, "d.motus.txt", &err);
+        CHECK(md != NULL, "density from a parameter parses: %s", err.msg);
+        if (md) {
+            CHECK_ABS(md->body[0].mass, 2700 * 0.1 * 0.2 * 0.3, 1e-9, "box mass from density {rho} [kg]");
+            mt_model_add_param(md, "rho", "7800", "", &err);
+            CHECK(mt_model_eval_params(md, &err) == MT_OK, "re-evaluation: %s", err.msg);
+            CHECK_ABS(md->body[0].mass, 7800 * 0.1 * 0.2 * 0.3, 1e-9, "mass follows rho = 7800 [kg]");
+            mt_model_free(md);
+        }
+    }
+    expect_error("negative density from a parameter", "parameter rho {-1}\nbody b\n density {rho}\n shape sphere 0.1\nend\n",
+                 "'b'", "density must be positive");
     return mt_test_done();
 }
