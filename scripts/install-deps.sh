@@ -8,11 +8,13 @@ PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
     libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
+    libarpack2-dev
     libsqlite3-dev sqlite3 gettext
     # GUI (GTK 4 application) and headless GUI tests
     libgtk-4-dev libepoxy-dev libcglm-dev xvfb xauth
     # benchmark peers (never linked into Motus)
     libsimbody-dev libode-dev g++
+    gmsh calculix-ccx
 )
 
 missing=()

@@ -1,0 +1,462 @@
+/* Finite elements against theory (issue 7): Euler–Bernoulli and Timoshenko
+ * beams (clamped, free-free and simply supported; consistent and lumped mass),
+ * solid tetrahedra and hexahedra (patch tests, mass, a clamped block
+ * against beam theory), flat shells (patch tests, simply supported and
+ * clamped square plates against Leissa's solutions). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_fe.h"
+#include "mt_fe_asm.h"
+#include "mt_fe_elem.h"
+#include "mt_fe_reduce.h"
+#include "mt_test.h"
+
+#define PI 3.141592653589793
+static const double E = 210e9, NU = 0.3, RHO = 7850;
+
+static MtFeModel *must(MtFeModel *m)
+{
+    if (!m) {
+        printf("FAIL: no model\n");
+        exit(1);
+    }
+    return m;
+}
+
+static void ok(int r, const MtError *err)
+{
+    if (r < 0) {
+        printf("FAIL: %s\n", err->msg);
+        exit(1);
+    }
+}
+
+/* Lowest n frequencies (Hz) of the model as given (MODES, rigid modes kept). */
+static double *freqs(MtFeModel *m, int n, int lumped)
+{
+    MtReduceOptions o;
+    mt_reduce_options_init(&o);
+    o.method = MT_REDUCE_MODES;
+    o.nmodes = n;
+    o.keep_rigid = 1;
+    o.surface = 0;
+    m->lumped = lumped;
+    MtError err = {0};
+    MtFlexBody *b = mt_flex_reduce(m, &o, NULL, &err);
+    if (!b) {
+        printf("FAIL reduce: %s\n", err.msg);
+        exit(1);
+    }
+    double *f = malloc(sizeof(double) * (size_t)n);
+    memcpy(f, b->freq, sizeof(double) * (size_t)n);
+    mt_flex_body_free(b);
+    return f;
+}
+
+/* Relative distance from want to the nearest of f[0..n). */
+static double nearest(const double *f, int n, double want)
+{
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) best = fmin(best, fabs(f[i] - want) / want);
+    return best;
+}
+
+/* Straight beam along x of length L with ne elements, b (along y) × h (along z). */
+static MtFeModel *beam_model(double L, int ne, double b, double h, double kshear, int rotary)
+{
+    MtError err = {0};
+    MtFeModel *m = must(mt_fe_model_new());
+    int mat = mt_fe_add_material(m, "steel", E, NU, RHO, &err);
+    MtFeProp p = {0};
+    p.kind = MT_FE_PROP_BEAM, p.mat = mat;
+    p.A = b * h, p.Iy = b * h * h * h / 12, p.Iz = h * b * b * b / 12;
+    double a = fmax(b, h), c = fmin(b, h); /* Saint-Venant torsion of a rectangle */
+    p.J = a * c * c * c * (1.0 / 3 - 0.21 * c / a * (1 - pow(c / a, 4) / 12));
+    p.ky = p.kz = kshear, p.rotary = rotary;
+    p.v[1] = 1, p.has_v = 1;
+    int pr = mt_fe_add_prop(m, &p, &err);
+    for (int i = 0; i <= ne; i++) ok(mt_fe_add_node(m, i + 1, L * i / ne, 0, 0, &err), &err);
+    for (int i = 0; i < ne; i++) {
+        int nodes[2] = {i, i + 1};
+        ok(mt_fe_add_elem(m, i + 1, MT_FE_BEAM2, pr, nodes, &err), &err);
+    }
+    return m;
+}
+
+static void test_beam_clamped(void)
+{
+    printf("-- clamped-free Euler-Bernoulli beam, 20 elements, 1 x 0.02 x 0.01 m\n");
+    const double L = 1, b = 0.02, h = 0.01;
+    MtFeModel *m = beam_model(L, 20, b, h, 0, 0);
+    MtError err = {0};
+    ok(mt_fe_add_spc(m, 0, MT_FE_ALL, &err), &err);
+    double *f = freqs(m, 16, 0);
+    static const double bl[5] = {1.875104069, 4.694091133, 7.854757438, 10.99554073, 14.13716839};
+    double A = b * h, Iw = b * h * h * h / 12, Is = h * b * b * b / 12;
+    for (int k = 0; k < 5; k++) {
+        double fw = bl[k] * bl[k] / (2 * PI * L * L) * sqrt(E * Iw / (RHO * A));
+        double fs = bl[k] * bl[k] / (2 * PI * L * L) * sqrt(E * Is / (RHO * A));
+        char what[96];
+        snprintf(what, sizeof what, "clamped mode %d, weak axis (%.4f Hz)", k + 1, fw);
+        CHECK_ABS(nearest(f, 16, fw), 0, 1e-3, what);
+        snprintf(what, sizeof what, "clamped mode %d, strong axis (%.4f Hz)", k + 1, fs);
+        CHECK_ABS(nearest(f, 16, fs), 0, 1e-3, what);
+    }
+    free(f);
+    mt_fe_model_free(m);
+    m = beam_model(L, 10, b, h, 0, 0); /* 10 elements: the first three modes within 0.1 % */
+    ok(mt_fe_add_spc(m, 0, MT_FE_ALL, &err), &err);
+    f = freqs(m, 16, 0);
+    for (int k = 0; k < 3; k++) {
+        double fw = bl[k] * bl[k] / (2 * PI * L * L) * sqrt(E * Iw / (RHO * A));
+        char what[96];
+        snprintf(what, sizeof what, "10 elements: clamped mode %d, weak axis", k + 1);
+        CHECK_ABS(nearest(f, 16, fw), 0, 1e-3, what);
+    }
+    free(f);
+    /* lumped mass with rotary inertia converges too (coarser) */
+    mt_fe_model_free(m);
+    m = beam_model(L, 40, b, h, 0, 0);
+    ok(mt_fe_add_spc(m, 0, MT_FE_ALL, &err), &err);
+    f = freqs(m, 6, 1);
+    double f1 = bl[0] * bl[0] / (2 * PI * L * L) * sqrt(E * Iw / (RHO * A));
+    CHECK_REL(f[0], f1, 2e-3, "lumped mass (40 elements): first frequency");
+    free(f);
+    mt_fe_model_free(m);
+}
+
+static void test_beam_free(void)
+{
+    printf("-- free-free Euler-Bernoulli beam, 20 elements: six rigid modes, then theory\n");
+    const double L = 1.2, b = 0.03, h = 0.01;
+    MtFeModel *m = beam_model(L, 20, b, h, 0, 0);
+    double *f = freqs(m, 18, 0);
+    static const double bl[5] = {4.730040745, 7.853204624, 10.99560784, 14.13716549, 17.27875966};
+    double A = b * h, Iw = b * h * h * h / 12;
+    int nzero = 0;
+    for (int k = 0; k < 18; k++) nzero += f[k] < 1e-3;
+    CHECK(nzero == 6, "six rigid-body frequencies below 1 mHz, got %d", nzero);
+    for (int k = 0; k < 5; k++) {
+        double fw = bl[k] * bl[k] / (2 * PI * L * L) * sqrt(E * Iw / (RHO * A));
+        char what[96];
+        snprintf(what, sizeof what, "free-free mode %d, weak axis (%.4f Hz)", k + 1, fw);
+        CHECK_ABS(nearest(f + 6, 12, fw), 0, 1e-3, what);
+    }
+    free(f);
+    mt_fe_model_free(m);
+}
+
+/* Pinned-pinned Timoshenko beam: lowest root ω² of
+ * (κGAα² − ρAω²)(EIα² + κGA − ρIω²) = (κGAα)², α = nπ/L. */
+static double timoshenko_ss(int n, double L, double A, double I, double kap)
+{
+    double G = E / (2 * (1 + NU)), al = n * PI / L;
+    double a = RHO * A * RHO * I;
+    double bq = -(RHO * A * (E * I * al * al + kap * G * A) + kap * G * A * al * al * RHO * I);
+    double c = kap * G * A * al * al * (E * I * al * al + kap * G * A) - kap * G * A * al * kap * G * A * al;
+    double w2 = (-bq - sqrt(bq * bq - 4 * a * c)) / (2 * a);
+    return sqrt(w2) / (2 * PI);
+}
+
+static void test_beam_timoshenko(void)
+{
+    printf("-- stubby simply supported Timoshenko beam (L/h = 5) against the exact solution\n");
+    const double L = 1, h = 0.2, kap = 5.0 / 6;
+    MtFeModel *m = beam_model(L, 40, h, h, kap, 1);
+    MtError err = {0};
+    ok(mt_fe_add_spc(m, 0, 0x0f, &err), &err);  /* ux uy uz rx */
+    ok(mt_fe_add_spc(m, 40, 0x06, &err), &err); /* uy uz */
+    double *f = freqs(m, 10, 0);
+    double A = h * h, I = h * h * h * h / 12;
+    for (int n = 1; n <= 3; n++) {
+        double ft = timoshenko_ss(n, L, A, I, kap), feb = n * n * PI / (2 * L * L) * sqrt(E * I / (RHO * A));
+        char what[96];
+        snprintf(what, sizeof what, "Timoshenko mode %d (%.3f Hz; Euler-Bernoulli %.3f Hz)", n, ft, feb);
+        CHECK_ABS(nearest(f, 10, ft), 0, 1e-3, what);
+    }
+    free(f);
+    mt_fe_model_free(m);
+}
+
+/* ---- solids ------------------------------------------------------------------ */
+
+/* Structured mesh of the box [0,L]×[0,B]×[0,H] with nx×ny×nz cells: hex8,
+ * or six tetrahedra per cell (tet4 or tet10). */
+static MtFeModel *box_mesh(double L, double B, double H, int nx, int ny, int nz, int type)
+{
+    MtError err = {0};
+    MtFeModel *m = must(mt_fe_model_new());
+    int mat = mt_fe_add_material(m, "steel", E, NU, RHO, &err);
+    MtFeProp p = {0};
+    p.kind = MT_FE_PROP_SOLID, p.mat = mat;
+    int pr = mt_fe_add_prop(m, &p, &err);
+    int q = type == MT_FE_TET10 ? 2 : 1; /* grid refinement for mid-side nodes */
+    int gx = q * nx + 1, gy = q * ny + 1, gz = q * nz + 1;
+    for (int k = 0; k < gz; k++)
+        for (int j = 0; j < gy; j++)
+            for (int i = 0; i < gx; i++)
+                ok(mt_fe_add_node(m, 1 + i + gx * (j + gy * k), L * i / (gx - 1), B * j / (gy - 1), H * k / (gz - 1),
+                                  &err),
+                   &err);
+#define G(i, j, k) ((i) + gx * ((j) + gy * (k)))
+    int id = 1;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int I = q * i, J = q * j, K = q * k;
+                int c[8] = {G(I, J, K),         G(I + q, J, K),         G(I + q, J + q, K),         G(I, J + q, K),
+                            G(I, J, K + q),     G(I + q, J, K + q),     G(I + q, J + q, K + q),     G(I, J + q, K + q)};
+                if (type == MT_FE_HEX8) {
+                    ok(mt_fe_add_elem(m, id++, MT_FE_HEX8, pr, c, &err), &err);
+                    continue;
+                }
+                /* Kuhn: six tets around the diagonal 0–6 */
+                static const int kt[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+                for (int t = 0; t < 6; t++) {
+                    int v[10];
+                    for (int a = 0; a < 4; a++) v[a] = c[kt[t][a]];
+                    if (type == MT_FE_TET10) {
+                        static const int ed[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+                        for (int e = 0; e < 6; e++) {
+                            int a = v[ed[e][0]], b = v[ed[e][1]];
+                            int ai = a % gx, aj = (a / gx) % gy, ak = a / (gx * gy);
+                            int bi = b % gx, bj = (b / gx) % gy, bk = b / (gx * gy);
+                            v[4 + e] = G((ai + bi) / 2, (aj + bj) / 2, (ak + bk) / 2);
+                        }
+                    }
+                    ok(mt_fe_add_elem(m, id++, type, pr, v, &err), &err);
+                }
+            }
+#undef G
+    return m;
+}
+
+/* Strain energy of a linear field u = Gx on one element against ½V ε:D:ε,
+ * and zero force for rigid motions. */
+static void patch_solid(int type, const char *name)
+{
+    MtError err = {0};
+    MtFeModel *m = box_mesh(1, 1, 1, 1, 1, 1, type);
+    /* distort: move the nodes by a smooth field that keeps the edges straight */
+    for (int n = 0; n < m->nnode; n++) {
+        double *x = m->x + 3 * n;
+        double X = x[0], Y = x[1], Z = x[2];
+        x[0] = 1.1 * X + 0.2 * Y + 0.05 * Z;
+        x[1] = 0.1 * X + 0.9 * Y - 0.1 * Z;
+        x[2] = -0.05 * X + 0.15 * Y + 1.2 * Z;
+    }
+    double Gm[3][3] = {{1e-3, 2e-4, -3e-4}, {5e-4, -2e-3, 1e-4}, {-1e-4, 3e-4, 7e-4}};
+    double eps[6] = {Gm[0][0], Gm[1][1], Gm[2][2], Gm[0][1] + Gm[1][0], Gm[1][2] + Gm[2][1], Gm[2][0] + Gm[0][2]};
+    double D[36];
+    mt_fe_elastic_D(E, NU, D);
+    double wD = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) wD += 0.5 * eps[i] * D[6 * i + j] * eps[j];
+    double Wsum = 0, Vsum = 0, rigid = 0, kscale = 0;
+    static double K[900], M[900];
+    for (int e = 0; e < m->nelem; e++) {
+        ok(mt_fe_elem_km(m, e, 0, K, M, &err), &err);
+        int nn = mt_fe_type_nodes(type), nd = 3 * nn;
+        double u[30], ur[30];
+        for (int a = 0; a < nn; a++) {
+            const double *x = m->x + 3 * m->conn[m->elem[e].conn + a];
+            for (int i = 0; i < 3; i++) u[3 * a + i] = Gm[i][0] * x[0] + Gm[i][1] * x[1] + Gm[i][2] * x[2];
+            /* rigid: translation + small rotation (0.1, −0.2, 0.3) */
+            double w[3] = {0.1, -0.2, 0.3};
+            ur[3 * a] = 1 + w[1] * x[2] - w[2] * x[1];
+            ur[3 * a + 1] = 2 + w[2] * x[0] - w[0] * x[2];
+            ur[3 * a + 2] = -1 + w[0] * x[1] - w[1] * x[0];
+        }
+        double W = 0;
+        for (int i = 0; i < nd; i++) {
+            double f = 0;
+            for (int j = 0; j < nd; j++) f += K[i * nd + j] * ur[j], W += 0.5 * u[i] * K[i * nd + j] * u[j];
+            rigid = fmax(rigid, fabs(f));
+            kscale = fmax(kscale, fabs(K[i * nd + i]));
+        }
+        double me, c[3], Ic[9], w[10];
+        ok(mt_fe_elem_inertia(m, e, &me, c, Ic, w, &err), &err);
+        Wsum += W;
+        Vsum += me / RHO;
+        double msum = 0;
+        for (int i = 0; i < nd; i += 3)
+            for (int j = 0; j < nd; j += 3) msum += M[i * nd + j];
+        char what[96];
+        if (e == 0) {
+            snprintf(what, sizeof what, "%s: consistent mass sums to the element mass", name);
+            CHECK_REL(msum, me, 1e-12, what);
+        }
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s patch test: strain energy of a linear field", name);
+    CHECK_REL(Wsum, wD * Vsum, 1e-10, what);
+    snprintf(what, sizeof what, "%s: volume of the distorted cube", name);
+    double detG = 1.1 * (0.9 * 1.2 + 0.1 * 0.15) - 0.2 * (0.1 * 1.2 - 0.1 * 0.05) + 0.05 * (0.1 * 0.15 + 0.9 * 0.05);
+    CHECK_REL(Vsum, detG, 1e-12, what);
+    snprintf(what, sizeof what, "%s: rigid motion gives no force (relative to diag K)", name);
+    CHECK_ABS(rigid / kscale, 0, 1e-12, what);
+    mt_fe_model_free(m);
+}
+
+static void test_solid_cantilever(void)
+{
+    printf("-- clamped block 1 x 0.05 x 0.05 m of 10-node tetrahedra against beam theory\n");
+    const double L = 1, B = 0.05, H = 0.05;
+    MtFeModel *m = box_mesh(L, B, H, 20, 2, 2, MT_FE_TET10);
+    MtError err = {0};
+    for (int n = 0; n < m->nnode; n++)
+        if (m->x[3 * n] == 0) ok(mt_fe_add_spc(m, n, MT_FE_TRANS, &err), &err);
+    double *f = freqs(m, 12, 0);
+    static const double bl[2] = {1.875104069, 4.694091133};
+    double A = B * H, I = B * H * H * H / 12;
+    for (int k = 0; k < 2; k++) {
+        double fe = bl[k] * bl[k] / (2 * PI * L * L) * sqrt(E * I / (RHO * A));
+        char what[96];
+        snprintf(what, sizeof what, "tet10 block, bending mode %d against Euler-Bernoulli (%.3f Hz)", k + 1, fe);
+        CHECK_ABS(nearest(f, 12, fe), 0, 1e-2, what);
+    }
+    /* higher modes feel shear and rotary inertia: against Timoshenko beam
+     * elements (verified above) with the square section's κ = 10(1+ν)/(12+11ν) */
+    MtFeModel *tb = beam_model(L, 60, B, H, 10 * (1 + NU) / (12 + 11 * NU), 1);
+    ok(mt_fe_add_spc(tb, 0, MT_FE_ALL, &err), &err);
+    double *ft = freqs(tb, 12, 0);
+    for (int k = 0; k < 6; k++) { /* three pairs of bending modes (torsion needs a finer section mesh) */
+        char what[96];
+        snprintf(what, sizeof what, "tet10 block against Timoshenko beam, mode %d (%.3f Hz)", k + 1, ft[k]);
+        CHECK_ABS(nearest(f, 12, ft[k]), 0, 1e-2, what);
+    }
+    free(ft);
+    mt_fe_model_free(tb);
+    free(f);
+    mt_fe_model_free(m);
+    printf("-- the same block free-free: six rigid-body modes, then bending\n");
+    m = box_mesh(L, B, H, 20, 2, 2, MT_FE_TET10);
+    f = freqs(m, 10, 0);
+    int nzero = 0;
+    for (int k = 0; k < 10; k++) nzero += f[k] < 1e-3 * f[9];
+    CHECK(nzero == 6, "six near-zero frequencies, got %d", nzero);
+    double ff = 4.730040745 * 4.730040745 / (2 * PI * L * L) * sqrt(E * I / (RHO * A));
+    CHECK_REL(f[6], ff, 1e-2, "tet10 block free-free first bending");
+    free(f);
+    mt_fe_model_free(m);
+}
+
+/* ---- shells ------------------------------------------------------------------ */
+
+/* Square plate a×a in the x–y plane, n×n quads (or 2n² triangles). */
+static MtFeModel *plate(double a, double h, int n, int tri)
+{
+    MtError err = {0};
+    MtFeModel *m = must(mt_fe_model_new());
+    int mat = mt_fe_add_material(m, "steel", E, NU, RHO, &err);
+    MtFeProp p = {0};
+    p.kind = MT_FE_PROP_SHELL, p.mat = mat, p.t = h;
+    int pr = mt_fe_add_prop(m, &p, &err);
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) ok(mt_fe_add_node(m, 1 + i + (n + 1) * j, a * i / n, a * j / n, 0, &err), &err);
+    int id = 1;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            int c[4] = {i + (n + 1) * j, i + 1 + (n + 1) * j, i + 1 + (n + 1) * (j + 1), i + (n + 1) * (j + 1)};
+            if (!tri) ok(mt_fe_add_elem(m, id++, MT_FE_QUAD4, pr, c, &err), &err);
+            else { /* alternate diagonals */
+                int t1[3] = {c[0], c[1], c[2]}, t2[3] = {c[0], c[2], c[3]}, t3[3] = {c[0], c[1], c[3]}, t4[3] = {c[1], c[2], c[3]};
+                if ((i + j) % 2) ok(mt_fe_add_elem(m, id++, MT_FE_TRIA3, pr, t1, &err), &err), ok(mt_fe_add_elem(m, id++, MT_FE_TRIA3, pr, t2, &err), &err);
+                else ok(mt_fe_add_elem(m, id++, MT_FE_TRIA3, pr, t3, &err), &err), ok(mt_fe_add_elem(m, id++, MT_FE_TRIA3, pr, t4, &err), &err);
+            }
+        }
+    return m;
+}
+
+/* Edges: simply supported (w = 0; in-plane and drilling held) or clamped. */
+static void plate_support(MtFeModel *m, int n, int clamped)
+{
+    MtError err = {0};
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            int node = i + (n + 1) * j, edge = i == 0 || j == 0 || i == n || j == n;
+            int mask = 0x23; /* ux uy rz: in-plane motion plays no part */
+            if (edge) mask |= clamped ? MT_FE_ALL : 0x04;
+            ok(mt_fe_add_spc(m, node, mask, &err), &err);
+        }
+}
+
+static void test_plates(void)
+{
+    printf("-- square plates a = 1 m, h = 10 mm against Leissa (1969): SSSS 2pi^2, 5pi^2, 8pi^2; CCCC 35.985\n");
+    const double a = 1, h = 0.01, D = E * h * h * h / (12 * (1 - NU * NU));
+    double scale = sqrt(D / (RHO * h)) / (a * a) / (2 * PI); /* f = λ·scale */
+    for (int tri = 0; tri < 2; tri++) {
+        int n = 32;
+        MtFeModel *m = plate(a, h, n, tri);
+        plate_support(m, n, 0);
+        double *f = freqs(m, 6, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s SSSS mode (1,1)", tri ? "DKT" : "MITC4");
+        CHECK_REL(f[0], 2 * PI * PI * scale, 5e-3, what);
+        snprintf(what, sizeof what, "%s SSSS modes (1,2), (2,1)", tri ? "DKT" : "MITC4");
+        CHECK_REL(f[1], 5 * PI * PI * scale, 5e-3, what);
+        CHECK_REL(f[2], 5 * PI * PI * scale, 5e-3, what);
+        snprintf(what, sizeof what, "%s SSSS mode (2,2)", tri ? "DKT" : "MITC4");
+        CHECK_REL(f[3], 8 * PI * PI * scale, 5e-3, what);
+        free(f);
+        mt_fe_model_free(m);
+        m = plate(a, h, n, tri);
+        plate_support(m, n, 1);
+        f = freqs(m, 2, 0);
+        snprintf(what, sizeof what, "%s CCCC fundamental", tri ? "DKT" : "MITC4");
+        CHECK_REL(f[0], 35.985 * scale, 5e-3, what);
+        free(f);
+        mt_fe_model_free(m);
+    }
+}
+
+/* DKT and MITC4 reproduce constant curvature and membrane strain exactly:
+ * energy of w = ½κx² on a distorted patch. */
+static void test_shell_patch(void)
+{
+    MtError err = {0};
+    for (int tri = 0; tri < 2; tri++) {
+        MtFeModel *m = plate(1, 0.01, 2, tri);
+        /* distort interior node */
+        m->x[3 * 4] += 0.12, m->x[3 * 4 + 1] -= 0.07;
+        double kx = 1e-3, ex = 2e-4, h = 0.01, Db = E * h * h * h / (12 * (1 - NU * NU)), Dm = E * h / (1 - NU * NU);
+        double W = 0;
+        static double K[24 * 24], M[24 * 24];
+        for (int e = 0; e < m->nelem; e++) {
+            ok(mt_fe_elem_km(m, e, 0, K, M, &err), &err);
+            int nn = mt_fe_type_nodes(m->elem[e].type), nd = 6 * nn;
+            double u[24] = {0};
+            for (int a = 0; a < nn; a++) {
+                const double *x = m->x + 3 * m->conn[m->elem[e].conn + a];
+                u[6 * a + 0] = ex * x[0];
+                u[6 * a + 2] = 0.5 * kx * x[0] * x[0];
+                u[6 * a + 4] = -kx * x[0];           /* θy = −∂w/∂x */
+                u[6 * a + 5] = 0;
+            }
+            for (int i = 0; i < nd; i++)
+                for (int j = 0; j < nd; j++) W += 0.5 * u[i] * K[i * nd + j] * u[j];
+        }
+        double want = 0.5 * (Db * kx * kx + Dm * ex * ex) * 1.0;
+        char what[96];
+        snprintf(what, sizeof what, "%s patch test: constant curvature and stretch energy", tri ? "DKT" : "MITC4");
+        CHECK_REL(W, want, 1e-9, what);
+        mt_fe_model_free(m);
+    }
+}
+
+int main(void)
+{
+    test_beam_clamped();
+    test_beam_free();
+    test_beam_timoshenko();
+    patch_solid(MT_FE_TET4, "tet4");
+    patch_solid(MT_FE_TET10, "tet10");
+    patch_solid(MT_FE_HEX8, "hex8");
+    test_solid_cantilever();
+    test_shell_patch();
+    test_plates();
+    return mt_test_done();
+}
