@@ -202,6 +202,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "kinematics")) return cli_kinematics(argc, argv);
     if (!strcmp(cmd, "statics")) return cli_statics(argc, argv);
     if (!strcmp(cmd, "modes")) return cli_modes(argc, argv);
+    int cli_reduce(int argc, char **argv); /* cli_reduce.c: a mesh to a flexible body */
+    if (!strcmp(cmd, "reduce")) return cli_reduce(argc, argv);
     if (cli_project_handles(cmd)) return cli_project_main(argc, argv);
     if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "export")) {
         cli_err(_("unknown command '%s'"), cmd);
