@@ -77,7 +77,7 @@ static MtStatus project_with(const MtSystem *a, MtState *st, int rates, MtError 
 {
     MtState *as = mt_state_new(a, err);
     if (!as) return err->code ? err->code : MT_ERR_NOMEM;
-    size_t nq = 7 * (size_t)a->nbody, nu = 6 * (size_t)a->nbody;
+    size_t nq = (size_t)a->nq, nu = (size_t)a->nu;
     memcpy(as->q, st->q, sizeof(double) * nq);
     memcpy(as->u, st->u, sizeof(double) * nu);
     as->t = st->t;

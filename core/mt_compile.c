@@ -7,6 +7,8 @@
 
 #include "mt_i18n.h"
 #include "mt_math.h"
+#include "mt_flex.h"
+#include "mt_flexdata.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 #include "mt_system.h"
@@ -19,6 +21,7 @@ MtModel *mt_model_copy(const MtModel *m)
     MtModel *c = mt_model_new();
     if (!c) return NULL;
     *c = *m;
+    c->flex = NULL;
     c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL; c->sensor = NULL; c->control = NULL; c->event = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;
@@ -43,7 +46,10 @@ MtModel *mt_model_copy(const MtModel *m)
     DUP(sensor, m->nsensor)
     DUP(control, m->ncontrol)
     DUP(event, m->nevent)
+    DUP(flex, m->nflex)
 #undef DUP
+    c->cap_flex = m->nflex;
+    for (int i = 0; i < c->nflex; i++) mt_flex_data_ref(c->flex[i].data);
     c->cap_control = m->ncontrol;
     c->cap_event = m->nevent;
     c->cap_sensor = m->nsensor;
@@ -69,6 +75,7 @@ void mt_system_free(MtSystem *s)
 {
     if (!s) return;
     mt_forces_free(s);
+    mt_flex_free(s);
     mt_model_free(s->model);
     free(s->mass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
     free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->lockrow); free(s->zoff_control); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
@@ -215,6 +222,30 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         else mt_v3_copy(s->mpos + 3 * k, mk->pos);
         memcpy(s->mrot + 9 * k, mk->rot, sizeof mk->rot);
     }
+    if (mt_flex_compile(s, err) != MT_OK) {
+        mt_system_free(s);
+        return NULL;
+    }
+    s->nq = 7 * nb + s->nmodal;
+    s->nu = 6 * nb + s->nmodal;
+    if (s->nmodal) { /* modal coordinates start undeformed */
+        double *q0 = calloc((size_t)s->nq + 1, sizeof(double)), *u0 = calloc((size_t)s->nu + 1, sizeof(double));
+        if (!q0 || !u0) { free(q0); free(u0); goto nomem; }
+        memcpy(q0, s->q0, sizeof(double) * 7 * (size_t)nb);
+        memcpy(u0, s->u0, sizeof(double) * 6 * (size_t)nb);
+        free(s->q0); free(s->u0);
+        s->q0 = q0; s->u0 = u0;
+    }
+    for (int j = 0; j < m->njoint && s->nflex; j++) {
+        const MtJointSpec *js = &m->joint[j];
+        if ((js->type == MT_JOINT_ROLLING || js->type == MT_JOINT_BALL) && (s->mflex[js->mi] >= 0 || s->mflex[js->mj] >= 0)) {
+            mt_error_set(err, MT_ERR_MODEL, js->name,
+                         MT_("joint '%s': rolling joints cannot attach to a flexible body; put the wheel on a rigid body"),
+                         js->name);
+            mt_system_free(s);
+            return NULL;
+        }
+    }
     int row = 0, ntab = 0;
     for (int d = 0; d < m->ndriver; d++) ntab += m->driver[d].kind == MT_DRIVER_TABLE ? m->driver[d].ntab : 0;
     s->spline = malloc(sizeof(double) * (size_t)(2 * ntab + 1));
@@ -304,6 +335,11 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         b->row0 = row;
         b->goff = s->ng;
         s->ng += 6 * b->nrow * b->nside;
+        for (int sd = 0; sd < MT_SIDE_MAX; sd++) {
+            int N = sd < b->nside ? mt_body_modes(s, b->body[sd]) : 0;
+            b->gwoff[sd] = N ? s->ngw : -1;
+            s->ngw += N * b->nrow;
+        }
         row += b->nrow;
     }
     s->nrow = row;
@@ -407,13 +443,13 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         unsigned long long seed = 0x9E3779B97F4A7C15ULL;
         double umax = 0, lscale = 1e-3;
         if (!mt_project_positions(st, 1e-12, 50, &e2)) {
-            for (int i = 0; i < 6 * nb; i++) {
+            for (int i = 0; i < s->nu; i++) {
                 seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
                 st->u[i] = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
             }
             st->t = 0;
             if (!mt_project_velocities(st, &e2)) {
-                for (int i = 0; i < 6 * nb; i++) umax = fmax(umax, fabs(st->u[i]));
+                for (int i = 0; i < s->nu; i++) umax = fmax(umax, fabs(st->u[i]));
                 for (int b = 0; b < nb; b++) lscale = fmax(lscale, mt_v3_norm(st->q + 7 * b));
             }
         }
@@ -427,7 +463,8 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
                 mt_quat_mul(qb + 3, dr, qb + 3);
                 mt_quat_normalize(qb + 3);
             }
-            memset(st->u, 0, sizeof(double) * 6 * (size_t)nb);
+            for (int i = 0; i < s->nmodal; i++) st->q[7 * nb + i] += dt * st->u[6 * nb + i];
+            memset(st->u, 0, sizeof(double) * (size_t)s->nu);
             if (!mt_project_positions(st, 1e-12, 50, &e2)) {
                 mt_eval(st, 0.0, st->q, st->u, NULL);
                 mt_assemble(st);
@@ -451,13 +488,22 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
             nlockrows++;
             if (s->dep[r]) { s->dep[r] = 0; s->ndep--; }
         }
-    s->dof_grubler = 6 * nb - (s->nrow - nlockrows);
-    s->dof_rank = 6 * nb - (s->nrow - nlockrows - s->ndep);
+    s->dof_grubler = s->nu - (s->nrow - nlockrows);
+    s->dof_rank = s->nu - (s->nrow - nlockrows - s->ndep);
     return s;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the model"));
     mt_system_free(s);
     return NULL;
+}
+
+int mt_u_body(const MtSystem *s, int i)
+{
+    if (i < 6 * s->nbody) return i / 6;
+    i -= 6 * s->nbody;
+    for (int k = 0; k < s->nflex; k++)
+        if (i >= s->flex[k].moff && i < s->flex[k].moff + s->flex[k].N) return s->flex[k].body;
+    return 0;
 }
 
 const char *mt_block_name(const MtSystem *s, int k)
@@ -474,6 +520,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
+    free(st->Gw); free(st->Ww); free(st->fmat); free(st->fwork);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -485,14 +532,20 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     if (!st) goto nomem;
     st->sys = s;
     size_t nb = (size_t)s->nbody + 1, nr = (size_t)s->nrow + 1, nk = (size_t)s->nblock + 1;
-    st->q = malloc(sizeof(double) * 7 * nb);
-    st->u = malloc(sizeof(double) * 6 * nb);
-    st->acc = calloc(6 * nb, sizeof(double));
+    size_t nq = (size_t)s->nq + 1, nu = (size_t)s->nu + 1;
+    st->q = malloc(sizeof(double) * nq);
+    st->u = malloc(sizeof(double) * nu);
+    st->acc = calloc(nu, sizeof(double));
     st->lambda = calloc(nr, sizeof(double));
     st->R = malloc(sizeof(double) * 9 * nb);
     st->Jwinv = malloc(sizeof(double) * 9 * nb);
-    st->f = malloc(sizeof(double) * 6 * nb);
-    st->a0 = malloc(sizeof(double) * 6 * nb);
+    st->f = calloc(nu, sizeof(double));
+    st->a0 = calloc(nu, sizeof(double));
+    st->Gw = calloc((size_t)s->ngw + 1, sizeof(double));
+    st->Ww = calloc((size_t)s->ngw + 1, sizeof(double));
+    st->fmat = calloc(s->nfmat + 1, sizeof(double));
+    st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
+    if (!st->Gw || !st->Ww || !st->fmat || !st->fwork) goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
     st->cont = calloc(3 * nr, sizeof(double));
@@ -506,8 +559,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     if (!st->q || !st->u || !st->acc || !st->lambda || !st->R || !st->Jwinv || !st->f || !st->a0 || !st->G ||
         !st->W || !st->g || !st->gd || !st->h || !st->rhs || !st->cont || !st->chan || !st->fdisc || !st->fout)
         goto nomem;
-    memcpy(st->q, s->q0, sizeof(double) * 7 * (size_t)s->nbody);
-    memcpy(st->u, s->u0, sizeof(double) * 6 * (size_t)s->nbody);
+    memcpy(st->q, s->q0, sizeof(double) * (size_t)s->nq);
+    memcpy(st->u, s->u0, sizeof(double) * (size_t)s->nu);
     int *size = malloc(sizeof(int) * nk);
     if (!size) goto nomem;
     for (int k = 0; k < s->nblock; k++) size[k] = s->block[k].nrow;

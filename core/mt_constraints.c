@@ -13,6 +13,7 @@
  *          and its contact point does not slip (2 velocity-level rows). */
 #include <string.h>
 
+#include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 
@@ -102,8 +103,8 @@ static double term_eval(const MtTerm *t, const MtMk *I, const MtMk *J, double *g
     mt_v3_cross(ad, J->w, a);
     mt_v3_cross(add, J->w, ad);
     mt_v3_sub(dd, I->vp, J->vp);
-    mt_v3_cross(t1, I->w, I->r); mt_v3_cross(t1, I->w, t1);
-    mt_v3_cross(t2, J->w, J->r); mt_v3_cross(t2, J->w, t2);
+    mt_v3_cross(t1, I->wb, I->r); mt_v3_cross(t1, I->wb, t1);
+    mt_v3_cross(t2, J->wb, J->r); mt_v3_cross(t2, J->wb, t2);
     mt_v3_sub(ddd, t1, t2);
     *h = mt_v3_dot(add, d) + 2 * mt_v3_dot(ad, dd) + mt_v3_dot(a, ddd);
     *rate = mt_v3_dot(ad, d) + mt_v3_dot(a, dd);
@@ -271,6 +272,12 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
         if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
         double *Gi = G0, *Gj = mt_state_G(st, k, 1);
         double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+        int flexb = 0;
+        for (int sd = 0; sd < b->nside; sd++)
+            if (b->gwoff[sd] >= 0) {
+                flexb = 1;
+                memset(st->Gw + b->gwoff[sd], 0, sizeof(double) * (size_t)(nr * mt_body_modes(s, b->body[sd])));
+            }
         MtMk I, J;
         int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
         int two = b->prim[0].kind != MT_PRIM_COORD;
@@ -285,8 +292,8 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
             case MT_PRIM_SPH: {
                 /* rows e_a: G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a] */
                 double ci[3], cj[3];
-                mt_v3_cross(ci, I.w, I.r); mt_v3_cross(ci, I.w, ci);
-                mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
+                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
+                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
                 const double *ri = I.r, *rj = J.r;
                 double *A = Gi + 6 * r, *B = Gj + 6 * r;
                 for (int x = 0; x < 3; x++)
@@ -338,8 +345,8 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 mt_v3_cross(rj, J.r, n);
                 double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
                 set_row(Gi + 6 * r, Gj + 6 * r, n, ri, mn, mrj);
-                mt_v3_cross(ci, I.w, I.r); mt_v3_cross(ci, I.w, ci);
-                mt_v3_cross(cj, J.w, J.r); mt_v3_cross(cj, J.w, cj);
+                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
+                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
                 double nd = mt_v3_dot(n, dd);
                 g[r] = L - pr->param;
                 gd[r] = nd;
@@ -370,6 +377,12 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                     double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
                     if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
                     for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
+                    if (flexb) { /* modal columns of the term's markers on flexible bodies */
+                        if (s->mflex[tm->mi] >= 0)
+                            hh += mt_flex_row(st, q, u, tm->mi, gi, tm->coef, st->Gw + b->gwoff[tm->si] + r * mt_body_modes(s, b->body[tm->si]));
+                        if (s->mflex[tm->mj] >= 0)
+                            hh += mt_flex_row(st, q, u, tm->mj, gj, tm->coef, st->Gw + b->gwoff[tm->sj] + r * mt_body_modes(s, b->body[tm->sj]));
+                    }
                 }
                 double f = 0, fd = 0, fdd = 0;
                 if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
@@ -393,10 +406,35 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
             }
             }
         }
+        if (flexb && two) /* modal columns of the two-marker rows (COORD rows did theirs) */
+            for (int sd = 0; sd < 2 && sd < b->nside; sd++) {
+                int mk = sd == 0 ? b->mi : b->mj;
+                if (b->gwoff[sd] < 0 || s->mflex[mk] < 0) continue;
+                int N = mt_body_modes(s, b->body[sd]), rr = 0;
+                for (int pp = 0; pp < b->nprim; pp++) {
+                    int w = (b->prim[pp].kind == MT_PRIM_SPH || b->prim[pp].kind == MT_PRIM_ROLL) ? 3 : 1;
+                    if (b->prim[pp].kind != MT_PRIM_COORD)
+                        for (int x = rr; x < rr + w; x++)
+                            h[x] += mt_flex_row(st, q, u, mk, mt_state_G(st, k, sd) + 6 * x, 1.0, st->Gw + b->gwoff[sd] + x * N);
+                    rr += w;
+                }
+            }
         /* W = M⁻¹ Gᵀ per side (ground sides are never read) */
         for (int side = 0; side < b->nside; side++) {
             int bd = b->body[side];
             if (bd < 0) continue;
+            if (b->gwoff[side] >= 0) {
+                int N = mt_body_modes(s, bd);
+                double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
+                const double *Gws = st->Gw + b->gwoff[side];
+                double *Wws = st->Ww + b->gwoff[side];
+                for (int rr = 0; rr < nr; rr++) {
+                    memcpy(Ws + 6 * rr, Gs + 6 * rr, sizeof(double) * 6);
+                    memcpy(Wws + rr * N, Gws + rr * N, sizeof(double) * (size_t)N);
+                    mt_flex_solve(st, bd, Ws + 6 * rr, Wws + rr * N);
+                }
+                continue;
+            }
             double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
             double im = 1.0 / s->mass[bd];
             const double *Ji = st->Jwinv + 9 * bd;

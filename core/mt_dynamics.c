@@ -7,6 +7,7 @@
 
 #include "mt_i18n.h"
 #include "mt_controls.h"
+#include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 
@@ -26,13 +27,19 @@ void mt_stage_bodies(MtState *st, const double *q)
                     S[3 * i + j] = S[3 * j + i] = R[3 * i] * d0 * R[3 * j] + R[3 * i + 1] * d1 * R[3 * j + 1] + R[3 * i + 2] * d2 * R[3 * j + 2];
         } else mt_m3_rotate_sym(st->Jwinv + 9 * b, R, Ji);
     }
+    if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
 /* Gravity, gyroscopic terms and springs, at the centre of mass. */
 static void stage_forces(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
+    if (s->nmodal) memset(st->f + 6 * s->nbody, 0, sizeof(double) * (size_t)s->nmodal);
     for (int b = 0; b < s->nbody; b++) {
+        if (s->nflex && s->bflex[b] >= 0) {
+            mt_flex_forces(st, b, q, u);
+            continue;
+        }
         double *f = st->f + 6 * b, Jw[3], wb[3];
         mt_v3_scale(f, s->gravity, s->mass[b]);
         const double *w = u + 6 * b + 3, *R = st->R + 9 * b;
@@ -54,21 +61,12 @@ static void stage_forces(MtState *st, double t, const double *q, const double *u
         MtMk I, J;
         mt_marker_eval(st, q, u, sp->mi, &I);
         mt_marker_eval(st, q, u, sp->mj, &J);
-        double n[3], fi[3], tq[3];
+        double n[3], fi[3];
         mt_v3_sub(n, J.p, I.p);
         mt_v3_scale(n, n, 1 / len);
         mt_v3_scale(fi, n, ten); /* tension pulls i towards j */
-        int bi = s->mbody[sp->mi], bj = s->mbody[sp->mj];
-        if (bi >= 0) {
-            mt_v3_add(st->f + 6 * bi, st->f + 6 * bi, fi);
-            mt_v3_cross(tq, I.r, fi);
-            mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, tq);
-        }
-        if (bj >= 0) {
-            mt_v3_sub(st->f + 6 * bj, st->f + 6 * bj, fi);
-            mt_v3_cross(tq, J.r, fi);
-            mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, tq);
-        }
+        mt_apply_load(st, q, sp->mi, I.p, fi, NULL, 1);
+        mt_apply_load(st, q, sp->mj, J.p, fi, NULL, -1);
     }
 }
 
@@ -112,6 +110,35 @@ static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
     }
 }
 
+/* Modal part on a flexible body: out[i*nb + j] += Gw_i · Ww_j (rows of N). */
+static void gwt_modal(double *out, const double *Ga, int na, const double *Wb, int nb, int N)
+{
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            double v = 0;
+            for (int c = 0; c < N; c++) v += Ga[i * N + c] * Wb[j * N + c];
+            out[i * nb + j] += v;
+        }
+}
+
+/* v − G·x over the sides of block b's row r, modal parts included (x in u layout). */
+static double row_sub(const MtState *st, int k, int r, const double *x, double v)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    for (int sd = 0; sd < b->nside; sd++) {
+        int bd = b->body[sd];
+        if (bd < 0) continue;
+        v -= dot6(mt_state_G(st, k, sd) + 6 * r, x + 6 * bd);
+        if (b->gwoff[sd] >= 0) {
+            int N = mt_body_modes(s, bd);
+            const double *g = st->Gw + b->gwoff[sd] + r * N, *xw = x + 6 * s->nbody + s->flex[s->bflex[bd]].moff;
+            for (int c = 0; c < N; c++) v -= g[c] * xw[c];
+        }
+    }
+    return v;
+}
+
 void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
@@ -125,6 +152,8 @@ void mt_assemble(MtState *st)
             if (b->body[sd] < 0) continue;
             if (sph) gwt_sph(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
             else gwt(D, mt_state_G(st, k, sd), b->nrow, mt_state_W(st, k, sd), b->nrow);
+            if (b->gwoff[sd] >= 0)
+                gwt_modal(D, st->Gw + b->gwoff[sd], b->nrow, st->Ww + b->gwoff[sd], b->nrow, mt_body_modes(s, b->body[sd]));
         }
     }
     for (int p = 0; p < st->npair; p++) {
@@ -135,6 +164,10 @@ void mt_assemble(MtState *st)
         else
             gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
                 s->block[pr->c].nrow);
+        int gr = s->block[pr->r].gwoff[pr->sr];
+        if (gr >= 0)
+            gwt_modal(pr->slot, st->Gw + gr, s->block[pr->r].nrow, st->Ww + s->block[pr->c].gwoff[pr->sc],
+                      s->block[pr->c].nrow, mt_body_modes(s, s->block[pr->r].body[pr->sr]));
     }
 }
 
@@ -180,6 +213,13 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
             case 5: wl_n(o, W, lam, 5); break;
             default: wl_n(o, W, lam, b->nrow); break;
             }
+            if (b->gwoff[side] >= 0) {
+                int N = mt_body_modes(s, b->body[side]);
+                const double *Ww = st->Ww + b->gwoff[side];
+                double *ow = out + 6 * s->nbody + s->flex[s->bflex[b->body[side]]].moff;
+                for (int r = 0; r < b->nrow; r++)
+                    for (int c = 0; c < N; c++) ow[c] += Ww[r * N + c] * lam[r];
+            }
         }
     }
 }
@@ -200,7 +240,13 @@ static int loops_feedback(MtState *st, double t)
             int row = b->row0 + r;
             double arr = 0;
             for (int sd = 0; sd < b->nside; sd++)
-                if (b->body[sd] >= 0) arr += dot6(mt_state_G(st, k, sd) + 6 * r, mt_state_W(st, k, sd) + 6 * r);
+                if (b->body[sd] >= 0) {
+                    arr += dot6(mt_state_G(st, k, sd) + 6 * r, mt_state_W(st, k, sd) + 6 * r);
+                    if (b->gwoff[sd] >= 0) {
+                        int N = mt_body_modes(s, b->body[sd]);
+                        for (int c = 0; c < N; c++) arr += st->Gw[b->gwoff[sd] + r * N + c] * st->Ww[b->gwoff[sd] + r * N + c];
+                    }
+                }
             double lam = 0;
             if (!st->rowoff[row] && arr > 0) {
                 if (s->level[row] == 0) {
@@ -211,9 +257,7 @@ static int loops_feedback(MtState *st, double t)
                     } else lam = -(nu * nu * st->g[row] + 2 * xi * nu * st->gd[row]) / arr;
                 } else if (s->level[row] == 1) lam = -(nu * st->gd[row]) / arr;
                 else { /* acceleration-level rows: one Jacobi step on G u̇ = −h */
-                    double v = -st->h[row];
-                    for (int sd = 0; sd < b->nside; sd++)
-                        if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
+                    double v = row_sub(st, k, r, st->a0, -st->h[row]);
                     lam = v / arr;
                 }
             } else if (mlf) st->dz[s->zoff_mlf + row] = 0;
@@ -231,10 +275,17 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     stage_forces(st, t, q, u);
     for (int b = 0; b < s->nbody; b++) {
         double *a = st->a0 + 6 * b, *f = st->f + 6 * b;
+        if (s->nflex && s->bflex[b] >= 0) {
+            int mo = 6 * s->nbody + s->flex[s->bflex[b]].moff;
+            memcpy(a, f, sizeof(double) * 6);
+            memcpy(st->a0 + mo, st->f + mo, sizeof(double) * (size_t)mt_body_modes(s, b));
+            mt_flex_solve(st, b, a, st->a0 + mo);
+            continue;
+        }
         mt_v3_scale(a, f, 1 / s->mass[b]);
         mt_m3_mulv(a + 3, st->Jwinv + 9 * b, f + 3);
     }
-    memcpy(st->acc, st->a0, sizeof(double) * 6 * (size_t)s->nbody);
+    memcpy(st->acc, st->a0, sizeof(double) * (size_t)s->nu);
     if (s->nrow == 0) goto check;
     mt_stage_constraints(st, t, q, u);
     switch (s->model->loops) {
@@ -259,8 +310,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
                 case 1: v -= Om * st->gd[row]; break;
                 default: break;
                 }
-                for (int sd = 0; sd < b->nside; sd++)
-                    if (b->body[sd] >= 0) v -= dot6(mt_state_G(st, k, sd) + 6 * r, st->a0 + 6 * b->body[sd]);
+                v = row_sub(st, k, r, st->a0, v);
                 st->rhs[row] = st->rowoff[row] ? 0 : v;
             }
         }
@@ -270,9 +320,9 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     }
     add_reactions(st, st->lambda, st->acc);
 check:
-    for (int i = 0; i < 6 * s->nbody; i++)
+    for (int i = 0; i < s->nu; i++)
         if (!isfinite(st->acc[i])) {
-            const char *name = s->model->body[i / 6].name;
+            const char *name = s->model->body[mt_u_body(s, i)].name;
             return mt_error_set(err, MT_ERR_SOLVE, name,
                                 MT_("body '%s': acceleration is not finite at t = %.6g s; the run diverged (reduce the step "
                                     "or check masses and forces)"), name, t);
@@ -317,7 +367,29 @@ void mt_constraint_error(MtState *st, double *gmax, double *gdmax)
     *gdmax = b;
 }
 
+/* Projections of flexible bodies move the stiff modes less: the metric is
+ * M + c·K with c = 1/Ωs², so that a mode faster than the stabilisation
+ * (which the integrator cannot follow anyway) takes almost none of a
+ * correction and the rigid coordinates and the soft modes take it instead. */
+static void proj_metric(MtState *st, int on)
+{
+    const MtSystem *s = st->sys;
+    if (!s->nflex) return;
+    double Ts = s->solver.stab_period > 0 ? s->solver.stab_period : 1e-2;
+    st->proj_c = on ? (Ts / (2 * M_PI)) * (Ts / (2 * M_PI)) : 0;
+}
+
+static MtStatus project_positions(MtState *st, double tol, int maxit, MtError *err);
+
 MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
+{
+    proj_metric(st, 1);
+    MtStatus rc = project_positions(st, tol, maxit, err);
+    proj_metric(st, 0);
+    return rc;
+}
+
+static MtStatus project_positions(MtState *st, double tol, int maxit, MtError *err)
 {
     const MtSystem *s = st->sys;
     if (s->nrow == 0) return MT_OK;
@@ -351,8 +423,9 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
         if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, st->t, err);
         for (int r = 0; r < s->nrow; r++) st->rhs[r] = st->rowoff[r] ? 0 : -st->g[r];
         mt_bchol_solve(st->chol, st->rhs);
-        memset(dq, 0, sizeof(double) * 6 * (size_t)s->nbody);
+        memset(dq, 0, sizeof(double) * (size_t)s->nu);
         add_reactions(st, st->rhs, dq);
+        for (int i = 0; i < s->nmodal; i++) st->q[7 * s->nbody + i] += dq[6 * s->nbody + i];
         for (int b = 0; b < s->nbody; b++) {
             double *qb = st->q + 7 * b, dr[4];
             mt_v3_add(qb, qb, dq + 6 * b);
@@ -364,7 +437,17 @@ MtStatus mt_project_positions(MtState *st, double tol, int maxit, MtError *err)
     return MT_OK;
 }
 
+static MtStatus project_velocities(MtState *st, MtError *err);
+
 MtStatus mt_project_velocities(MtState *st, MtError *err)
+{
+    proj_metric(st, 1);
+    MtStatus rc = project_velocities(st, err);
+    proj_metric(st, 0);
+    return rc;
+}
+
+static MtStatus project_velocities(MtState *st, MtError *err)
 {
     const MtSystem *s = st->sys;
     if (s->nrow == 0) return MT_OK;

@@ -55,7 +55,7 @@ int mt_events_locate(MtState *st, int n, double t0, const double *y0, const doub
 {
     const MtSystem *s = st->sys;
     const MtModel *m = s->model;
-    int nq = 7 * s->nbody, nu = 6 * s->nbody, best = -1;
+    int nq = s->nq, nu = s->nu, best = -1;
     double tbest = t1 + 1;
     /* values at t1: the caller evaluated the state at y1 last (channels hold it) */
     for (int e = 0; e < m->nevent; e++) {

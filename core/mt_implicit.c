@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flex.h"
 #include "mt_i18n.h"
 #include "mt_implicit.h"
 #include "mt_math.h"
@@ -75,11 +76,13 @@ typedef struct {
     MtMethod method;
     int nb, nq, nu, n;
     /* coupled groups of bodies */
-    int ncomp, maxm;
+    int ncomp, maxm, maxd;
     int *cstart, *cbody; /* bodies of group c: cbody[cstart[c] .. cstart[c+1]) */
-    size_t *moff;        /* offset of group c's (6m)² blocks in Jq, Ju, S */
+    int *gstart, *gdof;  /* velocity coordinates of group c (6 per body, then a flexible body's modes):
+                          * gdof[gstart[c] .. gstart[c+1]), indices into u */
+    size_t *moff;        /* offset of group c's (n_c)² blocks in Jq, Ju, S */
     double *Jq, *Ju, *S;
-    lapack_int *piv;     /* 6 per body, in group order */
+    lapack_int *piv;     /* one per velocity coordinate, in group order */
     double cu, cq;       /* S = I − cu·Ju − cq·Jq as factored; cu < 0: not factored */
     int have_jac, fresh, stale;
     int base, waste;     /* iterations of the first step reusing J; excess since */
@@ -118,10 +121,28 @@ static void perturb_q(double *q, int b, int d, double delta)
 {
     double *qb = q + 7 * b;
     if (d < 3) { qb[d] += delta; return; }
+    if (d >= 6) { q[d] += delta; return; } /* d ≥ 6: a modal coordinate, by its index in q */
     double v[3] = {0, 0, 0}, dr[4];
     v[d - 3] = delta;
     mt_quat_from_rotvec(dr, v);
     mt_quat_mul(qb + 3, dr, qb + 3);
+}
+
+/* Body and local coordinate of velocity coordinate k: (b, 0..5) for the rigid
+ * ones, (b, index in q) for a modal one (perturb_q takes either). */
+static int dof_local(const Impl *im, int k, int *d)
+{
+    const MtSystem *s = im->o->st->sys;
+    if (k < 6 * im->nb) { *d = k % 6; return k / 6; }
+    *d = 7 * im->nb + (k - 6 * im->nb);
+    return mt_u_body(s, k);
+}
+
+/* Restores what perturb_q changed for (b, d). */
+static void restore_q(double *qp, const double *q, int b, int d)
+{
+    if (d >= 6) qp[d] = q[d];
+    else memcpy(qp + 7 * b, q + 7 * b, sizeof(double) * 7);
 }
 
 /* Bodies joined by constraint blocks or springs form one group (par: union-
@@ -166,14 +187,29 @@ static size_t layout(Impl *im, int *par, int *gid)
     int *cur = im->cbody + im->nb; /* nb + 1 more ints of scratch after cbody */
     for (int c = 0; c < im->ncomp; c++) cur[c] = im->cstart[c];
     for (int b = 0; b < im->nb; b++) im->cbody[cur[gid[b]]++] = b;
-    im->maxm = 0;
+    im->maxm = im->maxd = 0;
     size_t off = 0;
+    const MtSystem *s = im->o->st->sys;
+    int nd = 0;
     for (int c = 0; c < im->ncomp; c++) {
         int m = im->cstart[c + 1] - im->cstart[c];
         if (m > im->maxm) im->maxm = m;
+        im->gstart[c] = nd;
+        for (int i = im->cstart[c]; i < im->cstart[c + 1]; i++) {
+            int b = im->cbody[i];
+            for (int k = 0; k < 6; k++) im->gdof[nd++] = 6 * b + k;
+            int N = mt_body_modes(s, b);
+            if (N) {
+                int mo = 6 * im->nb + s->flex[s->bflex[b]].moff;
+                for (int k = 0; k < N; k++) im->gdof[nd++] = mo + k;
+            }
+        }
+        int n = nd - im->gstart[c];
+        if (n > im->maxd) im->maxd = n;
         im->moff[c] = off;
-        off += (size_t)36 * (size_t)m * (size_t)m;
+        off += (size_t)n * (size_t)n;
     }
+    im->gstart[im->ncomp] = nd;
     return off;
 }
 
@@ -191,15 +227,19 @@ static MtStatus check_groups(Impl *im, int *par, double t, const double *y, MtEr
     memcpy(im->f0, st->acc, sizeof(double) * (size_t)im->nu);
     memcpy(im->qp, q, sizeof(double) * (size_t)im->nq);
     memcpy(im->up, u, sizeof(double) * (size_t)im->nu);
-    for (int b = 0; b < im->nb; b++)
-        for (int j = 0; j < 12; j++) {
-            if (j < 6) perturb_q(im->qp, b, j, 1e-6 * (j < 3 ? fmax(1.0, fabs(q[7 * b + j])) : 1));
-            else im->up[6 * b + j - 6] += 1e-6 * fmax(1.0, fabs(u[6 * b + j - 6]));
+    const MtSystem *s = st->sys;
+    for (int dof = 0; dof < im->nu; dof++)
+        for (int pass = 0; pass < 2; pass++) {
+            int d, b = dof_local(im, dof, &d);
+            if (pass) im->up[dof] += 1e-6 * fmax(1.0, fabs(u[dof]));
+            else perturb_q(im->qp, b, d, 1e-6 * ((d < 3 || d >= 6) ? fmax(1.0, fabs(q[d < 6 ? 7 * b + d : d])) : 1));
             if ((rc = mt_eval(st, t, im->qp, im->up, err))) return rc;
-            for (int k = 0; k < im->nu; k++)
-                if (st->acc[k] != im->f0[k] && root(par, k / 6) != root(par, b)) join(par, k / 6, b);
-            memcpy(im->qp + 7 * b, q + 7 * b, sizeof(double) * 7);
-            memcpy(im->up + 6 * b, u + 6 * b, sizeof(double) * 6);
+            for (int k = 0; k < im->nu; k++) {
+                int bk = mt_u_body(s, k);
+                if (st->acc[k] != im->f0[k] && root(par, bk) != root(par, b)) join(par, bk, b);
+            }
+            restore_q(im->qp, q, b, d);
+            im->up[dof] = u[dof];
         }
     return MT_OK;
 }
@@ -217,36 +257,32 @@ static MtStatus jacobian(Impl *im, double t, const double *q, const double *u, M
     memcpy(im->up, u, sizeof(double) * (size_t)im->nu);
     for (int pass = 0; pass < 2; pass++) { /* 0: positions, 1: velocities */
         double *J = pass ? im->Ju : im->Jq;
-        for (int j = 0; j < 6 * im->maxm; j++) {
-            int d = j % 6;
+        for (int j = 0; j < im->maxd; j++) {
             for (int c = 0; c < im->ncomp; c++) {
-                int m = im->cstart[c + 1] - im->cstart[c];
-                if (j >= 6 * m) continue;
-                int b = im->cbody[im->cstart[c] + j / 6];
+                if (j >= im->gstart[c + 1] - im->gstart[c]) continue;
+                int dof = im->gdof[im->gstart[c] + j], d, b = dof_local(im, dof, &d);
                 if (pass) {
-                    double x = u[6 * b + d], xp = x + SQEPS * fmax(1.0, fabs(x));
-                    im->up[6 * b + d] = xp;
+                    double x = u[dof], xp = x + SQEPS * fmax(1.0, fabs(x));
+                    im->up[dof] = xp;
                     im->dl[c] = xp - x;
                 } else {
-                    double delta = d < 3 ? SQEPS * fmax(1.0, fabs(q[7 * b + d])) : SQEPS;
-                    if (d < 3) delta = (q[7 * b + d] + delta) - q[7 * b + d];
+                    int qi = d < 6 ? 7 * b + d : d;
+                    double delta = (d < 3 || d >= 6) ? SQEPS * fmax(1.0, fabs(q[qi])) : SQEPS;
+                    if (d < 3 || d >= 6) delta = (q[qi] + delta) - q[qi];
                     perturb_q(im->qp, b, d, delta);
                     im->dl[c] = delta;
                 }
             }
             if ((rc = mt_eval(st, t, im->qp, im->up, err))) return rc;
             for (int c = 0; c < im->ncomp; c++) {
-                int m = im->cstart[c + 1] - im->cstart[c], n6 = 6 * m;
-                if (j >= n6) continue;
-                const int *cb = im->cbody + im->cstart[c];
-                double *col = J + im->moff[c] + (size_t)j * (size_t)n6, inv = 1 / im->dl[c];
-                for (int r = 0; r < n6; r++) {
-                    int k = 6 * cb[r / 6] + r % 6;
-                    col[r] = (st->acc[k] - im->f0[k]) * inv;
-                }
-                int b = cb[j / 6];
-                if (pass) im->up[6 * b + d] = u[6 * b + d];
-                else memcpy(im->qp + 7 * b, q + 7 * b, sizeof(double) * 7);
+                int n = im->gstart[c + 1] - im->gstart[c];
+                if (j >= n) continue;
+                const int *gd = im->gdof + im->gstart[c];
+                double *col = J + im->moff[c] + (size_t)j * (size_t)n, inv = 1 / im->dl[c];
+                for (int r = 0; r < n; r++) col[r] = (st->acc[gd[r]] - im->f0[gd[r]]) * inv;
+                int dof = gd[j], d, b = dof_local(im, dof, &d);
+                if (pass) im->up[dof] = u[dof];
+                else restore_q(im->qp, q, b, d);
             }
         }
     }
@@ -273,13 +309,13 @@ static MtStatus singular(const Impl *im, double t, double h, MtError *err)
 static MtStatus factor(Impl *im, double cu, double cq, double t, double h, MtError *err)
 {
     for (int c = 0; c < im->ncomp; c++) {
-        int n6 = 6 * (im->cstart[c + 1] - im->cstart[c]);
+        int n6 = im->gstart[c + 1] - im->gstart[c];
         size_t nn = (size_t)n6 * (size_t)n6;
         double *S = im->S + im->moff[c];
         const double *Ju = im->Ju + im->moff[c], *Jq = im->Jq + im->moff[c];
         for (size_t k = 0; k < nn; k++) S[k] = -cu * Ju[k] - cq * Jq[k];
         for (int k = 0; k < n6; k++) S[(size_t)k * (size_t)n6 + (size_t)k] += 1;
-        lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n6, n6, S, n6, im->piv + 6 * im->cstart[c]);
+        lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n6, n6, S, n6, im->piv + im->gstart[c]);
         if (info != 0) {
             im->cu = -1;
             return singular(im, t, h, err);
@@ -315,12 +351,11 @@ static void solve(Impl *im, double *x, const double *q)
         }
     }
     for (int c = 0; c < im->ncomp; c++) {
-        int n6 = 6 * (im->cstart[c + 1] - im->cstart[c]);
-        const int *cb = im->cbody + im->cstart[c];
-        for (int r = 0; r < n6; r++) im->rhs[r] = x[6 * cb[r / 6] + r % 6];
-        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n6, 1, im->S + im->moff[c], n6, im->piv + 6 * im->cstart[c], im->rhs,
-                            n6);
-        for (int r = 0; r < n6; r++) x[6 * cb[r / 6] + r % 6] = im->rhs[r];
+        int n6 = im->gstart[c + 1] - im->gstart[c];
+        const int *gd = im->gdof + im->gstart[c];
+        for (int r = 0; r < n6; r++) im->rhs[r] = x[gd[r]];
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n6, 1, im->S + im->moff[c], n6, im->piv + im->gstart[c], im->rhs, n6);
+        for (int r = 0; r < n6; r++) x[gd[r]] = im->rhs[r];
     }
     for (int b = 0; b < im->nb; b++)
         for (int k = 0; k < 2; k++) {
@@ -348,6 +383,7 @@ static void stage(Impl *im, const double *y, const double *z)
             double den = 1 / (1 + k * k * mt_v3_dot(w, w));
             for (int i = 0; i < 4; i++) qb[3 + i] = (ph[i] + k * lp[i]) * den;
         }
+        for (int i = 7 * nb, j = 6 * nb; i < im->nq; i++, j++) im->qs[i] = qh[i] + c * z[j]; /* modal */
         memcpy(im->us, z, sizeof(double) * (size_t)im->nu);
         return;
     }
@@ -366,6 +402,7 @@ static void stage(Impl *im, const double *y, const double *z)
         mt_quat_from_rotvec(dr, d + 3);
         mt_quat_mul(qb + 3, dr, q + 7 * b + 3);
     }
+    for (int i = 7 * nb, j = 6 * nb; i < im->nq; i++, j++) im->qs[i] = q[i] + im->du[j]; /* modal */
 }
 
 /* Newton matrix coefficients and the norm factor (velocity change per unit z). */
@@ -411,8 +448,9 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
     /* weights per body and per kind (velocity, angular velocity): the same
      * tolerance for the three axes, so that no component is held to atol just
      * because it passes through zero in project axes */
-    for (int j = 0; j < im->nu; j += 3)
+    for (int j = 0; j < 6 * im->nb; j += 3)
         im->w[j] = im->w[j + 1] = im->w[j + 2] = 1 / (im->sv->atol + im->sv->rtol * mt_v3_norm(u + j));
+    for (int j = 6 * im->nb; j < im->nu; j++) im->w[j] = 1 / (im->sv->atol + im->sv->rtol * fabs(u[j])); /* modal */
     MtError e2 = {0};
     MtStatus rc;
     if (!im->have_jac || im->stale) {
@@ -465,7 +503,7 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
         for (int j = 0; j < im->nu; j++) im->z[j] += im->dz[j];
         prev = nrm;
     }
-    /* Refresh policy across steps: a Jacobian costs 1 + 12·maxm evaluations.
+    /* Refresh policy across steps: a Jacobian costs 1 + 2·maxd evaluations.
      * The iterations a step needs beyond those of the first step that reused
      * the Jacobian (the one computed for a step is exact for that step only)
      * are waste; once the waste since the refresh adds up to the Jacobian's
@@ -475,7 +513,7 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
     if (im->fresh) im->base = 0;
     else if (im->base == 0) im->base = its > 2 ? its : 2;
     else if (its > im->base) im->waste += its - im->base;
-    if (!im->fresh && (its > SLOWIT || im->waste >= 1 + 12 * im->maxm)) im->stale = 1;
+    if (!im->fresh && (its > SLOWIT || im->waste >= 1 + 2 * im->maxd)) im->stale = 1;
     im->fresh = 0;
     return MT_OK;
 fail:
@@ -548,6 +586,12 @@ static void predict_dx(const Impl *im, double om, double hh, const double *y, do
             d[i] = w1 * d1[i] + (im->nh >= 3 ? w2 * (d1[i] - d2[i]) : 0) +
                    (im->nh >= 4 ? w3 * (d1[i] - 2 * d2[i] + d3[i]) : 0);
     }
+    for (int i = 7 * im->nb, j = 6 * im->nb; i < im->nq; i++, j++) { /* modal coordinates: plain differences */
+        if (im->nh == 1) { dx[j] = hh * y[im->nq + j]; continue; }
+        double e1 = im->yh[0][i] - im->yh[1][i], e2 = im->nh >= 3 ? im->yh[1][i] - im->yh[2][i] : 0,
+               e3 = im->nh >= 4 ? im->yh[2][i] - im->yh[3][i] : 0;
+        dx[j] = w1 * e1 + (im->nh >= 3 ? w2 * (e1 - e2) : 0) + (im->nh >= 4 ? w3 * (e1 - 2 * e2 + e3) : 0);
+    }
 }
 
 static void lmm_setup(Impl *im, double h, double hh, double *pred)
@@ -610,12 +654,14 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     int *par = calloc((size_t)(2 * nb + 2), sizeof(int));
     im.cstart = calloc((size_t)nb + 1, sizeof(int));
     im.cbody = calloc((size_t)(2 * nb + 2), sizeof(int));
+    im.gstart = calloc((size_t)nb + 2, sizeof(int));
+    im.gdof = calloc((size_t)nu + 1, sizeof(int));
     im.moff = calloc((size_t)nb + 1, sizeof(size_t));
     im.piv = calloc((size_t)nu + 1, sizeof(lapack_int));
     double *jw = NULL, *vw = calloc((size_t)17 * (size_t)nu + 2 * (size_t)nq + 5 * (size_t)n + (size_t)nb + 1,
                                     sizeof(double));
     MtStatus rc = MT_OK;
-    if (!par || !im.cstart || !im.cbody || !im.moff || !im.piv || !vw) {
+    if (!par || !im.cstart || !im.cbody || !im.gstart || !im.gdof || !im.moff || !im.piv || !vw) {
         rc = mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
         goto done;
     }
@@ -710,6 +756,8 @@ done:
     free(par);
     free(im.cstart);
     free(im.cbody);
+    free(im.gstart);
+    free(im.gdof);
     free(im.moff);
     free(im.piv);
     return rc;

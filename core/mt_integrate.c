@@ -23,7 +23,7 @@ static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *er
 MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
 {
     const MtSystem *s = st->sys;
-    int nq = 7 * s->nbody, nu = 6 * s->nbody;
+    int nq = s->nq, nu = s->nu;
     const double *q = y, *u = y + nq;
     if (s->naux) st->zcur = y + nq + nu; /* control and loop states follow q and u */
     MtStatus rc = mt_eval(st, t, q, u, err);
@@ -39,6 +39,7 @@ MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *e
         d[5] = 0.5 * (w[1] * p[0] + w[2] * p[1] - w[0] * p[3]);
         d[6] = 0.5 * (w[2] * p[0] + w[0] * p[2] - w[1] * p[1]);
     }
+    for (int i = 0; i < s->nmodal; i++) dy[7 * s->nbody + i] = u[6 * s->nbody + i]; /* ẇ */
     memcpy(dy + nq, st->acc, sizeof(double) * (size_t)nu);
     if (s->naux) memcpy(dy + nq + nu, st->dz, sizeof(double) * (size_t)s->naux);
     return MT_OK;
@@ -55,7 +56,9 @@ MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtEr
     MtState *st = o->st;
     for (int i = 0; i < o->nq + o->nu; i++)
         if (!isfinite(y[i])) {
-            const char *name = st->sys->model->body[i < o->nq ? i / 7 : (i - o->nq) / 6].name;
+            const MtSystem *sy = st->sys;
+            int q7 = 7 * sy->nbody, iu = i < o->nq ? (i < q7 ? 6 * (i / 7) : 6 * sy->nbody + i - q7) : i - o->nq;
+            const char *name = sy->model->body[mt_u_body(sy, iu)].name;
             return mt_error_set(err, MT_ERR_SOLVE, name,
                                 MT_("body '%s': its motion is not finite at t = %.6g s; the run diverged (reduce the step "
                                     "or check masses and forces)"), name, t);
@@ -326,7 +329,7 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     if (stats) memset(stats, 0, sizeof *stats);
     if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
         return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: need step > 0, end time ≥ start time and every ≥ 1"));
-    Ode o = {st, 7 * s->nbody, 6 * s->nbody, 13 * s->nbody + s->naux};
+    Ode o = {st, s->nq, s->nu, s->nq + s->nu + s->naux};
     MtStatus rc = mt_assemble_initial(st, err);
     if (rc) return rc;
     mt_controls_init(st, st->z);

@@ -11,9 +11,12 @@ typedef struct {
     double p[3];     /* origin, project axes */
     double r[3];     /* origin minus the body's centre of mass (ground: minus the project origin) */
     double ax[3][3]; /* ax[k] = k-th marker axis in project axes */
-    double v[3], w[3]; /* body centre-of-mass velocity and angular velocity */
+    double v[3], w[3]; /* body centre-of-mass velocity and angular velocity of the marker's axes */
     double vp[3];    /* velocity of the marker origin */
+    double wb[3];    /* angular velocity of the body (= w except on a flexible body, whose nodes also turn elastically) */
 } MtMk;
+
+void mt_flex_marker(const MtState *st, const double *q, const double *u, int mk, MtMk *o, int axes);
 
 /* Needs st->R filled for the body (mt_stage_bodies). With axes == 0 the
  * marker axes are not computed (spherical rows do not need them). */
@@ -22,6 +25,10 @@ static inline void mt_marker_eval_ax(const MtState *st, const double *q, const d
     const MtSystem *s = st->sys;
     int b = s->mbody[mk];
     const double *pos = s->mpos + 3 * mk, *rot = s->mrot + 9 * mk;
+    if (s->mflex && s->mflex[mk] >= 0) {
+        mt_flex_marker(st, q, u, mk, o, axes);
+        return;
+    }
     if (b < 0) {
         mt_v3_copy(o->r, pos);
         mt_v3_copy(o->p, pos);
@@ -29,6 +36,7 @@ static inline void mt_marker_eval_ax(const MtState *st, const double *q, const d
         mt_v3_set(o->v, 0, 0, 0);
         mt_v3_set(o->w, 0, 0, 0);
         mt_v3_set(o->vp, 0, 0, 0);
+        mt_v3_set(o->wb, 0, 0, 0);
         return;
     }
     const double *R = st->R + 9 * b;
@@ -41,6 +49,7 @@ static inline void mt_marker_eval_ax(const MtState *st, const double *q, const d
     }
     mt_v3_copy(o->v, u + 6 * b);
     mt_v3_copy(o->w, u + 6 * b + 3);
+    mt_v3_copy(o->wb, o->w);
     mt_v3_cross(o->vp, o->w, o->r);
     mt_v3_add(o->vp, o->vp, o->v);
 }

@@ -3,6 +3,7 @@
  * energies. */
 #include <string.h>
 
+#include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 
@@ -87,6 +88,13 @@ void mt_energy(const MtState *st, const double *q, const double *u, double *kine
     const MtSystem *s = st->sys;
     double T = 0, V = 0;
     for (int b = 0; b < s->nbody; b++) {
+        if (s->nflex && s->bflex[b] >= 0) {
+            double tk, vp;
+            mt_flex_energy(st, b, q, u, &tk, &vp);
+            T += tk;
+            V += vp;
+            continue;
+        }
         const double *v = u + 6 * b, *w = v + 3;
         double Jw[3], R[9], p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
         mt_quat_normalize(p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 
@@ -112,6 +113,8 @@ void mt_model_free(MtModel *m)
     free(m->joint);
     free(m->driver);
     free(m->spring);
+    for (int i = 0; i < m->nflex; i++) mt_flex_data_unref(m->flex[i].data);
+    free(m->flex);
     free(m);
 }
 

@@ -76,6 +76,11 @@ typedef struct {
     int body;               /* MT_GROUND or body index */
     double pos[3];          /* origin in body axes, m */
     double rot[9];          /* marker axes in body axes (columns), row-major */
+    /* on a flexible body: the finite-element node the marker rides on (label;
+     * 0 = the node at pos), or, with spider > 0, a new node at pos tied
+     * rigidly (RBE2) to every node within that radius */
+    int node;
+    double spider;
 } MtMarkerSpec;
 
 /* Joint between marker i (on the moving body) and marker j (on the base body),
@@ -278,6 +283,33 @@ typedef struct {
     char unit[16];          /* display unit the user typed the value in ("" = SI) */
 } MtParamSpec;
 
+/* A flexible body (DESIGN §4, docs/flexible-bodies.md): the finite-element
+ * model of a body, reduced to N modal coordinates when the model is read
+ * (mt_model_reduce_flex), moving in a floating frame. Its source is a mesh
+ * file or a beam generated along the body's x axis from its origin (nodes
+ * 1 … elements+1). The interface nodes of the reduction are the nodes its
+ * markers ride on (MtMarkerSpec.node / spider). Mass, centre of mass and
+ * inertia of the body come from the FE model. */
+typedef enum { MT_FLEX_MESH, MT_FLEX_BEAM } MtFlexSource;
+typedef enum { MT_SECTION_RECT, MT_SECTION_CIRCLE, MT_SECTION_TUBE } MtSection;
+struct MtFlexData;
+typedef struct {
+    int body;
+    MtFlexSource source;
+    char file[256];      /* MESH: .msh, .inp or .bdf, relative to the model file */
+    double length;       /* BEAM: length, m */
+    int elements;        /* BEAM: number of elements */
+    MtSection section;   /* BEAM: rect b h (b along body y, h along z), circle d, tube D d */
+    double sec[2];
+    double E, nu, rho;   /* material (BEAM; MESH: used where the mesh has none) */
+    double thickness;    /* MESH: shell thickness where the mesh has none */
+    int method;          /* MtReduceMethod (mt_fe_reduce.h): 1 cb, 0 free, 2 guyan, 3 attach */
+    int modes;           /* modes kept (cb: fixed-interface modes) */
+    double zeta;         /* modal damping ratio of every mode */
+    double alpha, beta;  /* or Rayleigh damping D = αK + βM (used when either is > 0) */
+    struct MtFlexData *data; /* the reduced body, shared by copies of the model; NULL until reduced */
+} MtFlexSpec;
+
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
@@ -328,6 +360,8 @@ typedef struct MtModel {
     MtControlSpec *control;
     int nevent, cap_event;
     MtEventSpec *event;
+    int nflex, cap_flex;
+    MtFlexSpec *flex;
     int loops;         /* MtLoopMethod: how closed loops are kept closed */
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
 } MtModel;
@@ -453,6 +487,19 @@ MtCoordKind mt_joint_default_coord(MtJointType t);
 const char *mt_comp_name(MtComp c);
 int mt_comp_from_name(const char *s, MtComp *c);
 int mt_method_from_name(const char *s, MtMethod *m);
+
+/* Flexible bodies (mt_flexmodel.c). mt_model_add_flex makes a body flexible
+ * (defaults: cb, 6 modes, ζ = 0.01; source and material set by the caller);
+ * mt_model_body_flex gives the spec index of a body or -1. */
+int mt_model_add_flex(MtModel *m, int body, MtFlexSource source, MtError *err);
+int mt_model_body_flex(const MtModel *m, int body);
+/* Builds the FE model of every flexible body not reduced yet (mesh files
+ * relative to basedir, NULL = current directory), reduces it with the nodes
+ * of its markers as the interface, and sets the body's mass properties.
+ * Errors name the body (a missing node, a malformed mesh, a failed reduction). */
+MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err);
+/* Drops the reduced data of body b's flexible spec (after an edit). */
+void mt_model_flex_invalidate(MtModel *m, int spec);
 
 /* Text model format (docs/model-format.md). */
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err);

@@ -214,12 +214,32 @@ static int marker_line(Parser *p, MtModel *m, int body)
         i += 4;
     }
     CTX(p, MT_ENT_MARKER, 0, NULL);
+    int node = 0;
+    double spider = 0;
+    while (i < p->ntok && (!strcmp(p->tok[i], "node") || !strcmp(p->tok[i], "spider"))) {
+        if (body < 0 || mt_model_body_flex(m, body) < 0)
+            return perr(p, name, MT_("marker '%s': 'node' and 'spider' go on markers of a flexible body (write its "
+                                     "'flexible' line first)"), name);
+        double v;
+        if (num(p, name, i + 1, &v)) return -1;
+        if (p->tok[i][0] == 'n') {
+            if (!(v >= 1 && v <= 2e9 && v == floor(v))) return perr(p, name, MT_("marker '%s': a node label is a positive whole number"), name);
+            node = (int)v;
+        } else {
+            if (!(v > 0)) return perr(p, name, MT_("marker '%s': the spider radius must be positive"), name);
+            spider = v;
+        }
+        i += 2;
+    }
     if (i < p->ntok && orientation(p, name, i, R)) return -1;
-    if (mt_model_add_marker(m, body, name, pos, R, p->err) < 0) {
+    int k = mt_model_add_marker(m, body, name, pos, R, p->err);
+    if (k < 0) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", p->err->msg);
         return mt_error_set(p->err, MT_ERR_SYNTAX, name, "%s:%d: %s", p->src, p->line, msg);
     }
+    m->marker[k].node = node;
+    m->marker[k].spider = spider;
     return 0;
 }
 
@@ -292,6 +312,74 @@ static int expect_n(Parser *p, const char *entity, int n)
     return 0;
 }
 
+static const char *const reduce_names[] = {"free", "cb", "guyan", "attach", NULL}; /* MtReduceMethod order */
+static const char *const section_names[] = {"rect", "circle", "tube", NULL};
+
+static int word_index(const char *const *names, const char *w)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], w)) return i;
+    return -1;
+}
+
+/* flexible beam length L elements N section rect A B|circle D|tube D D2 E .. nu .. rho .. [SETTINGS]
+ * flexible mesh FILE [E ..] [nu ..] [rho ..] [thickness T] [SETTINGS]
+ * SETTINGS: modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA */
+static int flexible_line(Parser *p, MtModel *m, int bi)
+{
+    const char *name = m->body[bi].name;
+    if (p->ntok < 3 || (strcmp(p->tok[1], "beam") && strcmp(p->tok[1], "mesh")))
+        return perr(p, name, MT_("body '%s': write 'flexible beam length L elements N section …' or 'flexible mesh FILE …'"), name);
+    int beam = p->tok[1][0] == 'b';
+    int fi = mt_model_add_flex(m, bi, beam ? MT_FLEX_BEAM : MT_FLEX_MESH, p->err);
+    if (fi < 0) return perr(p, name, "%s", p->err->msg);
+    MtFlexSpec *f = &m->flex[fi];
+    int i = 2;
+    if (!beam) {
+        snprintf(f->file, sizeof f->file, "%s", p->tok[2]);
+        i = 3;
+    }
+    CTX(p, MT_ENT_BODY, 0, NULL);
+    while (i < p->ntok) {
+        const char *k = p->tok[i];
+        double v = 0, *dst = NULL;
+        if (!strcmp(k, "length")) dst = &f->length;
+        else if (!strcmp(k, "E")) dst = &f->E;
+        else if (!strcmp(k, "nu")) dst = &f->nu;
+        else if (!strcmp(k, "rho")) dst = &f->rho;
+        else if (!strcmp(k, "thickness")) dst = &f->thickness;
+        else if (!strcmp(k, "zeta")) dst = &f->zeta;
+        if (dst) {
+            if (num(p, name, i + 1, dst)) return -1;
+            i += 2;
+        } else if (!strcmp(k, "elements") || !strcmp(k, "modes")) {
+            if (num(p, name, i + 1, &v)) return -1;
+            if (!(v >= 0 && v <= 1e5 && v == floor(v))) return perr(p, name, MT_("body '%s': '%s' takes a whole number"), name, k);
+            if (k[0] == 'e') f->elements = (int)v;
+            else f->modes = (int)v;
+            i += 2;
+        } else if (!strcmp(k, "method")) {
+            int w = i + 1 < p->ntok ? word_index(reduce_names, p->tok[i + 1]) : -1;
+            if (w < 0) return perr(p, name, MT_("body '%s': method is cb, free, guyan or attach"), name);
+            f->method = w;
+            i += 2;
+        } else if (!strcmp(k, "rayleigh")) {
+            if (num(p, name, i + 1, &f->alpha) || num(p, name, i + 2, &f->beta)) return -1;
+            i += 3;
+        } else if (!strcmp(k, "section")) {
+            int w = i + 1 < p->ntok ? word_index(section_names, p->tok[i + 1]) : -1;
+            if (w < 0) return perr(p, name, MT_("body '%s': section is rect B H, circle D or tube D D_INNER"), name);
+            f->section = (MtSection)w;
+            int n = w == MT_SECTION_CIRCLE ? 1 : 2;
+            if (nums(p, name, i + 2, n, f->sec)) return -1;
+            i += 2 + n;
+        } else
+            return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
+                                     "thickness, modes, method, zeta, rayleigh)"), name, k);
+    }
+    return 0;
+}
+
 static int body_line(Parser *p, MtModel *m, int bi)
 {
     MtBodySpec *b = &m->body[bi];
@@ -314,11 +402,12 @@ static int body_line(Parser *p, MtModel *m, int bi)
         memset(b->inertia, 0, sizeof b->inertia);
         return nums(p, b->name, 1, p->ntok - 1, b->inertia);
     }
+    if (!strcmp(k, "flexible")) return flexible_line(p, m, bi);
     if (!strcmp(k, "position")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->pos);
     if (!strcmp(k, "orientation")) return orientation(p, b->name, 1, b->rot);
     if (!strcmp(k, "velocity")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->vel);
     if (!strcmp(k, "omega")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->omega);
-    return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, density, position, orientation, velocity, omega, marker, shape)"),
+    return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, density, flexible, position, orientation, velocity, omega, marker, shape)"),
                 b->name, k);
 }
 
@@ -981,6 +1070,18 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
         mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
         fail = 1;
     }
+    if (!fail && m->nflex) { /* mesh files are relative to the model file */
+        char dir[1024];
+        const char *slash = strrchr(p.src, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);
+        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) {
+            char msg[512], entity[sizeof err->entity];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            snprintf(entity, sizeof entity, "%s", err->entity);
+            mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
+            fail = 1;
+        }
+    }
     if (fail) {
         if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", MT_("%s:%d: syntax error"), p.src, p.line);
         mt_model_free(m);
@@ -1121,6 +1222,8 @@ static void write_markers(FILE *f, const MtModel *m, int body)
         if (k->body != body) continue;
         fprintf(f, "  marker %s at", k->name);
         wvs(f, m, MT_ENT_MARKER, i, "at", k->pos, 3);
+        if (k->node > 0) fprintf(f, " node %d", k->node);
+        if (k->spider > 0) fprintf(f, " spider %.17g", k->spider);
         fputc(' ', f);
         write_frame(f, k->rot);
         fputc('\n', f);
@@ -1173,7 +1276,22 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *bd = &m->body[i];
         fprintf(f, "\nbody %s", bd->name);
-        if (bd->density > 0) {
+        int fx = mt_model_body_flex(m, i);
+        if (fx >= 0) { /* mass properties come from the FE model */
+            const MtFlexSpec *fl = &m->flex[fx];
+            static const char *const rn[] = {"free", "cb", "guyan", "attach"};
+            if (fl->source == MT_FLEX_BEAM) {
+                fprintf(f, "\n  flexible beam length %.17g elements %d section %s %.17g", fl->length, fl->elements,
+                        fl->section == MT_SECTION_RECT ? "rect" : fl->section == MT_SECTION_CIRCLE ? "circle" : "tube", fl->sec[0]);
+                if (fl->section != MT_SECTION_CIRCLE) fprintf(f, " %.17g", fl->sec[1]);
+            } else {
+                fprintf(f, "\n  flexible mesh \"%s\"", fl->file);
+                if (fl->thickness > 0) fprintf(f, " thickness %.17g", fl->thickness);
+            }
+            if (fl->source == MT_FLEX_BEAM || fl->E > 0) fprintf(f, " E %.17g nu %.17g rho %.17g", fl->E, fl->nu, fl->rho);
+            fprintf(f, " method %s modes %d zeta %.17g", rn[fl->method & 3], fl->modes, fl->zeta);
+            if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %.17g %.17g", fl->alpha, fl->beta);
+        } else if (bd->density > 0) {
             fprintf(f, "\n  density");
             wv(f, m, MT_ENT_BODY, i, "density", bd->density);
         } else {

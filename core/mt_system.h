@@ -47,6 +47,8 @@ typedef struct {
     int body[MT_SIDE_MAX]; /* MT_GROUND = -1 */
     int nrow, row0;   /* rows and global offset */
     int goff;         /* offset of the block's Jacobian rows in MtState.G/W (nside x nrow x 6) */
+    int gwoff[MT_SIDE_MAX]; /* sides on a flexible body: offset of the modal columns in MtState.Gw/Ww
+                             * (nrow x N, row-major); -1 on rigid sides */
     int nprim;
     MtPrim prim[6];
     /* driver law */
@@ -90,7 +92,18 @@ typedef struct MtSystem {
     int dof_grubler, dof_rank;
     int nfree;             /* bodies not connected to ground through joints or springs */
     int *free_body;
-    double *q0, *u0;       /* initial state from the model */
+    double *q0, *u0;       /* initial state from the model (nq, nu) */
+    /* flexible bodies (mt_flex.h): their modal coordinates follow the rigid
+     * ones, q = [7·nbody | nmodal], u = [6·nbody | nmodal] */
+    int nq, nu;            /* 7·nbody + nmodal, 6·nbody + nmodal */
+    int nmodal, nflex;
+    int *bflex;            /* nbody: index into flex, -1 for a rigid body */
+    struct MtFlexSys *flex;
+    int *mflex;            /* nmarker: offset of the marker's modal matrices in mmodal, -1 off flexible bodies */
+    double *mmodal;        /* per marker on a flexible body: Φ (3×N) then Ψ (3×N), row-major, body axes */
+    int ngw;               /* length of MtState.Gw and Ww */
+    size_t nfmat;          /* length of MtState.fmat */
+    int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
 } MtSystem;
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
@@ -133,6 +146,11 @@ typedef struct MtState {
     long nevals;
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
+    /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
+    double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
+    double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
+    double *fwork;         /* scratch: dmax x 12 */
+    double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
 } MtState;
 
 /* Jacobian rows of block k on a side: nrow x 6, linear then angular; W the
@@ -147,6 +165,9 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
     const MtCBlock *b = &st->sys->block[k];
     return st->W + b->goff + 6 * b->nrow * side;
 }
+
+/* Body of index i of a u-layout vector (rigid part, then modal parts). */
+int mt_u_body(const MtSystem *s, int i);
 
 /* Compiles a validated model (copied, so the model may be edited afterwards);
  * detects redundant equations at the initial configuration. */

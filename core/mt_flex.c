@@ -1,0 +1,476 @@
+/* mt_flex.c — flexible bodies in the dynamics (mt_flex.h; DESIGN §4).
+ *
+ * Floating frame at the undeformed centre of mass, axes of the FE model;
+ * rotation A (body → project), body-axis angular velocity Ω = Aᵀω; nodal
+ * rigid bodies k at ρ_k + Φ_k·w, turned by Ψ_k·w. With the inertia
+ * invariants of the reduction, S(w) = S1·w (first moment; S(0) = 0 here),
+ * I(w) = I0 + Σ w_j I1_j + Σ w_i w_j I2_ij and M_Ωw(w) = Ir + Σ w_j Sw_j, the
+ * kinetic energy is T = ½ m v² + v·A(Ω×S + S1ẇ) + ½ ΩᵀIΩ + ΩᵀM_Ωw ẇ + ½ ẇᵀMww ẇ.
+ * The Boltzmann–Hamel equations of T (quasi-velocities v, Ω) give, in the
+ * velocities u = (v, ω, ẇ) of the solver (project axes),
+ *
+ *   M = [ m·1        −[AS]×        A·S1     ]
+ *       [ [AS]×      A·I·Aᵀ         A·M_Ωw   ]
+ *       [ S1ᵀAᵀ      M_ΩwᵀAᵀ       Mww      ]
+ *
+ * and the quadratic velocity forces (moved to the right-hand side)
+ *   translation  A·(Ω×(Ω×S) + 2 Ω×S1ẇ)
+ *   rotation     A·(İΩ + Ω×(IΩ + M_Ωw ẇ))          (Σ ẇ_j Sw_j ẇ = 0)
+ *   mode j       2 Σ_i ẇ_i Ω·C_ij − ½ Ωᵀ(∂I/∂w_j)Ω,  C_ij = Σ m φ_i×φ_j,
+ * plus the elastic and damping forces K·w + D·ẇ and gravity (m·g, AS×g,
+ * S1ᵀAᵀg). The rotary inertia of the nodes enters through T only, so the
+ * equations conserve T + V exactly (tests/core/test_flex.c). */
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_flex.h"
+#include "mt_flexdata.h"
+#include "mt_i18n.h"
+#include "mt_math.h"
+
+static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(r, a, b); }
+
+MtStatus mt_flex_compile(MtSystem *s, MtError *err)
+{
+    const MtModel *m = s->model;
+    int nb = s->nbody;
+    s->bflex = malloc(sizeof(int) * ((size_t)nb + 1));
+    s->mflex = malloc(sizeof(int) * ((size_t)s->nmarker + 1));
+    if (!s->bflex || !s->mflex) goto nomem;
+    for (int b = 0; b < nb; b++) s->bflex[b] = -1;
+    for (int k = 0; k < s->nmarker; k++) s->mflex[k] = -1;
+    s->nflex = m->nflex;
+    if (!m->nflex) return MT_OK;
+    s->flex = calloc((size_t)m->nflex, sizeof *s->flex);
+    if (!s->flex) goto nomem;
+    size_t nmm = 0;
+    for (int i = 0; i < m->nflex; i++) {
+        const MtFlexSpec *fs = &m->flex[i];
+        const char *name = m->body[fs->body].name;
+        if (!fs->data)
+            return mt_error_set(err, MT_ERR_MODEL, name,
+                                MT_("body '%s': its flexible model is not reduced (read the model again)"), name);
+        const MtFlexBody *fb = fs->data->body;
+        MtFlexSys *f = &s->flex[i];
+        int N = fb->nmode;
+        f->body = fs->body;
+        f->N = N;
+        f->d = 6 + N;
+        f->moff = s->nmodal;
+        f->moffm = s->nfmat;
+        s->nmodal += N;
+        s->nfmat += (size_t)f->d * (size_t)f->d;
+        if (f->d > s->dmax) s->dmax = f->d;
+        s->bflex[fs->body] = i;
+        f->mass = fb->mass;
+        size_t nn = (size_t)N * N;
+        f->work = calloc(3 * N + 3 * N + 9 * N + 9 * nn + 3 * nn + nn + 2 * nn + 1, sizeof(double));
+        if (!f->work) goto nomem;
+        f->S1 = f->work;
+        f->Ir = f->S1 + 3 * N;
+        f->I1 = f->Ir + 3 * N;
+        f->I2 = f->I1 + 9 * N;
+        f->Sw = f->I2 + 9 * nn;
+        f->Mww = f->Sw + 3 * nn;
+        f->K = f->Mww + nn;
+        f->D = f->K + nn;
+        /* invariants about the centre of mass c: ρ' = ρ − c (mt_flexmodel.c put the body's com there) */
+        const double *c = s->com + 3 * fs->body;
+        memcpy(f->S1, fb->S1, sizeof(double) * 3 * N);
+        memcpy(f->I2, fb->I2, sizeof(double) * 9 * nn);
+        memcpy(f->Sw, fb->Sw, sizeof(double) * 3 * nn);
+        memcpy(f->Mww, fb->Mww, sizeof(double) * nn);
+        double cc = mt_v3_dot(c, c);
+        for (int a = 0; a < 3; a++)
+            for (int b2 = 0; b2 < 3; b2++) f->I0[3 * a + b2] = fb->I0[3 * a + b2] - fb->mass * ((a == b2) * cc - c[a] * c[b2]);
+        for (int j = 0; j < N; j++) {
+            const double *s1 = fb->S1 + 3 * j;
+            double cs[3];
+            skew_mul(cs, c, s1); /* Ir' = Ir − [c]× S1 */
+            for (int a = 0; a < 3; a++) f->Ir[3 * j + a] = fb->Ir[3 * j + a] - cs[a];
+            /* I1' = I1 − ([c]×ᵀ[s]× + [s]×ᵀ[c]×);  [a]×ᵀ[b]× = (a·b) 1 − b aᵀ */
+            double cs_dot = mt_v3_dot(c, s1);
+            for (int a = 0; a < 3; a++)
+                for (int b2 = 0; b2 < 3; b2++)
+                    f->I1[9 * j + 3 * a + b2] =
+                        fb->I1[9 * j + 3 * a + b2] - (2 * (a == b2) * cs_dot - s1[a] * c[b2] - c[a] * s1[b2]);
+        }
+        /* stiffness and damping */
+        int rayleigh = fb->alpha > 0 || fb->beta > 0;
+        for (int a = 0; a < N; a++)
+            for (int b2 = 0; b2 < N; b2++) {
+                double k = fb->Kr[a + (size_t)N * b2], mm = fb->Mr[a + (size_t)N * b2];
+                f->K[a + (size_t)N * b2] = k;
+                f->D[a + (size_t)N * b2] = rayleigh ? fb->alpha * k + fb->beta * mm : 0;
+            }
+        if (!rayleigh)
+            for (int a = 0; a < N; a++) {
+                double om = 2 * M_PI * fb->freq[a];
+                f->D[a + (size_t)N * a] = 2 * fb->zeta[a] * om * fb->Mr[a + (size_t)N * a];
+            }
+        for (int k = 0; k < s->nmarker; k++)
+            if (m->marker[k].body == fs->body) nmm += 6 * (size_t)N;
+    }
+    s->mmodal = malloc(sizeof(double) * (nmm + 1));
+    if (!s->mmodal) goto nomem;
+    size_t off = 0;
+    for (int k = 0; k < s->nmarker; k++) {
+        const MtMarkerSpec *mk = &m->marker[k];
+        if (mk->body < 0 || s->bflex[mk->body] < 0) continue;
+        const MtFlexSpec *fs = &m->flex[s->bflex[mk->body]];
+        const MtFlexBody *fb = fs->data->body;
+        const char *bname = m->body[mk->body].name;
+        int label = mt_flex_data_marker_node(fs->data, mk->name);
+        int row = label > 0 ? mt_flex_data_if_row(fs->data, label) : -1;
+        if (row < 0)
+            return mt_error_set(err, MT_ERR_MODEL, mk->name,
+                                MT_("marker '%s.%s': it was added after the flexible body was reduced; reduce the body "
+                                    "again so that its node joins the interface"),
+                                bname, mk->name);
+        int N = fb->nmode, nr = 6 * fb->nif;
+        double *Phi = s->mmodal + off, *Psi = Phi + 3 * N;
+        /* marker offset d from its node, rigidly carried by the node's rotation: Φ_m = Φ_k − [d]× Ψ_k */
+        double d[3];
+        mt_v3_sub(d, mk->pos, fb->if_x + 3 * row);
+        for (int j = 0; j < N; j++) {
+            const double *H = fb->if_H + (size_t)j * nr + 6 * row;
+            double dx[3];
+            mt_v3_cross(dx, d, H + 3);
+            for (int a = 0; a < 3; a++) {
+                Phi[a * N + j] = H[a] - dx[a];
+                Psi[a * N + j] = H[3 + a];
+            }
+        }
+        s->mflex[k] = (int)off;
+        off += 6 * (size_t)N;
+    }
+    return MT_OK;
+nomem:
+    return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the flexible bodies"));
+}
+
+void mt_flex_free(MtSystem *s)
+{
+    if (s->flex)
+        for (int i = 0; i < s->nflex; i++) free(s->flex[i].work);
+    free(s->flex);
+    free(s->bflex);
+    free(s->mflex);
+    free(s->mmodal);
+}
+
+/* Body-axis quantities of flexible body f at w: S = S1 w, I(w), M_Ωw(w) (3×N column-major). */
+static void inertia_at(const MtFlexSys *f, const double *w, double *S, double *Iw, double *Mow)
+{
+    int N = f->N;
+    mt_v3_set(S, 0, 0, 0);
+    memcpy(Iw, f->I0, sizeof(double) * 9);
+    memcpy(Mow, f->Ir, sizeof(double) * 3 * N);
+    for (int j = 0; j < N; j++) {
+        double wj = w[j];
+        if (wj == 0) continue;
+        mt_v3_axpy(S, wj, f->S1 + 3 * j);
+        for (int a = 0; a < 9; a++) Iw[a] += wj * f->I1[9 * j + a];
+        const double *Swj = f->Sw + (size_t)3 * N * j;
+        for (int i = 0; i < 3 * N; i++) Mow[i] += wj * Swj[i];
+        for (int i = 0; i < N; i++) {
+            double wij = w[i] * wj;
+            if (wij == 0) continue;
+            const double *B = f->I2 + 9 * ((size_t)i + (size_t)N * j);
+            for (int a = 0; a < 9; a++) Iw[a] += wij * B[a];
+        }
+    }
+}
+
+void mt_flex_stage_mass(MtState *st, const double *q)
+{
+    const MtSystem *s = st->sys;
+    for (int i = 0; i < s->nflex; i++) {
+        const MtFlexSys *f = &s->flex[i];
+        int N = f->N, d = f->d;
+        const double *w = q + 7 * s->nbody + f->moff, *R = st->R + 9 * f->body;
+        double *M = st->fmat + f->moffm, *Mow = st->fwork, S[3], Iw[9], Sp[3], T[9];
+        inertia_at(f, w, S, Iw, Mow);
+        mt_m3_mulv(Sp, R, S);
+        memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
+#define E(r, c) M[(size_t)(r) + (size_t)d * (size_t)(c)]
+        for (int a = 0; a < 3; a++) E(a, a) = f->mass;
+        /* −[Sp]× in (v, ω), [Sp]× in (ω, v) */
+        double X[9] = {0, -Sp[2], Sp[1], Sp[2], 0, -Sp[0], -Sp[1], Sp[0], 0};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                E(a, 3 + b) = -X[3 * a + b];
+                E(3 + a, b) = X[3 * a + b];
+            }
+        mt_m3_rotate_sym(T, R, Iw);
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) E(3 + a, 3 + b) = T[3 * a + b];
+        for (int j = 0; j < N; j++) {
+            double t[3], r[3];
+            mt_m3_mulv(t, R, f->S1 + 3 * j);
+            mt_m3_mulv(r, R, Mow + 3 * j);
+            for (int a = 0; a < 3; a++) {
+                E(a, 6 + j) = E(6 + j, a) = t[a];
+                E(3 + a, 6 + j) = E(6 + j, 3 + a) = r[a];
+            }
+            for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + st->proj_c * f->K[i2 + (size_t)N * j];
+        }
+#undef E
+        LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', d, M, d);
+    }
+}
+
+void mt_flex_solve(const MtState *st, int b, double *x6, double *xw)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    double *x = st->fwork + 3 * (size_t)s->dmax;
+    memcpy(x, x6, sizeof(double) * 6);
+    memcpy(x + 6, xw, sizeof(double) * (size_t)f->N);
+    LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', f->d, 1, st->fmat + f->moffm, f->d, x, f->d);
+    memcpy(x6, x, sizeof(double) * 6);
+    memcpy(xw, x + 6, sizeof(double) * (size_t)f->N);
+}
+
+void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    int N = f->N, nb = s->nbody;
+    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *R = st->R + 9 * b, *om = u + 6 * b + 3;
+    double *F = st->f + 6 * b, *Fw = st->f + 6 * nb + f->moff;
+    double *Mow = st->fwork, S[3], Iw[9], Om[3], Sd[3] = {0, 0, 0}, Id[9] = {0};
+    inertia_at(f, w, S, Iw, Mow);
+    mt_m3_tmulv(Om, R, om);
+    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
+    /* İ = Σ ẇ_j I1_j + Σ (ẇ_i w_j + w_i ẇ_j) I2_ij */
+    for (int j = 0; j < N; j++) {
+        if (wd[j] != 0)
+            for (int a = 0; a < 9; a++) Id[a] += wd[j] * f->I1[9 * j + a];
+        for (int i = 0; i < N; i++) {
+            double c = wd[i] * w[j] + w[i] * wd[j];
+            if (c == 0) continue;
+            const double *B = f->I2 + 9 * ((size_t)i + (size_t)N * j);
+            for (int a = 0; a < 9; a++) Id[a] += c * B[a];
+        }
+    }
+    /* translation: m g − A(Ω×(Ω×S) + 2Ω×Sd) */
+    double t1[3], t2[3], qt[3];
+    mt_v3_cross(t1, Om, S);
+    mt_v3_cross(t1, Om, t1);
+    mt_v3_cross(t2, Om, Sd);
+    mt_v3_axpy(t1, 2, t2);
+    mt_m3_mulv(qt, R, t1);
+    mt_v3_scale(F, s->gravity, f->mass);
+    mt_v3_sub(F, F, qt);
+    /* rotation: AS × g − A(İΩ + Ω×(IΩ + M_Ωw ẇ)) */
+    double h[3], a1[3], qr[3], Sp[3], tg[3];
+    mt_m3_mulv(h, Iw, Om);
+    for (int j = 0; j < N; j++) mt_v3_axpy(h, wd[j], Mow + 3 * j);
+    mt_m3_mulv(a1, Id, Om);
+    mt_v3_cross(t1, Om, h);
+    mt_v3_add(a1, a1, t1);
+    mt_m3_mulv(qr, R, a1);
+    mt_m3_mulv(Sp, R, S);
+    mt_v3_cross(tg, Sp, s->gravity);
+    mt_v3_sub(F + 3, tg, qr);
+    /* modes: S1ᵀAᵀg − K w − D ẇ − (2 Σ_i ẇ_i Ω·C_ij − ½ Ωᵀ ∂Iw/∂w_j Ω) */
+    double gb[3];
+    mt_m3_tmulv(gb, R, s->gravity);
+    for (int j = 0; j < N; j++) {
+        double v = f->mass ? mt_v3_dot(f->S1 + 3 * j, gb) : 0;
+        for (int i = 0; i < N; i++) v -= f->K[j + (size_t)N * i] * w[i] + f->D[j + (size_t)N * i] * wd[i];
+        double cor = 0, dI[9];
+        memcpy(dI, f->I1 + 9 * j, sizeof dI);
+        for (int i = 0; i < N; i++) {
+            if (wd[i] != 0) cor += wd[i] * mt_v3_dot(Om, f->Sw + (size_t)3 * N * i + 3 * j);
+            if (w[i] != 0) {
+                const double *A = f->I2 + 9 * ((size_t)i + (size_t)N * j), *B = f->I2 + 9 * ((size_t)j + (size_t)N * i);
+                for (int a = 0; a < 9; a++) dI[a] += w[i] * (A[a] + B[a]);
+            }
+        }
+        double dIO[3];
+        mt_m3_mulv(dIO, dI, Om);
+        v -= 2 * cor - 0.5 * mt_v3_dot(Om, dIO);
+        Fw[j] += v;
+    }
+}
+
+/* Elastic displacement Φw and rotation Ψw of marker mk (body axes), and their rates. */
+static void marker_modal(const MtSystem *s, int mk, const double *w, const double *wd, double *xe, double *th,
+                         double *xed, double *thd)
+{
+    const MtFlexSys *f = &s->flex[s->bflex[s->mbody[mk]]];
+    int N = f->N;
+    const double *Phi = s->mmodal + s->mflex[mk], *Psi = Phi + 3 * N;
+    for (int a = 0; a < 3; a++) {
+        double x = 0, t = 0, xd = 0, td = 0;
+        for (int j = 0; j < N; j++) {
+            x += Phi[a * N + j] * w[j];
+            t += Psi[a * N + j] * w[j];
+            if (wd) { xd += Phi[a * N + j] * wd[j]; td += Psi[a * N + j] * wd[j]; }
+        }
+        xe[a] = x; th[a] = t;
+        if (xed) { xed[a] = xd; thd[a] = td; }
+    }
+}
+
+void mt_flex_marker(const MtState *st, const double *q, const double *u, int mk, MtMk *o, int axes)
+{
+    const MtSystem *s = st->sys;
+    int b = s->mbody[mk];
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    const double *w = q + 7 * s->nbody + f->moff, *wd = u ? u + 6 * s->nbody + f->moff : NULL, *R = st->R + 9 * b;
+    double xe[3], th[3], xed[3] = {0, 0, 0}, thd[3] = {0, 0, 0}, loc[3];
+    marker_modal(s, mk, w, wd, xe, th, wd ? xed : NULL, wd ? thd : NULL);
+    mt_v3_add(loc, s->mpos + 3 * mk, xe);
+    mt_m3_mulv(o->r, R, loc);
+    mt_v3_add(o->p, q + 7 * b, o->r);
+    if (axes) { /* A · exp([θ]×) · marker axes */
+        double qe[4], Re[9], T[9], Ax[9];
+        mt_quat_from_rotvec(qe, th);
+        mt_quat_to_m3(Re, qe);
+        mt_m3_mul(T, R, Re);
+        mt_m3_mul(Ax, T, s->mrot + 9 * mk);
+        for (int k = 0; k < 3; k++) mt_v3_set(o->ax[k], Ax[k], Ax[3 + k], Ax[6 + k]);
+    }
+    if (!u) {
+        memset(o->v, 0, sizeof o->v); memset(o->w, 0, sizeof o->w); memset(o->wb, 0, sizeof o->wb); memset(o->vp, 0, sizeof o->vp);
+        return;
+    }
+    double t[3];
+    mt_v3_copy(o->v, u + 6 * b);
+    mt_v3_copy(o->wb, u + 6 * b + 3);
+    mt_m3_mulv(t, R, thd);
+    mt_v3_add(o->w, o->wb, t);
+    mt_v3_cross(o->vp, o->wb, o->r);
+    mt_v3_add(o->vp, o->vp, o->v);
+    mt_m3_mulv(t, R, xed);
+    mt_v3_add(o->vp, o->vp, t);
+}
+
+double mt_flex_row(const MtState *st, const double *q, const double *u, int mk, const double *G, double coef, double *gw)
+{
+    const MtSystem *s = st->sys;
+    int b = s->mbody[mk];
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    int N = f->N;
+    const double *w = q + 7 * s->nbody + f->moff, *wd = u + 6 * s->nbody + f->moff, *R = st->R + 9 * b;
+    const double *om = u + 6 * b + 3, *Phi = s->mmodal + s->mflex[mk], *Psi = Phi + 3 * N;
+    double xe[3], th[3], xed[3], thd[3], loc[3], r[3], a[3], bb[3], t[3];
+    marker_modal(s, mk, w, wd, xe, th, xed, thd);
+    mt_v3_add(loc, s->mpos + 3 * mk, xe);
+    mt_m3_mulv(r, R, loc);
+    /* the row on the marker's pose: a on its point velocity, b on its angular velocity */
+    mt_v3_copy(a, G);
+    mt_v3_cross(t, r, a);
+    mt_v3_sub(bb, G + 3, t);
+    double ab[3], bbb[3];
+    mt_m3_tmulv(ab, R, a);
+    mt_m3_tmulv(bbb, R, bb);
+    for (int j = 0; j < N; j++)
+        gw[j] += coef * (ab[0] * Phi[j] + ab[1] * Phi[N + j] + ab[2] * Phi[2 * N + j] + bbb[0] * Psi[j] +
+                         bbb[1] * Psi[N + j] + bbb[2] * Psi[2 * N + j]);
+    /* velocity terms: a·2ω×(A Φ ẇ) + b·ω×(A Ψ ẇ) */
+    double ve[3], we[3], c1[3], c2[3];
+    mt_m3_mulv(ve, R, xed);
+    mt_m3_mulv(we, R, thd);
+    mt_v3_cross(c1, om, ve);
+    mt_v3_cross(c2, om, we);
+    return coef * (2 * mt_v3_dot(a, c1) + mt_v3_dot(bb, c2));
+}
+
+void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const double *F, const double *T, double sign)
+{
+    const MtSystem *s = st->sys;
+    int b = s->mbody[mk];
+    if (b < 0) return;
+    double r[3], tq[3], *f = st->f + 6 * b;
+    mt_v3_sub(r, p, q + 7 * b);
+    mt_v3_cross(tq, r, F);
+    if (T) mt_v3_add(tq, tq, T);
+    mt_v3_axpy(f, sign, F);
+    mt_v3_axpy(f + 3, sign, tq);
+    if (!s->mflex || s->mflex[mk] < 0) return;
+    /* modal forces: the load moved to the node (force F, couple T + (p − p_node) × F) */
+    const MtFlexSys *fl = &s->flex[s->bflex[b]];
+    int N = fl->N;
+    const double *w = q + 7 * s->nbody + fl->moff, *R = st->R + 9 * b, *Phi = s->mmodal + s->mflex[mk], *Psi = Phi + 3 * N;
+    double xe[3], th[3], loc[3], pm[3], d[3], Tn[3], Fb[3], Tb[3];
+    marker_modal(s, mk, w, NULL, xe, th, NULL, NULL);
+    mt_v3_add(loc, s->mpos + 3 * mk, xe);
+    mt_m3_mulv(pm, R, loc);
+    mt_v3_add(pm, pm, q + 7 * b);
+    mt_v3_sub(d, p, pm);
+    mt_v3_cross(Tn, d, F);
+    if (T) mt_v3_add(Tn, Tn, T);
+    mt_m3_tmulv(Fb, R, F);
+    mt_m3_tmulv(Tb, R, Tn);
+    double *fw = st->f + 6 * s->nbody + fl->moff;
+    for (int j = 0; j < N; j++)
+        fw[j] += sign * (Fb[0] * Phi[j] + Fb[1] * Phi[N + j] + Fb[2] * Phi[2 * N + j] + Tb[0] * Psi[j] + Tb[1] * Psi[N + j] +
+                         Tb[2] * Psi[2 * N + j]);
+}
+
+void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    int N = f->N, nb = s->nbody;
+    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
+    double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
+    mt_quat_normalize(p);
+    mt_quat_to_m3(R, p);
+    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3];
+    inertia_at(f, w, S, Iw, Mow);
+    mt_m3_tmulv(Om, R, om);
+    double vb[3], Sd[3] = {0, 0, 0};
+    mt_m3_tmulv(vb, R, v);
+    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
+    mt_v3_cross(t, Om, S);
+    mt_v3_add(t, t, Sd);
+    double IO[3];
+    mt_m3_mulv(IO, Iw, Om);
+    double T = 0.5 * f->mass * mt_v3_dot(v, v) + mt_v3_dot(vb, t) + 0.5 * mt_v3_dot(Om, IO);
+    double V = 0;
+    for (int j = 0; j < N; j++) {
+        T += wd[j] * mt_v3_dot(Om, Mow + 3 * j);
+        for (int i = 0; i < N; i++) {
+            T += 0.5 * wd[i] * f->Mww[i + (size_t)N * j] * wd[j];
+            V += 0.5 * w[i] * f->K[i + (size_t)N * j] * w[j];
+        }
+    }
+    double Sp[3];
+    mt_m3_mulv(Sp, R, S);
+    V -= f->mass * mt_v3_dot(s->gravity, q + 7 * b) + mt_v3_dot(s->gravity, Sp);
+    *kin = T;
+    *pot = V;
+}
+
+void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u, double p[3], double H[3])
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    int N = f->N, nb = s->nbody;
+    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
+    double qq[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
+    mt_quat_normalize(qq);
+    mt_quat_to_m3(R, qq);
+    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3], Sd[3] = {0, 0, 0}, h[3], Sp[3], hp[3], x[3];
+    inertia_at(f, w, S, Iw, Mow);
+    mt_m3_tmulv(Om, R, om);
+    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
+    mt_v3_cross(t, Om, S);
+    mt_v3_add(t, t, Sd);
+    mt_m3_mulv(p, R, t);
+    mt_v3_axpy(p, f->mass, v);
+    mt_m3_mulv(h, Iw, Om);
+    for (int j = 0; j < N; j++) mt_v3_axpy(h, wd[j], Mow + 3 * j);
+    mt_m3_mulv(hp, R, h);
+    mt_m3_mulv(Sp, R, S);
+    mt_v3_cross(t, Sp, v);
+    mt_v3_add(H, hp, t);
+    mt_v3_cross(x, q + 7 * b, p);
+    mt_v3_add(H, H, x);
+}

@@ -1,0 +1,72 @@
+/* mt_flex.h — flexible bodies in the dynamics (internal to core; DESIGN §4,
+ * docs/flexible-bodies.md "Dynamics"): the compiled data of each flexible
+ * body and the stages that give its mass matrix, its quadratic velocity,
+ * elastic and gravity forces, the kinematics of markers on its nodes, the
+ * modal columns of constraint rows and the mapping of loads to modal forces.
+ *
+ * Coordinates: the floating frame sits at the undeformed centre of mass of the
+ * FE model, axes those of the FE model (the body axes); its modal
+ * coordinates w (N of them) follow all the rigid coordinates:
+ * q = [7·nbody | w], u = [6·nbody | ẇ]. */
+#ifndef MT_FLEX_H
+#define MT_FLEX_H
+
+#include "mt_kin.h"
+#include "mt_system.h"
+
+typedef struct MtFlexSys {
+    int body, N, moff;   /* modal coordinates at q[7·nbody + moff], u[6·nbody + moff] */
+    int d;               /* 6 + N: size of the body's mass matrix */
+    size_t moffm;        /* offset of its (d×d) mass factor in MtState.fmat */
+    double mass;
+    /* inertia invariants about the frame origin, body axes (mt_fe_reduce.h; shifted to the centre of mass) */
+    double I0[9];
+    double *S1;          /* 3×N column-major: Σ m Φ */
+    double *Ir;          /* 3×N: Σ (m [ρ]× Φ + J Ψ) */
+    double *I1;          /* 9·N */
+    double *I2;          /* 9·N·N, block (i, j) at 9·(i + N·j) */
+    double *Sw;          /* 3·N·N, block j (3×N) at 3N·j */
+    double *Mww;         /* N×N */
+    double *K, *D;       /* N×N stiffness and damping */
+    double *work;        /* owner of the arrays above */
+} MtFlexSys;
+
+/* Compiles the flexible bodies of s->model (called by mt_system_compile after
+ * the rigid body data): s->nflex, s->flex, s->bflex, s->mflex, s->mmodal,
+ * s->nmodal. Errors name the body or marker. */
+MtStatus mt_flex_compile(MtSystem *s, MtError *err);
+void mt_flex_free(MtSystem *s);
+
+/* Stage: mass matrix M(q) of every flexible body, factored (Cholesky). */
+void mt_flex_stage_mass(MtState *st, const double *q);
+/* Gravity, quadratic velocity, elastic and damping forces of flexible body b
+ * into st->f (rigid part at 6·b, modal part at 6·nbody + moff). */
+void mt_flex_forces(MtState *st, int b, const double *q, const double *u);
+/* x ← M⁻¹ x for flexible body b, x = [6 rigid | N modal] given as two parts. */
+void mt_flex_solve(const MtState *st, int b, double *x6, double *xw);
+
+/* Pose and velocity of a marker on a node of a flexible body (mt_marker_eval
+ * calls it for those markers). */
+void mt_flex_marker(const MtState *st, const double *q, const double *u, int mk, MtMk *o, int axes);
+/* For one constraint row whose rigid Jacobian on the marker's body is G (6),
+ * adds coef × its modal columns to gw (N) and returns coef × the velocity
+ * terms the rigid formulas leave out (Coriolis 2ω×ẋ_e and ω×θ̇_e). */
+double mt_flex_row(const MtState *st, const double *q, const double *u, int mk, const double *G, double coef, double *gw);
+/* Adds a load applied at point p (project axes) on the body of marker mk —
+ * force F and couple T (T may be NULL), multiplied by sign — to st->f,
+ * including the modal forces of a flexible body (the load moved to the
+ * marker's node first). */
+void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const double *F, const double *T, double sign);
+/* Kinetic energy ½ uᵀMu and potential energy (elastic + gravity) of flexible body b. */
+void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot);
+
+/* Linear momentum and angular momentum about the project origin of flexible body b. */
+void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u, double p[3], double H[3]);
+
+/* Modal coordinates of body b in q (NULL for a rigid body) and their count. */
+static inline int mt_body_modes(const MtSystem *s, int b)
+{
+    return (s->bflex && b >= 0 && s->bflex[b] >= 0) ? s->flex[s->bflex[b]].N : 0;
+}
+
+#endif

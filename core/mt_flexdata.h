@@ -1,0 +1,25 @@
+/* mt_flexdata.h — the reduced data of a flexible body held by the model
+ * (internal to core): the reduced body (core/flex) and which node each of the
+ * body's markers rides on. Shared by copies of a model, hence refcounted. */
+#ifndef MT_FLEXDATA_H
+#define MT_FLEXDATA_H
+
+#include "mt_fe_reduce.h"
+#include "mt_model.h"
+
+typedef struct MtFlexData {
+    int refs;
+    MtFlexBody *body;             /* reduced body: modes, invariants, interface, surface */
+    int nmarker;                  /* markers of the body when it was reduced */
+    char (*mname)[MT_NAME_MAX];   /* their names */
+    int *mnode;                   /* the node label each rides on */
+} MtFlexData;
+
+MtFlexData *mt_flex_data_ref(MtFlexData *d);
+void mt_flex_data_unref(MtFlexData *d);
+/* Node label of a marker of the body (by name), 0 when it was not there at the reduction. */
+int mt_flex_data_marker_node(const MtFlexData *d, const char *marker);
+/* Row of a node label among the interface nodes, -1 when it is not one. */
+int mt_flex_data_if_row(const MtFlexData *d, int label);
+
+#endif

