@@ -31,17 +31,20 @@
 
 static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(r, a, b); }
 
+static MtStatus check_sensors(MtSystem *s, MtError *err);
+
 MtStatus mt_flex_compile(MtSystem *s, MtError *err)
 {
     const MtModel *m = s->model;
     int nb = s->nbody;
     s->bflex = malloc(sizeof(int) * ((size_t)nb + 1));
     s->mflex = malloc(sizeof(int) * ((size_t)s->nmarker + 1));
-    if (!s->bflex || !s->mflex) goto nomem;
+    s->mvert = malloc(sizeof(int) * ((size_t)s->nmarker + 1));
+    if (!s->bflex || !s->mflex || !s->mvert) goto nomem;
     for (int b = 0; b < nb; b++) s->bflex[b] = -1;
-    for (int k = 0; k < s->nmarker; k++) s->mflex[k] = -1;
+    for (int k = 0; k < s->nmarker; k++) s->mflex[k] = s->mvert[k] = -1;
     s->nflex = m->nflex;
-    if (!m->nflex) return MT_OK;
+    if (!m->nflex) return check_sensors(s, err);
     s->flex = calloc((size_t)m->nflex, sizeof *s->flex);
     if (!s->flex) goto nomem;
     size_t nmm = 0;
@@ -55,6 +58,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         MtFlexSys *f = &s->flex[i];
         int N = fb->nmode;
         f->body = fs->body;
+        f->fb = fb;
         f->N = N;
         f->d = 6 + N;
         f->moff = s->nmodal;
@@ -144,10 +148,32 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         }
         s->mflex[k] = (int)off;
         off += 6 * (size_t)N;
+        for (int v = 0; v < fb->nsv; v++)
+            if (fb->sv_id[v] == label) { s->mvert[k] = v; break; }
     }
-    return MT_OK;
+    return check_sensors(s, err);
 nomem:
     return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the flexible bodies"));
+}
+
+/* Deformation and stress sensors need a marker on a flexible body (and a surface node for stress). */
+static MtStatus check_sensors(MtSystem *s, MtError *err)
+{
+    const MtModel *m = s->model;
+    for (int i = 0; i < m->nsensor; i++) {
+        const MtSensorSpec *sn = &m->sensor[i];
+        if (sn->kind < MT_SENSOR_DEFORM || sn->kind > MT_SENSOR_STRESS) continue;
+        char ref[2 * MT_NAME_MAX + 2];
+        if (sn->mi < 0 || s->mflex[sn->mi] < 0)
+            return mt_error_set(err, MT_ERR_MODEL, sn->name,
+                                MT_("sensor '%s': marker '%s' is not on a flexible body; deformation and stress sensors "
+                                    "measure flexible bodies"), sn->name, sn->mi >= 0 ? mt_model_marker_ref(m, sn->mi, ref, sizeof ref) : "");
+        if (sn->kind == MT_SENSOR_STRESS && (s->mvert[sn->mi] < 0 || !s->flex[s->bflex[s->mbody[sn->mi]]].fb->sv_sig))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name,
+                                MT_("sensor '%s': the node of marker '%s' has no modal stresses (stresses are kept at the "
+                                    "surface nodes of solid and shell meshes)"), sn->name, mt_model_marker_ref(m, sn->mi, ref, sizeof ref));
+    }
+    return MT_OK;
 }
 
 void mt_flex_free(MtSystem *s)
@@ -157,6 +183,7 @@ void mt_flex_free(MtSystem *s)
     free(s->flex);
     free(s->bflex);
     free(s->mflex);
+    free(s->mvert);
     free(s->mmodal);
 }
 
@@ -473,4 +500,71 @@ void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u
     mt_v3_add(H, hp, t);
     mt_v3_cross(x, q + 7 * b, p);
     mt_v3_add(H, H, x);
+}
+
+void mt_flex_marker_acc(const MtState *st, int mk, double a[3], double eps[3])
+{
+    const MtSystem *s = st->sys;
+    int b = s->mbody[mk], nb = s->nbody;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    const double *q = st->q, *u = st->u, *R = st->R + 9 * b, *ac = st->acc + 6 * b, *om = u + 6 * b + 3;
+    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *wdd = st->acc + 6 * nb + f->moff;
+    double xe[3], th[3], xed[3], thd[3], xedd[3], thdd[3], loc[3], r[3], t[3], t2[3];
+    marker_modal(s, mk, w, wd, xe, th, xed, thd);
+    marker_modal(s, mk, wdd, NULL, xedd, thdd, NULL, NULL);
+    mt_v3_add(loc, s->mpos + 3 * mk, xe);
+    mt_m3_mulv(r, R, loc);
+    /* a = a_c + ε×r + ω×(ω×r) + 2ω×(AΦẇ) + AΦẅ */
+    mt_v3_cross(t, ac + 3, r);
+    mt_v3_add(a, ac, t);
+    mt_v3_cross(t, om, r);
+    mt_v3_cross(t, om, t);
+    mt_v3_add(a, a, t);
+    mt_m3_mulv(t2, R, xed);
+    mt_v3_cross(t, om, t2);
+    mt_v3_axpy(a, 2, t);
+    mt_m3_mulv(t, R, xedd);
+    mt_v3_add(a, a, t);
+    /* ε_m = ε + AΨẅ + ω×(AΨẇ) */
+    mt_m3_mulv(t, R, thdd);
+    mt_v3_add(eps, ac + 3, t);
+    mt_m3_mulv(t2, R, thd);
+    mt_v3_cross(t, om, t2);
+    mt_v3_add(eps, eps, t);
+}
+
+void mt_flex_deformation(const MtState *st, int mk, int order, double v[3])
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[s->mbody[mk]]];
+    const double *x = order == 0 ? st->q + 7 * s->nbody : order == 1 ? st->u + 6 * s->nbody : st->acc + 6 * s->nbody;
+    double th[3];
+    marker_modal(s, mk, x + f->moff, NULL, v, th, NULL, NULL);
+}
+
+double mt_flex_stress(const MtState *st, int mk)
+{
+    const MtSystem *s = st->sys;
+    if (!s->mflex || s->mflex[mk] < 0) return NAN;
+    const MtFlexSys *f = &s->flex[s->bflex[s->mbody[mk]]];
+    const MtFlexBody *fb = f->fb;
+    int v = s->mvert ? s->mvert[mk] : -1;
+    if (v < 0 || !fb->sv_sig) return NAN;
+    const double *w = st->q + 7 * s->nbody + f->moff;
+    double sg[6] = {0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < f->N; k++)
+        for (int c = 0; c < 6; c++) sg[c] += w[k] * (double)fb->sv_sig[6 * ((size_t)k * fb->nsv + (size_t)v) + c];
+    double a = sg[0] - sg[1], b = sg[1] - sg[2], c = sg[2] - sg[0];
+    return sqrt(0.5 * (a * a + b * b + c * c) + 3 * (sg[3] * sg[3] + sg[4] * sg[4] + sg[5] * sg[5]));
+}
+
+double mt_flex_elastic_energy(const MtState *st, int b, const double *q)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    const double *w = q + 7 * s->nbody + f->moff;
+    double V = 0;
+    for (int j = 0; j < f->N; j++)
+        for (int i = 0; i < f->N; i++) V += 0.5 * w[i] * f->K[i + (size_t)f->N * j] * w[j];
+    return V;
 }

@@ -17,6 +17,7 @@
 typedef struct MtFlexSys {
     int body, N, moff;   /* modal coordinates at q[7·nbody + moff], u[6·nbody + moff] */
     int d;               /* 6 + N: size of the body's mass matrix */
+    const struct MtFlexBody *fb; /* the reduced body (owned by the system's model) */
     size_t moffm;        /* offset of its (d×d) mass factor in MtState.fmat */
     double mass;
     /* inertia invariants about the frame origin, body axes (mt_fe_reduce.h; shifted to the centre of mass) */
@@ -59,6 +60,16 @@ double mt_flex_row(const MtState *st, const double *q, const double *u, int mk, 
 void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const double *F, const double *T, double sign);
 /* Kinetic energy ½ uᵀMu and potential energy (elastic + gravity) of flexible body b. */
 void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot);
+
+/* Absolute acceleration and angular acceleration of a marker on a flexible body (after an evaluation). */
+void mt_flex_marker_acc(const MtState *st, int mk, double a[3], double eps[3]);
+/* Elastic displacement (order 0), its rate (1) or second rate (2) of the
+ * marker's node, in the body's axes. */
+void mt_flex_deformation(const MtState *st, int mk, int order, double v[3]);
+/* von Mises stress at the marker's node (a surface node with modal stresses), Pa; NAN elsewhere. */
+double mt_flex_stress(const MtState *st, int mk);
+/* Elastic energy ½ wᵀKw of flexible body b. */
+double mt_flex_elastic_energy(const MtState *st, int b, const double *q);
 
 /* Linear momentum and angular momentum about the project origin of flexible body b. */
 void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u, double p[3], double H[3]);

@@ -199,12 +199,17 @@ typedef struct {
  *   marker i's origin, part = constraint, friction (force elements acting in
  *   the joint), driver or total (comp 0..2 force x y z, 3..5 moment, 6 |F|, 7 |M|);
  * ENERGY: kinetic, potential or total energy of a body (mi = -1: the system);
- * EXPR: an expression of parameters, time and any result column or earlier sensor.
+ * EXPR: an expression of parameters, time and any result column or earlier sensor;
+ * DEFORM, DEFORM_VEL, DEFORM_ACC: elastic displacement of the node marker i
+ *   rides on (a flexible body's), its rate and second rate, in the body's
+ *   floating-frame axes (mframe ignored);
+ * STRESS: von Mises stress at that node (a surface node of a solid or shell mesh).
  * Vector sensors are expressed in the axes of marker mframe (−1: project axes)
  * and report comp = 0 x, 1 y, 2 z or 3 magnitude. */
 typedef enum {
     MT_SENSOR_POSITION, MT_SENSOR_VELOCITY, MT_SENSOR_ACCELERATION, MT_SENSOR_ANGVEL, MT_SENSOR_ANGACC,
-    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_NKINDS
+    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_DEFORM, MT_SENSOR_DEFORM_VEL,
+    MT_SENSOR_DEFORM_ACC, MT_SENSOR_STRESS, MT_SENSOR_NKINDS
 } MtSensorKind;
 typedef enum { MT_PART_TOTAL, MT_PART_CONSTRAINT, MT_PART_FRICTION, MT_PART_DRIVER } MtReactionPart;
 typedef struct {

@@ -7,6 +7,8 @@
 
 #include "mt_i18n.h"
 #include "mt_expr.h"
+#include "mt_flex.h"
+#include "mt_flexdata.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
 
@@ -68,7 +70,9 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->sys = s;
     c->f = f;
     c->first = 1;
-    int n = 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
+    int nmodal = 0;
+    for (int i = 0; i < m->nflex; i++) nmodal += m->flex[i].data ? m->flex[i].data->body->nmode + 1 : 1;
+    int n = nmodal + 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
             8 * m->nforce + 3 + m->nsensor + 2 * m->ncontrol;
     c->name = calloc((size_t)n, sizeof *c->name);
     c->val = calloc((size_t)n, sizeof *c->val);
@@ -103,6 +107,11 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     COL("system.kinetic");
     COL("system.potential");
     COL("system.energy");
+    for (int i = 0; i < m->nflex; i++) { /* flexible bodies: modal coordinates and elastic energy */
+        const char *bn = m->body[m->flex[i].body].name;
+        for (int j = 0; j < s->flex[i].N; j++) COL("%s.w%d", bn, j + 1);
+        COL("%s.elastic", bn);
+    }
     c->nbase = k;
     for (int q = 0; q < m->nsensor; q++) COL("%s", m->sensor[q].name);
 #undef COL
@@ -211,6 +220,11 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
     v[k++] = T;
     v[k++] = V;
     v[k++] = T + V;
+    for (int i = 0; i < s->nflex; i++) {
+        const double *w = st->q + 7 * s->nbody + s->flex[i].moff;
+        for (int j = 0; j < s->flex[i].N; j++) v[k++] = w[j];
+        v[k++] = mt_flex_elastic_energy(st, s->flex[i].body, st->q);
+    }
     if (m->nsensor) {
         memcpy(c->vars, v, sizeof(double) * (size_t)k);
         for (int p = 0; p < m->nparam; p++) c->vars[c->ncol + p] = m->param[p].value;

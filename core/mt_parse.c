@@ -859,7 +859,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         MtSensorKind kind;
         if (mt_sensor_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, expr)"),
+            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, expr, deformation, deformation_rate, deformation_acc, stress)"),
                         name, p->tok[2]);
         int sn = mt_model_add_sensor(m, name, kind, err);
         if (sn < 0) return perr(p, name, "%s", err->msg);

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flex.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
 
 static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity", "acceleration", "angvel", "angacc",
-                                                         "distance", "reaction", "energy", "expr"};
+                                                         "distance", "reaction", "energy", "expr", "deformation",
+                                                         "deformation_rate", "deformation_acc", "stress"};
 
 const char *mt_sensor_kind_name(MtSensorKind k) { return (k >= 0 && k < MT_SENSOR_NKINDS) ? kind_names[k] : "?"; }
 
@@ -98,6 +100,10 @@ static void marker_acc(const MtState *st, int mk, double a[3], double eps[3])
     mt_v3_set(a, 0, 0, 0);
     mt_v3_set(eps, 0, 0, 0);
     if (b < 0) return;
+    if (s->mflex && s->mflex[mk] >= 0) {
+        mt_flex_marker_acc(st, mk, a, eps);
+        return;
+    }
     MtMk I;
     mt_marker_eval(st, st->q, st->u, mk, &I);
     const double *ac = st->acc + 6 * b;
@@ -168,6 +174,7 @@ double mt_sensor_value(const MtState *st, int k)
     case MT_SENSOR_ENERGY: {
         double Tk = 0, V = 0;
         if (sn->body < 0) mt_energy(st, st->q, st->u, &Tk, &V);
+        else if (s->nflex && s->bflex[sn->body] >= 0) mt_flex_energy(st, sn->body, st->q, st->u, &Tk, &V);
         else {
             int b = sn->body;
             const double *u = st->u + 6 * b, *w = u + 3, *R = st->R + 9 * b;
@@ -179,6 +186,13 @@ double mt_sensor_value(const MtState *st, int k)
         }
         return sn->energy == 0 ? Tk : sn->energy == 1 ? V : Tk + V;
     }
+    case MT_SENSOR_DEFORM:
+    case MT_SENSOR_DEFORM_VEL:
+    case MT_SENSOR_DEFORM_ACC:
+        if (!s->mflex || s->mflex[sn->mi] < 0) return NAN;
+        mt_flex_deformation(st, sn->mi, sn->kind - MT_SENSOR_DEFORM, v);
+        return sn->comp >= 0 && sn->comp < 3 ? v[sn->comp] : mt_v3_norm(v);
+    case MT_SENSOR_STRESS: return mt_flex_stress(st, sn->mi);
     default: return NAN;
     }
 }

@@ -101,6 +101,7 @@ typedef struct MtSystem {
     struct MtFlexSys *flex;
     int *mflex;            /* nmarker: offset of the marker's modal matrices in mmodal, -1 off flexible bodies */
     double *mmodal;        /* per marker on a flexible body: Φ (3×N) then Ψ (3×N), row-major, body axes */
+    int *mvert;            /* nmarker: surface vertex of the marker's node (modal stresses), -1 if none */
     int ngw;               /* length of MtState.Gw and Ww */
     size_t nfmat;          /* length of MtState.fmat */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
