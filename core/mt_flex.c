@@ -100,18 +100,18 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                     f->I1[9 * j + 3 * a + b2] =
                         fb->I1[9 * j + 3 * a + b2] - (2 * (a == b2) * cs_dot - s1[a] * c[b2] - c[a] * s1[b2]);
         }
-        /* stiffness and damping */
-        int rayleigh = fb->alpha > 0 || fb->beta > 0;
+        /* stiffness and damping (the model's settings, not those of the reduction) */
+        int rayleigh = fs->alpha > 0 || fs->beta > 0;
         for (int a = 0; a < N; a++)
             for (int b2 = 0; b2 < N; b2++) {
                 double k = fb->Kr[a + (size_t)N * b2], mm = fb->Mr[a + (size_t)N * b2];
                 f->K[a + (size_t)N * b2] = k;
-                f->D[a + (size_t)N * b2] = rayleigh ? fb->alpha * k + fb->beta * mm : 0;
+                f->D[a + (size_t)N * b2] = rayleigh ? fs->alpha * k + fs->beta * mm : 0;
             }
         if (!rayleigh)
             for (int a = 0; a < N; a++) {
                 double om = 2 * M_PI * fb->freq[a];
-                f->D[a + (size_t)N * a] = 2 * fb->zeta[a] * om * fb->Mr[a + (size_t)N * a];
+                f->D[a + (size_t)N * a] = 2 * fs->zeta * om * fb->Mr[a + (size_t)N * a];
             }
         for (int k = 0; k < s->nmarker; k++)
             if (m->marker[k].body == fs->body) nmm += 6 * (size_t)N;

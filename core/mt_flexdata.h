@@ -19,6 +19,9 @@ MtFlexData *mt_flex_data_ref(MtFlexData *d);
 void mt_flex_data_unref(MtFlexData *d);
 /* Node label of a marker of the body (by name), 0 when it was not there at the reduction. */
 int mt_flex_data_marker_node(const MtFlexData *d, const char *marker);
+/* Gives spec its reduced data (the model takes the reference) and the body
+ * the mass properties of the FE model. */
+void mt_model_flex_attach(MtModel *m, int spec, MtFlexData *d);
 /* Row of a node label among the interface nodes, -1 when it is not one. */
 int mt_flex_data_if_row(const MtFlexData *d, int label);
 

@@ -308,12 +308,27 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *e
     }
     d->body->alpha = f->alpha;
     d->body->beta = f->beta;
-    /* mass properties from the FE model (its axes are the body's) */
-    MtFlexBody *fb = d->body;
-    if (!(fb->mass > 0)) {
+    if (!(d->body->mass > 0)) {
         rc = mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': its finite-element model has no mass (density 0?)"), name);
         goto done;
     }
+    mt_model_flex_attach(m, spec, d);
+    d = NULL;
+done:
+    mt_flex_data_unref(d);
+    free(ifn);
+    mt_fe_model_free(fe);
+    return rc;
+}
+
+void mt_model_flex_attach(MtModel *m, int spec, MtFlexData *d)
+{
+    MtFlexSpec *f = &m->flex[spec];
+    MtBodySpec *b = &m->body[f->body];
+    mt_flex_data_unref(f->data);
+    f->data = d;
+    /* mass properties from the FE model (its axes are the body's) */
+    const MtFlexBody *fb = d->body;
     double c[3];
     mt_v3_scale(c, fb->s0, 1 / fb->mass);
     double J[9];
@@ -326,13 +341,6 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *e
     b->inertia[0] = J[0]; b->inertia[1] = J[4]; b->inertia[2] = J[8];
     b->inertia[3] = J[1]; b->inertia[4] = J[2]; b->inertia[5] = J[5];
     b->density = 0;
-    f->data = d;
-    d = NULL;
-done:
-    mt_flex_data_unref(d);
-    free(ifn);
-    mt_fe_model_free(fe);
-    return rc;
 }
 
 MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err)

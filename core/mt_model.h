@@ -508,6 +508,8 @@ void mt_model_flex_invalidate(MtModel *m, int spec);
 
 /* Text model format (docs/model-format.md). */
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err);
+/* reduce = 0: flexible bodies are left unreduced (the caller supplies their data). */
+MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce, MtError *err);
 MtModel *mt_model_load(const char *path, MtError *err);
 /* Writes the model in canonical text form. */
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err);

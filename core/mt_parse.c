@@ -998,6 +998,11 @@ static void marker_world(const MtModel *m, int mk, double *p)
 
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
 {
+    return mt_model_parse_ex(text, source_name, 1, err);
+}
+
+MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce, MtError *err)
+{
     MtError local;
     if (!err) err = &local;
     mt_error_clear(err);
@@ -1070,7 +1075,7 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
         mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
         fail = 1;
     }
-    if (!fail && m->nflex) { /* mesh files are relative to the model file */
+    if (!fail && m->nflex && reduce) { /* mesh files are relative to the model file */
         char dir[1024];
         const char *slash = strrchr(p.src, '/');
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);

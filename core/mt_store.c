@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
 
@@ -135,11 +136,6 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         snprintf(entity, sizeof entity, "%s", err->entity);
         return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
     }
-    if (m->nflex) /* until the project format holds them (schema 4) */
-        return mt_error_set(err, MT_ERR_MODEL, m->body[m->flex[0].body].name,
-                            MT_("%s: not saved: body '%s' is flexible, and this version cannot store flexible bodies in a "
-                                "project yet; keep the model as a text file"),
-                            s->path, m->body[m->flex[0].body].name);
     if (mt_store_begin(s, err)) return err->code;
     Row r = {0};
     int rc;
@@ -148,7 +144,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     if (mt_store_exec(s,
                       "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
                       "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
-                      "DELETE FROM joints; DELETE FROM shapes; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
+                      "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
                       err))
         goto fail;
 
@@ -208,8 +204,8 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         STEP(b->name);
     }
 
-    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33)"
-         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         bi(&r, i + 1);
@@ -217,7 +213,56 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, k->name);
         bdv(&r, k->pos, 3);
         bdv(&r, k->rot, 9);
+        bi(&r, k->node);
+        bd(&r, k->spider);
         STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
+    }
+
+    PREP("INSERT INTO flexible_bodies(body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho,"
+         " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int i = 0; i < m->nflex; i++) {
+        static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
+                                 *const methods[] = {"free", "cb", "guyan", "attach"};
+        const MtFlexSpec *f = &m->flex[i];
+        const char *bname = m->body[f->body].name;
+        void *blob = NULL;
+        size_t nblob = 0;
+        char *nodes = NULL;
+        if (f->data) { /* the reduction travels with the project, so that opening it needs no mesh */
+            blob = mt_flex_body_serialize(f->data->body, &nblob, err);
+            size_t cap = 1 + (size_t)f->data->nmarker * (MT_NAME_MAX + 16);
+            nodes = calloc(cap, 1);
+            if (!blob || !nodes) {
+                free(blob);
+                free(nodes);
+                if (!err->code) mt_error_set(err, MT_ERR_NOMEM, bname, "%s", MT_("out of memory"));
+                goto fail;
+            }
+            size_t n = 0;
+            for (int k = 0; k < f->data->nmarker; k++)
+                n += (size_t)snprintf(nodes + n, cap - n, "%s%s=%d", k ? " " : "", f->data->mname[k], f->data->mnode[k]);
+        }
+        bi(&r, f->body + 1);
+        bt(&r, sources[f->source & 1]);
+        bt(&r, f->file);
+        bd(&r, f->length);
+        bi(&r, f->elements);
+        bt(&r, sections[f->section % 3]);
+        bdv(&r, f->sec, 2);
+        bd(&r, f->E);
+        bd(&r, f->nu);
+        bd(&r, f->rho);
+        bd(&r, f->thickness);
+        bt(&r, methods[f->method & 3]);
+        bi(&r, f->modes);
+        bd(&r, f->zeta);
+        bd(&r, f->alpha);
+        bd(&r, f->beta);
+        if (blob) sqlite3_bind_blob64(r.st, ++r.i, blob, nblob, free);
+        else bn(&r);
+        bt(&r, nodes ? nodes : "");
+        free(nodes);
+        STEP(bname);
     }
 
     PREP("INSERT INTO shapes(id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
@@ -756,7 +801,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
         }
 
     if (!L.fail && !prep(&L, "markers",
-                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33 FROM markers ORDER BY id"))
+                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider FROM markers"
+                         " ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 2, 0);
             L.name = name;
@@ -766,8 +812,77 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             col_nums(&L, 3, pos, 3);
             col_nums(&L, 6, R, 9);
             if (L.fail) break;
-            if (mt_model_add_marker(m, b, name, pos, R, err) < 0) { api_error(&L); break; }
+            int k = mt_model_add_marker(m, b, name, pos, R, err);
+            if (k < 0) { api_error(&L); break; }
+            m->marker[k].node = sqlite3_column_int(L.st, 15);
+            col_num(&L, 16, &m->marker[k].spider, 0);
             if (idmap_add(&markers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+        }
+
+    int need_reduce = 0;
+    if (!L.fail && !prep(&L, "flexible_bodies",
+                         "SELECT body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho, thickness,"
+                         " method, modes, zeta, alpha, beta, reduced, marker_nodes FROM flexible_bodies ORDER BY body_id"))
+        while (next(&L) == 1) {
+            int b = col_ref(&L, 0, &bodies, 0);
+            if (b < 0) break;
+            L.name = m->body[b].name;
+            static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
+                                     *const methods[] = {"free", "cb", "guyan", "attach"};
+            int src = name_index(sources, 2, col_text(&L, 1, 0));
+            if (src < 0) { bad_name(&L, 1); break; }
+            int fi = mt_model_add_flex(m, b, (MtFlexSource)src, err);
+            if (fi < 0) { api_error(&L); break; }
+            MtFlexSpec *f = &m->flex[fi];
+            const char *file = col_text(&L, 2, 0), *sec = col_text(&L, 5, 0), *meth = col_text(&L, 12, 0);
+            if (file) snprintf(f->file, sizeof f->file, "%s", file);
+            col_num(&L, 3, &f->length, 0);
+            f->elements = sqlite3_column_int(L.st, 4);
+            int si = name_index(sections, 3, sec), mi = name_index(methods, 4, meth);
+            if (si < 0) { bad_name(&L, 5); break; }
+            if (mi < 0) { bad_name(&L, 12); break; }
+            f->section = (MtSection)si;
+            f->method = mi;
+            col_nums(&L, 6, f->sec, 2);
+            col_num(&L, 8, &f->E, 0);
+            col_num(&L, 9, &f->nu, 0);
+            col_num(&L, 10, &f->rho, 0);
+            col_num(&L, 11, &f->thickness, 0);
+            f->modes = sqlite3_column_int(L.st, 13);
+            col_num(&L, 14, &f->zeta, 0);
+            col_num(&L, 15, &f->alpha, 0);
+            col_num(&L, 16, &f->beta, 0);
+            if (L.fail) break;
+            if (sqlite3_column_type(L.st, 17) == SQLITE_NULL) { need_reduce = 1; continue; }
+            MtError e2 = {0};
+            MtFlexData *d = calloc(1, sizeof *d);
+            const char *nodes = col_text(&L, 18, 0);
+            int nk = 0;
+            for (const char *c = nodes ? nodes : ""; *c; c++) nk += *c == '=';
+            if (d) {
+                d->refs = 1;
+                d->mname = calloc((size_t)nk + 1, sizeof *d->mname);
+                d->mnode = calloc((size_t)nk + 1, sizeof *d->mnode);
+                d->body = mt_flex_body_deserialize(sqlite3_column_blob(L.st, 17), (size_t)sqlite3_column_bytes(L.st, 17), &e2);
+            }
+            if (!d || !d->mname || !d->mnode || !d->body) {
+                mt_flex_data_unref(d);
+                mt_error_set(err, MT_ERR_IO, L.name, MT_("%s: the reduced flexible body '%s' cannot be read: %s"), s->path,
+                             L.name, e2.code ? e2.msg : MT_("out of memory"));
+                L.fail = 1;
+                break;
+            }
+            for (const char *c = nodes; c && *c && d->nmarker < nk;) { /* name=label name=label … */
+                while (*c == ' ') c++;
+                const char *eq = strchr(c, '=');
+                if (!eq) break;
+                snprintf(d->mname[d->nmarker], sizeof d->mname[0], "%.*s", (int)(eq - c < MT_NAME_MAX - 1 ? eq - c : MT_NAME_MAX - 1), c);
+                d->mnode[d->nmarker++] = atoi(eq + 1);
+                c = strchr(eq, ' ');
+            }
+            d->body->alpha = f->alpha;
+            d->body->beta = f->beta;
+            mt_model_flex_attach(m, fi, d);
         }
 
     if (!L.fail && !prep(&L, "shapes",
@@ -1123,6 +1238,12 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     /* parameters, computed mass properties and the model's own checks */
     if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);
     if (!L.fail && mt_model_update_mass_props(m, err)) api_error(&L);
+    if (!L.fail && need_reduce) { /* a flexible body saved without its reduction: meshes are relative to the project */
+        char dir[1024];
+        const char *slash = strrchr(s->path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
+        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) api_error(&L);
+    }
     if (!L.fail && mt_model_validate(m, err)) api_error(&L);
     if (L.fail) {
         mt_model_free(m);

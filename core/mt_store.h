@@ -24,7 +24,7 @@
 #define MT_STORE_APPLICATION_ID 0x4D4F5455
 /* PRAGMA user_version: the layout of the tables. Older projects are migrated
  * forward when opened for writing; newer ones are refused. */
-#define MT_STORE_SCHEMA_VERSION 3
+#define MT_STORE_SCHEMA_VERSION 4
 /* Frames per BLOB row of run_frames in new runs (mt_store_set_chunk_frames);
  * fewer when that many frames would take more than 1 MiB. */
 #define MT_STORE_CHUNK_FRAMES 256
@@ -77,9 +77,12 @@ MtStatus mt_store_delete_plot(MtStore *s, const char *name, MtError *err);
 typedef enum { MT_RUN_RUNNING, MT_RUN_FINISHED, MT_RUN_FAILED, MT_RUN_INTERRUPTED } MtRunStatus;
 const char *mt_run_status_name(MtRunStatus st);
 
-/* One frame is frame_len = 1 + 19·nbody + nrow doubles:
- * t, q (7·nbody), u (6·nbody), acc (6·nbody), lambda (nrow). */
+/* One frame is frame_len = 1 + 19·nbody + nrow + 3·nmodal doubles:
+ * t, q (7·nbody), u (6·nbody), acc (6·nbody), lambda (nrow), then the modal
+ * coordinates of flexible bodies w, ẇ, ẅ (nmodal each). */
 #define MT_FRAME_LEN(nbody, nrow) (1 + 19 * (nbody) + (nrow))
+#define MT_FRAME_LEN_FLEX(nbody, nrow, nmodal) (MT_FRAME_LEN(nbody, nrow) + 3 * (nmodal))
+#define MT_FRAME_MODAL(nbody, nrow) MT_FRAME_LEN(nbody, nrow)
 #define MT_FRAME_Q(nbody) 1
 #define MT_FRAME_U(nbody) (1 + 7 * (nbody))
 #define MT_FRAME_ACC(nbody) (1 + 13 * (nbody))
@@ -93,6 +96,7 @@ typedef struct {
     MtSolverSpec solver;
     char started[32], ended[32]; /* UTC, ISO 8601; ended "" while running */
     int nbody, nrow, frame_len, chunk_frames;
+    int nmodal;                  /* modal coordinates of flexible bodies */
     long frames;                 /* committed */
     double t_first, t_last;      /* simulated time of the first and last committed frame (NAN if none) */
     int writer_alive;            /* status running: 1 writer alive, 0 dead, -1 unknown (other host) */
@@ -146,6 +150,7 @@ long mt_frames_count(MtFrameReader *r); /* committed frames (re-read while the r
 int mt_frames_len(const MtFrameReader *r);
 int mt_frames_nbody(const MtFrameReader *r);
 int mt_frames_nrow(const MtFrameReader *r);
+int mt_frames_nmodal(const MtFrameReader *r); /* modal coordinates (flexible bodies) after lambda */
 /* Frame i (0-based): a pointer to frame_len doubles, valid until the next
  * call. One chunk (the one holding i) is read and kept, so reading frames in
  * order reads each chunk once. NULL with err set when i is out of range. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
 
@@ -39,7 +40,7 @@ static void swap_doubles(double *v, size_t n)
 struct MtRun {
     MtStore *s;
     long id;
-    int nbody, nrow, flen, chunk_frames;
+    int nbody, nrow, nmodal, flen, chunk_frames;
     double *buf;      /* one chunk: chunk_frames × flen */
     int nbuf;         /* frames in buf */
     long chunk;       /* index of the chunk in buf */
@@ -101,7 +102,8 @@ MtRun *mt_store_run_begin(MtStore *s, const MtSystem *sys, const MtSolverSpec *s
     r->s = s;
     r->nbody = sys->nbody;
     r->nrow = sys->nrow;
-    r->flen = MT_FRAME_LEN(sys->nbody, sys->nrow);
+    r->nmodal = sys->nmodal;
+    r->flen = MT_FRAME_LEN_FLEX(sys->nbody, sys->nrow, sys->nmodal);
     /* a chunk is chunk_frames frames or 1 MiB, whichever is smaller */
     long max_frames = (1L << 20) / (8L * r->flen);
     r->chunk_frames = s->chunk_frames < max_frames ? s->chunk_frames : (max_frames > 0 ? (int)max_frames : 1);
@@ -124,8 +126,8 @@ MtRun *mt_store_run_begin(MtStore *s, const MtSystem *sys, const MtSolverSpec *s
     int rc = sqlite3_prepare_v2(s->db,
                                 "INSERT INTO runs(status, message, model_version, model_text, method, step, until, every, rtol,"
                                 " atol, ts, xi, correct, alpha, rho, started, nbody, nrow, frame_doubles, chunk_frames, frames,"
-                                " writer) VALUES ('running', '', ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-                                " ?15, ?16, ?17, ?18, 0, ?19)",
+                                " writer, nmodal) VALUES ('running', '', ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                                " ?15, ?16, ?17, ?18, 0, ?19, ?20)",
                                 -1, &st, NULL);
     if (rc) {
         free(text);
@@ -154,6 +156,7 @@ MtRun *mt_store_run_begin(MtStore *s, const MtSystem *sys, const MtSolverSpec *s
     sqlite3_bind_int(st, 17, r->flen);
     sqlite3_bind_int(st, 18, r->chunk_frames);
     sqlite3_bind_text(st, 19, mt_store_writer_self(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 20, r->nmodal);
     rc = sqlite3_step(st); /* autocommit: the run exists as soon as it starts */
     sqlite3_finalize(st);
     free(text);
@@ -230,6 +233,13 @@ MtStatus mt_store_run_add(MtRun *r, double t, const double *q, const double *u, 
     memcpy(f + MT_FRAME_U(nb), u, sizeof(double) * 6 * (size_t)nb);
     memcpy(f + MT_FRAME_ACC(nb), acc, sizeof(double) * 6 * (size_t)nb);
     if (r->nrow) memcpy(f + MT_FRAME_LAMBDA(nb), lambda, sizeof(double) * (size_t)r->nrow);
+    if (r->nmodal) { /* w after the rigid q, ẇ and ẅ after the rigid u and acc */
+        double *fm = f + MT_FRAME_MODAL(nb, r->nrow);
+        size_t nm = (size_t)r->nmodal;
+        memcpy(fm, q + 7 * nb, sizeof(double) * nm);
+        memcpy(fm + nm, u + 6 * nb, sizeof(double) * nm);
+        memcpy(fm + 2 * nm, acc + 6 * nb, sizeof(double) * nm);
+    }
     r->nbuf++;
     r->frames++;
     MtStatus rc = MT_OK;
@@ -315,7 +325,7 @@ void mt_store_run_set_flush_interval(MtRun *r, double seconds) { r->flush_interv
 
 #define RUN_SELECT                                                                                                         \
     "SELECT id, status, message, model_version, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho,"       \
-    " started, ended, nbody, nrow, frame_doubles, chunk_frames, frames, t_first, t_last, writer FROM runs"
+    " started, ended, nbody, nrow, frame_doubles, chunk_frames, frames, t_first, t_last, writer, nmodal FROM runs"
 
 static void text_to(char *dst, size_t n, sqlite3_stmt *st, int c)
 {
@@ -363,6 +373,7 @@ static void run_row(sqlite3_stmt *st, MtRunInfo *ri)
     ri->nbody = sqlite3_column_int(st, 17);
     ri->nrow = sqlite3_column_int(st, 18);
     ri->frame_len = sqlite3_column_int(st, 19);
+    ri->nmodal = sqlite3_column_int(st, 25);
     ri->chunk_frames = sqlite3_column_int(st, 20);
     ri->frames = (long)sqlite3_column_int64(st, 21);
     ri->t_first = num_or_nan(st, 22);
@@ -477,12 +488,34 @@ MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err)
     if (!text) return NULL;
     char src[64];
     snprintf(src, sizeof src, "run %ld", run);
-    MtModel *m = mt_model_parse(text, src, err);
+    MtModel *m = mt_model_parse_ex(text, src, 0, err);
     free(text);
     if (!m) return NULL;
+    if (m->nflex) { /* the reductions of the project's flexible bodies, where the settings are the run's */
+        MtModel *pm = mt_store_load_model(s, NULL, NULL);
+        for (int i = 0; pm && i < m->nflex; i++) {
+            MtFlexSpec *f = &m->flex[i];
+            int pb = mt_model_find_body(pm, m->body[f->body].name), pi = mt_model_body_flex(pm, pb);
+            if (pi < 0 || !pm->flex[pi].data) continue;
+            const MtFlexSpec *g = &pm->flex[pi];
+            if (g->source == f->source && !strcmp(g->file, f->file) && g->length == f->length && g->elements == f->elements &&
+                g->section == f->section && g->sec[0] == f->sec[0] && g->sec[1] == f->sec[1] && g->E == f->E &&
+                g->nu == f->nu && g->rho == f->rho && g->thickness == f->thickness && g->method == f->method &&
+                g->modes == f->modes)
+                mt_model_flex_attach(m, i, mt_flex_data_ref(g->data));
+        }
+        mt_model_free(pm);
+        char dir[1024]; /* the others from their meshes, relative to the project */
+        const char *slash = strrchr(s->path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
+        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) {
+            mt_model_free(m);
+            return NULL;
+        }
+    }
     MtSystem *sys = mt_system_compile(m, err);
     mt_model_free(m);
-    if (sys && (sys->nbody != ri.nbody || sys->nrow != ri.nrow)) {
+    if (sys && (sys->nbody != ri.nbody || sys->nrow != ri.nrow || sys->nmodal != ri.nmodal)) {
         mt_error_set(err, MT_ERR_MODEL, "", MT_("%s: the model of run %ld no longer compiles to its frames' layout (%d bodies, %d equations)"),
                      s->path, run, ri.nbody, ri.nrow);
         mt_system_free(sys);
@@ -496,7 +529,7 @@ MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err)
 struct MtFrameReader {
     MtStore *s;
     long run;
-    int nbody, nrow, flen, chunk_frames;
+    int nbody, nrow, nmodal, flen, chunk_frames;
     long frames;
     double *buf;
     long cchunk; /* chunk in buf (-1: none) */
@@ -508,7 +541,7 @@ MtFrameReader *mt_frames_open(MtStore *s, long run, MtError *err)
 {
     MtRunInfo ri;
     if (mt_store_run_info(s, run, &ri, err)) return NULL;
-    if (ri.frame_len != MT_FRAME_LEN(ri.nbody, ri.nrow) || ri.chunk_frames < 1 || ri.frames < 0) {
+    if (ri.frame_len != MT_FRAME_LEN_FLEX(ri.nbody, ri.nrow, ri.nmodal) || ri.chunk_frames < 1 || ri.frames < 0) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: run %ld has an impossible frame layout"), s->path, run);
         return NULL;
     }
@@ -518,6 +551,7 @@ MtFrameReader *mt_frames_open(MtStore *s, long run, MtError *err)
     r->run = run;
     r->nbody = ri.nbody;
     r->nrow = ri.nrow;
+    r->nmodal = ri.nmodal;
     r->flen = ri.frame_len;
     r->chunk_frames = ri.chunk_frames;
     r->frames = ri.frames;
@@ -558,6 +592,7 @@ long mt_frames_count(MtFrameReader *r)
 int mt_frames_len(const MtFrameReader *r) { return r->flen; }
 int mt_frames_nbody(const MtFrameReader *r) { return r->nbody; }
 int mt_frames_nrow(const MtFrameReader *r) { return r->nrow; }
+int mt_frames_nmodal(const MtFrameReader *r) { return r->nmodal; }
 
 const double *mt_frames_get(MtFrameReader *r, long i, MtError *err)
 {
@@ -610,11 +645,17 @@ MtStatus mt_state_from_frame(MtState *st, const double *f, int nbody, int nrow, 
     st->t = f[0];
     memcpy(st->q, f + MT_FRAME_Q(nbody), sizeof(double) * 7 * (size_t)nbody);
     memcpy(st->u, f + MT_FRAME_U(nbody), sizeof(double) * 6 * (size_t)nbody);
+    size_t nm = (size_t)sys->nmodal; /* a frame of a flexible model holds them after lambda */
+    if (nm) {
+        memcpy(st->q + 7 * nbody, f + MT_FRAME_MODAL(nbody, nrow), sizeof(double) * nm);
+        memcpy(st->u + 6 * nbody, f + MT_FRAME_MODAL(nbody, nrow) + nm, sizeof(double) * nm);
+    }
     mt_state_commit(st); /* joint angles continue from the previous frame */
     MtStatus rc = mt_eval(st, st->t, st->q, st->u, err);
     if (rc) return rc;
     /* exactly what the run computed (the evaluation above gave the Jacobians) */
     memcpy(st->acc, f + MT_FRAME_ACC(nbody), sizeof(double) * 6 * (size_t)nbody);
     if (nrow) memcpy(st->lambda, f + MT_FRAME_LAMBDA(nbody), sizeof(double) * (size_t)nrow);
+    if (nm) memcpy(st->acc + 6 * nbody, f + MT_FRAME_MODAL(nbody, nrow) + 2 * nm, sizeof(double) * nm);
     return MT_OK;
 }

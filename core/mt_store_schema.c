@@ -116,13 +116,17 @@ static const char sql_bodies[] =
     "  wx NOT NULL, wy NOT NULL, wz NOT NULL  -- initial angular velocity, project axes, rad/s\n"
     ")";
 
-static const char sql_markers[] =
-    "CREATE TABLE markers ( -- frames fixed on a body or on the ground; joints, drivers and springs attach to them\n"
-    "  id      INTEGER PRIMARY KEY,\n"
-    "  body_id INTEGER NOT NULL REFERENCES bodies(id),\n"
-    "  name    TEXT NOT NULL, -- unique on its body; referred to as body.marker\n"
-    "  x NOT NULL, y NOT NULL, z NOT NULL, -- origin in body axes, m\n"
+#define MARKERS_HEAD                                                                                           \
+    "CREATE TABLE markers ( -- frames fixed on a body or on the ground; joints, drivers and springs attach to them\n" \
+    "  id      INTEGER PRIMARY KEY,\n"                                                                             \
+    "  body_id INTEGER NOT NULL REFERENCES bodies(id),\n"                                                          \
+    "  name    TEXT NOT NULL, -- unique on its body; referred to as body.marker\n"                                 \
+    "  x NOT NULL, y NOT NULL, z NOT NULL, -- origin in body axes, m\n"                                           \
     "  -- marker axes in body axes: the columns of this rotation matrix\n" ROT9 "\n"
+static const char sql_markers_v3[] = MARKERS_HEAD "  UNIQUE (body_id, name)\n)";
+static const char sql_markers[] = MARKERS_HEAD
+    "  node    INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0), -- flexible body: the node it rides on (0: the node at its origin)\n"
+    "  spider  NOT NULL DEFAULT 0 CHECK (spider >= 0),       -- flexible body: radius of a rigid spider to the nodes around it, m\n"
     "  UNIQUE (body_id, name)\n"
     ")";
 
@@ -364,7 +368,7 @@ static const char sql_plots[] =
     "  saved  TEXT NOT NULL  -- UTC\n"
     ")";
 
-static const char sql_flexible[] =
+static const char sql_flexible_v1[] =
     "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4); reserved: the\n"
     "  -- flexible-body import fills it. Matrices are little-endian doubles, column after column\n"
     "  id               INTEGER PRIMARY KEY,\n"
@@ -380,9 +384,32 @@ static const char sql_flexible[] =
     "  damping          BLOB  -- modal damping ratios: nmode\n"
     ")";
 
+/* Version 4: a flexible body is a body with this row (docs/flexible-bodies.md). */
+static const char sql_flexible[] =
+    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4): the body's\n"
+    "  -- finite-element model and its reduction; the body's mass properties follow from it\n"
+    "  body_id   INTEGER PRIMARY KEY REFERENCES bodies(id) ON DELETE CASCADE CHECK (body_id > 0),\n"
+    "  source    TEXT NOT NULL CHECK (source IN ('beam','mesh')),\n"
+    "  file      TEXT NOT NULL DEFAULT '', -- mesh: .msh, .inp or .bdf file, relative to the project file\n"
+    "  length    NOT NULL DEFAULT 0,       -- beam along the body's x axis from its origin: length, m\n"
+    "  elements  INTEGER NOT NULL DEFAULT 0 CHECK (elements >= 0), -- beam: number of elements\n"
+    "  section   TEXT NOT NULL DEFAULT 'rect' CHECK (section IN ('rect','circle','tube')),\n"
+    "  section_1 NOT NULL DEFAULT 0, section_2 NOT NULL DEFAULT 0, -- beam section: rect b h, circle d, tube D d (m)\n"
+    "  e NOT NULL DEFAULT 0, nu NOT NULL DEFAULT 0.3, rho NOT NULL DEFAULT 0, -- material: Pa, -, kg/m³\n"
+    "  thickness NOT NULL DEFAULT 0,       -- mesh: shell thickness where the mesh has none, m\n"
+    "  method    TEXT NOT NULL CHECK (method IN ('free','cb','guyan','attach')), -- reduction\n"
+    "  modes     INTEGER NOT NULL CHECK (modes >= 0), -- modes kept (cb: fixed-interface modes)\n"
+    "  zeta      NOT NULL CHECK (zeta >= 0), -- modal damping ratio\n"
+    "  alpha NOT NULL DEFAULT 0, beta NOT NULL DEFAULT 0, -- Rayleigh damping (used when either is > 0)\n"
+    "  reduced   BLOB, -- the reduced body (modes at the interface, reduced matrices, inertia invariants,\n"
+    "                  -- outer surface with modal displacements and stresses): core/flex's binary form\n"
+    "                  -- ('MTFLEX', little-endian); NULL: reduce again when the project is opened\n"
+    "  marker_nodes TEXT NOT NULL DEFAULT '' -- node label each marker of the body rode on: 'name=label …'\n"
+    ")";
+
 /* The run's solver settings repeat the columns of the solver table. */
-#define RUN_COLUMNS_V1                                                                                          \
-    "CREATE TABLE runs ( -- simulation runs; frames in run_frames, messages in run_log\n"                      \
+#define RUN_HEAD(table)                                                                                         \
+    "CREATE TABLE " table " ( -- simulation runs; frames in run_frames, messages in run_log\n"                 \
     "  id            INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: run 3 stays run 3\n"                 \
     "  status        TEXT NOT NULL CHECK (status IN ('running','finished','failed','interrupted')),\n"       \
     "  message       TEXT NOT NULL DEFAULT '',        -- why it failed or was interrupted\n"                  \
@@ -395,16 +422,22 @@ static const char sql_flexible[] =
     "  ended         TEXT,                            -- UTC; NULL while running or when interrupted\n"       \
     "  nbody         INTEGER NOT NULL CHECK (nbody >= 0),\n"                                                \
     "  nrow          INTEGER NOT NULL CHECK (nrow >= 0), -- constraint equations (length of lambda)\n"       \
-    "  frame_doubles INTEGER NOT NULL CHECK (frame_doubles = 1 + 19 * nbody + nrow), -- doubles per frame\n"   \
+    RUN_FRAME_DOUBLES                                                                                           \
     "  chunk_frames  INTEGER NOT NULL CHECK (chunk_frames > 0), -- frames per run_frames row\n"              \
     "  frames        INTEGER NOT NULL DEFAULT 0 CHECK (frames >= 0), -- frames committed so far\n"            \
     "  t_first,                                       -- simulated time of the first committed frame, s\n"
 
-static const char sql_runs_v1[] = RUN_COLUMNS_V1 "  t_last                                         -- and of the last\n)";
-static const char sql_runs[] = RUN_COLUMNS_V1
-    "  t_last,                                        -- and of the last\n"
-    "  writer        TEXT -- 'host boot-id pid start-time' of the process writing it (a dead writer: interrupted)\n"
-    ")";
+#define RUN_FRAME_DOUBLES "  frame_doubles INTEGER NOT NULL CHECK (frame_doubles = 1 + 19 * nbody + nrow), -- doubles per frame\n"
+static const char sql_runs_v1[] = RUN_HEAD("runs") "  t_last                                         -- and of the last\n)";
+#define RUN_WRITER "  writer        TEXT -- 'host boot-id pid start-time' of the process writing it (a dead writer: interrupted)\n"
+static const char sql_runs_v3[] = RUN_HEAD("runs") "  t_last,                                        -- and of the last\n" RUN_WRITER ")";
+#undef RUN_FRAME_DOUBLES
+/* Version 4: frames also hold the modal coordinates of flexible bodies. */
+#define RUN_FRAME_DOUBLES                                                                                         \
+    "  nmodal        INTEGER NOT NULL DEFAULT 0 CHECK (nmodal >= 0), -- modal coordinates of flexible bodies\n"     \
+    "  frame_doubles INTEGER NOT NULL CHECK (frame_doubles = 1 + 19 * nbody + nrow + 3 * nmodal), -- doubles per frame\n"
+#define SQL_RUNS(table) RUN_HEAD(table) "  t_last,                                        -- and of the last\n" RUN_WRITER ")"
+static const char sql_runs[] = SQL_RUNS("runs");
 
 static const char sql_run_frames[] =
     "CREATE TABLE run_frames ( -- output frames of runs, chunk_frames frames per row; frame n is in chunk\n"
@@ -416,7 +449,8 @@ static const char sql_run_frames[] =
     "  t_last  NOT NULL, -- and of its last\n"
     "  data    BLOB NOT NULL, -- nframes × frame_doubles little-endian IEEE doubles, frame after frame:\n"
     "                         -- t, q (7 per body: centre of mass x y z, quaternion w x y z),\n"
-    "                         -- u (6 per body: velocity, angular velocity), acc (6 per body), lambda (nrow)\n"
+    "                         -- u (6 per body: velocity, angular velocity), acc (6 per body), lambda (nrow),\n"
+    "                         -- modal coordinates of flexible bodies w, their rates, their accelerations (nmodal each)\n"
     "  PRIMARY KEY (run_id, chunk)\n"
     ")";
 
@@ -431,7 +465,7 @@ static const char sql_run_log[] =
     ")";
 static const char sql_run_log_index[] = "CREATE INDEX run_log_by_run ON run_log(run_id)";
 
-/* Version 3, created in this order. */
+/* Version 4, created in this order. */
 static const char *const schema_current[] = {
     sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_shape_kinds, sql_force_kinds, sql_contact_geometries,
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
@@ -462,16 +496,31 @@ static const char *const migrate_2_3[] = {
     "ALTER TABLE solver ADD COLUMN loops " SOLVER_LOOPS " /* how closed loops are kept closed */",
     "ALTER TABLE solver ADD COLUMN nu " SOLVER_NU " /* penalty and mlf: controller circular frequency, rad/s (0: default) */",
     sql_controls, sql_events, NULL};
-static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3};
+/* Version 3 had no flexible bodies: the reserved table is replaced, markers
+ * learn the node they ride on, and runs are rebuilt so that their frames may
+ * hold modal coordinates (a CHECK changes; foreign keys are off while the
+ * project is migrated, so the frames stay). */
+static const char *const migrate_3_4[] = {
+    "ALTER TABLE markers ADD COLUMN node INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0) /* flexible body: the node it rides on (0: the node at its origin) */",
+    "ALTER TABLE markers ADD COLUMN spider NOT NULL DEFAULT 0 CHECK (spider >= 0) /* flexible body: radius of a rigid spider to the nodes around it, m */",
+    "DROP TABLE flexible_bodies", sql_flexible,
+    SQL_RUNS("runs_v4"),
+    "INSERT INTO runs_v4(id, status, message, model_version, model_text, method, step, until, every, rtol, atol, ts, xi,"
+    " correct, alpha, rho, started, ended, nbody, nrow, nmodal, frame_doubles, chunk_frames, frames, t_first, t_last, writer)"
+    " SELECT id, status, message, model_version, model_text, method, step, until, every, rtol, atol, ts, xi, correct, alpha,"
+    " rho, started, ended, nbody, nrow, 0, frame_doubles, chunk_frames, frames, t_first, t_last, writer FROM runs",
+    "UPDATE sqlite_sequence SET seq = (SELECT seq FROM sqlite_sequence WHERE name = 'runs') WHERE name = 'runs_v4'",
+    "DROP TABLE runs", "ALTER TABLE runs_v4 RENAME TO runs", NULL};
+static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3, migrate_3_4};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
 const char *mt_store_schema_v1_sql(int i);
 const char *mt_store_schema_v1_sql(int i)
 {
-    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies, sql_markers, sql_joints, sql_drivers,
+    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies, sql_markers_v3, sql_joints, sql_drivers,
                                      sql_driver_points, sql_couplings, sql_springs_v1, sql_initial, sql_parameters,
-                                     sql_bindings, sql_flexible, sql_runs_v1, sql_run_frames, NULL};
+                                     sql_bindings, sql_flexible_v1, sql_runs_v1, sql_run_frames, NULL};
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;
 }
 
@@ -485,7 +534,9 @@ const char *mt_store_schema_v2_sql(int i)
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
         if (sql == sql_controls || sql == sql_events) continue;
-        if (n++ == i) return sql == sql_solver ? sql_solver_v2 : sql;
+        if (n++ == i)
+            return sql == sql_solver ? sql_solver_v2 : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1
+                 : sql == sql_runs ? sql_runs_v3 : sql;
     }
     return NULL;
 }
