@@ -33,6 +33,20 @@ static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(
 
 static MtStatus check_sensors(MtSystem *s, MtError *err);
 
+/* A joint, driver, spring or force element acts on marker k. */
+static int is_loaded(const MtModel *m, int k)
+{
+    for (int j = 0; j < m->njoint; j++)
+        if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
+    for (int j = 0; j < m->ndriver; j++)
+        if (m->driver[j].joint < 0 && (m->driver[j].mi == k || m->driver[j].mj == k)) return 1;
+    for (int j = 0; j < m->nspring; j++)
+        if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
+    for (int j = 0; j < m->nforce; j++)
+        if (m->force[j].mi == k || m->force[j].mj == k) return 1;
+    return 0;
+}
+
 MtStatus mt_flex_compile(MtSystem *s, MtError *err)
 {
     const MtModel *m = s->model;
@@ -126,14 +140,36 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         const MtFlexBody *fb = fs->data->body;
         const char *bname = m->body[mk->body].name;
         int label = mt_flex_data_marker_node(fs->data, mk->name);
-        int row = label > 0 ? mt_flex_data_if_row(fs->data, label) : -1;
-        if (row < 0)
+        int row = label > 0 ? mt_flex_data_if_row(fs->data, label) : -1, vert = -1;
+        for (int v = 0; v < fb->nsv && label > 0; v++)
+            if (fb->sv_id[v] == label) { vert = v; break; }
+        if (label <= 0)
             return mt_error_set(err, MT_ERR_MODEL, mk->name,
                                 MT_("marker '%s.%s': it was added after the flexible body was reduced; reduce the body "
                                     "again so that its node joins the interface"),
                                 bname, mk->name);
         int N = fb->nmode, nr = 6 * fb->nif;
         double *Phi = s->mmodal + off, *Psi = Phi + 3 * N;
+        s->mvert[k] = vert;
+        if (row < 0) { /* a marker only sensors read: its node's translation from the surface data */
+            if (vert < 0 || !fb->sv_H)
+                return mt_error_set(err, MT_ERR_MODEL, mk->name,
+                                    MT_("marker '%s.%s': node %d is neither an interface node nor on the surface of the "
+                                        "flexible body, so its motion is not kept; attach the marker to a surface node"),
+                                    bname, mk->name, label);
+            if (is_loaded(m, k))
+                return mt_error_set(err, MT_ERR_MODEL, mk->name,
+                                    MT_("marker '%s.%s': a load or a constraint acts on it, but its node is not in the "
+                                        "interface of the reduction; reduce the body again"), bname, mk->name);
+            for (int j = 0; j < N; j++)
+                for (int a = 0; a < 3; a++) {
+                    Phi[a * N + j] = (double)fb->sv_H[3 * ((size_t)j * fb->nsv + (size_t)vert) + a];
+                    Psi[a * N + j] = 0;
+                }
+            s->mflex[k] = (int)off;
+            off += 6 * (size_t)N;
+            continue;
+        }
         /* marker offset d from its node, rigidly carried by the node's rotation: Φ_m = Φ_k − [d]× Ψ_k */
         double d[3];
         mt_v3_sub(d, mk->pos, fb->if_x + 3 * row);
@@ -148,8 +184,6 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         }
         s->mflex[k] = (int)off;
         off += 6 * (size_t)N;
-        for (int v = 0; v < fb->nsv; v++)
-            if (fb->sv_id[v] == label) { s->mvert[k] = v; break; }
     }
     return check_sensors(s, err);
 nomem:

@@ -219,7 +219,24 @@ static double model_size(const MtFeModel *fe)
     return fe->nnode ? mt_v3_norm(d) : 1;
 }
 
-/* The interface: the node of every marker of the body (spiders created). */
+/* Markers that loads or constraints act on; the others (read by sensors
+ * only) need no interface node: they take their node's motion from the
+ * surface data of the reduction. */
+static int marker_active(const MtModel *m, int k)
+{
+    for (int j = 0; j < m->njoint; j++)
+        if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
+    for (int j = 0; j < m->ndriver; j++)
+        if (m->driver[j].joint < 0 && (m->driver[j].mi == k || m->driver[j].mj == k)) return 1;
+    for (int j = 0; j < m->nspring; j++)
+        if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
+    for (int j = 0; j < m->nforce; j++)
+        if (m->force[j].mi == k || m->force[j].mj == k) return 1;
+    return m->marker[k].spider > 0;
+}
+
+/* The interface: the node of every marker of the body that a load or a
+ * constraint acts on (spiders created); the nodes of the others are recorded. */
 static MtStatus attach_markers(MtModel *m, const MtFlexSpec *f, MtFeModel *fe, MtFlexData *d, int **ifn, int *nif,
                                MtError *err)
 {
@@ -268,6 +285,7 @@ static MtStatus attach_markers(MtModel *m, const MtFlexSpec *f, MtFeModel *fe, M
         }
         snprintf(d->mname[d->nmarker], sizeof d->mname[0], "%s", mk->name);
         d->mnode[d->nmarker++] = fe->nid[idx];
+        if (!marker_active(m, k)) continue;
         int dup = 0;
         for (int i = 0; i < *nif; i++) dup |= (*ifn)[i] == idx;
         if (!dup) (*ifn)[(*nif)++] = idx;
