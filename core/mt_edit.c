@@ -373,18 +373,19 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         const MtBodySpec *b = &m->body[index];
         int computed = b->density > 0 ? MT_FIELD_READONLY : X;
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        add(&f, "density", MT_("Density (0: mass typed)"), MT_FIELD_NUMBER, MT_DIM_DENSITY, X);
+        add(&f, "density", MT_("Density"), MT_FIELD_NUMBER, MT_DIM_DENSITY, X);
         add(&f, "mass", MT_("Mass"), MT_FIELD_NUMBER, MT_DIM_MASS, computed);
-        add_vec(&f, "com", MT_("Centre of mass"), 3, xyz, MT_DIM_LENGTH, computed);
+        add_vec(&f, "com", MT_("CoM"), 3, xyz, MT_DIM_LENGTH, computed);
         add_vec(&f, "inertia", MT_("Inertia"), 6, inertia_comp, MT_DIM_INERTIA, computed);
         add_vec(&f, "position", MT_("Position"), 3, xyz, MT_DIM_LENGTH, X);
+        add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, 0);
         add_vec(&f, "velocity", MT_("Velocity"), 3, xyz, MT_DIM_VELOCITY, X);
-        add_vec(&f, "omega", MT_("Angular velocity"), 3, xyz, MT_DIM_ANGVEL, X);
+        add_vec(&f, "omega", MT_("Ang. velocity"), 3, xyz, MT_DIM_ANGVEL, X);
         break;
     }
     case MT_EDIT_MARKER:
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        add_vec(&f, "at", MT_("Position on the body"), 3, xyz, MT_DIM_LENGTH, X);
+        add_vec(&f, "at", MT_("At"), 3, xyz, MT_DIM_LENGTH, X);
         add_vec(&f, "zaxis", MT_("Axis z"), 3, xyz, MT_DIM_NONE, 0);
         break;
     case MT_EDIT_JOINT: {
@@ -473,7 +474,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         case MT_SHAPE_MESH: add(&f, "size.0", MT_("Scale"), MT_FIELD_NUMBER, MT_DIM_NONE, 0); break;
         default: break;
         }
-        add_vec(&f, "pos", MT_("Position on the body"), 3, xyz, MT_DIM_LENGTH, 0);
+        add_vec(&f, "pos", MT_("At"), 3, xyz, MT_DIM_LENGTH, 0);
         if (s->kind == MT_SHAPE_BAR) add_vec(&f, "end", MT_("End point"), 3, xyz, MT_DIM_LENGTH, 0);
         break;
     }
@@ -683,6 +684,12 @@ MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const 
             snprintf(buf, n, "{%s}", b->expr);
             return MT_OK;
         }
+        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
+            double a[3];
+            mt_edit_rot_to_angles(m->body[index].rot, a);
+            mt_units_format(a[comp_of(field, "orientation", 3)], mt_edit_display_unit(m, MT_DIM_ANGLE), 6, buf, n);
+            return MT_OK;
+        }
         if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0) {
             /* z axis = third column of the row-major rotation */
             int k = comp_of(field, "zaxis", 3);
@@ -856,6 +863,13 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         }
         if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0)
             return set_zaxis(c, index, comp_of(field, "zaxis", 3), v, why, "");
+        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
+            double a[3];
+            mt_edit_rot_to_angles(c->body[index].rot, a);
+            a[comp_of(field, "orientation", 3)] = v;
+            mt_edit_angles_to_rot(a, c->body[index].rot);
+            return MT_OK;
+        }
         double *x = field_addr(c, kind, index, field);
         if (!x) return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("no such field"));
         *x = v;
@@ -938,5 +952,29 @@ void mt_edit_frame_from_z(const double z[3], double R[9])
         R[3 * i + 0] = x[i];
         R[3 * i + 1] = y[i];
         R[3 * i + 2] = z[i];
+    }
+}
+
+/* Rotation = Rz(a2)·Ry(a1)·Rx(a0): turn about project x, then y, then z. */
+void mt_edit_angles_to_rot(const double a[3], double R[9])
+{
+    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]), cz = cos(a[2]), sz = sin(a[2]);
+    R[0] = cz * cy, R[1] = cz * sy * sx - sz * cx, R[2] = cz * sy * cx + sz * sx;
+    R[3] = sz * cy, R[4] = sz * sy * sx + cz * cx, R[5] = sz * sy * cx - cz * sx;
+    R[6] = -sy, R[7] = cy * sx, R[8] = cy * cx;
+}
+
+void mt_edit_rot_to_angles(const double R[9], double a[3])
+{
+    double sy = -R[6];
+    if (sy > 1) sy = 1;
+    if (sy < -1) sy = -1;
+    a[1] = asin(sy);
+    if (fabs(sy) < 1 - 1e-12) {
+        a[0] = atan2(R[7], R[8]);
+        a[2] = atan2(R[3], R[0]);
+    } else { /* gimbal lock: the x turn is taken as 0 */
+        a[0] = 0;
+        a[2] = atan2(-R[1], R[4]);
     }
 }

@@ -769,23 +769,28 @@ static void to_body(const MtModel *m, int body, const double p[3], const double 
     if (axis) mt_m3_tmulv(la, b->rot, axis);
 }
 
+/* A marker at a point of the project frame with its z along axis (NULL:
+ * the project's axes). The frame is built in project axes first, so that
+ * the markers of one joint on two bodies coincide exactly (joint angle 0 as built). */
 static int add_marker_at(MtModel *c, int body, const char *base, const double p[3], const double axis[3], MtError *err)
 {
     char name[MT_NAME_MAX];
     unique_name(c, base, 0, MT_EDIT_MARKER, body, name);
-    double lp[3], la[3] = {0, 0, 1}, R[9];
-    to_body(c, body, p, axis, lp, la);
+    double lp[3], W[9], R[9];
+    to_body(c, body, p, NULL, lp, NULL);
     if (axis) {
-        double n = mt_v3_norm(la);
+        double n = mt_v3_norm(axis), z[3];
         if (!(n > 1e-12) || !isfinite(n)) {
             mt_error_set(err, MT_ERR_MODEL, name, MT_("marker '%s': the axis must be a non-zero direction"), name);
             return -1;
         }
-        mt_v3_scale(la, la, 1 / n);
-        mt_edit_frame_from_z(la, R);
+        mt_v3_scale(z, axis, 1 / n);
+        mt_edit_frame_from_z(z, W);
     } else {
-        mt_m3_identity(R);
+        mt_m3_identity(W);
     }
+    if (body == MT_GROUND) memcpy(R, W, sizeof R);
+    else mt_m3_mul_at(R, c->body[body].rot, W); /* body axes: Rbᵀ·W */
     return mt_model_add_marker(c, body, name, lp, R, err);
 }
 

@@ -1,6 +1,8 @@
 /* motus-plot.c — cairo plot widget (see motus-plot.h). */
 #include "motus-plot.h"
 
+#include <cairo-svg.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <glib/gstdio.h>
@@ -513,6 +515,26 @@ gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int
     self->hover = hover;
     cairo_destroy(cr);
     cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,
+                    cairo_status_to_string(st));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean motus_plot_export_svg(MotusPlot *self, const char *path, int width, int height, GError **error)
+{
+    cairo_surface_t *s = cairo_svg_surface_create(path, width, height);
+    cairo_t *cr = cairo_create(s);
+    gboolean hover = self->hover;
+    self->hover = FALSE;
+    motus_plot_render(self, cr, width, height);
+    self->hover = hover;
+    cairo_destroy(cr);
+    cairo_surface_finish(s); /* writes the file */
+    cairo_status_t st = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,

@@ -2,7 +2,7 @@
  * drawn with cairo, with axes, nice ticks, labels, a legend, the playback
  * cursor and a read-out of the values under the pointer. Data are copied in
  * by the caller (motus-window.c feeds it from the run's frame store, also
- * while the run goes). Exports to PNG and CSV. */
+ * while the run goes). Exports to PNG, SVG and CSV. */
 #ifndef MOTUS_PLOT_H
 #define MOTUS_PLOT_H
 
@@ -39,6 +39,8 @@ void motus_plot_set_placeholder(MotusPlot *self, const char *text);
 /* Draws the plot into cr over width x height (used by the widget and the export). */
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);
 gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error);
+/* The same picture as vector graphics (SVG, width x height points). */
+gboolean motus_plot_export_svg(MotusPlot *self, const char *path, int width, int height, GError **error);
 /* Writes "time,CURVE1,CURVE2,…" then one row per point of the first curve
  * (other curves interpolated at its times). */
 gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error);

@@ -209,7 +209,13 @@ static void test_fields(void)
     CHECK_ABS(mt_editor_model(e)->gravity[2], -9.80665, 1e-12, "gravity typed in g");
     MtFieldInfo f[MT_FIELD_MAX];
     int nf = mt_edit_fields(mt_editor_model(e), MT_EDIT_BODY, b, f, MT_FIELD_MAX);
-    CHECK(nf == 21, "a body has 21 fields (got %d)", nf);
+    CHECK(nf == 24, "a body has 24 fields (got %d)", nf);
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.2", "30 deg", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.0", "-0.25", &err_));
+    const double *R = mt_editor_model(e)->body[b].rot;
+    CHECK_ABS(R[8], cos(-0.25), 1e-15, "R33 after turns about z then x");
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, b, "orientation.2"), "0.523599 rad"), "angle read back: %s",
+          get(e, MT_EDIT_BODY, b, "orientation.2"));
     CHECK(f[2].flags & MT_FIELD_READONLY, "mass is read-only with a density");
     mt_editor_free(e);
 }
