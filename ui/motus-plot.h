@@ -33,6 +33,13 @@ void motus_plot_set_cursor(MotusPlot *self, double x);
 /* Where the pointer is (widget coordinates): the read-out shows the values
  * at its time (what the motion controller calls; tests call it too). */
 void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y);
+/* Colour (palette index) and dashing of a curve (dashed: kept from an earlier run). */
+void motus_plot_set_curve_style(MotusPlot *self, int curve, int colour, gboolean dashed);
+/* The horizontal axis: time (column NULL), or a result column with its unit
+ * (an X–Y plot: points joined in data order, no playback cursor or read-out). */
+void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit);
+/* Point i of a curve; FALSE when absent. */
+gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y);
 /* Text shown when there is no curve. */
 void motus_plot_set_placeholder(MotusPlot *self, const char *text);
 

@@ -32,7 +32,8 @@ struct _MotusWindow {
     MotusViewport *viewport;
     MotusPlot *plot;
     GtkDropDown *column_dropdown;
-    GtkButton *clear_plot_button;
+    GtkDropDown *x_dropdown;
+    GtkBox *plots_box;
     GtkButton *play_button;
     GtkScale *time_scale;
     GtkAdjustment *time_adjustment;
@@ -59,9 +60,11 @@ struct _MotusWindow {
 
     /* owned: runs, plots, playback */
     MotusRunBridge *bridge;
-    GtkStringList *columns; /* item 0 is the "add a curve" placeholder */
-    GPtrArray *curves;      /* names of the plotted columns, in plot order */
-    guint plotted;          /* frames already appended to the curves */
+    GtkStringList *columns;  /* item 0 is the "add a curve" placeholder */
+    GtkStringList *xcolumns; /* item 0 is "against time" */
+    GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
+    guint active_plot;       /* the plot that takes new curves */
+    guint plotted;           /* frames already appended to the curves */
     double *poses;          /* nbody x 7 */
     double time;
     gboolean playing, follow_live, batch;
@@ -91,6 +94,28 @@ void motus_window_refresh_title(MotusWindow *self);
 void motus_window_stop_playback(MotusWindow *self);
 /* The bridge holds frames of a stored run: plots, view and playback follow. */
 void motus_window_frames_loaded(MotusWindow *self);
+
+/* motus-window-plots.c */
+typedef struct MotusPlotSpec MotusPlotSpec;
+void motus_window_plots_init(MotusWindow *self);
+void motus_window_plots_finalize(MotusWindow *self);
+/* Every curve refilled from the frames / the frames that arrived since appended. */
+void motus_window_refill_plots(MotusWindow *self);
+void motus_window_extend_plots(MotusWindow *self);
+void motus_window_plots_cursor(MotusWindow *self, double t);
+guint motus_window_n_curves(MotusWindow *self);
+/* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
+void motus_window_list_columns(MotusWindow *self, GString *problems);
+gboolean motus_window_has_column(MotusWindow *self, const char *name);
+const char *motus_window_default_column(MotusWindow *self);
+/* After the model changed: curves of vanished columns dropped; fresh: one plot with the likely curve. */
+void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh);
+/* An empty plot area gets the likely curve (at the start of a run). */
+void motus_window_plots_default_curve(MotusWindow *self);
+MotusPlot *motus_window_active_plot(MotusWindow *self);
+/* The layout as JSON text (plots table of the project), and back. */
+char *motus_window_plots_layout(MotusWindow *self);
+gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

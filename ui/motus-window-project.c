@@ -78,7 +78,12 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
         g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base, m->nbody, m->njoint,
                         m->ndriver, m->nspring);
     motus_window_set_status(self, text);
-    if (store) motus_window_load_last_run(self);
+    if (store) { /* the plots as they were saved, then the newest run in them */
+        MtError perr = {0};
+        g_autofree char *layout = mt_store_load_plot(store, "layout", &perr);
+        if (layout) motus_window_plots_apply_layout(self, layout);
+        motus_window_load_last_run(self);
+    }
     if (recovered) {
         g_autofree char *t2 = g_strdup_printf(_("%s — %d runs whose program had stopped were marked interrupted"), text, recovered);
         motus_window_set_status(self, t2);
@@ -149,7 +154,9 @@ gboolean motus_window_save(MotusWindow *self, GError **error)
     }
     if (self->store) {
         MtError err = {0};
-        if (mt_store_save_model(self->store, self->model, NULL, &err) != MT_OK) {
+        g_autofree char *layout = motus_window_plots_layout(self);
+        if (mt_store_save_model(self->store, self->model, NULL, &err) != MT_OK ||
+            mt_store_save_plot(self->store, "layout", layout, &err) != MT_OK) {
             g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
             return FALSE;
         }
@@ -192,7 +199,9 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
             return FALSE;
         }
         MtStore *s = mt_store_open(path, MT_STORE_CREATE, &err);
-        if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK) {
+        g_autofree char *layout = motus_window_plots_layout(self);
+        if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK ||
+            mt_store_save_plot(s, "layout", layout, &err) != MT_OK) {
             mt_store_close(s);
             g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
             return FALSE;

@@ -47,42 +47,6 @@ void motus_window_error_dialog(MotusWindow *self, const char *title, const char 
     gtk_window_present(GTK_WINDOW(d));
 }
 
-/* Unit of a driver's effort: a torque for angles, a force for displacements. */
-static const char *effort_unit(const MtModel *m, const char *name, size_t len)
-{
-    for (int d = 0; m && d < m->ndriver; d++) {
-        const MtDriverSpec *ds = &m->driver[d];
-        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
-        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
-        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
-    }
-    return "";
-}
-
-/* Unit of a result column from its quantity suffix (docs/model-format.md). */
-static const char *column_unit(const MtModel *m, const char *name)
-{
-    const char *q = strrchr(name, '.');
-    if (!q) return !strcmp(name, "time") ? "s" : "";
-    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
-    q++;
-    if (g_str_has_prefix(name, "system.")) return "J";
-    static const struct {
-        const char *q, *u;
-    } map[] = {
-        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
-        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
-        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
-        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
-        if (!strcmp(q, map[i].q)) return map[i].u;
-    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
-    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
-    if (!strcmp(q, "force")) return "N";
-    return "";
-}
-
 static double speed_factor(MotusWindow *self)
 {
     static const double f[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 4};
@@ -91,131 +55,6 @@ static double speed_factor(MotusWindow *self)
 }
 
 static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
-
-/* ---- plot --------------------------------------------------------------------- */
-
-/* Refills every curve from the frame store. */
-static void refill_plot(MotusWindow *self)
-{
-    motus_plot_clear(self->plot);
-    guint n = n_frames(self);
-    double *t = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
-    for (guint i = 0; i < self->curves->len; i++) {
-        const char *name = g_ptr_array_index(self->curves, i);
-        int c = motus_plot_add_curve(self->plot, name, column_unit(self->model, name));
-        int col = motus_run_bridge_find_column(self->bridge, name);
-        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, 0, n, t, v) : 0;
-        motus_plot_set_data(self->plot, c, t, v, k);
-    }
-    g_free(t);
-    g_free(v);
-    self->plotted = n;
-    update_actions(self);
-}
-
-/* Appends frames that arrived since the last call. */
-static void extend_plot(MotusWindow *self)
-{
-    guint n = n_frames(self);
-    if (n <= self->plotted) return;
-    guint m = n - self->plotted;
-    double *t = g_new(double, m), *v = g_new(double, m);
-    for (guint i = 0; i < self->curves->len; i++) {
-        int col = motus_run_bridge_find_column(self->bridge, g_ptr_array_index(self->curves, i));
-        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, self->plotted, m, t, v) : 0;
-        motus_plot_append(self->plot, (int)i, t, v, k);
-    }
-    g_free(t);
-    g_free(v);
-    self->plotted = n;
-}
-
-static gboolean has_column(MotusWindow *self, const char *name)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    for (guint i = 1; i < n; i++)
-        if (!strcmp(gtk_string_list_get_string(self->columns, i), name)) return TRUE;
-    return FALSE;
-}
-
-static void add_curve(MotusWindow *self, const char *name)
-{
-    for (guint i = 0; i < self->curves->len; i++)
-        if (!strcmp(g_ptr_array_index(self->curves, i), name)) return;
-    g_ptr_array_add(self->curves, g_strdup(name));
-    refill_plot(self);
-}
-
-gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error)
-{
-    for (int i = 0; names && names[i]; i++)
-        if (!has_column(self, names[i])) {
-            g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), names[i]);
-            return FALSE;
-        }
-    g_ptr_array_set_size(self->curves, 0);
-    for (int i = 0; names && names[i]; i++) g_ptr_array_add(self->curves, g_strdup(names[i]));
-    refill_plot(self);
-    return TRUE;
-}
-
-static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
-{
-    (void)pspec;
-    MotusWindow *self = data;
-    if (self->quiet) return;
-    guint i = gtk_drop_down_get_selected(dd);
-    if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
-    add_curve(self, gtk_string_list_get_string(self->columns, i));
-    self->quiet = TRUE;
-    gtk_drop_down_set_selected(dd, 0);
-    self->quiet = FALSE;
-}
-
-static void clear_plot_clicked(GtkButton *b, gpointer data)
-{
-    (void)b;
-    MotusWindow *self = data;
-    g_ptr_array_set_size(self->curves, 0);
-    refill_plot(self);
-}
-
-/* Result column names of a model (compiled here once; empty when it does not compile). */
-static void list_columns(MotusWindow *self, GString *problems)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
-    const char *first[] = {_("Add a curve…"), NULL};
-    gtk_string_list_splice(self->columns, 0, n, first);
-    if (!self->model) return;
-    MtError err = {0};
-    MtSystem *s = mt_system_compile(self->model, &err);
-    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
-    if (c) {
-        int k = mt_csv_ncols(c);
-        const char **names = g_new0(const char *, k);
-        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
-        gtk_string_list_splice(self->columns, 1, 0, names);
-        g_free(names);
-    } else if (problems) {
-        g_string_append_printf(problems, "%s\n", err.msg);
-    }
-    mt_csv_free(c);
-    mt_system_free(s);
-}
-
-/* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
-static const char *default_column(MotusWindow *self)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    const char *suffix[] = {".disp", ".angle", ".y"};
-    for (guint s = 0; s < G_N_ELEMENTS(suffix); s++)
-        for (guint i = 1; i < n; i++) {
-            const char *c = gtk_string_list_get_string(self->columns, i);
-            if (g_str_has_suffix(c, suffix[s])) return c;
-        }
-    return NULL;
-}
 
 /* ---- playback ------------------------------------------------------------------ */
 
@@ -235,9 +74,9 @@ static void show_time(MotusWindow *self, double t)
         double tf;
         if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
             motus_viewport_set_poses(self->viewport, self->poses);
-        motus_plot_set_cursor(self->plot, t);
+        motus_window_plots_cursor(self, t);
     } else {
-        motus_plot_set_cursor(self->plot, NAN);
+        motus_window_plots_cursor(self, NAN);
     }
     self->quiet = TRUE;
     gtk_adjustment_set_value(self->time_adjustment, t);
@@ -317,7 +156,7 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
     else
         info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), last, n, elapsed);
     gtk_label_set_text(self->run_label, info);
-    extend_plot(self);
+    motus_window_extend_plots(self);
     if (self->follow_live) show_time(self, last);
     if (n == 1) update_actions(self);
 }
@@ -342,9 +181,8 @@ static void include_motion(MotusWindow *self)
 void motus_window_frames_loaded(MotusWindow *self)
 {
     self->plotted = 0;
-    refill_plot(self);
+    motus_window_refill_plots(self);
     double until = motus_run_bridge_until(self->bridge);
-    motus_plot_set_x_range(self->plot, 0, until);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(until, 1e-9));
     include_motion(self);
     self->follow_live = FALSE;
@@ -368,7 +206,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     set_status(self, text);
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
-    extend_plot(self);
+    motus_window_extend_plots(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -390,12 +228,8 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->plotted = 0;
-    if (!self->curves->len) { /* an empty plot gets the curve a user most likely wants first */
-        const char *def = default_column(self);
-        if (def) g_ptr_array_add(self->curves, g_strdup(def));
-    }
-    refill_plot(self);
-    motus_plot_set_x_range(self->plot, 0, motus_run_bridge_until(self->bridge));
+    motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
+    motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
     gtk_progress_bar_set_fraction(self->progress, 0);
     if (project) {
@@ -443,20 +277,10 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
         self->poses = g_new0(double, 7 * (m->nbody + 1));
     }
     motus_model_tree_set_model(self->tree, m);
-    list_columns(self, problems);
-    /* curves of columns that went away are dropped; new ones are the user's to add */
-    for (guint i = self->curves->len; i-- > 0;)
-        if (!has_column(self, g_ptr_array_index(self->curves, i))) g_ptr_array_remove_index(self->curves, i);
-    if (fit && m) {
-        g_ptr_array_set_size(self->curves, 0);
-        const char *def = default_column(self);
-        if (def) g_ptr_array_add(self->curves, g_strdup(def));
-    }
-    refill_plot(self);
-    if (m && !n_frames(self)) {
-        motus_plot_set_x_range(self->plot, 0, m->solver.until);
-        gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
-    }
+    motus_window_list_columns(self, problems);
+    motus_window_plots_model_changed(self, fit && m);
+    motus_window_refill_plots(self);
+    if (m && !n_frames(self)) gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
     /* frames of a run of another model no longer fit the bodies: show the model as built */
     if (m && motus_run_bridge_n_bodies(self->bridge) != m->nbody) motus_viewport_show_initial(self->viewport);
     motus_window_select(self, self->sel_kind, self->sel_index);
@@ -485,7 +309,6 @@ void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *
     self->sel_index = -1;
     motus_run_bridge_clear(self->bridge);
     motus_window_model_changed(self, TRUE);
-    motus_plot_set_x_range(self->plot, 0, self->model ? self->model->solver.until : 1);
     show_time(self, 0);
     gtk_progress_bar_set_fraction(self->progress, 0);
     gtk_label_set_text(self->run_label, "");
@@ -543,9 +366,13 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "stop", running || self->pick != PICK_NONE);
     set_enabled(self, "play-pause", frames);
     set_enabled(self, "step", frames);
-    set_enabled(self, "export-png", self->curves->len > 0);
-    set_enabled(self, "export-svg", self->curves->len > 0);
-    set_enabled(self, "export-csv", self->curves->len > 0 && frames);
+    guint curves = self->plots ? motus_window_n_curves(self) : 0;
+    set_enabled(self, "export-png", curves > 0);
+    set_enabled(self, "export-svg", curves > 0);
+    set_enabled(self, "export-csv", curves > 0 && frames);
+    set_enabled(self, "clear-plot", curves > 0);
+    set_enabled(self, "pin-curves", curves > 0 && frames);
+    set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
     set_enabled(self, "save", doc && !self->readonly);
     set_enabled(self, "save-as", doc);
     set_enabled(self, "undo", doc && mt_editor_can_undo(self->editor));
@@ -561,7 +388,6 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "solver-settings", doc);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
-    gtk_widget_set_sensitive(GTK_WIDGET(self->clear_plot_button), self->curves->len > 0);
     gtk_button_set_icon_name(self->play_button,
                              self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
     if (!running) {
@@ -664,9 +490,10 @@ static void export_response(GtkNativeDialog *d, int response, gpointer data)
         G_GNUC_END_IGNORE_DEPRECATIONS
         g_autofree char *path = f ? g_file_get_path(f) : NULL;
         g_autoptr(GError) error = NULL;
-        gboolean ok = path && (fmt == 0   ? motus_plot_export_png(self->plot, path, 1200, 700, &error)
-                               : fmt == 1 ? motus_plot_export_svg(self->plot, path, 900, 520, &error)
-                                          : motus_plot_export_csv(self->plot, path, &error));
+        MotusPlot *plot = motus_window_active_plot(self);
+        gboolean ok = path && (fmt == 0   ? motus_plot_export_png(plot, path, 1200, 700, &error)
+                               : fmt == 1 ? motus_plot_export_svg(plot, path, 900, 520, &error)
+                                          : motus_plot_export_csv(plot, path, &error));
         if (ok) {
             g_autofree char *msg = g_strdup_printf(_("Plot saved to %s"), path);
             set_status(self, msg);
@@ -840,8 +667,7 @@ static void motus_window_finalize(GObject *object)
     g_clear_pointer(&self->store, mt_store_close);
     g_free(self->path);
     g_free(self->poses);
-    g_clear_object(&self->columns);
-    g_ptr_array_unref(self->curves);
+    motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }
 
@@ -870,7 +696,8 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
-    gtk_widget_class_bind_template_child(wc, MotusWindow, clear_plot_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, x_dropdown);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, plots_box);
     gtk_widget_class_bind_template_child(wc, MotusWindow, play_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, time_scale);
     gtk_widget_class_bind_template_child(wc, MotusWindow, time_adjustment);
@@ -900,30 +727,14 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
 }
 
-static GtkExpression *string_expression(void)
-{
-    return gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string");
-}
-
 static void motus_window_init(MotusWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
     self->bridge = motus_run_bridge_new();
-    self->curves = g_ptr_array_new_with_free_func(g_free);
-    self->columns = gtk_string_list_new(NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
-
-    self->quiet = TRUE;
-    gtk_drop_down_set_model(self->column_dropdown, G_LIST_MODEL(self->columns));
-    gtk_drop_down_set_expression(self->column_dropdown, string_expression());
-    list_columns(self, NULL);
-    gtk_drop_down_set_selected(self->column_dropdown, 0);
-    self->quiet = FALSE;
-
+    motus_window_plots_init(self);
     g_signal_connect(self->bridge, "frames", G_CALLBACK(run_frames), self);
     g_signal_connect(self->bridge, "finished", G_CALLBACK(run_finished), self);
-    g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);
-    g_signal_connect(self->clear_plot_button, "clicked", G_CALLBACK(clear_plot_clicked), self);
     g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);
     g_signal_connect(self->tree, "selected", G_CALLBACK(tree_selected), self);
     g_signal_connect(self->viewport, "body-picked", G_CALLBACK(body_picked), self);

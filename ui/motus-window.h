@@ -68,8 +68,20 @@ guint motus_window_get_column(MotusWindow *self, const char *name, double **t, d
 /* Starts a run of the open model; FALSE with error when it cannot start. */
 gboolean motus_window_run(MotusWindow *self, GError **error);
 gboolean motus_window_is_running(MotusWindow *self);
-/* Replaces the plotted curves by the named result columns; FALSE with error
- * naming the first unknown column. */
+/* Plots: how many, adding one below (it becomes the active plot, which takes
+ * new curves), removing the active one (never the last), choosing the active
+ * one, the plot widget i. */
+guint motus_window_n_plots(MotusWindow *self);
+guint motus_window_add_plot(MotusWindow *self);
+gboolean motus_window_remove_plot(MotusWindow *self);
+void motus_window_set_active_plot(MotusWindow *self, guint i);
+GtkWidget *motus_window_get_plot_n(MotusWindow *self, guint i);
+/* The active plot against a result column (X–Y), or time (x NULL); FALSE for an unknown column. */
+gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **error);
+/* Keeps the active plot's curves as dashed curves to compare with later runs; returns how many. */
+guint motus_window_pin_curves(MotusWindow *self);
+/* Replaces the curves of the active plot by the named result columns; FALSE
+ * with error naming the first unknown column. */
 gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error);
 /* Shows the stored frame at time t (playback stops). */
 void motus_window_set_time(MotusWindow *self, double t);

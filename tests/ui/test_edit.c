@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "motus-inspector.h"
+#include "motus-plot.h"
 #include "motus-model-tree.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -420,6 +421,64 @@ static void test_cancelled_run(void)
     g_assert_cmpuint(motus_window_get_n_frames(win), ==, shown);
 }
 
+/* Several plots, an X–Y plot, curves of two runs overlaid, the layout saved with the project, SVG export. */
+static void test_plots(void)
+{
+    g_autofree char *src = g_build_filename(project_dir, "slider-crank.motus.txt", NULL);
+    open_path(src);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, 1);
+    run_to_end();
+    MotusPlot *p0 = MOTUS_PLOT(motus_window_get_plot_n(win, 0));
+    g_assert_cmpint(motus_plot_n_curves(p0), ==, 1); /* slide.disp */
+    /* a second plot: the slider's stroke against the crank angle */
+    g_assert_cmpuint(motus_window_add_plot(win), ==, 1);
+    const char *cols[] = {"slide.disp", NULL};
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_set_plot_columns(win, cols, &error));
+    g_assert_true(motus_window_set_plot_x(win, "main.angle", &error));
+    g_assert_false(motus_window_set_plot_x(win, "main.nothing", &error));
+    g_clear_error(&error);
+    MotusPlot *p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
+    g_assert_cmpuint(motus_plot_n_points(p1, 0), ==, 2001);
+    double x, y;
+    g_assert_true(motus_plot_get_point(p1, 0, 250, &x, &y)); /* t = 0.25 s: a quarter turn */
+    g_assert_cmpfloat(fabs(x - G_PI / 2), <, 1e-6);
+    /* crank r = 0.1, rod l = 0.3 at 90 degrees: x = sqrt(l² − r²) */
+    g_assert_cmpfloat(fabs(y - sqrt(0.09 - 0.01)), <, 1e-6);
+    /* the first plot keeps its curve for comparison; the motor at half speed; run again */
+    motus_window_set_active_plot(win, 0);
+    g_assert_cmpuint(motus_window_pin_curves(win), ==, 1);
+    motus_window_select_entity(win, MT_EDIT_DRIVER, 0);
+    enter("coef.1", "3.141592653589793"); /* rate law: angle = c0 + c1 t */
+    run_to_end();
+    g_assert_cmpint(motus_plot_n_curves(p0), ==, 2);
+    g_assert_nonnull(strstr(motus_plot_curve_name(p0, 1), "earlier run"));
+    double y0, y1;
+    g_assert_true(motus_plot_get_point(p0, 0, 500, &x, &y0)); /* t = 0.5 s, now: a quarter turn */
+    g_assert_true(motus_plot_get_point(p0, 1, 500, &x, &y1)); /* before: half a turn */
+    g_assert_cmpfloat(fabs(x - 0.5), <, 1e-12);
+    g_assert_cmpfloat(fabs(y0 - sqrt(0.08)), <, 1e-6);
+    g_assert_cmpfloat(fabs(y1 - 0.2), <, 1e-6);
+    shoot("plots.png");
+    g_autofree char *svg = tmp_path("plot.svg");
+    g_assert_true(motus_plot_export_svg(p0, svg, 600, 300, &error));
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(svg, &text, NULL, NULL));
+    g_assert_nonnull(strstr(text, "<svg"));
+    /* the layout goes with the project */
+    g_autofree char *proj = tmp_path("plots.motus");
+    g_assert_true(motus_window_save_as(win, proj, &error));
+    activate("new", NULL);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, 1);
+    open_path(proj);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, 2);
+    p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
+    g_assert_cmpstr(motus_plot_curve_name(p1, 0), ==, "slide.disp");
+    motus_window_set_active_plot(win, 1);
+    g_assert_true(motus_window_remove_plot(win));
+    g_assert_false(motus_window_remove_plot(win)); /* the last plot stays */
+}
+
 int main(int argc, char **argv)
 {
     gtk_disable_setlocale();
@@ -437,6 +496,7 @@ int main(int argc, char **argv)
     g_test_add_func("/edit/pendulum-by-actions", test_pendulum_by_actions);
     g_test_add_func("/edit/projects", test_projects);
     g_test_add_func("/edit/cancelled-run", test_cancelled_run);
+    g_test_add_func("/edit/plots", test_plots);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp_dir);
