@@ -503,3 +503,14 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     mt_store_close(store);
     return ok;
 }
+
+double motus_run_bridge_value(MotusRunBridge *self, int col, guint i)
+{
+    double v = NAN;
+    if (!self->stride || col < 0 || col >= self->ncol) return v;
+    g_mutex_lock(&self->lock);
+    if (i < self->frames->len / (guint)self->stride)
+        v = g_array_index(self->frames, double, (gsize)i * (gsize)self->stride + 1 + 7 * (gsize)self->nbody + (gsize)col);
+    g_mutex_unlock(&self->lock);
+    return v;
+}

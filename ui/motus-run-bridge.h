@@ -73,6 +73,8 @@ double motus_run_bridge_last_time(MotusRunBridge *self);
 gboolean motus_run_bridge_get_frame(MotusRunBridge *self, guint i, double *t, double *poses);
 /* Index of the last frame at or before time t (0 when none is). */
 guint motus_run_bridge_frame_at(MotusRunBridge *self, double t);
+/* Value of column col at frame i (NAN when absent). */
+double motus_run_bridge_value(MotusRunBridge *self, int col, guint i);
 /* Copies times and values of column col for frames from .. from + n - 1
  * (clipped to what is stored); returns how many were copied. */
 guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v);

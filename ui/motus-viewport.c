@@ -1026,6 +1026,18 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 
 guint motus_viewport_overlay_size(MotusViewport *self) { return self->ov->len; }
 
+const char *motus_viewport_overlay_label(MotusViewport *self, guint i)
+{
+    return i < self->ov->len ? g_array_index(self->ov, OverlayItem, i).label : NULL;
+}
+
+void motus_viewport_look_at(MotusViewport *self, const double p[3])
+{
+    if (self->need_fit) fit_now(self);
+    for (int k = 0; k < 3; k++) self->cam.target[k] = (float)p[k];
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
 double motus_viewport_get_scale(MotusViewport *self) { return self->scene ? self->scene->scale : 1.0; }
 
 void motus_viewport_set_poses(MotusViewport *self, const double *poses)

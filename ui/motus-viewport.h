@@ -47,6 +47,10 @@ void motus_viewport_add_overlay_line(MotusViewport *self, const double *pts, gui
 void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3], const double vec[3], const float rgb[3],
                                       const char *label);
 guint motus_viewport_overlay_size(MotusViewport *self);
+/* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
+const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
+/* Centres the view on a point (the camera keeps its distance and direction). */
+void motus_viewport_look_at(MotusViewport *self, const double p[3]);
 /* Characteristic length of the model shown, m. */
 double motus_viewport_get_scale(MotusViewport *self);
 /* Body poses, nbody x 7 (origin, quaternion w x y z), as stored by the run. */

@@ -116,6 +116,7 @@ void motus_window_select(MotusWindow *self, MtEditKind kind, int index)
     motus_model_tree_select(self->tree, motus_entity_kind_of(kind, index), index);
     motus_viewport_set_selected_body(self->viewport, kind < MT_EDIT_NKINDS ? body_of(m, kind, index) : -1);
     motus_inspector_show(self->inspector, self->editor, kind, index);
+    motus_window_teach_update(self); /* traces and vectors follow the selection */
     if (kind < MT_EDIT_NKINDS) {
         g_autofree char *text = describe(m, kind, index);
         motus_window_set_status(self, text);

@@ -117,6 +117,10 @@ MotusPlot *motus_window_active_plot(MotusWindow *self);
 char *motus_window_plots_layout(MotusWindow *self);
 gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 
+/* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
+void motus_window_teach_init(MotusWindow *self);
+void motus_window_teach_update(MotusWindow *self);
+
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);
 void motus_window_project_dispose(MotusWindow *self);

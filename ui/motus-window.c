@@ -82,6 +82,7 @@ static void show_time(MotusWindow *self, double t)
     gtk_adjustment_set_value(self->time_adjustment, t);
     self->quiet = FALSE;
     set_time_label(self);
+    motus_window_teach_update(self);
 }
 
 static gboolean tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
@@ -743,6 +744,7 @@ static void motus_window_init(MotusWindow *self)
     self->sel_index = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
+    motus_window_teach_init(self);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);

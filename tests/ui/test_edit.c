@@ -479,6 +479,61 @@ static void test_plots(void)
     g_assert_false(motus_window_remove_plot(win)); /* the last plot stays */
 }
 
+/* Playback for teaching: trajectory, velocity, acceleration and reaction
+ * vectors of the simple pendulum (a 1 kg point on a 1 m rod released at 60°)
+ * against energy conservation: v² = 2gL(cos θ − cos θ0), rod tension
+ * T = m (3v²/(2L) + g cos θ0), a² = (v²/L)² + (g sin θ)²; the camera follows the bob. */
+static double label_value(guint i)
+{
+    const char *l = motus_viewport_overlay_label(viewport(), i);
+    g_assert_nonnull(l);
+    const char *eq = strstr(l, "= ");
+    g_assert_nonnull(eq);
+    return g_ascii_strtod(eq + 2, NULL);
+}
+
+static void test_teaching(void)
+{
+    g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
+    open_path(src);
+    run_to_end();
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    activate("show-trace", NULL);
+    activate("show-velocity", NULL);
+    activate("show-acceleration", NULL);
+    activate("show-reactions", NULL);
+    activate("follow", NULL);
+    motus_window_set_time(win, 0.37);
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 4); /* trace, v, a, F */
+    double *t, *ke;
+    guint n = motus_window_get_column(win, "system.kinetic", &t, &ke);
+    guint i = 0;
+    while (i + 1 < n && t[i + 1] <= 0.37 + 1e-12) i++;
+    const double g = 9.81, L = 1, m = 1, c0 = 0.5;
+    double v2 = 2 * ke[i] / m, cth = v2 / (2 * g * L) + c0, sth = sqrt(1 - cth * cth);
+    double v = label_value(1), a = label_value(2), F = label_value(3);
+    g_print("t = %.3f: v %.6g (energy %.6g), a %.6g (%.6g), F %.6g (%.6g)\n", t[i], v, sqrt(v2), a,
+            hypot(v2 / L, g * sth), F, m * (1.5 * v2 / L + g * c0));
+    g_assert_cmpfloat(fabs(v / sqrt(v2) - 1), <, 1e-3); /* labels carry 4 digits */
+    g_assert_cmpfloat(fabs(a / hypot(v2 / L, g * sth) - 1), <, 1e-3);
+    g_assert_cmpfloat(fabs(F / (m * (1.5 * v2 / L + g * c0)) - 1), <, 1e-3);
+    g_free(t);
+    g_free(ke);
+    /* the camera is centred on the bob */
+    wait_drawn();
+    double bx, by, com[3];
+    g_assert_true(motus_viewport_body_to_world(viewport(), 0, model()->body[0].com, com));
+    g_assert_true(motus_viewport_project_point(viewport(), com, &bx, &by));
+    GtkWidget *area = motus_viewport_get_gl_area(viewport());
+    g_assert_cmpfloat(fabs(bx - gtk_widget_get_width(area) / 2.0), <, 2);
+    g_assert_cmpfloat(fabs(by - gtk_widget_get_height(area) / 2.0), <, 2);
+    activate("vector-scale", g_variant_new_string("2"));
+    shoot("teaching.png");
+    activate("follow", NULL);
+    activate("show-velocity", NULL);
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 3);
+}
+
 int main(int argc, char **argv)
 {
     gtk_disable_setlocale();
@@ -497,6 +552,7 @@ int main(int argc, char **argv)
     g_test_add_func("/edit/projects", test_projects);
     g_test_add_func("/edit/cancelled-run", test_cancelled_run);
     g_test_add_func("/edit/plots", test_plots);
+    g_test_add_func("/edit/teaching", test_teaching);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp_dir);
