@@ -19,8 +19,8 @@
 static const float bg_top[3] = {0.86f, 0.89f, 0.93f}, bg_bottom[3] = {0.62f, 0.67f, 0.74f};
 
 typedef struct {
-    GLuint vao, vbo;
-    GLsizei count;
+    GLuint vao, vbo, ebo; /* ebo: indices of shared vertices (static solids), else 0 */
+    GLsizei count;        /* vertices to draw (indices when ebo) */
 } GlBuf;
 
 enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN };
@@ -29,7 +29,7 @@ struct _MotusViewport {
     GtkWidget parent_instance;
 
     /* children */
-    GtkWidget *overlay, *area, *hud, *toolbar;
+    GtkWidget *overlay, *area, *hud, *axes_hud, *toolbar;
 
     /* owned model data */
     MtModel *model;
@@ -80,6 +80,8 @@ enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
 enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+static void hud_refresh(MotusViewport *self);
 
 /* ---- GL helpers -------------------------------------------------------------- */
 
@@ -132,7 +134,37 @@ static GLuint link_program(const char *vert, const char *frag, GError **error)
     return p;
 }
 
-/* Uploads solid (MotusVertex) or line (MotusLineVertex) vertices. */
+static guint vertex_hash(gconstpointer v) { return (guint)g_bytes_hash(v); }
+static gboolean vertex_equal(gconstpointer a, gconstpointer b) { return g_bytes_equal(a, b); }
+
+/* Triangle soup → distinct vertices and indices: a smooth sphere's vertices
+ * are shared by six triangles, and the software rasteriser's cost grows with
+ * the vertices it transforms (bench/RESULTS.md, "GUI"). */
+static GArray *share_vertices(GArray *verts, GArray *out)
+{
+    GArray *idx = g_array_sized_new(FALSE, FALSE, sizeof(guint32), verts->len);
+    GHashTable *seen = g_hash_table_new_full(vertex_hash, vertex_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    const MotusVertex *v = (const MotusVertex *)verts->data;
+    for (guint i = 0; i < verts->len; i++) {
+        GBytes *key = g_bytes_new_static(&v[i], sizeof v[i]);
+        gpointer found;
+        guint32 k;
+        if (g_hash_table_lookup_extended(seen, key, NULL, &found)) {
+            k = GPOINTER_TO_UINT(found) - 1;
+            g_bytes_unref(key);
+        } else {
+            k = out->len;
+            g_array_append_val(out, v[i]);
+            g_hash_table_insert(seen, key, GUINT_TO_POINTER(k + 1));
+        }
+        g_array_append_val(idx, k);
+    }
+    g_hash_table_unref(seen);
+    return idx;
+}
+
+/* Uploads solid (MotusVertex) or line (MotusLineVertex) vertices; static
+ * solids are uploaded indexed, with shared vertices. */
 static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
 {
     if (!b->vao) {
@@ -142,6 +174,19 @@ static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
     glBindVertexArray(b->vao);
     glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
     gsize sz = lines ? sizeof(MotusLineVertex) : sizeof(MotusVertex);
+    g_autoptr(GArray) idx = NULL, shared = NULL;
+    if (!lines && usage == GL_STATIC_DRAW && verts->len) {
+        shared = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+        idx = share_vertices(verts, shared);
+        verts = shared;
+        if (!b->ebo) glGenBuffers(1, &b->ebo);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b->ebo); /* recorded in the VAO */
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(idx->len * sizeof(guint32)), idx->data, GL_STATIC_DRAW);
+    } else if (b->ebo) {
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        glDeleteBuffers(1, &b->ebo);
+        b->ebo = 0;
+    }
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(verts->len * sz), verts->len ? verts->data : NULL, usage);
     if (lines) {
         glEnableVertexAttribArray(0);
@@ -157,13 +202,14 @@ static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
         glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusVertex, c));
     }
     glBindVertexArray(0);
-    b->count = (GLsizei)verts->len;
+    b->count = (GLsizei)(idx ? idx->len : verts->len);
 }
 
 static void buf_delete(GlBuf *b)
 {
     if (b->vao) glDeleteVertexArrays(1, &b->vao);
     if (b->vbo) glDeleteBuffers(1, &b->vbo);
+    if (b->ebo) glDeleteBuffers(1, &b->ebo);
     memset(b, 0, sizeof *b);
 }
 
@@ -259,7 +305,7 @@ static void area_realize(GtkGLArea *area, gpointer data)
     if (gtk_gl_area_get_error(area)) {
         self->gl_error = g_error_copy(gtk_gl_area_get_error(area));
         self->gl_ok = FALSE;
-        gtk_widget_queue_draw(self->hud);
+        hud_refresh(self);
         return;
     }
     GError *error = NULL;
@@ -271,7 +317,7 @@ static void area_realize(GtkGLArea *area, gpointer data)
         self->gl_error = error;
         self->gl_ok = FALSE;
         gtk_gl_area_set_error(area, error);
-        gtk_widget_queue_draw(self->hud);
+        hud_refresh(self);
         return;
     }
     glGenVertexArrays(1, &self->vao_empty);
@@ -336,7 +382,10 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
     glUniformMatrix3fv(glGetUniformLocation(prog, "uNormal"), 1, GL_FALSE, (const float *)N);
     glUniform4fv(glGetUniformLocation(prog, "uHighlight"), 1, hl);
     glBindVertexArray(b->vao);
-    glDrawArrays(GL_TRIANGLES, 0, b->count);
+    if (b->ebo)
+        glDrawElements(GL_TRIANGLES, b->count, GL_UNSIGNED_INT, NULL);
+    else
+        glDrawArrays(GL_TRIANGLES, 0, b->count);
 }
 
 static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
@@ -462,7 +511,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
     glBindVertexArray(0);
     glUseProgram(0);
     self->frames++;
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
     return TRUE;
 }
 
@@ -701,6 +750,18 @@ static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpo
         pango_cairo_show_layout(cr, l);
     }
     if (self->gl_ok && self->ov->len) draw_overlay(self, cr, width, height, l);
+    g_object_unref(l);
+}
+
+/* The letters of the corner triad, in a small area of their own: a cairo
+ * layer over the whole view would be uploaded with every frame, which costs a
+ * software renderer more than the bodies (bench/RESULTS.md, "GUI"). */
+static void axes_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)da, (void)width;
+    MotusViewport *self = data;
+    PangoLayout *l = gtk_widget_create_pango_layout(GTK_WIDGET(self->axes_hud), NULL);
+    int tw, th;
     if (self->gl_ok) {
         float r[3], u[3], f[3];
         motus_camera_basis(&self->cam, r, u, f);
@@ -851,6 +912,13 @@ static void motus_viewport_init(MotusViewport *self)
     gtk_widget_set_can_target(self->hud, FALSE);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->hud), hud_draw, self, NULL);
     gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->hud);
+    self->axes_hud = gtk_drawing_area_new();
+    gtk_widget_set_can_target(self->axes_hud, FALSE);
+    gtk_widget_set_halign(self->axes_hud, GTK_ALIGN_START);
+    gtk_widget_set_valign(self->axes_hud, GTK_ALIGN_END);
+    gtk_widget_set_size_request(self->axes_hud, TRIAD_PX, TRIAD_PX);
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->axes_hud), axes_draw, self, NULL);
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->axes_hud);
 
     self->toolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
     gtk_widget_add_css_class(self->toolbar, "linked");
@@ -887,6 +955,16 @@ static void motus_viewport_init(MotusViewport *self)
 
 GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
 
+/* The full-size layer is shown only when it has something to draw (a
+ * message, picked points, traces, vectors); the triad letters always redraw. */
+static void hud_refresh(MotusViewport *self)
+{
+    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len);
+    if (gtk_widget_get_visible(self->hud) != need) gtk_widget_set_visible(self->hud, need);
+    if (need) gtk_widget_queue_draw(self->hud);
+    gtk_widget_queue_draw(self->axes_hud);
+}
+
 /* ---- public ---------------------------------------------------------------------- */
 
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
@@ -913,7 +991,7 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     }
     self->scene_dirty = TRUE;
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
 
 void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
@@ -944,7 +1022,7 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     if (!self->touched || was_empty) self->need_fit = TRUE;
     self->scene_dirty = TRUE;
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
 
 void motus_viewport_show_initial(MotusViewport *self)
@@ -952,7 +1030,7 @@ void motus_viewport_show_initial(MotusViewport *self)
     if (!self->model) return;
     motus_scene_model_poses(self->model, self->poses);
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
 
 gboolean motus_viewport_body_to_world(MotusViewport *self, int body, const double p[3], double out[3])
@@ -995,7 +1073,7 @@ void motus_viewport_clear_overlay(MotusViewport *self)
 {
     g_array_set_size(self->ov, 0);
     g_array_set_size(self->ov_pts, 0);
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
 
 static void add_item(MotusViewport *self, OverlayKind kind, const double *pts, guint n, const float rgb[3], const char *label)
@@ -1004,7 +1082,7 @@ static void add_item(MotusViewport *self, OverlayKind kind, const double *pts, g
     if (label) g_strlcpy(it.label, label, sizeof it.label);
     g_array_append_vals(self->ov_pts, pts, 3 * n);
     g_array_append_val(self->ov, it);
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
 
 void motus_viewport_add_overlay_point(MotusViewport *self, const double p[3], const float rgb[3], const char *label)
