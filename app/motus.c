@@ -1,6 +1,6 @@
 /* motus.c — the desktop application (GtkApplication org.motus.Motus).
  *
- *   motus [MODEL.motus.txt]
+ *   motus [PROJECT.motus | MODEL.motus.txt]
  *
  * Headless test hooks (used by tests/ui under Xvfb): --run starts the run
  * once the model is open; --screenshot FILE saves the whole window after the
@@ -199,7 +199,7 @@ static void on_open(GApplication *app, GFile **files, int n, const char *hint, g
         if (batch_mode() && !batch.win) {
             batch.win = win;
             if (!ok)
-                batch_fail(_("cannot open the model"), error->message); /* the message names the file */
+                batch_fail(_("cannot open the project"), error->message); /* the message names the file */
             else
                 batch_start();
         } else if (!ok) {
@@ -241,7 +241,17 @@ static void on_startup(GApplication *app, gpointer data)
     static const struct {
         const char *action, *accel;
     } accels[] = {
+        {"win.new", "<Control>n"},
         {"win.open", "<Control>o"},
+        {"win.save", "<Control>s"},
+        {"win.save-as", "<Control><Shift>s"},
+        {"win.undo", "<Control>z"},
+        {"win.redo", "<Control><Shift>z"},
+        {"win.delete", "Delete"},
+        {"win.duplicate", "<Control>d"},
+        {"win.rename", "F2"},
+        {"win.add-parameter", "<Control><Shift>p"},
+        {"win.solver-settings", "F6"},
         {"win.run", "F5"},
         {"win.stop", "Escape"},
         {"app.quit", "<Control>q"},
@@ -250,6 +260,13 @@ static void on_startup(GApplication *app, gpointer data)
         const char *a[] = {accels[i].accel, NULL};
         gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action, a);
     }
+    /* redo has a second key; adding bodies and joints take their kind as target */
+    const char *redo[] = {"<Control><Shift>z", "<Control>y", NULL};
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.redo", redo);
+    const char *box[] = {"<Control>b", NULL}, *rev[] = {"<Control>j", NULL}, *spring[] = {"<Control>k", NULL};
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-body::box", box);
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-joint::revolute", rev);
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-force::spring", spring);
     gtk_window_set_default_icon_name("org.motus.Motus");
 }
 
@@ -283,7 +300,7 @@ int main(int argc, char **argv)
     GtkApplication *app = gtk_application_new("org.motus.Motus", flags);
     batch.app = app;
     g_application_add_main_option_entries(G_APPLICATION(app), options);
-    g_application_set_option_context_parameter_string(G_APPLICATION(app), _("[MODEL.motus.txt]"));
+    g_application_set_option_context_parameter_string(G_APPLICATION(app), _("[PROJECT.motus | MODEL.motus.txt]"));
     g_application_set_option_context_summary(G_APPLICATION(app),
                                              _("Motus: build, run and play back mechanisms, and plot their results."));
     g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);

@@ -208,6 +208,17 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
             /* TRANSLATORS: kind of a row in the model tree. */
             add_child(parent, node_new(MOTUS_ENTITY_MARKER, k, m->marker[k].name, _("marker")));
         }
+        for (int k = 0; k < m->nshape; k++) {
+            int b = m->shape[k].body;
+            MotusTreeNode *parent = ground;
+            if (b >= 0) {
+                MotusTreeNode *bn = g_list_model_get_item(G_LIST_MODEL(bodies->children), (guint)b + 1);
+                parent = bn;
+                g_object_unref(bn);
+            }
+            g_autofree char *label = g_strdup_printf(_("shape %d"), k + 1);
+            add_child(parent, node_new(MOTUS_ENTITY_SHAPE, k, label, mt_shape_kind_name(m->shape[k].kind)));
+        }
         MotusTreeNode *joints = category(self->root, _("Joints"), m->njoint);
         for (int j = 0; j < m->njoint; j++) {
             const MtJointSpec *js = &m->joint[j];
@@ -242,6 +253,11 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         for (int k = 0; k < m->nsensor; k++)
             add_child(sensors,
                       node_new(MOTUS_ENTITY_SENSOR, k, m->sensor[k].name, mt_sensor_kind_name(m->sensor[k].kind)));
+        MotusTreeNode *params = category(self->root, _("Parameters"), m->nparam);
+        for (int k = 0; k < m->nparam; k++) {
+            g_autofree char *v = g_strdup_printf("%s%s%s", m->param[k].expr, m->param[k].unit[0] ? " " : "", m->param[k].unit);
+            add_child(params, node_new(MOTUS_ENTITY_PARAM, k, m->param[k].name, v));
+        }
         /* open the categories (not the bodies' marker lists) */
         for (guint i = 0; i < g_list_model_get_n_items(G_LIST_MODEL(self->tree)); i++) {
             GtkTreeListRow *row = g_list_model_get_item(G_LIST_MODEL(self->tree), i);
@@ -266,8 +282,9 @@ void motus_model_tree_select(MotusModelTree *self, MotusEntityKind kind, int ind
             GtkTreeListRow *row = g_list_model_get_item(G_LIST_MODEL(self->tree), i);
             MotusTreeNode *n = gtk_tree_list_row_get_item(row);
             if (node_is(n, kind, index)) pos = i;
-            /* markers live one level down: open their body */
-            else if (kind == MOTUS_ENTITY_MARKER && n->children && n->kind != MOTUS_ENTITY_NONE) {
+            /* markers and shapes live one level down: open their body */
+            else if ((kind == MOTUS_ENTITY_MARKER || kind == MOTUS_ENTITY_SHAPE) && n->children &&
+                     n->kind != MOTUS_ENTITY_NONE) {
                 for (guint c = 0; c < g_list_model_get_n_items(G_LIST_MODEL(n->children)); c++) {
                     MotusTreeNode *ch = g_list_model_get_item(G_LIST_MODEL(n->children), c);
                     if (node_is(ch, kind, index)) gtk_tree_list_row_set_expanded(row, TRUE);

@@ -1,6 +1,6 @@
-/* motus-model-tree.h — the model tree: bodies (with their markers, the
- * ground first), joints, drivers, springs, couplings, force elements and
- * sensors by name, with their type beside them. Selecting a row emits "selected" (kind, index). */
+/* motus-model-tree.h — the model tree: bodies (with their markers and
+ * shapes, the ground first), joints, drivers, springs, couplings, force
+ * elements, sensors and parameters by name, with their type beside them. Selecting a row emits "selected" (kind, index). */
 #ifndef MOTUS_MODEL_TREE_H
 #define MOTUS_MODEL_TREE_H
 
@@ -20,7 +20,9 @@ typedef enum {
     MOTUS_ENTITY_SPRING,
     MOTUS_ENTITY_COUPLING,
     MOTUS_ENTITY_FORCE,
-    MOTUS_ENTITY_SENSOR
+    MOTUS_ENTITY_SENSOR,
+    MOTUS_ENTITY_SHAPE,
+    MOTUS_ENTITY_PARAM
 } MotusEntityKind;
 
 #define MOTUS_TYPE_MODEL_TREE (motus_model_tree_get_type())

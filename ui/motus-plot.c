@@ -1,6 +1,8 @@
 /* motus-plot.c — cairo plot widget (see motus-plot.h). */
 #include "motus-plot.h"
 
+#include <cairo-svg.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <glib/gstdio.h>
@@ -15,6 +17,8 @@ typedef struct {
     char *name, *unit;
     GArray *x, *y; /* doubles */
     double ylo, yhi, xlo, xhi;
+    gboolean dashed; /* a curve kept from an earlier run */
+    int colour;      /* palette index */
 } Curve;
 
 struct _MotusPlot {
@@ -25,6 +29,9 @@ struct _MotusPlot {
     double hover_x, hover_y;
     gboolean hover;
     char *placeholder;
+    char *x_label;     /* "time, s" or the x column */
+    char *x_name;      /* first column of the CSV: "time" or the x column */
+    gboolean xy;       /* x is another column: points in data order, no cursor */
     /* plot rectangle of the last render, widget coordinates */
     double px, py, pw, ph;
     double xlo, xhi, ylo, yhi;
@@ -88,6 +95,8 @@ static void motus_plot_finalize(GObject *object)
     MotusPlot *self = MOTUS_PLOT(object);
     g_ptr_array_unref(self->curves);
     g_free(self->placeholder);
+    g_free(self->x_label);
+    g_free(self->x_name);
     G_OBJECT_CLASS(motus_plot_parent_class)->finalize(object);
 }
 
@@ -103,6 +112,9 @@ static void motus_plot_init(MotusPlot *self)
     self->cursor = NAN;
     self->fixed_lo = self->fixed_hi = 0;
     self->placeholder = g_strdup(_("Choose a result column to plot it against time"));
+    /* TRANSLATORS: label of the plot's horizontal axis. */
+    self->x_label = g_strdup(_("time, s"));
+    self->x_name = g_strdup("time");
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self), draw_func, NULL, NULL);
     gtk_widget_set_size_request(GTK_WIDGET(self), 200, 120);
     GtkEventController *m = gtk_event_controller_motion_new();
@@ -128,6 +140,7 @@ int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
     c->y = g_array_new(FALSE, FALSE, sizeof(double));
     c->ylo = c->xlo = INFINITY;
     c->yhi = c->xhi = -INFINITY;
+    c->colour = (int)self->curves->len;
     g_ptr_array_add(self->curves, c);
     gtk_widget_queue_draw(GTK_WIDGET(self));
     return (int)self->curves->len - 1;
@@ -185,6 +198,36 @@ void motus_plot_set_cursor(MotusPlot *self, double x)
     if (self->cursor == x || (isnan(x) && isnan(self->cursor))) return;
     self->cursor = x;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_set_curve_style(MotusPlot *self, int curve, int colour, gboolean dashed)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return;
+    Curve *c = g_ptr_array_index(self->curves, curve);
+    c->colour = colour;
+    c->dashed = dashed;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit)
+{
+    g_free(self->x_label);
+    g_free(self->x_name);
+    self->xy = column != NULL;
+    self->x_name = g_strdup(column ? column : "time");
+    self->x_label = column ? (unit && unit[0] ? g_strdup_printf("%s, %s", column, unit) : g_strdup(column))
+                           : g_strdup(_("time, s"));
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y)
+{
+    if (curve < 0 || curve >= (int)self->curves->len) return FALSE;
+    Curve *c = g_ptr_array_index(self->curves, curve);
+    if (i >= c->x->len) return FALSE;
+    *x = g_array_index(c->x, double, i);
+    *y = g_array_index(c->y, double, i);
+    return TRUE;
 }
 
 void motus_plot_set_placeholder(MotusPlot *self, const char *text)
@@ -340,8 +383,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         motus_ticks_format(v, ty.step, buf, sizeof buf);
         text_at(cr, buf, px - 6, SY(v), 1, 0.5);
     }
-    /* TRANSLATORS: label of the plot's horizontal axis. */
-    text_at(cr, _("time, s"), px + pw / 2, height - 3, 0.5, 1);
+    text_at(cr, self->x_label, px + pw / 2, height - 3, 0.5, 1);
     if (unit) {
         cairo_save(cr);
         cairo_translate(cr, 4, py + ph / 2);
@@ -363,10 +405,12 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         const Curve *c = g_ptr_array_index(self->curves, i);
         const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
         guint n = c->x->len;
-        const double *col = palette[i % G_N_ELEMENTS(palette)];
+        const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        static const double dash[] = {6, 4};
+        cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
         gboolean pen = FALSE;
-        if (n > 4 * (guint)pw) {
+        if (n > 4 * (guint)pw && !self->xy) { /* min/max per pixel column needs x in order */
             int colx = INT_MIN;
             double mn = 0, mx = 0;
             for (guint k = 0; k <= n; k++) {
@@ -400,8 +444,9 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         }
         cairo_stroke(cr);
     }
+    cairo_set_dash(cr, NULL, 0, 0);
     /* playback cursor */
-    if (isfinite(self->cursor) && self->cursor >= xlo && self->cursor <= xhi) {
+    if (!self->xy && isfinite(self->cursor) && self->cursor >= xlo && self->cursor <= xhi) {
         cairo_set_source_rgba(cr, 0.80, 0.10, 0.10, 0.8);
         cairo_set_line_width(cr, 1);
         double X = CLAMP(round(SX(self->cursor)) + 0.5, px + 0.5, px + pw - 0.5);
@@ -448,12 +493,15 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         cairo_stroke(cr);
         for (guint i = 0; i < self->curves->len; i++) {
             const Curve *c = g_ptr_array_index(self->curves, i);
-            const double *col = palette[i % G_N_ELEMENTS(palette)];
+            const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
             double yy = by + 4 + lh * i + lh / 2;
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_set_line_width(cr, 2.5);
+            static const double dash[] = {5, 3};
+            cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
             cairo_move_to(cr, bx + 6, yy), cairo_line_to(cr, bx + 24, yy);
             cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
             cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
             g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
             text_at(cr, s, bx + 29, yy, 0, 0.5);
@@ -461,7 +509,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
     }
 
     /* read-out under the pointer */
-    if (self->hover && any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
+    if (self->hover && !self->xy && any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
         self->hover_y <= py + ph) {
         double x = xlo + (self->hover_x - px) / pw * (xhi - xlo);
         cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.6);
@@ -475,7 +523,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
             double v = value_at(c, x);
             g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, v, c->unit[0] ? " " : "", c->unit));
             cairo_arc(cr, SX(x), SY(v), 3, 0, 2 * G_PI);
-            const double *col = palette[i % G_N_ELEMENTS(palette)];
+            const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_fill(cr);
         }
@@ -522,6 +570,26 @@ gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int
     return TRUE;
 }
 
+gboolean motus_plot_export_svg(MotusPlot *self, const char *path, int width, int height, GError **error)
+{
+    cairo_surface_t *s = cairo_svg_surface_create(path, width, height);
+    cairo_t *cr = cairo_create(s);
+    gboolean hover = self->hover;
+    self->hover = FALSE;
+    motus_plot_render(self, cr, width, height);
+    self->hover = hover;
+    cairo_destroy(cr);
+    cairo_surface_finish(s); /* writes the file */
+    cairo_status_t st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,
+                    cairo_status_to_string(st));
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error)
 {
     FILE *f = g_fopen(path, "w");
@@ -530,7 +598,7 @@ gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), _("cannot write '%s': %s"), path, g_strerror(e));
         return FALSE;
     }
-    fputs("time", f);
+    fputs(self->x_name, f);
     for (guint i = 0; i < self->curves->len; i++)
         fprintf(f, ",%s", ((Curve *)g_ptr_array_index(self->curves, i))->name);
     fputc('\n', f);

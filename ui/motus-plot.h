@@ -2,7 +2,7 @@
  * drawn with cairo, with axes, nice ticks, labels, a legend, the playback
  * cursor and a read-out of the values under the pointer. Data are copied in
  * by the caller (motus-window.c feeds it from the run's frame store, also
- * while the run goes). Exports to PNG and CSV. */
+ * while the run goes). Exports to PNG, SVG and CSV. */
 #ifndef MOTUS_PLOT_H
 #define MOTUS_PLOT_H
 
@@ -33,12 +33,21 @@ void motus_plot_set_cursor(MotusPlot *self, double x);
 /* Where the pointer is (widget coordinates): the read-out shows the values
  * at its time (what the motion controller calls; tests call it too). */
 void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y);
+/* Colour (palette index) and dashing of a curve (dashed: kept from an earlier run). */
+void motus_plot_set_curve_style(MotusPlot *self, int curve, int colour, gboolean dashed);
+/* The horizontal axis: time (column NULL), or a result column with its unit
+ * (an X–Y plot: points joined in data order, no playback cursor or read-out). */
+void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit);
+/* Point i of a curve; FALSE when absent. */
+gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y);
 /* Text shown when there is no curve. */
 void motus_plot_set_placeholder(MotusPlot *self, const char *text);
 
 /* Draws the plot into cr over width x height (used by the widget and the export). */
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);
 gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error);
+/* The same picture as vector graphics (SVG, width x height points). */
+gboolean motus_plot_export_svg(MotusPlot *self, const char *path, int width, int height, GError **error);
 /* Writes "time,CURVE1,CURVE2,…" then one row per point of the first curve
  * (other curves interpolated at its times). */
 gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error);

@@ -10,6 +10,8 @@
 #include "motus-i18n.h"
 #include "mt_integrate.h"
 #include "mt_output.h"
+#include "mt_project.h"
+#include "mt_store.h"
 #include "mt_system.h"
 
 struct _MotusRunBridge {
@@ -27,6 +29,10 @@ struct _MotusRunBridge {
     /* worker (owned while the thread runs) */
     MtSystem *sys;
     MtCsv *csv;
+    MtStore *store;     /* the project the run is stored in (the worker's own handle), or NULL */
+    MtRun *run;
+    long run_id;        /* stored run (0: not stored); readable from the GTK thread after start */
+    char store_error[512]; /* why the run could not be stored completely ("" when it was) */
     double *values;     /* the frame being built, stride doubles */
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
 
@@ -71,6 +77,8 @@ static void motus_run_bridge_finalize(GObject *object)
     g_clear_pointer(&self->sys, mt_system_free);
     g_clear_pointer(&self->values, g_free);
     g_clear_pointer(&self->colnames, g_strfreev);
+    if (self->run) mt_store_run_end(self->run, MT_ERR_ARG, "", NULL);
+    g_clear_pointer(&self->store, mt_store_close);
     g_array_unref(self->frames);
     g_mutex_clear(&self->lock);
     g_cond_clear(&self->cond);
@@ -118,19 +126,29 @@ static gboolean check_finite(MotusRunBridge *self, const MtState *st)
     return TRUE;
 }
 
-static int frame_cb(void *user, MtState *st)
+/* One row of the frame store from a state: t, body poses, result columns. */
+static void fill_row(MtCsv *csv, MtState *st, double *row)
 {
-    MotusRunBridge *self = user;
     const MtSystem *s = st->sys;
-    if (!check_finite(self, st)) return 1;
-    double *row = self->values; /* one frame, stride doubles */
     row[0] = st->t;
     for (int b = 0; b < s->nbody; b++) {
         double *p = row + 1 + 7 * b;
         mt_body_origin(st, st->q, NULL, b, p, NULL);
         memcpy(p + 3, st->q + 7 * b + 3, 4 * sizeof(double));
     }
-    mt_frame_values(self->csv, st, row + 1 + 7 * s->nbody);
+    mt_frame_values(csv, st, row + 1 + 7 * s->nbody);
+}
+
+static int frame_cb(void *user, MtState *st)
+{
+    MotusRunBridge *self = user;
+    if (!check_finite(self, st)) return 1;
+    double *row = self->values; /* one frame, stride doubles */
+    fill_row(self->csv, st, row);
+    if (self->run && mt_store_run_frame(self->run, st)) {
+        g_strlcpy(self->store_error, mt_store_run_error(self->run)->msg, sizeof self->store_error);
+        return 1;
+    }
     g_mutex_lock(&self->lock);
     g_array_append_vals(self->frames, row, (guint)self->stride);
     while (self->paused && !g_atomic_int_get(&self->cancel)) g_cond_wait(&self->cond, &self->lock);
@@ -147,12 +165,36 @@ static gpointer worker(gpointer data)
     MtState *st = mt_state_new(self->sys, &err);
     self->diverged[0] = 0;
     if (st) rc = mt_run(st, &self->sys->solver, frame_cb, self, &self->cancel, &stats, &err);
+    double t_end = st ? st->t : 0;
     mt_state_free(st);
-    g_mutex_lock(&self->lock);
     if (rc == MT_OK && self->diverged[0]) {
         rc = MT_ERR_SOLVE;
         g_strlcpy(err.msg, self->diverged, sizeof err.msg);
     }
+    if (rc == MT_OK && self->store_error[0]) {
+        rc = MT_ERR_IO;
+        g_snprintf(err.msg, sizeof err.msg, _("the run could not be stored: %s"), self->store_error);
+    }
+    if (self->run) { /* the project gets the end of the run: finished, failed or stopped by the user */
+        gboolean stopped = rc == MT_OK && g_atomic_int_get(&self->cancel);
+        MtError serr = {0};
+        MtStatus src = mt_store_run_end(self->run, rc, rc ? err.msg : "", &serr);
+        self->run = NULL;
+        if (src == MT_OK && stopped) {
+            double t_last = t_end;
+            g_mutex_lock(&self->lock);
+            guint n = self->frames->len / (guint)self->stride;
+            if (n) t_last = g_array_index(self->frames, double, (n - 1) * (guint)self->stride);
+            g_mutex_unlock(&self->lock);
+            src = mt_project_run_stopped(self->store, self->run_id, t_last, &serr);
+        }
+        if (src && rc == MT_OK) {
+            rc = MT_ERR_IO;
+            g_snprintf(err.msg, sizeof err.msg, _("the run could not be stored: %s"), serr.msg);
+        }
+        g_clear_pointer(&self->store, mt_store_close);
+    }
+    g_mutex_lock(&self->lock);
     self->status = rc;
     g_strlcpy(self->message, rc ? err.msg : "", sizeof self->message);
     self->done = TRUE;
@@ -203,7 +245,24 @@ static void finish(MotusRunBridge *self)
     g_free(msg);
 }
 
+/* The layout of the frame store for a system and its result columns. */
+static void set_shape(MotusRunBridge *self, const MtSystem *sys, MtCsv *csv)
+{
+    self->nbody = sys->nbody;
+    self->ncol = mt_csv_ncols(csv);
+    self->stride = 1 + 7 * self->nbody + self->ncol;
+    self->until = sys->solver.until;
+    g_strfreev(self->colnames);
+    self->colnames = g_new0(char *, self->ncol + 1);
+    for (int k = 0; k < self->ncol; k++) self->colnames[k] = g_strdup(mt_csv_colname(csv, k));
+}
+
 gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error)
+{
+    return motus_run_bridge_start_stored(self, model, NULL, error);
+}
+
+gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *model, const char *project, GError **error)
 {
     g_return_val_if_fail(MOTUS_IS_RUN_BRIDGE(self), FALSE);
     if (self->thread) {
@@ -222,16 +281,28 @@ gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GErr
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
         return FALSE;
     }
+    /* the worker writes the run through its own handle on the project */
+    MtStore *store = NULL;
+    MtRun *run = NULL;
+    if (project) {
+        store = mt_store_open(project, 0, &err);
+        run = store ? mt_store_run_begin(store, sys, &sys->solver, &err) : NULL;
+        if (!run) {
+            mt_store_close(store);
+            mt_csv_free(csv);
+            mt_system_free(sys);
+            g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_STORE, "%s", err.msg);
+            return FALSE;
+        }
+    }
+    self->store = store;
+    self->run = run;
+    self->run_id = run ? mt_store_run_id(run) : 0;
+    self->store_error[0] = 0;
     self->sys = sys;
     self->csv = csv;
-    self->nbody = sys->nbody;
-    self->ncol = mt_csv_ncols(csv);
-    self->stride = 1 + 7 * self->nbody + self->ncol;
-    self->until = sys->solver.until;
+    set_shape(self, sys, csv);
     self->values = g_new0(double, self->stride);
-    g_strfreev(self->colnames);
-    self->colnames = g_new0(char *, self->ncol + 1);
-    for (int k = 0; k < self->ncol; k++) self->colnames[k] = g_strdup(mt_csv_colname(csv, k));
     g_mutex_lock(&self->lock);
     g_array_set_size(self->frames, 0);
     self->paused = FALSE;
@@ -286,6 +357,7 @@ gboolean motus_run_bridge_is_running(MotusRunBridge *self) { return self->thread
 void motus_run_bridge_clear(MotusRunBridge *self)
 {
     if (self->thread) return;
+    self->run_id = 0;
     g_array_set_size(self->frames, 0);
     self->last_emitted = 0;
     self->nbody = self->ncol = self->stride = 0;
@@ -293,6 +365,7 @@ void motus_run_bridge_clear(MotusRunBridge *self)
 }
 
 int motus_run_bridge_n_bodies(MotusRunBridge *self) { return self->nbody; }
+long motus_run_bridge_run_id(MotusRunBridge *self) { return self->run_id; }
 int motus_run_bridge_n_columns(MotusRunBridge *self) { return self->ncol; }
 double motus_run_bridge_until(MotusRunBridge *self) { return self->until; }
 
@@ -380,4 +453,64 @@ guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, gu
     }
     g_mutex_unlock(&self->lock);
     return k;
+}
+
+gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long run, GError **error)
+{
+    g_return_val_if_fail(MOTUS_IS_RUN_BRIDGE(self), FALSE);
+    if (self->thread) {
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_BUSY, "%s", _("a run is going; stop it first"));
+        return FALSE;
+    }
+    MtError err = {0};
+    MtStore *store = mt_store_open(project, MT_STORE_READONLY, &err);
+    MtRunInfo info;
+    MtSystem *sys = store && mt_store_run_info(store, run, &info, &err) == MT_OK ? mt_store_run_system(store, run, &err) : NULL;
+    MtCsv *csv = sys ? mt_csv_new(sys, NULL, &err) : NULL;
+    MtState *st = csv ? mt_state_new(sys, &err) : NULL;
+    MtFrameReader *rd = st ? mt_frames_open(store, run, &err) : NULL;
+    gboolean ok = rd != NULL;
+    if (ok) {
+        set_shape(self, sys, csv);
+        self->until = info.solver.until;
+        self->run_id = run;
+        double *row = g_new0(double, self->stride);
+        long n = mt_frames_count(rd);
+        g_mutex_lock(&self->lock);
+        g_array_set_size(self->frames, 0);
+        for (long i = 0; i < n && ok; i++) {
+            const double *f = mt_frames_get(rd, i, &err);
+            ok = f && mt_state_from_frame(st, f, sys->nbody, sys->nrow, &err) == MT_OK;
+            if (ok) {
+                fill_row(csv, st, row);
+                g_array_append_vals(self->frames, row, (guint)self->stride);
+            }
+        }
+        g_mutex_unlock(&self->lock);
+        g_free(row);
+        self->last_emitted = motus_run_bridge_n_frames(self);
+        self->t_start = self->t_end = 0;
+    }
+    if (!ok) {
+        motus_run_bridge_clear(self);
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_STORE, _("run %ld of '%s' cannot be read: %s"), run, project,
+                    err.msg);
+    }
+    mt_frames_close(rd);
+    mt_state_free(st);
+    mt_csv_free(csv);
+    mt_system_free(sys);
+    mt_store_close(store);
+    return ok;
+}
+
+double motus_run_bridge_value(MotusRunBridge *self, int col, guint i)
+{
+    double v = NAN;
+    if (!self->stride || col < 0 || col >= self->ncol) return v;
+    g_mutex_lock(&self->lock);
+    if (i < self->frames->len / (guint)self->stride)
+        v = g_array_index(self->frames, double, (gsize)i * (gsize)self->stride + 1 + 7 * (gsize)self->nbody + (gsize)col);
+    g_mutex_unlock(&self->lock);
+    return v;
 }

@@ -26,13 +26,23 @@ G_DECLARE_FINAL_TYPE(MotusRunBridge, motus_run_bridge, MOTUS, RUN_BRIDGE, GObjec
 
 #define MOTUS_RUN_ERROR (motus_run_error_quark())
 GQuark motus_run_error_quark(void);
-typedef enum { MOTUS_RUN_ERROR_BUSY, MOTUS_RUN_ERROR_MODEL, MOTUS_RUN_ERROR_SOLVE } MotusRunError;
+typedef enum { MOTUS_RUN_ERROR_BUSY, MOTUS_RUN_ERROR_MODEL, MOTUS_RUN_ERROR_SOLVE, MOTUS_RUN_ERROR_STORE } MotusRunError;
 
 MotusRunBridge *motus_run_bridge_new(void);
 
 /* Compiles a copy of the model and starts the run; FALSE with error when a
  * run is going or the model does not compile (the message names the entity). */
 gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error);
+/* The same, storing the run in the project file `project` (SQLite; NULL:
+ * not stored): the worker writes frames through its own handle as they come
+ * and closes the run finished, failed, or interrupted "stopped by the user". */
+gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *model, const char *project,
+                                       GError **error);
+/* Id of the stored run being made or shown (0: not stored). */
+long motus_run_bridge_run_id(MotusRunBridge *self);
+/* Replaces the frames by those of a run stored in a project (every result
+ * column recomputed from the stored frames with the run's own model). */
+gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long run, GError **error);
 /* Asks the worker to stop at the next step; returns at once. */
 void motus_run_bridge_cancel(MotusRunBridge *self);
 /* Cancels and waits for the worker; "finished" is emitted before it returns. */
@@ -63,6 +73,8 @@ double motus_run_bridge_last_time(MotusRunBridge *self);
 gboolean motus_run_bridge_get_frame(MotusRunBridge *self, guint i, double *t, double *poses);
 /* Index of the last frame at or before time t (0 when none is). */
 guint motus_run_bridge_frame_at(MotusRunBridge *self, double t);
+/* Value of column col at frame i (NAN when absent). */
+double motus_run_bridge_value(MotusRunBridge *self, int col, guint i);
 /* Copies times and values of column col for frames from .. from + n - 1
  * (clipped to what is stored); returns how many were copied. */
 guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v);

@@ -19,8 +19,8 @@
 static const float bg_top[3] = {0.86f, 0.89f, 0.93f}, bg_bottom[3] = {0.62f, 0.67f, 0.74f};
 
 typedef struct {
-    GLuint vao, vbo;
-    GLsizei count;
+    GLuint vao, vbo, ebo; /* ebo: indices of shared vertices (static solids), else 0 */
+    GLsizei count;        /* vertices to draw (indices when ebo) */
 } GlBuf;
 
 enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN };
@@ -29,7 +29,7 @@ struct _MotusViewport {
     GtkWidget parent_instance;
 
     /* children */
-    GtkWidget *overlay, *area, *hud, *toolbar;
+    GtkWidget *overlay, *area, *hud, *axes_hud, *toolbar;
 
     /* owned model data */
     MtModel *model;
@@ -56,17 +56,32 @@ struct _MotusViewport {
     int pick_w, pick_h;
     guint frames;
 
+    /* overlay over the GL view (picking marks, traces, vectors), project axes */
+    GArray *ov;       /* OverlayItem */
+    GArray *ov_pts;   /* doubles: points of the overlay items, 3 each */
+    gboolean picking; /* clicks go to "point-clicked" instead of picking a body */
+
     /* interaction */
     int drag_mode, drag_button;
     double drag_x, drag_y, drag_dx, drag_dy;
 };
 
+typedef enum { OV_POINT, OV_LINE, OV_ARROW } OverlayKind;
+typedef struct {
+    OverlayKind kind;
+    guint first, n; /* points in ov_pts (arrow: tail, tip) */
+    float rgb[3];
+    char label[48];
+} OverlayItem;
+
 G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
-enum { SIG_BODY_PICKED, N_SIGNALS };
+enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+static void hud_refresh(MotusViewport *self);
 
 /* ---- GL helpers -------------------------------------------------------------- */
 
@@ -119,7 +134,37 @@ static GLuint link_program(const char *vert, const char *frag, GError **error)
     return p;
 }
 
-/* Uploads solid (MotusVertex) or line (MotusLineVertex) vertices. */
+static guint vertex_hash(gconstpointer v) { return (guint)g_bytes_hash(v); }
+static gboolean vertex_equal(gconstpointer a, gconstpointer b) { return g_bytes_equal(a, b); }
+
+/* Triangle soup → distinct vertices and indices: a smooth sphere's vertices
+ * are shared by six triangles, and the software rasteriser's cost grows with
+ * the vertices it transforms (bench/RESULTS.md, "GUI"). */
+static GArray *share_vertices(GArray *verts, GArray *out)
+{
+    GArray *idx = g_array_sized_new(FALSE, FALSE, sizeof(guint32), verts->len);
+    GHashTable *seen = g_hash_table_new_full(vertex_hash, vertex_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    const MotusVertex *v = (const MotusVertex *)verts->data;
+    for (guint i = 0; i < verts->len; i++) {
+        GBytes *key = g_bytes_new_static(&v[i], sizeof v[i]);
+        gpointer found;
+        guint32 k;
+        if (g_hash_table_lookup_extended(seen, key, NULL, &found)) {
+            k = GPOINTER_TO_UINT(found) - 1;
+            g_bytes_unref(key);
+        } else {
+            k = out->len;
+            g_array_append_val(out, v[i]);
+            g_hash_table_insert(seen, key, GUINT_TO_POINTER(k + 1));
+        }
+        g_array_append_val(idx, k);
+    }
+    g_hash_table_unref(seen);
+    return idx;
+}
+
+/* Uploads solid (MotusVertex) or line (MotusLineVertex) vertices; static
+ * solids are uploaded indexed, with shared vertices. */
 static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
 {
     if (!b->vao) {
@@ -129,6 +174,19 @@ static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
     glBindVertexArray(b->vao);
     glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
     gsize sz = lines ? sizeof(MotusLineVertex) : sizeof(MotusVertex);
+    g_autoptr(GArray) idx = NULL, shared = NULL;
+    if (!lines && usage == GL_STATIC_DRAW && verts->len) {
+        shared = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+        idx = share_vertices(verts, shared);
+        verts = shared;
+        if (!b->ebo) glGenBuffers(1, &b->ebo);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b->ebo); /* recorded in the VAO */
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(idx->len * sizeof(guint32)), idx->data, GL_STATIC_DRAW);
+    } else if (b->ebo) {
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        glDeleteBuffers(1, &b->ebo);
+        b->ebo = 0;
+    }
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(verts->len * sz), verts->len ? verts->data : NULL, usage);
     if (lines) {
         glEnableVertexAttribArray(0);
@@ -144,13 +202,14 @@ static void buf_upload(GlBuf *b, GArray *verts, gboolean lines, GLenum usage)
         glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, (GLsizei)sz, (void *)G_STRUCT_OFFSET(MotusVertex, c));
     }
     glBindVertexArray(0);
-    b->count = (GLsizei)verts->len;
+    b->count = (GLsizei)(idx ? idx->len : verts->len);
 }
 
 static void buf_delete(GlBuf *b)
 {
     if (b->vao) glDeleteVertexArrays(1, &b->vao);
     if (b->vbo) glDeleteBuffers(1, &b->vbo);
+    if (b->ebo) glDeleteBuffers(1, &b->ebo);
     memset(b, 0, sizeof *b);
 }
 
@@ -246,7 +305,7 @@ static void area_realize(GtkGLArea *area, gpointer data)
     if (gtk_gl_area_get_error(area)) {
         self->gl_error = g_error_copy(gtk_gl_area_get_error(area));
         self->gl_ok = FALSE;
-        gtk_widget_queue_draw(self->hud);
+        hud_refresh(self);
         return;
     }
     GError *error = NULL;
@@ -258,7 +317,7 @@ static void area_realize(GtkGLArea *area, gpointer data)
         self->gl_error = error;
         self->gl_ok = FALSE;
         gtk_gl_area_set_error(area, error);
-        gtk_widget_queue_draw(self->hud);
+        hud_refresh(self);
         return;
     }
     glGenVertexArrays(1, &self->vao_empty);
@@ -323,7 +382,10 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
     glUniformMatrix3fv(glGetUniformLocation(prog, "uNormal"), 1, GL_FALSE, (const float *)N);
     glUniform4fv(glGetUniformLocation(prog, "uHighlight"), 1, hl);
     glBindVertexArray(b->vao);
-    glDrawArrays(GL_TRIANGLES, 0, b->count);
+    if (b->ebo)
+        glDrawElements(GL_TRIANGLES, b->count, GL_UNSIGNED_INT, NULL);
+    else
+        glDrawArrays(GL_TRIANGLES, 0, b->count);
 }
 
 static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
@@ -449,7 +511,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
     glBindVertexArray(0);
     glUseProgram(0);
     self->frames++;
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
     return TRUE;
 }
 
@@ -556,8 +618,12 @@ static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
 {
     (void)g;
     MotusViewport *self = data;
-    if (self->drag_button == 1 && fabs(ox) < 3 && fabs(oy) < 3)
-        motus_viewport_pick_at(self, self->drag_x + ox, self->drag_y + oy);
+    if (self->drag_button == 1 && fabs(ox) < 3 && fabs(oy) < 3) {
+        if (self->picking)
+            g_signal_emit(self, signals[SIG_POINT_CLICKED], 0, self->drag_x + ox, self->drag_y + oy);
+        else
+            motus_viewport_pick_at(self, self->drag_x + ox, self->drag_y + oy);
+    }
     self->drag_mode = DRAG_NONE;
 }
 
@@ -596,6 +662,76 @@ static gboolean key_pressed(GtkEventControllerKey *c, guint key, guint code, Gdk
 
 /* ---- HUD: axis letters and messages over the GL view ---------------------------- */
 
+static gboolean to_screen(MotusViewport *self, const double *p, int width, int height, double *x, double *y)
+{
+    float w[3] = {(float)p[0], (float)p[1], (float)p[2]}, out[2];
+    if (!motus_camera_project(&self->cam, w, (float)width, (float)height, out)) return FALSE;
+    *x = out[0];
+    *y = out[1];
+    return TRUE;
+}
+
+/* Points, traces and arrows of the overlay, drawn with cairo in 2D over the GL picture. */
+static void draw_overlay(MotusViewport *self, cairo_t *cr, int width, int height, PangoLayout *l)
+{
+    const double *P = (const double *)self->ov_pts->data;
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    for (guint i = 0; i < self->ov->len; i++) {
+        const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
+        double x = 0, y = 0, x1, y1;
+        cairo_set_source_rgb(cr, it->rgb[0], it->rgb[1], it->rgb[2]);
+        if (it->kind == OV_POINT) {
+            if (!to_screen(self, P + 3 * it->first, width, height, &x, &y)) continue;
+            cairo_set_line_width(cr, 2);
+            cairo_arc(cr, x, y, 7, 0, 2 * G_PI);
+            cairo_stroke(cr);
+            cairo_move_to(cr, x - 11, y);
+            cairo_line_to(cr, x + 11, y);
+            cairo_move_to(cr, x, y - 11);
+            cairo_line_to(cr, x, y + 11);
+            cairo_stroke(cr);
+        } else if (it->kind == OV_LINE) {
+            cairo_set_line_width(cr, 2);
+            gboolean pen = FALSE;
+            for (guint k = 0; k < it->n; k++) {
+                if (!to_screen(self, P + 3 * (it->first + k), width, height, &x, &y)) {
+                    pen = FALSE;
+                    continue;
+                }
+                if (pen) cairo_line_to(cr, x, y);
+                else cairo_move_to(cr, x, y);
+                pen = TRUE;
+            }
+            cairo_stroke(cr);
+        } else {
+            if (!to_screen(self, P + 3 * it->first, width, height, &x, &y) ||
+                !to_screen(self, P + 3 * it->first + 3, width, height, &x1, &y1))
+                continue;
+            double dx = x1 - x, dy = y1 - y, len = hypot(dx, dy);
+            cairo_set_line_width(cr, 2.5);
+            cairo_move_to(cr, x, y);
+            cairo_line_to(cr, x1, y1);
+            cairo_stroke(cr);
+            if (len > 1) { /* head: 10 px, 25 degrees */
+                double ux = dx / len, uy = dy / len, hl = MIN(10, len);
+                cairo_move_to(cr, x1, y1);
+                cairo_line_to(cr, x1 - hl * (ux * 0.906 - uy * 0.423), y1 - hl * (uy * 0.906 + ux * 0.423));
+                cairo_line_to(cr, x1 - hl * (ux * 0.906 + uy * 0.423), y1 - hl * (uy * 0.906 - ux * 0.423));
+                cairo_close_path(cr);
+                cairo_fill(cr);
+            }
+            x = x1, y = y1;
+        }
+        if (it->label[0]) {
+            pango_layout_set_width(l, -1);
+            pango_layout_set_text(l, it->label, -1);
+            cairo_move_to(cr, x + 9, y - 18);
+            pango_cairo_show_layout(cr, l);
+        }
+    }
+}
+
 static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)da, (void)width;
@@ -613,6 +749,19 @@ static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpo
         cairo_move_to(cr, 20, (height - th) / 2.0); /* the layout is width - 40 wide, centred */
         pango_cairo_show_layout(cr, l);
     }
+    if (self->gl_ok && self->ov->len) draw_overlay(self, cr, width, height, l);
+    g_object_unref(l);
+}
+
+/* The letters of the corner triad, in a small area of their own: a cairo
+ * layer over the whole view would be uploaded with every frame, which costs a
+ * software renderer more than the bodies (bench/RESULTS.md, "GUI"). */
+static void axes_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)da, (void)width;
+    MotusViewport *self = data;
+    PangoLayout *l = gtk_widget_create_pango_layout(GTK_WIDGET(self->axes_hud), NULL);
+    int tw, th;
     if (self->gl_ok) {
         float r[3], u[3], f[3];
         motus_camera_basis(&self->cam, r, u, f);
@@ -668,6 +817,8 @@ static void motus_viewport_finalize(GObject *object)
     g_clear_pointer(&self->poses, g_free);
     g_clear_pointer(&self->spring_verts, g_array_unref);
     g_clear_pointer(&self->env, g_array_unref);
+    g_clear_pointer(&self->ov, g_array_unref);
+    g_clear_pointer(&self->ov_pts, g_array_unref);
     g_clear_error(&self->gl_error);
     g_free(self->tri);
     g_free(self->glyph);
@@ -706,6 +857,9 @@ static void motus_viewport_class_init(MotusViewportClass *klass)
     /* A click picked a body: index, nbody for the ground, -1 for empty space. */
     signals[SIG_BODY_PICKED] = g_signal_new("body-picked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                             NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+    /* A click while picking (motus_viewport_set_picking): widget coordinates. */
+    signals[SIG_POINT_CLICKED] = g_signal_new("point-clicked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                              NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
     gtk_widget_class_install_action(widget_class, "view.front", NULL, action_preset);
     gtk_widget_class_install_action(widget_class, "view.right", NULL, action_preset);
     gtk_widget_class_install_action(widget_class, "view.top", NULL, action_preset);
@@ -730,6 +884,8 @@ static void motus_viewport_init(MotusViewport *self)
     self->selected = -1;
     self->spring_verts = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
     self->env = g_array_new(FALSE, FALSE, sizeof(float));
+    self->ov = g_array_new(FALSE, FALSE, sizeof(OverlayItem));
+    self->ov_pts = g_array_new(FALSE, FALSE, sizeof(double));
     motus_camera_init(&self->cam, 1);
     self->grid_step = 0.1f;
 
@@ -756,6 +912,13 @@ static void motus_viewport_init(MotusViewport *self)
     gtk_widget_set_can_target(self->hud, FALSE);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->hud), hud_draw, self, NULL);
     gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->hud);
+    self->axes_hud = gtk_drawing_area_new();
+    gtk_widget_set_can_target(self->axes_hud, FALSE);
+    gtk_widget_set_halign(self->axes_hud, GTK_ALIGN_START);
+    gtk_widget_set_valign(self->axes_hud, GTK_ALIGN_END);
+    gtk_widget_set_size_request(self->axes_hud, TRIAD_PX, TRIAD_PX);
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->axes_hud), axes_draw, self, NULL);
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->axes_hud);
 
     self->toolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
     gtk_widget_add_css_class(self->toolbar, "linked");
@@ -792,6 +955,16 @@ static void motus_viewport_init(MotusViewport *self)
 
 GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
 
+/* The full-size layer is shown only when it has something to draw (a
+ * message, picked points, traces, vectors); the triad letters always redraw. */
+static void hud_refresh(MotusViewport *self)
+{
+    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len);
+    if (gtk_widget_get_visible(self->hud) != need) gtk_widget_set_visible(self->hud, need);
+    if (need) gtk_widget_queue_draw(self->hud);
+    gtk_widget_queue_draw(self->axes_hud);
+}
+
 /* ---- public ---------------------------------------------------------------------- */
 
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
@@ -818,8 +991,132 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     }
     self->scene_dirty = TRUE;
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
-    gtk_widget_queue_draw(self->hud);
+    hud_refresh(self);
 }
+
+void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
+{
+    if (!m || !self->model) {
+        motus_viewport_set_model(self, m, model_dir, warnings);
+        return;
+    }
+    int sel = self->selected, nbody_old = self->model->nbody;
+    gboolean was_empty = !self->scene || !motus_scene_box(self->scene, self->poses, (double[3]){0}, (double[3]){0});
+    g_clear_pointer(&self->scene, motus_scene_free);
+    g_clear_pointer(&self->model, mt_model_free);
+    g_clear_pointer(&self->poses, g_free);
+    self->model = mt_model_copy(m);
+    self->scene = motus_scene_new(m, model_dir, warnings);
+    self->poses = g_new0(double, 7 * (m->nbody + 1));
+    motus_scene_model_poses(m, self->poses);
+    self->cam.up_axis = self->scene->up_axis;
+    g_array_set_size(self->env, 0);
+    float c[3], r;
+    motus_scene_bounds(self->scene, self->poses, c, &r);
+    memcpy(self->grid_centre, c, sizeof c);
+    self->grid_y = motus_scene_floor(self->scene, self->poses);
+    self->grid_step = (float)motus_nice_step(self->scene->scale / 5);
+    self->grid_dirty = TRUE;
+    /* the ground keeps its index nbody when bodies come and go */
+    self->selected = sel == nbody_old ? m->nbody : (sel < m->nbody ? sel : -1);
+    if (!self->touched || was_empty) self->need_fit = TRUE;
+    self->scene_dirty = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    hud_refresh(self);
+}
+
+void motus_viewport_show_initial(MotusViewport *self)
+{
+    if (!self->model) return;
+    motus_scene_model_poses(self->model, self->poses);
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    hud_refresh(self);
+}
+
+gboolean motus_viewport_body_to_world(MotusViewport *self, int body, const double p[3], double out[3])
+{
+    if (!self->model || body < -1 || body >= self->model->nbody) return FALSE;
+    if (body < 0) {
+        memcpy(out, p, 3 * sizeof(double));
+        return TRUE;
+    }
+    /* in double (the pose matrices of drawing are float) */
+    const double *q = self->poses + 7 * body + 3, *x = self->poses + 7 * body;
+    double w = q[0], a = q[1], b = q[2], c = q[3];
+    double R[9] = {1 - 2 * (b * b + c * c), 2 * (a * b - w * c),     2 * (a * c + w * b),
+                   2 * (a * b + w * c),     1 - 2 * (a * a + c * c), 2 * (b * c - w * a),
+                   2 * (a * c - w * b),     2 * (b * c + w * a),     1 - 2 * (a * a + b * b)};
+    for (int i = 0; i < 3; i++) out[i] = x[i] + R[3 * i] * p[0] + R[3 * i + 1] * p[1] + R[3 * i + 2] * p[2];
+    return TRUE;
+}
+
+gboolean motus_viewport_project_point(MotusViewport *self, const double p[3], double *x, double *y)
+{
+    if (!self->scene) return FALSE;
+    if (self->need_fit) fit_now(self);
+    int W = gtk_widget_get_width(self->area), H = gtk_widget_get_height(self->area);
+    if (!to_screen(self, p, W, H, x, y)) return FALSE;
+    return *x >= 0 && *y >= 0 && *x <= W && *y <= H;
+}
+
+int motus_viewport_body_at(MotusViewport *self, double x, double y) { return pick(self, x, y); }
+
+void motus_viewport_set_picking(MotusViewport *self, gboolean picking)
+{
+    self->picking = picking;
+    gtk_widget_set_cursor_from_name(self->area, picking ? "crosshair" : NULL);
+}
+
+gboolean motus_viewport_get_picking(MotusViewport *self) { return self->picking; }
+
+void motus_viewport_clear_overlay(MotusViewport *self)
+{
+    g_array_set_size(self->ov, 0);
+    g_array_set_size(self->ov_pts, 0);
+    hud_refresh(self);
+}
+
+static void add_item(MotusViewport *self, OverlayKind kind, const double *pts, guint n, const float rgb[3], const char *label)
+{
+    OverlayItem it = {kind, self->ov_pts->len / 3, n, {rgb[0], rgb[1], rgb[2]}, ""};
+    if (label) g_strlcpy(it.label, label, sizeof it.label);
+    g_array_append_vals(self->ov_pts, pts, 3 * n);
+    g_array_append_val(self->ov, it);
+    hud_refresh(self);
+}
+
+void motus_viewport_add_overlay_point(MotusViewport *self, const double p[3], const float rgb[3], const char *label)
+{
+    add_item(self, OV_POINT, p, 1, rgb, label);
+}
+
+void motus_viewport_add_overlay_line(MotusViewport *self, const double *pts, guint n, const float rgb[3])
+{
+    if (n >= 2) add_item(self, OV_LINE, pts, n, rgb, NULL);
+}
+
+void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3], const double vec[3], const float rgb[3],
+                                      const char *label)
+{
+    double p[6] = {from[0], from[1], from[2], from[0] + vec[0], from[1] + vec[1], from[2] + vec[2]};
+    add_item(self, OV_ARROW, p, 2, rgb, label);
+}
+
+guint motus_viewport_overlay_size(MotusViewport *self) { return self->ov->len; }
+
+const char *motus_viewport_overlay_label(MotusViewport *self, guint i)
+{
+    return i < self->ov->len ? g_array_index(self->ov, OverlayItem, i).label : NULL;
+}
+
+void motus_viewport_look_at(MotusViewport *self, const double p[3])
+{
+    if (self->need_fit) fit_now(self);
+    for (int k = 0; k < 3; k++) self->cam.target[k] = (float)p[k];
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+double motus_viewport_get_scale(MotusViewport *self) { return self->scene ? self->scene->scale : 1.0; }
 
 void motus_viewport_set_poses(MotusViewport *self, const double *poses)
 {

@@ -25,6 +25,34 @@ GtkWidget *motus_viewport_new(void);
  * files are found relative to model_dir; drawing problems go to warnings.
  * NULL clears the view. */
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings);
+/* The model changed (an edit): redraws it at its initial positions, keeping
+ * the camera (fitting only when the user has not moved it) and the selection. */
+void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings);
+/* Shows the bodies at their initial positions. */
+void motus_viewport_show_initial(MotusViewport *self);
+/* A point of body `body` (-1: the ground) in project axes at the poses shown. */
+gboolean motus_viewport_body_to_world(MotusViewport *self, int body, const double p[3], double out[3]);
+/* Widget coordinates of a point (project axes); FALSE when it is not in view. */
+gboolean motus_viewport_project_point(MotusViewport *self, const double p[3], double *x, double *y);
+/* Body under a widget point without selecting it (nbody: the ground, -1: none). */
+int motus_viewport_body_at(MotusViewport *self, double x, double y);
+/* While picking, a click emits "point-clicked" (x, y) instead of picking a body. */
+void motus_viewport_set_picking(MotusViewport *self, gboolean picking);
+gboolean motus_viewport_get_picking(MotusViewport *self);
+/* Overlay drawn over the view in project axes (picked points, trajectory
+ * traces, velocity/acceleration/force arrows), colour 0..1, optional label. */
+void motus_viewport_clear_overlay(MotusViewport *self);
+void motus_viewport_add_overlay_point(MotusViewport *self, const double p[3], const float rgb[3], const char *label);
+void motus_viewport_add_overlay_line(MotusViewport *self, const double *pts, guint n, const float rgb[3]);
+void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3], const double vec[3], const float rgb[3],
+                                      const char *label);
+guint motus_viewport_overlay_size(MotusViewport *self);
+/* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
+const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
+/* Centres the view on a point (the camera keeps its distance and direction). */
+void motus_viewport_look_at(MotusViewport *self, const double p[3]);
+/* Characteristic length of the model shown, m. */
+double motus_viewport_get_scale(MotusViewport *self);
 /* Body poses, nbody x 7 (origin, quaternion w x y z), as stored by the run. */
 void motus_viewport_set_poses(MotusViewport *self, const double *poses);
 /* After a run: extends the box around the motion with the bodies at these

@@ -1,72 +1,38 @@
-/* motus-window.c — the main window (see motus-window.h). The GTK thread owns
- * the model, the widgets and GL; the run bridge owns the worker. Playback
- * shows one stored frame at `time`, advanced by a tick callback. */
-#include "motus-window.h"
-
+/* motus-window.c — the main window (see motus-window.h): widgets, the
+ * document and its views, runs, playback, plots and screenshots. The GTK
+ * thread owns the model (through its MtEditor), the widgets and GL; the run
+ * bridge owns the worker. Playback shows one stored frame at `time`,
+ * advanced by a tick callback. Projects are in motus-window-project.c,
+ * editing in motus-window-edit.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "motus-i18n.h"
-#include "motus-model-tree.h"
-#include "motus-plot.h"
-#include "motus-run-bridge.h"
 #include "motus-scene.h"
-#include "motus-viewport.h"
+#include "motus-window-private.h"
 #include "mt_output.h"
 #include "mt_system.h"
-
-struct _MotusWindow {
-    GtkApplicationWindow parent_instance;
-
-    /* template widgets */
-    MotusModelTree *tree;
-    MotusViewport *viewport;
-    MotusPlot *plot;
-    GtkDropDown *column_dropdown;
-    GtkButton *clear_plot_button;
-    GtkButton *play_button;
-    GtkScale *time_scale;
-    GtkAdjustment *time_adjustment;
-    GtkLabel *time_label;
-    GtkDropDown *speed_dropdown;
-    GtkToggleButton *loop_button;
-    GtkLabel *status_label;
-    GtkLabel *run_label;
-    GtkProgressBar *progress;
-
-    /* owned */
-    MtModel *model;
-    char *model_path;
-    MotusRunBridge *bridge;
-    GtkStringList *columns; /* item 0 is the "add a curve" placeholder */
-    GPtrArray *curves;      /* names of the plotted columns, in plot order */
-    guint plotted;          /* frames already appended to the curves */
-    double *poses;          /* nbody x 7 */
-    double time;
-    gboolean playing, follow_live, batch;
-    guint tick_id;
-    gint64 last_tick;
-    gboolean quiet; /* programmatic changes of widgets */
-};
 
 G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum { SIG_RUN_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-static void update_actions(MotusWindow *self);
+#define set_status motus_window_set_status
+#define error_dialog motus_window_error_dialog
+#define update_actions motus_window_update_actions
 static void show_time(MotusWindow *self, double t);
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static void set_status(MotusWindow *self, const char *text)
+void motus_window_set_status(MotusWindow *self, const char *text)
 {
     gtk_label_set_text(self->status_label, text);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->status_label), text);
 }
 
-static void error_dialog(MotusWindow *self, const char *title, const char *message)
+void motus_window_error_dialog(MotusWindow *self, const char *title, const char *message)
 {
     if (self->batch) {
         g_printerr("motus: %s: %s\n", title, message);
@@ -81,42 +47,6 @@ static void error_dialog(MotusWindow *self, const char *title, const char *messa
     gtk_window_present(GTK_WINDOW(d));
 }
 
-/* Unit of a driver's effort: a torque for angles, a force for displacements. */
-static const char *effort_unit(const MtModel *m, const char *name, size_t len)
-{
-    for (int d = 0; m && d < m->ndriver; d++) {
-        const MtDriverSpec *ds = &m->driver[d];
-        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
-        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
-        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
-    }
-    return "";
-}
-
-/* Unit of a result column from its quantity suffix (docs/model-format.md). */
-static const char *column_unit(const MtModel *m, const char *name)
-{
-    const char *q = strrchr(name, '.');
-    if (!q) return !strcmp(name, "time") ? "s" : "";
-    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
-    q++;
-    if (g_str_has_prefix(name, "system.")) return "J";
-    static const struct {
-        const char *q, *u;
-    } map[] = {
-        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
-        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
-        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
-        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
-        if (!strcmp(q, map[i].q)) return map[i].u;
-    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
-    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
-    if (!strcmp(q, "force")) return "N";
-    return "";
-}
-
 static double speed_factor(MotusWindow *self)
 {
     static const double f[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 4};
@@ -125,131 +55,6 @@ static double speed_factor(MotusWindow *self)
 }
 
 static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
-
-/* ---- plot --------------------------------------------------------------------- */
-
-/* Refills every curve from the frame store. */
-static void refill_plot(MotusWindow *self)
-{
-    motus_plot_clear(self->plot);
-    guint n = n_frames(self);
-    double *t = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
-    for (guint i = 0; i < self->curves->len; i++) {
-        const char *name = g_ptr_array_index(self->curves, i);
-        int c = motus_plot_add_curve(self->plot, name, column_unit(self->model, name));
-        int col = motus_run_bridge_find_column(self->bridge, name);
-        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, 0, n, t, v) : 0;
-        motus_plot_set_data(self->plot, c, t, v, k);
-    }
-    g_free(t);
-    g_free(v);
-    self->plotted = n;
-    update_actions(self);
-}
-
-/* Appends frames that arrived since the last call. */
-static void extend_plot(MotusWindow *self)
-{
-    guint n = n_frames(self);
-    if (n <= self->plotted) return;
-    guint m = n - self->plotted;
-    double *t = g_new(double, m), *v = g_new(double, m);
-    for (guint i = 0; i < self->curves->len; i++) {
-        int col = motus_run_bridge_find_column(self->bridge, g_ptr_array_index(self->curves, i));
-        guint k = col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, self->plotted, m, t, v) : 0;
-        motus_plot_append(self->plot, (int)i, t, v, k);
-    }
-    g_free(t);
-    g_free(v);
-    self->plotted = n;
-}
-
-static gboolean has_column(MotusWindow *self, const char *name)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    for (guint i = 1; i < n; i++)
-        if (!strcmp(gtk_string_list_get_string(self->columns, i), name)) return TRUE;
-    return FALSE;
-}
-
-static void add_curve(MotusWindow *self, const char *name)
-{
-    for (guint i = 0; i < self->curves->len; i++)
-        if (!strcmp(g_ptr_array_index(self->curves, i), name)) return;
-    g_ptr_array_add(self->curves, g_strdup(name));
-    refill_plot(self);
-}
-
-gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error)
-{
-    for (int i = 0; names && names[i]; i++)
-        if (!has_column(self, names[i])) {
-            g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), names[i]);
-            return FALSE;
-        }
-    g_ptr_array_set_size(self->curves, 0);
-    for (int i = 0; names && names[i]; i++) g_ptr_array_add(self->curves, g_strdup(names[i]));
-    refill_plot(self);
-    return TRUE;
-}
-
-static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
-{
-    (void)pspec;
-    MotusWindow *self = data;
-    if (self->quiet) return;
-    guint i = gtk_drop_down_get_selected(dd);
-    if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
-    add_curve(self, gtk_string_list_get_string(self->columns, i));
-    self->quiet = TRUE;
-    gtk_drop_down_set_selected(dd, 0);
-    self->quiet = FALSE;
-}
-
-static void clear_plot_clicked(GtkButton *b, gpointer data)
-{
-    (void)b;
-    MotusWindow *self = data;
-    g_ptr_array_set_size(self->curves, 0);
-    refill_plot(self);
-}
-
-/* Result column names of a model (compiled here once; empty when it does not compile). */
-static void list_columns(MotusWindow *self, GString *problems)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
-    const char *first[] = {_("Add a curve…"), NULL};
-    gtk_string_list_splice(self->columns, 0, n, first);
-    if (!self->model) return;
-    MtError err = {0};
-    MtSystem *s = mt_system_compile(self->model, &err);
-    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
-    if (c) {
-        int k = mt_csv_ncols(c);
-        const char **names = g_new0(const char *, k);
-        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
-        gtk_string_list_splice(self->columns, 1, 0, names);
-        g_free(names);
-    } else if (problems) {
-        g_string_append_printf(problems, "%s\n", err.msg);
-    }
-    mt_csv_free(c);
-    mt_system_free(s);
-}
-
-/* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
-static const char *default_column(MotusWindow *self)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
-    const char *suffix[] = {".disp", ".angle", ".y"};
-    for (guint s = 0; s < G_N_ELEMENTS(suffix); s++)
-        for (guint i = 1; i < n; i++) {
-            const char *c = gtk_string_list_get_string(self->columns, i);
-            if (g_str_has_suffix(c, suffix[s])) return c;
-        }
-    return NULL;
-}
 
 /* ---- playback ------------------------------------------------------------------ */
 
@@ -269,14 +74,15 @@ static void show_time(MotusWindow *self, double t)
         double tf;
         if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
             motus_viewport_set_poses(self->viewport, self->poses);
-        motus_plot_set_cursor(self->plot, t);
+        motus_window_plots_cursor(self, t);
     } else {
-        motus_plot_set_cursor(self->plot, NAN);
+        motus_window_plots_cursor(self, NAN);
     }
     self->quiet = TRUE;
     gtk_adjustment_set_value(self->time_adjustment, t);
     self->quiet = FALSE;
     set_time_label(self);
+    motus_window_teach_update(self);
 }
 
 static gboolean tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
@@ -341,12 +147,48 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
 {
     MotusWindow *self = data;
     double last = motus_run_bridge_last_time(b), until = motus_run_bridge_until(b);
+    double elapsed = motus_run_bridge_elapsed(b);
     gtk_progress_bar_set_fraction(self->progress, until > 0 ? CLAMP(last / until, 0, 1) : 1);
-    g_autofree char *info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s"), last, n, motus_run_bridge_elapsed(b));
+    /* the estimate assumes the rest of the run goes as fast as what was done */
+    g_autofree char *info = NULL;
+    if (motus_run_bridge_is_running(b) && last > 0 && until > last)
+        info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed · about %.1f s left"), last, n, elapsed,
+                               elapsed * (until - last) / last);
+    else
+        info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), last, n, elapsed);
     gtk_label_set_text(self->run_label, info);
-    extend_plot(self);
+    motus_window_extend_plots(self);
     if (self->follow_live) show_time(self, last);
     if (n == 1) update_actions(self);
+}
+
+/* The view and its floor take in the whole motion (frames sampled: at most
+ * about 300, and about 20 000 body positions). */
+static void include_motion(MotusWindow *self)
+{
+    MotusRunBridge *b = self->bridge;
+    guint n = n_frames(self);
+    if (!n || !self->model || motus_run_bridge_n_bodies(b) != self->model->nbody) return;
+    guint want = MAX(2u, MIN(300u, 20000u / (guint)(self->model->nbody + 1)));
+    guint stride = MAX(1u, n / want);
+    double *poses = g_new(double, 7 * (self->model->nbody + 1));
+    for (guint i = 0; i < n; i += stride)
+        if (motus_run_bridge_get_frame(b, i, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
+    if (motus_run_bridge_get_frame(b, n - 1, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
+    g_free(poses);
+    motus_viewport_motion_done(self->viewport);
+}
+
+void motus_window_frames_loaded(MotusWindow *self)
+{
+    self->plotted = 0;
+    motus_window_refill_plots(self);
+    double until = motus_run_bridge_until(self->bridge);
+    gtk_adjustment_set_upper(self->time_adjustment, fmax(until, 1e-9));
+    include_motion(self);
+    self->follow_live = FALSE;
+    show_time(self, 0);
+    update_actions(self);
 }
 
 static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, const char *message, gpointer data)
@@ -364,19 +206,8 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
         text = g_strdup_printf(_("Run failed at t = %.3f s: %s"), last, message);
     set_status(self, text);
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
-    /* the view and its floor take in the whole motion (frames sampled: at most
-     * about 300, and about 20 000 body positions) */
-    if (n && motus_run_bridge_n_bodies(b) == self->model->nbody) {
-        guint want = MAX(2u, MIN(300u, 20000u / (guint)(self->model->nbody + 1)));
-        guint stride = MAX(1u, n / want);
-        double *poses = g_new(double, 7 * (self->model->nbody + 1));
-        for (guint i = 0; i < n; i += stride)
-            if (motus_run_bridge_get_frame(b, i, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
-        if (motus_run_bridge_get_frame(b, n - 1, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
-        g_free(poses);
-        motus_viewport_motion_done(self->viewport);
-    }
-    extend_plot(self);
+    include_motion(self);
+    motus_window_extend_plots(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -389,16 +220,28 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
+    motus_window_pick_cancel(self);
     set_playing(self, FALSE);
-    if (!motus_run_bridge_start(self->bridge, self->model, error)) return FALSE;
+    /* a run of a project is stored in it, with the model it belongs to: unsaved edits are saved first */
+    const char *project = self->store && !self->readonly ? self->path : NULL;
+    if (project && mt_editor_dirty(self->editor) && !motus_window_save(self, error)) return FALSE;
+    if (!motus_run_bridge_start_stored(self->bridge, self->model, project, error)) return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->plotted = 0;
-    refill_plot(self);
-    motus_plot_set_x_range(self->plot, 0, motus_run_bridge_until(self->bridge));
+    motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
+    motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
     gtk_progress_bar_set_fraction(self->progress, 0);
-    set_status(self, _("Running…"));
+    if (project) {
+        g_autofree char *msg = g_strdup_printf(_("Running… (stored as run %ld of the project)"),
+                                               motus_run_bridge_run_id(self->bridge));
+        set_status(self, msg);
+    } else {
+        set_status(self, self->path ? _("Running… (a text model keeps its runs in memory only: save as a project to "
+                                        "store them)")
+                                    : _("Running… (save the project to store its runs)"));
+    }
     update_actions(self);
     return TRUE;
 }
@@ -407,59 +250,70 @@ gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is
 
 /* ---- opening -------------------------------------------------------------------- */
 
-gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
+void motus_window_refresh_title(MotusWindow *self)
 {
-    g_autofree char *path = g_file_get_path(file);
-    if (!path) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", _("only local files can be opened"));
-        return FALSE;
-    }
-    /* Opening while a run goes: the run is stopped first (its frames belong to the old model). */
-    if (motus_run_bridge_is_running(self->bridge)) motus_run_bridge_stop_and_wait(self->bridge);
-    MtError err = {0};
-    MtModel *m = mt_model_load(path, &err);
-    if (!m) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
-        return FALSE;
-    }
-    set_playing(self, FALSE);
-    g_clear_pointer(&self->model, mt_model_free);
-    self->model = m;
-    g_free(self->model_path);
-    self->model_path = g_strdup(path);
-    g_free(self->poses);
-    self->poses = g_new0(double, 7 * (m->nbody + 1));
-    motus_run_bridge_clear(self->bridge);
+    g_autofree char *base = self->path ? g_path_get_basename(self->path) : g_strdup(_("New project"));
+    const char *title = self->model && self->model->title[0] ? self->model->title : base;
+    gboolean dirty = self->editor && mt_editor_dirty(self->editor);
+    g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, self->readonly ? _(" (read-only)") : "");
+    gtk_window_set_title(GTK_WINDOW(self), t);
+}
 
+void motus_window_stop_playback(MotusWindow *self) { set_playing(self, FALSE); }
+
+void motus_window_model_changed(MotusWindow *self, gboolean fit)
+{
+    const MtModel *m = self->editor ? mt_editor_model(self->editor) : NULL;
+    int nbody_old = self->model ? self->model->nbody : -1;
+    self->model = m;
+    self->view_state = self->editor ? mt_editor_state(self->editor) : 0;
     g_autoptr(GString) problems = g_string_new(NULL);
-    g_autofree char *dir = g_path_get_dirname(path);
-    motus_viewport_set_model(self->viewport, m, dir, problems);
+    g_autofree char *dir = self->path ? g_path_get_dirname(self->path) : NULL;
+    if (fit)
+        motus_viewport_set_model(self->viewport, m, dir, problems);
+    else
+        motus_viewport_update_model(self->viewport, m, dir, problems);
+    if (m && m->nbody != nbody_old) {
+        g_free(self->poses);
+        self->poses = g_new0(double, 7 * (m->nbody + 1));
+    }
     motus_model_tree_set_model(self->tree, m);
-    list_columns(self, problems);
-    g_ptr_array_set_size(self->curves, 0);
-    const char *def = default_column(self);
-    if (def) g_ptr_array_add(self->curves, g_strdup(def));
-    refill_plot(self);
-    motus_plot_set_x_range(self->plot, 0, m->solver.until);
-    gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
+    motus_window_list_columns(self, problems);
+    motus_window_plots_model_changed(self, fit && m);
+    motus_window_refill_plots(self);
+    if (m && !n_frames(self)) gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
+    /* frames of a run of another model no longer fit the bodies: show the model as built */
+    if (m && motus_run_bridge_n_bodies(self->bridge) != m->nbody) motus_viewport_show_initial(self->viewport);
+    motus_window_select(self, self->sel_kind, self->sel_index);
+    if (problems->len) {
+        g_strchomp(problems->str);
+        set_status(self, problems->str);
+    }
+    motus_window_refresh_title(self);
+    update_actions(self);
+}
+
+void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store)
+{
+    if (motus_run_bridge_is_running(self->bridge)) motus_run_bridge_stop_and_wait(self->bridge);
+    motus_window_pick_cancel(self);
+    set_playing(self, FALSE);
+    g_clear_pointer(&self->editor, mt_editor_free);
+    g_clear_pointer(&self->store, mt_store_close);
+    g_free(self->path);
+    self->editor = editor;
+    self->store = store;
+    self->path = g_strdup(path);
+    self->readonly = store && mt_store_readonly(store);
+    self->model = NULL;
+    self->sel_kind = MT_EDIT_NKINDS;
+    self->sel_index = -1;
+    motus_run_bridge_clear(self->bridge);
+    motus_window_model_changed(self, TRUE);
     show_time(self, 0);
     gtk_progress_bar_set_fraction(self->progress, 0);
     gtk_label_set_text(self->run_label, "");
-
-    g_autofree char *base = g_path_get_basename(path);
-    gtk_window_set_title(GTK_WINDOW(self), m->title[0] ? m->title : base);
-    g_autofree char *text = g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base,
-                                            m->nbody, m->njoint, m->ndriver, m->nspring);
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
-    if (problems->len) {
-        g_strchomp(problems->str);
-        g_autofree char *t2 = g_strdup_printf("%s — %s", text, problems->str);
-        set_status(self, t2);
-    } else {
-        set_status(self, text);
-    }
-    update_actions(self);
-    return TRUE;
 }
 
 /* ---- selection -------------------------------------------------------------------- */
@@ -468,51 +322,9 @@ static void tree_selected(MotusModelTree *tree, int kind, int index, gpointer da
 {
     (void)tree;
     MotusWindow *self = data;
-    const MtModel *m = self->model;
-    if (!m) return;
-    int body = -1;
-    char ref_i[2 * MT_NAME_MAX + 2], ref_j[2 * MT_NAME_MAX + 2];
-    g_autofree char *text = NULL;
-    switch (kind) {
-    case MOTUS_ENTITY_GROUND: body = m->nbody; break;
-    case MOTUS_ENTITY_BODY:
-        body = index;
-        text =
-            g_strdup_printf(_("body '%s': mass %g kg, centre of mass (%g, %g, %g) m"), m->body[index].name,
-                            m->body[index].mass, m->body[index].com[0], m->body[index].com[1], m->body[index].com[2]);
-        break;
-    case MOTUS_ENTITY_MARKER: body = m->marker[index].body < 0 ? m->nbody : m->marker[index].body; break;
-    case MOTUS_ENTITY_JOINT: {
-        const MtJointSpec *j = &m->joint[index];
-        int b = m->marker[j->mi].body;
-        body = b < 0 ? m->nbody : b;
-        text = g_strdup_printf(_("joint '%s': %s, %s on %s"), j->name, mt_joint_type_name(j->type),
-                               mt_model_marker_ref(m, j->mi, ref_i, sizeof ref_i),
-                               mt_model_marker_ref(m, j->mj, ref_j, sizeof ref_j));
-        break;
-    }
-    case MOTUS_ENTITY_SPRING: {
-        const MtSpringSpec *s = &m->spring[index];
-        int b = m->marker[s->mi].body;
-        body = b < 0 ? m->nbody : b;
-        text = g_strdup_printf(_("spring '%s': k = %g N/m, c = %g N·s/m, between %s and %s"), s->name, s->k, s->c,
-                               mt_model_marker_ref(m, s->mi, ref_i, sizeof ref_i),
-                               mt_model_marker_ref(m, s->mj, ref_j, sizeof ref_j));
-        break;
-    }
-    case MOTUS_ENTITY_FORCE: {
-        const MtForceSpec *f = &m->force[index];
-        int mk = f->mi >= 0 && f->mi < m->nmarker        ? f->mi
-                 : f->joint >= 0 && f->joint < m->njoint ? m->joint[f->joint].mi
-                                                         : -1;
-        if (mk >= 0) body = m->marker[mk].body < 0 ? m->nbody : m->marker[mk].body;
-        text = g_strdup_printf(_("force element '%s': %s"), f->name, mt_force_kind_name(f->kind));
-        break;
-    }
-    default: break;
-    }
-    motus_viewport_set_selected_body(self->viewport, body);
-    if (text) set_status(self, text);
+    if (!self->model) return;
+    MtEditKind k = motus_edit_kind_of((MotusEntityKind)kind);
+    motus_window_select(self, k, kind == MOTUS_ENTITY_GROUND ? MT_GROUND : index);
 }
 
 static void body_picked(MotusViewport *vp, int body, gpointer data)
@@ -528,6 +340,12 @@ static void body_picked(MotusViewport *vp, int body, gpointer data)
         motus_model_tree_select(self->tree, MOTUS_ENTITY_BODY, body);
 }
 
+static void point_clicked(MotusViewport *vp, double x, double y, gpointer data)
+{
+    (void)vp;
+    motus_window_pick_click(data, x, y);
+}
+
 /* ---- actions ---------------------------------------------------------------------- */
 
 static void set_enabled(MotusWindow *self, const char *name, gboolean on)
@@ -537,70 +355,46 @@ static void set_enabled(MotusWindow *self, const char *name, gboolean on)
 }
 
 /* The one place where the enabled state of the window's actions is decided. */
-static void update_actions(MotusWindow *self)
+void motus_window_update_actions(MotusWindow *self)
 {
     gboolean running = motus_run_bridge_is_running(self->bridge);
     gboolean frames = n_frames(self) > 0;
-    set_enabled(self, "run", self->model && !running);
+    gboolean doc = self->editor != NULL;
+    gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
+    gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
+    set_enabled(self, "run", doc && !running);
     set_enabled(self, "pause", running);
-    set_enabled(self, "stop", running);
+    set_enabled(self, "stop", running || self->pick != PICK_NONE);
     set_enabled(self, "play-pause", frames);
     set_enabled(self, "step", frames);
-    set_enabled(self, "export-png", self->curves->len > 0);
-    set_enabled(self, "export-csv", self->curves->len > 0 && frames);
+    guint curves = self->plots ? motus_window_n_curves(self) : 0;
+    set_enabled(self, "export-png", curves > 0);
+    set_enabled(self, "export-svg", curves > 0);
+    set_enabled(self, "export-csv", curves > 0 && frames);
+    set_enabled(self, "clear-plot", curves > 0);
+    set_enabled(self, "pin-curves", curves > 0 && frames);
+    set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
+    set_enabled(self, "save", doc && !self->readonly);
+    set_enabled(self, "save-as", doc);
+    set_enabled(self, "undo", doc && mt_editor_can_undo(self->editor));
+    set_enabled(self, "redo", doc && mt_editor_can_redo(self->editor));
+    set_enabled(self, "delete", sel);
+    set_enabled(self, "duplicate", sel);
+    set_enabled(self, "rename", named);
+    set_enabled(self, "add-body", doc);
+    set_enabled(self, "add-joint", doc);
+    set_enabled(self, "add-force", doc);
+    set_enabled(self, "add-sensor", doc);
+    set_enabled(self, "add-parameter", doc);
+    set_enabled(self, "solver-settings", doc);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
-    gtk_widget_set_sensitive(GTK_WIDGET(self->clear_plot_button), self->curves->len > 0);
     gtk_button_set_icon_name(self->play_button,
                              self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
     if (!running) {
         GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
         if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));
     }
-}
-
-static void open_response(GtkNativeDialog *d, int response, gpointer data)
-{
-    MotusWindow *self = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autoptr(GError) error = NULL;
-        if (f && !motus_window_open_file(self, f, &error)) {
-            g_autofree char *msg = g_strdup_printf(_("Cannot open the model: %s"), error->message);
-            set_status(self, msg);
-            error_dialog(self, _("Cannot open the model"), error->message);
-        }
-    }
-    g_object_unref(d);
-}
-
-static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    (void)a, (void)p;
-    MotusWindow *self = data;
-    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-    GtkFileChooserNative *d = gtk_file_chooser_native_new(_("Open a Model"), GTK_WINDOW(self),
-                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-    GtkFileFilter *f = gtk_file_filter_new();
-    gtk_file_filter_set_name(f, _("Motus text models (*.motus.txt)"));
-    gtk_file_filter_add_pattern(f, "*.motus.txt");
-    gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), f);
-    g_object_unref(f);
-    GtkFileFilter *all = gtk_file_filter_new();
-    gtk_file_filter_set_name(all, _("All files"));
-    gtk_file_filter_add_pattern(all, "*");
-    gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), all);
-    g_object_unref(all);
-    if (self->model_path) {
-        g_autofree char *dir = g_path_get_dirname(self->model_path);
-        g_autoptr(GFile) df = g_file_new_for_path(dir);
-        gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
-    }
-    G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(d, "response", G_CALLBACK(open_response), self);
-    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
 }
 
 static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
@@ -634,6 +428,9 @@ static void act_stop(GSimpleAction *a, GVariant *p, gpointer data)
     if (motus_run_bridge_is_running(self->bridge)) {
         set_status(self, _("Stopping…"));
         motus_run_bridge_cancel(self->bridge);
+    } else if (motus_window_is_picking(self)) {
+        motus_window_pick_cancel(self);
+        set_status(self, _("Cancelled"));
     }
 }
 
@@ -687,15 +484,17 @@ static void act_view(GSimpleAction *a, GVariant *p, gpointer data)
 static void export_response(GtkNativeDialog *d, int response, gpointer data)
 {
     MotusWindow *self = data;
-    gboolean png = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "png"));
+    int fmt = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "format"));
     if (response == GTK_RESPONSE_ACCEPT) {
         G_GNUC_BEGIN_IGNORE_DEPRECATIONS
         g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
         G_GNUC_END_IGNORE_DEPRECATIONS
         g_autofree char *path = f ? g_file_get_path(f) : NULL;
         g_autoptr(GError) error = NULL;
-        gboolean ok = path && (png ? motus_plot_export_png(self->plot, path, 1200, 700, &error)
-                                   : motus_plot_export_csv(self->plot, path, &error));
+        MotusPlot *plot = motus_window_active_plot(self);
+        gboolean ok = path && (fmt == 0   ? motus_plot_export_png(plot, path, 1200, 700, &error)
+                               : fmt == 1 ? motus_plot_export_svg(plot, path, 900, 520, &error)
+                                          : motus_plot_export_csv(plot, path, &error));
         if (ok) {
             g_autofree char *msg = g_strdup_printf(_("Plot saved to %s"), path);
             set_status(self, msg);
@@ -707,15 +506,17 @@ static void export_response(GtkNativeDialog *d, int response, gpointer data)
     g_object_unref(d);
 }
 
-static void export_plot(MotusWindow *self, gboolean png)
+/* fmt: 0 PNG, 1 SVG, 2 CSV */
+static void export_plot(MotusWindow *self, int fmt)
 {
+    const char *titles[] = {_("Export the Plot as PNG"), _("Export the Plot as SVG"), _("Export the Plot as CSV")};
+    const char *names[] = {"plot.png", "plot.svg", "plot.csv"};
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-    GtkFileChooserNative *d =
-        gtk_file_chooser_native_new(png ? _("Export the Plot as PNG") : _("Export the Plot as CSV"), GTK_WINDOW(self),
-                                    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), png ? "plot.png" : "plot.csv");
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(titles[fmt], GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                          _("_Save"), _("_Cancel"));
+    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), names[fmt]);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_object_set_data(G_OBJECT(d), "png", GINT_TO_POINTER(png));
+    g_object_set_data(G_OBJECT(d), "format", GINT_TO_POINTER(fmt));
     g_signal_connect(d, "response", G_CALLBACK(export_response), self);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
 }
@@ -723,17 +524,22 @@ static void export_plot(MotusWindow *self, gboolean png)
 static void act_export_png(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
-    export_plot(data, TRUE);
+    export_plot(data, 0);
+}
+
+static void act_export_svg(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    export_plot(data, 1);
 }
 
 static void act_export_csv(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
-    export_plot(data, FALSE);
+    export_plot(data, 2);
 }
 
 static const GActionEntry win_actions[] = {
-    {"open", act_open, NULL, NULL, NULL, {0}},
     {"run", act_run, NULL, NULL, NULL, {0}},
     {"pause", act_pause, NULL, "false", NULL, {0}},
     {"stop", act_stop, NULL, NULL, NULL, {0}},
@@ -746,6 +552,7 @@ static const GActionEntry win_actions[] = {
     {"fit-all", act_view, NULL, NULL, NULL, {0}},
     {"orthographic", act_view, NULL, NULL, NULL, {0}},
     {"export-png", act_export_png, NULL, NULL, NULL, {0}},
+    {"export-svg", act_export_svg, NULL, NULL, NULL, {0}},
     {"export-csv", act_export_csv, NULL, NULL, NULL, {0}},
 };
 
@@ -829,6 +636,15 @@ double motus_window_get_time(MotusWindow *self) { return self->time; }
 gboolean motus_window_is_playing(MotusWindow *self) { return self->playing; }
 const char *motus_window_get_status(MotusWindow *self) { return gtk_label_get_text(self->status_label); }
 
+guint motus_window_get_column(MotusWindow *self, const char *name, double **t, double **v)
+{
+    int col = motus_run_bridge_find_column(self->bridge, name);
+    guint n = n_frames(self);
+    *t = g_new(double, MAX(n, 1));
+    *v = g_new(double, MAX(n, 1));
+    return col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, 0, n, *t, *v) : 0;
+}
+
 static void motus_window_dispose(GObject *object)
 {
     MotusWindow *self = MOTUS_WINDOW(object);
@@ -840,6 +656,7 @@ static void motus_window_dispose(GObject *object)
         g_signal_handlers_disconnect_by_data(self->bridge, self);
         g_clear_object(&self->bridge); /* joins a running worker */
     }
+    motus_window_project_dispose(self);
     gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
     G_OBJECT_CLASS(motus_window_parent_class)->dispose(object);
 }
@@ -847,11 +664,11 @@ static void motus_window_dispose(GObject *object)
 static void motus_window_finalize(GObject *object)
 {
     MotusWindow *self = MOTUS_WINDOW(object);
-    g_clear_pointer(&self->model, mt_model_free);
-    g_free(self->model_path);
+    g_clear_pointer(&self->editor, mt_editor_free);
+    g_clear_pointer(&self->store, mt_store_close);
+    g_free(self->path);
     g_free(self->poses);
-    g_clear_object(&self->columns);
-    g_ptr_array_unref(self->curves);
+    motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }
 
@@ -869,12 +686,19 @@ static void motus_window_class_init(MotusWindowClass *klass)
     g_type_ensure(MOTUS_TYPE_MODEL_TREE);
     g_type_ensure(MOTUS_TYPE_VIEWPORT);
     g_type_ensure(MOTUS_TYPE_PLOT);
+    g_type_ensure(MOTUS_TYPE_INSPECTOR);
     gtk_widget_class_set_template_from_resource(wc, "/org/motus/Motus/ui/motus-window.ui");
     gtk_widget_class_bind_template_child(wc, MotusWindow, tree);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, inspector);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, pick_revealer);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, pick_label);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, pick_axis);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, recent_menu);
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
-    gtk_widget_class_bind_template_child(wc, MotusWindow, clear_plot_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, x_dropdown);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, plots_box);
     gtk_widget_class_bind_template_child(wc, MotusWindow, play_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, time_scale);
     gtk_widget_class_bind_template_child(wc, MotusWindow, time_adjustment);
@@ -904,34 +728,24 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
 }
 
-static GtkExpression *string_expression(void)
-{
-    return gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string");
-}
-
 static void motus_window_init(MotusWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
     self->bridge = motus_run_bridge_new();
-    self->curves = g_ptr_array_new_with_free_func(g_free);
-    self->columns = gtk_string_list_new(NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
-
-    self->quiet = TRUE;
-    gtk_drop_down_set_model(self->column_dropdown, G_LIST_MODEL(self->columns));
-    gtk_drop_down_set_expression(self->column_dropdown, string_expression());
-    list_columns(self, NULL);
-    gtk_drop_down_set_selected(self->column_dropdown, 0);
-    self->quiet = FALSE;
-
+    motus_window_plots_init(self);
     g_signal_connect(self->bridge, "frames", G_CALLBACK(run_frames), self);
     g_signal_connect(self->bridge, "finished", G_CALLBACK(run_finished), self);
-    g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);
-    g_signal_connect(self->clear_plot_button, "clicked", G_CALLBACK(clear_plot_clicked), self);
     g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);
     g_signal_connect(self->tree, "selected", G_CALLBACK(tree_selected), self);
     g_signal_connect(self->viewport, "body-picked", G_CALLBACK(body_picked), self);
-    set_status(self, _("Open a model to begin (Ctrl+O)"));
+    g_signal_connect(self->viewport, "point-clicked", G_CALLBACK(point_clicked), self);
+    self->sel_kind = MT_EDIT_NKINDS;
+    self->sel_index = -1;
+    motus_window_project_init(self);
+    motus_window_edit_init(self);
+    motus_window_teach_init(self);
+    set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);
 }

@@ -1,6 +1,7 @@
-/* motus-window.h — the main window: opens a text model, shows it in the model
- * tree and the 3D view, runs it on a worker thread (MotusRunBridge) with live
- * animation and plots, and plays the stored frames back.
+/* motus-window.h — the main window: opens projects and text models, shows
+ * the model in the tree, the 3D view and the property inspector, edits it
+ * (undoable), runs it on a worker thread (MotusRunBridge) with live
+ * animation and plots, stores runs in the project, and plays them back.
  *
  * Besides the user's actions (win.open, win.run, win.pause, win.stop,
  * win.play-pause, win.step, win.view-*, win.fit-all, win.orthographic,
@@ -11,6 +12,8 @@
 #define MOTUS_WINDOW_H
 
 #include <gtk/gtk.h>
+
+#include "mt_edit.h"
 
 G_BEGIN_DECLS
 
@@ -25,13 +28,60 @@ MotusWindow *motus_window_new(GtkApplication *app);
 
 /* Batch mode: errors go to stderr instead of dialogs. */
 void motus_window_set_batch(MotusWindow *self, gboolean batch);
-/* Opens a text model (stops a run first); FALSE with error naming the file and entity. */
+/* Opens a project (SQLite, .motus) or a text model (.motus.txt), stopping a
+ * run first; a project shows its newest stored run. FALSE with error naming
+ * the file and entity. */
 gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error);
+/* A new project: the ground and gravity, no file yet. */
+void motus_window_new_project(MotusWindow *self);
+/* Saves the model to its file (project or text); FALSE without a file (use
+ * save-as) or on error. Save as: a path ending in .txt gets the text form, any
+ * other a project (a copy of the open project with its runs, or a new one). */
+gboolean motus_window_save(MotusWindow *self, GError **error);
+gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **error);
+/* File of the document (NULL for a new project), unsaved changes, the editor (borrowed). */
+const char *motus_window_get_path(MotusWindow *self);
+gboolean motus_window_is_dirty(MotusWindow *self);
+MtEditor *motus_window_get_editor(MotusWindow *self);
+/* Undo and redo of model edits (Ctrl+Z, Ctrl+Shift+Z); FALSE when there is nothing to do. */
+gboolean motus_window_undo(MotusWindow *self);
+gboolean motus_window_redo(MotusWindow *self);
+/* Selects an entity (tree, view highlight, inspector); MT_EDIT_NKINDS: none. */
+void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index);
+/* Deletes the selection (asking first when others depend on it and ask is set). */
+gboolean motus_window_delete_selected(MotusWindow *self, gboolean ask);
+/* Adds a body from a primitive and selects it. */
+gboolean motus_window_add_body(MotusWindow *self, const MtBodyDef *def, int *index, GError **error);
+/* A click at (x, y) in the 3D view while creating a joint or force element
+ * (win.add-joint, win.add-force): what a mouse click does. */
+gboolean motus_window_pick_click(MotusWindow *self, double x, double y);
+gboolean motus_window_is_picking(MotusWindow *self);
+/* A sensor ("position", "velocity", "acceleration"; joints give reactions,
+ * springs and force elements their force) on the selection. */
+gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **error);
+/* Opens the solver settings dialog (an inspector of the solver fields). */
+GtkWidget *motus_window_show_solver_settings(MotusWindow *self);
+/* The property inspector. */
+GtkWidget *motus_window_get_inspector(MotusWindow *self);
+/* Times and values of a result column of the frames shown (g_free both); the count, 0 when absent. */
+guint motus_window_get_column(MotusWindow *self, const char *name, double **t, double **v);
 /* Starts a run of the open model; FALSE with error when it cannot start. */
 gboolean motus_window_run(MotusWindow *self, GError **error);
 gboolean motus_window_is_running(MotusWindow *self);
-/* Replaces the plotted curves by the named result columns; FALSE with error
- * naming the first unknown column. */
+/* Plots: how many, adding one below (it becomes the active plot, which takes
+ * new curves), removing the active one (never the last), choosing the active
+ * one, the plot widget i. */
+guint motus_window_n_plots(MotusWindow *self);
+guint motus_window_add_plot(MotusWindow *self);
+gboolean motus_window_remove_plot(MotusWindow *self);
+void motus_window_set_active_plot(MotusWindow *self, guint i);
+GtkWidget *motus_window_get_plot_n(MotusWindow *self, guint i);
+/* The active plot against a result column (X–Y), or time (x NULL); FALSE for an unknown column. */
+gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **error);
+/* Keeps the active plot's curves as dashed curves to compare with later runs; returns how many. */
+guint motus_window_pin_curves(MotusWindow *self);
+/* Replaces the curves of the active plot by the named result columns; FALSE
+ * with error naming the first unknown column. */
 gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error);
 /* Shows the stored frame at time t (playback stops). */
 void motus_window_set_time(MotusWindow *self, double t);

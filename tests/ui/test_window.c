@@ -100,8 +100,8 @@ static void test_open_and_pick(void)
     wait_drawn();
     g_assert_null(motus_viewport_get_error(viewport()));
     MotusModelTree *tree = MOTUS_MODEL_TREE(motus_window_get_model_tree(win));
-    /* 7 categories + ground + 3 bodies + 4 joints + 1 driver */
-    g_assert_cmpuint(motus_model_tree_n_rows(tree), ==, 16);
+    /* 8 categories + ground + 3 bodies + 4 joints + 1 driver */
+    g_assert_cmpuint(motus_model_tree_n_rows(tree), ==, 17);
     g_assert_true(action_enabled("run"));
     g_assert_false(action_enabled("stop"));
     g_assert_false(action_enabled("play-pause"));

@@ -1,0 +1,240 @@
+/* gui_bench.c — speed of the application's 3D view and main loop (bench/RESULTS.md,
+ * "GUI"). Run under a display (xvfb-run for llvmpipe); never part of the tests.
+ *
+ *   gui_bench fps [BODIES [SECONDS]]      the 3D view alone in a 1280x800 window,
+ *       a chain of BODIES steel spheres (about 1000 triangles each; 200 → 200k),
+ *       the camera turning every frame: frames per second.
+ *   gui_bench latency [BODIES [UNTIL]]    the whole main window at 1280x800 with the
+ *       same chain, run to UNTIL s on the worker while the view and plot follow
+ *       live: intervals between frame-clock ticks of the window and the lateness
+ *       of a 5 ms timer on the main loop during the run (median, 95th
+ *       percentile, largest).
+ *
+ * The model is generated: bodies in a row along x, 0.1 m apart, joined by
+ * spherical joints, the first one to the ground, released under gravity. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "motus-scene.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+
+static char *chain_text(int n, double until)
+{
+    GString *s = g_string_new("motus-model 1\ntitle \"GUI bench chain\"\ngravity 0 -9.81 0\n");
+    g_string_append_printf(s, "solver method rk4 step 1e-3 until %g\nground\n  marker pivot at 0 0 0\nend\n", until);
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(s,
+                               "body b%d\n  position %g 0 0\n  density 7800\n  shape sphere 0.04\n"
+                               "  marker left at -0.05 0 0\n  marker right at 0.05 0 0\nend\n",
+                               i, 0.05 + 0.1 * i);
+    for (int i = 0; i < n; i++) {
+        if (i == 0)
+            g_string_append(s, "joint j0 spherical b0.left ground.pivot\n");
+        else
+            g_string_append_printf(s, "joint j%d spherical b%d.left b%d.right\n", i, i, i - 1);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void stats(const char *what, GArray *a)
+{
+    if (!a->len) {
+        printf("%s: no samples\n", what);
+        return;
+    }
+    qsort(a->data, a->len, sizeof(double), cmp);
+    double *d = (double *)a->data;
+    printf("%s: %u samples, median %.2f ms, 95%% %.2f ms, max %.2f ms\n", what, a->len, d[a->len / 2],
+           d[(guint)(0.95 * (a->len - 1))], d[a->len - 1]);
+}
+
+/* ---- fps ---------------------------------------------------------------------------- */
+
+/* CPU seconds of the whole process (llvmpipe's threads included). */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+typedef struct {
+    MotusViewport *vp;
+    double cpu0, cpu1;
+    gint64 start, end;
+    guint frames0;
+    double seconds;
+    GMainLoop *loop;
+} Fps;
+
+static gboolean fps_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    (void)w;
+    Fps *f = data;
+    gint64 now = gdk_frame_clock_get_frame_time(clock);
+    if (!f->start && motus_viewport_get_frames_drawn(f->vp) > 5) { /* after start-up */
+        f->start = now;
+        f->cpu0 = cpu_seconds();
+        f->frames0 = motus_viewport_get_frames_drawn(f->vp);
+    }
+    /* a new view every frame, so that every frame is drawn */
+    static const MotusViewPreset presets[] = {MOTUS_VIEW_ISO, MOTUS_VIEW_FRONT, MOTUS_VIEW_TOP, MOTUS_VIEW_RIGHT};
+    static int k;
+    motus_viewport_view_preset(f->vp, presets[k++ % 4]);
+    if (f->start && now - f->start > (gint64)(f->seconds * 1e6)) {
+        f->end = now;
+        f->cpu1 = cpu_seconds();
+        g_main_loop_quit(f->loop);
+        return G_SOURCE_REMOVE;
+    }
+    return G_SOURCE_CONTINUE;
+}
+
+static int bench_fps(int n, double seconds)
+{
+    g_autofree char *text = chain_text(n, 1);
+    MtError err = {0};
+    MtModel *m = mt_model_parse(text, "bench", &err);
+    if (!m) {
+        fprintf(stderr, "model: %s\n", err.msg);
+        return 1;
+    }
+    MotusScene *sc = motus_scene_new(m, NULL, NULL);
+    long tris = 0;
+    for (int b = 0; b <= sc->nbody; b++) tris += sc->body[b].tri->len / 3 + sc->body[b].glyph->len / 3;
+    motus_scene_free(sc);
+    GtkWidget *win = gtk_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_set_decorated(GTK_WINDOW(win), FALSE);
+    GtkWidget *vp = motus_viewport_new();
+    gtk_window_set_child(GTK_WINDOW(win), vp);
+    motus_viewport_set_model(MOTUS_VIEWPORT(vp), m, NULL, NULL);
+    gtk_window_present(GTK_WINDOW(win));
+    Fps f = {MOTUS_VIEWPORT(vp), 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE)};
+    gtk_widget_add_tick_callback(win, fps_tick, &f, NULL);
+    g_main_loop_run(f.loop);
+    guint frames = motus_viewport_get_frames_drawn(f.vp) - f.frames0;
+    GtkWidget *area = motus_viewport_get_gl_area(f.vp);
+    printf("fps: %d bodies, %ld triangles, view %dx%d, GL %s\n", n, tris, gtk_widget_get_width(area),
+           gtk_widget_get_height(area), motus_viewport_get_gl_info(f.vp));
+    double wall = (f.end - f.start) * 1e-6;
+    printf("fps: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core)\n", frames, wall,
+           frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall);
+    g_main_loop_unref(f.loop);
+    gtk_window_destroy(GTK_WINDOW(win));
+    mt_model_free(m);
+    return 0;
+}
+
+/* ---- latency during a run -------------------------------------------------------------- */
+
+typedef struct {
+    GArray *ticks, *late;
+    gint64 last_tick, due;
+    gboolean running, done;
+    guint timer;
+} Lat;
+
+static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    (void)w;
+    Lat *l = data;
+    gint64 now = gdk_frame_clock_get_frame_time(clock);
+    if (l->running && l->last_tick) {
+        double ms = (now - l->last_tick) * 1e-3;
+        g_array_append_val(l->ticks, ms);
+    }
+    l->last_tick = now;
+    return l->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static gboolean lat_timer(gpointer data)
+{
+    Lat *l = data;
+    gint64 now = g_get_monotonic_time();
+    if (l->running && l->due) {
+        double ms = (now - l->due) * 1e-3;
+        g_array_append_val(l->late, ms);
+    }
+    l->due = now + 5000;
+    return G_SOURCE_CONTINUE;
+}
+
+static void lat_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer data)
+{
+    (void)w;
+    Lat *l = data;
+    if (!ok) fprintf(stderr, "run: %s\n", msg);
+    l->running = FALSE;
+    l->done = TRUE;
+}
+
+static int bench_latency(int n, double until)
+{
+    g_autofree char *text = chain_text(n, until);
+    g_autofree char *path = g_build_filename(g_get_tmp_dir(), "motus-gui-bench.motus.txt", NULL);
+    if (!g_file_set_contents(path, text, -1, NULL)) return 1;
+    MotusWindow *win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_present(GTK_WINDOW(win));
+    g_autoptr(GFile) file = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(win, file, &error)) {
+        fprintf(stderr, "%s\n", error->message);
+        return 1;
+    }
+    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0};
+    g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
+    gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
+    /* let start-up finish (GL realised, first frames) before the run */
+    gint64 t0 = g_get_monotonic_time();
+    while (g_get_monotonic_time() - t0 < 1500000) g_main_context_iteration(NULL, FALSE);
+    l.timer = g_timeout_add(5, lat_timer, &l);
+    if (!motus_window_run(win, &error)) {
+        fprintf(stderr, "%s\n", error->message);
+        return 1;
+    }
+    l.running = TRUE;
+    gint64 start = g_get_monotonic_time();
+    while (!l.done) g_main_context_iteration(NULL, TRUE);
+    double wall = (g_get_monotonic_time() - start) * 1e-6;
+    g_source_remove(l.timer);
+    GtkWidget *area = motus_viewport_get_gl_area(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
+    printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), GL %s\n", n,
+           until, wall, motus_window_get_n_frames(win), gtk_widget_get_width(area), gtk_widget_get_height(area),
+           motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
+    stats("latency: window frame interval during the run", l.ticks);
+    stats("latency: lateness of a 5 ms main-loop timer", l.late);
+    g_array_unref(l.ticks);
+    g_array_unref(l.late);
+    gtk_window_destroy(GTK_WINDOW(win));
+    g_unlink(path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    gtk_init();
+    motus_ui_register_resources();
+    const char *mode = argc > 1 ? argv[1] : "fps";
+    int n = argc > 2 ? atoi(argv[2]) : 200;
+    double x = argc > 3 ? atof(argv[3]) : 0;
+    if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
+    if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
+    fprintf(stderr, "usage: gui_bench fps|latency [BODIES [SECONDS|UNTIL]]\n");
+    return 2;
+}

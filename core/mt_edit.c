@@ -1,0 +1,980 @@
+/* mt_edit.c — the editor: model snapshots for undo and redo, the check every
+ * edit passes, and the field table of every entity kind with reading and
+ * setting fields from text (see mt_edit.h). Structural edits (rename,
+ * duplicate, delete, creating) are in mt_edit_ops.c. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* open_memstream */
+#endif
+#include "mt_edit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_edit_internal.h"
+#include "mt_expr.h"
+#include "mt_i18n.h"
+#include "mt_math.h"
+
+/* ---- the editor ---------------------------------------------------------------- */
+
+typedef struct {
+    MtModel *m;
+    unsigned long state;
+    char label[160];
+} Snap;
+
+struct MtEditor {
+    MtModel *model;
+    unsigned long state, saved, next_state;
+    Snap *undo, *redo;
+    int nundo, nredo, cap_undo, cap_redo, limit;
+    char cur_label[160]; /* label of the edit that made the current state */
+};
+
+MtModel *mt_edit_new_model(void)
+{
+    MtModel *m = mt_model_new();
+    if (!m) return NULL;
+    snprintf(m->title, sizeof m->title, "%s", MT_("Untitled"));
+    m->gravity[1] = -9.81;
+    return m;
+}
+
+MtEditor *mt_editor_new(MtModel *m)
+{
+    if (!m) return NULL;
+    MtEditor *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->model = m;
+    e->state = e->saved = 1;
+    e->next_state = 2;
+    e->limit = 200;
+    return e;
+}
+
+static void snaps_free(Snap *s, int n)
+{
+    for (int i = 0; i < n; i++) mt_model_free(s[i].m);
+}
+
+void mt_editor_free(MtEditor *e)
+{
+    if (!e) return;
+    mt_model_free(e->model);
+    snaps_free(e->undo, e->nundo);
+    snaps_free(e->redo, e->nredo);
+    free(e->undo);
+    free(e->redo);
+    free(e);
+}
+
+MtModel *mt_editor_steal(MtEditor *e)
+{
+    if (!e) return NULL;
+    MtModel *m = e->model;
+    e->model = NULL;
+    mt_editor_free(e);
+    return m;
+}
+
+const MtModel *mt_editor_model(const MtEditor *e) { return e->model; }
+unsigned long mt_editor_state(const MtEditor *e) { return e->state; }
+void mt_editor_mark_saved(MtEditor *e) { e->saved = e->state; }
+int mt_editor_dirty(const MtEditor *e) { return e->state != e->saved; }
+int mt_editor_can_undo(const MtEditor *e) { return e->nundo > 0; }
+int mt_editor_can_redo(const MtEditor *e) { return e->nredo > 0; }
+const char *mt_editor_undo_label(const MtEditor *e) { return e->nundo ? e->cur_label : NULL; }
+const char *mt_editor_redo_label(const MtEditor *e) { return e->nredo ? e->redo[e->nredo - 1].label : NULL; }
+
+/* Forgets the oldest edits beyond the limit. */
+static void trim(MtEditor *e)
+{
+    int drop = e->nundo - e->limit;
+    if (drop <= 0) return;
+    snaps_free(e->undo, drop);
+    memmove(e->undo, e->undo + drop, (size_t)(e->nundo - drop) * sizeof *e->undo);
+    e->nundo -= drop;
+}
+
+void mt_editor_set_limit(MtEditor *e, int n)
+{
+    e->limit = n < 1 ? 1 : n;
+    trim(e);
+}
+
+static int push(Snap **arr, int *n, int *cap, MtModel *m, unsigned long state, const char *label)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 16;
+        Snap *p = realloc(*arr, (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        *arr = p;
+        *cap = nc;
+    }
+    Snap *s = &(*arr)[(*n)++];
+    s->m = m;
+    s->state = state;
+    snprintf(s->label, sizeof s->label, "%s", label ? label : "");
+    return 0;
+}
+
+/* The undo stack stores (model before the edit, its state, the label of the
+ * edit that made that model current); cur_label is the label of the edit
+ * that made the current model. */
+MtStatus mt_editor_commit(MtEditor *e, MtModel *changed, const char *label, MtError *err)
+{
+    if (!changed) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    MtStatus rc = mt_edit_check(changed, err);
+    if (rc) {
+        mt_model_free(changed);
+        return rc;
+    }
+    if (push(&e->undo, &e->nundo, &e->cap_undo, e->model, e->state, e->cur_label)) {
+        mt_model_free(changed);
+        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    }
+    trim(e);
+    snaps_free(e->redo, e->nredo);
+    e->nredo = 0;
+    e->model = changed;
+    e->state = e->next_state++;
+    snprintf(e->cur_label, sizeof e->cur_label, "%s", label ? label : "");
+    return MT_OK;
+}
+
+MtStatus mt_editor_undo(MtEditor *e, MtError *err)
+{
+    if (!e->nundo) return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("nothing to undo"));
+    Snap prev = e->undo[--e->nundo];
+    if (push(&e->redo, &e->nredo, &e->cap_redo, e->model, e->state, e->cur_label)) {
+        e->nundo++;
+        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    }
+    e->model = prev.m;
+    e->state = prev.state;
+    snprintf(e->cur_label, sizeof e->cur_label, "%s", prev.label);
+    return MT_OK;
+}
+
+MtStatus mt_editor_redo(MtEditor *e, MtError *err)
+{
+    if (!e->nredo) return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("nothing to redo"));
+    Snap next = e->redo[--e->nredo];
+    if (push(&e->undo, &e->nundo, &e->cap_undo, e->model, e->state, e->cur_label)) {
+        e->nredo++;
+        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    }
+    e->model = next.m;
+    e->state = next.state;
+    snprintf(e->cur_label, sizeof e->cur_label, "%s", next.label);
+    return MT_OK;
+}
+
+/* Writes the model as text and parses it again: whatever an edit produced
+ * must be a model the text format (and so a project) can hold. */
+static MtStatus reads_back(const MtModel *m, MtError *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    MtStatus rc = mt_model_write(m, f, err);
+    fclose(f);
+    if (rc == MT_OK) {
+        MtModel *back = mt_model_parse(text, "edit", err);
+        if (!back) rc = err && err->code ? err->code : MT_ERR_MODEL;
+        mt_model_free(back);
+    }
+    free(text);
+    return rc;
+}
+
+MtStatus mt_edit_check(MtModel *m, MtError *err)
+{
+    MtStatus rc = mt_model_eval_params(m, err);
+    if (rc == MT_OK) rc = mt_model_validate(m, err);
+    if (rc == MT_OK) rc = reads_back(m, err);
+    return rc;
+}
+
+/* ---- describing entities ------------------------------------------------------- */
+
+int mt_edit_count(const MtModel *m, MtEditKind kind)
+{
+    switch (kind) {
+    case MT_EDIT_BODY: return m->nbody;
+    case MT_EDIT_MARKER: return m->nmarker;
+    case MT_EDIT_JOINT: return m->njoint;
+    case MT_EDIT_DRIVER: return m->ndriver;
+    case MT_EDIT_SPRING: return m->nspring;
+    case MT_EDIT_COUPLE: return m->ncouple;
+    case MT_EDIT_FORCE: return m->nforce;
+    case MT_EDIT_SENSOR: return m->nsensor;
+    case MT_EDIT_SHAPE: return m->nshape;
+    case MT_EDIT_PARAM: return m->nparam;
+    case MT_EDIT_CONTROL: return m->ncontrol;
+    case MT_EDIT_EVENT: return m->nevent;
+    case MT_EDIT_GRAVITY:
+    case MT_EDIT_SOLVER: return 1;
+    default: return 0;
+    }
+}
+
+int mt_edit_valid(const MtModel *m, MtEditKind kind, int index)
+{
+    if (kind == MT_EDIT_GRAVITY || kind == MT_EDIT_SOLVER) return 1;
+    if (kind == MT_EDIT_BODY && index == MT_GROUND) return 1;
+    return kind >= 0 && kind < MT_EDIT_NKINDS && index >= 0 && index < mt_edit_count(m, kind);
+}
+
+char *mt_edit_name_ptr(MtModel *m, MtEditKind kind, int index)
+{
+    if (!mt_edit_valid(m, kind, index) || (kind == MT_EDIT_BODY && index == MT_GROUND)) return NULL;
+    switch (kind) {
+    case MT_EDIT_BODY: return m->body[index].name;
+    case MT_EDIT_MARKER: return m->marker[index].name;
+    case MT_EDIT_JOINT: return m->joint[index].name;
+    case MT_EDIT_DRIVER: return m->driver[index].name;
+    case MT_EDIT_SPRING: return m->spring[index].name;
+    case MT_EDIT_COUPLE: return m->couple[index].name;
+    case MT_EDIT_FORCE: return m->force[index].name;
+    case MT_EDIT_SENSOR: return m->sensor[index].name;
+    case MT_EDIT_PARAM: return m->param[index].name;
+    case MT_EDIT_CONTROL: return m->control[index].name;
+    case MT_EDIT_EVENT: return m->event[index].name;
+    default: return NULL;
+    }
+}
+
+const char *mt_edit_name(const MtModel *m, MtEditKind kind, int index)
+{
+    if (kind == MT_EDIT_BODY && index == MT_GROUND) return "ground";
+    const char *s = mt_edit_name_ptr((MtModel *)m, kind, index);
+    return s ? s : "";
+}
+
+const char *mt_edit_describe(const MtModel *m, MtEditKind kind, int index, char *buf, size_t n)
+{
+    char ref[2 * MT_NAME_MAX + 2];
+    const char *name = mt_edit_name(m, kind, index);
+    switch (kind) {
+    case MT_EDIT_BODY: snprintf(buf, n, MT_("body '%s'"), name); break;
+    case MT_EDIT_MARKER:
+        snprintf(buf, n, MT_("marker '%s'"), mt_edit_valid(m, kind, index) ? mt_model_marker_ref(m, index, ref, sizeof ref) : "?");
+        break;
+    case MT_EDIT_JOINT: snprintf(buf, n, MT_("joint '%s'"), name); break;
+    case MT_EDIT_DRIVER: snprintf(buf, n, MT_("driver '%s'"), name); break;
+    case MT_EDIT_SPRING: snprintf(buf, n, MT_("spring '%s'"), name); break;
+    case MT_EDIT_COUPLE: snprintf(buf, n, MT_("coupling '%s'"), name); break;
+    case MT_EDIT_FORCE: snprintf(buf, n, MT_("force element '%s'"), name); break;
+    case MT_EDIT_SENSOR: snprintf(buf, n, MT_("sensor '%s'"), name); break;
+    case MT_EDIT_SHAPE:
+        if (mt_edit_valid(m, kind, index))
+            snprintf(buf, n, MT_("shape %d (%s) of body '%s'"), index + 1, mt_shape_kind_name(m->shape[index].kind),
+                     mt_model_body_name(m, m->shape[index].body));
+        else
+            snprintf(buf, n, MT_("shape %d"), index + 1);
+        break;
+    case MT_EDIT_PARAM: snprintf(buf, n, MT_("parameter '%s'"), name); break;
+    case MT_EDIT_CONTROL: snprintf(buf, n, MT_("control '%s'"), name); break;
+    case MT_EDIT_EVENT: snprintf(buf, n, MT_("event '%s'"), name); break;
+    case MT_EDIT_GRAVITY: snprintf(buf, n, "%s", MT_("gravity")); break;
+    case MT_EDIT_SOLVER: snprintf(buf, n, "%s", MT_("solver")); break;
+    default: snprintf(buf, n, "?"); break;
+    }
+    return buf;
+}
+
+/* ---- the field table ----------------------------------------------------------- */
+
+static const char *const xyz[] = {"x", "y", "z"};
+static const char *const inertia_comp[] = {"xx", "yy", "zz", "xy", "xz", "yz"};
+
+static const char *const joint_type_choices[] = {"spherical", "revolute", "prismatic", "cylindrical", "universal",
+                                                 "fixed", "planar", "screw", "inline", "inplane", "distance",
+                                                 "rolling", "ball", NULL};
+static const char *const method_choices[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL};
+static const char *const loops_choices[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
+static const char *const onoff_choices[] = {"off", "on", NULL};
+
+typedef struct {
+    MtFieldInfo *out;
+    int n, max;
+} Fields;
+
+static void add(Fields *f, const char *name, const char *label, MtFieldType type, MtDim dim, int flags)
+{
+    if (f->n >= f->max) return;
+    MtFieldInfo *x = &f->out[f->n++];
+    memset(x, 0, sizeof *x);
+    snprintf(x->name, sizeof x->name, "%s", name);
+    snprintf(x->label, sizeof x->label, "%s", label);
+    x->type = type;
+    x->dim = dim;
+    x->flags = flags;
+}
+
+static void add_choice(Fields *f, const char *name, const char *label, const char *const *choices)
+{
+    add(f, name, label, MT_FIELD_CHOICE, MT_DIM_NONE, 0);
+    if (f->n && !strcmp(f->out[f->n - 1].name, name)) f->out[f->n - 1].choices = choices;
+}
+
+/* "com.0" … "com.2" labelled "Centre of mass x" …. */
+static void add_vec(Fields *f, const char *name, const char *label, int n, const char *const *comp, MtDim dim, int flags)
+{
+    for (int k = 0; k < n; k++) {
+        char nm[24], lb[64];
+        snprintf(nm, sizeof nm, "%s.%d", name, k);
+        snprintf(lb, sizeof lb, "%s %s", label, comp[k]);
+        add(f, nm, lb, MT_FIELD_NUMBER, dim, flags);
+    }
+}
+
+/* Quantity of a force element's setting, from its name in the text format. */
+static MtDim force_param_dim(MtForceKind kind, const char *p)
+{
+    static const struct {
+        const char *name;
+        MtDim dim;
+    } map[] = {
+        {"kx", MT_DIM_STIFFNESS}, {"ky", MT_DIM_STIFFNESS}, {"kz", MT_DIM_STIFFNESS}, {"ktx", MT_DIM_ROTSTIFF},
+        {"kty", MT_DIM_ROTSTIFF}, {"ktz", MT_DIM_ROTSTIFF},  {"cx", MT_DIM_DAMPING},  {"cy", MT_DIM_DAMPING},
+        {"cz", MT_DIM_DAMPING},   {"ctx", MT_DIM_ROTDAMP},   {"cty", MT_DIM_ROTDAMP}, {"ctz", MT_DIM_ROTDAMP},
+        {"radius", MT_DIM_LENGTH}, {"radius2", MT_DIM_LENGTH}, {"lx", MT_DIM_LENGTH}, {"ly", MT_DIM_LENGTH},
+        {"lz", MT_DIM_LENGTH},    {"vs", MT_DIM_VELOCITY},   {"eps", MT_DIM_VELOCITY}, {"vmin", MT_DIM_VELOCITY},
+        {"pressure", MT_DIM_PRESSURE}, {"patm", MT_DIM_PRESSURE}, {"stroke", MT_DIM_LENGTH}, {"friction", MT_DIM_FORCE},
+        {"kstop", MT_DIM_STIFFNESS}, {"length", MT_DIM_LENGTH}, {"rho", MT_DIM_DENSITY}, {"kr", MT_DIM_STIFFNESS},
+        {"cr", MT_DIM_DAMPING},   {"windx", MT_DIM_VELOCITY}, {"windy", MT_DIM_VELOCITY}, {"windz", MT_DIM_VELOCITY},
+    };
+    if (kind == MT_FORCE_TORSION) {
+        if (!strcmp(p, "k")) return MT_DIM_ROTSTIFF;
+        if (!strcmp(p, "c")) return MT_DIM_ROTDAMP;
+        if (!strcmp(p, "angle0")) return MT_DIM_ANGLE;
+        if (!strcmp(p, "preload")) return MT_DIM_TORQUE;
+    }
+    if (kind == MT_FORCE_CONTACT && !strcmp(p, "k")) return MT_DIM_NONE; /* N/m^exp: no fixed quantity */
+    if (kind == MT_FORCE_FRICTION && !strcmp(p, "preload")) return MT_DIM_FORCE;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(map[i].name, p)) return map[i].dim;
+    return MT_DIM_NONE;
+}
+
+int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max)
+{
+    if (!mt_edit_valid(m, kind, index)) return 0;
+    Fields f = {out, 0, max};
+    const int X = MT_FIELD_EXPR;
+    switch (kind) {
+    case MT_EDIT_BODY: {
+        if (index == MT_GROUND) return 0;
+        const MtBodySpec *b = &m->body[index];
+        int computed = b->density > 0 ? MT_FIELD_READONLY : X;
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add(&f, "density", MT_("Density"), MT_FIELD_NUMBER, MT_DIM_DENSITY, X);
+        add(&f, "mass", MT_("Mass"), MT_FIELD_NUMBER, MT_DIM_MASS, computed);
+        add_vec(&f, "com", MT_("CoM"), 3, xyz, MT_DIM_LENGTH, computed);
+        add_vec(&f, "inertia", MT_("Inertia"), 6, inertia_comp, MT_DIM_INERTIA, computed);
+        add_vec(&f, "position", MT_("Position"), 3, xyz, MT_DIM_LENGTH, X);
+        add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, 0);
+        add_vec(&f, "velocity", MT_("Velocity"), 3, xyz, MT_DIM_VELOCITY, X);
+        add_vec(&f, "omega", MT_("Ang. velocity"), 3, xyz, MT_DIM_ANGVEL, X);
+        break;
+    }
+    case MT_EDIT_MARKER:
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add_vec(&f, "at", MT_("At"), 3, xyz, MT_DIM_LENGTH, X);
+        add_vec(&f, "zaxis", MT_("Axis z"), 3, xyz, MT_DIM_NONE, 0);
+        break;
+    case MT_EDIT_JOINT: {
+        const MtJointSpec *j = &m->joint[index];
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add_choice(&f, "type", MT_("Type"), joint_type_choices);
+        add(&f, "mi", MT_("Marker i (moving body)"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+        add(&f, "mj", MT_("Marker j (base body)"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+        if (j->type == MT_JOINT_SCREW) add(&f, "param", MT_("Pitch (per turn)"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
+        if (j->type == MT_JOINT_DISTANCE) add(&f, "param", MT_("Distance"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
+        if (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL)
+            add(&f, "param", MT_("Rolling radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
+        break;
+    }
+    case MT_EDIT_DRIVER: {
+        const MtDriverSpec *d = &m->driver[index];
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        MtDim dim = d->joint >= 0 ? (d->coord == MT_COORD_ANGLE ? MT_DIM_ANGLE : MT_DIM_LENGTH)
+                                  : (d->comp >= MT_COMP_AX ? MT_DIM_ANGLE : MT_DIM_LENGTH);
+        if (d->kind != MT_DRIVER_TABLE)
+            for (int k = 0; k < d->ncoef; k++) {
+                char nm[24], lb[64];
+                snprintf(nm, sizeof nm, "coef.%d", k);
+                snprintf(lb, sizeof lb, MT_("Coefficient c%d"), k);
+                /* the constant term of a polynomial has the coordinate's quantity */
+                add(&f, nm, lb, MT_FIELD_NUMBER, (k == 0 && d->kind == MT_DRIVER_POLY) ? dim : MT_DIM_NONE, X);
+            }
+        break;
+    }
+    case MT_EDIT_SPRING:
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add(&f, "mi", MT_("End i"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+        add(&f, "mj", MT_("End j"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+        add(&f, "k", MT_("Stiffness"), MT_FIELD_NUMBER, MT_DIM_STIFFNESS, X);
+        add(&f, "c", MT_("Damping"), MT_FIELD_NUMBER, MT_DIM_DAMPING, X);
+        add(&f, "length", MT_("Free length"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
+        add(&f, "preload", MT_("Preload"), MT_FIELD_NUMBER, MT_DIM_FORCE, X);
+        add(&f, "curve", MT_("Force law curve(x, v) (empty: linear)"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        break;
+    case MT_EDIT_COUPLE:
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        for (int k = 0; k < m->couple[index].n; k++) {
+            char nm[24], lb[64];
+            snprintf(nm, sizeof nm, "coef.%d", k);
+            snprintf(lb, sizeof lb, MT_("Coefficient %d (joint '%s')"), k + 1, m->joint[m->couple[index].joint[k]].name);
+            add(&f, nm, lb, MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        }
+        break;
+    case MT_EDIT_FORCE: {
+        const MtForceSpec *fs = &m->force[index];
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        if (fs->joint < 0) {
+            add(&f, "mi", MT_("Marker i"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+            if (fs->kind != MT_FORCE_DRAG) add(&f, "mj", MT_("Marker j"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
+        }
+        const char *const *pn = mt_force_param_names(fs->kind);
+        for (int q = 0; pn[q]; q++) add(&f, pn[q], pn[q], MT_FIELD_NUMBER, force_param_dim(fs->kind, pn[q]), X);
+        if (fs->kind == MT_FORCE_ACTUATOR) {
+            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            for (int q = 0; q < 6; q++) {
+                char nm[24];
+                snprintf(nm, sizeof nm, "expr.%s", ax[q]);
+                add(&f, nm, ax[q], MT_FIELD_TEXT, MT_DIM_NONE, 0);
+            }
+        }
+        break;
+    }
+    case MT_EDIT_SENSOR: {
+        const MtSensorSpec *s = &m->sensor[index];
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        if (s->kind == MT_SENSOR_EXPR) add(&f, "expr", MT_("Expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        add(&f, "unit", MT_("Display unit"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        break;
+    }
+    case MT_EDIT_SHAPE: {
+        const MtShapeSpec *s = &m->shape[index];
+        switch (s->kind) {
+        case MT_SHAPE_BOX: add_vec(&f, "size", MT_("Size"), 3, xyz, MT_DIM_LENGTH, 0); break;
+        case MT_SHAPE_CYLINDER:
+        case MT_SHAPE_CAPSULE:
+            add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0);
+            add(&f, "size.1", MT_("Length"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0);
+            break;
+        case MT_SHAPE_SPHERE:
+        case MT_SHAPE_BAR: add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0); break;
+        case MT_SHAPE_MESH: add(&f, "size.0", MT_("Scale"), MT_FIELD_NUMBER, MT_DIM_NONE, 0); break;
+        default: break;
+        }
+        add_vec(&f, "pos", MT_("At"), 3, xyz, MT_DIM_LENGTH, 0);
+        if (s->kind == MT_SHAPE_BAR) add_vec(&f, "end", MT_("End point"), 3, xyz, MT_DIM_LENGTH, 0);
+        break;
+    }
+    case MT_EDIT_PARAM:
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add(&f, "expr", MT_("Value or expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        add(&f, "unit", MT_("Unit"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        break;
+    case MT_EDIT_CONTROL: {
+        static const char *const pid[] = {"kp", "ki", "kd", "tf", NULL}, *const lag[] = {"k", "tau", NULL},
+                                 *const sec[] = {"k", "wn", "zeta", NULL};
+        const MtControlSpec *c = &m->control[index];
+        const char *const *pn = c->kind == MT_CONTROL_PID ? pid : c->kind == MT_CONTROL_LAG ? lag : sec;
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        add(&f, "input", MT_("Input"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        if (c->kind == MT_CONTROL_PID) add(&f, "setpoint", MT_("Set point"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        for (int q = 0; pn[q]; q++) {
+            MtDim d = !strcmp(pn[q], "tf") || !strcmp(pn[q], "tau") ? MT_DIM_TIME
+                      : !strcmp(pn[q], "wn")                          ? MT_DIM_ANGVEL
+                                                                      : MT_DIM_NONE;
+            add(&f, pn[q], pn[q], MT_FIELD_NUMBER, d, 0);
+        }
+        add_choice(&f, "disabled", MT_("Disabled"), onoff_choices);
+        break;
+    }
+    case MT_EDIT_EVENT: {
+        const MtEventSpec *ev = &m->event[index];
+        add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
+        if (ev->trigger == MT_EVENT_AT) add(&f, "time", MT_("Time"), MT_FIELD_NUMBER, MT_DIM_TIME, 0);
+        else {
+            add(&f, "expr", MT_("Expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+            add(&f, "value", MT_("Crossing value"), MT_FIELD_NUMBER, MT_DIM_NONE, 0);
+        }
+        break;
+    }
+    case MT_EDIT_GRAVITY: add_vec(&f, "gravity", MT_("Gravity"), 3, xyz, MT_DIM_ACCEL, X); break;
+    case MT_EDIT_SOLVER:
+        add_choice(&f, "method", MT_("Method"), method_choices);
+        add(&f, "step", MT_("Step (output step of adaptive methods)"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
+        add(&f, "until", MT_("End time"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
+        add(&f, "every", MT_("Write every n-th step"), MT_FIELD_INT, MT_DIM_NONE, 0);
+        add(&f, "rtol", MT_("Relative tolerance"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        add(&f, "atol", MT_("Absolute tolerance"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        add(&f, "ts", MT_("Stabilisation period Ts (0: off)"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
+        add(&f, "xi", MT_("Stabilisation damping ξs"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        add_choice(&f, "correct_pos", MT_("Position correction"), onoff_choices);
+        add_choice(&f, "correct_vel", MT_("Velocity correction"), onoff_choices);
+        add(&f, "alpha", MT_("HHT α"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        add(&f, "rho", MT_("Generalised-α ρ∞"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
+        add_choice(&f, "loops", MT_("Closed loops"), loops_choices);
+        add(&f, "nu", MT_("Loop controller frequency ν (0: default)"), MT_FIELD_NUMBER, MT_DIM_ANGVEL, 0);
+        break;
+    default: break;
+    }
+    return f.n;
+}
+
+/* The MtEntityKind of bindable kinds, or -1. */
+static int entity_kind(MtEditKind k)
+{
+    switch (k) {
+    case MT_EDIT_BODY: return MT_ENT_BODY;
+    case MT_EDIT_MARKER: return MT_ENT_MARKER;
+    case MT_EDIT_JOINT: return MT_ENT_JOINT;
+    case MT_EDIT_DRIVER: return MT_ENT_DRIVER;
+    case MT_EDIT_SPRING: return MT_ENT_SPRING;
+    case MT_EDIT_COUPLE: return MT_ENT_COUPLE;
+    case MT_EDIT_FORCE: return MT_ENT_FORCE;
+    case MT_EDIT_GRAVITY: return MT_ENT_GRAVITY;
+    case MT_EDIT_SOLVER: return MT_ENT_SOLVER;
+    default: return -1;
+    }
+}
+
+/* "name.k" → component k of a vector of n, or -1. */
+static int comp_of(const char *field, const char *base, int n)
+{
+    size_t l = strlen(base);
+    if (strncmp(field, base, l) || field[l] != '.') return -1;
+    char *end;
+    long k = strtol(field + l + 1, &end, 10);
+    return (*end || k < 0 || k >= n) ? -1 : (int)k;
+}
+
+/* Address of a numeric field, bindable or not (shapes, controls, events,
+ * loop frequency); NULL when there is none. */
+static double *field_addr(MtModel *m, MtEditKind kind, int index, const char *field)
+{
+    int ek = entity_kind(kind);
+    if (ek >= 0 && !(kind == MT_EDIT_BODY && index == MT_GROUND)) {
+        double *x = mt_model_field(m, (MtEntityKind)ek, index, field);
+        if (x) return x;
+    }
+    int k;
+    switch (kind) {
+    case MT_EDIT_SHAPE: {
+        MtShapeSpec *s = &m->shape[index];
+        if ((k = comp_of(field, "size", 3)) >= 0) return &s->size[k];
+        if ((k = comp_of(field, "pos", 3)) >= 0) return &s->pos[k];
+        if ((k = comp_of(field, "end", 3)) >= 0) return &s->end[k];
+        return NULL;
+    }
+    case MT_EDIT_CONTROL: {
+        MtControlSpec *c = &m->control[index];
+        static const char *const pid[] = {"kp", "ki", "kd", "tf"}, *const lag[] = {"k", "tau"},
+                                 *const sec[] = {"k", "wn", "zeta"};
+        const char *const *pn = c->kind == MT_CONTROL_PID ? pid : c->kind == MT_CONTROL_LAG ? lag : sec;
+        int np = c->kind == MT_CONTROL_PID ? 4 : c->kind == MT_CONTROL_LAG ? 2 : 3;
+        for (int q = 0; q < np; q++)
+            if (!strcmp(field, pn[q])) return &c->p[q];
+        return NULL;
+    }
+    case MT_EDIT_EVENT:
+        if (!strcmp(field, "time")) return &m->event[index].time;
+        if (!strcmp(field, "value")) return &m->event[index].value;
+        return NULL;
+    case MT_EDIT_SOLVER:
+        if (!strcmp(field, "nu")) return &m->loop_freq;
+        return NULL;
+    default: return NULL;
+    }
+}
+
+/* Whether a field may hold an expression (as listed by mt_edit_fields). */
+static const MtFieldInfo *find_field(const MtModel *m, MtEditKind kind, int index, const char *field, MtFieldInfo *buf)
+{
+    int n = mt_edit_fields(m, kind, index, buf, MT_FIELD_MAX);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(buf[i].name, field)) return &buf[i];
+    return NULL;
+}
+
+const MtUnit *mt_edit_display_unit(const MtModel *m, MtDim dim)
+{
+    const char *q = mt_dim_name(dim);
+    for (int i = 0; q && i < m->nunit; i++)
+        if (!strcmp(m->unit[i].quantity, q)) {
+            const MtUnit *u = mt_unit_lookup(m->unit[i].unit, dim);
+            if (u) return u;
+        }
+    return dim == MT_DIM_NONE ? NULL : mt_unit_si(dim);
+}
+
+static int choice_index(const char *const *choices, const char *s)
+{
+    for (int i = 0; choices[i]; i++)
+        if (!strcmp(choices[i], s)) return i;
+    return -1;
+}
+
+MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                           MtError *err)
+{
+    MtModel *m = (MtModel *)cm; /* only read */
+    if (kind == MT_EDIT_GRAVITY || kind == MT_EDIT_SOLVER) index = 0; /* bindings use 0 */
+    MtFieldInfo fields[MT_FIELD_MAX];
+    const MtFieldInfo *fi = find_field(m, kind, index, field, fields);
+    char what[160];
+    if (!fi)
+        return mt_error_set(err, MT_ERR_ARG, mt_edit_name(m, kind, index), MT_("%s has no field '%s'"),
+                            mt_edit_describe(m, kind, index, what, sizeof what), field);
+    buf[0] = 0;
+    switch (fi->type) {
+    case MT_FIELD_NAME: snprintf(buf, n, "%s", mt_edit_name(m, kind, index)); return MT_OK;
+    case MT_FIELD_MARKER: {
+        int mk = !strcmp(field, "mi") ? (kind == MT_EDIT_JOINT ? m->joint[index].mi
+                                         : kind == MT_EDIT_SPRING ? m->spring[index].mi
+                                                                  : m->force[index].mi)
+                                      : (kind == MT_EDIT_JOINT ? m->joint[index].mj
+                                         : kind == MT_EDIT_SPRING ? m->spring[index].mj
+                                                                  : m->force[index].mj);
+        char ref[2 * MT_NAME_MAX + 2];
+        snprintf(buf, n, "%s", mk >= 0 ? mt_model_marker_ref(m, mk, ref, sizeof ref) : "");
+        return MT_OK;
+    }
+    case MT_FIELD_CHOICE: {
+        int v = 0;
+        if (!strcmp(field, "type")) v = m->joint[index].type;
+        else if (!strcmp(field, "method")) v = m->solver.method;
+        else if (!strcmp(field, "loops")) v = m->loops;
+        else if (!strcmp(field, "correct_pos")) v = m->solver.correct_pos != 0;
+        else if (!strcmp(field, "correct_vel")) v = m->solver.correct_vel != 0;
+        else if (!strcmp(field, "disabled")) v = m->control[index].disabled != 0;
+        snprintf(buf, n, "%s", fi->choices[v]);
+        return MT_OK;
+    }
+    case MT_FIELD_TEXT: {
+        const char *s = "";
+        if (kind == MT_EDIT_PARAM) s = !strcmp(field, "expr") ? m->param[index].expr : m->param[index].unit;
+        else if (kind == MT_EDIT_SPRING) s = m->spring[index].curve;
+        else if (kind == MT_EDIT_SENSOR) s = !strcmp(field, "expr") ? m->sensor[index].expr : m->sensor[index].unit;
+        else if (kind == MT_EDIT_CONTROL) s = !strcmp(field, "input") ? m->control[index].input : m->control[index].setpoint;
+        else if (kind == MT_EDIT_EVENT) s = m->event[index].expr;
+        else if (kind == MT_EDIT_FORCE) {
+            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            for (int q = 0; q < 6; q++)
+                if (!strcmp(field + 5, ax[q])) s = m->force[index].expr[q];
+        }
+        snprintf(buf, n, "%s", s);
+        return MT_OK;
+    }
+    case MT_FIELD_INT: snprintf(buf, n, "%d", m->solver.every); return MT_OK;
+    case MT_FIELD_NUMBER: {
+        int ek = entity_kind(kind);
+        const MtBinding *b = ek >= 0 ? mt_model_binding(m, (MtEntityKind)ek, index, field) : NULL;
+        if (b) {
+            snprintf(buf, n, "{%s}", b->expr);
+            return MT_OK;
+        }
+        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
+            double a[3];
+            mt_edit_rot_to_angles(m->body[index].rot, a);
+            mt_units_format(a[comp_of(field, "orientation", 3)], mt_edit_display_unit(m, MT_DIM_ANGLE), 6, buf, n);
+            return MT_OK;
+        }
+        if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0) {
+            /* z axis = third column of the row-major rotation */
+            int k = comp_of(field, "zaxis", 3);
+            mt_units_format(m->marker[index].rot[3 * k + 2], NULL, 6, buf, n);
+            return MT_OK;
+        }
+        double *x = field_addr(m, kind, index, field);
+        if (!x) return mt_error_set(err, MT_ERR_ARG, field, MT_("no such field '%s'"), field);
+        mt_units_format(*x, mt_edit_display_unit(m, fi->dim), 6, buf, n);
+        return MT_OK;
+    }
+    }
+    return MT_OK;
+}
+
+/* Removes the binding of a field (a number typed over an expression). */
+static void unbind(MtModel *m, int ek, int index, const char *field)
+{
+    for (int i = 0; i < m->nbinding; i++) {
+        MtBinding *b = &m->binding[i];
+        if ((int)b->kind == ek && b->index == index && !strcmp(b->field, field)) {
+            memmove(b, b + 1, (size_t)(m->nbinding - i - 1) * sizeof *b);
+            m->nbinding--;
+            return;
+        }
+    }
+}
+
+static int resolve_param(void *user, const char *name, int *slot)
+{
+    int i = mt_model_find_param(user, name);
+    if (i < 0) return 0;
+    *slot = i;
+    return 1;
+}
+
+/* Sets a marker's z axis to the direction typed (components one at a time):
+ * the x axis is kept as close as possible to the old one. */
+static MtStatus set_zaxis(MtModel *m, int index, int k, double v, MtError *err, const char *what)
+{
+    MtMarkerSpec *mk = &m->marker[index];
+    double z[3] = {mk->rot[2], mk->rot[5], mk->rot[8]};
+    z[k] = v;
+    double len = mt_v3_norm(z);
+    if (!(len > 1e-12) || !isfinite(len))
+        return mt_error_set(err, MT_ERR_MODEL, mk->name, MT_("%s, axis z: the direction must not be zero"), what);
+    mt_v3_scale(z, z, 1 / len);
+    double R[9];
+    mt_edit_frame_from_z(z, R);
+    memcpy(mk->rot, R, sizeof R);
+    return MT_OK;
+}
+
+/* Stops a refused edit's message from repeating the entity: when the core's
+ * message starts with "<what>: ", the field goes in after <what>. */
+static MtStatus field_error(MtError *err, const char *entity, const char *what, const char *label, const MtError *why)
+{
+    size_t l = strlen(what);
+    if (!strncmp(why->msg, what, l) && why->msg[l] == ':')
+        return mt_error_set(err, why->code ? why->code : MT_ERR_MODEL, entity, "%s, %s%s", what, label, why->msg + l);
+    return mt_error_set(err, why->code ? why->code : MT_ERR_MODEL, entity, "%s, %s: %s", what, label, why->msg);
+}
+
+/* Applies text to a field of the copy c; the checks of the whole model follow. */
+static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo *fi, const char *text, MtError *why)
+{
+    const char *field = fi->name;
+    while (*text == ' ' || *text == '\t') text++;
+    size_t tl = strlen(text);
+    while (tl && (text[tl - 1] == ' ' || text[tl - 1] == '\t')) tl--;
+    char t[MT_EXPR_MAX + 2];
+    if (tl >= sizeof t - 1) return mt_error_set(why, MT_ERR_ARG, "", MT_("longer than %d characters"), MT_EXPR_MAX - 1);
+    memcpy(t, text, tl);
+    t[tl] = 0;
+    switch (fi->type) {
+    case MT_FIELD_NAME: return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("use rename to change a name"));
+    case MT_FIELD_MARKER: {
+        int mk = mt_model_find_marker(c, t);
+        if (mk < 0) return mt_error_set(why, MT_ERR_MODEL, "", MT_("no marker '%s' (write body.marker)"), t);
+        int *slot = kind == MT_EDIT_JOINT ? (!strcmp(field, "mi") ? &c->joint[index].mi : &c->joint[index].mj)
+                    : kind == MT_EDIT_SPRING ? (!strcmp(field, "mi") ? &c->spring[index].mi : &c->spring[index].mj)
+                                             : (!strcmp(field, "mi") ? &c->force[index].mi : &c->force[index].mj);
+        *slot = mk;
+        return MT_OK;
+    }
+    case MT_FIELD_CHOICE: {
+        int v = choice_index(fi->choices, t);
+        if (v < 0) {
+            char list[256] = "";
+            for (int i = 0; fi->choices[i]; i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", fi->choices[i]);
+            return mt_error_set(why, MT_ERR_ARG, "", MT_("'%s' is not one of: %s"), t, list);
+        }
+        if (!strcmp(field, "type")) {
+            MtJointType old = c->joint[index].type;
+            c->joint[index].type = (MtJointType)v;
+            /* parameters that a new type needs get a start value */
+            MtJointSpec *j = &c->joint[index];
+            if (old != j->type && !(j->param > 0)) {
+                if (j->type == MT_JOINT_SCREW) j->param = 0.01;
+                if (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL) j->param = 0.1;
+                if (j->type == MT_JOINT_DISTANCE) j->param = 0.1;
+            }
+        } else if (!strcmp(field, "method")) c->solver.method = (MtMethod)v;
+        else if (!strcmp(field, "loops")) c->loops = v;
+        else if (!strcmp(field, "correct_pos")) c->solver.correct_pos = v;
+        else if (!strcmp(field, "correct_vel")) c->solver.correct_vel = v;
+        else if (!strcmp(field, "disabled")) c->control[index].disabled = v;
+        return MT_OK;
+    }
+    case MT_FIELD_TEXT: {
+        char *dst = NULL;
+        size_t cap = MT_EXPR_MAX;
+        if (kind == MT_EDIT_PARAM) {
+            MtParamSpec *p = &c->param[index];
+            if (!strcmp(field, "unit")) {
+                if (t[0] && !mt_unit_find(t, NULL, NULL)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);
+                if (strlen(t) >= sizeof p->unit) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);
+                memcpy(p->unit, t, strlen(t) + 1);
+                return MT_OK;
+            }
+            if (!t[0]) return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("give a value or an expression"));
+            dst = p->expr;
+        } else if (kind == MT_EDIT_SPRING) dst = c->spring[index].curve;
+        else if (kind == MT_EDIT_SENSOR) {
+            if (!strcmp(field, "unit")) {
+                if (t[0] && !mt_unit_find(t, NULL, NULL)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);
+                dst = c->sensor[index].unit;
+                cap = sizeof c->sensor[index].unit;
+            } else dst = c->sensor[index].expr;
+        } else if (kind == MT_EDIT_CONTROL) dst = !strcmp(field, "input") ? c->control[index].input : c->control[index].setpoint;
+        else if (kind == MT_EDIT_EVENT) dst = c->event[index].expr;
+        else if (kind == MT_EDIT_FORCE) {
+            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            for (int q = 0; q < 6; q++)
+                if (!strcmp(field + 5, ax[q])) dst = c->force[index].expr[q];
+        }
+        if (!dst) return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("no such field"));
+        if (strlen(t) >= cap) return mt_error_set(why, MT_ERR_ARG, "", MT_("longer than %d characters"), (int)cap - 1);
+        /* a braced expression is the text format's spelling; store it bare */
+        size_t l = strlen(t);
+        if (l >= 2 && t[0] == '{' && t[l - 1] == '}') {
+            memmove(t, t + 1, l - 2);
+            t[l - 2] = 0;
+        }
+        memcpy(dst, t, strlen(t) + 1); /* length checked above */
+        return MT_OK;
+    }
+    case MT_FIELD_INT: {
+        char *end;
+        long v = strtol(t, &end, 10);
+        if (!t[0] || *end || v < 1 || v > 1000000000L)
+            return mt_error_set(why, MT_ERR_MODEL, "", MT_("'%s' is not a whole number of at least 1"), t);
+        c->solver.every = (int)v;
+        return MT_OK;
+    }
+    case MT_FIELD_NUMBER: break;
+    }
+    /* a number with or without unit, or an expression of parameters */
+    if (!t[0]) return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("give a value"));
+    int ek = entity_kind(kind);
+    const MtUnit *du = mt_edit_display_unit(c, fi->dim);
+    double v;
+    MtError perr = {0};
+    int braced = t[0] == '{';
+    if (!braced && mt_units_parse(t, fi->dim == MT_DIM_NONE ? MT_DIM_ANY : fi->dim, du ? du->name : NULL, &v, &perr) == MT_OK) {
+        if (fi->dim == MT_DIM_NONE) { /* a plain number: no unit accepted */
+            double plain;
+            if (!mt_expr_is_number(t, &plain)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("'%s': this field takes a plain number"), t);
+            v = plain;
+        }
+        if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0)
+            return set_zaxis(c, index, comp_of(field, "zaxis", 3), v, why, "");
+        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
+            double a[3];
+            mt_edit_rot_to_angles(c->body[index].rot, a);
+            a[comp_of(field, "orientation", 3)] = v;
+            mt_edit_angles_to_rot(a, c->body[index].rot);
+            return MT_OK;
+        }
+        double *x = field_addr(c, kind, index, field);
+        if (!x) return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("no such field"));
+        *x = v;
+        if (ek >= 0) unbind(c, ek, index, field);
+        return MT_OK;
+    }
+    /* not a number: an expression? */
+    size_t l = strlen(t);
+    if (braced) {
+        if (l < 2 || t[l - 1] != '}') return mt_error_set(why, MT_ERR_SYNTAX, "", "%s", MT_("an expression in braces lacks its '}'"));
+        memmove(t, t + 1, l - 2);
+        t[l - 2] = 0;
+    }
+    double val;
+    MtError eerr = {0};
+    /* the parameters' present values (the copy carries those of the last evaluation) */
+    double *vars = malloc(((size_t)c->nparam + 1) * sizeof *vars);
+    if (!vars) return mt_error_set(why, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    for (int i = 0; i < c->nparam; i++) vars[i] = c->param[i].value;
+    MtStatus erc = mt_expr_eval_constant(t, resolve_param, c, vars, &val, &eerr);
+    free(vars);
+    if (erc != MT_OK) {
+        /* looks like a number with a unit: the unit message helps more */
+        double dummy;
+        if (!braced && mt_expr_scan_number(t[0] == '-' || t[0] == '+' ? t + 1 : t, &dummy) > 0 && perr.msg[0])
+            return mt_error_set(why, MT_ERR_SYNTAX, "", "%s", perr.msg);
+        return mt_error_set(why, MT_ERR_SYNTAX, "", MT_("'%s' is neither a number nor an expression of parameters (%s)"), t,
+                            eerr.msg);
+    }
+    if (!(fi->flags & MT_FIELD_EXPR))
+        return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("this field takes a number, not an expression"));
+    if (mt_model_bind(c, (MtEntityKind)ek, index, field, t, why) < 0) return why->code ? why->code : MT_ERR_MODEL;
+    return MT_OK;
+}
+
+MtStatus mt_edit_set_field(MtEditor *e, MtEditKind kind, int index, const char *field, const char *text, MtError *err)
+{
+    const MtModel *m = e->model;
+    if (kind == MT_EDIT_GRAVITY || kind == MT_EDIT_SOLVER) index = 0; /* bindings use 0 */
+    char what[160];
+    mt_edit_describe(m, kind, index, what, sizeof what);
+    const char *entity = mt_edit_name(m, kind, index);
+    if (!mt_edit_valid(m, kind, index)) return mt_error_set(err, MT_ERR_ARG, "", MT_("%s does not exist"), what);
+    MtFieldInfo fields[MT_FIELD_MAX];
+    const MtFieldInfo *fi = find_field(m, kind, index, field, fields);
+    if (!fi) return mt_error_set(err, MT_ERR_ARG, entity, MT_("%s has no field '%s'"), what, field);
+    if (fi->type == MT_FIELD_NAME) return mt_edit_rename(e, kind, index, text, err);
+    if (fi->flags & MT_FIELD_READONLY)
+        return mt_error_set(err, MT_ERR_MODEL, entity,
+                            MT_("%s, %s: computed from the shapes and the density; set the density to 0 to type it"), what,
+                            fi->label);
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, entity, "%s", MT_("out of memory"));
+    MtError why = {0};
+    MtStatus rc = apply(c, kind, index, fi, text ? text : "", &why);
+    if (rc == MT_OK) rc = mt_edit_check(c, &why);
+    if (rc != MT_OK) {
+        mt_model_free(c);
+        return field_error(err, entity, what, fi->label, &why);
+    }
+    char label[256];
+    snprintf(label, sizeof label, MT_("set %s of %s"), fi->label, what);
+    rc = mt_editor_commit(e, c, label, &why);
+    if (rc) return field_error(err, entity, what, fi->label, &why);
+    return MT_OK;
+}
+
+/* A right-handed orthonormal frame (row-major, columns = axes) whose z is
+ * the unit vector z; x is taken from the project axis least along z. */
+void mt_edit_frame_from_z(const double z[3], double R[9])
+{
+    double a[3] = {0, 0, 0};
+    int k = fabs(z[0]) <= fabs(z[1]) && fabs(z[0]) <= fabs(z[2]) ? 0 : fabs(z[1]) <= fabs(z[2]) ? 1 : 2;
+    a[k] = 1;
+    double x[3], y[3];
+    mt_v3_cross(y, z, a);
+    mt_v3_scale(y, y, 1 / mt_v3_norm(y));
+    mt_v3_cross(x, y, z);
+    for (int i = 0; i < 3; i++) {
+        R[3 * i + 0] = x[i];
+        R[3 * i + 1] = y[i];
+        R[3 * i + 2] = z[i];
+    }
+}
+
+/* Rotation = Rz(a2)·Ry(a1)·Rx(a0): turn about project x, then y, then z. */
+void mt_edit_angles_to_rot(const double a[3], double R[9])
+{
+    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]), cz = cos(a[2]), sz = sin(a[2]);
+    R[0] = cz * cy, R[1] = cz * sy * sx - sz * cx, R[2] = cz * sy * cx + sz * sx;
+    R[3] = sz * cy, R[4] = sz * sy * sx + cz * cx, R[5] = sz * sy * cx - cz * sx;
+    R[6] = -sy, R[7] = cy * sx, R[8] = cy * cx;
+}
+
+void mt_edit_rot_to_angles(const double R[9], double a[3])
+{
+    double sy = -R[6];
+    if (sy > 1) sy = 1;
+    if (sy < -1) sy = -1;
+    a[1] = asin(sy);
+    if (fabs(sy) < 1 - 1e-12) {
+        a[0] = atan2(R[7], R[8]);
+        a[2] = atan2(R[3], R[0]);
+    } else { /* gimbal lock: the x turn is taken as 0 */
+        a[0] = 0;
+        a[2] = atan2(-R[1], R[4]);
+    }
+}

@@ -1,0 +1,18 @@
+/* mt_edit_internal.h — shared by mt_edit.c and mt_edit_ops.c only. */
+#ifndef MT_EDIT_INTERNAL_H
+#define MT_EDIT_INTERNAL_H
+
+#include "mt_edit.h"
+
+/* 1 when (kind, index) names an entity of m (the ground, gravity and solver included). */
+int mt_edit_valid(const MtModel *m, MtEditKind kind, int index);
+/* The name buffer of a named entity, or NULL. */
+char *mt_edit_name_ptr(MtModel *m, MtEditKind kind, int index);
+/* Right-handed orthonormal axes (row-major, columns x y z) with the given unit z. */
+void mt_edit_frame_from_z(const double z[3], double R[9]);
+
+/* Body orientation as turns about project x, y, z (R = Rz·Ry·Rx), and back. */
+void mt_edit_angles_to_rot(const double a[3], double R[9]);
+void mt_edit_rot_to_angles(const double R[9], double a[3]);
+
+#endif

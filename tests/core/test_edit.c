@@ -1,0 +1,432 @@
+/* test_edit.c — core/mt_edit*.c: a pendulum built from nothing by edits runs
+ * with the period of the exact large-amplitude formula; fields are set from
+ * numbers with units and from expressions, bad values are refused with the
+ * entity and field named and the model left as it was; undo and redo walk
+ * the states back and forth exactly; rename rewrites expressions; duplicate
+ * and delete (with dependents explained and every index renumbered). */
+#include <string.h>
+
+#include "mt_edit.h"
+#include "mt_test.h"
+
+/* The model as canonical text (to compare states exactly). */
+static char *text_of(const MtModel *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    MtError err = {0};
+    mt_model_write(m, f, &err);
+    fclose(f);
+    return buf;
+}
+
+static const char *get(const MtEditor *e, MtEditKind k, int i, const char *field)
+{
+    static char buf[256];
+    static MtError err;
+    memset(&err, 0, sizeof err);
+    if (mt_edit_get_field(mt_editor_model(e), k, i, field, buf, sizeof buf, &err)) return err.msg;
+    return buf;
+}
+
+#define OK(call)                                                                 \
+    do {                                                                         \
+        MtError err_ = {0};                                                      \
+        MtStatus rc_ = (call);                                                   \
+        (void)err;                                                               \
+        CHECK(rc_ == MT_OK, "%s failed: %s", #call, err_.msg);                   \
+    } while (0)
+
+/* x of the bob's centre of mass at every frame, to time its swings. */
+typedef struct {
+    double t[20000], x[20000];
+    int n;
+} Track;
+
+static int track(void *user, MtState *st)
+{
+    Track *tr = user;
+    if (tr->n < 20000) {
+        tr->t[tr->n] = st->t;
+        tr->x[tr->n] = st->q[0];
+        tr->n++;
+    }
+    return 0;
+}
+
+/* Period from the first and last downward zero crossings of x (linear interpolation). */
+static double period_of(const Track *tr)
+{
+    double first = NAN, last = NAN;
+    int count = 0;
+    for (int i = 1; i < tr->n; i++)
+        if (tr->x[i - 1] > 0 && tr->x[i] <= 0) {
+            double tc = tr->t[i - 1] + (tr->t[i] - tr->t[i - 1]) * tr->x[i - 1] / (tr->x[i - 1] - tr->x[i]);
+            if (!count) first = tc;
+            last = tc;
+            count++;
+        }
+    return count > 1 ? (last - first) / (count - 1) : NAN;
+}
+
+static void test_pendulum_from_nothing(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    const MtModel *m = mt_editor_model(e);
+    CHECK(m->nbody == 0 && m->gravity[1] == -9.81, "a new model has the ground only and gravity along -y");
+    CHECK(!mt_editor_dirty(e) && !mt_editor_can_undo(e), "a new editor is clean");
+    /* a steel sphere of radius 2 cm hanging 0.5 m below the pivot, swung out by 40 degrees */
+    const double r = 0.02, L = 0.5, rho = 7850, th0 = 40 * M_PI / 180;
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    snprintf(d.name, sizeof d.name, "bob");
+    d.shape = MT_SHAPE_SPHERE;
+    d.size[0] = r;
+    d.pos[0] = L * sin(th0);
+    d.pos[1] = -L * cos(th0);
+    d.density = rho;
+    int b = -1;
+    CHECK(mt_edit_add_body(e, &d, &b, &err) == MT_OK, "add body: %s", err.msg);
+    m = mt_editor_model(e);
+    double mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
+    CHECK_REL(m->body[b].mass, mass, 1e-12, "mass of the sphere from its density");
+    CHECK_REL(m->body[b].inertia[0], 0.4 * mass * r * r, 1e-12, "Ixx of the sphere");
+    double origin[3] = {0, 0, 0}, axis[3] = {0, 0, 1};
+    int j = -1;
+    CHECK(mt_edit_add_joint(e, "pin", MT_JOINT_REVOLUTE, b, MT_GROUND, origin, axis, &j, &err) == MT_OK, "add joint: %s",
+          err.msg);
+    m = mt_editor_model(e);
+    const MtMarkerSpec *mi = &m->marker[m->joint[j].mi];
+    CHECK_ABS(mi->pos[0], -L * sin(th0), 1e-15, "pivot marker x in the bob's axes");
+    CHECK_ABS(mi->pos[1], L * cos(th0), 1e-15, "pivot marker y in the bob's axes");
+    CHECK_ABS(mi->rot[8], 1, 1e-15, "marker z along the joint axis");
+    CHECK(mt_editor_dirty(e), "edits make the model dirty");
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "method", "dp54", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "rtol", "1e-11", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "atol", "1e-13", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "step", "2 ms", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "5", &err_));
+    m = mt_editor_model(e);
+    CHECK_ABS(m->solver.step, 0.002, 0, "step typed in ms");
+    MtSystem *s = mt_system_compile(m, &err);
+    CHECK(s != NULL, "compiles: %s", err.msg);
+    if (!s) return;
+    Track *tr = calloc(1, sizeof *tr);
+    MtState *st = mt_test_run(s, track, tr, NULL);
+    /* compound pendulum: T0 = 2π √(I_O / (m g L)), exact amplitude factor 1 / AGM(1, cos(θ0/2)) */
+    double IO = 0.4 * mass * r * r + mass * L * L;
+    double T = 2 * M_PI * sqrt(IO / (mass * 9.81 * L)) / mt_test_agm(1, cos(th0 / 2));
+    CHECK_REL(period_of(tr), T, 1e-7, "period of the pendulum built by edits (exact formula)");
+    free(tr);
+    mt_state_free(st);
+    mt_system_free(s);
+    mt_editor_free(e);
+}
+
+static void test_fields(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    snprintf(d.name, sizeof d.name, "arm");
+    d.shape = MT_SHAPE_CYLINDER;
+    d.size[0] = 0.05;
+    d.size[1] = 0.4;
+    d.density = 0;
+    d.mass = 3;
+    int b;
+    CHECK(mt_edit_add_body(e, &d, &b, &err) == MT_OK, "add a cylinder of typed mass: %s", err.msg);
+    const MtModel *m = mt_editor_model(e);
+    CHECK_REL(m->body[b].inertia[2], 0.5 * 3 * 0.05 * 0.05, 1e-12, "Izz = m r^2 / 2 of the typed-mass cylinder");
+    CHECK_REL(m->body[b].inertia[0], 3 * (3 * 0.05 * 0.05 + 0.4 * 0.4) / 12, 1e-12, "Ixx = m (3 r^2 + l^2) / 12");
+
+    /* numbers with units; a bare number is in the display unit */
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "position.1", "-500 mm", &err_));
+    CHECK_ABS(mt_editor_model(e)->body[b].pos[1], -0.5, 1e-15, "position typed in mm");
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, b, "position.1"), "-0.5 m"), "shown in SI: '%s'", get(e, MT_EDIT_BODY, b, "position.1"));
+    MtModel *u = mt_model_copy(mt_editor_model(e));
+    mt_model_set_unit(u, "length", "mm", &err);
+    CHECK(mt_editor_commit(e, u, "units", &err) == MT_OK, "display unit mm: %s", err.msg);
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, b, "position.1"), "-500 mm"), "shown in the display unit: '%s'",
+          get(e, MT_EDIT_BODY, b, "position.1"));
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "position.0", "250", &err_));
+    CHECK_ABS(mt_editor_model(e)->body[b].pos[0], 0.25, 1e-15, "a bare number is in the display unit (mm)");
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "omega.2", "60 rpm", &err_));
+    CHECK_ABS(mt_editor_model(e)->body[b].omega[2], 2 * M_PI, 1e-12, "angular velocity typed in rpm");
+
+    /* bad values: refused, the entity and field named, nothing changed */
+    unsigned long state = mt_editor_state(e);
+    char *before = text_of(mt_editor_model(e));
+    const char *bad[][2] = {{"mass", "-1"}, {"mass", "abc"}, {"mass", "2 mm"}, {"inertia.0", "1e9"}, {"position.2", "nan"},
+                            {"mass", ""}, {"mass", "{1 +}"}, {"position.0", "L"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        MtError e2 = {0};
+        MtStatus rc = mt_edit_set_field(e, MT_EDIT_BODY, b, bad[i][0], bad[i][1], &e2);
+        CHECK(rc != MT_OK, "%s = '%s' refused", bad[i][0], bad[i][1]);
+        printf("     message: %s\n", e2.msg);
+        CHECK(strstr(e2.msg, "arm") != NULL, "the message names the body: %s", e2.msg);
+        CHECK(strstr(e2.msg, bad[i][0][0] == 'm' ? "Mass" : bad[i][0][0] == 'i' ? "Inertia" : "Position") != NULL,
+              "the message names the field: %s", e2.msg);
+        CHECK(!strcmp(e2.entity, "arm"), "error entity is the body");
+    }
+    char *after = text_of(mt_editor_model(e));
+    CHECK(!strcmp(before, after) && mt_editor_state(e) == state, "refused edits leave the model as it was");
+    free(before);
+    free(after);
+
+    /* expressions of parameters */
+    int p;
+    CHECK(mt_edit_add_param(e, "L", "1.2", "m", &p, &err) == MT_OK, "add parameter: %s", err.msg);
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "position.1", "-L/2", &err_));
+    CHECK_ABS(mt_editor_model(e)->body[b].pos[1], -0.6, 1e-15, "field bound to -L/2");
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, b, "position.1"), "{-L/2}"), "a bound field shows its expression: '%s'",
+          get(e, MT_EDIT_BODY, b, "position.1"));
+    OK(mt_edit_set_field(e, MT_EDIT_PARAM, p, "expr", "2", &err_));
+    CHECK_ABS(mt_editor_model(e)->body[b].pos[1], -1.0, 1e-15, "changing the parameter moves the body");
+    MtError e3 = {0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_PARAM, p, "expr", "L + 1", &e3) != MT_OK, "a parameter using itself is refused");
+    CHECK(strstr(e3.msg, "'L'") != NULL, "names the parameter: %s", e3.msg);
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "position.1", "-0.3", &err_));
+    CHECK(mt_editor_model(e)->nbinding == 0 && !strcmp(get(e, MT_EDIT_BODY, b, "position.1"), "-0.3 mm"),
+          "a number replaces the expression: '%s'", get(e, MT_EDIT_BODY, b, "position.1"));
+    /* density: mass becomes computed and read-only */
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "density", "7800", &err_));
+    CHECK_REL(mt_editor_model(e)->body[b].mass, 7800 * M_PI * 0.05 * 0.05 * 0.4, 1e-12, "mass from the new density");
+    MtError e4 = {0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_BODY, b, "mass", "2", &e4) != MT_OK && strstr(e4.msg, "density"),
+          "a computed mass cannot be typed: %s", e4.msg);
+    /* choices and whole numbers */
+    MtError e5 = {0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "method", "verlet", &e5) != MT_OK && strstr(e5.msg, "dp54"),
+          "an unknown method lists the methods: %s", e5.msg);
+    CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "every", "0", &e5) != MT_OK, "every = 0 refused: %s", e5.msg);
+    CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "step", "-1", &e5) != MT_OK && strstr(e5.msg, "solver"),
+          "negative step refused naming the solver: %s", e5.msg);
+    OK(mt_edit_set_field(e, MT_EDIT_GRAVITY, 0, "gravity.2", "-1 g", &err_));
+    CHECK_ABS(mt_editor_model(e)->gravity[2], -9.80665, 1e-12, "gravity typed in g");
+    MtFieldInfo f[MT_FIELD_MAX];
+    int nf = mt_edit_fields(mt_editor_model(e), MT_EDIT_BODY, b, f, MT_FIELD_MAX);
+    CHECK(nf == 24, "a body has 24 fields (got %d)", nf);
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.2", "30 deg", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.0", "-0.25", &err_));
+    const double *R = mt_editor_model(e)->body[b].rot;
+    CHECK_ABS(R[8], cos(-0.25), 1e-15, "R33 after turns about z then x");
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, b, "orientation.2"), "0.523599 rad"), "angle read back: %s",
+          get(e, MT_EDIT_BODY, b, "orientation.2"));
+    CHECK(f[2].flags & MT_FIELD_READONLY, "mass is read-only with a density");
+    mt_editor_free(e);
+}
+
+static void test_undo_redo(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    enum { N = 8 };
+    char *states[N + 1];
+    states[0] = text_of(mt_editor_model(e));
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    int b;
+    CHECK(mt_edit_add_body(e, &d, &b, &err) == MT_OK, "%s", err.msg);
+    states[1] = text_of(mt_editor_model(e));
+    double p[3] = {0, 0.05, 0}, z[3] = {0, 0, 1};
+    CHECK(mt_edit_add_joint(e, "", MT_JOINT_REVOLUTE, b, MT_GROUND, p, z, NULL, &err) == MT_OK, "%s", err.msg);
+    states[2] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_rename(e, MT_EDIT_BODY, b, "link", &err) == MT_OK, "%s", err.msg);
+    states[3] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_set_field(e, MT_EDIT_BODY, b, "velocity.0", "1", &err) == MT_OK, "%s", err.msg);
+    states[4] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_duplicate(e, MT_EDIT_BODY, b, NULL, &err) == MT_OK, "%s", err.msg);
+    states[5] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_add_sensor(e, "", MT_SENSOR_POSITION, MT_EDIT_MARKER, 0, 1, NULL, &err) == MT_OK, "%s", err.msg);
+    states[6] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_delete(e, MT_EDIT_BODY, 1, &err) == MT_OK, "%s", err.msg);
+    states[7] = text_of(mt_editor_model(e));
+    CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "3", &err) == MT_OK, "%s", err.msg);
+    states[8] = text_of(mt_editor_model(e));
+    for (int i = 1; i <= N; i++) CHECK(strcmp(states[i], states[i - 1]), "edit %d changed the model", i);
+    CHECK(!strcmp(mt_editor_undo_label(e), "set End time of solver"), "undo label: %s", mt_editor_undo_label(e));
+    for (int i = N; i > 0; i--) {
+        CHECK(mt_editor_undo(e, &err) == MT_OK, "undo %d", i);
+        char *t = text_of(mt_editor_model(e));
+        CHECK(!strcmp(t, states[i - 1]), "undo %d gives state %d back exactly", i, i - 1);
+        free(t);
+    }
+    CHECK(!mt_editor_can_undo(e) && !mt_editor_dirty(e), "back at the saved start: clean");
+    CHECK(mt_editor_undo(e, &err) == MT_ERR_ARG, "nothing more to undo");
+    for (int i = 1; i <= N; i++) {
+        CHECK(mt_editor_redo(e, &err) == MT_OK, "redo %d", i);
+        char *t = text_of(mt_editor_model(e));
+        CHECK(!strcmp(t, states[i]), "redo %d gives state %d back exactly", i, i);
+        free(t);
+    }
+    CHECK(!mt_editor_can_redo(e), "nothing more to redo");
+    /* a new edit after undo drops the redo branch */
+    mt_editor_undo(e, &err);
+    mt_editor_mark_saved(e);
+    CHECK(!mt_editor_dirty(e), "saved");
+    CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "4", &err) == MT_OK, "%s", err.msg);
+    CHECK(!mt_editor_can_redo(e) && mt_editor_dirty(e), "a new edit drops redo and dirties");
+    mt_editor_undo(e, &err);
+    CHECK(!mt_editor_dirty(e), "undo back to the saved state: clean again");
+    /* the limit forgets the oldest edits */
+    mt_editor_set_limit(e, 3);
+    for (int i = 0; i < 6; i++) mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", i % 2 ? "1" : "2", &err);
+    int n = 0;
+    while (mt_editor_can_undo(e) && mt_editor_undo(e, &err) == MT_OK) n++;
+    CHECK(n == 3, "at most 3 edits kept (undid %d)", n);
+    for (int i = 0; i <= N; i++) free(states[i]);
+    mt_editor_free(e);
+}
+
+/* A slider-crank with a sensor reading the crank and a parameter in a field. */
+static const char *crank_text = "motus-model 1\n"
+                                "gravity 0 -9.81 0\n"
+                                "parameter R 0.1\n"
+                                "ground\n marker pivot at 0 0 0\n marker guide at 0 0 0 z 1 0 0\nend\n"
+                                "body crank\n mass 1\n com 0.05 0 0\n inertia 1.7e-5 8.4e-4 8.4e-4\n"
+                                " marker pivot at 0 0 0\n marker pin at {R} 0 0\nend\n"
+                                "body rod\n mass 2\n com 0.15 0 0\n inertia 1.33e-4 0.01507 0.01507\n position 0.1 0 0\n"
+                                " marker big_end at 0 0 0\n marker small_end at 0.3 0 0\nend\n"
+                                "body slider\n mass 0.5\n inertia 1.33e-4 2.17e-4 2.17e-4\n position 0.4 0 0\n"
+                                " marker pin at 0 0 0\n marker guide at 0 0 0 z 1 0 0\nend\n"
+                                "joint main revolute crank.pivot ground.pivot\n"
+                                "joint big_end revolute rod.big_end crank.pin\n"
+                                "joint small_end revolute rod.small_end slider.pin\n"
+                                "joint slide prismatic slider.guide ground.guide\n"
+                                "driver motor main rate 6.283185307179586\n"
+                                "sensor spin expr {crank.wz * 2}\n"
+                                "sensor stroke position slider.pin component x\n";
+
+static void test_rename_duplicate_delete(void)
+{
+    MtError err = {0};
+    MtModel *m0 = mt_model_parse(crank_text, "crank", &err);
+    CHECK(m0 != NULL, "fixture parses: %s", err.msg);
+    if (!m0) return;
+    MtEditor *e = mt_editor_new(m0);
+    const MtModel *m;
+    /* rename rewrites expressions that read the name */
+    CHECK(mt_edit_rename(e, MT_EDIT_BODY, 0, "wheel", &err) == MT_OK, "rename: %s", err.msg);
+    m = mt_editor_model(e);
+    CHECK(!strcmp(m->sensor[0].expr, "wheel.wz * 2"), "sensor expression follows the rename: '%s'", m->sensor[0].expr);
+    CHECK(mt_edit_rename(e, MT_EDIT_PARAM, 0, "radius", &err) == MT_OK, "rename parameter: %s", err.msg);
+    m = mt_editor_model(e);
+    CHECK(!strcmp(m->binding[0].expr, "radius"), "binding follows the parameter rename: '%s'", m->binding[0].expr);
+    const char *badnames[] = {"rod", "ground", "", "two words", "a.b", "9lives", "stroke"};
+    for (size_t i = 0; i < sizeof badnames / sizeof badnames[0]; i++) {
+        MtError e2 = {0};
+        CHECK(mt_edit_rename(e, MT_EDIT_BODY, 0, badnames[i], &e2) != MT_OK, "rename to '%s' refused: %s", badnames[i],
+              e2.msg);
+        CHECK(strstr(e2.msg, "wheel") != NULL, "message names the body: %s", e2.msg);
+    }
+    CHECK(mt_edit_rename(e, MT_EDIT_MARKER, 1, "rail", &err) == MT_OK, "rename ground.guide: %s", err.msg);
+    MtError e6 = {0};
+    CHECK(mt_edit_rename(e, MT_EDIT_MARKER, 2, "pin", &e6) != MT_OK && strstr(e6.msg, "wheel.pivot"),
+          "wheel.pivot cannot take the name of wheel.pin: %s", e6.msg);
+    CHECK(mt_edit_rename(e, MT_EDIT_MARKER, 2, "rail", &e6) == MT_OK, "marker names are per body: %s", e6.msg);
+
+    /* duplicate a body: markers and shapes come along, a fresh name */
+    int nb = -1;
+    CHECK(mt_edit_duplicate(e, MT_EDIT_BODY, 1, &nb, &err) == MT_OK, "duplicate rod: %s", err.msg);
+    m = mt_editor_model(e);
+    CHECK(nb == 3 && !strcmp(m->body[nb].name, "rod_2"), "copy named rod_2 (%s)", nb >= 0 ? m->body[nb].name : "?");
+    int on_copy = 0;
+    for (int i = 0; i < m->nmarker; i++) on_copy += m->marker[i].body == nb;
+    CHECK(on_copy == 2, "both markers copied (%d)", on_copy);
+
+    /* deleting the rod explains and removes both joints on it */
+    char deps[512];
+    int n = mt_edit_dependents(m, MT_EDIT_BODY, 1, deps, sizeof deps, &err);
+    printf("     dependents of rod: %s\n", deps);
+    CHECK(n == 4, "rod: 2 markers and 2 joints depend on it (got %d)", n);
+    CHECK(strstr(deps, "joint 'big_end'") && strstr(deps, "joint 'small_end'") && strstr(deps, "marker 'rod.big_end'"),
+          "explained by name");
+    CHECK(mt_edit_delete(e, MT_EDIT_BODY, 1, &err) == MT_OK, "delete rod: %s", err.msg);
+    m = mt_editor_model(e);
+    char ri[140], rj[140];
+    CHECK(m->nbody == 3 && m->njoint == 2, "3 bodies and 2 joints left (%d, %d)", m->nbody, m->njoint);
+    CHECK(!strcmp(m->joint[1].name, "slide") && !strcmp(mt_model_marker_ref(m, m->joint[1].mi, ri, sizeof ri), "slider.guide") &&
+              !strcmp(mt_model_marker_ref(m, m->joint[1].mj, rj, sizeof rj), "ground.rail"),
+          "joint 'slide' still joins slider.guide to ground.rail (%s, %s)", ri, rj);
+    CHECK(!strcmp(mt_model_marker_ref(m, m->sensor[1].mi, ri, sizeof ri), "slider.pin"), "sensor still on slider.pin (%s)", ri);
+    CHECK(m->ndriver == 1 && m->driver[0].joint == 0, "the motor still drives 'main'");
+    /* a name used by an expression cannot go */
+    MtError e7 = {0};
+    CHECK(mt_edit_dependents(m, MT_EDIT_BODY, 0, deps, sizeof deps, &e7) < 0 && strstr(e7.msg, "sensor 'spin'") &&
+              strstr(e7.msg, "wheel.wz"),
+          "deleting 'wheel' refused, the sensor reading it named: %s", e7.msg);
+    CHECK(mt_edit_delete(e, MT_EDIT_PARAM, 0, &e7) != MT_OK && strstr(e7.msg, "field at.0 of marker 'wheel.pin'"),
+          "a parameter in use cannot go: %s", e7.msg);
+    CHECK(mt_edit_delete(e, MT_EDIT_BODY, MT_GROUND, &e7) != MT_OK, "the ground cannot go: %s", e7.msg);
+    /* deleting the joint 'main' takes its driver along */
+    n = mt_edit_dependents(m, MT_EDIT_JOINT, 0, deps, sizeof deps, &err);
+    CHECK(n == 1 && strstr(deps, "driver 'motor'"), "main: its driver goes with it (%s)", deps);
+    CHECK(mt_edit_delete(e, MT_EDIT_SENSOR, 0, &err) == MT_OK, "delete sensor spin: %s", err.msg);
+    CHECK(mt_edit_delete(e, MT_EDIT_BODY, 0, &err) == MT_OK, "now 'wheel' can go: %s", err.msg);
+    m = mt_editor_model(e);
+    CHECK(m->nbody == 2 && m->ndriver == 0 && m->nbinding == 0, "its joint, driver and bound marker went with it");
+    MtSystem *s = mt_system_compile(m, &err);
+    CHECK(s != NULL, "what is left compiles: %s", err.msg);
+    mt_system_free(s);
+    /* undo everything: the fixture again */
+    while (mt_editor_can_undo(e)) mt_editor_undo(e, &err);
+    MtModel *ref = mt_model_parse(crank_text, "crank", &err);
+    char *a = text_of(ref), *b = text_of(mt_editor_model(e));
+    CHECK(!strcmp(a, b), "undoing every edit gives the fixture back");
+    free(a);
+    free(b);
+    mt_model_free(ref);
+    mt_editor_free(e);
+}
+
+static void test_snap_and_create(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    d.size[0] = 0.2;
+    d.size[1] = 0.1;
+    d.size[2] = 0.05;
+    int b;
+    mt_edit_add_body(e, &d, &b, &err);
+    MtSnapPoint sp[64];
+    int n = mt_edit_snap_points(mt_editor_model(e), b, sp, 64);
+    int faces = 0, corners = 0;
+    for (int i = 0; i < n; i++) {
+        faces += sp[i].kind == MT_SNAP_FACE;
+        corners += sp[i].kind == MT_SNAP_VERTEX;
+        if (sp[i].kind == MT_SNAP_FACE && sp[i].p[0] > 0) CHECK_ABS(sp[i].p[0], 0.1, 0, "+x face centre");
+    }
+    CHECK(n == 1 + 1 + 6 + 8 && faces == 6 && corners == 8, "box: com, centre, 6 faces, 8 corners (%d)", n);
+    double p0[3] = {0.1, 0, 0}, p1[3] = {0.5, 0, 0};
+    int s, f, se;
+    CHECK(mt_edit_add_spring(e, "", b, p0, MT_GROUND, p1, 100, 1, &s, &err) == MT_OK, "spring: %s", err.msg);
+    CHECK_ABS(mt_editor_model(e)->spring[s].length, 0.4, 1e-15, "free length = distance of the points picked");
+    CHECK(mt_edit_add_force(e, "", MT_FORCE_BUSHING, b, p0, MT_GROUND, p1, &f, &err) == MT_OK, "bushing: %s", err.msg);
+    CHECK(mt_edit_add_force(e, "", MT_FORCE_TORSION, b, p0, MT_GROUND, p1, &f, &err) != MT_OK, "torsion needs a joint: %s",
+          err.msg);
+    CHECK(mt_edit_add_sensor(e, "", 0, MT_EDIT_SPRING, s, 0, &se, &err) == MT_OK, "sensor on the spring: %s", err.msg);
+    CHECK(!strcmp(mt_editor_model(e)->sensor[se].expr, "spring1.force"), "reads spring1.force (%s)",
+          mt_editor_model(e)->sensor[se].expr);
+    CHECK(mt_edit_add_sensor(e, "", MT_SENSOR_VELOCITY, MT_EDIT_MARKER, 0, 3, &se, &err) == MT_OK, "velocity sensor: %s",
+          err.msg);
+    MtSystem *sys = mt_system_compile(mt_editor_model(e), &err);
+    CHECK(sys != NULL, "the model with its new elements compiles: %s", err.msg);
+    mt_system_free(sys);
+    mt_editor_free(e);
+}
+
+int main(void)
+{
+    test_pendulum_from_nothing();
+    test_fields();
+    test_undo_redo();
+    test_rename_duplicate_delete();
+    test_snap_and_create();
+    return mt_test_done();
+}

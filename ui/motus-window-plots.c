@@ -1,0 +1,581 @@
+/* motus-window-plots.c — the window's plots: several plots stacked in the
+ * plot area, each with its curves (result columns) against time or against
+ * another column (X–Y), the active one taking new curves; curves of earlier
+ * runs kept for comparison (dashed); units from the column names; the layout
+ * saved with the project (plots table, a small JSON text). Data come from
+ * the run bridge's frame store. */
+#include <math.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "motus-window-private.h"
+#include "mt_output.h"
+#include "mt_system.h"
+
+typedef struct {
+    char *name, *unit;
+    GArray *x, *y; /* doubles */
+    int colour;
+} RefCurve;
+
+struct MotusPlotSpec {
+    MotusPlot *w;
+    char *x;           /* the column on the horizontal axis; NULL: time */
+    GPtrArray *curves; /* column names */
+    GPtrArray *refs;   /* RefCurve*: kept from earlier runs */
+};
+
+static void ref_free(gpointer p)
+{
+    RefCurve *r = p;
+    g_free(r->name);
+    g_free(r->unit);
+    g_array_unref(r->x);
+    g_array_unref(r->y);
+    g_free(r);
+}
+
+static void spec_free(gpointer p)
+{
+    MotusPlotSpec *ps = p;
+    g_free(ps->x);
+    g_ptr_array_unref(ps->curves);
+    g_ptr_array_unref(ps->refs);
+    g_free(ps);
+}
+
+static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
+static MotusPlotSpec *spec(MotusWindow *self, guint i) { return g_ptr_array_index(self->plots, i); }
+static MotusPlotSpec *active(MotusWindow *self) { return spec(self, self->active_plot); }
+
+/* ---- units of result columns ---------------------------------------------------------- */
+
+/* Unit of a driver's effort: a torque for angles, a force for displacements. */
+static const char *effort_unit(const MtModel *m, const char *name, size_t len)
+{
+    for (int d = 0; m && d < m->ndriver; d++) {
+        const MtDriverSpec *ds = &m->driver[d];
+        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
+        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
+        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
+    }
+    return "";
+}
+
+/* Unit of a result column from its quantity suffix (docs/model-format.md). */
+static const char *column_unit(const MtModel *m, const char *name)
+{
+    const char *q = strrchr(name, '.');
+    if (!q) return !strcmp(name, "time") ? "s" : "";
+    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
+    q++;
+    if (g_str_has_prefix(name, "system.")) return "J";
+    static const struct {
+        const char *q, *u;
+    } map[] = {
+        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
+        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
+        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
+        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
+        if (!strcmp(q, map[i].q)) return map[i].u;
+    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
+    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
+    if (!strcmp(q, "force")) return "N";
+    return "";
+}
+
+/* ---- filling plots from the frames ------------------------------------------------------ */
+
+/* Times or x values and the values of a column for frames from .. from + n - 1. */
+static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name, guint from, guint n, double *x,
+                         double *v)
+{
+    int col = motus_run_bridge_find_column(self->bridge, name);
+    if (col < 0) return 0;
+    guint k = motus_run_bridge_copy_column(self->bridge, col, from, n, x, v);
+    if (ps->x) {
+        int xc = motus_run_bridge_find_column(self->bridge, ps->x);
+        if (xc < 0) return 0;
+        k = MIN(k, motus_run_bridge_copy_column(self->bridge, xc, from, n, NULL, x));
+    }
+    return k;
+}
+
+static void refill_one(MotusWindow *self, MotusPlotSpec *ps)
+{
+    motus_plot_clear(ps->w);
+    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(self->model, ps->x) : NULL);
+    guint n = n_frames(self);
+    double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
+    for (guint i = 0; i < ps->curves->len; i++) {
+        const char *name = g_ptr_array_index(ps->curves, i);
+        int c = motus_plot_add_curve(ps->w, name, column_unit(self->model, name));
+        motus_plot_set_data(ps->w, c, x, v, column_data(self, ps, name, 0, n, x, v));
+    }
+    for (guint i = 0; i < ps->refs->len; i++) {
+        RefCurve *r = g_ptr_array_index(ps->refs, i);
+        int c = motus_plot_add_curve(ps->w, r->name, r->unit);
+        motus_plot_set_data(ps->w, c, (double *)r->x->data, (double *)r->y->data, r->x->len);
+        motus_plot_set_curve_style(ps->w, c, r->colour, TRUE);
+    }
+    g_free(x);
+    g_free(v);
+    double until = n ? motus_run_bridge_until(self->bridge) : self->model ? self->model->solver.until : 1;
+    motus_plot_set_x_range(ps->w, 0, ps->x ? 0 : until); /* X–Y: automatic */
+}
+
+void motus_window_refill_plots(MotusWindow *self)
+{
+    for (guint i = 0; i < self->plots->len; i++) refill_one(self, spec(self, i));
+    self->plotted = n_frames(self);
+    motus_window_update_actions(self);
+}
+
+void motus_window_extend_plots(MotusWindow *self)
+{
+    guint n = n_frames(self);
+    if (n <= self->plotted) return;
+    guint m = n - self->plotted;
+    double *x = g_new(double, m), *v = g_new(double, m);
+    for (guint p = 0; p < self->plots->len; p++) {
+        MotusPlotSpec *ps = spec(self, p);
+        for (guint i = 0; i < ps->curves->len; i++)
+            motus_plot_append(ps->w, (int)i, x, v, column_data(self, ps, g_ptr_array_index(ps->curves, i), self->plotted, m, x, v));
+    }
+    g_free(x);
+    g_free(v);
+    self->plotted = n;
+}
+
+void motus_window_plots_cursor(MotusWindow *self, double t)
+{
+    for (guint i = 0; i < self->plots->len; i++) motus_plot_set_cursor(spec(self, i)->w, t);
+}
+
+guint motus_window_n_curves(MotusWindow *self)
+{
+    guint n = 0;
+    for (guint i = 0; i < self->plots->len; i++) n += spec(self, i)->curves->len + spec(self, i)->refs->len;
+    return n;
+}
+
+static void show_active(MotusWindow *self);
+
+/* ---- result columns of the model ----------------------------------------------------------- */
+
+gboolean motus_window_has_column(MotusWindow *self, const char *name)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    for (guint i = 1; i < n; i++)
+        if (!strcmp(gtk_string_list_get_string(self->columns, i), name)) return TRUE;
+    return FALSE;
+}
+
+/* Result column names of a model (compiled here once; empty when it does not compile). */
+static void list_columns(MotusWindow *self, GString *problems);
+
+void motus_window_list_columns(MotusWindow *self, GString *problems)
+{
+    gboolean quiet = self->quiet;
+    self->quiet = TRUE; /* the drop-downs' selections move while their lists are replaced */
+    list_columns(self, problems);
+    self->quiet = quiet;
+    if (self->plots) show_active(self);
+}
+
+static void list_columns(MotusWindow *self, GString *problems)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
+    const char *first[] = {_("Add a curve…"), NULL};
+    gtk_string_list_splice(self->columns, 0, n, first);
+    n = g_list_model_get_n_items(G_LIST_MODEL(self->xcolumns));
+    /* TRANSLATORS: first entry of the drop-down that chooses the horizontal axis of a plot. */
+    const char *xfirst[] = {_("against time"), NULL};
+    gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
+    if (!self->model) return;
+    MtError err = {0};
+    MtSystem *s = mt_system_compile(self->model, &err);
+    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
+    if (c) {
+        int k = mt_csv_ncols(c);
+        const char **names = g_new0(const char *, k);
+        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
+        gtk_string_list_splice(self->columns, 1, 0, names);
+        gtk_string_list_splice(self->xcolumns, 1, 0, names);
+        g_free(names);
+    } else if (problems) {
+        g_string_append_printf(problems, "%s\n", err.msg);
+    }
+    mt_csv_free(c);
+    mt_system_free(s);
+}
+
+/* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
+const char *motus_window_default_column(MotusWindow *self)
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
+    const char *suffix[] = {".disp", ".angle", ".y"};
+    for (guint s = 0; s < G_N_ELEMENTS(suffix); s++)
+        for (guint i = 1; i < n; i++) {
+            const char *c = gtk_string_list_get_string(self->columns, i);
+            if (g_str_has_suffix(c, suffix[s])) return c;
+        }
+    return NULL;
+}
+
+void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh)
+{
+    if (fresh) { /* a new document: one plot with the likely curve */
+        while (self->plots->len > 1) motus_window_remove_plot(self);
+        MotusPlotSpec *ps = spec(self, 0);
+        g_ptr_array_set_size(ps->curves, 0);
+        g_ptr_array_set_size(ps->refs, 0);
+        g_clear_pointer(&ps->x, g_free);
+        const char *def = motus_window_default_column(self);
+        if (def) g_ptr_array_add(ps->curves, g_strdup(def));
+        return;
+    }
+    /* curves of columns that went away are dropped */
+    for (guint p = 0; p < self->plots->len; p++) {
+        MotusPlotSpec *ps = spec(self, p);
+        for (guint i = ps->curves->len; i-- > 0;)
+            if (!motus_window_has_column(self, g_ptr_array_index(ps->curves, i))) g_ptr_array_remove_index(ps->curves, i);
+        if (ps->x && !motus_window_has_column(self, ps->x)) g_clear_pointer(&ps->x, g_free);
+    }
+}
+
+void motus_window_plots_default_curve(MotusWindow *self)
+{
+    if (motus_window_n_curves(self)) return;
+    const char *def = motus_window_default_column(self);
+    if (def) g_ptr_array_add(spec(self, 0)->curves, g_strdup(def));
+}
+
+/* ---- the plots and their curves ------------------------------------------------------------- */
+
+static void show_active(MotusWindow *self)
+{
+    for (guint i = 0; i < self->plots->len; i++) {
+        GtkWidget *w = GTK_WIDGET(spec(self, i)->w);
+        if (i == self->active_plot && self->plots->len > 1)
+            gtk_widget_add_css_class(w, "active-plot");
+        else
+            gtk_widget_remove_css_class(w, "active-plot");
+    }
+    MotusPlotSpec *ps = active(self);
+    self->quiet = TRUE;
+    guint sel = 0;
+    if (ps->x) {
+        guint n = g_list_model_get_n_items(G_LIST_MODEL(self->xcolumns));
+        for (guint i = 1; i < n; i++)
+            if (!strcmp(gtk_string_list_get_string(self->xcolumns, i), ps->x)) sel = i;
+    }
+    gtk_drop_down_set_selected(self->x_dropdown, sel);
+    self->quiet = FALSE;
+    motus_window_update_actions(self);
+}
+
+void motus_window_set_active_plot(MotusWindow *self, guint i)
+{
+    if (i >= self->plots->len) return;
+    self->active_plot = i;
+    show_active(self);
+}
+
+static void plot_pressed(GtkGestureClick *g, int n, double x, double y, gpointer data)
+{
+    (void)n, (void)x, (void)y;
+    MotusWindow *self = data;
+    GtkWidget *w = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(g));
+    for (guint i = 0; i < self->plots->len; i++)
+        if (GTK_WIDGET(spec(self, i)->w) == w) motus_window_set_active_plot(self, i);
+}
+
+static MotusPlotSpec *spec_new(MotusWindow *self, MotusPlot *w)
+{
+    MotusPlotSpec *ps = g_new0(MotusPlotSpec, 1);
+    ps->w = w;
+    ps->curves = g_ptr_array_new_with_free_func(g_free);
+    ps->refs = g_ptr_array_new_with_free_func(ref_free);
+    GtkGesture *click = gtk_gesture_click_new();
+    gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
+    g_signal_connect(click, "pressed", G_CALLBACK(plot_pressed), self);
+    gtk_widget_add_controller(GTK_WIDGET(w), GTK_EVENT_CONTROLLER(click));
+    g_ptr_array_add(self->plots, ps);
+    return ps;
+}
+
+guint motus_window_add_plot(MotusWindow *self)
+{
+    GtkWidget *w = motus_plot_new();
+    gtk_widget_set_vexpand(w, TRUE);
+    gtk_widget_set_size_request(w, 200, 90);
+    gtk_box_append(self->plots_box, w);
+    spec_new(self, MOTUS_PLOT(w));
+    self->active_plot = self->plots->len - 1;
+    refill_one(self, active(self));
+    show_active(self);
+    return self->plots->len - 1;
+}
+
+gboolean motus_window_remove_plot(MotusWindow *self)
+{
+    if (self->plots->len < 2) return FALSE;
+    MotusPlotSpec *ps = active(self);
+    GtkWidget *w = GTK_WIDGET(ps->w);
+    g_ptr_array_remove_index(self->plots, self->active_plot);
+    gtk_box_remove(self->plots_box, w);
+    if (w == GTK_WIDGET(self->plot)) self->plot = spec(self, 0)->w; /* the first plot is the one tests name */
+    self->active_plot = MIN(self->active_plot, self->plots->len - 1);
+    show_active(self);
+    return TRUE;
+}
+
+guint motus_window_n_plots(MotusWindow *self) { return self->plots->len; }
+GtkWidget *motus_window_get_plot_n(MotusWindow *self, guint i) { return i < self->plots->len ? GTK_WIDGET(spec(self, i)->w) : NULL; }
+MotusPlot *motus_window_active_plot(MotusWindow *self) { return active(self)->w; }
+
+gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error)
+{
+    for (int i = 0; names && names[i]; i++)
+        if (!motus_window_has_column(self, names[i])) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), names[i]);
+            return FALSE;
+        }
+    MotusPlotSpec *ps = active(self);
+    g_ptr_array_set_size(ps->curves, 0);
+    for (int i = 0; names && names[i]; i++) g_ptr_array_add(ps->curves, g_strdup(names[i]));
+    refill_one(self, ps);
+    motus_window_update_actions(self);
+    return TRUE;
+}
+
+gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **error)
+{
+    if (x && !motus_window_has_column(self, x)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), x);
+        return FALSE;
+    }
+    MotusPlotSpec *ps = active(self);
+    if (g_strcmp0(ps->x, x) == 0) return TRUE;
+    g_free(ps->x);
+    ps->x = g_strdup(x);
+    g_ptr_array_set_size(ps->refs, 0); /* kept curves were drawn against the old axis */
+    refill_one(self, ps);
+    show_active(self);
+    return TRUE;
+}
+
+guint motus_window_pin_curves(MotusWindow *self)
+{
+    MotusPlotSpec *ps = active(self);
+    guint n = 0;
+    long run = motus_run_bridge_run_id(self->bridge);
+    for (guint i = 0; i < ps->curves->len; i++) {
+        guint np = motus_plot_n_points(ps->w, (int)i);
+        if (!np) continue;
+        RefCurve *r = g_new0(RefCurve, 1);
+        const char *name = g_ptr_array_index(ps->curves, i);
+        /* TRANSLATORS: legend of a curve kept from an earlier run: column (run 3) / column (earlier run) */
+        r->name = run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run) : g_strdup_printf(_("%s (earlier run)"), name);
+        r->unit = g_strdup(column_unit(self->model, name));
+        r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+        r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+        for (guint k = 0; k < np; k++) {
+            double x, y;
+            motus_plot_get_point(ps->w, (int)i, k, &x, &y);
+            g_array_append_val(r->x, x);
+            g_array_append_val(r->y, y);
+        }
+        r->colour = (int)i;
+        g_ptr_array_add(ps->refs, r);
+        n++;
+    }
+    refill_one(self, ps);
+    return n;
+}
+
+static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
+{
+    (void)pspec;
+    MotusWindow *self = data;
+    if (self->quiet) return;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
+    const char *name = gtk_string_list_get_string(self->columns, i);
+    MotusPlotSpec *ps = active(self);
+    gboolean there = FALSE;
+    for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
+    if (!there) {
+        g_ptr_array_add(ps->curves, g_strdup(name));
+        refill_one(self, ps);
+        motus_window_update_actions(self);
+    }
+    self->quiet = TRUE;
+    gtk_drop_down_set_selected(dd, 0);
+    self->quiet = FALSE;
+}
+
+static void x_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
+{
+    (void)pspec;
+    MotusWindow *self = data;
+    if (self->quiet) return;
+    guint i = gtk_drop_down_get_selected(dd);
+    if (i == GTK_INVALID_LIST_POSITION) return;
+    motus_window_set_plot_x(self, i == 0 ? NULL : gtk_string_list_get_string(self->xcolumns, i), NULL);
+}
+
+static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    MotusPlotSpec *ps = active(self);
+    g_ptr_array_set_size(ps->curves, 0);
+    g_ptr_array_set_size(ps->refs, 0);
+    refill_one(self, ps);
+    motus_window_update_actions(self);
+}
+
+static void act_add_plot(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    motus_window_add_plot(data);
+}
+
+static void act_remove_plot(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    motus_window_remove_plot(data);
+}
+
+static void act_pin(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    guint n = motus_window_pin_curves(self);
+    g_autofree char *msg = g_strdup_printf(_("%u curves kept for comparison (dashed); run again to compare"), n);
+    motus_window_set_status(self, msg);
+}
+
+/* ---- the layout saved with the project ---------------------------------------------------- */
+
+/* {"active": 0, "plots": [{"x": null, "curves": ["a.x", "b.y"]}, …]} — names
+ * hold no quotes or backslashes (the model refuses them), so no escaping. */
+char *motus_window_plots_layout(MotusWindow *self)
+{
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "{\"active\": %u, \"plots\": [", self->active_plot);
+    for (guint p = 0; p < self->plots->len; p++) {
+        MotusPlotSpec *ps = spec(self, p);
+        g_string_append_printf(s, "%s{\"x\": ", p ? ", " : "");
+        if (ps->x) g_string_append_printf(s, "\"%s\"", ps->x);
+        else g_string_append(s, "null");
+        g_string_append(s, ", \"curves\": [");
+        for (guint i = 0; i < ps->curves->len; i++)
+            g_string_append_printf(s, "%s\"%s\"", i ? ", " : "", (char *)g_ptr_array_index(ps->curves, i));
+        g_string_append(s, "]}");
+    }
+    g_string_append(s, "]}");
+    return g_string_free(s, FALSE);
+}
+
+/* Reads a quoted string at *p (after spaces); NULL when there is none. */
+static char *json_string(const char **p)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r') s++;
+    if (*s != '"') return NULL;
+    const char *e = strchr(s + 1, '"');
+    if (!e) return NULL;
+    *p = e + 1;
+    return g_strndup(s + 1, (gsize)(e - s - 1));
+}
+
+gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json)
+{
+    const char *plots = json ? strstr(json, "\"plots\"") : NULL;
+    if (!plots) return FALSE;
+    while (self->plots->len > 1) motus_window_remove_plot(self);
+    guint k = 0;
+    for (const char *o = strchr(plots, '{'); o; o = strchr(o + 1, '{'), k++) {
+        if (k > 0) motus_window_add_plot(self);
+        MotusPlotSpec *ps = active(self);
+        g_ptr_array_set_size(ps->curves, 0);
+        g_ptr_array_set_size(ps->refs, 0);
+        g_clear_pointer(&ps->x, g_free);
+        const char *end = strchr(o, '}');
+        const char *x = strstr(o, "\"x\"");
+        if (x && (!end || x < end)) {
+            x = strchr(x + 3, ':');
+            if (x) {
+                x++;
+                char *name = json_string(&x);
+                if (name && motus_window_has_column(self, name)) ps->x = name;
+                else g_free(name);
+            }
+        }
+        const char *c = strstr(o, "\"curves\"");
+        c = c && (!end || c < end) ? strchr(c, '[') : NULL;
+        for (const char *q = c ? c + 1 : NULL; q;) {
+            char *name = json_string(&q);
+            if (!name) break;
+            if (motus_window_has_column(self, name)) g_ptr_array_add(ps->curves, name);
+            else g_free(name); /* a column the model no longer has */
+            while (*q == ' ' || *q == ',') q++;
+        }
+        refill_one(self, ps);
+    }
+    const char *a = strstr(json, "\"active\"");
+    guint act = 0;
+    if (a && (a = strchr(a, ':'))) act = (guint)g_ascii_strtoull(a + 1, NULL, 10);
+    motus_window_set_active_plot(self, MIN(act, self->plots->len - 1));
+    return TRUE;
+}
+
+/* ---- setup ------------------------------------------------------------------------------------ */
+
+void motus_window_plots_init(MotusWindow *self)
+{
+    static const GActionEntry entries[] = {
+        {"clear-plot", act_clear_plot, NULL, NULL, NULL, {0}},
+        {"add-plot", act_add_plot, NULL, NULL, NULL, {0}},
+        {"remove-plot", act_remove_plot, NULL, NULL, NULL, {0}},
+        {"pin-curves", act_pin, NULL, NULL, NULL, {0}},
+    };
+    g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+    self->plots = g_ptr_array_new_with_free_func(spec_free);
+    self->columns = gtk_string_list_new(NULL);
+    self->xcolumns = gtk_string_list_new(NULL);
+    spec_new(self, self->plot);
+    GtkExpression *e1 = gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string");
+    GtkExpression *e2 = gtk_property_expression_new(GTK_TYPE_STRING_OBJECT, NULL, "string");
+    self->quiet = TRUE;
+    gtk_drop_down_set_model(self->column_dropdown, G_LIST_MODEL(self->columns));
+    gtk_drop_down_set_expression(self->column_dropdown, e1);
+    gtk_drop_down_set_model(self->x_dropdown, G_LIST_MODEL(self->xcolumns));
+    gtk_drop_down_set_expression(self->x_dropdown, e2);
+    gtk_expression_unref(e1);
+    gtk_expression_unref(e2);
+    motus_window_list_columns(self, NULL);
+    self->quiet = FALSE;
+    gtk_drop_down_set_selected(self->column_dropdown, 0);
+    g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);
+    g_signal_connect(self->x_dropdown, "notify::selected", G_CALLBACK(x_chosen), self);
+    /* the active plot among several: a thin accent frame */
+    GtkCssProvider *css = gtk_css_provider_new();
+    gtk_css_provider_load_from_data(css, "motus-plot.active-plot { box-shadow: inset 0 0 0 2px alpha(@accent_bg_color, 0.7); }", -1);
+    gtk_style_context_add_provider_for_display(gtk_widget_get_display(GTK_WIDGET(self)), GTK_STYLE_PROVIDER(css),
+                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+    g_object_unref(css);
+}
+
+void motus_window_plots_finalize(MotusWindow *self)
+{
+    g_clear_pointer(&self->plots, g_ptr_array_unref);
+    g_clear_object(&self->columns);
+    g_clear_object(&self->xcolumns);
+}

@@ -1,0 +1,142 @@
+/* motus-window-private.h — the main window's struct and the functions its
+ * files share: motus-window.c (widgets, runs, playback, plots, screenshots),
+ * motus-window-project.c (new, open, save, save as, recent projects) and
+ * motus-window-edit.c (undo/redo, the inspector, rename/duplicate/delete,
+ * creating bodies, joints, force elements and sensors by picking). */
+#ifndef MOTUS_WINDOW_PRIVATE_H
+#define MOTUS_WINDOW_PRIVATE_H
+
+#include "motus-inspector.h"
+#include "motus-model-tree.h"
+#include "motus-plot.h"
+#include "motus-run-bridge.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+#include "mt_edit.h"
+#include "mt_store.h"
+
+/* What a click in the view does while creating something. */
+typedef enum {
+    PICK_NONE,
+    PICK_JOINT,  /* body i, body j, point */
+    PICK_FORCE,  /* point on body i, point on body j */
+    PICK_SENSOR  /* a marker (point) */
+} PickMode;
+
+struct _MotusWindow {
+    GtkApplicationWindow parent_instance;
+
+    /* template widgets */
+    MotusModelTree *tree;
+    MotusInspector *inspector;
+    MotusViewport *viewport;
+    MotusPlot *plot;
+    GtkDropDown *column_dropdown;
+    GtkDropDown *x_dropdown;
+    GtkBox *plots_box;
+    GtkButton *play_button;
+    GtkScale *time_scale;
+    GtkAdjustment *time_adjustment;
+    GtkLabel *time_label;
+    GtkDropDown *speed_dropdown;
+    GtkToggleButton *loop_button;
+    GtkLabel *status_label;
+    GtkLabel *run_label;
+    GtkProgressBar *progress;
+    GtkRevealer *pick_revealer;
+    GtkLabel *pick_label;
+    GtkDropDown *pick_axis;
+    GMenu *recent_menu;
+
+    /* owned: the document */
+    MtEditor *editor;       /* the model being edited; NULL when nothing is open */
+    const MtModel *model;   /* = mt_editor_model(editor), refreshed after every change */
+    char *path;             /* the project (.motus) or text model (.motus.txt); NULL for a new project */
+    MtStore *store;         /* the open project (this thread's handle); NULL for text models and new projects */
+    gboolean readonly;      /* the project file cannot be written */
+    unsigned long view_state; /* editor state the views show */
+    MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
+    int sel_index;
+
+    /* owned: runs, plots, playback */
+    MotusRunBridge *bridge;
+    GtkStringList *columns;  /* item 0 is the "add a curve" placeholder */
+    GtkStringList *xcolumns; /* item 0 is "against time" */
+    GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
+    guint active_plot;       /* the plot that takes new curves */
+    guint plotted;           /* frames already appended to the curves */
+    double *poses;          /* nbody x 7 */
+    double time;
+    gboolean playing, follow_live, batch;
+    guint tick_id;
+    gint64 last_tick;
+    gboolean quiet; /* programmatic changes of widgets */
+
+    /* picking (creating joints, force elements, sensors) */
+    PickMode pick;
+    char pick_type[32]; /* joint type or force kind */
+    int pick_step;
+    int pick_body[2];
+    double pick_point[2][3];
+    GtkWidget *solver_dialog;
+};
+
+/* motus-window.c */
+void motus_window_set_status(MotusWindow *self, const char *text);
+void motus_window_error_dialog(MotusWindow *self, const char *title, const char *message);
+void motus_window_update_actions(MotusWindow *self);
+/* After the model changed (an edit, undo, a new document): views, tree,
+ * inspector, result columns and title follow. fit: also frame the view. */
+void motus_window_model_changed(MotusWindow *self, gboolean fit);
+/* Replaces the document (takes ownership of editor and store). */
+void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store);
+void motus_window_refresh_title(MotusWindow *self);
+void motus_window_stop_playback(MotusWindow *self);
+/* The bridge holds frames of a stored run: plots, view and playback follow. */
+void motus_window_frames_loaded(MotusWindow *self);
+
+/* motus-window-plots.c */
+typedef struct MotusPlotSpec MotusPlotSpec;
+void motus_window_plots_init(MotusWindow *self);
+void motus_window_plots_finalize(MotusWindow *self);
+/* Every curve refilled from the frames / the frames that arrived since appended. */
+void motus_window_refill_plots(MotusWindow *self);
+void motus_window_extend_plots(MotusWindow *self);
+void motus_window_plots_cursor(MotusWindow *self, double t);
+guint motus_window_n_curves(MotusWindow *self);
+/* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
+void motus_window_list_columns(MotusWindow *self, GString *problems);
+gboolean motus_window_has_column(MotusWindow *self, const char *name);
+const char *motus_window_default_column(MotusWindow *self);
+/* After the model changed: curves of vanished columns dropped; fresh: one plot with the likely curve. */
+void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh);
+/* An empty plot area gets the likely curve (at the start of a run). */
+void motus_window_plots_default_curve(MotusWindow *self);
+MotusPlot *motus_window_active_plot(MotusWindow *self);
+/* The layout as JSON text (plots table of the project), and back. */
+char *motus_window_plots_layout(MotusWindow *self);
+gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
+
+/* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
+void motus_window_teach_init(MotusWindow *self);
+void motus_window_teach_update(MotusWindow *self);
+
+/* motus-window-project.c */
+void motus_window_project_init(MotusWindow *self);
+void motus_window_project_dispose(MotusWindow *self);
+/* Shows the newest stored run of the open project (no-op without one). */
+void motus_window_load_last_run(MotusWindow *self);
+
+/* motus-window-edit.c */
+void motus_window_edit_init(MotusWindow *self);
+/* The selection (kind, index of mt_edit.h) changed in the tree or the view. */
+void motus_window_select(MotusWindow *self, MtEditKind kind, int index);
+/* A click in the view while picking; TRUE when it was used. */
+gboolean motus_window_pick_click(MotusWindow *self, double x, double y);
+void motus_window_pick_cancel(MotusWindow *self);
+
+/* The mt_edit kind of a tree row kind, and back. */
+MtEditKind motus_edit_kind_of(MotusEntityKind k);
+MotusEntityKind motus_entity_kind_of(MtEditKind k, int index);
+
+#endif

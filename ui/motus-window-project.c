@@ -1,0 +1,485 @@
+/* motus-window-project.c — the window's document: a new project (the ground
+ * and gravity), opening SQLite projects (.motus, through mt_store) and text
+ * models (.motus.txt), save, save as (a project keeps its runs: the copy is
+ * made with mt_project_save_copy), recent projects, and asking before
+ * unsaved changes are dropped. */
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "motus-i18n.h"
+#include "motus-recent.h"
+#include "motus-window-private.h"
+#include "mt_project.h"
+
+static gboolean is_text_path(const char *path)
+{
+    return g_str_has_suffix(path, ".txt") || g_str_has_suffix(path, ".motus.txt");
+}
+
+/* ---- recent projects ------------------------------------------------------------ */
+
+/* The "Recent" section of the main menu, rebuilt from the list. */
+static void fill_recent_menu(MotusWindow *self)
+{
+    if (!self->recent_menu) return;
+    g_menu_remove_all(self->recent_menu);
+    g_auto(GStrv) paths = motus_recent_list();
+    for (int i = 0; paths && paths[i]; i++) {
+        g_autofree char *base = g_path_get_basename(paths[i]);
+        g_autoptr(GMenuItem) it = g_menu_item_new(base, NULL);
+        g_menu_item_set_action_and_target_value(it, "win.open-recent", g_variant_new_string(paths[i]));
+        g_menu_append_item(self->recent_menu, it);
+    }
+}
+
+static void remember(MotusWindow *self, const char *path)
+{
+    motus_recent_add(path);
+    fill_recent_menu(self);
+}
+
+/* ---- opening and saving ------------------------------------------------------- */
+
+gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
+{
+    g_autofree char *path = g_file_get_path(file);
+    if (!path) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", _("only local files can be opened"));
+        return FALSE;
+    }
+    MtError err = {0};
+    MtStore *store = NULL;
+    MtModel *m = NULL;
+    if (mt_store_is_sqlite_file(path)) {
+        /* a project; opened read-only when the file cannot be written */
+        store = mt_store_open(path, 0, &err);
+        if (!store && g_access(path, W_OK) != 0) {
+            MtError e2 = {0};
+            store = mt_store_open(path, MT_STORE_READONLY, &e2);
+        }
+        m = store ? mt_store_load_model(store, NULL, &err) : NULL;
+    } else {
+        m = mt_model_load(path, &err);
+    }
+    if (!m) {
+        mt_store_close(store);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
+        return FALSE;
+    }
+    MtEditor *ed = mt_editor_new(m);
+    int recovered = store ? mt_store_recovered_runs(store) : 0;
+    motus_window_set_document(self, ed, path, store);
+    remember(self, path);
+    g_autofree char *base = g_path_get_basename(path);
+    g_autofree char *text =
+        g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base, m->nbody, m->njoint,
+                        m->ndriver, m->nspring);
+    motus_window_set_status(self, text);
+    if (store) { /* the plots as they were saved, then the newest run in them */
+        MtError perr = {0};
+        g_autofree char *layout = mt_store_load_plot(store, "layout", &perr);
+        if (layout) motus_window_plots_apply_layout(self, layout);
+        motus_window_load_last_run(self);
+    }
+    if (recovered) {
+        g_autofree char *t2 = g_strdup_printf(_("%s — %d runs whose program had stopped were marked interrupted"), text, recovered);
+        motus_window_set_status(self, t2);
+    }
+    return TRUE;
+}
+
+void motus_window_load_last_run(MotusWindow *self)
+{
+    if (!self->store) return;
+    MtError err = {0};
+    long run = mt_project_last_run(self->store, &err);
+    if (run <= 0) return;
+    g_autoptr(GError) error = NULL;
+    if (!motus_run_bridge_load(self->bridge, self->path, run, &error)) {
+        motus_window_set_status(self, error->message);
+        return;
+    }
+    motus_window_frames_loaded(self);
+    guint n = motus_run_bridge_n_frames(self->bridge);
+    g_autofree char *msg = g_strdup_printf(_("Showing run %ld: %u frames to t = %.3f s"), run, n,
+                                           motus_run_bridge_last_time(self->bridge));
+    motus_window_set_status(self, msg);
+}
+
+void motus_window_new_project(MotusWindow *self)
+{
+    motus_window_set_document(self, mt_editor_new(mt_edit_new_model()), NULL, NULL);
+    motus_window_set_status(self, _("New project: the ground and gravity. Add bodies from the + menu (Ctrl+B)."));
+}
+
+/* Writes a text model atomically (a temporary file renamed over it). */
+static gboolean write_text(const MtModel *m, const char *path, GError **error)
+{
+    g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", path);
+    int fd = g_mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    MtError err = {0};
+    if (!f) {
+        g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot write '%s': %s"), path, g_strerror(errno));
+        if (fd >= 0) close(fd);
+        return FALSE;
+    }
+    MtStatus rc = mt_model_write(m, f, &err);
+    if (fclose(f) != 0 && rc == MT_OK) rc = mt_error_set(&err, MT_ERR_IO, path, "%s", g_strerror(errno));
+    if (rc != MT_OK || g_rename(tmp, path) != 0) {
+        g_unlink(tmp);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write '%s': %s"), path,
+                    rc ? err.msg : g_strerror(errno));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean motus_window_save(MotusWindow *self, GError **error)
+{
+    if (!self->editor) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
+        return FALSE;
+    }
+    if (!self->path) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("the new project has no file yet: use Save As"));
+        return FALSE;
+    }
+    if (self->readonly) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_READ_ONLY, _("'%s' is read-only: use Save As"), self->path);
+        return FALSE;
+    }
+    if (self->store) {
+        MtError err = {0};
+        g_autofree char *layout = motus_window_plots_layout(self);
+        if (mt_store_save_model(self->store, self->model, NULL, &err) != MT_OK ||
+            mt_store_save_plot(self->store, "layout", layout, &err) != MT_OK) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
+            return FALSE;
+        }
+    } else if (!write_text(self->model, self->path, error)) {
+        return FALSE;
+    }
+    mt_editor_mark_saved(self->editor);
+    motus_window_refresh_title(self);
+    g_autofree char *base = g_path_get_basename(self->path);
+    g_autofree char *msg = g_strdup_printf(_("Saved %s"), base);
+    motus_window_set_status(self, msg);
+    return TRUE;
+}
+
+gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **error)
+{
+    if (!self->editor) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
+        return FALSE;
+    }
+    if (motus_run_bridge_is_running(self->bridge)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("a run is going: stop it before saving as"));
+        return FALSE;
+    }
+    MtError err = {0};
+    if (is_text_path(path)) { /* the text form: the model only */
+        if (!write_text(self->model, path, error)) return FALSE;
+        g_clear_pointer(&self->store, mt_store_close);
+        self->readonly = FALSE;
+    } else {
+        /* a project: a copy of the open one (model, plots, runs) or a new file, then the model saved in it */
+        if (self->store && strcmp(path, self->path)) {
+            if (mt_project_save_copy(self->store, path, &err) != MT_OK) {
+                g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
+                return FALSE;
+            }
+        } else if (!self->store && g_file_test(path, G_FILE_TEST_EXISTS) && g_unlink(path) != 0) {
+            g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot replace '%s': %s"), path,
+                        g_strerror(errno));
+            return FALSE;
+        }
+        MtStore *s = mt_store_open(path, MT_STORE_CREATE, &err);
+        g_autofree char *layout = motus_window_plots_layout(self);
+        if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK ||
+            mt_store_save_plot(s, "layout", layout, &err) != MT_OK) {
+            mt_store_close(s);
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
+            return FALSE;
+        }
+        g_clear_pointer(&self->store, mt_store_close);
+        self->store = s;
+        self->readonly = FALSE;
+    }
+    g_free(self->path);
+    self->path = g_strdup(path);
+    mt_editor_mark_saved(self->editor);
+    remember(self, path);
+    motus_window_refresh_title(self);
+    motus_window_update_actions(self);
+    g_autofree char *base = g_path_get_basename(path);
+    g_autofree char *msg = g_strdup_printf(_("Saved as %s"), base);
+    motus_window_set_status(self, msg);
+    return TRUE;
+}
+
+const char *motus_window_get_path(MotusWindow *self) { return self->path; }
+gboolean motus_window_is_dirty(MotusWindow *self) { return self->editor && mt_editor_dirty(self->editor); }
+MtEditor *motus_window_get_editor(MotusWindow *self) { return self->editor; }
+
+/* ---- asking before unsaved changes go --------------------------------------------- */
+
+typedef void (*Then)(MotusWindow *self, gpointer data);
+typedef struct {
+    MotusWindow *self;
+    Then then;
+    gpointer data;
+    GDestroyNotify free_data;
+} Pending;
+
+static void pending_free(Pending *p)
+{
+    if (p->free_data) p->free_data(p->data);
+    g_free(p);
+}
+
+static void save_as_then(MotusWindow *self, Pending *then);
+
+static void discard_response(GtkDialog *d, int response, gpointer data)
+{
+    Pending *p = data;
+    MotusWindow *self = p->self;
+    gtk_window_destroy(GTK_WINDOW(d));
+    if (response == GTK_RESPONSE_ACCEPT) { /* save, then go on */
+        if (!self->path || self->readonly) {
+            save_as_then(self, p);
+            return;
+        }
+        g_autoptr(GError) error = NULL;
+        if (!motus_window_save(self, &error)) {
+            motus_window_error_dialog(self, _("Cannot save"), error->message);
+            pending_free(p);
+            return;
+        }
+        p->then(self, p->data);
+    } else if (response == GTK_RESPONSE_REJECT) {
+        p->then(self, p->data);
+    }
+    pending_free(p);
+}
+
+/* Runs then(self, data) now when nothing would be lost, else after asking
+ * whether to save (Save, Discard, Cancel); batch mode never asks. */
+static void unless_unsaved(MotusWindow *self, Then then, gpointer data, GDestroyNotify free_data)
+{
+    if (self->batch || !motus_window_is_dirty(self)) {
+        then(self, data);
+        if (free_data) free_data(data);
+        return;
+    }
+    Pending *p = g_new0(Pending, 1);
+    *p = (Pending){self, then, data, free_data};
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                          GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s",
+                                          _("Save the changes to the model?"));
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s",
+                                             _("Unsaved changes are lost if you do not save them."));
+    gtk_dialog_add_buttons(GTK_DIALOG(d), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Discard"), GTK_RESPONSE_REJECT,
+                           _("_Save"), GTK_RESPONSE_ACCEPT, NULL);
+    gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    g_signal_connect(d, "response", G_CALLBACK(discard_response), p);
+    gtk_window_present(GTK_WINDOW(d));
+}
+
+/* ---- file dialogs ------------------------------------------------------------------ */
+
+static void add_filters(GtkFileChooser *fc, gboolean text_first)
+{
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkFileFilter *proj = gtk_file_filter_new();
+    gtk_file_filter_set_name(proj, _("Motus projects (*.motus)"));
+    gtk_file_filter_add_pattern(proj, "*.motus");
+    GtkFileFilter *text = gtk_file_filter_new();
+    gtk_file_filter_set_name(text, _("Motus text models (*.motus.txt)"));
+    gtk_file_filter_add_pattern(text, "*.motus.txt");
+    GtkFileFilter *both = gtk_file_filter_new();
+    gtk_file_filter_set_name(both, _("Projects and text models"));
+    gtk_file_filter_add_pattern(both, "*.motus");
+    gtk_file_filter_add_pattern(both, "*.motus.txt");
+    if (!text_first) gtk_file_chooser_add_filter(fc, both);
+    gtk_file_chooser_add_filter(fc, proj);
+    gtk_file_chooser_add_filter(fc, text);
+    GtkFileFilter *all = gtk_file_filter_new();
+    gtk_file_filter_set_name(all, _("All files"));
+    gtk_file_filter_add_pattern(all, "*");
+    gtk_file_chooser_add_filter(fc, all);
+    g_object_unref(proj);
+    g_object_unref(text);
+    g_object_unref(both);
+    g_object_unref(all);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+static void open_path(MotusWindow *self, gpointer data)
+{
+    g_autoptr(GFile) f = g_file_new_for_path(data);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(self, f, &error)) {
+        g_autofree char *msg = g_strdup_printf(_("Cannot open: %s"), error->message);
+        motus_window_set_status(self, msg);
+        motus_window_error_dialog(self, _("Cannot open the project"), error->message);
+    }
+}
+
+static void open_response(GtkNativeDialog *d, int response, gpointer data)
+{
+    MotusWindow *self = data;
+    if (response == GTK_RESPONSE_ACCEPT) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
+        G_GNUC_END_IGNORE_DEPRECATIONS
+        g_autofree char *path = f ? g_file_get_path(f) : NULL;
+        if (path) unless_unsaved(self, open_path, g_strdup(path), g_free);
+    }
+    g_object_unref(d);
+}
+
+static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(_("Open a Project or a Model"), GTK_WINDOW(self),
+                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+    add_filters(GTK_FILE_CHOOSER(d), FALSE);
+    if (self->path) {
+        g_autofree char *dir = g_path_get_dirname(self->path);
+        g_autoptr(GFile) df = g_file_new_for_path(dir);
+        gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
+    }
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    g_signal_connect(d, "response", G_CALLBACK(open_response), self);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+static void act_open_recent(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a;
+    unless_unsaved(data, open_path, g_strdup(g_variant_get_string(p, NULL)), g_free);
+}
+
+static void new_then(MotusWindow *self, gpointer data)
+{
+    (void)data;
+    motus_window_new_project(self);
+}
+
+static void act_new(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    unless_unsaved(data, new_then, NULL, NULL);
+}
+
+static void save_as_response(GtkNativeDialog *d, int response, gpointer data)
+{
+    Pending *then = data;
+    MotusWindow *self = then->self;
+    if (response == GTK_RESPONSE_ACCEPT) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
+        G_GNUC_END_IGNORE_DEPRECATIONS
+        g_autofree char *path = f ? g_file_get_path(f) : NULL;
+        g_autoptr(GError) error = NULL;
+        /* a name without extension becomes a project */
+        if (path && !g_str_has_suffix(path, ".motus") && !is_text_path(path)) {
+            char *p2 = g_strconcat(path, ".motus", NULL);
+            g_free(path);
+            path = p2;
+        }
+        if (path && !motus_window_save_as(self, path, &error)) {
+            motus_window_set_status(self, error->message);
+            motus_window_error_dialog(self, _("Cannot save"), error->message);
+        } else if (path && then->then) {
+            then->then(self, then->data);
+        }
+    }
+    pending_free(then);
+    g_object_unref(d);
+}
+
+static void save_as_then(MotusWindow *self, Pending *then)
+{
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkFileChooserNative *d = gtk_file_chooser_native_new(_("Save the Project As"), GTK_WINDOW(self),
+                                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+    add_filters(GTK_FILE_CHOOSER(d), FALSE);
+    g_autofree char *name = NULL;
+    if (self->path) {
+        g_autofree char *base = g_path_get_basename(self->path);
+        if (g_str_has_suffix(base, ".motus.txt")) base[strlen(base) - 4] = 0; /* offer the project */
+        name = g_steal_pointer(&base);
+        g_autofree char *dir = g_path_get_dirname(self->path);
+        g_autoptr(GFile) df = g_file_new_for_path(dir);
+        gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
+    }
+    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), name ? name : "untitled.motus");
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    g_signal_connect(d, "response", G_CALLBACK(save_as_response), then);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}
+
+static void act_save_as(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    Pending *none = g_new0(Pending, 1);
+    none->self = data;
+    save_as_then(data, none);
+}
+
+static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    if (!self->path || self->readonly) {
+        act_save_as(NULL, NULL, self);
+        return;
+    }
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_save(self, &error)) {
+        motus_window_set_status(self, error->message);
+        motus_window_error_dialog(self, _("Cannot save"), error->message);
+    }
+}
+
+static void close_then(MotusWindow *self, gpointer data)
+{
+    (void)data;
+    if (self->editor) mt_editor_mark_saved(self->editor); /* the user chose: do not ask again */
+    gtk_window_destroy(GTK_WINDOW(self));
+}
+
+static gboolean close_request(GtkWindow *w, gpointer data)
+{
+    (void)data;
+    MotusWindow *self = MOTUS_WINDOW(w);
+    if (self->batch || !motus_window_is_dirty(self)) return FALSE;
+    unless_unsaved(self, close_then, NULL, NULL);
+    return TRUE;
+}
+
+void motus_window_project_init(MotusWindow *self)
+{
+    static const GActionEntry entries[] = {
+        {"new", act_new, NULL, NULL, NULL, {0}},
+        {"open", act_open, NULL, NULL, NULL, {0}},
+        {"open-recent", act_open_recent, "s", NULL, NULL, {0}},
+        {"save", act_save, NULL, NULL, NULL, {0}},
+        {"save-as", act_save_as, NULL, NULL, NULL, {0}},
+    };
+    g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+    g_signal_connect(self, "close-request", G_CALLBACK(close_request), NULL);
+    fill_recent_menu(self);
+}
+
+void motus_window_project_dispose(MotusWindow *self) { (void)self; }

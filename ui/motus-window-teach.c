@@ -1,0 +1,213 @@
+/* motus-window-teach.c — what playback shows for teaching, drawn over the 3D
+ * view at the frame shown: the trajectory of the selected point (a body's
+ * centre of mass or a marker), its velocity and acceleration vectors, the
+ * reaction forces of every joint (on the body of marker i, at marker i), to
+ * a chosen scale; and a camera that follows the selected body. Vectors come
+ * from the stored result columns: v_P = v_O + ω × r, a_P = a_O + ε × r + ω × (ω × r)
+ * with r from the body origin O to the point P. */
+#include <math.h>
+#include <string.h>
+
+#include "motus-i18n.h"
+#include "motus-window-private.h"
+
+static const float trace_rgb[3] = {0.55f, 0.10f, 0.65f}, vel_rgb[3] = {0.05f, 0.45f, 0.15f},
+                   acc_rgb[3] = {0.85f, 0.35f, 0.0f}, force_rgb[3] = {0.80f, 0.05f, 0.10f};
+
+static gboolean flag(MotusWindow *self, const char *name)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(self), name);
+    return v && g_variant_get_boolean(v);
+}
+
+static double user_scale(MotusWindow *self)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(self), "vector-scale");
+    double f = v ? g_ascii_strtod(g_variant_get_string(v, NULL), NULL) : 1;
+    return f > 0 ? f : 1;
+}
+
+/* The point followed: body and point in body axes, from the selection. */
+static gboolean tracked_point(MotusWindow *self, int *body, double p[3])
+{
+    const MtModel *m = self->model;
+    if (!m) return FALSE;
+    if (self->sel_kind == MT_EDIT_BODY && self->sel_index >= 0) {
+        *body = self->sel_index;
+        memcpy(p, m->body[*body].com, 3 * sizeof(double));
+        return TRUE;
+    }
+    if (self->sel_kind == MT_EDIT_MARKER && m->marker[self->sel_index].body >= 0) {
+        *body = m->marker[self->sel_index].body;
+        memcpy(p, m->marker[self->sel_index].pos, 3 * sizeof(double));
+        return TRUE;
+    }
+    return FALSE;
+}
+
+static void rot_of(const double *q, double R[9])
+{
+    double w = q[0], a = q[1], b = q[2], c = q[3];
+    double n = w * w + a * a + b * b + c * c;
+    if (n > 0) w /= sqrt(n), a /= sqrt(n), b /= sqrt(n), c /= sqrt(n);
+    R[0] = 1 - 2 * (b * b + c * c), R[1] = 2 * (a * b - w * c), R[2] = 2 * (a * c + w * b);
+    R[3] = 2 * (a * b + w * c), R[4] = 1 - 2 * (a * a + c * c), R[5] = 2 * (b * c - w * a);
+    R[6] = 2 * (a * c - w * b), R[7] = 2 * (b * c + w * a), R[8] = 1 - 2 * (a * a + b * b);
+}
+
+static void cross(double r[3], const double a[3], const double b[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Columns "BODY.SUFFIX" for three suffixes (-1 when absent). */
+static void cols3(MotusWindow *self, const char *name, const char *const suf[3], int col[3])
+{
+    for (int k = 0; k < 3; k++) {
+        g_autofree char *c = g_strdup_printf("%s.%s", name, suf[k]);
+        col[k] = motus_run_bridge_find_column(self->bridge, c);
+    }
+}
+
+typedef struct {
+    int v[3], w[3], a[3], e[3];
+} BodyCols;
+
+/* World position, velocity and acceleration of a point of a body at frame i. */
+static gboolean point_state(MotusWindow *self, const BodyCols *bc, int body, const double p[3], guint i, double *pose,
+                            double x[3], double v[3], double a[3])
+{
+    double t;
+    if (!motus_run_bridge_get_frame(self->bridge, i, &t, pose)) return FALSE;
+    const double *o = pose + 7 * body;
+    double R[9], r[3];
+    rot_of(o + 3, R);
+    for (int k = 0; k < 3; k++) r[k] = R[3 * k] * p[0] + R[3 * k + 1] * p[1] + R[3 * k + 2] * p[2];
+    for (int k = 0; k < 3; k++) x[k] = o[k] + r[k];
+    double w[3], e[3], vo[3], ao[3], wr[3], wwr[3], er[3];
+    for (int k = 0; k < 3; k++) {
+        vo[k] = motus_run_bridge_value(self->bridge, bc->v[k], i);
+        w[k] = motus_run_bridge_value(self->bridge, bc->w[k], i);
+        ao[k] = motus_run_bridge_value(self->bridge, bc->a[k], i);
+        e[k] = motus_run_bridge_value(self->bridge, bc->e[k], i);
+    }
+    cross(wr, w, r);
+    cross(wwr, w, wr);
+    cross(er, e, r);
+    for (int k = 0; k < 3; k++) {
+        v[k] = vo[k] + wr[k];
+        a[k] = ao[k] + er[k] + wwr[k];
+    }
+    return TRUE;
+}
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+void motus_window_teach_update(MotusWindow *self)
+{
+    if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
+    motus_viewport_clear_overlay(self->viewport);
+    guint n = motus_run_bridge_n_frames(self->bridge);
+    const MtModel *m = self->model;
+    if (!n || !m || motus_run_bridge_n_bodies(self->bridge) != m->nbody) return;
+    gboolean trace = flag(self, "show-trace"), vel = flag(self, "show-velocity"), acc = flag(self, "show-acceleration");
+    gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow");
+    if (!trace && !vel && !acc && !reac && !follow) return;
+    guint cur = motus_run_bridge_frame_at(self->bridge, self->time);
+    double L = motus_viewport_get_scale(self->viewport), f = user_scale(self);
+    guint stride = MAX(1u, n / 400u); /* scales and traces from about 400 frames */
+    double *pose = g_new(double, 7 * (m->nbody + 1));
+    int body;
+    double p[3];
+    if (tracked_point(self, &body, p)) {
+        static const char *const vs[] = {"vx", "vy", "vz"}, *const ws[] = {"wx", "wy", "wz"},
+                                 *const as[] = {"ax", "ay", "az"}, *const es[] = {"ex", "ey", "ez"};
+        BodyCols bc;
+        const char *bn = m->body[body].name;
+        cols3(self, bn, vs, bc.v);
+        cols3(self, bn, ws, bc.w);
+        cols3(self, bn, as, bc.a);
+        cols3(self, bn, es, bc.e);
+        double x[3], v[3], a[3], vmax = 0, amax = 0;
+        GArray *pts = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint i = 0; i < n; i += stride)
+            if (point_state(self, &bc, body, p, i, pose, x, v, a)) {
+                vmax = fmax(vmax, norm3(v));
+                amax = fmax(amax, norm3(a));
+                if (i <= cur) g_array_append_vals(pts, x, 3);
+            }
+        if (point_state(self, &bc, body, p, cur, pose, x, v, a)) {
+            g_array_append_vals(pts, x, 3);
+            if (trace) motus_viewport_add_overlay_line(self->viewport, (double *)pts->data, pts->len / 3, trace_rgb);
+            char label[48];
+            if (vel && vmax > 0) {
+                double s = 0.3 * L * f / vmax, d[3] = {v[0] * s, v[1] * s, v[2] * s};
+                g_snprintf(label, sizeof label, "v = %.4g m/s", norm3(v));
+                motus_viewport_add_overlay_arrow(self->viewport, x, d, vel_rgb, label);
+            }
+            if (acc && amax > 0) {
+                double s = 0.3 * L * f / amax, d[3] = {a[0] * s, a[1] * s, a[2] * s};
+                g_snprintf(label, sizeof label, "a = %.4g m/s²", norm3(a));
+                motus_viewport_add_overlay_arrow(self->viewport, x, d, acc_rgb, label);
+            }
+            if (follow) motus_viewport_look_at(self->viewport, x);
+        }
+        g_array_unref(pts);
+    }
+    if (reac && m->njoint) {
+        static const char *const fs[] = {"Fx", "Fy", "Fz"};
+        int(*fc)[3] = g_malloc_n((gsize)m->njoint, sizeof *fc);
+        double fmax_ = 0;
+        for (int j = 0; j < m->njoint; j++) cols3(self, m->joint[j].name, fs, fc[j]);
+        for (guint i = 0; i < n; i += stride)
+            for (int j = 0; j < m->njoint; j++) {
+                double F[3];
+                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(self->bridge, fc[j][k], i);
+                if (isfinite(norm3(F))) fmax_ = fmax(fmax_, norm3(F));
+            }
+        if (fmax_ > 0 && motus_run_bridge_get_frame(self->bridge, cur, NULL, pose)) {
+            motus_viewport_set_poses(self->viewport, pose);
+            for (int j = 0; j < m->njoint; j++) {
+                const MtMarkerSpec *mk = &m->marker[m->joint[j].mi];
+                double x[3], F[3];
+                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(self->bridge, fc[j][k], cur);
+                if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, x)) continue;
+                double s = 0.3 * L * f / fmax_, d[3] = {F[0] * s, F[1] * s, F[2] * s};
+                char label[64];
+                g_snprintf(label, sizeof label, "%s: F = %.4g N", m->joint[j].name, norm3(F));
+                motus_viewport_add_overlay_arrow(self->viewport, x, d, force_rgb, label);
+            }
+        }
+        g_free(fc);
+    }
+    g_free(pose);
+}
+
+static void toggle(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)p;
+    g_autoptr(GVariant) st = g_action_get_state(G_ACTION(a));
+    g_simple_action_set_state(a, g_variant_new_boolean(!g_variant_get_boolean(st)));
+    motus_window_teach_update(data);
+}
+
+static void set_scale(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    g_simple_action_set_state(a, p);
+    motus_window_teach_update(data);
+}
+
+void motus_window_teach_init(MotusWindow *self)
+{
+    static const GActionEntry entries[] = {
+        {"show-trace", toggle, NULL, "false", NULL, {0}},
+        {"show-velocity", toggle, NULL, "false", NULL, {0}},
+        {"show-acceleration", toggle, NULL, "false", NULL, {0}},
+        {"show-reactions", toggle, NULL, "false", NULL, {0}},
+        {"follow", toggle, NULL, "false", NULL, {0}},
+        {"vector-scale", set_scale, "s", "'1'", NULL, {0}},
+    };
+    g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+}
