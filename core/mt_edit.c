@@ -183,7 +183,7 @@ static MtStatus reads_back(const MtModel *m, MtError *err)
     MtStatus rc = mt_model_write(m, f, err);
     fclose(f);
     if (rc == MT_OK) {
-        MtModel *back = mt_model_parse(text, "edit", err);
+        MtModel *back = mt_model_parse_ex(text, "edit", 0, err); /* flexible bodies keep their reductions */
         if (!back) rc = err && err->code ? err->code : MT_ERR_MODEL;
         mt_model_free(back);
     }
@@ -194,6 +194,7 @@ static MtStatus reads_back(const MtModel *m, MtError *err)
 MtStatus mt_edit_check(MtModel *m, MtError *err)
 {
     MtStatus rc = mt_model_eval_params(m, err);
+    if (rc == MT_OK) rc = mt_model_flex_refresh(m, err); /* a marker added to a flexible body needs its node */
     if (rc == MT_OK) rc = mt_model_validate(m, err);
     if (rc == MT_OK) rc = reads_back(m, err);
     return rc;

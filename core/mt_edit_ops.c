@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mt_edit.h"
+#include "mt_flexdata.h"
 #include "mt_edit_internal.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
@@ -513,6 +514,17 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err)
     c->nevent = compact(c->event, c->nevent, sizeof *c->event, k.rm[MT_EDIT_EVENT], mev);
     c->ninitial = compact(c->initial, c->ninitial, sizeof *c->initial, k.rm_initial, mi);
     c->nbinding = compact(c->binding, c->nbinding, sizeof *c->binding, k.rm_binding, mbi);
+    /* flexible bodies go with their body */
+    int nf = 0;
+    for (int i = 0; i < c->nflex; i++) {
+        if (k.rm[MT_EDIT_BODY][c->flex[i].body]) {
+            mt_model_flex_invalidate(c, i);
+            continue;
+        }
+        c->flex[nf] = c->flex[i];
+        c->flex[nf++].body = mb[c->flex[i].body];
+    }
+    c->nflex = nf;
     /* every reference follows its entity to its new index */
     for (int i = 0; i < c->nmarker; i++) c->marker[i].body = remap(mb, c->marker[i].body);
     for (int i = 0; i < c->nshape; i++) c->shape[i].body = remap(mb, c->shape[i].body);
@@ -651,6 +663,16 @@ MtStatus mt_edit_duplicate(MtEditor *e, MtEditKind kind, int index, int *new_ind
                 if (k < 0) { ni = -1; break; }
                 c->shape[k].body = ni;
             }
+        int fi = mt_model_body_flex(c, index);
+        if (fi >= 0 && ni >= 0) { /* the copy shares the reduction (same mesh, same marker names) */
+            MtFlexSpec spec = c->flex[fi];
+            int nfi = mt_model_add_flex(c, ni, spec.source, err);
+            if (nfi < 0) { ni = -1; break; }
+            spec.body = ni;
+            spec.data = NULL;
+            c->flex[nfi] = spec;
+            if (c->flex[fi].data) mt_model_flex_attach(c, nfi, mt_flex_data_ref(c->flex[fi].data));
+        }
         break;
     }
     case MT_EDIT_MARKER: DUP_ITEM(c, marker, nmarker, cap_marker, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_MARKER, index, ni, err); break;

@@ -361,8 +361,34 @@ void mt_model_flex_attach(MtModel *m, int spec, MtFlexData *d)
     b->density = 0;
 }
 
+/* The reduction of spec i no longer fits the body's markers. */
+static int stale(const MtModel *m, int i)
+{
+    const MtFlexSpec *f = &m->flex[i];
+    const MtFlexData *d = f->data;
+    if (!d) return 1;
+    int n = 0;
+    for (int k = 0; k < m->nmarker; k++) {
+        const MtMarkerSpec *mk = &m->marker[k];
+        if (mk->body != f->body) continue;
+        n++;
+        int label = mt_flex_data_marker_node(d, mk->name);
+        if (label <= 0 || (mk->node > 0 && mk->node != label)) return 1;
+        if (marker_active(m, k) && mt_flex_data_if_row(d, label) < 0) return 1;
+    }
+    return n != d->nmarker;
+}
+
+MtStatus mt_model_flex_refresh(MtModel *m, MtError *err)
+{
+    for (int i = 0; i < m->nflex; i++)
+        if (m->flex[i].data && stale(m, i)) mt_model_flex_invalidate(m, i);
+    return mt_model_reduce_flex(m, NULL, err);
+}
+
 MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err)
 {
+    if (!basedir && m->basedir[0]) basedir = m->basedir;
     for (int i = 0; i < m->nflex; i++) {
         if (m->flex[i].data) continue;
         MtStatus rc = reduce_one(m, i, basedir, err);

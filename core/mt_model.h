@@ -367,6 +367,7 @@ typedef struct MtModel {
     MtEventSpec *event;
     int nflex, cap_flex;
     MtFlexSpec *flex;
+    char basedir[256];  /* directory the model was read from (mesh files are relative to it); "" = current */
     int loops;         /* MtLoopMethod: how closed loops are kept closed */
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
 } MtModel;
@@ -505,6 +506,9 @@ int mt_model_body_flex(const MtModel *m, int body);
 MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err);
 /* Drops the reduced data of body b's flexible spec (after an edit). */
 void mt_model_flex_invalidate(MtModel *m, int spec);
+/* Reduces again every flexible body whose reduction no longer fits its
+ * markers (a marker added, removed, renamed, or newly loaded), or has none. */
+MtStatus mt_model_flex_refresh(MtModel *m, MtError *err);
 
 /* Text model format (docs/model-format.md). */
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err);

@@ -1075,11 +1075,12 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
         mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
         fail = 1;
     }
-    if (!fail && m->nflex && reduce) { /* mesh files are relative to the model file */
-        char dir[1024];
+    { /* mesh files are relative to the model file */
         const char *slash = strrchr(p.src, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);
-        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) {
+        snprintf(m->basedir, sizeof m->basedir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);
+    }
+    if (!fail && m->nflex && reduce) {
+        if (mt_model_reduce_flex(m, NULL, err)) {
             char msg[512], entity[sizeof err->entity];
             snprintf(msg, sizeof msg, "%s", err->msg);
             snprintf(entity, sizeof entity, "%s", err->entity);

@@ -17,7 +17,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 512); /* a new kind of entity needs a table of its own */
+SPEC_SIZE(MtModel, 768); /* a new kind of entity needs a table of its own */
 SPEC_SIZE(MtBodySpec, 296);
 SPEC_SIZE(MtMarkerSpec, 184);
 SPEC_SIZE(MtJointSpec, 88);
@@ -1238,12 +1238,11 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     /* parameters, computed mass properties and the model's own checks */
     if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);
     if (!L.fail && mt_model_update_mass_props(m, err)) api_error(&L);
-    if (!L.fail && need_reduce) { /* a flexible body saved without its reduction: meshes are relative to the project */
-        char dir[1024];
+    { /* meshes are relative to the project */
         const char *slash = strrchr(s->path, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
-        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) api_error(&L);
+        snprintf(m->basedir, sizeof m->basedir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
     }
+    if (!L.fail && need_reduce && mt_model_reduce_flex(m, NULL, err)) api_error(&L); /* saved without its reduction */
     if (!L.fail && mt_model_validate(m, err)) api_error(&L);
     if (L.fail) {
         mt_model_free(m);

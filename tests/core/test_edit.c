@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mt_edit.h"
+#include "mt_flexdata.h"
 #include "mt_test.h"
 
 /* The model as canonical text (to compare states exactly). */
@@ -421,6 +422,47 @@ static void test_snap_and_create(void)
     mt_editor_free(e);
 }
 
+/* Flexible bodies under edits: a spring on a new marker of a flexible beam
+ * makes its node an interface node (the body is reduced again, 6 more modal
+ * coordinates); undo gives the old reduction back; a duplicate shares the
+ * reduction; deleting the body removes its flexible data. */
+static void test_flexible(void)
+{
+    printf("-- edits on a flexible body\n");
+    MtError err = {0};
+    MtModel *m0 = mt_model_parse("gravity 0 -9.81 0\nground\n marker o\nend\n"
+                                 "body beam\n flexible beam length 1 elements 10 section circle 0.02 E 2e11 nu 0.3 rho 7800 modes 3\n"
+                                 " marker root node 1\nend\njoint pin revolute beam.root ground.o\n", "flex", &err);
+    CHECK(m0 != NULL, "fixture parses: %s", err.msg);
+    if (!m0) return;
+    MtEditor *e = mt_editor_new(m0);
+    int n0 = mt_editor_model(e)->flex[0].data->body->nmode, mk = -1, sp = -1;
+    double mid[3] = {0.5, 0, 0}, below[3] = {0.5, -0.5, 0};
+    OK(mt_edit_add_marker(e, 0, "mid", mid, NULL, &mk, &err_));
+    const MtModel *m = mt_editor_model(e);
+    CHECK(m->flex[0].data && m->flex[0].data->body->nmode == n0, "a marker alone (sensors) leaves the interface: %d modes",
+          m->flex[0].data ? m->flex[0].data->body->nmode : -1);
+    OK(mt_edit_add_spring(e, "hold", 0, mid, MT_GROUND, below, 1000, 1, &sp, &err_));
+    m = mt_editor_model(e);
+    int n1 = m->flex[0].data ? m->flex[0].data->body->nmode : -1;
+    CHECK(n1 == n0 + 6, "a spring on a node adds it to the interface: %d -> %d modal coordinates", n0, n1);
+    MtSystem *s = mt_system_compile(m, &err);
+    CHECK(s != NULL && s->nmodal == n1, "the edited model compiles: %s", err.msg);
+    mt_system_free(s);
+    OK(mt_editor_undo(e, &err_));
+    m = mt_editor_model(e);
+    CHECK(m->flex[0].data && m->flex[0].data->body->nmode == n0, "undo gives the reduction back (%d)", m->flex[0].data->body->nmode);
+    int nb = -1;
+    OK(mt_edit_duplicate(e, MT_EDIT_BODY, 0, &nb, &err_));
+    m = mt_editor_model(e);
+    CHECK(m->nflex == 2 && m->flex[1].body == nb && m->flex[1].data == m->flex[0].data, "the duplicate shares the reduction");
+    OK(mt_edit_delete(e, MT_EDIT_BODY, 0, &err_));
+    m = mt_editor_model(e);
+    CHECK(m->nflex == 1 && m->flex[0].body == 0 && !strcmp(m->body[0].name, m->body[m->flex[0].body].name),
+          "deleting the first body leaves the duplicate's flexible data, renumbered");
+    mt_editor_free(e);
+}
+
 int main(void)
 {
     test_pendulum_from_nothing();
@@ -428,5 +470,6 @@ int main(void)
     test_undo_redo();
     test_rename_duplicate_delete();
     test_snap_and_create();
+    test_flexible();
     return mt_test_done();
 }
