@@ -62,6 +62,7 @@ MtModel *mt_model_copy(const MtModel *m)
             if (!c->driver[d].tab) { mt_model_free(c); return NULL; }
             memcpy(c->driver[d].tab, m->driver[d].tab, n);
         }
+    if (mt_model_copy_tables(c, m)) { mt_model_free(c); return NULL; }
     return c;
 }
 

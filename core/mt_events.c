@@ -20,6 +20,12 @@ static double efun(const MtState *st, int e)
     return mt_expr_eval(s->cexpr[2 * s->model->ncontrol + e], st->chan) - ev->value;
 }
 
+double mt_event_function(const MtState *st, int e, double t)
+{
+    const MtEventSpec *ev = &st->sys->model->event[e];
+    return ev->trigger == MT_EVENT_AT ? t - ev->time : efun(st, e);
+}
+
 static int crosses(const MtEventSpec *ev, double f0, double f1)
 {
     if (!isfinite(f0) || !isfinite(f1)) return 0;

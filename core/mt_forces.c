@@ -19,7 +19,8 @@ static const char *const kind_names[MT_FORCE_NKINDS] = {"torsion", "bushing", "f
                                                         "strut", "tyre", "actuator", "drag"};
 static const char *const torsion_p[] = {"k", "c", "angle0", "preload", NULL};
 static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz", NULL};
-static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", NULL};
+static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", "sigma0", "sigma1", NULL};
+enum { FR_SIGMA0 = 7, FR_SIGMA1 = 8 }; /* LuGre bristle stiffness and damping (sigma0 = 0: regularised law) */
 static const char *const contact_p[] = {"radius", "radius2", "lx", "ly", "lz", "k", "exp", "e", "mu", "eps", "vmin", NULL};
 static const char *const strut_p[] = {"area", "pressure", "volume", "n", "patm", "orifice", "cd", "rho", "harea",
                                       "stroke", "friction", "kstop", "length", NULL};
@@ -158,9 +159,10 @@ static int resolve(void *user, const char *name, int *slot)
     return 0;
 }
 
-static MtExpr *compile_expr(MtSystem *s, const char *src, const char *entity, const char *field, MtError *err)
+static MtExpr *compile_expr(MtSystem *s, const MtExprTable *tabs, const char *src, const char *entity, const char *field,
+                            MtError *err)
 {
-    MtExprEnv env = {resolve, s, NULL, 0};
+    MtExprEnv env = {resolve, s, tabs, s->model->ntable};
     int col = 0;
     MtError e = {0};
     MtExpr *x = mt_expr_compile(src, &env, &col, &e);
@@ -169,7 +171,7 @@ static MtExpr *compile_expr(MtSystem *s, const char *src, const char *entity, co
     return x;
 }
 
-int mt_forces_compile(MtSystem *s, MtError *err)
+static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
 {
     const MtModel *m = s->model;
     s->nchan = 0;
@@ -183,7 +185,7 @@ int mt_forces_compile(MtSystem *s, MtError *err)
     for (int k = 0; k < m->nforce; k++)
         for (int c = 0; c < 6; c++)
             if (m->force[k].expr[c][0]) {
-                s->fexpr[6 * k + c] = compile_expr(s, m->force[k].expr[c], m->force[k].name, comp[c], err);
+                s->fexpr[6 * k + c] = compile_expr(s, tabs, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
             }
     s->ctrl_limit = m->ncontrol; /* forces and springs may read every control */
@@ -191,23 +193,39 @@ int mt_forces_compile(MtSystem *s, MtError *err)
     if (!s->cexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     for (int k = 0; k < m->ncontrol; k++) {
         s->ctrl_limit = k; /* a control's input may read earlier controls only */
-        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, m->control[k].input, m->control[k].name, "input", err)))
+        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, tabs, m->control[k].input, m->control[k].name, "input", err)))
             return err->code;
         if (m->control[k].setpoint[0] &&
-            !(s->cexpr[2 * k + 1] = compile_expr(s, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
+            !(s->cexpr[2 * k + 1] = compile_expr(s, tabs, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
             return err->code;
     }
     s->ctrl_limit = m->ncontrol;
     for (int e = 0; e < m->nevent; e++)
         if (m->event[e].trigger == MT_EVENT_CROSSES &&
-            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, m->event[e].expr, m->event[e].name, "when", err)))
+            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, tabs, m->event[e].expr, m->event[e].name, "when", err)))
             return err->code;
     for (int k = 0; k < m->nspring; k++)
         if (m->spring[k].curve[0]) {
-            s->fexpr[6 * m->nforce + k] = compile_expr(s, m->spring[k].curve, m->spring[k].name, "curve", err);
+            s->fexpr[6 * m->nforce + k] = compile_expr(s, tabs, m->spring[k].curve, m->spring[k].name, "curve", err);
             if (!s->fexpr[6 * m->nforce + k]) return err->code;
         }
+    /* integrated states of force elements after those of controls and loops */
+    s->zoff_force = malloc(sizeof(int) * ((size_t)m->nforce + 1));
+    if (!s->zoff_force) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    for (int k = 0; k < m->nforce; k++) {
+        s->zoff_force[k] = -1;
+        if (m->force[k].kind == MT_FORCE_FRICTION && m->force[k].p[FR_SIGMA0] > 0) s->zoff_force[k] = s->naux++;
+    }
     return MT_OK;
+}
+
+int mt_forces_compile(MtSystem *s, MtError *err)
+{
+    MtExprTable *tabs = mt_model_expr_tables(s->model);
+    if (!tabs) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    int rc = compile_all(s, tabs, err);
+    free(tabs);
+    return rc;
 }
 
 void mt_forces_free(MtSystem *s)
@@ -222,6 +240,8 @@ void mt_forces_free(MtSystem *s)
     s->cexpr = NULL;
     free(s->chan);
     s->chan = NULL;
+    free(s->zoff_force);
+    s->zoff_force = NULL;
 }
 
 /* Channel values at (t, q, u); needs st->R. */
@@ -429,7 +449,11 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
         const MtForceSpec *fs = &m->force[k];
         const double *p = fs->p;
         int mi = fs->mi, mj = fs->mj;
-        if (st->fdisabled[k]) { memset(st->fout + 8 * k, 0, 8 * sizeof(double)); continue; }
+        if (st->fdisabled[k]) {
+            memset(st->fout + 8 * k, 0, 8 * sizeof(double));
+            if (s->zoff_force[k] >= 0) st->dz[s->zoff_force[k]] = 0; /* its state rests while it is off */
+            continue;
+        }
         if (fs->kind == MT_FORCE_TORSION || fs->kind == MT_FORCE_FRICTION) {
             mi = m->joint[fs->joint].mi;
             mj = m->joint[fs->joint].mj;
@@ -493,7 +517,18 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
             double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
             double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
-            double Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel, F[3], T[3];
+            double Ff, F[3], T[3];
+            int off = s->zoff_force[k];
+            if (off >= 0) {
+                /* LuGre (Canudas de Wit et al. 1995): bristle deflection zb with
+                 * żb = v − σ0·|v|·zb / g(v), g = μ(v)·N·R the Stribeck level, and
+                 * F = σ0·zb + σ1·żb + c·v. At rest żb = 0 and the bristles hold
+                 * any load below the breakaway level g(0) = μs·N·R exactly. */
+                double gs = fmax(strib * N * arm, 1e-300), zb = st->zcur[off];
+                double zd = vrel - p[FR_SIGMA0] * fabs(vrel) * zb / gs;
+                st->dz[off] = zd;
+                Ff = -(p[FR_SIGMA0] * zb + p[FR_SIGMA1] * zd) - p[4] * vrel;
+            } else Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel;
             if (rot) {
                 mt_v3_scale(T, z, Ff);
                 wrench(st, bi, bj, I.p, zero, T, q);

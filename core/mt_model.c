@@ -109,6 +109,7 @@ void mt_model_free(MtModel *m)
     free(m->sensor);
     free(m->control);
     free(m->event);
+    mt_model_free_tables(m);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -480,6 +481,7 @@ static void sym3_eig(const double *A, double ev[3])
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     char ref[2 * MT_NAME_MAX + 2];
+    if (mt_tables_validate(m, err)) return err->code;
     if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", MT_("gravity: components must be finite numbers"));
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
@@ -617,7 +619,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         case MT_FORCE_TORSION: bad = p[0] < 0 || p[1] < 0; break;
         case MT_FORCE_BUSHING: for (int q = 0; q < 12; q++) bad |= p[q] < 0; break;
         case MT_FORCE_FRICTION:
-            bad = p[0] < 0 || (!isnan(p[1]) && p[1] < 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || p[6] < 0 ||
+            bad = p[0] < 0 || (!isnan(p[1]) && p[1] < 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || p[6] < 0 || p[7] < 0 || p[8] < 0 ||
                   (m->joint[fs->joint].type == MT_JOINT_REVOLUTE && !(p[5] > 0));
             break;
         case MT_FORCE_CONTACT:

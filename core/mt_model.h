@@ -278,6 +278,15 @@ typedef struct {
     char unit[16];          /* display unit the user typed the value in ("" = SI) */
 } MtParamSpec;
 
+/* A named table of points (x, y), x strictly increasing, that every
+ * expression of the model reads with table(x, NAME) (linear interpolation)
+ * or spline(x, NAME) (natural cubic spline) (mt_tables.c). */
+typedef struct {
+    char name[MT_NAME_MAX];
+    int n;        /* points, ≥ 2 */
+    double *x, *y; /* one allocation owned by the model: y = x + n */
+} MtTableSpec;
+
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
@@ -330,6 +339,8 @@ typedef struct MtModel {
     MtEventSpec *event;
     int loops;         /* MtLoopMethod: how closed loops are kept closed */
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
+    int ntable, cap_table;
+    MtTableSpec *table; /* named tables of expressions */
 } MtModel;
 
 /* Treatments of the constraints (DESIGN §2, "alternative treatments of closed
@@ -409,6 +420,19 @@ int mt_model_add_event(MtModel *m, const char *name, MtError *err);
 const char *mt_event_action_name(MtEventAction a);
 const char *mt_loop_method_name(int method);
 int mt_loop_method_from_name(const char *s, int *method);
+
+/* Named tables (mt_tables.c): add one (n points x0 y0 x1 y1 …, copied;
+ * index or -1), find one by name (-1 when absent), check them all (at least
+ * two finite points, x increasing), free and deep-copy them (0 or -1 when
+ * out of memory), and the list the expression compiler takes (one entry per
+ * table, pointing into the model; free() it; NULL when out of memory). */
+struct MtExprTable;
+int mt_model_add_table(MtModel *m, const char *name, int n, const double *xy, MtError *err);
+int mt_model_find_table(const MtModel *m, const char *name);
+MtStatus mt_tables_validate(const MtModel *m, MtError *err);
+void mt_model_free_tables(MtModel *m);
+int mt_model_copy_tables(MtModel *dst, const MtModel *src);
+struct MtExprTable *mt_model_expr_tables(const MtModel *m);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -12,7 +12,7 @@
 #include "mt_math.h"
 #include "mt_model.h"
 
-#define MAXTOK 4096 /* long enough for a driver table on one line */
+#define MAXTOK (1 << 22) /* words in one statement (a driver table of two million points) */
 
 /* A field written as {expression}, bound after the whole file is read. */
 typedef struct {
@@ -26,14 +26,18 @@ typedef struct {
     const char *src;
     int line;
     MtError *err;
-    char **tok; /* MAXTOK words, on the heap */
-    int ntok;
+    char **tok; /* the words of the statement, on the heap (grown as needed) */
+    int ntok, captok;
     /* the numeric field being read, for {expression} values (fname NULL: numbers only) */
     MtEntityKind fk;
     int fi, comp;
     const char *fname;
     Pending *pend;
     int npend, cappend;
+    /* the table block being read: its name, first line and points x y x y … */
+    char tname[MT_NAME_MAX];
+    int tline, ntp, captp;
+    double *tp;
 } Parser;
 
 #define CTX(p, k, i, name) ((p)->fk = (k), (p)->fi = (i), (p)->fname = (name), (p)->comp = -1)
@@ -51,14 +55,32 @@ static MtStatus perr(Parser *p, const char *entity, const char *fmt, ...)
     return mt_error_set(p->err, MT_ERR_SYNTAX, entity, "%s:%d: %s", p->src, p->line, msg);
 }
 
-/* Splits a line in place: whitespace-separated words, "quoted strings", # comments. */
-static int tokenize(Parser *p, char *s)
+/* One more word slot; -1 when the statement is too long or memory is out. */
+static int tok_room(Parser *p)
 {
-    p->ntok = 0;
+    if (p->ntok < p->captok) return 0;
+    if (p->ntok >= MAXTOK) return perr(p, "", MT_("too many words in one statement (at most %d)"), MAXTOK);
+    int nc = p->captok ? 2 * p->captok : 64;
+    char **t = realloc(p->tok, sizeof(char *) * (size_t)nc);
+    if (!t) return perr(p, "", "%s", MT_("out of memory"));
+    p->tok = t;
+    p->captok = nc;
+    return 0;
+}
+
+/* Splits a line in place into words appended to the statement: whitespace-
+ * separated words, "quoted strings", {expressions}, # comments. A last word
+ * "\" continues the statement on the next line: *more is set and the word
+ * is dropped. */
+static int tokenize(Parser *p, char *s, int *more)
+{
+    int first = p->ntok, bare = 0; /* bare: the last word was neither quoted nor an expression */
+    *more = 0;
     while (*s) {
         while (*s == ' ' || *s == '\t' || *s == '\r') s++;
         if (!*s || *s == '#') break;
-        if (p->ntok == MAXTOK) return perr(p, "", MT_("too many words on one line (at most %d)"), MAXTOK);
+        if (tok_room(p)) return -1;
+        bare = 0;
         if (*s == '{') { /* an expression, spaces allowed: {2*L + 0.1} */
             p->tok[p->ntok++] = s;
             while (*s && *s != '}') s++;
@@ -76,8 +98,13 @@ static int tokenize(Parser *p, char *s)
             continue;
         }
         p->tok[p->ntok++] = s;
+        bare = 1;
         while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
         if (*s) *s++ = 0;
+    }
+    if (bare && p->ntok > first && !strcmp(p->tok[p->ntok - 1], "\\")) { /* continued on the next line */
+        p->ntok--;
+        *more = 1;
     }
     return 0;
 }
@@ -369,6 +396,33 @@ static int solver_line(Parser *p, MtModel *m)
     return 0;
 }
 
+/* A line of a table block: numbers, the points x y x y … in order. */
+static int table_line(Parser *p)
+{
+    CTX(p, MT_ENT_SOLVER, 0, NULL); /* table points are plain numbers */
+    for (int i = 0; i < p->ntok; i++) {
+        if (p->ntp == p->captp) {
+            int nc = p->captp ? 2 * p->captp : 64;
+            double *t = realloc(p->tp, sizeof(double) * (size_t)nc);
+            if (!t) return perr(p, p->tname, "%s", MT_("out of memory"));
+            p->tp = t;
+            p->captp = nc;
+        }
+        if (num(p, p->tname, i, &p->tp[p->ntp])) return -1;
+        p->ntp++;
+    }
+    return 0;
+}
+
+/* The end of a table block: the points become the table. */
+static int table_end(Parser *p, MtModel *m)
+{
+    if (p->ntp % 2)
+        return perr(p, p->tname, MT_("table '%s': the numbers must come in pairs 'X Y' (found %d numbers)"), p->tname, p->ntp);
+    if (mt_model_add_table(m, p->tname, p->ntp / 2, p->tp, p->err) < 0) return perr(p, p->tname, "%s", p->err->msg);
+    return 0;
+}
+
 static int top_line(Parser *p, MtModel *m, int *block)
 {
     const char *k = p->tok[0];
@@ -412,6 +466,17 @@ static int top_line(Parser *p, MtModel *m, int *block)
         return 0;
     }
     if (!strcmp(k, "solver")) return solver_line(p, m);
+    if (!strcmp(k, "table")) { /* table NAME, then lines of points X Y, then end */
+        if (p->ntok != 2)
+            return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
+                        MT_("table: write 'table NAME' on its own line, then the points 'X Y' (one or more per line), then 'end'"));
+        if (mt_model_find_table(m, p->tok[1]) >= 0) return perr(p, p->tok[1], MT_("table '%s' is defined twice"), p->tok[1]);
+        snprintf(p->tname, sizeof p->tname, "%s", p->tok[1]);
+        p->tline = p->line;
+        p->ntp = 0;
+        *block = -3;
+        return 0;
+    }
     if (!strcmp(k, "ground")) {
         if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
         *block = -2;
@@ -894,7 +959,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter or units)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table or units)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -914,33 +979,37 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
     mt_error_clear(err);
     MtModel *m = mt_model_new();
     char *buf = strdup(text ? text : "");
-    char **tok = malloc(sizeof(char *) * MAXTOK);
-    if (!m || !buf || !tok) {
+    if (!m || !buf) {
         mt_model_free(m);
         free(buf);
-        free(tok);
         mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return NULL;
     }
-    Parser p = {.src = source_name ? source_name : "<text>", .err = err, .tok = tok};
-    int block = -1; /* -1 top level, -2 ground, ≥ 0 body */
-    int fail = 0;
+    Parser p = {.src = source_name ? source_name : "<text>", .err = err};
+    int block = -1; /* -1 top level, -2 ground, -3 table, ≥ 0 body */
+    int fail = 0, more = 0, first = 0;
     char *line = buf;
     while (line && !fail) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
         p.line++;
-        if (strlen(line) > 65536) {
-            fail = perr(&p, "", MT_("line too long")) || 1;
-            break;
+        if (!more) {
+            p.ntok = 0;
+            first = p.line;
         }
-        if (tokenize(&p, line)) { fail = 1; break; }
+        if (tokenize(&p, line, &more)) { fail = 1; break; }
+        line = nl ? nl + 1 : NULL;
+        if (more && line) continue; /* the statement goes on at the next line */
+        int last = p.line;
+        p.line = first; /* messages name the line the statement starts on */
         CTX(&p, MT_ENT_SOLVER, 0, NULL);
         if (p.ntok) {
             if (!strcmp(p.tok[0], "end")) {
-                if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground or body block")) || 1;
+                if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground, body or table block")) || 1;
+                else if (block == -3) fail = table_end(&p, m) != 0;
                 block = -1;
-            } else if (block == -2) {
+            } else if (block == -3) fail = table_line(&p);
+            else if (block == -2) {
                 if (!strcmp(p.tok[0], "shape")) fail = shape_line(&p, m, MT_GROUND) != 0;
                 else if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", MT_("ground: only markers and shapes go in the ground block, not '%s'"), p.tok[0]) || 1;
                 else fail = marker_line(&p, m, MT_GROUND) != 0;
@@ -950,7 +1019,11 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
                 else fail = body_line(&p, m, block) != 0;
             } else fail = top_line(&p, m, &block) != 0;
         }
-        line = nl ? nl + 1 : NULL;
+        if (!fail) p.line = last;
+    }
+    if (!fail && block == -3) {
+        fail = 1;
+        mt_error_set(err, MT_ERR_SYNTAX, p.tname, MT_("%s: table '%s' is not closed with 'end'"), p.src, p.tname);
     }
     if (!fail && block != -1) {
         fail = 1;
@@ -958,7 +1031,8 @@ MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
                      p.src, block >= 0 ? m->body[block].name : "ground");
     }
     free(buf);
-    free(tok);
+    free(p.tok);
+    free(p.tp);
     for (int i = 0; !fail && i < p.npend; i++) { /* fields written as {expression} */
         const Pending *pd = &p.pend[i];
         if (mt_model_bind(m, pd->kind, pd->index, pd->field, pd->expr, err) < 0) {
@@ -1138,6 +1212,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fputs("\"\n", f);
     }
     for (int i = 0; i < m->nunit; i++) fprintf(f, "units %s %s\n", m->unit[i].quantity, m->unit[i].unit);
+    for (int i = 0; i < m->ntable; i++) {
+        const MtTableSpec *t = &m->table[i];
+        fprintf(f, "table %s\n", t->name);
+        for (int k = 0; k < t->n; k++) fprintf(f, "  %.17g %.17g\n", t->x[k], t->y[k]);
+        fprintf(f, "end\n");
+    }
     for (int i = 0; i < m->nparam; i++) {
         const MtParamSpec *pp = &m->param[i];
         double v;

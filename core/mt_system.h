@@ -67,6 +67,7 @@ typedef struct MtSystem {
     int naux;              /* integrated states besides q and u: controls, then modified-Lagrange integrals */
     int *zoff_control;     /* ncontrol: offset of each control's states */
     int zoff_mlf;          /* offset of the nrow integrals of the modified Lagrange method (loops mlf) */
+    int *zoff_force;       /* nforce: offset of a force element's integrated state (LuGre bristles), -1: none */
     unsigned char *lockrow; /* nrow: rows of lock blocks (inactive until their event) */
     int nchan, *chan;      /* kinematic channels read by expressions (4 ints each, mt_forces.c) */
     int nbody, nmarker, nblock, nrow, nspring;

@@ -1,5 +1,7 @@
 /* Force elements against closed form: torsion spring and bushing
- * oscillators, Coulomb friction on an incline (stick and slip), ball
+ * oscillators, Coulomb friction on an incline (regularised law: its creep;
+ * LuGre: stick and slip), stick–slip on a belt against the closed-form
+ * phases, ball
  * bouncing with a restitution coefficient, shock-strut static stroke,
  * actuator laws, drag terminal speed, a nonlinear spring curve, and a
  * rolling tyre with and without side slip. */
@@ -55,6 +57,60 @@ static Rec run(const char *text, const char *col)
     mt_state_free(st);
     mt_system_free(s);
     return r;
+}
+
+/* Whole trajectory of two result columns (every frame). */
+typedef struct {
+    double *t, *a, *b;
+    int n, cap;
+    MtCsv *csv;
+    double *v;
+    int ca, cb;
+} Traj;
+
+static int traj_cb(void *u, MtState *st)
+{
+    Traj *r = u;
+    mt_frame_values(r->csv, st, r->v);
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 1024;
+        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
+        r->a = realloc(r->a, sizeof(double) * (size_t)r->cap);
+        r->b = realloc(r->b, sizeof(double) * (size_t)r->cap);
+    }
+    r->t[r->n] = st->t;
+    r->a[r->n] = r->v[r->ca];
+    r->b[r->n] = r->v[r->cb];
+    r->n++;
+    return 0;
+}
+
+static Traj trajectory(const char *text, const char *ca, const char *cb)
+{
+    MtSystem *s = mt_test_system(text);
+    MtError err = {0};
+    Traj r = {0};
+    r.csv = mt_csv_new(s, NULL, &err);
+    r.ca = r.cb = -1;
+    for (int k = 0; k < mt_csv_ncols(r.csv); k++) {
+        if (!strcmp(mt_csv_colname(r.csv, k), ca)) r.ca = k;
+        if (!strcmp(mt_csv_colname(r.csv, k), cb)) r.cb = k;
+    }
+    CHECK(r.ca >= 0 && r.cb >= 0, "columns %s and %s exist", ca, cb);
+    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
+    MtState *st = mt_test_run(s, traj_cb, &r, NULL);
+    free(r.v);
+    mt_csv_free(r.csv);
+    mt_state_free(st);
+    mt_system_free(s);
+    return r;
+}
+
+static void free_traj(Traj *r)
+{
+    free(r->t);
+    free(r->a);
+    free(r->b);
 }
 
 #define GROUND "ground\n marker o\n marker rail z 1 0 0\n marker floor z 0 1 0 x 1 0 0\nend\n"
@@ -180,26 +236,75 @@ int main(void)
         mt_system_free(s);
     }
 
-    /* stick–slip: a block on a belt moving at v_b, held back by a spring k; it sticks until k x = mus N
-     * (x = v_b t), then slips around x_e = mu N / k at ω = √(k/m) */
+    /* LuGre friction on the incline: below the friction angle the bristles hold the block (it moves
+     * only while they deflect, by about the load over sigma0, then stays put); above it, the block
+     * slides with a = g (sin a − mu cos a) */
+    for (int slide = 0; slide < 2; slide++) {
+        double a = slide ? atan(0.5) : atan(0.2), mu = 0.3, s0 = 1e5, load = 9.81 * sin(a);
+        snprintf(t, sizeof t,
+                 "gravity %.17g %.17g 0\nsolver method dp54 step 1e-2 until 3 rtol 1e-9 atol 1e-12\n" GROUND
+                 "body block\n mass 1\n inertia 0.01 0.01 0.01\n marker s z 1 0 0\nend\n"
+                 "joint slide prismatic block.s ground.rail\n"
+                 "force fr friction slide mu %g vs 1e-3 sigma0 %g sigma1 632\n",
+                 9.81 * sin(a), -9.81 * cos(a), mu, s0);
+        Traj tr = trajectory(t, "slide.disp", "block.vx");
+        if (slide) {
+            double acc = 9.81 * (sin(a) - mu * cos(a));
+            CHECK_REL((tr.b[300] - tr.b[100]) / 2, acc, 1e-6, "LuGre: sliding block's acceleration between 1 s and 3 s [m/s^2]");
+        } else {
+            double xmax = 0;
+            for (int i = 0; i < tr.n; i++) xmax = fmax(xmax, fabs(tr.a[i]));
+            printf("  LuGre stick: largest displacement %.4g m = %.3f load/sigma0\n", xmax, xmax * s0 / load);
+            CHECK(xmax < 2 * load / s0, "LuGre: a block below the friction angle moves less than 2 load/sigma0 = %.3g m (%.3g m)",
+                  2 * load / s0, xmax);
+            CHECK_ABS(tr.a[300] - tr.a[50], 0, 1e-9, "LuGre: it stays put from 0.5 s to 3 s [m]");
+        }
+        free_traj(&tr);
+    }
+
+    /* stick–slip: a block on a belt moving at v_b, held back by a spring k, with static and kinetic
+     * friction mus N, mu N (LuGre). Closed form of the Coulomb law: it sticks until k x = mus N at
+     * t1 = mus N / (k v_b); it slips on x = x_e + (x1 − x_e) cos w s + (v_b/w) sin w s about x_e = mu N / k,
+     * w = √(k/m), until it moves with the belt again after w s = 2 (pi − atan(w (x1 − x_e) / v_b)), at
+     * x = 2 x_e − x1; then it sticks for 2 (x1 − x_e) / v_b, and so on. */
     {
         const double vb = 0.1, k = 100, m = 1, N = 10, mus = 0.5, mu = 0.3;
         char tx[2048];
         snprintf(tx, sizeof tx,
-                 "solver method dp54 step 1e-3 until 0.9 rtol 1e-9 atol 1e-12\n" GROUND
+                 "solver method dp54 step 1e-3 until 2.8 rtol 1e-10 atol 1e-13\n" GROUND
                  "body belt\n mass 10\n inertia 1 1 1\n velocity %g 0 0\n marker top z 1 0 0\nend\n"
                  "body block\n mass %g\n inertia 0.01 0.01 0.01\n velocity %g 0 0\n marker s z 1 0 0\nend\n"
                  "joint track prismatic belt.top ground.rail\ndriver run track vel const %g\n"
                  "joint onbelt prismatic block.s belt.top\n"
-                 "force fr friction onbelt mu %g mus %g vs 0.002 eps 1e-5 preload %g\n"
+                 "force fr friction onbelt mu %g mus %g vs 0.003 preload %g sigma0 1e6 sigma1 2000\n"
                  "spring k block.s ground.o k %g length 0\n",
                  vb, m, vb, vb, mu, mus, N, k);
-        r = run(tx, "block.x");
+        Traj tr = trajectory(tx, "block.x", "onbelt.disp");
         double t1 = mus * N / (k * vb), x1 = vb * t1, xe = mu * N / k, w = sqrt(k / m);
-        /* peak of the slip phase: amplitude √((x1 − xe)² + (vb/ω)²) about xe */
+        double slip = 2 * (M_PI - atan(w * (x1 - xe) / vb)) / w, stick = 2 * (x1 - xe) / vb;
         double xpeak = xe + sqrt((x1 - xe) * (x1 - xe) + (vb / w) * (vb / w));
-        printf("  stick-slip: stick ends at t = %.4f s, x = %.4f m; slip peak expected %.5f m\n", t1, x1, xpeak);
-        CHECK_REL(r.vmax, xpeak, 0.02, "stick-slip: peak displacement of the slip phase [m]");
+        /* phases: the block slips while its speed relative to the belt exceeds 1 mm/s */
+        double sw[8];
+        int nsw = 0, slipping = 0;
+        for (int i = 1; i < tr.n && nsw < 8; i++) {
+            double v0 = (tr.b[i] - tr.b[i - 1]) / (tr.t[i] - tr.t[i - 1]);
+            int sl = fabs(v0) > 1e-3;
+            if (sl != slipping) { sw[nsw++] = 0.5 * (tr.t[i] + tr.t[i - 1]); slipping = sl; }
+        }
+        printf("  stick-slip: closed form: first slip at %.4f s, slips %.4f s, sticks %.4f s; peak %.5f m\n", t1, slip, stick, xpeak);
+        printf("  simulated phase changes:");
+        for (int i = 0; i < nsw; i++) printf(" %.4f", sw[i]);
+        printf(" s\n");
+        CHECK(nsw >= 6, "stick-slip: three slip phases seen (%d changes)", nsw);
+        if (nsw >= 6) {
+            CHECK_REL(sw[0], t1, 0.01, "stick-slip: end of the first stick phase mus N / (k v_b) [s]");
+            for (int c = 0; c < 3; c++) CHECK_REL(sw[2 * c + 1] - sw[2 * c], slip, 0.01, "stick-slip: duration of a slip phase [s]");
+            for (int c = 0; c < 2; c++) CHECK_REL(sw[2 * c + 2] - sw[2 * c + 1], stick, 0.02, "stick-slip: duration of a stick phase [s]");
+        }
+        double xmax = 0;
+        for (int i = 0; i < tr.n; i++) xmax = fmax(xmax, tr.a[i]);
+        CHECK_REL(xmax, xpeak, 0.01, "stick-slip: peak displacement of the slip phase [m]");
+        free_traj(&tr);
     }
 
     /* tyre rolling straight keeps its speed; a side-slipping tyre gets F_y = −C_alpha · alpha at first contact */
