@@ -72,7 +72,8 @@ static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
             return -1;
         }
     }
-    for (int e = 0; e < m->nevent; e++) g[e] = st->efired[e] ? 1.0 : mt_event_function(st, e, t);
+    const double *yy = N_VGetArrayPointer(y);
+    for (int e = 0; e < m->nevent; e++) g[e] = st->efired[e] ? 1.0 : mt_event_function(st, e, t, yy, yy + o->nq);
     return 0;
 }
 

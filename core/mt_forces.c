@@ -18,7 +18,14 @@
 static const char *const kind_names[MT_FORCE_NKINDS] = {"torsion", "bushing", "friction", "contact",
                                                         "strut", "tyre", "actuator", "drag"};
 static const char *const torsion_p[] = {"k", "c", "angle0", "preload", NULL};
-static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz", NULL};
+/* bushing: the diagonals of K and C, then their off-diagonal entries kij, cij
+ * (row i = load component, column j = deflection component, 1..6 = x y z
+ * and rotations about x y z), unset (NaN) meaning 0 */
+static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz",
+    "k12", "k13", "k14", "k15", "k16", "k21", "k23", "k24", "k25", "k26", "k31", "k32", "k34", "k35", "k36", "k41",
+    "k42", "k43", "k45", "k46", "k51", "k52", "k53", "k54", "k56", "k61", "k62", "k63", "k64", "k65", "c12", "c13",
+    "c14", "c15", "c16", "c21", "c23", "c24", "c25", "c26", "c31", "c32", "c34", "c35", "c36", "c41", "c42", "c43",
+    "c45", "c46", "c51", "c52", "c53", "c54", "c56", "c61", "c62", "c63", "c64", "c65", NULL};
 static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", "sigma0", "sigma1", NULL};
 enum { FR_SIGMA0 = 7, FR_SIGMA1 = 8 }; /* LuGre bristle stiffness and damping (sigma0 = 0: regularised law) */
 static const char *const contact_p[] = {"radius", "radius2", "lx", "ly", "lz", "k", "exp", "e", "mu", "eps", "vmin", NULL};
@@ -30,6 +37,13 @@ static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "win
 static const char *const *const param_names[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
                                                                 strut_p, tyre_p, actuator_p, drag_p};
 static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane", "point-plane", "box-plane", "sphere-sphere"};
+
+/* Index in p of bushing matrix entry (i, j) of K (c = 0) or C (c = 1), 0-based. */
+int mt_bushing_index(int c, int i, int j)
+{
+    if (i == j) return 6 * c + i;
+    return 12 + 30 * c + 5 * i + (j < i ? j : j - 1);
+}
 
 const char *mt_force_kind_name(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? kind_names[k] : "?"; }
 const char *const *mt_force_param_names(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? param_names[k] : actuator_p; }
@@ -89,6 +103,7 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
     case MT_FORCE_CONTACT: p[6] = 1.5; p[7] = 0.8; p[9] = 1e-4; p[10] = 1e-3; break;
     case MT_FORCE_STRUT: p[3] = 1.3; p[4] = 101325; p[6] = 0.7; p[7] = 850; p[8] = NAN; p[11] = 1e8; p[12] = NAN; break;
     case MT_FORCE_TYRE: p[5] = 0.9; p[6] = 0.1; break;
+    case MT_FORCE_BUSHING: for (int q = 12; q < 72; q++) p[q] = NAN; break; /* off-diagonal entries not given */
     case MT_FORCE_DRAG: p[0] = 1.225; p[1] = 1; break;
     default: break;
     }
@@ -126,6 +141,7 @@ static int resolve(void *user, const char *name, int *slot)
     if (i >= 0) return i < s->ctrl_limit && (*slot = add_chan(s, MT_CH_CONTROL, i, 0, 0)) >= 0;
     i = mt_model_find_sensor(m, name);
     if (i >= 0 && mt_sensor_is_kinematic(m->sensor[i].kind)) return (*slot = add_chan(s, MT_CH_SENSOR, i, 0, 0)) >= 0;
+    if (i >= 0 && s->post_ok && m->sensor[i].kind != MT_SENSOR_EXPR) return (*slot = add_chan(s, MT_CH_POST, i, 0, 0)) >= 0;
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     char ent[MT_NAME_MAX];
@@ -200,10 +216,12 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
             return err->code;
     }
     s->ctrl_limit = m->ncontrol;
+    s->post_ok = 1; /* events are evaluated after the solve: they may read every sensor */
     for (int e = 0; e < m->nevent; e++)
         if (m->event[e].trigger == MT_EVENT_CROSSES &&
             !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, tabs, m->event[e].expr, m->event[e].name, "when", err)))
             return err->code;
+    s->post_ok = 0;
     for (int k = 0; k < m->nspring; k++)
         if (m->spring[k].curve[0]) {
             s->fexpr[6 * m->nforce + k] = compile_expr(s, tabs, m->spring[k].curve, m->spring[k].name, "curve", err);
@@ -311,6 +329,24 @@ void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
     }
 }
 
+void mt_post_channels(MtState *st, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    double *q0 = st->q, *u0 = st->u;
+    int swapped = 0;
+    for (int k = 3; k < s->nchan; k++) {
+        if (s->chan[4 * k] != MT_CH_POST) continue;
+        if (!swapped) { /* sensors read st->q/u: evaluate them at the state evaluated */
+            st->q = (double *)q;
+            st->u = (double *)u;
+            swapped = 1;
+        }
+        st->chan[k] = mt_sensor_value(st, s->chan[4 * k + 1]);
+    }
+    st->q = q0;
+    st->u = u0;
+}
+
 /* ---- applying loads ------------------------------------------------------- */
 
 /* Force F (project axes) at point p and couple T on the body of marker mk;
@@ -335,10 +371,12 @@ static void wrench(MtState *st, int bi, int bj, const double *p, const double *F
     }
 }
 
-/* Records the load on body i about marker i's origin, a deflection and a power. */
-static void record(MtState *st, int k, const double *F, const double *T, const double *p, const double *pi, double defl, double power)
+/* Records the load on body i about marker i's origin, a deflection, a power
+ * and the elastic energy stored. */
+static void record(MtState *st, int k, const double *F, const double *T, const double *p, const double *pi, double defl, double power,
+                   double energy)
 {
-    double *o = st->fout + 8 * k, r[3], tq[3];
+    double *o = st->fout + MT_FOUT * k, r[3], tq[3];
     mt_v3_copy(o, F);
     mt_v3_sub(r, p, pi);
     mt_v3_cross(tq, r, F);
@@ -346,6 +384,7 @@ static void record(MtState *st, int k, const double *F, const double *T, const d
     mt_v3_copy(o + 3, tq);
     o[6] = defl;
     o[7] = power;
+    o[8] = energy;
 }
 
 /* Smooth sign: tanh(v/eps). */
@@ -375,7 +414,7 @@ static double *penetration_state(MtState *st, int k) { return st->fdisc + 2 * k;
 
 /* One point contact of body side i against a plane (normal n through p0) or sphere. */
 static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const double *pc,
-                          const double *vc, const double *n, double delta, double *Ftot, double *pwr)
+                          const double *vc, const double *n, double delta, double *Ftot, double *pwr, double *energy)
 {
     /* pc: contact point, vc: velocity of i's material point minus j's there, n: normal pushing i out */
     const double *p = fs->p;
@@ -383,6 +422,7 @@ static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int
     double *vin = penetration_state(st, k);
     double v0 = vin[0] > 0 ? vin[0] : fmax(fabs(ddot), p[10]);
     double dn = pow(delta, p[6]);
+    *energy += p[5] * dn * delta / (p[6] + 1); /* the elastic part, k δ^(n+1) / (n+1) */
     double Fn = p[5] * dn * (1 + 1.5 * (1 - p[7]) * ddot / v0); /* Hunt–Crossley, Lankarani–Nikravesh factor */
     if (Fn < 0) Fn = 0;
     double F[3], vt[3];
@@ -399,7 +439,7 @@ static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int
 /* Contact of marker i's shape against marker j's: with apply, adds the loads;
  * always returns the deepest penetration and its rate. */
 static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const MtMk *I, const MtMk *J,
-                    int apply, double *Ftot, double *pwr, double *dmax, double *ddmax)
+                    int apply, double *Ftot, double *pwr, double *energy, double *dmax, double *ddmax)
 {
     const double *p = fs->p;
     double zero[3] = {0, 0, 0};
@@ -436,7 +476,7 @@ static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, c
         mt_v3_add(vj, vj, J->v);
         mt_v3_sub(vc, vi, vj);
         if (delta > *dmax) { *dmax = delta; *ddmax = -mt_v3_dot(vc, n); }
-        if (apply && delta > 0) contact_point(st, fs, k, bi, bj, q, pt, vc, n, delta, Ftot, pwr);
+        if (apply && delta > 0) contact_point(st, fs, k, bi, bj, q, pt, vc, n, delta, Ftot, pwr, energy);
     }
 }
 
@@ -450,7 +490,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
         const double *p = fs->p;
         int mi = fs->mi, mj = fs->mj;
         if (st->fdisabled[k]) {
-            memset(st->fout + 8 * k, 0, 8 * sizeof(double));
+            memset(st->fout + MT_FOUT * k, 0, MT_FOUT * sizeof(double));
             if (s->zoff_force[k] >= 0) st->dz[s->zoff_force[k]] = 0; /* its state rests while it is off */
             continue;
         }
@@ -473,33 +513,44 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             double thd = mt_v3_dot(z, wd), Tm = -p[0] * (th - p[2]) - p[1] * thd + p[3], T[3];
             mt_v3_scale(T, z, Tm);
             wrench(st, bi, bj, I.p, zero, T, q);
-            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd);
+            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd, 0.5 * p[0] * (th - p[2]) * (th - p[2]) - p[3] * (th - p[2]));
             break;
         }
         case MT_FORCE_BUSHING: {
-            double d[3], th[3], dv[3], dl[3], vl[3], wl[3], wr[3], Fl[3], Tl[3], F[3], T[3];
+            /* deflection x = (displacement of i, its rotation vector) and its rate, in j axes;
+             * load −K·x − C·ẋ (full 6 x 6 matrices, unset entries 0) */
+            double d[3], th[3], dv[3], wr[3], wd[3], x[6], xd[6], L6[6], F[3], T[3], E = 0;
             mt_v3_sub(d, I.p, J.p);
             mt_v3_cross(wr, J.w, d);
             mt_v3_sub(dv, I.vp, J.vp);
             mt_v3_sub(dv, dv, wr); /* velocity of i seen from the rotating frame j */
             rel_rotation(&I, &J, th);
-            double wd[3];
             mt_v3_sub(wd, I.w, J.w);
             for (int a = 0; a < 3; a++) {
-                dl[a] = mt_v3_dot(J.ax[a], d);
-                vl[a] = mt_v3_dot(J.ax[a], dv);
-                wl[a] = mt_v3_dot(J.ax[a], wd);
-                Fl[a] = -p[a] * dl[a] - p[6 + a] * vl[a];
-                Tl[a] = -p[3 + a] * th[a] - p[9 + a] * wl[a];
+                x[a] = mt_v3_dot(J.ax[a], d);
+                x[3 + a] = th[a];
+                xd[a] = mt_v3_dot(J.ax[a], dv);
+                xd[3 + a] = mt_v3_dot(J.ax[a], wd);
+            }
+            for (int a = 0; a < 6; a++) {
+                L6[a] = 0;
+                for (int b2 = 0; b2 < 6; b2++) {
+                    double kk = p[mt_bushing_index(0, a, b2)], cc = p[mt_bushing_index(1, a, b2)];
+                    if (!isnan(kk)) {
+                        L6[a] -= kk * x[b2];
+                        E += 0.5 * x[a] * kk * x[b2]; /* ½ xᵀK x: the symmetric part of K */
+                    }
+                    if (!isnan(cc)) L6[a] -= cc * xd[b2];
+                }
             }
             mt_v3_set(F, 0, 0, 0);
             mt_v3_set(T, 0, 0, 0);
             for (int a = 0; a < 3; a++) {
-                mt_v3_axpy(F, Fl[a], J.ax[a]);
-                mt_v3_axpy(T, Tl[a], J.ax[a]);
+                mt_v3_axpy(F, L6[a], J.ax[a]);
+                mt_v3_axpy(T, L6[3 + a], J.ax[a]);
             }
             wrench(st, bi, bj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd), E);
             break;
         }
         case MT_FORCE_FRICTION: {
@@ -517,7 +568,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
             double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
             double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
-            double Ff, F[3], T[3];
+            double Ff, F[3], T[3], E = 0;
             int off = s->zoff_force[k];
             if (off >= 0) {
                 /* LuGre (Canudas de Wit et al. 1995): bristle deflection zb with
@@ -528,26 +579,28 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
                 double zd = vrel - p[FR_SIGMA0] * fabs(vrel) * zb / gs;
                 st->dz[off] = zd;
                 Ff = -(p[FR_SIGMA0] * zb + p[FR_SIGMA1] * zd) - p[4] * vrel;
+                E = 0.5 * p[FR_SIGMA0] * zb * zb; /* held in the bristles */
             } else Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel;
             if (rot) {
                 mt_v3_scale(T, z, Ff);
                 wrench(st, bi, bj, I.p, zero, T, q);
-                record(st, k, zero, T, I.p, I.p, N, Ff * vrel);
+                record(st, k, zero, T, I.p, I.p, N, Ff * vrel, E);
             } else {
                 mt_v3_scale(F, z, Ff);
                 wrench(st, bi, bj, I.p, F, NULL, q);
-                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel);
+                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel, E);
             }
             break;
         }
         case MT_FORCE_CONTACT: {
-            double Ftot[3] = {0, 0, 0}, pwr = 0, dmax, dd;
-            contact(st, fs, k, bi, bj, q, &I, &J, 1, Ftot, &pwr, &dmax, &dd);
-            double *o = st->fout + 8 * k;
+            double Ftot[3] = {0, 0, 0}, pwr = 0, E = 0, dmax, dd;
+            contact(st, fs, k, bi, bj, q, &I, &J, 1, Ftot, &pwr, &E, &dmax, &dd);
+            double *o = st->fout + MT_FOUT * k;
             mt_v3_copy(o, Ftot);
             mt_v3_set(o + 3, 0, 0, 0);
             o[6] = dmax > 0 ? dmax : 0;
             o[7] = pwr;
+            o[8] = E;
             break;
         }
         case MT_FORCE_STRUT: {
@@ -568,7 +621,12 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             double Fc = Fg + Fh + Ff + Fs, F[3];
             mt_v3_scale(F, nrm, Fc); /* compression resisted: i pushed away from j */
             wrench(st, bi, bj, I.p, F, NULL, q);
-            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd);
+            /* stored: the gas's work ∫ Fg ds from s = 0 (polytropic) and the stops' */
+            double E = p[3] == 1 ? p[1] * p[2] * log(p[2] / vol) : p[1] * p[2] * (pow(p[2] / vol, p[3] - 1) - 1) / (p[3] - 1);
+            E -= p[4] * (p[2] - vol);
+            if (sgo < 0) E += 0.5 * p[11] * sgo * sgo;
+            else if (sgo > p[9]) E += 0.5 * p[11] * (sgo - p[9]) * (sgo - p[9]);
+            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd, E);
             break;
         }
         case MT_FORCE_TYRE: {
@@ -585,7 +643,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_axpy(pc, -p[0], kk);
             mt_v3_sub(d, pc, J.p);
             double delta = -mt_v3_dot(n, d);
-            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0); break; }
+            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0, 0); break; }
             double rP[3], vP[3], fwd[3], lat[3];
             mt_v3_sub(rP, pc, q + 7 * bi);
             mt_v3_cross(vP, I.w, rP);
@@ -606,7 +664,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_axpy(F, Fx, fwd);
             mt_v3_axpy(F, Fy, lat);
             wrench(st, bi, bj, pc, F, NULL, q);
-            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP));
+            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP), 0.5 * p[1] * delta * delta);
             break;
         }
         case MT_FORCE_ACTUATOR: {
@@ -621,7 +679,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_sub(dv, I.vp, J.vp);
             mt_v3_sub(wd, I.w, J.w);
             wrench(st, bi, bj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd), 0);
             break;
         }
         case MT_FORCE_DRAG: {
@@ -629,7 +687,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             double sp = mt_v3_norm(vr);
             mt_v3_scale(F, vr, -0.5 * p[0] * p[1] * p[2] * sp);
             wrench(st, bi, MT_GROUND, I.p, F, NULL, q);
-            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp));
+            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp), 0);
             break;
         }
         default: break;
@@ -664,8 +722,8 @@ void mt_forces_commit(MtState *st)
             MtMk I, J;
             mt_marker_eval(st, st->q, st->u, fs->mi, &I);
             mt_marker_eval(st, st->q, st->u, fs->mj, &J);
-            double dmax, dd, pwr = 0, F[3] = {0, 0, 0};
-            contact(st, fs, k, s->mbody[fs->mi], s->mbody[fs->mj], st->q, &I, &J, 0, F, &pwr, &dmax, &dd);
+            double dmax, dd, pwr = 0, E = 0, F[3] = {0, 0, 0};
+            contact(st, fs, k, s->mbody[fs->mi], s->mbody[fs->mj], st->q, &I, &J, 0, F, &pwr, &E, &dmax, &dd);
             if (dmax <= 0) st->fdisc[2 * k] = 0;
             else if (st->fdisc[2 * k] == 0) st->fdisc[2 * k] = fmax(dd, fs->p[10]);
         }
@@ -676,10 +734,6 @@ double mt_forces_potential(const MtState *st)
 {
     const MtModel *m = st->sys->model;
     double V = 0;
-    for (int k = 0; k < m->nforce; k++) {
-        const MtForceSpec *fs = &m->force[k];
-        const double *o = st->fout + 8 * k;
-        if (fs->kind == MT_FORCE_TORSION) V += 0.5 * fs->p[0] * o[6] * o[6] - fs->p[3] * o[6];
-    }
+    for (int k = 0; k < m->nforce; k++) V += st->fout[MT_FOUT * k + 8];
     return V;
 }

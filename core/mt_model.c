@@ -602,7 +602,8 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         const double *p = fs->p;
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q]; q++)
-            if (isinf(p[q]) || (isnan(p[q]) && !(fs->kind == MT_FORCE_FRICTION && q == 1) && !(fs->kind == MT_FORCE_STRUT && (q == 8 || q == 12))))
+            if (isinf(p[q]) || (isnan(p[q]) && !(fs->kind == MT_FORCE_FRICTION && q == 1) && !(fs->kind == MT_FORCE_STRUT && (q == 8 || q == 12)) &&
+                                !(fs->kind == MT_FORCE_BUSHING && q >= 12)))
                 return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': parameter '%s' must be a finite number"), fs->name, pn[q]);
         if (fs->joint >= 0) {
             MtJointType t = m->joint[fs->joint].type;
@@ -641,6 +642,16 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
                                 MT_("force '%s': a parameter is out of range (stiffness, damping, areas and radii must be positive, "
                                     "restitution in (0, 1]; a strut's stroke times area must stay below its gas volume)"),
                                 fs->name);
+    }
+    for (int i = 0; i < m->nsensor; i++) { /* load sensors: one target, a component it has */
+        const MtSensorSpec *sn = &m->sensor[i];
+        if (sn->kind == MT_SENSOR_FORCE &&
+            (!((sn->force >= 0 && sn->force < m->nforce && sn->spring < 0) || (sn->spring >= 0 && sn->spring < m->nspring && sn->force < 0)) ||
+             sn->comp < 0 || sn->comp > 10))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give one force element or spring and a component it has"),
+                                sn->name);
+        if (sn->kind == MT_SENSOR_ENERGY && (sn->energy < 0 || sn->energy > 3))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': unknown kind of energy"), sn->name);
     }
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];

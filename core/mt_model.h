@@ -157,9 +157,11 @@ typedef struct {
 /* Force elements (mt_forces.c). Each acts between marker i (on the body that
  * receives the reported force) and marker j, or on one joint:
  * TORSION   spring–damper about a revolute joint's axis
- * BUSHING   6-component linear spring–damper between two markers (j axes)
+ * BUSHING   6-component linear spring–damper between two markers (j axes),
+ *           full 6 x 6 stiffness and damping matrices
  * FRICTION  Coulomb + viscous friction in a revolute or prismatic joint,
- *           regularised Stribeck law (sticks below vs_eps)
+ *           Stribeck law, regularised (creeps below breakaway) or LuGre
+ *           (sigma0 > 0: bristle state integrated with the mechanics; sticks)
  * CONTACT   unilateral Hunt–Crossley contact with Coulomb friction
  * STRUT     oleo-pneumatic shock strut (polytropic gas, quadratic orifice
  *           damping, seal friction, stroke limits) along the line j → i
@@ -173,7 +175,7 @@ typedef enum {
 } MtForceKind;
 /* Contact geometries (marker i's shape against marker j's). */
 typedef enum { MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE, MT_CONTACT_NGEOM } MtContactGeom;
-#define MT_FORCE_NPAR 20
+#define MT_FORCE_NPAR 72 /* a bushing: 6 + 6 diagonals and 30 + 30 off-diagonal entries */
 typedef struct {
     char name[MT_NAME_MAX];
     MtForceKind kind;
@@ -193,13 +195,18 @@ typedef struct {
  * REACTION: force or moment of a joint on the body of its marker i, about
  *   marker i's origin, part = constraint, friction (force elements acting in
  *   the joint), driver or total (comp 0..2 force x y z, 3..5 moment, 6 |F|, 7 |M|);
- * ENERGY: kinetic, potential or total energy of a body (mi = -1: the system);
- * EXPR: an expression of parameters, time and any result column or earlier sensor.
+ * ENERGY: kinetic, potential (gravity; the system's also elastic), elastic
+ *   (springs and force elements attached to the body) or total energy of a
+ *   body (body = -1: the system);
+ * EXPR: an expression of parameters, time and any result column or earlier sensor;
+ * FORCE: load of a force element (force ≥ 0) or spring (spring ≥ 0) on the
+ *   body of its marker i about that marker's origin (comp 0..5, 6 |F|, 7 |M|),
+ *   its deflection (8), power delivered (9) or elastic energy (10).
  * Vector sensors are expressed in the axes of marker mframe (−1: project axes)
  * and report comp = 0 x, 1 y, 2 z or 3 magnitude. */
 typedef enum {
     MT_SENSOR_POSITION, MT_SENSOR_VELOCITY, MT_SENSOR_ACCELERATION, MT_SENSOR_ANGVEL, MT_SENSOR_ANGACC,
-    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_NKINDS
+    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_FORCE, MT_SENSOR_NKINDS
 } MtSensorKind;
 typedef enum { MT_PART_TOTAL, MT_PART_CONSTRAINT, MT_PART_FRICTION, MT_PART_DRIVER } MtReactionPart;
 typedef struct {
@@ -210,9 +217,10 @@ typedef struct {
     int joint;          /* REACTION */
     MtReactionPart part;
     int body;           /* ENERGY: body index or -1 for the system */
-    int energy;         /* ENERGY: 0 kinetic, 1 potential, 2 total */
+    int energy;         /* ENERGY: 0 kinetic, 1 potential, 2 total, 3 elastic */
     char unit[16];      /* display unit hint ("" = SI) */
     char expr[MT_EXPR_MAX];
+    int force, spring;  /* FORCE: the force element or spring (the other -1) */
 } MtSensorSpec;
 
 /* Control channels (mt_controls.c): blocks whose states are integrated with

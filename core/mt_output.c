@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_expr.h"
 #include "mt_kin.h"
@@ -205,7 +206,7 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
         v[k++] = F;
     }
     for (int f = 0; f < m->nforce; f++)
-        for (int q = 0; q < 8; q++) v[k++] = st->fout[8 * f + q];
+        for (int q = 0; q < 8; q++) v[k++] = st->fout[MT_FOUT * f + q];
     for (int q = 0; q < m->ncontrol; q++) {
         v[k++] = st->cout[3 * q];
         v[k++] = st->cout[3 * q + 1];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
@@ -835,7 +836,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         MtSensorKind kind;
         if (mt_sensor_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, expr)"),
+            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, force, expr)"),
                         name, p->tok[2]);
         int sn = mt_model_add_sensor(m, name, kind, err);
         if (sn < 0) return perr(p, name, "%s", err->msg);
@@ -849,6 +850,13 @@ static int top_line(Parser *p, MtModel *m, int *block)
         } else if (kind == MT_SENSOR_REACTION) {
             ss->joint = mt_model_find_joint(m, p->tok[3]);
             if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
+            ss->comp = 6;
+        } else if (kind == MT_SENSOR_FORCE) {
+            ss->force = mt_model_find_force(m, p->tok[3]);
+            for (int k2 = 0; ss->force < 0 && k2 < m->nspring; k2++)
+                if (!strcmp(m->spring[k2].name, p->tok[3])) ss->spring = k2;
+            if (ss->force < 0 && ss->spring < 0)
+                return perr(p, name, MT_("sensor '%s': '%s' is not a force element or spring (define it before the sensor)"), name, p->tok[3]);
             ss->comp = 6;
         } else if (kind == MT_SENSOR_ENERGY) {
             if (strcmp(p->tok[3], "system") && mt_model_body_ref(m, p->tok[3], &ss->body))
@@ -864,29 +872,30 @@ static int top_line(Parser *p, MtModel *m, int *block)
             }
         }
         static const char *const comps[] = {"x", "y", "z", "mag"};
-        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
         static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-        static const char *const energies[] = {"kinetic", "potential", "total"};
+        static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
         for (; i < p->ntok; i++) {
             const char *key = p->tok[i];
             if (kind == MT_SENSOR_ENERGY) {
                 int ok = 0;
-                for (int e = 0; e < 3; e++)
+                for (int e = 0; e < 4; e++)
                     if (!strcmp(key, energies[e])) { ss->energy = e; ok = 1; }
                 if (ok) continue;
             }
             if (i + 1 >= p->ntok) return perr(p, name, MT_("sensor '%s': '%s' needs a value"), name, key);
             const char *v = p->tok[++i];
             int ok = 0;
-            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR) {
+            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR &&
+                kind != MT_SENSOR_FORCE) {
                 if (marker_ref(p, m, name, v, &ss->mj)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "frame")) {
                 if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "component")) {
-                const char *const *list = kind == MT_SENSOR_REACTION ? rcomps : comps;
-                int n = kind == MT_SENSOR_REACTION ? 8 : 4;
+                const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps : comps;
+                int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : 4;
                 for (int c = 0; c < n; c++)
                     if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
                 if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
@@ -940,6 +949,19 @@ static int top_line(Parser *p, MtModel *m, int *block)
             const char *key = p->tok[i];
             if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
             int done = 0;
+            if (kind == MT_FORCE_BUSHING && (!strcmp(key, "kmatrix") || !strcmp(key, "cmatrix"))) {
+                /* the whole 6 x 6 matrix, row by row: kx k12 … k16 k21 ky … */
+                int c = key[0] == 'c';
+                if (i + 36 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' takes 36 numbers, row by row"), name, key);
+                for (int a = 0; a < 6; a++)
+                    for (int b = 0; b < 6; b++) {
+                        int q = mt_bushing_index(c, a, b);
+                        CTX(p, MT_ENT_FORCE, f, pn[q]);
+                        if (num(p, name, i + 1 + 6 * a + b, &fs->p[q])) return -1;
+                    }
+                i += 35;
+                continue;
+            }
             if (kind == MT_FORCE_ACTUATOR)
                 for (int c = 0; c < 6 && !done; c++)
                     if (!strcmp(key, comp[c])) {
@@ -1397,9 +1419,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fputc('\n', f);
     }
     static const char *const comps[] = {"x", "y", "z", "mag"};
-    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
     static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-    static const char *const energies[] = {"kinetic", "potential", "total"};
+    static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
         fprintf(f, "sensor %s %s", ss->name, mt_sensor_kind_name(ss->kind));
@@ -1409,6 +1431,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             fprintf(f, " %s part %s component %s", m->joint[ss->joint].name, parts[ss->part], rcomps[ss->comp]);
             break;
         case MT_SENSOR_ENERGY: fprintf(f, " %s %s", ss->body < 0 ? "system" : m->body[ss->body].name, energies[ss->energy]); break;
+        case MT_SENSOR_FORCE:
+            fprintf(f, " %s component %s", ss->force >= 0 ? m->force[ss->force].name : m->spring[ss->spring].name, rcomps[ss->comp]);
+            break;
         case MT_SENSOR_DISTANCE:
             fprintf(f, " %s %s", mt_model_marker_ref(m, ss->mi, a, sizeof a), mt_model_marker_ref(m, ss->mj, b, sizeof b));
             break;

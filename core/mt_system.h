@@ -64,6 +64,7 @@ typedef struct MtSystem {
     struct MtExpr **fexpr; /* 6 per force element, then one per spring: compiled expressions (NULL = none) */
     struct MtExpr **cexpr; /* input and set point per control, then one per event (NULL = none) */
     int ctrl_limit;        /* compile time: controls an expression may read */
+    int post_ok;           /* compile time: the expression may read every sensor (events: after the solve) */
     int naux;              /* integrated states besides q and u: controls, then modified-Lagrange integrals */
     int *zoff_control;     /* ncontrol: offset of each control's states */
     int zoff_mlf;          /* offset of the nrow integrals of the modified Lagrange method (loops mlf) */

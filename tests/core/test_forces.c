@@ -132,6 +132,38 @@ int main(void)
             "force mount bushing block.c ground.o kx 800 ky 1000 kz 1000 ktx 10 kty 10 ktz 10\n",
             "block.x");
     CHECK_ABS(r.last, 0.01 * cos(20.0), 1e-10, "bushing: x(1 s) = x0 cos(sqrt(kx/m) t) [m]");
+    /* full matrices. Stiffness coupled in x-y (k12 = k21 = 600 N/m, kx = ky = 1000): modes along
+     * (1, 1) at sqrt(1600/m) and (1, -1) at sqrt(400/m); released at (0.01, 0):
+     * x = 0.005 (cos w1 t + cos w2 t), y = 0.005 (cos w1 t - cos w2 t) */
+    {
+        Traj tr = trajectory("solver method dp54 step 1e-3 until 1 rtol 1e-11 atol 1e-13\n" GROUND
+                             "body block\n mass 2\n inertia 0.01 0.01 0.01\n position 0.01 0 0\n marker c\nend\n"
+                             "force mount bushing block.c ground.o kx 1000 ky 1000 kz 1000 ktx 10 kty 10 ktz 10 k12 600 k21 600\n",
+                             "block.x", "block.y");
+        double w1 = sqrt(1600 / 2.0), w2 = sqrt(400 / 2.0);
+        CHECK_ABS(tr.a[tr.n - 1], 0.005 * (cos(w1) + cos(w2)), 1e-10, "bushing, coupled stiffness: x(1 s) [m]");
+        CHECK_ABS(tr.b[tr.n - 1], 0.005 * (cos(w1) - cos(w2)), 1e-10, "bushing, coupled stiffness: y(1 s) [m]");
+        free_traj(&tr);
+        /* coupled damping (cx = cy = 4, c12 = c21 = 2 N s/m), no stiffness: a velocity along (1, 1)
+         * decays as e^{-(cx + c12) t / m} */
+        tr = trajectory("solver method dp54 step 1e-3 until 1 rtol 1e-11 atol 1e-13\n" GROUND
+                        "body block\n mass 2\n inertia 0.01 0.01 0.01\n velocity 0.1 0.1 0\n marker c\nend\n"
+                        "force mount bushing block.c ground.o cx 4 cy 4 c12 2 c21 2\n",
+                        "block.vx", "block.vy");
+        CHECK_ABS(tr.a[tr.n - 1], 0.1 * exp(-3.0), 1e-11, "bushing, coupled damping: vx(1 s) = v0 e^{-(cx + c12) t/m} [m/s]");
+        CHECK_ABS(tr.b[tr.n - 1], 0.1 * exp(-3.0), 1e-11, "bushing, coupled damping: vy(1 s) [m/s]");
+        free_traj(&tr);
+        /* translation-rotation coupling, the whole matrix given row by row (kmatrix): the block turned
+         * by 0.01 rad about z feels Fx = -k16 * 0.01 and Tz = -k66 * 0.01 */
+        tr = trajectory("solver method rk4 step 1e-3 until 0\n" GROUND
+                        "body block\n mass 2\n inertia 0.01 0.01 0.01\n orientation axis 0 0 1 0.01\n marker c\nend\n"
+                        "force mount bushing block.c ground.o kmatrix 1000 0 0 0 0 50  0 1000 0 0 0 0  0 0 1000 0 0 0"
+                        "  0 0 0 10 0 0  0 0 0 0 10 0  50 0 0 0 0 20\n",
+                        "mount.Fx", "mount.Tz");
+        CHECK_ABS(tr.a[0], -50 * 0.01, 1e-12, "bushing, kmatrix: Fx = -k16 rz [N]");
+        CHECK_ABS(tr.b[0], -20 * 0.01, 1e-12, "bushing, kmatrix: Tz = -k66 rz [N m]");
+        free_traj(&tr);
+    }
 
     /* friction on an incline (gravity tilted by a). The regularised law tanh(v/eps) cannot hold a
      * block exactly: below the breakaway force it creeps at v = eps·atanh(tan a / mu) — a closed
