@@ -175,16 +175,84 @@ static int resolve(void *user, const char *name, int *slot)
     return 0;
 }
 
-static MtExpr *compile_expr(MtSystem *s, const MtExprTable *tabs, const char *src, const char *entity, const char *field,
-                            MtError *err)
+/* What holds an expression, for messages (each written out whole for the translators). */
+enum { IN_FORCE, IN_SPRING, IN_CONTROL, IN_EVENT };
+static const char *const expr_msg[] = {
+    MT_N_("force '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "spring.length, kinematic sensors, controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("spring '%s', %s: %s (it may read x, v, parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "kinematic sensors, controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("control '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "kinematic sensors, earlier controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("event '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, any "
+          "sensor but expression sensors, controls, and tables with table(x, NAME) or spline(x, NAME))")};
+
+static MtExpr *compile_expr(MtSystem *s, const MtExprTable *tabs, int in, const char *src, const char *entity,
+                            const char *field, MtError *err)
 {
     MtExprEnv env = {resolve, s, tabs, s->model->ntable};
     int col = 0;
     MtError e = {0};
     MtExpr *x = mt_expr_compile(src, &env, &col, &e);
-    if (!x) mt_error_set(err, MT_ERR_MODEL, entity, MT_("'%s', %s: %s (names: parameters, time, body.x … body.wz, joint.angle, joint.angle_rate …)"),
-                         entity, field, e.msg);
+    if (!x) mt_error_set(err, MT_ERR_MODEL, entity, MT_(expr_msg[in]), entity, field, e.msg);
     return x;
+}
+
+/* Rebound speed of the Hunt–Crossley law F = k δ^n (1 + χ δ̇/v0) after an
+ * impact at v0. In the units δ ~ (m v0²/k)^(1/(n+1)) and t ~ δ/v0 the
+ * contact obeys x'' = −x^n (1 + χ x'), x(0) = 0, x'(0) = 1, whatever the
+ * mass, stiffness and speed, so the restitution −x'(exit) depends on χ and n
+ * only. RK4 with step 4e-3 (contacts last about 3): the rebound to ~1e-8. */
+static double hc_rebound(double chi, double n)
+{
+    double x = 0, v = 1, h = 4e-3;
+    for (int i = 0; i < 2000000; i++) {
+        if (v < 0 && 1 + chi * v <= 0) return -v; /* the force has vanished: it leaves at this speed */
+        double xs[4], vs[4], ax = x, av = v;
+        for (int st = 0; st < 4; st++) {
+            xs[st] = av;
+            vs[st] = -pow(fmax(ax, 0), n) * fmax(1 + chi * av, 0);
+            double c = st < 2 ? 0.5 * h : h;
+            if (st < 3) { ax = x + c * xs[st]; av = v + c * vs[st]; }
+        }
+        double xn = x + h / 6 * (xs[0] + 2 * xs[1] + 2 * xs[2] + xs[3]), vn = v + h / 6 * (vs[0] + 2 * vs[1] + 2 * vs[2] + vs[3]);
+        if (xn <= 0 && vn < 0) return -(v + (vn - v) * x / (x - xn)); /* out of contact within the step */
+        x = xn;
+        v = vn;
+    }
+    return 0;
+}
+
+/* The damping factor χ whose rebound is e (Illinois regula falsi on the
+ * decreasing e(χ), from the estimate 8(1 − e)/(5e) of Flores et al. 2011). */
+static double hc_damping(double e, double n)
+{
+    if (!(e < 1)) return 0;
+    double a = 0, fa = 1 - e, b = 8 * (1 - e) / (5 * e), fb = hc_rebound(b, n) - e;
+    while (fb > 0 && b < 1e12) { /* bracket the root */
+        a = b;
+        fa = fb;
+        b *= 4;
+        fb = hc_rebound(b, n) - e;
+    }
+    int side = 0;
+    for (int it = 0; it < 100 && fabs(fb) > 1e-10; it++) {
+        double c = (a * fb - b * fa) / (fb - fa), fc = hc_rebound(c, n) - e;
+        if ((fc > 0) == (fb > 0)) {
+            b = c;
+            fb = fc;
+            if (side == -1) fa *= 0.5;
+            side = -1;
+        } else {
+            a = b;
+            fa = fb;
+            b = c;
+            fb = fc;
+            if (side == 1) fa *= 0.5;
+            side = 1;
+        }
+    }
+    return b;
 }
 
 static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
@@ -201,7 +269,7 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     for (int k = 0; k < m->nforce; k++)
         for (int c = 0; c < 6; c++)
             if (m->force[k].expr[c][0]) {
-                s->fexpr[6 * k + c] = compile_expr(s, tabs, m->force[k].expr[c], m->force[k].name, comp[c], err);
+                s->fexpr[6 * k + c] = compile_expr(s, tabs, IN_FORCE, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
             }
     s->ctrl_limit = m->ncontrol; /* forces and springs may read every control */
@@ -209,30 +277,32 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     if (!s->cexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     for (int k = 0; k < m->ncontrol; k++) {
         s->ctrl_limit = k; /* a control's input may read earlier controls only */
-        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, tabs, m->control[k].input, m->control[k].name, "input", err)))
+        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, tabs, IN_CONTROL, m->control[k].input, m->control[k].name, "input", err)))
             return err->code;
         if (m->control[k].setpoint[0] &&
-            !(s->cexpr[2 * k + 1] = compile_expr(s, tabs, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
+            !(s->cexpr[2 * k + 1] = compile_expr(s, tabs, IN_CONTROL, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
             return err->code;
     }
     s->ctrl_limit = m->ncontrol;
     s->post_ok = 1; /* events are evaluated after the solve: they may read every sensor */
     for (int e = 0; e < m->nevent; e++)
         if (m->event[e].trigger == MT_EVENT_CROSSES &&
-            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, tabs, m->event[e].expr, m->event[e].name, "when", err)))
+            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, tabs, IN_EVENT, m->event[e].expr, m->event[e].name, "when", err)))
             return err->code;
     s->post_ok = 0;
     for (int k = 0; k < m->nspring; k++)
         if (m->spring[k].curve[0]) {
-            s->fexpr[6 * m->nforce + k] = compile_expr(s, tabs, m->spring[k].curve, m->spring[k].name, "curve", err);
+            s->fexpr[6 * m->nforce + k] = compile_expr(s, tabs, IN_SPRING, m->spring[k].curve, m->spring[k].name, "curve", err);
             if (!s->fexpr[6 * m->nforce + k]) return err->code;
         }
     /* integrated states of force elements after those of controls and loops */
     s->zoff_force = malloc(sizeof(int) * ((size_t)m->nforce + 1));
-    if (!s->zoff_force) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    s->hc_chi = calloc((size_t)m->nforce + 1, sizeof(double));
+    if (!s->zoff_force || !s->hc_chi) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     for (int k = 0; k < m->nforce; k++) {
         s->zoff_force[k] = -1;
         if (m->force[k].kind == MT_FORCE_FRICTION && m->force[k].p[FR_SIGMA0] > 0) s->zoff_force[k] = s->naux++;
+        if (m->force[k].kind == MT_FORCE_CONTACT) s->hc_chi[k] = hc_damping(m->force[k].p[7], m->force[k].p[6]);
     }
     return MT_OK;
 }
@@ -260,6 +330,8 @@ void mt_forces_free(MtSystem *s)
     s->chan = NULL;
     free(s->zoff_force);
     s->zoff_force = NULL;
+    free(s->hc_chi);
+    s->hc_chi = NULL;
 }
 
 /* Channel values at (t, q, u); needs st->R. */
@@ -423,7 +495,7 @@ static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int
     double v0 = vin[0] > 0 ? vin[0] : fmax(fabs(ddot), p[10]);
     double dn = pow(delta, p[6]);
     *energy += p[5] * dn * delta / (p[6] + 1); /* the elastic part, k δ^(n+1) / (n+1) */
-    double Fn = p[5] * dn * (1 + 1.5 * (1 - p[7]) * ddot / v0); /* Hunt–Crossley, Lankarani–Nikravesh factor */
+    double Fn = p[5] * dn * (1 + st->sys->hc_chi[k] * ddot / v0); /* Hunt–Crossley, χ chosen for the restitution */
     if (Fn < 0) Fn = 0;
     double F[3], vt[3];
     mt_v3_scale(F, n, Fn);

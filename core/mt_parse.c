@@ -418,10 +418,13 @@ static int table_line(Parser *p)
 /* The end of a table block: the points become the table. */
 static int table_end(Parser *p, MtModel *m)
 {
+    int line = p->line, rc = 0;
+    p->line = p->tline; /* messages name the line the table starts on */
     if (p->ntp % 2)
-        return perr(p, p->tname, MT_("table '%s': the numbers must come in pairs 'X Y' (found %d numbers)"), p->tname, p->ntp);
-    if (mt_model_add_table(m, p->tname, p->ntp / 2, p->tp, p->err) < 0) return perr(p, p->tname, "%s", p->err->msg);
-    return 0;
+        rc = perr(p, p->tname, MT_("table '%s': the numbers must come in pairs 'X Y' (found %d numbers)"), p->tname, p->ntp);
+    else if (mt_model_add_table(m, p->tname, p->ntp / 2, p->tp, p->err) < 0) rc = perr(p, p->tname, "%s", p->err->msg);
+    p->line = line;
+    return rc;
 }
 
 static int top_line(Parser *p, MtModel *m, int *block)

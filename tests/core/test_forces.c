@@ -181,13 +181,29 @@ int main(void)
         else CHECK_REL(r.last, eps * atanh(0.2 / mu), 1e-6, "friction: creep speed of a 'stuck' block, eps atanh(tan a / mu) [m/s]");
     }
 
-    /* ball dropped 0.2 m onto the floor, restitution 0.9: the rebound speed is about 0.9 of the impact speed */
-    r = run("gravity 0 -9.81 0\nsolver method dp54 step 1e-3 until 0.35 rtol 1e-9 atol 1e-12\n" GROUND
-            "body ball\n mass 0.1\n inertia 1e-5 1e-5 1e-5\n position 0 0.25 0\n marker c\nend\n"
-            "force bounce contact ball.c ground.floor sphere-plane radius 0.05 k 1e7 exp 1.5 e 0.9\n",
-            "ball.vy");
-    double vimp = sqrt(2 * 9.81 * 0.2);
-    CHECK_ABS(r.max / vimp, 0.9, 0.02, "contact: rebound / impact speed vs restitution 0.9");
+    /* ball thrown at 2 m/s onto the floor (no gravity): it leaves at e times that speed. The
+     * Hunt-Crossley damping factor is solved for the restitution when the model is compiled, so e
+     * is reproduced at any value; kept as the dropped ball's check with gravity too */
+    for (int c = 0; c < 4; c++) {
+        static const double es[] = {0.9, 0.5, 0.2, 0.9};
+        snprintf(t, sizeof t,
+                 "%ssolver method dp54 step 1e-4 until %g rtol 1e-11 atol 1e-13\n" GROUND
+                 "body ball\n mass 0.1\n inertia 1e-5 1e-5 1e-5\n position 0 %g 0\n velocity 0 %g 0\n marker c\nend\n"
+                 "force bounce contact ball.c ground.floor sphere-plane radius 0.05 k 1e7 exp 1.5 e %g\n",
+                 c < 3 ? "" : "gravity 0 -9.81 0\n", c < 3 ? 0.05 : 0.35, c < 3 ? 0.06 : 0.25, c < 3 ? -2.0 : 0.0, es[c]);
+        Traj tr = trajectory(t, "ball.vy", "bounce.defl");
+        double vin = c < 3 ? 2 : sqrt(2 * 9.81 * 0.2), vout = NAN;
+        int touched = 0;
+        for (int i = 0; i < tr.n; i++) {
+            if (tr.b[i] > 0) touched = 1;
+            else if (touched) { vout = tr.a[i]; break; }
+        }
+        char what[128];
+        snprintf(what, sizeof what, c < 3 ? "contact: rebound / impact speed reproduces e = %g" :
+                                            "contact: a ball dropped 0.2 m (gravity acting during the contact), e = %g", es[c]);
+        CHECK_REL(vout / vin, es[c], c < 3 ? 1e-5 : 2e-3, what);
+        free_traj(&tr);
+    }
 
     /* shock strut under a 500 kg mass: p0 A (V0/(V0 − A s))^n − patm A = M g (a linear damper in
      * parallel settles it: quadratic orifice damping alone decays only like 1/t near rest) */
