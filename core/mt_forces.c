@@ -334,6 +334,27 @@ void mt_forces_free(MtSystem *s)
     s->hc_chi = NULL;
 }
 
+double mt_joint_channel(const MtState *st, const double *q, const double *u, int joint, MtCoordKind coord, int rate)
+{
+    MtTerm tm;
+    if (mt_joint_term(st->sys->model, joint, coord, &tm) < 0) return NAN;
+    MtMk I, J;
+    mt_marker_eval(st, q, u, tm.mi, &I);
+    mt_marker_eval(st, q, u, tm.mj, &J);
+    const double *a = J.ax[tm.axis];
+    if (tm.angle) {
+        int uu = (tm.axis + 1) % 3, vv = (tm.axis + 2) % 3;
+        double wd[3];
+        mt_v3_sub(wd, I.w, J.w);
+        return rate ? mt_v3_dot(a, wd) : atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
+    }
+    double d[3], dd[3], ad[3];
+    mt_v3_sub(d, I.p, J.p);
+    mt_v3_sub(dd, I.vp, J.vp);
+    mt_v3_cross(ad, J.w, a);
+    return rate ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
+}
+
 /* Channel values at (t, q, u); needs st->R. */
 void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
 {
@@ -351,27 +372,7 @@ void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
             v[k] = c[2] < 3 ? pos[c[2]] : c[2] < 6 ? vel[c[2] - 3] : u[6 * c[1] + 3 + c[2] - 6];
             break;
         }
-        case MT_CH_JOINT: {
-            MtTerm tm;
-            mt_joint_term(m, c[1], (MtCoordKind)c[2], &tm);
-            MtMk I, J;
-            mt_marker_eval(st, q, u, tm.mi, &I);
-            mt_marker_eval(st, q, u, tm.mj, &J);
-            const double *a = J.ax[tm.axis];
-            if (tm.angle) {
-                int uu = (tm.axis + 1) % 3, vv = (tm.axis + 2) % 3;
-                double wd[3];
-                mt_v3_sub(wd, I.w, J.w);
-                v[k] = c[3] ? mt_v3_dot(a, wd) : atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
-            } else {
-                double d[3], dd[3], ad[3];
-                mt_v3_sub(d, I.p, J.p);
-                mt_v3_sub(dd, I.vp, J.vp);
-                mt_v3_cross(ad, J.w, a);
-                v[k] = c[3] ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
-            }
-            break;
-        }
+        case MT_CH_JOINT: v[k] = mt_joint_channel(st, q, u, c[1], (MtCoordKind)c[2], c[3]); break;
         case MT_CH_CONTROL: break; /* written by the control stage */
         case MT_CH_SENSOR: {
             /* kinematic sensors read st->q/u: evaluate them at the stage state */

@@ -14,6 +14,9 @@
 /* Channel kinds (MtSystem.chan: kind, a, b, c). */
 enum { MT_CH_LOCAL, MT_CH_TIME, MT_CH_PARAM, MT_CH_BODY, MT_CH_JOINT, MT_CH_SPRING, MT_CH_SENSOR, MT_CH_CONTROL, MT_CH_POST };
 
+/* Joint coordinate (angle in (−π, π], or displacement) or its rate at (q, u)
+ * (needs st->R for q); NAN when the joint has no such coordinate. */
+double mt_joint_channel(const MtState *st, const double *q, const double *u, int joint, MtCoordKind coord, int rate);
 /* Computes the channel values at (t, q, u) (needs st->R). */
 void mt_stage_channels(MtState *st, double t, const double *q, const double *u);
 

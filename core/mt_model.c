@@ -650,6 +650,13 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
              sn->comp < 0 || sn->comp > 10))
             return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give one force element or spring and a component it has"),
                                 sn->name);
+        if (sn->kind == MT_SENSOR_JOINT &&
+            (sn->joint < 0 || sn->joint >= m->njoint || sn->coord < 0 || sn->coord >= MT_COORD_NONE ||
+             !mt_joint_has_coord(m->joint[sn->joint].type, (MtCoordKind)sn->coord) || sn->comp < 0 || sn->comp > 1))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give a joint, a coordinate it has, and value or rate"),
+                                sn->name);
+        if (sn->kind == MT_SENSOR_ANGLE && (sn->mi < 0 || sn->comp < 0 || sn->comp > 3))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give a marker and a component x, y, z or mag"), sn->name);
         if (sn->kind == MT_SENSOR_ENERGY && (sn->energy < 0 || sn->energy > 3))
             return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': unknown kind of energy"), sn->name);
     }

@@ -201,12 +201,17 @@ typedef struct {
  * EXPR: an expression of parameters, time and any result column or earlier sensor;
  * FORCE: load of a force element (force ≥ 0) or spring (spring ≥ 0) on the
  *   body of its marker i about that marker's origin (comp 0..5, 6 |F|, 7 |M|),
- *   its deflection (8), power delivered (9) or elastic energy (10).
+ *   its deflection (8), power delivered (9) or elastic energy (10);
+ * ANGLE: rotation of marker i relative to marker j (project axes when
+ *   mj < 0) about x_j, y_j, z_j measured like a joint angle (comp 0..2,
+ *   az = atan2(y_j·x_i, x_j·x_i)), or the whole rotation angle (3);
+ * JOINT: coordinate coord of a joint (comp 0; an angle in (−π, π]) or its rate (1).
  * Vector sensors are expressed in the axes of marker mframe (−1: project axes)
  * and report comp = 0 x, 1 y, 2 z or 3 magnitude. */
 typedef enum {
     MT_SENSOR_POSITION, MT_SENSOR_VELOCITY, MT_SENSOR_ACCELERATION, MT_SENSOR_ANGVEL, MT_SENSOR_ANGACC,
-    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_FORCE, MT_SENSOR_NKINDS
+    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_FORCE, MT_SENSOR_ANGLE,
+    MT_SENSOR_JOINT, MT_SENSOR_NKINDS
 } MtSensorKind;
 typedef enum { MT_PART_TOTAL, MT_PART_CONSTRAINT, MT_PART_FRICTION, MT_PART_DRIVER } MtReactionPart;
 typedef struct {
@@ -221,6 +226,7 @@ typedef struct {
     char unit[16];      /* display unit hint ("" = SI) */
     char expr[MT_EXPR_MAX];
     int force, spring;  /* FORCE: the force element or spring (the other -1) */
+    int coord;          /* JOINT: MtCoordKind */
 } MtSensorSpec;
 
 /* Control channels (mt_controls.c): blocks whose states are integrated with

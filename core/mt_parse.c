@@ -839,7 +839,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         MtSensorKind kind;
         if (mt_sensor_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, force, expr)"),
+            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, angle, distance, joint, reaction, energy, force, expr)"),
                         name, p->tok[2]);
         int sn = mt_model_add_sensor(m, name, kind, err);
         if (sn < 0) return perr(p, name, "%s", err->msg);
@@ -854,6 +854,23 @@ static int top_line(Parser *p, MtModel *m, int *block)
             ss->joint = mt_model_find_joint(m, p->tok[3]);
             if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
             ss->comp = 6;
+        } else if (kind == MT_SENSOR_JOINT) {
+            char jn[MT_NAME_MAX + 16];
+            snprintf(jn, sizeof jn, "%s", p->tok[3]);
+            char *dot = strchr(jn, '.');
+            MtCoordKind ck = MT_COORD_NONE;
+            if (dot) {
+                *dot = 0;
+                if (mt_coord_from_name(dot + 1, &ck))
+                    return perr(p, name, MT_("sensor '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
+            }
+            ss->joint = mt_model_find_joint(m, jn);
+            if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, jn);
+            if (ck == MT_COORD_NONE) ck = mt_joint_default_coord(m->joint[ss->joint].type);
+            if (ck == MT_COORD_NONE || !mt_joint_has_coord(m->joint[ss->joint].type, ck))
+                return perr(p, name, MT_("sensor '%s': joint '%s' has no such coordinate"), name, jn);
+            ss->coord = ck;
+            ss->comp = 0;
         } else if (kind == MT_SENSOR_FORCE) {
             ss->force = mt_model_find_force(m, p->tok[3]);
             for (int k2 = 0; ss->force < 0 && k2 < m->nspring; k2++)
@@ -878,6 +895,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
         static const char *const parts[] = {"total", "constraint", "friction", "driver"};
         static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
+        static const char *const jcomps[] = {"value", "rate"};
         for (; i < p->ntok; i++) {
             const char *key = p->tok[i];
             if (kind == MT_SENSOR_ENERGY) {
@@ -890,15 +908,17 @@ static int top_line(Parser *p, MtModel *m, int *block)
             const char *v = p->tok[++i];
             int ok = 0;
             if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR &&
-                kind != MT_SENSOR_FORCE) {
+                kind != MT_SENSOR_FORCE && kind != MT_SENSOR_JOINT) {
                 if (marker_ref(p, m, name, v, &ss->mj)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "frame")) {
                 if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "component")) {
-                const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps : comps;
-                int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : 4;
+                const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps
+                                        : kind == MT_SENSOR_JOINT                                ? jcomps
+                                                                                                 : comps;
+                int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : kind == MT_SENSOR_JOINT ? 2 : 4;
                 for (int c = 0; c < n; c++)
                     if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
                 if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
@@ -1434,6 +1454,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             fprintf(f, " %s part %s component %s", m->joint[ss->joint].name, parts[ss->part], rcomps[ss->comp]);
             break;
         case MT_SENSOR_ENERGY: fprintf(f, " %s %s", ss->body < 0 ? "system" : m->body[ss->body].name, energies[ss->energy]); break;
+        case MT_SENSOR_JOINT:
+            fprintf(f, " %s.%s component %s", m->joint[ss->joint].name, mt_coord_name((MtCoordKind)ss->coord), ss->comp ? "rate" : "value");
+            break;
         case MT_SENSOR_FORCE:
             fprintf(f, " %s component %s", ss->force >= 0 ? m->force[ss->force].name : m->spring[ss->spring].name, rcomps[ss->comp]);
             break;

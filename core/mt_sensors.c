@@ -13,7 +13,8 @@
 #include "mt_sensors.h"
 
 static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity", "acceleration", "angvel", "angacc",
-                                                         "distance", "reaction", "energy", "expr", "force"};
+                                                         "distance", "reaction", "energy", "expr", "force", "angle",
+                                                         "joint"};
 
 const char *mt_sensor_kind_name(MtSensorKind k) { return (k >= 0 && k < MT_SENSOR_NKINDS) ? kind_names[k] : "?"; }
 
@@ -58,6 +59,7 @@ int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError
     snprintf(s->name, sizeof s->name, "%s", name);
     s->kind = kind;
     s->mi = s->mj = s->mframe = s->joint = s->body = s->force = s->spring = -1;
+    s->coord = MT_COORD_NONE;
     s->comp = 3;
     return m->nsensor++;
 }
@@ -223,6 +225,20 @@ double mt_sensor_value(const MtState *st, int k)
         if (sn->energy == 3) return elastic(st, sn->body);
         return sn->energy == 0 ? Tk : sn->energy == 1 ? V : Tk + V;
     }
+    case MT_SENSOR_ANGLE: {
+        MtMk I, J;
+        mt_marker_eval(st, st->q, st->u, sn->mi, &I);
+        if (sn->mj >= 0) mt_marker_eval(st, st->q, st->u, sn->mj, &J);
+        else
+            for (int a = 0; a < 3; a++) mt_v3_set(J.ax[a], a == 0, a == 1, a == 2);
+        if (sn->comp < 3) { /* about axis comp of j, like a joint angle */
+            int uu = (sn->comp + 1) % 3, vv = (sn->comp + 2) % 3;
+            return atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
+        }
+        double tr = mt_v3_dot(J.ax[0], I.ax[0]) + mt_v3_dot(J.ax[1], I.ax[1]) + mt_v3_dot(J.ax[2], I.ax[2]);
+        return acos(fmax(-1, fmin(1, 0.5 * (tr - 1))));
+    }
+    case MT_SENSOR_JOINT: return mt_joint_channel(st, st->q, st->u, sn->joint, (MtCoordKind)sn->coord, sn->comp == 1);
     case MT_SENSOR_FORCE: {
         double rec[MT_FOUT];
         if (sn->force >= 0) memcpy(rec, st->fout + MT_FOUT * sn->force, sizeof rec);
@@ -237,5 +253,6 @@ double mt_sensor_value(const MtState *st, int k)
 
 int mt_sensor_is_kinematic(MtSensorKind k)
 {
-    return k == MT_SENSOR_POSITION || k == MT_SENSOR_VELOCITY || k == MT_SENSOR_ANGVEL || k == MT_SENSOR_DISTANCE;
+    return k == MT_SENSOR_POSITION || k == MT_SENSOR_VELOCITY || k == MT_SENSOR_ANGVEL || k == MT_SENSOR_DISTANCE ||
+           k == MT_SENSOR_ANGLE || k == MT_SENSOR_JOINT;
 }

@@ -26,7 +26,7 @@ SPEC_SIZE(MtSpringSpec, 360);
 SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 424);
 SPEC_SIZE(MtForceSpec, 2200);
-SPEC_SIZE(MtSensorSpec, 380);
+SPEC_SIZE(MtSensorSpec, 384);
 SPEC_SIZE(MtControlSpec, 640);
 SPEC_SIZE(MtEventSpec, 360);
 SPEC_SIZE(MtParamSpec, 344);
@@ -352,7 +352,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     PREP("INSERT INTO sensors(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy,"
-         " unit, expr, force_id, spring_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " unit, expr, force_id, spring_id, coord) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
         bi(&r, i + 1);
@@ -376,6 +376,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         else bn(&r);
         if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(&r, ss->spring + 1);
         else bn(&r);
+        bt(&r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
         STEP(ss->name);
     }
 
@@ -1024,7 +1025,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
         }
 
     if (!L.fail && !prep(&L, "sensors", "SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id,"
-                                        " energy, unit, expr, force_id, spring_id FROM sensors ORDER BY id"))
+                                        " energy, unit, expr, force_id, spring_id, coord FROM sensors ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *unit = col_text(&L, 11, 0),
                        *expr = col_text(&L, 12, 0);
@@ -1041,6 +1042,9 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (sqlite3_column_type(L.st, 13) != SQLITE_NULL) force = col_ref(&L, 13, &forces, 0);
             if (sqlite3_column_type(L.st, 14) != SQLITE_NULL) spring = col_ref(&L, 14, &springs, 0);
             if (!L.fail && k == MT_SENSOR_FORCE && (force < 0) == (spring < 0)) bad_column(&L, 13, BAD_RANGE);
+            MtCoordKind coord = MT_COORD_NONE;
+            const char *cn = col_text(&L, 15, 1);
+            if (cn && mt_coord_from_name(cn, &coord)) bad_name(&L, 15);
             if (part < 0) bad_name(&L, 8);
             if (energy < 0) bad_name(&L, 10);
             if (unit && strlen(unit) >= sizeof m->sensor[0].unit) bad_column(&L, 11, BAD_LONG);
@@ -1061,6 +1065,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             snprintf(ss->expr, sizeof ss->expr, "%s", expr);
             ss->force = force;
             ss->spring = spring;
+            ss->coord = coord;
         }
 
     if (!L.fail && !prep(&L, "controls", "SELECT id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled"

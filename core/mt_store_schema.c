@@ -260,7 +260,8 @@ static const char sql_sensors_v3[] =
     ")";
 
 /* Sensors since version 4: load sensors of force elements and springs, and
- * elastic energies. Version 4 rebuilds the table (its CHECKs changed). */
+ * elastic energies, angles and joint coordinates. Version 4 rebuilds the
+ * table (its CHECKs changed). */
 #define SQL_SENSORS(table)                                                                                              \
     "CREATE TABLE " table " ( -- named result channels computed from a solved state; a sensor added after a run is\n"   \
     "  -- computed from the run's stored frames\n"                                                                       \
@@ -272,8 +273,10 @@ static const char sql_sensors_v3[] =
     "  frame_marker INTEGER REFERENCES markers(id), -- axes the vector is given in (NULL: project axes)\n"                \
     "  component    INTEGER NOT NULL CHECK (component BETWEEN 0 AND 10), -- 0 x, 1 y, 2 z, 3 magnitude;\n"              \
     "                                               -- reaction and force: 0..5 fx fy fz tx ty tz, 6 |F|, 7 |T|;\n"        \
-    "                                               -- force: 8 deflection, 9 power, 10 elastic energy\n"                \
-    "  joint_id     INTEGER REFERENCES joints(id),  -- reaction: the joint\n"                                            \
+    "                                               -- force: 8 deflection, 9 power, 10 elastic energy;\n"               \
+    "                                               -- angle: about x, y, z of marker_j, 3 the whole angle;\n"           \
+    "                                               -- joint: 0 the coordinate, 1 its rate\n"                            \
+    "  joint_id     INTEGER REFERENCES joints(id),  -- reaction, joint: the joint\n"                                     \
     "  part         TEXT NOT NULL CHECK (part IN ('total','constraint','friction','driver')), -- reaction\n"             \
     "  body_id      INTEGER REFERENCES bodies(id),  -- energy: the body (NULL: the whole system)\n"                      \
     "  energy       TEXT NOT NULL CHECK (energy IN ('kinetic','potential','total','elastic')), -- energy\n"              \
@@ -281,7 +284,9 @@ static const char sql_sensors_v3[] =
     "  expr         TEXT NOT NULL DEFAULT '',       -- expr: an expression of parameters, time and other channels\n"     \
     "  force_id     INTEGER REFERENCES forces(id),  -- force: the force element, or\n"                                  \
     "  spring_id    INTEGER REFERENCES springs(id), -- the spring\n"                                                     \
-    "  CHECK ((kind = 'force') = ((force_id IS NOT NULL) + (spring_id IS NOT NULL) = 1))\n"                             \
+    "  coord        TEXT CHECK (coord IN " COORDS "), -- joint: the coordinate\n"                                        \
+    "  CHECK ((kind = 'force') = ((force_id IS NOT NULL) + (spring_id IS NOT NULL) = 1)),\n"                            \
+    "  CHECK ((kind = 'joint') = (coord IS NOT NULL AND joint_id IS NOT NULL))\n"                                       \
     ")"
 static const char sql_sensors[] = SQL_SENSORS("sensors");
 

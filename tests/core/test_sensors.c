@@ -33,12 +33,17 @@ static const char *model =
     "sensor motor_all reaction pivot part total component tz\n"
     "sensor e_all energy system total\n"
     "sensor e_crank energy crank kinetic\n"
-    "sensor twice expr {2 * crank.wz + 0 * e_all}\n";
+    "sensor twice expr {2 * crank.wz + 0 * e_all}\n"
+    "sensor rod_az angle rod.a component z\n"
+    "sensor rod_rel angle rod.a rel crank.pin component mag\n"
+    "sensor wrist_rate joint wrist.angle component rate\n"
+    "sensor slide_x joint slide\n";
 
-typedef struct { MtCsv *csv; double *v; int idx[16]; double err[16]; int n; } Acc;
+typedef struct { MtCsv *csv; double *v; int idx[20]; double err[20]; int n; } Acc;
 
 static const char *const names[] = {"vslider", "apin", "apin_mag", "wrod", "span", "pin_fx", "crank_pin.Fx", "motor",
-                                    "spin.effort", "motor_all", "e_all", "system.energy", "e_crank", "twice", NULL};
+                                    "spin.effort", "motor_all", "e_all", "system.energy", "e_crank", "twice", "rod_az", "rod_rel",
+                                    "wrist_rate", "slide_x", NULL};
 
 static int cb(void *u, MtState *st)
 {
@@ -61,6 +66,12 @@ static int cb(void *u, MtState *st)
     double wz = w, Ic = 8.4e-4 + 1 * 0.05 * 0.05;
     a->err[9] = fmax(a->err[9], fabs(v[ix[12]] - 0.5 * Ic * wz * wz));
     a->err[10] = fmax(a->err[10], fabs(v[ix[13]] - 2 * w));
+    double beta = asin(sb), rel = fmod(ph + beta, 2 * M_PI); /* the rod turned by −β, the crank by ωt */
+    if (rel > M_PI) rel = 2 * M_PI - rel;
+    a->err[11] = fmax(a->err[11], fabs(v[ix[14]] + beta));
+    a->err[12] = fmax(a->err[12], fabs(v[ix[15]] - rel));
+    a->err[13] = fmax(a->err[13], fabs(v[ix[16]] - bd)); /* the slider relative to the rod: +β */
+    a->err[14] = fmax(a->err[14], fabs(v[ix[17]] - (r * cos(ph) + l * cb_)));
     a->n++;
     return 0;
 }
@@ -121,6 +132,10 @@ int main(void)
     CHECK_ABS(a.err[8], 0, 1e-12, "system energy sensor equals system.energy [J]");
     CHECK_ABS(a.err[9], 0, 1e-9, "crank kinetic energy 1/2 I_O w^2 [J]");
     CHECK_ABS(a.err[10], 0, 1e-9, "expression sensor 2*crank.wz [rad/s]");
+    CHECK_ABS(a.err[11], 0, 1e-9, "angle sensor: the rod's angle about z, -asin(r sin(wt) / l) [rad]");
+    CHECK_ABS(a.err[12], 0, 1e-9, "angle sensor: whole rotation of the rod relative to the crank, wt + beta (mod 2 pi) [rad]");
+    CHECK_ABS(a.err[13], 0, 1e-8, "joint sensor: rate of the wrist angle, d(beta)/dt [rad/s]");
+    CHECK_ABS(a.err[14], 0, 1e-9, "joint sensor: slider displacement r cos(wt) + l cos(beta) [m]");
     free(a.v);
     mt_csv_free(a.csv);
     mt_state_free(st);
@@ -202,6 +217,42 @@ int main(void)
     CHECK_ABS(mt_joint_coordinate(st, st->q, 0), acos(1.5 / (1 + 2 / (1 + 1e-6))), 1e-9,
               "stopped where the pin's pull m g cos(th) (1 + 2 m l^2/J_O) = 1.5 m g (th about 60 deg) [rad]");
     mt_state_free(st);
+    mt_system_free(s);
+
+    /* reactions in a static structure against hand statics: a 1 m beam (2 kg) pinned to the wall at
+     * A = (0, 0), propped at its end B = (1, 0) by a strut (1 kg) from C = (0, -1). Moments about A
+     * give the prop's vertical pull B_y = m_b g / 2; moments of the strut about C, B_x = B_y + m_s g / 2;
+     * then A = (-B_x, m_b g - B_y) on the beam, C = (B_x, B_y + m_s g) on the strut. (A planar loop in
+     * 3D: three out-of-plane equations are redundant; the in-plane loads are determinate.) */
+    s = mt_test_system("gravity 0 -9.81 0\nsolver method rk4 step 1e-3 until 0.1\n"
+                       "ground\n marker a\n marker c at 0 -1 0\nend\n"
+                       "body beam\n mass 2\n com 0.5 0 0\n inertia 0.01 0.2 0.2\n marker a\n marker b at 1 0 0\nend\n"
+                       "body strut\n mass 1\n com 0.5 0.5 0\n inertia 0.1 0.1 0.2\n position 0 -1 0\n marker c\n marker b at 1 1 0\nend\n"
+                       "joint ja revolute beam.a ground.a\njoint jb revolute strut.b beam.b\njoint jc revolute strut.c ground.c\n"
+                       "sensor ax reaction ja part constraint component fx\nsensor ay reaction ja part constraint component fy\n"
+                       "sensor bx reaction jb component fx\nsensor by reaction jb component fy\n"
+                       "sensor cx reaction jc component fx\nsensor cy reaction jc component fy\n");
+    {
+        MtCsv *c = mt_csv_new(s, NULL, &err);
+        double *v = malloc(sizeof(double) * (size_t)mt_csv_ncols(c));
+        st = mt_test_run(s, NULL, NULL, NULL);
+        mt_eval(st, st->t, st->q, st->u, &err);
+        mt_frame_values(c, st, v);
+        double g = 9.81, By = 2 * g / 2, Bx = By + 1 * g / 2;
+        static const char *const nm[] = {"ax", "ay", "bx", "by", "cx", "cy"};
+        const double want[] = {-Bx, 2 * g - By, -Bx, -By, Bx, By + 1 * g};
+        for (int k = 0; k < 6; k++) {
+            int col = -1;
+            for (int q = 0; q < mt_csv_ncols(c); q++)
+                if (!strcmp(mt_csv_colname(c, q), nm[k])) col = q;
+            char what[96];
+            snprintf(what, sizeof what, "static structure: reaction %s by hand statics (after 0.1 s at rest) [N]", nm[k]);
+            CHECK_ABS(col >= 0 ? v[col] : NAN, want[k], 1e-9, what);
+        }
+        free(v);
+        mt_csv_free(c);
+        mt_state_free(st);
+    }
     mt_system_free(s);
 
     MtModel *bad = mt_model_parse("sensor s1 expr {nosuch.x + 1}\n", "bad", &err);

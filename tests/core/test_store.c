@@ -253,6 +253,8 @@ static const char *const every =
     "sensor s_f force f_bush component tz frame ground.o\n"
     "sensor s_sp force s1 component energy\n"
     "sensor s_el energy arm elastic\n"
+    "sensor s_ang angle arm.tip rel disc.p component y\n"
+    "sensor s_jr joint j_pri.disp component rate\n"
     "control c_pid pid input {j_rev.angle} setpoint {0.1*L} kp 50 ki 5 kd 0.5 tf 0.01 limit -20 20\n"
     "control c_lag lag input {c_pid} k 2 tau 0.05 disabled\n"
     "event e_lock at 0.25 do lock j_rev\n"
@@ -448,6 +450,7 @@ static void compare_models(const MtModel *a, const MtModel *b)
         S(x->expr, y->expr, "sensor.expr");
         I(x->force, y->force, "sensor.force");
         I(x->spring, y->spring, "sensor.spring");
+        I(x->coord, y->coord, "sensor.coord");
     }
     I(a->ntable, b->ntable, "table count");
     for (i = 0; i < a->ntable && i < b->ntable; i++) {
@@ -517,7 +520,7 @@ static void test_every_field(void)
     MtModel *m = parse_or_die(every);
     /* a negative zero must survive (SQLite REAL columns would make it +0) */
     CHECK(signbit(m->body[0].com[2]) && m->body[0].com[2] == 0, "the model has com.z = -0");
-    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 13 && m->nbinding >= 8 && m->nunit == 2 && m->ncontrol == 2 &&
+    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 15 && m->nbinding >= 8 && m->nunit == 2 && m->ncontrol == 2 &&
               m->nevent == 2 && m->ntable == 1 && m->table[0].n == 4,
           "every kind is present (shapes %d, forces %d, sensors %d, bindings %d, controls %d, events %d)", m->nshape, m->nforce,
           m->nsensor, m->nbinding, m->ncontrol, m->nevent);
@@ -1234,7 +1237,8 @@ static void strip_to_version(MtModel *m, int version)
     mt_model_free_tables(m);
     int n = 0;
     for (int k = 0; k < m->nsensor; k++)
-        if (m->sensor[k].kind != MT_SENSOR_FORCE && !(m->sensor[k].kind == MT_SENSOR_ENERGY && m->sensor[k].energy == 3))
+        if (m->sensor[k].kind != MT_SENSOR_FORCE && m->sensor[k].kind != MT_SENSOR_ANGLE && m->sensor[k].kind != MT_SENSOR_JOINT &&
+            !(m->sensor[k].kind == MT_SENSOR_ENERGY && m->sensor[k].energy == 3))
             m->sensor[n++] = m->sensor[k];
     m->nsensor = n;
     for (int k = 0; k < m->nparam; k++) /* a parameter that read a table */
