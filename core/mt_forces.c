@@ -211,7 +211,8 @@ static double hc_rebound(double chi, double n)
         double xs[4], vs[4], ax = x, av = v;
         for (int st = 0; st < 4; st++) {
             xs[st] = av;
-            vs[st] = -pow(fmax(ax, 0), n) * fmax(1 + chi * av, 0);
+            double xp = fmax(ax, 0);
+            vs[st] = -(n == 1.5 ? xp * sqrt(xp) : pow(xp, n)) * fmax(1 + chi * av, 0); /* Hertz's 3/2 the usual case */
             double c = st < 2 ? 0.5 * h : h;
             if (st < 3) { ax = x + c * xs[st]; av = v + c * vs[st]; }
         }
@@ -236,7 +237,7 @@ static double hc_damping(double e, double n)
         fb = hc_rebound(b, n) - e;
     }
     int side = 0;
-    for (int it = 0; it < 100 && fabs(fb) > 1e-10; it++) {
+    for (int it = 0; it < 60 && fabs(fb) > 1e-8 && fabs(b - a) > 1e-12 * b; it++) {
         double c = (a * fb - b * fa) / (fb - fa), fc = hc_rebound(c, n) - e;
         if ((fc > 0) == (fb > 0)) {
             b = c;
@@ -302,7 +303,12 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     for (int k = 0; k < m->nforce; k++) {
         s->zoff_force[k] = -1;
         if (m->force[k].kind == MT_FORCE_FRICTION && m->force[k].p[FR_SIGMA0] > 0) s->zoff_force[k] = s->naux++;
-        if (m->force[k].kind == MT_FORCE_CONTACT) s->hc_chi[k] = hc_damping(m->force[k].p[7], m->force[k].p[6]);
+        if (m->force[k].kind != MT_FORCE_CONTACT) continue;
+        const double *p = m->force[k].p;
+        s->hc_chi[k] = NAN;
+        for (int j = 0; j < k; j++) /* contacts of the same restitution and exponent share it (~1 ms each) */
+            if (m->force[j].kind == MT_FORCE_CONTACT && m->force[j].p[7] == p[7] && m->force[j].p[6] == p[6]) s->hc_chi[k] = s->hc_chi[j];
+        if (isnan(s->hc_chi[k])) s->hc_chi[k] = hc_damping(p[7], p[6]);
     }
     return MT_OK;
 }

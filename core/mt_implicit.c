@@ -183,6 +183,7 @@ static size_t layout(Impl *im, int *par, int *gid)
     /* a group's root is its smallest body: number groups in that order */
     im->ncomp = 0;
     for (int b = 0; b < im->nb; b++) gid[b] = root(par, b) == b ? im->ncomp++ : gid[root(par, b)];
+    if (im->na && im->ncomp == 0) im->ncomp = 1; /* no bodies: one group of the states alone */
     for (int c = 0; c <= im->ncomp; c++) im->cstart[c] = 0;
     for (int b = 0; b < im->nb; b++) im->cstart[gid[b] + 1]++;
     for (int c = 0; c < im->ncomp; c++) im->cstart[c + 1] += im->cstart[c];
@@ -678,10 +679,10 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     im.na = na;
     im.nz = nz;
     int *par = calloc((size_t)(2 * nb + 2), sizeof(int));
-    im.cstart = calloc((size_t)nb + 1, sizeof(int));
+    im.cstart = calloc((size_t)nb + 2, sizeof(int));
     im.cbody = calloc((size_t)(2 * nb + 2), sizeof(int));
-    im.moff = calloc((size_t)nb + 1, sizeof(size_t));
-    im.soff = calloc((size_t)nb + 1, sizeof(size_t));
+    im.moff = calloc((size_t)nb + 2, sizeof(size_t));
+    im.soff = calloc((size_t)nb + 2, sizeof(size_t));
     im.piv = calloc((size_t)nz + 1, sizeof(lapack_int));
     double *jw = NULL, *vw = calloc((size_t)10 * (size_t)nu + 7 * (size_t)nz + 4 * (size_t)na + 2 * (size_t)nq +
                                         10 * (size_t)n + 18 * (size_t)nb + 1,
