@@ -36,7 +36,8 @@ static const char *const actuator_p[] = {NULL};
 static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "windz", NULL};
 static const char *const *const param_names[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
                                                                 strut_p, tyre_p, actuator_p, drag_p};
-static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane", "point-plane", "box-plane", "sphere-sphere"};
+static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane",  "point-plane",  "box-plane",
+                                                         "sphere-sphere", "point-sphere", "box-sphere"};
 
 /* Index in p of bushing matrix entry (i, j) of K (c = 0) or C (c = 1), 0-based. */
 int mt_bushing_index(int c, int i, int j)
@@ -527,15 +528,29 @@ static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, c
     int npt = fs->geom == MT_CONTACT_BOX_PLANE ? 8 : 1;
     for (int c = 0; c < npt; c++) {
         double pt[3], n[3], delta;
-        if (fs->geom == MT_CONTACT_SPHERE_SPHERE) {
-            double d[3];
+        if (fs->geom == MT_CONTACT_SPHERE_SPHERE || fs->geom == MT_CONTACT_POINT_SPHERE) {
+            double d[3], ri = fs->geom == MT_CONTACT_POINT_SPHERE ? 0 : p[0];
             mt_v3_sub(d, I->p, J->p);
             double L = mt_v3_norm(d);
             if (!(L > 0)) continue;
             mt_v3_scale(n, d, 1 / L);
-            delta = p[0] + p[1] - L;
+            delta = ri + p[1] - L;
             mt_v3_copy(pt, I->p);
-            mt_v3_axpy(pt, -p[0], n);
+            mt_v3_axpy(pt, -ri, n);
+        } else if (fs->geom == MT_CONTACT_BOX_SPHERE) {
+            /* the point of the box (centred on i, sides lx ly lz along its axes) nearest the sphere's centre */
+            double d[3], cl[3];
+            mt_v3_sub(d, J->p, I->p);
+            mt_v3_copy(pt, I->p);
+            for (int a = 0; a < 3; a++) {
+                cl[a] = fmax(-0.5 * p[2 + a], fmin(0.5 * p[2 + a], mt_v3_dot(d, I->ax[a])));
+                mt_v3_axpy(pt, cl[a], I->ax[a]);
+            }
+            mt_v3_sub(d, pt, J->p);
+            double L = mt_v3_norm(d);
+            if (!(L > 0)) continue; /* the centre inside the box: no direction */
+            mt_v3_scale(n, d, 1 / L);
+            delta = p[1] - L;
         } else { /* a sphere's lowest point, a point, or a box's corners against the plane of j */
             mt_v3_copy(n, J->ax[2]);
             mt_v3_copy(pt, I->p);

@@ -626,8 +626,9 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         case MT_FORCE_CONTACT:
             bad = !(p[5] > 0) || !(p[6] >= 1) || !(p[7] > 0 && p[7] <= 1) || p[8] < 0 || !(p[9] > 0) || !(p[10] > 0) ||
                   ((fs->geom == MT_CONTACT_SPHERE_PLANE || fs->geom == MT_CONTACT_SPHERE_SPHERE) && !(p[0] > 0)) ||
-                  (fs->geom == MT_CONTACT_SPHERE_SPHERE && !(p[1] > 0)) ||
-                  (fs->geom == MT_CONTACT_BOX_PLANE && !(p[2] > 0 && p[3] > 0 && p[4] > 0));
+                  ((fs->geom == MT_CONTACT_SPHERE_SPHERE || fs->geom == MT_CONTACT_POINT_SPHERE || fs->geom == MT_CONTACT_BOX_SPHERE) &&
+                   !(p[1] > 0)) ||
+                  ((fs->geom == MT_CONTACT_BOX_PLANE || fs->geom == MT_CONTACT_BOX_SPHERE) && !(p[2] > 0 && p[3] > 0 && p[4] > 0));
             break;
         case MT_FORCE_STRUT:
             bad = !(p[0] > 0) || !(p[1] > 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || !(p[5] > 0) || !(p[6] > 0) ||

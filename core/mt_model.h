@@ -174,7 +174,10 @@ typedef enum {
     MT_FORCE_TYRE, MT_FORCE_ACTUATOR, MT_FORCE_DRAG, MT_FORCE_NKINDS
 } MtForceKind;
 /* Contact geometries (marker i's shape against marker j's). */
-typedef enum { MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE, MT_CONTACT_NGEOM } MtContactGeom;
+typedef enum {
+    MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE,
+    MT_CONTACT_POINT_SPHERE, MT_CONTACT_BOX_SPHERE, MT_CONTACT_NGEOM
+} MtContactGeom;
 #define MT_FORCE_NPAR 72 /* a bushing: 6 + 6 diagonals and 30 + 30 off-diagonal entries */
 typedef struct {
     char name[MT_NAME_MAX];

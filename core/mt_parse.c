@@ -957,7 +957,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             if (kind == MT_FORCE_CONTACT) {
                 MtContactGeom g;
                 if (i >= p->ntok || mt_contact_geom_from_name(p->tok[i], &g))
-                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane or sphere-sphere"), name);
+                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane, sphere-sphere, point-sphere or box-sphere"), name);
                 geom = g;
                 i++;
             }

@@ -205,6 +205,36 @@ int main(void)
         free_traj(&tr);
     }
 
+    /* a point thrown at a fixed sphere leaves it at e times its speed too (point-sphere) */
+    {
+        Traj tr = trajectory("solver method dp54 step 1e-4 until 0.06 rtol 1e-11 atol 1e-13\n" GROUND
+                             "body p\n mass 0.1\n inertia 1e-5 1e-5 1e-5\n position 0 0.55 0\n velocity 0 -2 0\n marker c\nend\n"
+                             "force hit contact p.c ground.o point-sphere radius2 0.5 k 1e7 e 0.7\n",
+                             "p.vy", "hit.defl");
+        double vout = NAN;
+        int touched = 0;
+        for (int i = 0; i < tr.n; i++) {
+            if (tr.b[i] > 0) touched = 1;
+            else if (touched) { vout = tr.a[i]; break; }
+        }
+        CHECK_REL(vout / 2, 0.7, 1e-5, "contact point-sphere: rebound / impact speed reproduces e = 0.7");
+        free_traj(&tr);
+        /* a box (0.2 x 0.1 x 0.2 m, 1 kg) guided vertically settles on top of a fixed sphere (R = 0.5 m)
+         * where the sphere presses its bottom face by k d^1.5 = m g (Hertz alone, e = 1; a linear
+         * damper in parallel settles it) */
+        tr = trajectory("gravity 0 -9.81 0\nsolver method dp54 step 1e-2 until 2 rtol 1e-10 atol 1e-13\n"
+                        "ground\n marker o\n marker up z 0 1 0\nend\n"
+                        "body box\n mass 1\n inertia 0.01 0.01 0.01\n position 0 0.55 0\n marker c\n marker g z 0 1 0\nend\n"
+                        "joint guide prismatic box.g ground.up\n"
+                        "force seat contact box.c ground.o box-sphere lx 0.2 ly 0.1 lz 0.2 radius2 0.5 k 1e6 e 1\n"
+                        "spring visc box.g ground.up c 60\n",
+                        "box.y", "seat.Fy");
+        double d = pow(9.81 / 1e6, 1 / 1.5);
+        CHECK_ABS(tr.a[tr.n - 1], 0.55 - d, 1e-9, "contact box-sphere: the box rests where k d^1.5 = m g [m]");
+        CHECK_ABS(tr.b[tr.n - 1], 9.81, 1e-7, "contact box-sphere: it carries the weight [N]");
+        free_traj(&tr);
+    }
+
     /* shock strut under a 500 kg mass: p0 A (V0/(V0 − A s))^n − patm A = M g (a linear damper in
      * parallel settles it: quadratic orifice damping alone decays only like 1/t near rest) */
     {
