@@ -1,8 +1,8 @@
 /* Force elements against closed form: torsion spring and bushing
- * oscillators, Coulomb friction on an incline (regularised law: its creep;
- * LuGre: stick and slip), stick–slip on a belt against the closed-form
- * phases, ball
- * bouncing with a restitution coefficient, shock-strut static stroke,
+ * oscillators (also with coupled 6 x 6 matrices), Coulomb friction on an
+ * incline (regularised law: its creep; LuGre: stick and slip), stick–slip on
+ * a belt against the closed-form phases, contact restitution for several e
+ * and geometries and a box resting on a sphere, shock-strut static stroke,
  * actuator laws, drag terminal speed, a nonlinear spring curve, and a
  * rolling tyre with and without side slip. */
 #include <string.h>
