@@ -68,6 +68,7 @@ MtModel *mt_model_copy(const MtModel *m)
             if (!c->driver[d].tab) { mt_model_free(c); return NULL; }
             memcpy(c->driver[d].tab, m->driver[d].tab, n);
         }
+    if (mt_model_copy_tables(c, m)) { mt_model_free(c); return NULL; }
     return c;
 }
 
@@ -551,7 +552,7 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->cont = calloc(3 * nr, sizeof(double));
     st->chan = calloc((size_t)s->nchan + 3, sizeof(double));
     st->fdisc = calloc(2 * (size_t)s->model->nforce + 1, sizeof(double));
-    st->fout = calloc(8 * (size_t)s->model->nforce + 1, sizeof(double));
+    st->fout = calloc(MT_FOUT * (size_t)s->model->nforce + 1, sizeof(double));
     st->g = calloc(nr, sizeof(double));
     st->gd = calloc(nr, sizeof(double));
     st->h = calloc(nr, sizeof(double));

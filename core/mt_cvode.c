@@ -17,7 +17,13 @@
  *
  * CV_ONE_STEP with CVodeGetDky gives the same frames as CV_NORMAL to each
  * output time (interpolation at exactly t_out), and lets the run commit the
- * joint coordinates and poll cancel after every internal step. */
+ * joint coordinates and poll cancel after every internal step.
+ *
+ * Events are CVODE's root functions (CVodeRootInit): t − time for a time
+ * event, expression − value for a crossing, with the crossing's direction;
+ * CVODE locates a root on its own interpolant to within about
+ * 100·ε·max(|t|, |h|) and stops there; the run carries out the event and
+ * restarts CVODE from the new state (CVodeReInit). */
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <stdlib.h>
@@ -25,6 +31,7 @@
 #include <sundials/sundials_context.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include "mt_events.h"
 #include "mt_i18n.h"
 #include "mt_implicit.h"
 #include "mt_math.h"
@@ -43,6 +50,30 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user)
         c->failed = 1;
         return -1; /* unrecoverable: the engine's message says why */
     }
+    return 0;
+}
+
+/* Root functions of the events; an event that has fired gives a constant 1. */
+static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
+{
+    CvCtx *c = user;
+    MtOde *o = c->o;
+    MtState *st = o->st;
+    const MtModel *m = st->sys->model;
+    int need = 0;
+    for (int e = 0; e < m->nevent; e++) need |= !st->efired[e] && m->event[e].trigger == MT_EVENT_CROSSES;
+    if (need) { /* the expressions read the channels of an evaluation at (t, y) */
+        const double *yy = N_VGetArrayPointer(y);
+        if (st->sys->naux) st->zcur = yy + o->nq + o->nu;
+        MtStatus rc = mt_eval(st, t, yy, yy + o->nq, c->err);
+        st->zcur = st->z;
+        if (rc) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    const double *yy = N_VGetArrayPointer(y);
+    for (int e = 0; e < m->nevent; e++) g[e] = st->efired[e] ? 1.0 : mt_event_function(st, e, t, yy, yy + o->nq);
     return 0;
 }
 
@@ -89,11 +120,12 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     void *cv = NULL;
     MtStatus rc = MT_OK;
     double t0 = st->t, t = t0, tend = sv->until, dt = sv->step;
-    int stop = 0, project = sv->correct_pos || sv->correct_vel;
+    int stop = 0, project = sv->correct_pos || sv->correct_vel, nev = st->sys->model->nevent;
     long iout = 1, nout = (long)floor((tend - t0) / dt + 1e-9);
     /* the state array y is CVODE's vector; yo holds interpolated frames */
     double *ybuf = malloc(sizeof(double) * (size_t)(o->n + 1));
-    if (!ybuf || SUNContext_Create(NULL, &sun) || !(yv = N_VMake_Serial(o->n, y, sun)) ||
+    int *dir = malloc(sizeof(int) * ((size_t)nev + 1)), *found = malloc(sizeof(int) * ((size_t)nev + 1));
+    if (!ybuf || !dir || !found || SUNContext_Create(NULL, &sun) || !(yv = N_VMake_Serial(o->n, y, sun)) ||
         !(yo = N_VMake_Serial(o->n, ybuf, sun)) || !(cv = CVodeCreate(CV_ADAMS, sun)) ||
         !(nls = SUNNonlinSol_FixedPoint(yv, 0, sun))) {
         rc = mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
@@ -102,6 +134,14 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     if (CVodeSetErrHandlerFn(cv, quiet_handler, &ctx) || CVodeInit(cv, rhs, t0, yv) ||
         CVodeSStolerances(cv, sv->rtol, sv->atol) || CVodeSetUserData(cv, &ctx) || CVodeSetNonlinearSolver(cv, nls) ||
         CVodeSetStopTime(cv, tend) || CVodeSetMaxNumSteps(cv, -1)) {
+        rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
+        goto done;
+    }
+    for (int e = 0; e < nev; e++) {
+        const MtEventSpec *ev = &st->sys->model->event[e];
+        dir[e] = ev->trigger == MT_EVENT_AT ? 1 : ev->direction;
+    }
+    if (nev && (CVodeRootInit(cv, nev, roots) || CVodeSetRootDirection(cv, dir) || CVodeSetNoInactiveRootWarn(cv))) {
         rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
         goto done;
     }
@@ -118,8 +158,9 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
                                   tprev, ctx.msg);
             goto done;
         }
+        int root = flag == CV_ROOT_RETURN;
         commit(o, t, y);
-        if (stats) stats->steps++;
+        if (stats && !root) stats->steps++;
         int emitted = 0;
         double tlast = t;
         while (!stop && iout <= nout) {
@@ -142,6 +183,27 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
                 if ((rc = mt_ode_emit(o, to, ybuf, fn, user, stats, &stop, 1, err))) goto done;
             }
             iout++;
+        }
+        if (root && !stop) { /* events at t, y: carry them out, then restart from the state they leave */
+            if (CVodeGetRootInfo(cv, found) < 0) {
+                rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
+                goto done;
+            }
+            if ((rc = mt_ode_settle(o, t, y, sv, err))) goto done;
+            for (int e = 0; e < nev && !stop; e++)
+                if (found[e] && !st->efired[e] && (rc = mt_event_apply(st, e, &stop, err))) goto done;
+            memcpy(y, st->q, sizeof(double) * (size_t)o->nq); /* the action may have changed the velocities */
+            memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);
+            if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 1, err))) goto done;
+            if (stop || t >= tend) break;
+            if (stats) add_counts(cv, stats);
+            if (CVodeReInit(cv, t, yv) || CVodeSetStopTime(cv, tend)) {
+                rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"),
+                                  ctx.msg);
+                goto done;
+            }
+            commit(o, t, y);
+            continue;
         }
         if (emitted && !stop && tlast < tend) {
             memcpy(y, ybuf, sizeof(double) * (size_t)o->n);
@@ -168,5 +230,7 @@ done:
     if (yo) N_VDestroy(yo);
     if (sun) SUNContext_Free(&sun);
     free(ybuf);
+    free(dir);
+    free(found);
     return rc;
 }

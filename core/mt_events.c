@@ -8,16 +8,25 @@
 
 #include "mt_events.h"
 #include "mt_expr.h"
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_integrate.h"
 #include "mt_kin.h"
 
-/* f = expression − value after an evaluation at the state (channels filled). */
-static double efun(const MtState *st, int e)
+/* f = expression − value after an evaluation at the state (q, u) (channels
+ * filled; those that need the solved state are computed here). */
+static double efun(MtState *st, int e, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     const MtEventSpec *ev = &s->model->event[e];
+    mt_post_channels(st, q, u);
     return mt_expr_eval(s->cexpr[2 * s->model->ncontrol + e], st->chan) - ev->value;
+}
+
+double mt_event_function(MtState *st, int e, double t, const double *q, const double *u)
+{
+    const MtEventSpec *ev = &st->sys->model->event[e];
+    return ev->trigger == MT_EVENT_AT ? t - ev->time : efun(st, e, q, u);
 }
 
 static int crosses(const MtEventSpec *ev, double f0, double f1)
@@ -32,7 +41,7 @@ void mt_events_sample(MtState *st)
 {
     const MtModel *m = st->sys->model;
     for (int e = 0; e < m->nevent; e++)
-        if (m->event[e].trigger == MT_EVENT_CROSSES) st->eprev[e] = efun(st, e);
+        if (m->event[e].trigger == MT_EVENT_CROSSES) st->eprev[e] = efun(st, e, st->q, st->u);
 }
 
 int mt_events_need_eval(const MtSystem *s)
@@ -65,7 +74,7 @@ int mt_events_locate(MtState *st, int n, double t0, const double *y0, const doub
             if (ev->time > t0 && ev->time <= t1 + 1e-12 && ev->time < tbest) { tbest = ev->time; best = e; }
             continue;
         }
-        st->enext[e] = efun(st, e);
+        st->enext[e] = efun(st, e, y1, y1 + nq);
     }
     for (int e = 0; e < m->nevent; e++) {
         const MtEventSpec *ev = &m->event[e];
@@ -78,7 +87,7 @@ int mt_events_locate(MtState *st, int n, double t0, const double *y0, const doub
             if (s->naux) st->zcur = scratch + nq + nu;
             mt_eval(st, t0 + c * (t1 - t0), scratch, scratch + nq, NULL);
             st->zcur = st->z;
-            double fc = efun(st, e);
+            double fc = efun(st, e, scratch, scratch + nq);
             if (crosses(ev, fa, fc)) b = c;
             else { a = c; fa = fc; }
         }

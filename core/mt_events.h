@@ -6,6 +6,9 @@
 
 /* Whether any event needs the state evaluated at each step end (crossings). */
 int mt_events_need_eval(const MtSystem *s);
+/* The root function of event e at time t: t − time for a time event, the
+ * expression − value for a crossing (after an evaluation at the state q, u). */
+double mt_event_function(MtState *st, int e, double t, const double *q, const double *u);
 /* Records each crossing function at the current, evaluated state. */
 void mt_events_sample(MtState *st);
 /* The earliest unfired event in (t0, t1] of a step from y0 to y1 (with

@@ -32,7 +32,7 @@ typedef int (*MtExprResolve)(void *user, const char *name, int *slot);
 
 /* A table of points for table(x, NAME) and spline(x, NAME): n >= 1 points,
  * x strictly increasing, all finite. Only read during compilation. */
-typedef struct {
+typedef struct MtExprTable {
     const char *name;
     const double *x, *y;
     int n;

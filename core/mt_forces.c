@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
@@ -18,8 +19,16 @@
 static const char *const kind_names[MT_FORCE_NKINDS] = {"torsion", "bushing", "friction", "contact",
                                                         "strut", "tyre", "actuator", "drag"};
 static const char *const torsion_p[] = {"k", "c", "angle0", "preload", NULL};
-static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz", NULL};
-static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", NULL};
+/* bushing: the diagonals of K and C, then their off-diagonal entries kij, cij
+ * (row i = load component, column j = deflection component, 1..6 = x y z
+ * and rotations about x y z), unset (NaN) meaning 0 */
+static const char *const bushing_p[] = {"kx", "ky", "kz", "ktx", "kty", "ktz", "cx", "cy", "cz", "ctx", "cty", "ctz",
+    "k12", "k13", "k14", "k15", "k16", "k21", "k23", "k24", "k25", "k26", "k31", "k32", "k34", "k35", "k36", "k41",
+    "k42", "k43", "k45", "k46", "k51", "k52", "k53", "k54", "k56", "k61", "k62", "k63", "k64", "k65", "c12", "c13",
+    "c14", "c15", "c16", "c21", "c23", "c24", "c25", "c26", "c31", "c32", "c34", "c35", "c36", "c41", "c42", "c43",
+    "c45", "c46", "c51", "c52", "c53", "c54", "c56", "c61", "c62", "c63", "c64", "c65", NULL};
+static const char *const friction_p[] = {"mu", "mus", "vs", "eps", "viscous", "radius", "preload", "sigma0", "sigma1", NULL};
+enum { FR_SIGMA0 = 7, FR_SIGMA1 = 8 }; /* LuGre bristle stiffness and damping (sigma0 = 0: regularised law) */
 static const char *const contact_p[] = {"radius", "radius2", "lx", "ly", "lz", "k", "exp", "e", "mu", "eps", "vmin", NULL};
 static const char *const strut_p[] = {"area", "pressure", "volume", "n", "patm", "orifice", "cd", "rho", "harea",
                                       "stroke", "friction", "kstop", "length", NULL};
@@ -28,7 +37,15 @@ static const char *const actuator_p[] = {NULL};
 static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "windz", NULL};
 static const char *const *const param_names[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
                                                                 strut_p, tyre_p, actuator_p, drag_p};
-static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane", "point-plane", "box-plane", "sphere-sphere"};
+static const char *const geom_names[MT_CONTACT_NGEOM] = {"sphere-plane",  "point-plane",  "box-plane",
+                                                         "sphere-sphere", "point-sphere", "box-sphere"};
+
+/* Index in p of bushing matrix entry (i, j) of K (c = 0) or C (c = 1), 0-based. */
+int mt_bushing_index(int c, int i, int j)
+{
+    if (i == j) return 6 * c + i;
+    return 12 + 30 * c + 5 * i + (j < i ? j : j - 1);
+}
 
 const char *mt_force_kind_name(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? kind_names[k] : "?"; }
 const char *const *mt_force_param_names(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? param_names[k] : actuator_p; }
@@ -88,6 +105,7 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
     case MT_FORCE_CONTACT: p[6] = 1.5; p[7] = 0.8; p[9] = 1e-4; p[10] = 1e-3; break;
     case MT_FORCE_STRUT: p[3] = 1.3; p[4] = 101325; p[6] = 0.7; p[7] = 850; p[8] = NAN; p[11] = 1e8; p[12] = NAN; break;
     case MT_FORCE_TYRE: p[5] = 0.9; p[6] = 0.1; break;
+    case MT_FORCE_BUSHING: for (int q = 12; q < 72; q++) p[q] = NAN; break; /* off-diagonal entries not given */
     case MT_FORCE_DRAG: p[0] = 1.225; p[1] = 1; break;
     default: break;
     }
@@ -125,6 +143,7 @@ static int resolve(void *user, const char *name, int *slot)
     if (i >= 0) return i < s->ctrl_limit && (*slot = add_chan(s, MT_CH_CONTROL, i, 0, 0)) >= 0;
     i = mt_model_find_sensor(m, name);
     if (i >= 0 && mt_sensor_is_kinematic(m->sensor[i].kind)) return (*slot = add_chan(s, MT_CH_SENSOR, i, 0, 0)) >= 0;
+    if (i >= 0 && s->post_ok && m->sensor[i].kind != MT_SENSOR_EXPR) return (*slot = add_chan(s, MT_CH_POST, i, 0, 0)) >= 0;
     const char *dot = strrchr(name, '.');
     if (!dot) return 0;
     char ent[MT_NAME_MAX];
@@ -158,18 +177,88 @@ static int resolve(void *user, const char *name, int *slot)
     return 0;
 }
 
-static MtExpr *compile_expr(MtSystem *s, const char *src, const char *entity, const char *field, MtError *err)
+/* What holds an expression, for messages (each written out whole for the translators). */
+enum { IN_FORCE, IN_SPRING, IN_CONTROL, IN_EVENT };
+static const char *const expr_msg[] = {
+    MT_N_("force '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "spring.length, kinematic sensors, controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("spring '%s', %s: %s (it may read x, v, parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "kinematic sensors, controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("control '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, "
+          "kinematic sensors, earlier controls, and tables with table(x, NAME) or spline(x, NAME))"),
+    MT_N_("event '%s', %s: %s (it may read parameters, time, body.x … body.wz, joint.angle, joint.angle_rate, any "
+          "sensor but expression sensors, controls, and tables with table(x, NAME) or spline(x, NAME))")};
+
+static MtExpr *compile_expr(MtSystem *s, const MtExprTable *tabs, int in, const char *src, const char *entity,
+                            const char *field, MtError *err)
 {
-    MtExprEnv env = {resolve, s, NULL, 0};
+    MtExprEnv env = {resolve, s, tabs, s->model->ntable};
     int col = 0;
     MtError e = {0};
     MtExpr *x = mt_expr_compile(src, &env, &col, &e);
-    if (!x) mt_error_set(err, MT_ERR_MODEL, entity, MT_("'%s', %s: %s (names: parameters, time, body.x … body.wz, joint.angle, joint.angle_rate …)"),
-                         entity, field, e.msg);
+    if (!x) mt_error_set(err, MT_ERR_MODEL, entity, MT_(expr_msg[in]), entity, field, e.msg);
     return x;
 }
 
-int mt_forces_compile(MtSystem *s, MtError *err)
+/* Rebound speed of the Hunt–Crossley law F = k δ^n (1 + χ δ̇/v0) after an
+ * impact at v0. In the units δ ~ (m v0²/k)^(1/(n+1)) and t ~ δ/v0 the
+ * contact obeys x'' = −x^n (1 + χ x'), x(0) = 0, x'(0) = 1, whatever the
+ * mass, stiffness and speed, so the restitution −x'(exit) depends on χ and n
+ * only. RK4 with step 4e-3 (contacts last about 3): the rebound to ~1e-8. */
+static double hc_rebound(double chi, double n)
+{
+    double x = 0, v = 1, h = 4e-3;
+    for (int i = 0; i < 2000000; i++) {
+        if (v < 0 && 1 + chi * v <= 0) return -v; /* the force has vanished: it leaves at this speed */
+        double xs[4], vs[4], ax = x, av = v;
+        for (int st = 0; st < 4; st++) {
+            xs[st] = av;
+            double xp = fmax(ax, 0);
+            vs[st] = -(n == 1.5 ? xp * sqrt(xp) : pow(xp, n)) * fmax(1 + chi * av, 0); /* Hertz's 3/2 the usual case */
+            double c = st < 2 ? 0.5 * h : h;
+            if (st < 3) { ax = x + c * xs[st]; av = v + c * vs[st]; }
+        }
+        double xn = x + h / 6 * (xs[0] + 2 * xs[1] + 2 * xs[2] + xs[3]), vn = v + h / 6 * (vs[0] + 2 * vs[1] + 2 * vs[2] + vs[3]);
+        if (xn <= 0 && vn < 0) return -(v + (vn - v) * x / (x - xn)); /* out of contact within the step */
+        x = xn;
+        v = vn;
+    }
+    return 0;
+}
+
+/* The damping factor χ whose rebound is e (Illinois regula falsi on the
+ * decreasing e(χ), from the estimate 8(1 − e)/(5e) of Flores et al. 2011). */
+static double hc_damping(double e, double n)
+{
+    if (!(e < 1)) return 0;
+    double a = 0, fa = 1 - e, b = 8 * (1 - e) / (5 * e), fb = hc_rebound(b, n) - e;
+    while (fb > 0 && b < 1e12) { /* bracket the root */
+        a = b;
+        fa = fb;
+        b *= 4;
+        fb = hc_rebound(b, n) - e;
+    }
+    int side = 0;
+    for (int it = 0; it < 60 && fabs(fb) > 1e-8 && fabs(b - a) > 1e-12 * b; it++) {
+        double c = (a * fb - b * fa) / (fb - fa), fc = hc_rebound(c, n) - e;
+        if ((fc > 0) == (fb > 0)) {
+            b = c;
+            fb = fc;
+            if (side == -1) fa *= 0.5;
+            side = -1;
+        } else {
+            a = b;
+            fa = fb;
+            b = c;
+            fb = fc;
+            if (side == 1) fa *= 0.5;
+            side = 1;
+        }
+    }
+    return b;
+}
+
+static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
 {
     const MtModel *m = s->model;
     s->nchan = 0;
@@ -183,7 +272,7 @@ int mt_forces_compile(MtSystem *s, MtError *err)
     for (int k = 0; k < m->nforce; k++)
         for (int c = 0; c < 6; c++)
             if (m->force[k].expr[c][0]) {
-                s->fexpr[6 * k + c] = compile_expr(s, m->force[k].expr[c], m->force[k].name, comp[c], err);
+                s->fexpr[6 * k + c] = compile_expr(s, tabs, IN_FORCE, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
             }
     s->ctrl_limit = m->ncontrol; /* forces and springs may read every control */
@@ -191,23 +280,48 @@ int mt_forces_compile(MtSystem *s, MtError *err)
     if (!s->cexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     for (int k = 0; k < m->ncontrol; k++) {
         s->ctrl_limit = k; /* a control's input may read earlier controls only */
-        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, m->control[k].input, m->control[k].name, "input", err)))
+        if (m->control[k].input[0] && !(s->cexpr[2 * k] = compile_expr(s, tabs, IN_CONTROL, m->control[k].input, m->control[k].name, "input", err)))
             return err->code;
         if (m->control[k].setpoint[0] &&
-            !(s->cexpr[2 * k + 1] = compile_expr(s, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
+            !(s->cexpr[2 * k + 1] = compile_expr(s, tabs, IN_CONTROL, m->control[k].setpoint, m->control[k].name, "setpoint", err)))
             return err->code;
     }
     s->ctrl_limit = m->ncontrol;
+    s->post_ok = 1; /* events are evaluated after the solve: they may read every sensor */
     for (int e = 0; e < m->nevent; e++)
         if (m->event[e].trigger == MT_EVENT_CROSSES &&
-            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, m->event[e].expr, m->event[e].name, "when", err)))
+            !(s->cexpr[2 * m->ncontrol + e] = compile_expr(s, tabs, IN_EVENT, m->event[e].expr, m->event[e].name, "when", err)))
             return err->code;
+    s->post_ok = 0;
     for (int k = 0; k < m->nspring; k++)
         if (m->spring[k].curve[0]) {
-            s->fexpr[6 * m->nforce + k] = compile_expr(s, m->spring[k].curve, m->spring[k].name, "curve", err);
+            s->fexpr[6 * m->nforce + k] = compile_expr(s, tabs, IN_SPRING, m->spring[k].curve, m->spring[k].name, "curve", err);
             if (!s->fexpr[6 * m->nforce + k]) return err->code;
         }
+    /* integrated states of force elements after those of controls and loops */
+    s->zoff_force = malloc(sizeof(int) * ((size_t)m->nforce + 1));
+    s->hc_chi = calloc((size_t)m->nforce + 1, sizeof(double));
+    if (!s->zoff_force || !s->hc_chi) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    for (int k = 0; k < m->nforce; k++) {
+        s->zoff_force[k] = -1;
+        if (m->force[k].kind == MT_FORCE_FRICTION && m->force[k].p[FR_SIGMA0] > 0) s->zoff_force[k] = s->naux++;
+        if (m->force[k].kind != MT_FORCE_CONTACT) continue;
+        const double *p = m->force[k].p;
+        s->hc_chi[k] = NAN;
+        for (int j = 0; j < k; j++) /* contacts of the same restitution and exponent share it (~1 ms each) */
+            if (m->force[j].kind == MT_FORCE_CONTACT && m->force[j].p[7] == p[7] && m->force[j].p[6] == p[6]) s->hc_chi[k] = s->hc_chi[j];
+        if (isnan(s->hc_chi[k])) s->hc_chi[k] = hc_damping(p[7], p[6]);
+    }
     return MT_OK;
+}
+
+int mt_forces_compile(MtSystem *s, MtError *err)
+{
+    MtExprTable *tabs = mt_model_expr_tables(s->model);
+    if (!tabs) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    int rc = compile_all(s, tabs, err);
+    free(tabs);
+    return rc;
 }
 
 void mt_forces_free(MtSystem *s)
@@ -222,6 +336,31 @@ void mt_forces_free(MtSystem *s)
     s->cexpr = NULL;
     free(s->chan);
     s->chan = NULL;
+    free(s->zoff_force);
+    s->zoff_force = NULL;
+    free(s->hc_chi);
+    s->hc_chi = NULL;
+}
+
+double mt_joint_channel(const MtState *st, const double *q, const double *u, int joint, MtCoordKind coord, int rate)
+{
+    MtTerm tm;
+    if (mt_joint_term(st->sys->model, joint, coord, &tm) < 0) return NAN;
+    MtMk I, J;
+    mt_marker_eval(st, q, u, tm.mi, &I);
+    mt_marker_eval(st, q, u, tm.mj, &J);
+    const double *a = J.ax[tm.axis];
+    if (tm.angle) {
+        int uu = (tm.axis + 1) % 3, vv = (tm.axis + 2) % 3;
+        double wd[3];
+        mt_v3_sub(wd, I.w, J.w);
+        return rate ? mt_v3_dot(a, wd) : atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
+    }
+    double d[3], dd[3], ad[3];
+    mt_v3_sub(d, I.p, J.p);
+    mt_v3_sub(dd, I.vp, J.vp);
+    mt_v3_cross(ad, J.w, a);
+    return rate ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
 }
 
 /* Channel values at (t, q, u); needs st->R. */
@@ -241,27 +380,7 @@ void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
             v[k] = c[2] < 3 ? pos[c[2]] : c[2] < 6 ? vel[c[2] - 3] : u[6 * c[1] + 3 + c[2] - 6];
             break;
         }
-        case MT_CH_JOINT: {
-            MtTerm tm;
-            mt_joint_term(m, c[1], (MtCoordKind)c[2], &tm);
-            MtMk I, J;
-            mt_marker_eval(st, q, u, tm.mi, &I);
-            mt_marker_eval(st, q, u, tm.mj, &J);
-            const double *a = J.ax[tm.axis];
-            if (tm.angle) {
-                int uu = (tm.axis + 1) % 3, vv = (tm.axis + 2) % 3;
-                double wd[3];
-                mt_v3_sub(wd, I.w, J.w);
-                v[k] = c[3] ? mt_v3_dot(a, wd) : atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
-            } else {
-                double d[3], dd[3], ad[3];
-                mt_v3_sub(d, I.p, J.p);
-                mt_v3_sub(dd, I.vp, J.vp);
-                mt_v3_cross(ad, J.w, a);
-                v[k] = c[3] ? mt_v3_dot(ad, d) + mt_v3_dot(a, dd) : mt_v3_dot(a, d);
-            }
-            break;
-        }
+        case MT_CH_JOINT: v[k] = mt_joint_channel(st, q, u, c[1], (MtCoordKind)c[2], c[3]); break;
         case MT_CH_CONTROL: break; /* written by the control stage */
         case MT_CH_SENSOR: {
             /* kinematic sensors read st->q/u: evaluate them at the stage state */
@@ -291,34 +410,44 @@ void mt_stage_channels(MtState *st, double t, const double *q, const double *u)
     }
 }
 
+void mt_post_channels(MtState *st, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    double *q0 = st->q, *u0 = st->u;
+    int swapped = 0;
+    for (int k = 3; k < s->nchan; k++) {
+        if (s->chan[4 * k] != MT_CH_POST) continue;
+        if (!swapped) { /* sensors read st->q/u: evaluate them at the state evaluated */
+            st->q = (double *)q;
+            st->u = (double *)u;
+            swapped = 1;
+        }
+        st->chan[k] = mt_sensor_value(st, s->chan[4 * k + 1]);
+    }
+    st->q = q0;
+    st->u = u0;
+}
+
 /* ---- applying loads ------------------------------------------------------- */
 
 /* Force F (project axes) at point p and couple T on the body of marker mk;
  * the body of marker other gets the opposite at the same point. */
-static void wrench(MtState *st, int bi, int bj, const double *p, const double *F, const double *T, const double *q)
+/* Force F (project axes) at point p and couple T on the body of marker mi;
+ * the body of marker mj (-1: none) gets the opposite at the same point. On a
+ * flexible body the load reaches the modes through the marker's node. */
+static void wrench(MtState *st, int mi, int mj, const double *p, const double *F, const double *T, const double *q)
 {
-    if (bi >= 0) {
-        double r[3], tq[3];
-        mt_v3_sub(r, p, q + 7 * bi);
-        mt_v3_cross(tq, r, F);
-        mt_v3_add(st->f + 6 * bi, st->f + 6 * bi, F);
-        mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, tq);
-        if (T) mt_v3_add(st->f + 6 * bi + 3, st->f + 6 * bi + 3, T);
-    }
-    if (bj >= 0) {
-        double r[3], tq[3];
-        mt_v3_sub(r, p, q + 7 * bj);
-        mt_v3_cross(tq, r, F);
-        mt_v3_sub(st->f + 6 * bj, st->f + 6 * bj, F);
-        mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, tq);
-        if (T) mt_v3_sub(st->f + 6 * bj + 3, st->f + 6 * bj + 3, T);
-    }
+    if (mi >= 0) mt_apply_load(st, q, mi, p, F, T, 1);
+    if (mj >= 0) mt_apply_load(st, q, mj, p, F, T, -1);
 }
 
-/* Records the load on body i about marker i's origin, a deflection and a power. */
-static void record(MtState *st, int k, const double *F, const double *T, const double *p, const double *pi, double defl, double power)
+
+/* Records the load on body i about marker i's origin, a deflection, a power
+ * and the elastic energy stored. */
+static void record(MtState *st, int k, const double *F, const double *T, const double *p, const double *pi, double defl, double power,
+                   double energy)
 {
-    double *o = st->fout + 8 * k, r[3], tq[3];
+    double *o = st->fout + MT_FOUT * k, r[3], tq[3];
     mt_v3_copy(o, F);
     mt_v3_sub(r, p, pi);
     mt_v3_cross(tq, r, F);
@@ -326,6 +455,7 @@ static void record(MtState *st, int k, const double *F, const double *T, const d
     mt_v3_copy(o + 3, tq);
     o[6] = defl;
     o[7] = power;
+    o[8] = energy;
 }
 
 /* Smooth sign: tanh(v/eps). */
@@ -354,8 +484,8 @@ static void rel_rotation(const MtMk *I, const MtMk *J, double th[3])
 static double *penetration_state(MtState *st, int k) { return st->fdisc + 2 * k; }
 
 /* One point contact of body side i against a plane (normal n through p0) or sphere. */
-static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const double *pc,
-                          const double *vc, const double *n, double delta, double *Ftot, double *pwr)
+static void contact_point(MtState *st, const MtForceSpec *fs, int k, int mi, int mj, const double *q, const double *pc,
+                          const double *vc, const double *n, double delta, double *Ftot, double *pwr, double *energy)
 {
     /* pc: contact point, vc: velocity of i's material point minus j's there, n: normal pushing i out */
     const double *p = fs->p;
@@ -363,7 +493,8 @@ static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int
     double *vin = penetration_state(st, k);
     double v0 = vin[0] > 0 ? vin[0] : fmax(fabs(ddot), p[10]);
     double dn = pow(delta, p[6]);
-    double Fn = p[5] * dn * (1 + 1.5 * (1 - p[7]) * ddot / v0); /* Hunt–Crossley, Lankarani–Nikravesh factor */
+    *energy += p[5] * dn * delta / (p[6] + 1); /* the elastic part, k δ^(n+1) / (n+1) */
+    double Fn = p[5] * dn * (1 + st->sys->hc_chi[k] * ddot / v0); /* Hunt–Crossley, χ chosen for the restitution */
     if (Fn < 0) Fn = 0;
     double F[3], vt[3];
     mt_v3_scale(F, n, Fn);
@@ -371,15 +502,15 @@ static void contact_point(MtState *st, const MtForceSpec *fs, int k, int bi, int
     mt_v3_axpy(vt, -mt_v3_dot(vc, n), n);
     double vtn = mt_v3_norm(vt);
     if (p[8] > 0 && vtn > 0) mt_v3_axpy(F, -p[8] * Fn * ssign(vtn, p[9]) / vtn, vt);
-    wrench(st, bi, bj, pc, F, NULL, q);
+    wrench(st, mi, mj, pc, F, NULL, q);
     mt_v3_add(Ftot, Ftot, F);
     *pwr += mt_v3_dot(F, vc);
 }
 
 /* Contact of marker i's shape against marker j's: with apply, adds the loads;
  * always returns the deepest penetration and its rate. */
-static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, const double *q, const MtMk *I, const MtMk *J,
-                    int apply, double *Ftot, double *pwr, double *dmax, double *ddmax)
+static void contact(MtState *st, const MtForceSpec *fs, int k, int mi, int mj, int bi, int bj, const double *q, const MtMk *I, const MtMk *J,
+                    int apply, double *Ftot, double *pwr, double *energy, double *dmax, double *ddmax)
 {
     const double *p = fs->p;
     double zero[3] = {0, 0, 0};
@@ -388,15 +519,29 @@ static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, c
     int npt = fs->geom == MT_CONTACT_BOX_PLANE ? 8 : 1;
     for (int c = 0; c < npt; c++) {
         double pt[3], n[3], delta;
-        if (fs->geom == MT_CONTACT_SPHERE_SPHERE) {
-            double d[3];
+        if (fs->geom == MT_CONTACT_SPHERE_SPHERE || fs->geom == MT_CONTACT_POINT_SPHERE) {
+            double d[3], ri = fs->geom == MT_CONTACT_POINT_SPHERE ? 0 : p[0];
             mt_v3_sub(d, I->p, J->p);
             double L = mt_v3_norm(d);
             if (!(L > 0)) continue;
             mt_v3_scale(n, d, 1 / L);
-            delta = p[0] + p[1] - L;
+            delta = ri + p[1] - L;
             mt_v3_copy(pt, I->p);
-            mt_v3_axpy(pt, -p[0], n);
+            mt_v3_axpy(pt, -ri, n);
+        } else if (fs->geom == MT_CONTACT_BOX_SPHERE) {
+            /* the point of the box (centred on i, sides lx ly lz along its axes) nearest the sphere's centre */
+            double d[3], cl[3];
+            mt_v3_sub(d, J->p, I->p);
+            mt_v3_copy(pt, I->p);
+            for (int a = 0; a < 3; a++) {
+                cl[a] = fmax(-0.5 * p[2 + a], fmin(0.5 * p[2 + a], mt_v3_dot(d, I->ax[a])));
+                mt_v3_axpy(pt, cl[a], I->ax[a]);
+            }
+            mt_v3_sub(d, pt, J->p);
+            double L = mt_v3_norm(d);
+            if (!(L > 0)) continue; /* the centre inside the box: no direction */
+            mt_v3_scale(n, d, 1 / L);
+            delta = p[1] - L;
         } else { /* a sphere's lowest point, a point, or a box's corners against the plane of j */
             mt_v3_copy(n, J->ax[2]);
             mt_v3_copy(pt, I->p);
@@ -416,7 +561,7 @@ static void contact(MtState *st, const MtForceSpec *fs, int k, int bi, int bj, c
         mt_v3_add(vj, vj, J->v);
         mt_v3_sub(vc, vi, vj);
         if (delta > *dmax) { *dmax = delta; *ddmax = -mt_v3_dot(vc, n); }
-        if (apply && delta > 0) contact_point(st, fs, k, bi, bj, q, pt, vc, n, delta, Ftot, pwr);
+        if (apply && delta > 0) contact_point(st, fs, k, mi, mj, q, pt, vc, n, delta, Ftot, pwr, energy);
     }
 }
 
@@ -429,7 +574,11 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
         const MtForceSpec *fs = &m->force[k];
         const double *p = fs->p;
         int mi = fs->mi, mj = fs->mj;
-        if (st->fdisabled[k]) { memset(st->fout + 8 * k, 0, 8 * sizeof(double)); continue; }
+        if (st->fdisabled[k]) {
+            memset(st->fout + MT_FOUT * k, 0, MT_FOUT * sizeof(double));
+            if (s->zoff_force[k] >= 0) st->dz[s->zoff_force[k]] = 0; /* its state rests while it is off */
+            continue;
+        }
         if (fs->kind == MT_FORCE_TORSION || fs->kind == MT_FORCE_FRICTION) {
             mi = m->joint[fs->joint].mi;
             mj = m->joint[fs->joint].mj;
@@ -448,34 +597,45 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_sub(wd, I.w, J.w);
             double thd = mt_v3_dot(z, wd), Tm = -p[0] * (th - p[2]) - p[1] * thd + p[3], T[3];
             mt_v3_scale(T, z, Tm);
-            wrench(st, bi, bj, I.p, zero, T, q);
-            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd);
+            wrench(st, mi, mj, I.p, zero, T, q);
+            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd, 0.5 * p[0] * (th - p[2]) * (th - p[2]) - p[3] * (th - p[2]));
             break;
         }
         case MT_FORCE_BUSHING: {
-            double d[3], th[3], dv[3], dl[3], vl[3], wl[3], wr[3], Fl[3], Tl[3], F[3], T[3];
+            /* deflection x = (displacement of i, its rotation vector) and its rate, in j axes;
+             * load −K·x − C·ẋ (full 6 x 6 matrices, unset entries 0) */
+            double d[3], th[3], dv[3], wr[3], wd[3], x[6], xd[6], L6[6], F[3], T[3], E = 0;
             mt_v3_sub(d, I.p, J.p);
             mt_v3_cross(wr, J.w, d);
             mt_v3_sub(dv, I.vp, J.vp);
             mt_v3_sub(dv, dv, wr); /* velocity of i seen from the rotating frame j */
             rel_rotation(&I, &J, th);
-            double wd[3];
             mt_v3_sub(wd, I.w, J.w);
             for (int a = 0; a < 3; a++) {
-                dl[a] = mt_v3_dot(J.ax[a], d);
-                vl[a] = mt_v3_dot(J.ax[a], dv);
-                wl[a] = mt_v3_dot(J.ax[a], wd);
-                Fl[a] = -p[a] * dl[a] - p[6 + a] * vl[a];
-                Tl[a] = -p[3 + a] * th[a] - p[9 + a] * wl[a];
+                x[a] = mt_v3_dot(J.ax[a], d);
+                x[3 + a] = th[a];
+                xd[a] = mt_v3_dot(J.ax[a], dv);
+                xd[3 + a] = mt_v3_dot(J.ax[a], wd);
+            }
+            for (int a = 0; a < 6; a++) {
+                L6[a] = 0;
+                for (int b2 = 0; b2 < 6; b2++) {
+                    double kk = p[mt_bushing_index(0, a, b2)], cc = p[mt_bushing_index(1, a, b2)];
+                    if (!isnan(kk)) {
+                        L6[a] -= kk * x[b2];
+                        E += 0.5 * x[a] * kk * x[b2]; /* ½ xᵀK x: the symmetric part of K */
+                    }
+                    if (!isnan(cc)) L6[a] -= cc * xd[b2];
+                }
             }
             mt_v3_set(F, 0, 0, 0);
             mt_v3_set(T, 0, 0, 0);
             for (int a = 0; a < 3; a++) {
-                mt_v3_axpy(F, Fl[a], J.ax[a]);
-                mt_v3_axpy(T, Tl[a], J.ax[a]);
+                mt_v3_axpy(F, L6[a], J.ax[a]);
+                mt_v3_axpy(T, L6[3 + a], J.ax[a]);
             }
-            wrench(st, bi, bj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            wrench(st, mi, mj, I.p, F, T, q);
+            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd), E);
             break;
         }
         case MT_FORCE_FRICTION: {
@@ -493,26 +653,39 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
             double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
             double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
-            double Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel, F[3], T[3];
+            double Ff, F[3], T[3], E = 0;
+            int off = s->zoff_force[k];
+            if (off >= 0) {
+                /* LuGre (Canudas de Wit et al. 1995): bristle deflection zb with
+                 * żb = v − σ0·|v|·zb / g(v), g = μ(v)·N·R the Stribeck level, and
+                 * F = σ0·zb + σ1·żb + c·v. At rest żb = 0 and the bristles hold
+                 * any load below the breakaway level g(0) = μs·N·R exactly. */
+                double gs = fmax(strib * N * arm, 1e-300), zb = st->zcur[off];
+                double zd = vrel - p[FR_SIGMA0] * fabs(vrel) * zb / gs;
+                st->dz[off] = zd;
+                Ff = -(p[FR_SIGMA0] * zb + p[FR_SIGMA1] * zd) - p[4] * vrel;
+                E = 0.5 * p[FR_SIGMA0] * zb * zb; /* held in the bristles */
+            } else Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel;
             if (rot) {
                 mt_v3_scale(T, z, Ff);
-                wrench(st, bi, bj, I.p, zero, T, q);
-                record(st, k, zero, T, I.p, I.p, N, Ff * vrel);
+                wrench(st, mi, mj, I.p, zero, T, q);
+                record(st, k, zero, T, I.p, I.p, N, Ff * vrel, E);
             } else {
                 mt_v3_scale(F, z, Ff);
-                wrench(st, bi, bj, I.p, F, NULL, q);
-                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel);
+                wrench(st, mi, mj, I.p, F, NULL, q);
+                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel, E);
             }
             break;
         }
         case MT_FORCE_CONTACT: {
-            double Ftot[3] = {0, 0, 0}, pwr = 0, dmax, dd;
-            contact(st, fs, k, bi, bj, q, &I, &J, 1, Ftot, &pwr, &dmax, &dd);
-            double *o = st->fout + 8 * k;
+            double Ftot[3] = {0, 0, 0}, pwr = 0, E = 0, dmax, dd;
+            contact(st, fs, k, mi, mj, bi, bj, q, &I, &J, 1, Ftot, &pwr, &E, &dmax, &dd);
+            double *o = st->fout + MT_FOUT * k;
             mt_v3_copy(o, Ftot);
             mt_v3_set(o + 3, 0, 0, 0);
             o[6] = dmax > 0 ? dmax : 0;
             o[7] = pwr;
+            o[8] = E;
             break;
         }
         case MT_FORCE_STRUT: {
@@ -532,8 +705,13 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             double Fs = sgo < 0 ? p[11] * sgo : sgo > p[9] ? p[11] * (sgo - p[9]) : 0; /* end stops */
             double Fc = Fg + Fh + Ff + Fs, F[3];
             mt_v3_scale(F, nrm, Fc); /* compression resisted: i pushed away from j */
-            wrench(st, bi, bj, I.p, F, NULL, q);
-            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd);
+            wrench(st, mi, mj, I.p, F, NULL, q);
+            /* stored: the gas's work ∫ Fg ds from s = 0 (polytropic) and the stops' */
+            double E = p[3] == 1 ? p[1] * p[2] * log(p[2] / vol) : p[1] * p[2] * (pow(p[2] / vol, p[3] - 1) - 1) / (p[3] - 1);
+            E -= p[4] * (p[2] - vol);
+            if (sgo < 0) E += 0.5 * p[11] * sgo * sgo;
+            else if (sgo > p[9]) E += 0.5 * p[11] * (sgo - p[9]) * (sgo - p[9]);
+            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd, E);
             break;
         }
         case MT_FORCE_TYRE: {
@@ -550,7 +728,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_axpy(pc, -p[0], kk);
             mt_v3_sub(d, pc, J.p);
             double delta = -mt_v3_dot(n, d);
-            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0); break; }
+            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0, 0); break; }
             double rP[3], vP[3], fwd[3], lat[3];
             mt_v3_sub(rP, pc, q + 7 * bi);
             mt_v3_cross(vP, I.w, rP);
@@ -570,8 +748,8 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             mt_v3_scale(F, n, Fz);
             mt_v3_axpy(F, Fx, fwd);
             mt_v3_axpy(F, Fy, lat);
-            wrench(st, bi, bj, pc, F, NULL, q);
-            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP));
+            wrench(st, mi, mj, pc, F, NULL, q);
+            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP), 0.5 * p[1] * delta * delta);
             break;
         }
         case MT_FORCE_ACTUATOR: {
@@ -585,16 +763,16 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
             double dv[3], wd[3];
             mt_v3_sub(dv, I.vp, J.vp);
             mt_v3_sub(wd, I.w, J.w);
-            wrench(st, bi, bj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd));
+            wrench(st, mi, mj, I.p, F, T, q);
+            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd), 0);
             break;
         }
         case MT_FORCE_DRAG: {
             double vr[3] = {I.vp[0] - p[3], I.vp[1] - p[4], I.vp[2] - p[5]}, F[3];
             double sp = mt_v3_norm(vr);
             mt_v3_scale(F, vr, -0.5 * p[0] * p[1] * p[2] * sp);
-            wrench(st, bi, MT_GROUND, I.p, F, NULL, q);
-            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp));
+            wrench(st, mi, -1, I.p, F, NULL, q);
+            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp), 0);
             break;
         }
         default: break;
@@ -629,8 +807,8 @@ void mt_forces_commit(MtState *st)
             MtMk I, J;
             mt_marker_eval(st, st->q, st->u, fs->mi, &I);
             mt_marker_eval(st, st->q, st->u, fs->mj, &J);
-            double dmax, dd, pwr = 0, F[3] = {0, 0, 0};
-            contact(st, fs, k, s->mbody[fs->mi], s->mbody[fs->mj], st->q, &I, &J, 0, F, &pwr, &dmax, &dd);
+            double dmax, dd, pwr = 0, E = 0, F[3] = {0, 0, 0};
+            contact(st, fs, k, fs->mi, fs->mj, s->mbody[fs->mi], s->mbody[fs->mj], st->q, &I, &J, 0, F, &pwr, &E, &dmax, &dd);
             if (dmax <= 0) st->fdisc[2 * k] = 0;
             else if (st->fdisc[2 * k] == 0) st->fdisc[2 * k] = fmax(dd, fs->p[10]);
         }
@@ -641,10 +819,6 @@ double mt_forces_potential(const MtState *st)
 {
     const MtModel *m = st->sys->model;
     double V = 0;
-    for (int k = 0; k < m->nforce; k++) {
-        const MtForceSpec *fs = &m->force[k];
-        const double *o = st->fout + 8 * k;
-        if (fs->kind == MT_FORCE_TORSION) V += 0.5 * fs->p[0] * o[6] * o[6] - fs->p[3] * o[6];
-    }
+    for (int k = 0; k < m->nforce; k++) V += st->fout[MT_FOUT * k + 8];
     return V;
 }

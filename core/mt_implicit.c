@@ -55,11 +55,25 @@
  * extra evaluation. Predictors: euler/park extrapolate the velocities,
  * hht/galpha the positions (predict_dx: stiff forces depend on positions).
  *
+ * Integrated states besides q and u (control channels, the integrals of the
+ * modified Lagrange loops, LuGre bristles: w, with ẇ = g(t, q, u, w)) join
+ * the unknowns, and their bodies form one group: euler/park take w_{n+1}
+ * itself (the same formula as y); hht/galpha take ẇ_{n+1} with w_{n+1} from
+ * BDF2 (second order and L-stable like their numerical damping; BDF1 at the
+ * start), so the Newton matrix keeps the form S = I − cu·J_u − cq·J_q −
+ * cw·J_w over all rows, J_w = ∂(v̇, ẇ)/∂w.
+ *
+ * Events: after each step the crossing functions are compared at its two
+ * ends; an event found in between is located on the step's cubic Hermite
+ * interpolant (mt_ode_step_events), carried out, and the method restarts
+ * from there (first-order start, fresh Jacobian) for what is left of the step.
+ *
  * All work arrays are allocated once before the step loop. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_events.h"
 #include "mt_flex.h"
 #include "mt_i18n.h"
 #include "mt_implicit.h"
@@ -75,19 +89,22 @@ typedef struct {
     MtRunStats *stats;
     MtMethod method;
     int nb, nq, nu, n;
-    /* coupled groups of bodies */
+    int na, nz;          /* integrated states besides q and u (controls, loops, LuGre); unknowns nu + na */
+    /* coupled groups of bodies; with na > 0 one group, whose unknowns end with the na states */
     int ncomp, maxm, maxd;
     int *cstart, *cbody; /* bodies of group c: cbody[cstart[c] .. cstart[c+1]) */
     int *gstart, *gdof;  /* velocity coordinates of group c (6 per body, then a flexible body's modes):
                           * gdof[gstart[c] .. gstart[c+1]), indices into u */
-    size_t *moff;        /* offset of group c's (n_c)² blocks in Jq, Ju, S */
-    double *Jq, *Ju, *S;
-    lapack_int *piv;     /* one per velocity coordinate, in group order */
-    double cu, cq;       /* S = I − cu·Ju − cq·Jq as factored; cu < 0: not factored */
+    size_t *moff, *soff; /* offsets of group c's blocks in Jq, Ju (gdim x nd) and in S (gdim x gdim) */
+    double *Jq, *Ju, *Jw, *S; /* Jw: gdim x na, ∂(v̇, ż)/∂z of the states */
+    lapack_int *piv;     /* gdim per group, in group order */
+    double cu, cq, cw;   /* S = I − cu·Ju − cq·Jq − cw·Jw as factored; cu < 0: not factored */
     int have_jac, fresh, stale;
     int base, waste;     /* iterations of the first step reusing J; excess since */
     /* step data */
     double *z, *zp, *dz, *dzp, *w, *qs, *us, *qp, *up, *f0, *dl, *rhs;
+    double *ws, *wp, *fw; /* states at the stage, perturbed, and their rate at step n (hht/galpha) */
+    double *what, cb;     /* hht/galpha: the states by BDF2, w_{n+1} = what + cb·ẇ_{n+1} */
     double c;            /* euler/park: c = β_k·h of the current step; hht/galpha: its length */
     double *yh[4];       /* y_n, y_{n−1}, y_{n−2}, y_{n−3} */
     double *yhat;
@@ -98,6 +115,15 @@ typedef struct {
 } Impl;
 
 static const double SQEPS = 1.4901161193847656e-08; /* √(machine ε) */
+
+/* Velocity coordinates of group c (6 per body, and the modes of flexible bodies). */
+static int gnd(const Impl *im, int c) { return im->gstart[c + 1] - im->gstart[c]; }
+
+/* Unknowns of group c: its velocity coordinates, then (group 0 only) the integrated states. */
+static int gdim(const Impl *im, int c) { return gnd(im, c) + (c == 0 ? im->na : 0); }
+
+/* First pivot of group c (group 0 holds the states' too). */
+static int gpiv(const Impl *im, int c) { return im->gstart[c] + (c > 0 ? im->na : 0); }
 
 /* ---- coupled groups --------------------------------------------------------- */
 
@@ -132,10 +158,9 @@ static void perturb_q(double *q, int b, int d, double delta)
  * ones, (b, index in q) for a modal one (perturb_q takes either). */
 static int dof_local(const Impl *im, int k, int *d)
 {
-    const MtSystem *s = im->o->st->sys;
     if (k < 6 * im->nb) { *d = k % 6; return k / 6; }
     *d = 7 * im->nb + (k - 6 * im->nb);
-    return mt_u_body(s, k);
+    return mt_u_body(im->o->st->sys, k);
 }
 
 /* Restores what perturb_q changed for (b, d). */
@@ -170,17 +195,18 @@ static void join_structural(Impl *im, int *par)
         int mi = f->joint >= 0 ? m->joint[f->joint].mi : f->mi, mj = f->joint >= 0 ? m->joint[f->joint].mj : f->mj;
         if (mi >= 0 && mj >= 0) join(par, s->mbody[mi], s->mbody[mj]);
     }
-    if (s->nchan > 3) /* expressions read channels of any body: one group */
+    if (s->nchan > 3 || im->na) /* expressions read channels of any body, states couple anything: one group */
         for (int b = 1; b < im->nb; b++) join(par, 0, b);
 }
 
-/* Lists the groups of par: cstart, cbody, moff, maxm. gid: nbody ints scratch.
- * Returns the number of doubles of one of Jq, Ju, S. */
+/* Lists the groups of par: cstart, cbody, moff, soff, maxm. gid: nbody ints
+ * scratch. Returns the number of doubles enough for each of Jq, Ju and S. */
 static size_t layout(Impl *im, int *par, int *gid)
 {
     /* a group's root is its smallest body: number groups in that order */
     im->ncomp = 0;
     for (int b = 0; b < im->nb; b++) gid[b] = root(par, b) == b ? im->ncomp++ : gid[root(par, b)];
+    if (im->na && im->ncomp == 0) im->ncomp = 1; /* no bodies: one group of the states alone */
     for (int c = 0; c <= im->ncomp; c++) im->cstart[c] = 0;
     for (int b = 0; b < im->nb; b++) im->cstart[gid[b] + 1]++;
     for (int c = 0; c < im->ncomp; c++) im->cstart[c + 1] += im->cstart[c];
@@ -188,12 +214,9 @@ static size_t layout(Impl *im, int *par, int *gid)
     for (int c = 0; c < im->ncomp; c++) cur[c] = im->cstart[c];
     for (int b = 0; b < im->nb; b++) im->cbody[cur[gid[b]]++] = b;
     im->maxm = im->maxd = 0;
-    size_t off = 0;
     const MtSystem *s = im->o->st->sys;
     int nd = 0;
-    for (int c = 0; c < im->ncomp; c++) {
-        int m = im->cstart[c + 1] - im->cstart[c];
-        if (m > im->maxm) im->maxm = m;
+    for (int c = 0; c < im->ncomp; c++) { /* the velocity coordinates of each group */
         im->gstart[c] = nd;
         for (int i = im->cstart[c]; i < im->cstart[c + 1]; i++) {
             int b = im->cbody[i];
@@ -204,13 +227,20 @@ static size_t layout(Impl *im, int *par, int *gid)
                 for (int k = 0; k < N; k++) im->gdof[nd++] = mo + k;
             }
         }
-        int n = nd - im->gstart[c];
-        if (n > im->maxd) im->maxd = n;
-        im->moff[c] = off;
-        off += (size_t)n * (size_t)n;
     }
     im->gstart[im->ncomp] = nd;
-    return off;
+    size_t off = 0, soff = 0;
+    for (int c = 0; c < im->ncomp; c++) {
+        int m = im->cstart[c + 1] - im->cstart[c];
+        size_t g = (size_t)gdim(im, c);
+        if (m > im->maxm) im->maxm = m;
+        if (gnd(im, c) > im->maxd) im->maxd = gnd(im, c);
+        im->moff[c] = off;
+        im->soff[c] = soff;
+        off += g * (size_t)gnd(im, c);
+        soff += g * g;
+    }
+    return off > soff ? off : soff;
 }
 
 /* With more than one group: perturbs every coordinate and velocity of every
@@ -246,20 +276,35 @@ static MtStatus check_groups(Impl *im, int *par, double t, const double *y, MtEr
 
 /* ---- Jacobian and Newton matrix ----------------------------------------------- */
 
-/* J_q and J_u at (t, q, u) by grouped forward differences. */
-static MtStatus jacobian(Impl *im, double t, const double *q, const double *u, MtError *err)
+/* Row r of a group's column: the acceleration of its velocity coordinates
+ * gd, then (group 0) the rates of the integrated states; and its value f0 at
+ * the Jacobian's point. */
+static double group_row(const MtState *st, const int *gd, int nd, int r)
+{
+    return r < nd ? st->acc[gd[r]] : st->dz[r - nd];
+}
+static double group_f0(const Impl *im, const int *gd, int nd, int r)
+{
+    return r < nd ? im->f0[gd[r]] : im->f0[im->nu + r - nd];
+}
+
+/* J_q, J_u (and J_w of the integrated states) at (t, q, u, w) by grouped
+ * forward differences. */
+static MtStatus jacobian(Impl *im, double t, const double *q, const double *u, const double *w, MtError *err)
 {
     MtState *st = im->o->st;
+    st->zcur = w;
     MtStatus rc = mt_eval(st, t, q, u, err);
     if (rc) return rc;
     memcpy(im->f0, st->acc, sizeof(double) * (size_t)im->nu);
+    if (im->na) memcpy(im->f0 + im->nu, st->dz, sizeof(double) * (size_t)im->na);
     memcpy(im->qp, q, sizeof(double) * (size_t)im->nq);
     memcpy(im->up, u, sizeof(double) * (size_t)im->nu);
     for (int pass = 0; pass < 2; pass++) { /* 0: positions, 1: velocities */
         double *J = pass ? im->Ju : im->Jq;
         for (int j = 0; j < im->maxd; j++) {
             for (int c = 0; c < im->ncomp; c++) {
-                if (j >= im->gstart[c + 1] - im->gstart[c]) continue;
+                if (j >= gnd(im, c)) continue;
                 int dof = im->gdof[im->gstart[c] + j], d, b = dof_local(im, dof, &d);
                 if (pass) {
                     double x = u[dof], xp = x + SQEPS * fmax(1.0, fabs(x));
@@ -275,16 +320,31 @@ static MtStatus jacobian(Impl *im, double t, const double *q, const double *u, M
             }
             if ((rc = mt_eval(st, t, im->qp, im->up, err))) return rc;
             for (int c = 0; c < im->ncomp; c++) {
-                int n = im->gstart[c + 1] - im->gstart[c];
-                if (j >= n) continue;
+                int nd = gnd(im, c), g = gdim(im, c);
+                if (j >= nd) continue;
                 const int *gd = im->gdof + im->gstart[c];
-                double *col = J + im->moff[c] + (size_t)j * (size_t)n, inv = 1 / im->dl[c];
-                for (int r = 0; r < n; r++) col[r] = (st->acc[gd[r]] - im->f0[gd[r]]) * inv;
+                double *col = J + im->moff[c] + (size_t)j * (size_t)g, inv = 1 / im->dl[c];
+                for (int r = 0; r < g; r++) col[r] = (group_row(st, gd, nd, r) - group_f0(im, gd, nd, r)) * inv;
                 int dof = gd[j], d, b = dof_local(im, dof, &d);
                 if (pass) im->up[dof] = u[dof];
                 else restore_q(im->qp, q, b, d);
             }
         }
+    }
+    if (im->na) { /* the integrated states, one at a time (one group) */
+        int nd = gnd(im, 0), g = gdim(im, 0);
+        const int *gd = im->gdof + im->gstart[0];
+        memcpy(im->wp, w, sizeof(double) * (size_t)im->na);
+        st->zcur = im->wp;
+        for (int k = 0; k < im->na; k++) {
+            double x = w[k], xp = x + SQEPS * fmax(1.0, fabs(x)), inv = 1 / (xp - x);
+            im->wp[k] = xp;
+            if ((rc = mt_eval(st, t, q, u, err))) return rc;
+            double *col = im->Jw + (size_t)k * (size_t)g;
+            for (int r = 0; r < g; r++) col[r] = (group_row(st, gd, nd, r) - group_f0(im, gd, nd, r)) * inv;
+            im->wp[k] = x;
+        }
+        st->zcur = w;
     }
     for (int b = 0; b < im->nb; b++) { /* the configuration of J, for co-rotation (solve) */
         double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
@@ -305,17 +365,18 @@ static MtStatus singular(const Impl *im, double t, double h, MtError *err)
                         mt_method_name(im->method), t, h);
 }
 
-/* Factors S = I − cu·J_u − cq·J_q, group by group. */
-static MtStatus factor(Impl *im, double cu, double cq, double t, double h, MtError *err)
+/* Factors S = I − cu·J_u − cq·J_q − cw·J_w, group by group. */
+static MtStatus factor(Impl *im, double cu, double cq, double cw, double t, double h, MtError *err)
 {
     for (int c = 0; c < im->ncomp; c++) {
-        int n6 = im->gstart[c + 1] - im->gstart[c];
-        size_t nn = (size_t)n6 * (size_t)n6;
-        double *S = im->S + im->moff[c];
+        int n6 = gnd(im, c), g = gdim(im, c);
+        double *S = im->S + im->soff[c];
         const double *Ju = im->Ju + im->moff[c], *Jq = im->Jq + im->moff[c];
+        size_t nn = (size_t)n6 * (size_t)g;
         for (size_t k = 0; k < nn; k++) S[k] = -cu * Ju[k] - cq * Jq[k];
-        for (int k = 0; k < n6; k++) S[(size_t)k * (size_t)n6 + (size_t)k] += 1;
-        lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n6, n6, S, n6, im->piv + im->gstart[c]);
+        for (size_t k = nn; k < (size_t)g * (size_t)g; k++) S[k] = -cw * im->Jw[k - nn]; /* group 0's state columns */
+        for (int k = 0; k < g; k++) S[(size_t)k * (size_t)g + (size_t)k] += 1;
+        lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, g, g, S, g, im->piv + gpiv(im, c));
         if (info != 0) {
             im->cu = -1;
             return singular(im, t, h, err);
@@ -323,11 +384,12 @@ static MtStatus factor(Impl *im, double cu, double cq, double t, double h, MtErr
     }
     im->cu = cu;
     im->cq = cq;
+    im->cw = cw;
     im->stats->factorizations++;
     return MT_OK;
 }
 
-/* x ← S⁻¹ x (x: 6 per body, in body order) at the configuration q.
+/* x ← S⁻¹ x (x: 6 per body, in body order, then the states) at the configuration q.
  * Co-rotation: most of the change of J between refreshes is the turning of
  * the bodies — the constraint directions, the lever arms of markers and the
  * inertia tensors turn with them (and the Baumgarte terms make those parts of
@@ -351,11 +413,14 @@ static void solve(Impl *im, double *x, const double *q)
         }
     }
     for (int c = 0; c < im->ncomp; c++) {
-        int n6 = im->gstart[c + 1] - im->gstart[c];
+        int nd = gnd(im, c), g = gdim(im, c);
         const int *gd = im->gdof + im->gstart[c];
-        for (int r = 0; r < n6; r++) im->rhs[r] = x[gd[r]];
-        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n6, 1, im->S + im->moff[c], n6, im->piv + im->gstart[c], im->rhs, n6);
-        for (int r = 0; r < n6; r++) x[gd[r]] = im->rhs[r];
+        for (int r = 0; r < g; r++) im->rhs[r] = r < nd ? x[gd[r]] : x[im->nu + r - nd];
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', g, 1, im->S + im->soff[c], g, im->piv + gpiv(im, c), im->rhs, g);
+        for (int r = 0; r < g; r++) {
+            if (r < nd) x[gd[r]] = im->rhs[r];
+            else x[im->nu + r - nd] = im->rhs[r];
+        }
     }
     for (int b = 0; b < im->nb; b++)
         for (int k = 0; k < 2; k++) {
@@ -385,9 +450,13 @@ static void stage(Impl *im, const double *y, const double *z)
         }
         for (int i = 7 * nb, j = 6 * nb; i < im->nq; i++, j++) im->qs[i] = qh[i] + c * z[j]; /* modal */
         memcpy(im->us, z, sizeof(double) * (size_t)im->nu);
+        if (im->na) memcpy(im->ws, z + im->nu, sizeof(double) * (size_t)im->na); /* the states are unknowns */
         return;
     }
     const double *q = y, *u = y + im->nq, h = im->c; /* hht/galpha keep the step in c */
+    /* the states by BDF2 (the unknowns are their new rates) */
+    const double *wd = z + im->nu;
+    for (int k = 0; k < im->na; k++) im->ws[k] = im->what[k] + im->cb * wd[k];
     const double ka = (1 - im->af) / (1 - im->am);
     for (int j = 0; j < im->nu; j++) {
         double a1 = ka * z[j] + (im->af * im->fn[j] - im->am * im->an[j]) / (1 - im->am);
@@ -405,28 +474,30 @@ static void stage(Impl *im, const double *y, const double *z)
     for (int i = 7 * nb, j = 6 * nb; i < im->nq; i++, j++) im->qs[i] = q[i] + im->du[j]; /* modal */
 }
 
-/* Newton matrix coefficients and the norm factor (velocity change per unit z). */
-static void coefficients(const Impl *im, double *cu, double *cq, double *scale)
+/* Newton matrix coefficients (S = I − cu·Ju − cq·Jq − cw·Jw) and the norm
+ * factors: velocity change per unit z, state change per unit of its unknown. */
+static void coefficients(const Impl *im, double *cu, double *cq, double *cw, double *scale, double *scale_w)
 {
     if (is_lmm(im)) {
-        *cu = im->c;
+        *cu = *cw = im->c;
         *cq = im->c * im->c;
-        *scale = 1;
+        *scale = *scale_w = 1;
     } else {
         double h = im->c, ka = (1 - im->af) / (1 - im->am);
         *cu = ka * im->gamma * h;
         *cq = ka * im->beta * h * h;
         *scale = *cu;
+        *cw = *scale_w = im->cb;
     }
 }
 
 /* J at the end-of-step state of z, and S factored. */
 static MtStatus refresh(Impl *im, double t, double h, const double *y, const double *z, double cu, double cq,
-                        MtError *err)
+                        double cw, MtError *err)
 {
     stage(im, y, z);
-    MtStatus rc = jacobian(im, t + h, im->qs, im->us, err);
-    if (!rc) rc = factor(im, cu, cq, t, h, err);
+    MtStatus rc = jacobian(im, t + h, im->qs, im->us, im->ws, err);
+    if (!rc) rc = factor(im, cu, cq, cw, t, h, err);
     im->fresh = 1;
     im->stale = 0;
     im->waste = 0;
@@ -443,42 +514,47 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
 {
     MtState *st = im->o->st;
     const double *u = y + im->nq;
-    double cu, cq, scale;
-    coefficients(im, &cu, &cq, &scale);
+    double cu, cq, cw, scale, scale_w;
+    coefficients(im, &cu, &cq, &cw, &scale, &scale_w);
     /* weights per body and per kind (velocity, angular velocity): the same
      * tolerance for the three axes, so that no component is held to atol just
-     * because it passes through zero in project axes */
+     * because it passes through zero in project axes; then one per state */
     for (int j = 0; j < 6 * im->nb; j += 3)
-        im->w[j] = im->w[j + 1] = im->w[j + 2] = 1 / (im->sv->atol + im->sv->rtol * mt_v3_norm(u + j));
-    for (int j = 6 * im->nb; j < im->nu; j++) im->w[j] = 1 / (im->sv->atol + im->sv->rtol * fabs(u[j])); /* modal */
+        im->w[j] = im->w[j + 1] = im->w[j + 2] = scale / (im->sv->atol + im->sv->rtol * mt_v3_norm(u + j));
+    for (int j = 6 * im->nb; j < im->nu; j++) im->w[j] = scale / (im->sv->atol + im->sv->rtol * fabs(u[j])); /* modal */
+    for (int k = 0; k < im->na; k++) im->w[im->nu + k] = scale_w / (im->sv->atol + im->sv->rtol * fabs(u[im->nu + k]));
     MtError e2 = {0};
     MtStatus rc;
     if (!im->have_jac || im->stale) {
         /* at the predicted end of the step: the constraint directions (and
          * the Baumgarte terms) turn with the motion within the step */
-        if ((rc = refresh(im, t, h, y, pred, cu, cq, err))) return rc;
-    } else if (cu != im->cu || cq != im->cq) {
-        if ((rc = factor(im, cu, cq, t, h, err))) return rc;
+        if ((rc = refresh(im, t, h, y, pred, cu, cq, cw, err))) return rc;
+    } else if (cu != im->cu || cq != im->cq || cw != im->cw) {
+        if ((rc = factor(im, cu, cq, cw, t, h, err))) return rc;
     }
-    memcpy(im->z, pred, sizeof(double) * (size_t)im->nu);
+    memcpy(im->z, pred, sizeof(double) * (size_t)im->nz);
     double prev = 0;
     int nref = 0, kj = 0; /* refreshes in this step; iterations since the last one */
     for (;; kj++) {
         stage(im, y, im->z);
         im->stats->newton++;
+        st->zcur = im->ws;
         int bad = mt_eval(st, t + h, im->qs, im->us, &e2) != MT_OK;
         double nrm = INFINITY;
         if (!bad) {
             /* −r(z), then the correction S⁻¹(−r) */
             if (is_lmm(im)) {
-                const double *uh = im->yhat + im->nq;
+                const double *uh = im->yhat + im->nq; /* u, then the states */
                 for (int j = 0; j < im->nu; j++) im->dz[j] = uh[j] + im->c * st->acc[j] - im->z[j];
-            } else
+                for (int k = 0; k < im->na; k++) im->dz[im->nu + k] = uh[im->nu + k] + im->c * st->dz[k] - im->z[im->nu + k];
+            } else {
                 for (int j = 0; j < im->nu; j++) im->dz[j] = st->acc[j] - im->z[j];
+                for (int k = 0; k < im->na; k++) im->dz[im->nu + k] = st->dz[k] - im->z[im->nu + k];
+            }
             solve(im, im->dz, im->qs);
             nrm = 0;
-            for (int j = 0; j < im->nu; j++) nrm += (im->dz[j] * im->w[j]) * (im->dz[j] * im->w[j]);
-            nrm = im->nu ? scale * sqrt(nrm / im->nu) : 0;
+            for (int j = 0; j < im->nz; j++) nrm += (im->dz[j] * im->w[j]) * (im->dz[j] * im->w[j]);
+            nrm = im->nz ? sqrt(nrm / im->nz) : 0;
             if (nrm <= 1) break; /* z is accepted as evaluated */
             if (!isfinite(nrm)) bad = 1;
         }
@@ -493,17 +569,17 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
              * stiffness, tension / length, goes with it); back to the last
              * iterate only when this one could not be evaluated */
             if (bad)
-                for (int j = 0; j < im->nu; j++) im->z[j] -= im->dzp[j];
-            if ((rc = refresh(im, t, h, y, im->z, cu, cq, err))) return rc;
+                for (int j = 0; j < im->nz; j++) im->z[j] -= im->dzp[j];
+            if ((rc = refresh(im, t, h, y, im->z, cu, cq, cw, err))) return rc;
             nref++;
             kj = -1;
             continue;
         }
-        memcpy(im->dzp, im->dz, sizeof(double) * (size_t)im->nu);
-        for (int j = 0; j < im->nu; j++) im->z[j] += im->dz[j];
+        memcpy(im->dzp, im->dz, sizeof(double) * (size_t)im->nz);
+        for (int j = 0; j < im->nz; j++) im->z[j] += im->dz[j];
         prev = nrm;
     }
-    /* Refresh policy across steps: a Jacobian costs 1 + 2·maxd evaluations.
+    /* Refresh policy across steps: a Jacobian costs 1 + 2·maxd + na evaluations.
      * The iterations a step needs beyond those of the first step that reused
      * the Jacobian (the one computed for a step is exact for that step only)
      * are waste; once the waste since the refresh adds up to the Jacobian's
@@ -513,7 +589,7 @@ static MtStatus newton(Impl *im, double t, double h, const double *y, const doub
     if (im->fresh) im->base = 0;
     else if (im->base == 0) im->base = its > 2 ? its : 2;
     else if (its > im->base) im->waste += its - im->base;
-    if (!im->fresh && (its > SLOWIT || im->waste >= 1 + 2 * im->maxd)) im->stale = 1;
+    if (!im->fresh && (its > SLOWIT || im->waste >= 1 + 2 * im->maxd + im->na)) im->stale = 1;
     im->fresh = 0;
     return MT_OK;
 fail:
@@ -543,7 +619,7 @@ static void predict_u(const Impl *im, double om, double *pred)
     double l0 = 1, l1 = 0, l2 = 0;
     if (im->nh == 2) { l0 = 1 + om; l1 = -om; }
     else if (im->nh >= 3) { l0 = 0.5 * (om + 1) * (om + 2); l1 = -om * (om + 2); l2 = 0.5 * om * (om + 1); }
-    for (int j = 0; j < im->nu; j++) pred[j] = l0 * u0[j] + l1 * u1[j] + l2 * u2[j];
+    for (int j = 0; j < im->nz; j++) pred[j] = l0 * u0[j] + l1 * u1[j] + l2 * u2[j]; /* u, then the states */
 }
 
 /* Rotation vector of the unit quaternion p (angle ≤ π). */
@@ -650,42 +726,52 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     default: return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: unknown method"));
     }
     /* work arrays, all allocated here */
-    int nb = im.nb, nu = im.nu, nq = im.nq, n = im.n;
+    int nb = im.nb, nu = im.nu, nq = im.nq, n = im.n, na = st->sys->naux, nz = nu + na;
+    im.na = na;
+    im.nz = nz;
     int *par = calloc((size_t)(2 * nb + 2), sizeof(int));
-    im.cstart = calloc((size_t)nb + 1, sizeof(int));
+    im.cstart = calloc((size_t)nb + 2, sizeof(int));
     im.cbody = calloc((size_t)(2 * nb + 2), sizeof(int));
-    im.gstart = calloc((size_t)nb + 2, sizeof(int));
+    im.gstart = calloc((size_t)nb + 3, sizeof(int));
     im.gdof = calloc((size_t)nu + 1, sizeof(int));
-    im.moff = calloc((size_t)nb + 1, sizeof(size_t));
-    im.piv = calloc((size_t)nu + 1, sizeof(lapack_int));
-    double *jw = NULL, *vw = calloc((size_t)17 * (size_t)nu + 2 * (size_t)nq + 5 * (size_t)n + (size_t)nb + 1,
+    im.moff = calloc((size_t)nb + 2, sizeof(size_t));
+    im.soff = calloc((size_t)nb + 2, sizeof(size_t));
+    im.piv = calloc((size_t)nz + 1, sizeof(lapack_int));
+    double *jw = NULL, *vw = calloc((size_t)10 * (size_t)nu + 7 * (size_t)nz + 4 * (size_t)na + 2 * (size_t)nq +
+                                        10 * (size_t)n + 18 * (size_t)nb + 1,
                                     sizeof(double));
     MtStatus rc = MT_OK;
-    if (!par || !im.cstart || !im.cbody || !im.gstart || !im.gdof || !im.moff || !im.piv || !vw) {
+    if (!par || !im.cstart || !im.cbody || !im.gstart || !im.gdof || !im.moff || !im.soff || !im.piv || !vw) {
         rc = mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
         goto done;
     }
     double *p = vw;
-    im.z = p; p += nu;
-    im.dz = p; p += nu;
-    im.dzp = p; p += nu;
-    im.w = p; p += nu;
+    im.z = p; p += nz;
+    im.dz = p; p += nz;
+    im.dzp = p; p += nz;
+    im.w = p; p += nz;
+    im.f0 = p; p += nz;
+    im.rhs = p; p += nz;
+    im.zp = p; p += nz;
     im.us = p; p += nu;
     im.up = p; p += nu;
-    im.f0 = p; p += nu;
-    im.rhs = p; p += nu;
     im.an = p; p += nu;
     im.fn = p; p += nu;
     im.anew = p; p += nu;
     im.du = p; p += nu;
-    im.zp = p; p += nu;
+    im.dl = p; p += nu; /* one per group */
+    im.ws = p; p += na;
+    im.wp = p; p += na;
+    im.fw = p; p += na;
+    im.what = p; p += na;
     im.R0 = p; p += 9 * nb;
     im.dR = p; p += 9 * nb;
     im.qs = p; p += nq;
     im.qp = p; p += nq;
     for (int k = 0; k < 4; k++) { im.yh[k] = p; p += n; }
     im.yhat = p; p += n;
-    im.dl = p;
+    /* events: the step's start (state, derivative), its end's derivative, the event state, scratch */
+    double *ya = p, *d0 = ya + n, *d1 = d0 + n, *ye = d1 + n, *sc = ye + n;
     /* coupled groups for the grouped finite differences, then the Jacobians */
     join_structural(&im, par);
     size_t nj = layout(&im, par, par + nb + 1);
@@ -693,64 +779,116 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
         if ((rc = check_groups(&im, par, st->t, y, err))) goto done;
         nj = layout(&im, par, par + nb + 1);
     }
-    if (!(jw = calloc(3 * nj + 1, sizeof(double)))) {
+    size_t njw = na ? (size_t)gdim(&im, 0) * (size_t)na : 0;
+    if (!(jw = calloc(3 * nj + njw + 1, sizeof(double)))) {
         rc = mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
         goto done;
     }
     im.Jq = jw;
     im.Ju = jw + nj;
     im.S = jw + 2 * nj;
+    im.Jw = jw + 3 * nj;
     double t0 = st->t, h = sv->step;
     long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
     if (nsteps < 0) nsteps = 0;
-    int stop = 0, need_eval = sv->correct_pos || sv->correct_vel;
+    int stop = 0, need_eval = sv->correct_pos || sv->correct_vel, events = st->sys->model->nevent > 0;
     /* the initial acceleration: a_0 = v̇_0 for hht/galpha, and frame 0 */
-    if ((rc = mt_eval(st, t0, y, y + nq, err))) goto done;
+    st->zcur = y + nq + nu;
+    rc = mt_eval(st, t0, y, y + nq, err);
+    st->zcur = st->z;
+    if (rc) goto done;
     memcpy(im.fn, st->acc, sizeof(double) * (size_t)nu);
     memcpy(im.an, st->acc, sizeof(double) * (size_t)nu);
+    if (na) memcpy(im.fw, st->dz, sizeof(double) * (size_t)na);
     memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
     im.nh = 1;
     if ((rc = mt_ode_emit(o, t0, y, fn, user, stats, &stop, 0, err))) goto done;
+    if (events) {
+        if ((rc = mt_deriv(st, t0, y, d0, err))) goto done;
+        mt_events_sample(st);
+    }
     for (long i = 0; i < nsteps && !stop && !(cancel && *cancel); i++) {
-        double t = t0 + (double)i * h, hh = (i == nsteps - 1) ? sv->until - t : h;
-        double *zp = im.zp; /* predictor */
-        if (is_lmm(&im)) lmm_setup(&im, h, hh, zp);
-        else {
-            im.c = hh;
-            const double ka = (1 - im.af) / (1 - im.am), *un = y + nq;
-            /* the v̇_{n+1} whose Newmark update gives the predicted increment
-             * of the positions: stiff forces depend on the positions, and an
-             * unresolved oscillation has accelerations of order ω²·amplitude,
-             * so predicting the velocity (or the acceleration) instead would
-             * let the huge (½−β)·h²·a_n term move the predicted positions by
-             * far more than the amplitude (and, with a stiff spring under
-             * tension turning with its bodies, out of Newton's reach) */
-            predict_dx(&im, hh / h, hh, y, zp);
-            for (int j = 0; j < nu; j++) {
-                double a1 = (zp[j] - hh * un[j] - hh * hh * (0.5 - im.beta) * im.an[j]) / (hh * hh * im.beta);
-                zp[j] = (a1 - (im.af * im.fn[j] - im.am * im.an[j]) / (1 - im.am)) / ka;
+        double ts = t0 + (double)i * h, tend = (i == nsteps - 1) ? sv->until : t0 + (double)(i + 1) * h;
+        int cut = 0; /* an event cut this grid step */
+        for (;;) {  /* the grid step, or what is left of it after an event */
+            double hh = tend - ts;
+            double *zp = im.zp; /* predictor */
+            if (is_lmm(&im)) lmm_setup(&im, h, hh, zp);
+            else {
+                im.c = hh;
+                const double ka = (1 - im.af) / (1 - im.am), *un = y + nq;
+                /* the v̇_{n+1} whose Newmark update gives the predicted increment
+                 * of the positions: stiff forces depend on the positions, and an
+                 * unresolved oscillation has accelerations of order ω²·amplitude,
+                 * so predicting the velocity (or the acceleration) instead would
+                 * let the huge (½−β)·h²·a_n term move the predicted positions by
+                 * far more than the amplitude (and, with a stiff spring under
+                 * tension turning with its bodies, out of Newton's reach) */
+                predict_dx(&im, hh / h, hh, y, zp);
+                for (int j = 0; j < nu; j++) {
+                    double a1 = (zp[j] - hh * un[j] - hh * hh * (0.5 - im.beta) * im.an[j]) / (hh * hh * im.beta);
+                    zp[j] = (a1 - (im.af * im.fn[j] - im.am * im.an[j]) / (1 - im.am)) / ka;
+                }
+                /* the states (controls, loops, bristles) by BDF2, L-stable like the
+                 * numerical damping of these methods (BDF1 at the start and after
+                 * an event; variable step for a shortened step, ω = hh/h) */
+                const double *w0 = y + nq + nu, *w1 = im.yh[1] + nq + nu;
+                double om = hh / h, dd = 1 / (1 + 2 * om);
+                im.cb = im.nh >= 2 ? hh * (1 + om) * dd : hh;
+                for (int k = 0; k < na; k++)
+                    im.what[k] = im.nh >= 2 ? (1 + om) * (1 + om) * dd * w0[k] - om * om * dd * w1[k] : w0[k];
+                if (na) memcpy(zp + nu, im.fw, sizeof(double) * (size_t)na); /* their rates: as at step n */
             }
+            if (events) memcpy(ya, y, sizeof(double) * (size_t)n);
+            rc = newton(&im, ts, hh, y, zp, err);
+            st->zcur = st->z;
+            if (rc) goto done;
+            memcpy(y, im.qs, sizeof(double) * (size_t)nq);
+            memcpy(y + nq, im.us, sizeof(double) * (size_t)nu);
+            if (na) memcpy(y + nq + nu, im.ws, sizeof(double) * (size_t)na);
+            if (!is_lmm(&im)) {
+                memcpy(im.an, im.anew, sizeof(double) * (size_t)nu);
+                memcpy(im.fn, im.z, sizeof(double) * (size_t)nu);
+                if (na) memcpy(im.fw, im.z + nu, sizeof(double) * (size_t)na);
+            }
+            if ((rc = mt_ode_settle(o, tend, y, sv, err))) goto done;
+            double *tmp = im.yh[3]; /* history y_n … y_{n−3} */
+            im.yh[3] = im.yh[2];
+            im.yh[2] = im.yh[1];
+            im.yh[1] = im.yh[0];
+            im.yh[0] = tmp;
+            memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
+            if (im.nh < 4) im.nh++;
+            if (cut) im.nh = 1; /* the history of a cut step is not on the grid: start afresh */
+            im.stats->steps++;
+            if (!events) break;
+            /* the crossing functions at the step's end, and the derivative there for the interpolant */
+            if ((rc = mt_deriv(st, tend, y, d1, err))) goto done;
+            double tb = tend;
+            if (!mt_ode_step_events(o, ts, ya, d0, &tb, y, d1, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
+                mt_events_sample(st);
+                memcpy(d0, d1, sizeof(double) * (size_t)n);
+                break;
+            }
+            if (rc) goto done;
+            /* an event at tb changed the state (or the equations): the methods restart there */
+            memcpy(d0, d1, sizeof(double) * (size_t)n);
+            memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
+            im.nh = 1;
+            memcpy(im.an, st->acc, sizeof(double) * (size_t)nu); /* mt_deriv evaluated the state after the event */
+            memcpy(im.fn, st->acc, sizeof(double) * (size_t)nu);
+            if (na) memcpy(im.fw, st->dz, sizeof(double) * (size_t)na);
+            im.stale = 1;
+            cut = 1;
+            ts = tb;
+            if (stop || tend - ts < 1e-14 * fmax(1.0, fabs(tend))) break;
         }
-        if ((rc = newton(&im, t, hh, y, zp, err))) goto done;
-        memcpy(y, im.qs, sizeof(double) * (size_t)nq);
-        memcpy(y + nq, im.us, sizeof(double) * (size_t)nu);
-        if (!is_lmm(&im)) {
-            memcpy(im.an, im.anew, sizeof(double) * (size_t)nu);
-            memcpy(im.fn, im.z, sizeof(double) * (size_t)nu);
-        }
-        if ((rc = mt_ode_settle(o, t + hh, y, sv, err))) goto done;
-        double *tmp = im.yh[3]; /* history y_n … y_{n−3} */
-        im.yh[3] = im.yh[2];
-        im.yh[2] = im.yh[1];
-        im.yh[1] = im.yh[0];
-        im.yh[0] = tmp;
-        memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
-        if (im.nh < 4) im.nh++;
-        im.stats->steps++;
+        if (stop) break;
         if ((i + 1) % sv->every == 0 || i + 1 == nsteps)
-            if ((rc = mt_ode_emit(o, t + hh, y, fn, user, stats, &stop, need_eval, err))) goto done;
+            if ((rc = mt_ode_emit(o, tend, y, fn, user, stats, &stop, need_eval || events, err))) goto done;
     }
 done:
+    st->zcur = st->z;
     free(jw);
     free(vw);
     free(par);
@@ -759,6 +897,7 @@ done:
     free(im.gstart);
     free(im.gdof);
     free(im.moff);
+    free(im.soff);
     free(im.piv);
     return rc;
 }

@@ -23,6 +23,16 @@ MtStatus mt_ode_settle(MtOde *o, double t, double *y, const MtSolverSpec *sv, Mt
 MtStatus mt_ode_emit(MtOde *o, double t, const double *y, MtFrameFn fn, void *user, MtRunStats *stats, int *stop,
                      int need_eval, MtError *err);
 
+/* After an accepted step from (ta, ya, da) to (tb, y) with f(tb, y) in db (the
+ * state evaluated at y last): if an event falls in between (located on the
+ * cubic Hermite interpolant of the step), moves y to its time, carries it
+ * out, emits a frame there and returns 1 with *tb the event time and db the
+ * derivative after the event (*rc says whether that went well); else returns
+ * 0. ye, scratch: n doubles each. */
+int mt_ode_step_events(MtOde *o, double ta, const double *ya, const double *da, double *tb, double *y, double *db,
+                       const MtSolverSpec *sv, MtFrameFn fn, void *user, MtRunStats *stats, int *stop, MtError *err,
+                       double *ye, double *scratch, MtStatus *rc);
+
 /* Fixed-step implicit methods (sv->method EULER_IMPLICIT, PARK, HHT, GALPHA)
  * from the assembled state y at o->st->t to sv->until (mt_implicit.c). */
 MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user,

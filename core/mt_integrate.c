@@ -106,11 +106,7 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
     return MT_OK;
 }
 
-/* After an accepted step from (ta, ya, da) to (tb, y) with f(tb, y) in db (the
- * state evaluated at y last): if an event falls in between, moves y to its
- * time, carries it out, emits a frame there and returns 1 with *tb the event
- * time (da, db refreshed); else returns 0. */
-static int step_events(Ode *o, double ta, const double *ya, const double *da, double *tb, double *y, double *db,
+int mt_ode_step_events(Ode *o, double ta, const double *ya, const double *da, double *tb, double *y, double *db,
                        const MtSolverSpec *sv, MtFrameFn fn, void *user, MtRunStats *stats, int *stop, MtError *err,
                        double *ye, double *scratch, MtStatus *rc)
 {
@@ -172,7 +168,7 @@ static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
             if ((rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
             if ((rc = deriv(o, tend, y, k2, err))) return rc;
             double tb = tend;
-            if (!step_events(o, ts, y0, d1, &tb, y, k2, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
+            if (!mt_ode_step_events(o, ts, y0, d1, &tb, y, k2, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
                 memcpy(k1, k2, sizeof(double) * (size_t)n);
                 mt_events_sample(o->st);
                 have_k1 = 1;
@@ -333,13 +329,6 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     MtStatus rc = mt_assemble_initial(st, err);
     if (rc) return rc;
     mt_controls_init(st, st->z);
-    if (s->model->nevent && sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54)
-        return mt_error_set(err, MT_ERR_MODEL, "solver",
-                            MT_("solver: events are located with rk4 or dp54; %s does not support them yet"), mt_method_name(sv->method));
-    if (s->naux && sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54 && sv->method != MT_METHOD_ADAMS)
-        return mt_error_set(err, MT_ERR_MODEL, "solver",
-                            MT_("solver: control channels and the modified-Lagrange loops are integrated with rk4, dp54 or "
-                                "adams; %s cannot carry their states yet"), mt_method_name(sv->method));
     if (sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54) {
         /* y = (q, u) is the only array here; the methods allocate their
          * work arrays once, before their step loops */

@@ -110,6 +110,7 @@ void mt_model_free(MtModel *m)
     free(m->sensor);
     free(m->control);
     free(m->event);
+    mt_model_free_tables(m);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -483,6 +484,7 @@ static void sym3_eig(const double *A, double ev[3])
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     char ref[2 * MT_NAME_MAX + 2];
+    if (mt_tables_validate(m, err)) return err->code;
     if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", MT_("gravity: components must be finite numbers"));
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
@@ -603,7 +605,8 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         const double *p = fs->p;
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q]; q++)
-            if (isinf(p[q]) || (isnan(p[q]) && !(fs->kind == MT_FORCE_FRICTION && q == 1) && !(fs->kind == MT_FORCE_STRUT && (q == 8 || q == 12))))
+            if (isinf(p[q]) || (isnan(p[q]) && !(fs->kind == MT_FORCE_FRICTION && q == 1) && !(fs->kind == MT_FORCE_STRUT && (q == 8 || q == 12)) &&
+                                !(fs->kind == MT_FORCE_BUSHING && q >= 12)))
                 return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': parameter '%s' must be a finite number"), fs->name, pn[q]);
         if (fs->joint >= 0) {
             MtJointType t = m->joint[fs->joint].type;
@@ -620,14 +623,15 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         case MT_FORCE_TORSION: bad = p[0] < 0 || p[1] < 0; break;
         case MT_FORCE_BUSHING: for (int q = 0; q < 12; q++) bad |= p[q] < 0; break;
         case MT_FORCE_FRICTION:
-            bad = p[0] < 0 || (!isnan(p[1]) && p[1] < 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || p[6] < 0 ||
+            bad = p[0] < 0 || (!isnan(p[1]) && p[1] < 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || p[6] < 0 || p[7] < 0 || p[8] < 0 ||
                   (m->joint[fs->joint].type == MT_JOINT_REVOLUTE && !(p[5] > 0));
             break;
         case MT_FORCE_CONTACT:
             bad = !(p[5] > 0) || !(p[6] >= 1) || !(p[7] > 0 && p[7] <= 1) || p[8] < 0 || !(p[9] > 0) || !(p[10] > 0) ||
                   ((fs->geom == MT_CONTACT_SPHERE_PLANE || fs->geom == MT_CONTACT_SPHERE_SPHERE) && !(p[0] > 0)) ||
-                  (fs->geom == MT_CONTACT_SPHERE_SPHERE && !(p[1] > 0)) ||
-                  (fs->geom == MT_CONTACT_BOX_PLANE && !(p[2] > 0 && p[3] > 0 && p[4] > 0));
+                  ((fs->geom == MT_CONTACT_SPHERE_SPHERE || fs->geom == MT_CONTACT_POINT_SPHERE || fs->geom == MT_CONTACT_BOX_SPHERE) &&
+                   !(p[1] > 0)) ||
+                  ((fs->geom == MT_CONTACT_BOX_PLANE || fs->geom == MT_CONTACT_BOX_SPHERE) && !(p[2] > 0 && p[3] > 0 && p[4] > 0));
             break;
         case MT_FORCE_STRUT:
             bad = !(p[0] > 0) || !(p[1] > 0) || !(p[2] > 0) || !(p[3] > 0) || p[4] < 0 || !(p[5] > 0) || !(p[6] > 0) ||
@@ -642,6 +646,23 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
                                 MT_("force '%s': a parameter is out of range (stiffness, damping, areas and radii must be positive, "
                                     "restitution in (0, 1]; a strut's stroke times area must stay below its gas volume)"),
                                 fs->name);
+    }
+    for (int i = 0; i < m->nsensor; i++) { /* load sensors: one target, a component it has */
+        const MtSensorSpec *sn = &m->sensor[i];
+        if (sn->kind == MT_SENSOR_FORCE &&
+            (!((sn->force >= 0 && sn->force < m->nforce && sn->spring < 0) || (sn->spring >= 0 && sn->spring < m->nspring && sn->force < 0)) ||
+             sn->comp < 0 || sn->comp > 10))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give one force element or spring and a component it has"),
+                                sn->name);
+        if (sn->kind == MT_SENSOR_JOINT &&
+            (sn->joint < 0 || sn->joint >= m->njoint || sn->coord < 0 || sn->coord >= MT_COORD_NONE ||
+             !mt_joint_has_coord(m->joint[sn->joint].type, (MtCoordKind)sn->coord) || sn->comp < 0 || sn->comp > 1))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give a joint, a coordinate it has, and value or rate"),
+                                sn->name);
+        if (sn->kind == MT_SENSOR_ANGLE && (sn->mi < 0 || sn->comp < 0 || sn->comp > 3))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': give a marker and a component x, y, z or mag"), sn->name);
+        if (sn->kind == MT_SENSOR_ENERGY && (sn->energy < 0 || sn->energy > 3))
+            return mt_error_set(err, MT_ERR_MODEL, sn->name, MT_("sensor '%s': unknown kind of energy"), sn->name);
     }
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];

@@ -162,9 +162,11 @@ typedef struct {
 /* Force elements (mt_forces.c). Each acts between marker i (on the body that
  * receives the reported force) and marker j, or on one joint:
  * TORSION   spring–damper about a revolute joint's axis
- * BUSHING   6-component linear spring–damper between two markers (j axes)
+ * BUSHING   6-component linear spring–damper between two markers (j axes),
+ *           full 6 x 6 stiffness and damping matrices
  * FRICTION  Coulomb + viscous friction in a revolute or prismatic joint,
- *           regularised Stribeck law (sticks below vs_eps)
+ *           Stribeck law, regularised (creeps below breakaway) or LuGre
+ *           (sigma0 > 0: bristle state integrated with the mechanics; sticks)
  * CONTACT   unilateral Hunt–Crossley contact with Coulomb friction
  * STRUT     oleo-pneumatic shock strut (polytropic gas, quadratic orifice
  *           damping, seal friction, stroke limits) along the line j → i
@@ -177,8 +179,11 @@ typedef enum {
     MT_FORCE_TYRE, MT_FORCE_ACTUATOR, MT_FORCE_DRAG, MT_FORCE_NKINDS
 } MtForceKind;
 /* Contact geometries (marker i's shape against marker j's). */
-typedef enum { MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE, MT_CONTACT_NGEOM } MtContactGeom;
-#define MT_FORCE_NPAR 20
+typedef enum {
+    MT_CONTACT_SPHERE_PLANE, MT_CONTACT_POINT_PLANE, MT_CONTACT_BOX_PLANE, MT_CONTACT_SPHERE_SPHERE,
+    MT_CONTACT_POINT_SPHERE, MT_CONTACT_BOX_SPHERE, MT_CONTACT_NGEOM
+} MtContactGeom;
+#define MT_FORCE_NPAR 72 /* a bushing: 6 + 6 diagonals and 30 + 30 off-diagonal entries */
 typedef struct {
     char name[MT_NAME_MAX];
     MtForceKind kind;
@@ -198,8 +203,17 @@ typedef struct {
  * REACTION: force or moment of a joint on the body of its marker i, about
  *   marker i's origin, part = constraint, friction (force elements acting in
  *   the joint), driver or total (comp 0..2 force x y z, 3..5 moment, 6 |F|, 7 |M|);
- * ENERGY: kinetic, potential or total energy of a body (mi = -1: the system);
+ * ENERGY: kinetic, potential (gravity; the system's also elastic), elastic
+ *   (springs and force elements attached to the body) or total energy of a
+ *   body (body = -1: the system);
  * EXPR: an expression of parameters, time and any result column or earlier sensor;
+ * FORCE: load of a force element (force ≥ 0) or spring (spring ≥ 0) on the
+ *   body of its marker i about that marker's origin (comp 0..5, 6 |F|, 7 |M|),
+ *   its deflection (8), power delivered (9) or elastic energy (10);
+ * ANGLE: rotation of marker i relative to marker j (project axes when
+ *   mj < 0) about x_j, y_j, z_j measured like a joint angle (comp 0..2,
+ *   az = atan2(y_j·x_i, x_j·x_i)), or the whole rotation angle (3);
+ * JOINT: coordinate coord of a joint (comp 0; an angle in (−π, π]) or its rate (1).
  * DEFORM, DEFORM_VEL, DEFORM_ACC: elastic displacement of the node marker i
  *   rides on (a flexible body's), its rate and second rate, in the body's
  *   floating-frame axes (mframe ignored);
@@ -208,8 +222,8 @@ typedef struct {
  * and report comp = 0 x, 1 y, 2 z or 3 magnitude. */
 typedef enum {
     MT_SENSOR_POSITION, MT_SENSOR_VELOCITY, MT_SENSOR_ACCELERATION, MT_SENSOR_ANGVEL, MT_SENSOR_ANGACC,
-    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_DEFORM, MT_SENSOR_DEFORM_VEL,
-    MT_SENSOR_DEFORM_ACC, MT_SENSOR_STRESS, MT_SENSOR_NKINDS
+    MT_SENSOR_DISTANCE, MT_SENSOR_REACTION, MT_SENSOR_ENERGY, MT_SENSOR_EXPR, MT_SENSOR_FORCE, MT_SENSOR_ANGLE,
+    MT_SENSOR_JOINT, MT_SENSOR_DEFORM, MT_SENSOR_DEFORM_VEL, MT_SENSOR_DEFORM_ACC, MT_SENSOR_STRESS, MT_SENSOR_NKINDS
 } MtSensorKind;
 typedef enum { MT_PART_TOTAL, MT_PART_CONSTRAINT, MT_PART_FRICTION, MT_PART_DRIVER } MtReactionPart;
 typedef struct {
@@ -220,9 +234,11 @@ typedef struct {
     int joint;          /* REACTION */
     MtReactionPart part;
     int body;           /* ENERGY: body index or -1 for the system */
-    int energy;         /* ENERGY: 0 kinetic, 1 potential, 2 total */
+    int energy;         /* ENERGY: 0 kinetic, 1 potential, 2 total, 3 elastic */
     char unit[16];      /* display unit hint ("" = SI) */
     char expr[MT_EXPR_MAX];
+    int force, spring;  /* FORCE: the force element or spring (the other -1) */
+    int coord;          /* JOINT: MtCoordKind */
 } MtSensorSpec;
 
 /* Control channels (mt_controls.c): blocks whose states are integrated with
@@ -315,6 +331,15 @@ typedef struct {
     struct MtFlexData *data; /* the reduced body, shared by copies of the model; NULL until reduced */
 } MtFlexSpec;
 
+/* A named table of points (x, y), x strictly increasing, that every
+ * expression of the model reads with table(x, NAME) (linear interpolation)
+ * or spline(x, NAME) (natural cubic spline) (mt_tables.c). */
+typedef struct {
+    char name[MT_NAME_MAX];
+    int n;        /* points, ≥ 2 */
+    double *x, *y; /* one allocation owned by the model: y = x + n */
+} MtTableSpec;
+
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
@@ -370,6 +395,8 @@ typedef struct MtModel {
     char basedir[256];  /* directory the model was read from (mesh files are relative to it); "" = current */
     int loops;         /* MtLoopMethod: how closed loops are kept closed */
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
+    int ntable, cap_table;
+    MtTableSpec *table; /* named tables of expressions */
 } MtModel;
 
 /* Treatments of the constraints (DESIGN §2, "alternative treatments of closed
@@ -449,6 +476,19 @@ int mt_model_add_event(MtModel *m, const char *name, MtError *err);
 const char *mt_event_action_name(MtEventAction a);
 const char *mt_loop_method_name(int method);
 int mt_loop_method_from_name(const char *s, int *method);
+
+/* Named tables (mt_tables.c): add one (n points x0 y0 x1 y1 …, copied;
+ * index or -1), find one by name (-1 when absent), check them all (at least
+ * two finite points, x increasing), free and deep-copy them (0 or -1 when
+ * out of memory), and the list the expression compiler takes (one entry per
+ * table, pointing into the model; free() it; NULL when out of memory). */
+struct MtExprTable;
+int mt_model_add_table(MtModel *m, const char *name, int n, const double *xy, MtError *err);
+int mt_model_find_table(const MtModel *m, const char *name);
+MtStatus mt_tables_validate(const MtModel *m, MtError *err);
+void mt_model_free_tables(MtModel *m);
+int mt_model_copy_tables(MtModel *dst, const MtModel *src);
+struct MtExprTable *mt_model_expr_tables(const MtModel *m);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_expr.h"
 #include "mt_flex.h"
@@ -119,10 +120,12 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     c->sexpr = calloc((size_t)m->nsensor + 1, sizeof *c->sexpr);
     c->vars = calloc((size_t)(c->ncol + m->nparam) + 1, sizeof(double));
     if (!c->sexpr || !c->vars) goto nomem;
+    MtExprTable *tabs = mt_model_expr_tables(m); /* named tables of the model */
+    if (!tabs) goto nomem;
     for (int q = 0; q < m->nsensor; q++) {
         if (m->sensor[q].kind != MT_SENSOR_EXPR) continue;
         Resolver r = {c, c->nbase + q};
-        MtExprEnv env = {resolve_col, &r, NULL, 0};
+        MtExprEnv env = {resolve_col, &r, tabs, m->ntable};
         int col = 0;
         MtError e = {0};
         c->sexpr[q] = mt_expr_compile(m->sensor[q].expr, &env, &col, &e);
@@ -130,10 +133,12 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
             mt_error_set(err, MT_ERR_MODEL, m->sensor[q].name,
                          MT_("sensor '%s': %s (it may read parameters, time and result columns such as crank.wz, pin.Fy or earlier sensors)"),
                          m->sensor[q].name, e.msg);
+            free(tabs);
             mt_csv_free(c);
             return NULL;
         }
     }
+    free(tabs);
     if (f) {
         for (int i = 0; i < k; i++) fprintf(f, "%s%s", i ? "," : "", c->name[i]);
         fputc('\n', f);
@@ -210,7 +215,7 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
         v[k++] = F;
     }
     for (int f = 0; f < m->nforce; f++)
-        for (int q = 0; q < 8; q++) v[k++] = st->fout[8 * f + q];
+        for (int q = 0; q < 8; q++) v[k++] = st->fout[MT_FOUT * f + q];
     for (int q = 0; q < m->ncontrol; q++) {
         v[k++] = st->cout[3 * q];
         v[k++] = st->cout[3 * q + 1];

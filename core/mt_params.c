@@ -240,8 +240,9 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
     double *val = calloc((size_t)n + 1, sizeof *val);
     int *state = calloc((size_t)n + 1, sizeof *state), *order = calloc((size_t)n + 1, sizeof *order), *stack = calloc((size_t)n + 1, sizeof *stack);
     MtStatus rc = MT_OK;
-    MtExprEnv env = {resolve_param, m, NULL, 0};
-    if (!ex || !val || !state || !order || !stack) { rc = mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); goto done; }
+    MtExprTable *tabs = mt_model_expr_tables(m); /* parameters may read named tables too */
+    MtExprEnv env = {resolve_param, m, tabs, m->ntable};
+    if (!ex || !val || !state || !order || !stack || !tabs) { rc = mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); goto done; }
     for (int i = 0; i < n; i++) {
         int col = 0;
         MtError e = {0};
@@ -318,6 +319,6 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
 done:
     if (ex)
         for (int i = 0; i < n; i++) mt_expr_free(ex[i]);
-    free(ex); free(val); free(state); free(order); free(stack);
+    free(ex); free(val); free(state); free(order); free(stack); free(tabs);
     return rc;
 }

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
 
-#define MAXTOK 4096 /* long enough for a driver table on one line */
+#define MAXTOK (1 << 22) /* words in one statement (a driver table of two million points) */
 
 /* A field written as {expression}, bound after the whole file is read. */
 typedef struct {
@@ -26,14 +27,18 @@ typedef struct {
     const char *src;
     int line;
     MtError *err;
-    char **tok; /* MAXTOK words, on the heap */
-    int ntok;
+    char **tok; /* the words of the statement, on the heap (grown as needed) */
+    int ntok, captok;
     /* the numeric field being read, for {expression} values (fname NULL: numbers only) */
     MtEntityKind fk;
     int fi, comp;
     const char *fname;
     Pending *pend;
     int npend, cappend;
+    /* the table block being read: its name, first line and points x y x y … */
+    char tname[MT_NAME_MAX];
+    int tline, ntp, captp;
+    double *tp;
 } Parser;
 
 #define CTX(p, k, i, name) ((p)->fk = (k), (p)->fi = (i), (p)->fname = (name), (p)->comp = -1)
@@ -51,14 +56,32 @@ static MtStatus perr(Parser *p, const char *entity, const char *fmt, ...)
     return mt_error_set(p->err, MT_ERR_SYNTAX, entity, "%s:%d: %s", p->src, p->line, msg);
 }
 
-/* Splits a line in place: whitespace-separated words, "quoted strings", # comments. */
-static int tokenize(Parser *p, char *s)
+/* One more word slot; -1 when the statement is too long or memory is out. */
+static int tok_room(Parser *p)
 {
-    p->ntok = 0;
+    if (p->ntok < p->captok) return 0;
+    if (p->ntok >= MAXTOK) return perr(p, "", MT_("too many words in one statement (at most %d)"), MAXTOK);
+    int nc = p->captok ? 2 * p->captok : 64;
+    char **t = realloc(p->tok, sizeof(char *) * (size_t)nc);
+    if (!t) return perr(p, "", "%s", MT_("out of memory"));
+    p->tok = t;
+    p->captok = nc;
+    return 0;
+}
+
+/* Splits a line in place into words appended to the statement: whitespace-
+ * separated words, "quoted strings", {expressions}, # comments. A last word
+ * "\" continues the statement on the next line: *more is set and the word
+ * is dropped. */
+static int tokenize(Parser *p, char *s, int *more)
+{
+    int first = p->ntok, bare = 0; /* bare: the last word was neither quoted nor an expression */
+    *more = 0;
     while (*s) {
         while (*s == ' ' || *s == '\t' || *s == '\r') s++;
         if (!*s || *s == '#') break;
-        if (p->ntok == MAXTOK) return perr(p, "", MT_("too many words on one line (at most %d)"), MAXTOK);
+        if (tok_room(p)) return -1;
+        bare = 0;
         if (*s == '{') { /* an expression, spaces allowed: {2*L + 0.1} */
             p->tok[p->ntok++] = s;
             while (*s && *s != '}') s++;
@@ -76,8 +99,13 @@ static int tokenize(Parser *p, char *s)
             continue;
         }
         p->tok[p->ntok++] = s;
+        bare = 1;
         while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
         if (*s) *s++ = 0;
+    }
+    if (bare && p->ntok > first && !strcmp(p->tok[p->ntok - 1], "\\")) { /* continued on the next line */
+        p->ntok--;
+        *more = 1;
     }
     return 0;
 }
@@ -458,6 +486,36 @@ static int solver_line(Parser *p, MtModel *m)
     return 0;
 }
 
+/* A line of a table block: numbers, the points x y x y … in order. */
+static int table_line(Parser *p)
+{
+    CTX(p, MT_ENT_SOLVER, 0, NULL); /* table points are plain numbers */
+    for (int i = 0; i < p->ntok; i++) {
+        if (p->ntp == p->captp) {
+            int nc = p->captp ? 2 * p->captp : 64;
+            double *t = realloc(p->tp, sizeof(double) * (size_t)nc);
+            if (!t) return perr(p, p->tname, "%s", MT_("out of memory"));
+            p->tp = t;
+            p->captp = nc;
+        }
+        if (num(p, p->tname, i, &p->tp[p->ntp])) return -1;
+        p->ntp++;
+    }
+    return 0;
+}
+
+/* The end of a table block: the points become the table. */
+static int table_end(Parser *p, MtModel *m)
+{
+    int line = p->line, rc = 0;
+    p->line = p->tline; /* messages name the line the table starts on */
+    if (p->ntp % 2)
+        rc = perr(p, p->tname, MT_("table '%s': the numbers must come in pairs 'X Y' (found %d numbers)"), p->tname, p->ntp);
+    else if (mt_model_add_table(m, p->tname, p->ntp / 2, p->tp, p->err) < 0) rc = perr(p, p->tname, "%s", p->err->msg);
+    p->line = line;
+    return rc;
+}
+
 static int top_line(Parser *p, MtModel *m, int *block)
 {
     const char *k = p->tok[0];
@@ -501,6 +559,17 @@ static int top_line(Parser *p, MtModel *m, int *block)
         return 0;
     }
     if (!strcmp(k, "solver")) return solver_line(p, m);
+    if (!strcmp(k, "table")) { /* table NAME, then lines of points X Y, then end */
+        if (p->ntok != 2)
+            return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
+                        MT_("table: write 'table NAME' on its own line, then the points 'X Y' (one or more per line), then 'end'"));
+        if (mt_model_find_table(m, p->tok[1]) >= 0) return perr(p, p->tok[1], MT_("table '%s' is defined twice"), p->tok[1]);
+        snprintf(p->tname, sizeof p->tname, "%s", p->tok[1]);
+        p->tline = p->line;
+        p->ntp = 0;
+        *block = -3;
+        return 0;
+    }
     if (!strcmp(k, "ground")) {
         if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
         *block = -2;
@@ -859,7 +928,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         MtSensorKind kind;
         if (mt_sensor_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, distance, reaction, energy, expr, deformation, deformation_rate, deformation_acc, stress)"),
+            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, angle, distance, joint, reaction, energy, force, expr, deformation, deformation_rate, deformation_acc, stress)"),
                         name, p->tok[2]);
         int sn = mt_model_add_sensor(m, name, kind, err);
         if (sn < 0) return perr(p, name, "%s", err->msg);
@@ -873,6 +942,30 @@ static int top_line(Parser *p, MtModel *m, int *block)
         } else if (kind == MT_SENSOR_REACTION) {
             ss->joint = mt_model_find_joint(m, p->tok[3]);
             if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
+            ss->comp = 6;
+        } else if (kind == MT_SENSOR_JOINT) {
+            char jn[MT_NAME_MAX + 16];
+            snprintf(jn, sizeof jn, "%s", p->tok[3]);
+            char *dot = strchr(jn, '.');
+            MtCoordKind ck = MT_COORD_NONE;
+            if (dot) {
+                *dot = 0;
+                if (mt_coord_from_name(dot + 1, &ck))
+                    return perr(p, name, MT_("sensor '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
+            }
+            ss->joint = mt_model_find_joint(m, jn);
+            if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, jn);
+            if (ck == MT_COORD_NONE) ck = mt_joint_default_coord(m->joint[ss->joint].type);
+            if (ck == MT_COORD_NONE || !mt_joint_has_coord(m->joint[ss->joint].type, ck))
+                return perr(p, name, MT_("sensor '%s': joint '%s' has no such coordinate"), name, jn);
+            ss->coord = ck;
+            ss->comp = 0;
+        } else if (kind == MT_SENSOR_FORCE) {
+            ss->force = mt_model_find_force(m, p->tok[3]);
+            for (int k2 = 0; ss->force < 0 && k2 < m->nspring; k2++)
+                if (!strcmp(m->spring[k2].name, p->tok[3])) ss->spring = k2;
+            if (ss->force < 0 && ss->spring < 0)
+                return perr(p, name, MT_("sensor '%s': '%s' is not a force element or spring (define it before the sensor)"), name, p->tok[3]);
             ss->comp = 6;
         } else if (kind == MT_SENSOR_ENERGY) {
             if (strcmp(p->tok[3], "system") && mt_model_body_ref(m, p->tok[3], &ss->body))
@@ -888,29 +981,33 @@ static int top_line(Parser *p, MtModel *m, int *block)
             }
         }
         static const char *const comps[] = {"x", "y", "z", "mag"};
-        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
         static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-        static const char *const energies[] = {"kinetic", "potential", "total"};
+        static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
+        static const char *const jcomps[] = {"value", "rate"};
         for (; i < p->ntok; i++) {
             const char *key = p->tok[i];
             if (kind == MT_SENSOR_ENERGY) {
                 int ok = 0;
-                for (int e = 0; e < 3; e++)
+                for (int e = 0; e < 4; e++)
                     if (!strcmp(key, energies[e])) { ss->energy = e; ok = 1; }
                 if (ok) continue;
             }
             if (i + 1 >= p->ntok) return perr(p, name, MT_("sensor '%s': '%s' needs a value"), name, key);
             const char *v = p->tok[++i];
             int ok = 0;
-            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR) {
+            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR &&
+                kind != MT_SENSOR_FORCE && kind != MT_SENSOR_JOINT) {
                 if (marker_ref(p, m, name, v, &ss->mj)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "frame")) {
                 if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
                 ok = 1;
             } else if (!strcmp(key, "component")) {
-                const char *const *list = kind == MT_SENSOR_REACTION ? rcomps : comps;
-                int n = kind == MT_SENSOR_REACTION ? 8 : 4;
+                const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps
+                                        : kind == MT_SENSOR_JOINT                                ? jcomps
+                                                                                                 : comps;
+                int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : kind == MT_SENSOR_JOINT ? 2 : 4;
                 for (int c = 0; c < n; c++)
                     if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
                 if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
@@ -949,7 +1046,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             if (kind == MT_FORCE_CONTACT) {
                 MtContactGeom g;
                 if (i >= p->ntok || mt_contact_geom_from_name(p->tok[i], &g))
-                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane or sphere-sphere"), name);
+                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane, sphere-sphere, point-sphere or box-sphere"), name);
                 geom = g;
                 i++;
             }
@@ -964,6 +1061,19 @@ static int top_line(Parser *p, MtModel *m, int *block)
             const char *key = p->tok[i];
             if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
             int done = 0;
+            if (kind == MT_FORCE_BUSHING && (!strcmp(key, "kmatrix") || !strcmp(key, "cmatrix"))) {
+                /* the whole 6 x 6 matrix, row by row: kx k12 … k16 k21 ky … */
+                int c = key[0] == 'c';
+                if (i + 36 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' takes 36 numbers, row by row"), name, key);
+                for (int a = 0; a < 6; a++)
+                    for (int b = 0; b < 6; b++) {
+                        int q = mt_bushing_index(c, a, b);
+                        CTX(p, MT_ENT_FORCE, f, pn[q]);
+                        if (num(p, name, i + 1 + 6 * a + b, &fs->p[q])) return -1;
+                    }
+                i += 35;
+                continue;
+            }
             if (kind == MT_FORCE_ACTUATOR)
                 for (int c = 0; c < 6 && !done; c++)
                     if (!strcmp(key, comp[c])) {
@@ -983,7 +1093,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter or units)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table or units)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1008,33 +1118,37 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
     mt_error_clear(err);
     MtModel *m = mt_model_new();
     char *buf = strdup(text ? text : "");
-    char **tok = malloc(sizeof(char *) * MAXTOK);
-    if (!m || !buf || !tok) {
+    if (!m || !buf) {
         mt_model_free(m);
         free(buf);
-        free(tok);
         mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return NULL;
     }
-    Parser p = {.src = source_name ? source_name : "<text>", .err = err, .tok = tok};
-    int block = -1; /* -1 top level, -2 ground, ≥ 0 body */
-    int fail = 0;
+    Parser p = {.src = source_name ? source_name : "<text>", .err = err};
+    int block = -1; /* -1 top level, -2 ground, -3 table, ≥ 0 body */
+    int fail = 0, more = 0, first = 0;
     char *line = buf;
     while (line && !fail) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
         p.line++;
-        if (strlen(line) > 65536) {
-            fail = perr(&p, "", MT_("line too long")) || 1;
-            break;
+        if (!more) {
+            p.ntok = 0;
+            first = p.line;
         }
-        if (tokenize(&p, line)) { fail = 1; break; }
+        if (tokenize(&p, line, &more)) { fail = 1; break; }
+        line = nl ? nl + 1 : NULL;
+        if (more && line) continue; /* the statement goes on at the next line */
+        int last = p.line;
+        p.line = first; /* messages name the line the statement starts on */
         CTX(&p, MT_ENT_SOLVER, 0, NULL);
         if (p.ntok) {
             if (!strcmp(p.tok[0], "end")) {
-                if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground or body block")) || 1;
+                if (block == -1) fail = perr(&p, "", MT_("'end' without an open ground, body or table block")) || 1;
+                else if (block == -3) fail = table_end(&p, m) != 0;
                 block = -1;
-            } else if (block == -2) {
+            } else if (block == -3) fail = table_line(&p);
+            else if (block == -2) {
                 if (!strcmp(p.tok[0], "shape")) fail = shape_line(&p, m, MT_GROUND) != 0;
                 else if (strcmp(p.tok[0], "marker")) fail = perr(&p, "ground", MT_("ground: only markers and shapes go in the ground block, not '%s'"), p.tok[0]) || 1;
                 else fail = marker_line(&p, m, MT_GROUND) != 0;
@@ -1044,7 +1158,11 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
                 else fail = body_line(&p, m, block) != 0;
             } else fail = top_line(&p, m, &block) != 0;
         }
-        line = nl ? nl + 1 : NULL;
+        if (!fail) p.line = last;
+    }
+    if (!fail && block == -3) {
+        fail = 1;
+        mt_error_set(err, MT_ERR_SYNTAX, p.tname, MT_("%s: table '%s' is not closed with 'end'"), p.src, p.tname);
     }
     if (!fail && block != -1) {
         fail = 1;
@@ -1052,7 +1170,8 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
                      p.src, block >= 0 ? m->body[block].name : "ground");
     }
     free(buf);
-    free(tok);
+    free(p.tok);
+    free(p.tp);
     for (int i = 0; !fail && i < p.npend; i++) { /* fields written as {expression} */
         const Pending *pd = &p.pend[i];
         if (mt_model_bind(m, pd->kind, pd->index, pd->field, pd->expr, err) < 0) {
@@ -1247,6 +1366,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fputs("\"\n", f);
     }
     for (int i = 0; i < m->nunit; i++) fprintf(f, "units %s %s\n", m->unit[i].quantity, m->unit[i].unit);
+    for (int i = 0; i < m->ntable; i++) {
+        const MtTableSpec *t = &m->table[i];
+        fprintf(f, "table %s\n", t->name);
+        for (int k = 0; k < t->n; k++) fprintf(f, "  %.17g %.17g\n", t->x[k], t->y[k]);
+        fprintf(f, "end\n");
+    }
     for (int i = 0; i < m->nparam; i++) {
         const MtParamSpec *pp = &m->param[i];
         double v;
@@ -1441,9 +1566,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fputc('\n', f);
     }
     static const char *const comps[] = {"x", "y", "z", "mag"};
-    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
+    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
     static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-    static const char *const energies[] = {"kinetic", "potential", "total"};
+    static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
         fprintf(f, "sensor %s %s", ss->name, mt_sensor_kind_name(ss->kind));
@@ -1453,6 +1578,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             fprintf(f, " %s part %s component %s", m->joint[ss->joint].name, parts[ss->part], rcomps[ss->comp]);
             break;
         case MT_SENSOR_ENERGY: fprintf(f, " %s %s", ss->body < 0 ? "system" : m->body[ss->body].name, energies[ss->energy]); break;
+        case MT_SENSOR_JOINT:
+            fprintf(f, " %s.%s component %s", m->joint[ss->joint].name, mt_coord_name((MtCoordKind)ss->coord), ss->comp ? "rate" : "value");
+            break;
+        case MT_SENSOR_FORCE:
+            fprintf(f, " %s component %s", ss->force >= 0 ? m->force[ss->force].name : m->spring[ss->spring].name, rcomps[ss->comp]);
+            break;
         case MT_SENSOR_DISTANCE:
             fprintf(f, " %s %s", mt_model_marker_ref(m, ss->mi, a, sizeof a), mt_model_marker_ref(m, ss->mj, b, sizeof b));
             break;

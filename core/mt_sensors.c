@@ -8,13 +8,15 @@
 #include <string.h>
 
 #include "mt_flex.h"
+#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
 
 static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity", "acceleration", "angvel", "angacc",
-                                                         "distance", "reaction", "energy", "expr", "deformation",
-                                                         "deformation_rate", "deformation_acc", "stress"};
+                                                         "distance", "reaction", "energy", "expr", "force", "angle",
+                                                         "joint", "deformation", "deformation_rate", "deformation_acc",
+                                                         "stress"};
 
 const char *mt_sensor_kind_name(MtSensorKind k) { return (k >= 0 && k < MT_SENSOR_NKINDS) ? kind_names[k] : "?"; }
 
@@ -58,7 +60,8 @@ int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
     s->kind = kind;
-    s->mi = s->mj = s->mframe = s->joint = s->body = -1;
+    s->mi = s->mj = s->mframe = s->joint = s->body = s->force = s->spring = -1;
+    s->coord = MT_COORD_NONE;
     s->comp = 3;
     return m->nsensor++;
 }
@@ -116,6 +119,48 @@ static void marker_acc(const MtState *st, int mk, double a[3], double eps[3])
     mt_v3_add(a, a, t1);
 }
 
+/* Elastic energy of the springs and force elements acting on body b (b < 0: all of them). */
+static double elastic(const MtState *st, int b)
+{
+    const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
+    double E = 0;
+    for (int k = 0; k < m->nspring; k++) {
+        const MtSpringSpec *sp = &m->spring[k];
+        if (b >= 0 && s->mbody[sp->mi] != b && s->mbody[sp->mj] != b) continue;
+        double L, Ld, ten;
+        mt_spring_state(st, st->q, st->u, k, &L, &Ld, &ten);
+        E += 0.5 * sp->k * (L - sp->length) * (L - sp->length) + sp->preload * L;
+    }
+    for (int k = 0; k < m->nforce; k++) {
+        const MtForceSpec *f = &m->force[k];
+        int mi = f->joint >= 0 ? m->joint[f->joint].mi : f->mi, mj = f->joint >= 0 ? m->joint[f->joint].mj : f->mj;
+        if (b >= 0 && s->mbody[mi] != b && (mj < 0 || s->mbody[mj] != b)) continue;
+        E += st->fout[MT_FOUT * k + 8];
+    }
+    return E;
+}
+
+/* Load, deflection, power and energy of a spring, laid out like a force element's record. */
+static void spring_record(const MtState *st, int k, double *o)
+{
+    const MtSpringSpec *sp = &st->sys->model->spring[k];
+    double L, Ld, ten;
+    mt_spring_state(st, st->q, st->u, k, &L, &Ld, &ten);
+    memset(o, 0, MT_FOUT * sizeof(double));
+    if (L > 0) {
+        MtMk I, J;
+        mt_marker_eval(st, st->q, st->u, sp->mi, &I);
+        mt_marker_eval(st, st->q, st->u, sp->mj, &J);
+        double n[3];
+        mt_v3_sub(n, J.p, I.p);
+        mt_v3_scale(o, n, ten / L); /* tension pulls i towards j */
+    }
+    o[6] = L - sp->length;
+    o[7] = -ten * Ld;
+    o[8] = sp->curve[0] ? NAN : 0.5 * sp->k * (L - sp->length) * (L - sp->length) + sp->preload * L;
+}
+
 double mt_sensor_value(const MtState *st, int k)
 {
     const MtSystem *s = st->sys;
@@ -164,8 +209,8 @@ double mt_sensor_value(const MtState *st, int k)
         if (sn->part == MT_PART_TOTAL || sn->part == MT_PART_FRICTION)
             for (int e = 0; e < m->nforce; e++)
                 if (m->force[e].kind == MT_FORCE_FRICTION && m->force[e].joint == sn->joint) {
-                    mt_v3_add(F, F, st->fout + 8 * e);
-                    mt_v3_add(T, T, st->fout + 8 * e + 3);
+                    mt_v3_add(F, F, st->fout + MT_FOUT * e);
+                    mt_v3_add(T, T, st->fout + MT_FOUT * e + 3);
                 }
         const double *w = sn->comp < 3 || sn->comp == 6 ? F : T;
         int c = sn->comp < 6 ? sn->comp % 3 : 3;
@@ -184,7 +229,30 @@ double mt_sensor_value(const MtState *st, int k)
             Tk = 0.5 * s->mass[b] * mt_v3_dot(u, u) + 0.5 * mt_v3_dot(wb, Jw);
             V = -s->mass[b] * mt_v3_dot(s->gravity, st->q + 7 * b);
         }
+        if (sn->energy == 3) return elastic(st, sn->body);
         return sn->energy == 0 ? Tk : sn->energy == 1 ? V : Tk + V;
+    }
+    case MT_SENSOR_ANGLE: {
+        MtMk I, J;
+        mt_marker_eval(st, st->q, st->u, sn->mi, &I);
+        if (sn->mj >= 0) mt_marker_eval(st, st->q, st->u, sn->mj, &J);
+        else
+            for (int a = 0; a < 3; a++) mt_v3_set(J.ax[a], a == 0, a == 1, a == 2);
+        if (sn->comp < 3) { /* about axis comp of j, like a joint angle */
+            int uu = (sn->comp + 1) % 3, vv = (sn->comp + 2) % 3;
+            return atan2(mt_v3_dot(J.ax[vv], I.ax[uu]), mt_v3_dot(J.ax[uu], I.ax[uu]));
+        }
+        double tr = mt_v3_dot(J.ax[0], I.ax[0]) + mt_v3_dot(J.ax[1], I.ax[1]) + mt_v3_dot(J.ax[2], I.ax[2]);
+        return acos(fmax(-1, fmin(1, 0.5 * (tr - 1))));
+    }
+    case MT_SENSOR_JOINT: return mt_joint_channel(st, st->q, st->u, sn->joint, (MtCoordKind)sn->coord, sn->comp == 1);
+    case MT_SENSOR_FORCE: {
+        double rec[MT_FOUT];
+        if (sn->force >= 0) memcpy(rec, st->fout + MT_FOUT * sn->force, sizeof rec);
+        else spring_record(st, sn->spring, rec);
+        if (sn->comp >= 8) return rec[sn->comp - 2];
+        const double *w = sn->comp < 3 || sn->comp == 6 ? rec : rec + 3;
+        return component(st, w, sn->mframe, sn->comp < 6 ? sn->comp % 3 : 3);
     }
     case MT_SENSOR_DEFORM:
     case MT_SENSOR_DEFORM_VEL:
@@ -199,5 +267,6 @@ double mt_sensor_value(const MtState *st, int k)
 
 int mt_sensor_is_kinematic(MtSensorKind k)
 {
-    return k == MT_SENSOR_POSITION || k == MT_SENSOR_VELOCITY || k == MT_SENSOR_ANGVEL || k == MT_SENSOR_DISTANCE;
+    return k == MT_SENSOR_POSITION || k == MT_SENSOR_VELOCITY || k == MT_SENSOR_ANGVEL || k == MT_SENSOR_DISTANCE ||
+           k == MT_SENSOR_ANGLE || k == MT_SENSOR_JOINT;
 }

@@ -17,7 +17,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 768); /* a new kind of entity needs a table of its own */
+SPEC_SIZE(MtModel, 784); /* a new kind of entity needs a table of its own */
 SPEC_SIZE(MtBodySpec, 296);
 SPEC_SIZE(MtMarkerSpec, 184);
 SPEC_SIZE(MtJointSpec, 88);
@@ -26,8 +26,8 @@ SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtSpringSpec, 360);
 SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 424);
-SPEC_SIZE(MtForceSpec, 1784);
-SPEC_SIZE(MtSensorSpec, 372);
+SPEC_SIZE(MtForceSpec, 2200);
+SPEC_SIZE(MtSensorSpec, 384);
 SPEC_SIZE(MtControlSpec, 640);
 SPEC_SIZE(MtEventSpec, 360);
 SPEC_SIZE(MtParamSpec, 344);
@@ -39,7 +39,7 @@ SPEC_SIZE(MtSolverSpec, 88);
 #define kind_names mt_store_entity_kinds
 #define NKIND MT_STORE_NENTITY_KINDS
 static const char *const part_names[] = {"total", "constraint", "friction", "driver"};
-static const char *const energy_names[] = {"kinetic", "potential", "total"};
+static const char *const energy_names[] = {"kinetic", "potential", "total", "elastic"};
 static const char *const law_names[] = {"poly", "rate", "harmonic", "step", "table"};
 static const char *const level_names[] = {"disp", "vel", "acc"};
 static const char *const couple_names[] = {"gear", "rack", "coupler"};
@@ -143,6 +143,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     mt_store_now(now);
     if (mt_store_exec(s,
                       "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
+                      "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
                       "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
                       "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
                       err))
@@ -392,6 +393,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         const MtForceSpec *fs = &m->force[i];
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q] && q < MT_FORCE_NPAR; q++) {
+            if (isnan(fs->p[q])) continue; /* left to the kind's default (a bushing's unset matrix entries) */
             bi(&r, i + 1);
             bt(&r, pn[q]);
             bd(&r, fs->p[q]); /* NaN (the default) is stored as NULL */
@@ -400,7 +402,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     PREP("INSERT INTO sensors(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy,"
-         " unit, expr) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " unit, expr, force_id, spring_id, coord) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
         bi(&r, i + 1);
@@ -417,9 +419,14 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
         if (ss->body >= 0) bi(&r, ss->body + 1);
         else bn(&r);
-        bt(&r, (ss->energy >= 0 && ss->energy <= 2) ? energy_names[ss->energy] : "?");
+        bt(&r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
         bt(&r, ss->unit);
         bt(&r, ss->expr);
+        if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(&r, ss->force + 1);
+        else bn(&r);
+        if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(&r, ss->spring + 1);
+        else bn(&r);
+        bt(&r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
         STEP(ss->name);
     }
 
@@ -481,6 +488,22 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         }
         STEP(ev->name);
     }
+
+    PREP("INSERT INTO lookup_tables(id, name) VALUES (?,?)");
+    for (int i = 0; i < m->ntable; i++) {
+        bi(&r, i + 1);
+        bt(&r, m->table[i].name);
+        STEP(m->table[i].name);
+    }
+    PREP("INSERT INTO lookup_table_points(table_id, k, x, y) VALUES (?,?,?,?)");
+    for (int i = 0; i < m->ntable; i++)
+        for (int k = 0; k < m->table[i].n; k++) {
+            bi(&r, i + 1);
+            bi(&r, k);
+            bd(&r, m->table[i].x[k]);
+            bd(&r, m->table[i].y[k]);
+            STEP(m->table[i].name);
+        }
 
     PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->ninitial; i++) {
@@ -777,6 +800,43 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (p < 0) { api_error(&L); break; }
             m->param[p].value = hv ? value : NAN;
         }
+
+    /* named tables, also before the parameters are evaluated (they may read them) */
+    if (!L.fail && !prep(&L, "lookup_table_points",
+                         "SELECT t.id, t.name, p.k, p.x, p.y FROM lookup_tables t LEFT JOIN lookup_table_points p ON p.table_id = t.id"
+                         " ORDER BY t.id, p.k")) {
+        double *pts = NULL;
+        int npts = 0, cap = 0;
+        sqlite3_int64 cur = -1;
+        char name[MT_NAME_MAX] = "";
+        for (;;) {
+            int more = next(&L);
+            if (L.fail) break;
+            if (cur >= 0 && (more != 1 || L.id != cur)) { /* the points of table cur are complete */
+                if (mt_model_add_table(m, name, npts, pts, err) < 0) { api_error(&L); break; }
+                npts = 0;
+            }
+            if (more != 1) break;
+            const char *nm = col_text(&L, 1, 0);
+            if (!nm) break;
+            L.name = nm;
+            if (strlen(nm) >= sizeof name) { bad_column(&L, 1, BAD_LONG); break; }
+            snprintf(name, sizeof name, "%s", nm);
+            cur = L.id;
+            if (sqlite3_column_type(L.st, 2) == SQLITE_NULL) continue; /* a table without points: refused by validation */
+            if (sqlite3_column_int64(L.st, 2) != npts) { bad_column(&L, 2, BAD_POINTS); break; }
+            if (npts == cap) {
+                cap = cap ? 2 * cap : 64;
+                double *p = realloc(pts, sizeof(double) * 2 * (size_t)cap);
+                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; break; }
+                pts = p;
+            }
+            col_num(&L, 3, &pts[2 * npts], 0);
+            col_num(&L, 4, &pts[2 * npts + 1], 0);
+            npts++;
+        }
+        free(pts);
+    }
 
     /* bodies (id 0 is the ground) */
     if (!L.fail && !prep(&L, "bodies",
@@ -1085,7 +1145,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
         }
 
     if (!L.fail && !prep(&L, "sensors", "SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id,"
-                                        " energy, unit, expr FROM sensors ORDER BY id"))
+                                        " energy, unit, expr, force_id, spring_id, coord FROM sensors ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *unit = col_text(&L, 11, 0),
                        *expr = col_text(&L, 12, 0);
@@ -1097,7 +1157,14 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
                 if (sqlite3_column_type(L.st, 3 + c) != SQLITE_NULL) mk[c] = col_ref(&L, 3 + c, &markers, 0);
             if (sqlite3_column_type(L.st, 7) != SQLITE_NULL) joint = col_ref(&L, 7, &joints, 0);
             if (sqlite3_column_type(L.st, 9) != SQLITE_NULL) body = col_ref(&L, 9, &bodies, 0);
-            int part = name_index(part_names, 4, col_text(&L, 8, 0)), energy = name_index(energy_names, 3, col_text(&L, 10, 0));
+            int part = name_index(part_names, 4, col_text(&L, 8, 0)), energy = name_index(energy_names, 4, col_text(&L, 10, 0));
+            int force = -1, spring = -1;
+            if (sqlite3_column_type(L.st, 13) != SQLITE_NULL) force = col_ref(&L, 13, &forces, 0);
+            if (sqlite3_column_type(L.st, 14) != SQLITE_NULL) spring = col_ref(&L, 14, &springs, 0);
+            if (!L.fail && k == MT_SENSOR_FORCE && (force < 0) == (spring < 0)) bad_column(&L, 13, BAD_RANGE);
+            MtCoordKind coord = MT_COORD_NONE;
+            const char *cn = col_text(&L, 15, 1);
+            if (cn && mt_coord_from_name(cn, &coord)) bad_name(&L, 15);
             if (part < 0) bad_name(&L, 8);
             if (energy < 0) bad_name(&L, 10);
             if (unit && strlen(unit) >= sizeof m->sensor[0].unit) bad_column(&L, 11, BAD_LONG);
@@ -1116,6 +1183,9 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ss->energy = energy;
             snprintf(ss->unit, sizeof ss->unit, "%s", unit);
             snprintf(ss->expr, sizeof ss->expr, "%s", expr);
+            ss->force = force;
+            ss->spring = spring;
+            ss->coord = coord;
         }
 
     if (!L.fail && !prep(&L, "controls", "SELECT id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled"

@@ -243,7 +243,8 @@ static const char sql_force_params[] =
     "  PRIMARY KEY (force_id, name)\n"
     ")";
 
-static const char sql_sensors[] =
+/* Sensors up to version 3 (no load sensors, no elastic energy). */
+static const char sql_sensors_v3[] =
     "CREATE TABLE sensors ( -- named result channels computed from a solved state; a sensor added after a run is\n"
     "  -- computed from the run's stored frames\n"
     "  id           INTEGER PRIMARY KEY,\n"
@@ -260,6 +261,53 @@ static const char sql_sensors[] =
     "  energy       TEXT NOT NULL CHECK (energy IN ('kinetic','potential','total')), -- energy\n"
     "  unit         TEXT NOT NULL DEFAULT '',       -- display unit ('' = SI)\n"
     "  expr         TEXT NOT NULL DEFAULT ''        -- expr: an expression of parameters, time and other channels\n"
+    ")";
+
+/* Sensors since version 4: load sensors of force elements and springs, and
+ * elastic energies, angles and joint coordinates. Version 4 rebuilds the
+ * table (its CHECKs changed). */
+#define SQL_SENSORS(table)                                                                                              \
+    "CREATE TABLE " table " ( -- named result channels computed from a solved state; a sensor added after a run is\n"   \
+    "  -- computed from the run's stored frames\n"                                                                       \
+    "  id           INTEGER PRIMARY KEY,\n"                                                                               \
+    "  name         TEXT NOT NULL UNIQUE,\n"                                                                              \
+    "  kind         TEXT NOT NULL REFERENCES sensor_kinds(name),\n"                                                       \
+    "  marker_i     INTEGER REFERENCES markers(id), -- the point (or body) measured\n"                                   \
+    "  marker_j     INTEGER REFERENCES markers(id), -- relative to this marker (NULL: the project frame)\n"              \
+    "  frame_marker INTEGER REFERENCES markers(id), -- axes the vector is given in (NULL: project axes)\n"                \
+    "  component    INTEGER NOT NULL CHECK (component BETWEEN 0 AND 10), -- 0 x, 1 y, 2 z, 3 magnitude;\n"              \
+    "                                               -- reaction and force: 0..5 fx fy fz tx ty tz, 6 |F|, 7 |T|;\n"        \
+    "                                               -- force: 8 deflection, 9 power, 10 elastic energy;\n"               \
+    "                                               -- angle: about x, y, z of marker_j, 3 the whole angle;\n"           \
+    "                                               -- joint: 0 the coordinate, 1 its rate\n"                            \
+    "  joint_id     INTEGER REFERENCES joints(id),  -- reaction, joint: the joint\n"                                     \
+    "  part         TEXT NOT NULL CHECK (part IN ('total','constraint','friction','driver')), -- reaction\n"             \
+    "  body_id      INTEGER REFERENCES bodies(id),  -- energy: the body (NULL: the whole system)\n"                      \
+    "  energy       TEXT NOT NULL CHECK (energy IN ('kinetic','potential','total','elastic')), -- energy\n"              \
+    "  unit         TEXT NOT NULL DEFAULT '',       -- display unit ('' = SI)\n"                                         \
+    "  expr         TEXT NOT NULL DEFAULT '',       -- expr: an expression of parameters, time and other channels\n"     \
+    "  force_id     INTEGER REFERENCES forces(id),  -- force: the force element, or\n"                                  \
+    "  spring_id    INTEGER REFERENCES springs(id), -- the spring\n"                                                     \
+    "  coord        TEXT CHECK (coord IN " COORDS "), -- joint: the coordinate\n"                                        \
+    "  CHECK ((kind = 'force') = ((force_id IS NOT NULL) + (spring_id IS NOT NULL) = 1)),\n"                            \
+    "  CHECK ((kind = 'joint') = (coord IS NOT NULL AND joint_id IS NOT NULL))\n"                                       \
+    ")"
+static const char sql_sensors[] = SQL_SENSORS("sensors");
+
+/* Named tables of expressions (version 4). */
+static const char sql_lookup_tables[] =
+    "CREATE TABLE lookup_tables ( -- named tables of points (x, y) that expressions read: table(x, NAME)\n"
+    "  -- interpolates linearly, spline(x, NAME) along the natural cubic spline (docs/expressions.md)\n"
+    "  id   INTEGER PRIMARY KEY,\n"
+    "  name TEXT NOT NULL UNIQUE\n"
+    ")";
+static const char sql_lookup_points[] =
+    "CREATE TABLE lookup_table_points ( -- the points of the named tables\n"
+    "  table_id INTEGER NOT NULL REFERENCES lookup_tables(id) ON DELETE CASCADE,\n"
+    "  k        INTEGER NOT NULL CHECK (k >= 0), -- 0, 1, 2 … in order of increasing x\n"
+    "  x        NOT NULL,\n"
+    "  y        NOT NULL,\n"
+    "  PRIMARY KEY (table_id, k)\n"
     ")";
 
 /* Control channels (version 3). The settings are columns named as in the text
@@ -471,14 +519,15 @@ static const char *const schema_current[] = {
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
     sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_controls, sql_events, sql_initial,
     sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
-    sql_run_log_index, NULL};
+    sql_run_log_index, sql_lookup_tables, sql_lookup_points, NULL};
 
 /* Tables every current project has (checked at open). */
 static const char *const tables_current[] = {
     "joint_types", "solver_methods", "entity_kinds", "shape_kinds", "force_kinds", "contact_geometries", "sensor_kinds",
     "project", "solver", "bodies", "markers", "shapes", "joints", "drivers", "driver_points", "couplings", "springs",
     "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "parameters", "bindings",
-    "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", NULL};
+    "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", "lookup_tables", "lookup_table_points",
+    NULL};
 
 /* Forward migrations: migration[v] turns version v into v + 1. Version 1 was
  * the first development layout (no shapes, force elements, sensors, display
@@ -496,10 +545,11 @@ static const char *const migrate_2_3[] = {
     "ALTER TABLE solver ADD COLUMN loops " SOLVER_LOOPS " /* how closed loops are kept closed */",
     "ALTER TABLE solver ADD COLUMN nu " SOLVER_NU " /* penalty and mlf: controller circular frequency, rad/s (0: default) */",
     sql_controls, sql_events, NULL};
-/* Version 3 had no flexible bodies: the reserved table is replaced, markers
- * learn the node they ride on, and runs are rebuilt so that their frames may
- * hold modal coordinates (a CHECK changes; foreign keys are off while the
- * project is migrated, so the frames stay). */
+/* Version 3 had no flexible bodies, named tables, load sensors or elastic
+ * energies: the reserved flexible_bodies table is replaced, markers learn the
+ * node they ride on, and runs (whose frames may now hold modal coordinates)
+ * and sensors are rebuilt with their new columns and CHECKs (foreign keys are
+ * off while a project is migrated, so frames and logs stay). */
 static const char *const migrate_3_4[] = {
     "ALTER TABLE markers ADD COLUMN node INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0) /* flexible body: the node it rides on (0: the node at its origin) */",
     "ALTER TABLE markers ADD COLUMN spider NOT NULL DEFAULT 0 CHECK (spider >= 0) /* flexible body: radius of a rigid spider to the nodes around it, m */",
@@ -510,7 +560,12 @@ static const char *const migrate_3_4[] = {
     " SELECT id, status, message, model_version, model_text, method, step, until, every, rtol, atol, ts, xi, correct, alpha,"
     " rho, started, ended, nbody, nrow, 0, frame_doubles, chunk_frames, frames, t_first, t_last, writer FROM runs",
     "UPDATE sqlite_sequence SET seq = (SELECT seq FROM sqlite_sequence WHERE name = 'runs') WHERE name = 'runs_v4'",
-    "DROP TABLE runs", "ALTER TABLE runs_v4 RENAME TO runs", NULL};
+    "DROP TABLE runs", "ALTER TABLE runs_v4 RENAME TO runs",
+    sql_lookup_tables, sql_lookup_points, SQL_SENSORS("sensors_v4"),
+    "INSERT INTO sensors_v4(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy, unit,"
+    " expr) SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy, unit, expr"
+    " FROM sensors",
+    "DROP TABLE sensors", "ALTER TABLE sensors_v4 RENAME TO sensors", NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3, migrate_3_4};
 
 /* For the test of migrations: the statements of version 1 are those of
@@ -524,22 +579,27 @@ const char *mt_store_schema_v1_sql(int i)
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;
 }
 
-/* For the test of migrations: the statements of version 2 are those of the
- * current layout without controls and events, with the solver table of
- * version 2. */
-const char *mt_store_schema_v2_sql(int i);
-const char *mt_store_schema_v2_sql(int i)
+/* For the test of migrations: the statements of version 3 are those of the
+ * current layout without the named tables, with the sensors of version 3;
+ * those of version 2 also lack controls and events and have the solver table
+ * of version 2. */
+static const char *schema_old_sql(int version, int i)
 {
     if (i < 0) return NULL;
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
-        if (sql == sql_controls || sql == sql_events) continue;
+        if (sql == sql_lookup_tables || sql == sql_lookup_points) continue;
+        if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
         if (n++ == i)
-            return sql == sql_solver ? sql_solver_v2 : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1
-                 : sql == sql_runs ? sql_runs_v3 : sql;
+            return sql == sql_sensors ? sql_sensors_v3 : (version < 3 && sql == sql_solver) ? sql_solver_v2
+                 : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1 : sql == sql_runs ? sql_runs_v3 : sql;
     }
     return NULL;
 }
+const char *mt_store_schema_v2_sql(int i);
+const char *mt_store_schema_v2_sql(int i) { return schema_old_sql(2, i); }
+const char *mt_store_schema_v3_sql(int i);
+const char *mt_store_schema_v3_sql(int i) { return schema_old_sql(3, i); }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
 const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {"body",    "marker", "joint",  "driver", "spring",
@@ -987,7 +1047,7 @@ static MtStatus check_tables(MtStore *s, MtError *err)
         static const char *const small[] = {"project", "solver", "bodies", "markers", "shapes", "joints", "drivers",
                                             "driver_points", "couplings", "springs", "forces", "force_parameters", "sensors",
                                             "controls", "events", "initial_conditions", "parameters", "bindings",
-                                            "display_units", "runs", NULL};
+                                            "display_units", "runs", "lookup_tables", "lookup_table_points", NULL};
         for (int i = 0; small[i]; i++) {
             char sql[96];
             snprintf(sql, sizeof sql, "PRAGMA quick_check(%s)", small[i]);

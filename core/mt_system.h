@@ -66,9 +66,12 @@ typedef struct MtSystem {
     struct MtExpr **fexpr; /* 6 per force element, then one per spring: compiled expressions (NULL = none) */
     struct MtExpr **cexpr; /* input and set point per control, then one per event (NULL = none) */
     int ctrl_limit;        /* compile time: controls an expression may read */
+    int post_ok;           /* compile time: the expression may read every sensor (events: after the solve) */
     int naux;              /* integrated states besides q and u: controls, then modified-Lagrange integrals */
     int *zoff_control;     /* ncontrol: offset of each control's states */
     int zoff_mlf;          /* offset of the nrow integrals of the modified Lagrange method (loops mlf) */
+    int *zoff_force;       /* nforce: offset of a force element's integrated state (LuGre bristles), -1: none */
+    double *hc_chi;        /* nforce: contacts' Hunt–Crossley damping factor that gives their restitution e */
     unsigned char *lockrow; /* nrow: rows of lock blocks (inactive until their event) */
     int nchan, *chan;      /* kinematic channels read by expressions (4 ints each, mt_forces.c) */
     int nbody, nmarker, nblock, nrow, nspring;

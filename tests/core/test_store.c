@@ -25,6 +25,7 @@
 
 const char *mt_store_schema_v1_sql(int i); /* mt_store_schema.c, for this test */
 const char *mt_store_schema_v2_sql(int i);
+const char *mt_store_schema_v3_sql(int i);
 
 static char tmpdir[256];
 
@@ -186,7 +187,8 @@ static const char *const every =
     "motus-model 1\n"
     "title \"Every entity and field\"\n"
     "units length mm angle deg\n"
-    "parameter L 0.5\nparameter M {2*L} kg\nparameter g 9.81\nparameter h 0.001\n"
+    "table cam\n  0 0\n  0.5 0.1 1 0.4 \\\n  1.5 0.9  # a statement goes on after a backslash\nend\n"
+    "parameter L 0.5\nparameter M {2*L} kg\nparameter g 9.81\nparameter h 0.001\nparameter P {spline(0.75, cam) + table(0.25, cam)}\n"
     "gravity 0 {-g} 0\n"
     "solver method rk4 step {h} until 1 every 2 rtol 1e-7 atol 1e-9 ts 0.05 xi 0.9 alpha -0.1 rho 0.7 loops mlf nu 500"
     " correct both\n"
@@ -231,8 +233,9 @@ static const char *const every =
     "spring s1 arm.tip ground.o k 100 c 2 length 0.4 preload 5\n"
     "spring s2 disc.p ground.o k {2*M} curve {100*x + 3*v}\n"
     "force f_tor torsion j_rev k 10 c 0.1 angle0 0.2 preload 1\n"
-    "force f_bush bushing disc.c arm.tip kx 1 ky 2 kz 3 ktx 4 kty 5 ktz 6 cx 0.1 cy 0.2 cz 0.3 ctx 0.4 cty 0.5 ctz 0.6\n"
-    "force f_fric friction j_pri mu 0.3 radius 0.01\n"
+    "force f_bush bushing disc.c arm.tip kx 1 ky 2 kz 3 ktx 4 kty 5 ktz 6 cx 0.1 cy 0.2 cz 0.3 ctx 0.4 cty 0.5 ctz 0.6"
+    " k12 0.5 k61 {L} c21 0.05\n"
+    "force f_fric friction j_pri mu 0.3 radius 0.01 sigma0 1e5 sigma1 300\n"
     "force f_con contact wheel.c ground.plane sphere-plane radius 0.3 k 1e6\n"
     "force f_strut strut disc.p ground.o area 0.01 pressure 1e6 volume 0.01 stroke 0.3 orifice 1e-4\n"
     "force f_tyre tyre wheel.c ground.plane radius 0.3 kr 2e5 cr 1e3\n"
@@ -248,6 +251,11 @@ static const char *const every =
     "sensor s_en energy arm kinetic\n"
     "sensor s_sys energy system\n"
     "sensor s_x expr {s_pos * 2}\n"
+    "sensor s_f force f_bush component tz frame ground.o\n"
+    "sensor s_sp force s1 component energy\n"
+    "sensor s_el energy arm elastic\n"
+    "sensor s_ang angle arm.tip rel disc.p component y\n"
+    "sensor s_jr joint j_pri.disp component rate\n"
     "control c_pid pid input {j_rev.angle} setpoint {0.1*L} kp 50 ki 5 kd 0.5 tf 0.01 limit -20 20\n"
     "control c_lag lag input {c_pid} k 2 tau 0.05 disabled\n"
     "event e_lock at 0.25 do lock j_rev\n"
@@ -441,6 +449,19 @@ static void compare_models(const MtModel *a, const MtModel *b)
         I(x->energy, y->energy, "sensor.energy");
         S(x->unit, y->unit, "sensor.unit");
         S(x->expr, y->expr, "sensor.expr");
+        I(x->force, y->force, "sensor.force");
+        I(x->spring, y->spring, "sensor.spring");
+        I(x->coord, y->coord, "sensor.coord");
+    }
+    I(a->ntable, b->ntable, "table count");
+    for (i = 0; i < a->ntable && i < b->ntable; i++) {
+        const MtTableSpec *x = &a->table[i], *y = &b->table[i];
+        S(x->name, y->name, "table.name");
+        I(x->n, y->n, "table.n");
+        if (x->n == y->n) {
+            DV(x->x, y->x, x->n, "table.x");
+            DV(x->y, y->y, x->n, "table.y");
+        }
     }
     for (i = 0; i < a->ncontrol; i++) {
         const MtControlSpec *x = &a->control[i], *y = &b->control[i];
@@ -500,8 +521,8 @@ static void test_every_field(void)
     MtModel *m = parse_or_die(every);
     /* a negative zero must survive (SQLite REAL columns would make it +0) */
     CHECK(signbit(m->body[0].com[2]) && m->body[0].com[2] == 0, "the model has com.z = -0");
-    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 10 && m->nbinding >= 8 && m->nunit == 2 && m->ncontrol == 2 &&
-              m->nevent == 2,
+    CHECK(m->nshape == 6 && m->nforce == 8 && m->nsensor == 15 && m->nbinding >= 8 && m->nunit == 2 && m->ncontrol == 2 &&
+              m->nevent == 2 && m->ntable == 1 && m->table[0].n == 4,
           "every kind is present (shapes %d, forces %d, sensors %d, bindings %d, controls %d, events %d)", m->nshape, m->nforce,
           m->nsensor, m->nbinding, m->ncontrol, m->nevent);
     CHECK(m->loops == MT_LOOPS_MLF && m->loop_freq == 500, "loops mlf, nu 500");
@@ -1318,18 +1339,40 @@ static void test_migration(void)
     sqlite3_close(db);
 }
 
-/* A version 2 file, made with the statements of version 2 and filled with
- * the rows of a current project (the tables version 2 had, the solver
- * without loops and nu), is migrated to the current version. */
-static void test_migration_v2(void)
+/* What a version 3 project could hold: no named tables, load sensors or
+ * elastic energies (and, before version 3, no controls, events or loops). */
+static void strip_to_version(MtModel *m, int version)
 {
-    printf("-- a version 2 project is migrated\n");
-    /* what a version 2 project could hold: every entity but controls and events */
+    mt_model_free_tables(m);
+    int n = 0;
+    for (int k = 0; k < m->nsensor; k++)
+        if (m->sensor[k].kind != MT_SENSOR_FORCE && m->sensor[k].kind != MT_SENSOR_ANGLE && m->sensor[k].kind != MT_SENSOR_JOINT &&
+            !(m->sensor[k].kind == MT_SENSOR_ENERGY && m->sensor[k].energy == 3))
+            m->sensor[n++] = m->sensor[k];
+    m->nsensor = n;
+    for (int k = 0; k < m->nparam; k++) /* a parameter that read a table */
+        if (strstr(m->param[k].expr, "cam")) snprintf(m->param[k].expr, sizeof m->param[k].expr, "0.5");
+    if (version < 3) {
+        m->ncontrol = m->nevent = 0;
+        m->loops = MT_LOOPS_BAUMGARTE;
+        m->loop_freq = 0;
+    }
+    MtError err = {0};
+    CHECK(mt_model_eval_params(m, &err) == MT_OK, "the version %d model evaluates: %s", version, err.msg);
+}
+
+/* A version 2 or 3 file, made with the statements of that version and filled
+ * with the rows of a current project (the tables the version had; version 2:
+ * the solver without loops and nu), is migrated to the current version. */
+static void test_migration_old(int version)
+{
+    printf("-- a version %d project is migrated\n", version);
     MtModel *full = parse_or_die(every), *old = parse_or_die(every);
-    old->ncontrol = old->nevent = 0;
-    old->loops = MT_LOOPS_BAUMGARTE;
-    old->loop_freq = 0;
-    const char *src = tpath("v2-source.motus"), *p = tpath("v2.motus");
+    strip_to_version(old, version);
+    char srcname[32], dstname[32];
+    snprintf(srcname, sizeof srcname, "v%d-source.motus", version);
+    snprintf(dstname, sizeof dstname, "v%d.motus", version);
+    const char *src = tpath(srcname), *p = tpath(dstname);
     MtError err = {0};
     MtStore *s = mt_store_open(src, MT_STORE_CREATE, &err);
     CHECK(s && mt_store_save_model(s, old, NULL, &err) == MT_OK, "source saved: %s", err.msg);
@@ -1341,10 +1384,15 @@ static void test_migration_v2(void)
     raw_exec(db, sql);
     raw_exec(db, "BEGIN");
     int nstmt = 0;
-    for (; mt_store_schema_v2_sql(nstmt); nstmt++) raw_exec(db, mt_store_schema_v2_sql(nstmt));
-    CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('controls', 'events')") == 0 &&
-              raw_int(db, "SELECT count(*) FROM pragma_table_info('solver') WHERE name IN ('loops', 'nu')") == 0,
-          "version 2 has no controls, events, loops or nu (%d statements)", nstmt);
+    const char *(*schema)(int) = version == 2 ? mt_store_schema_v2_sql : mt_store_schema_v3_sql;
+    for (; schema(nstmt); nstmt++) raw_exec(db, schema(nstmt));
+    if (version == 2)
+        CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('controls', 'events')") == 0 &&
+                  raw_int(db, "SELECT count(*) FROM pragma_table_info('solver') WHERE name IN ('loops', 'nu')") == 0,
+              "version 2 has no controls, events, loops or nu (%d statements)", nstmt);
+    CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'lookup_table%'") == 0 &&
+              raw_int(db, "SELECT count(*) FROM pragma_table_info('sensors') WHERE name IN ('force_id', 'spring_id')") == 0,
+          "version %d has no named tables and no load sensors", version);
     sqlite3_stmt *tl;
     sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", -1, &tl, NULL);
     int ncopied = 0;
@@ -1367,14 +1415,17 @@ static void test_migration_v2(void)
     sqlite3_finalize(tl);
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d", MT_STORE_APPLICATION_ID);
     raw_exec(db, sql);
-    raw_exec(db, "PRAGMA user_version = 2; COMMIT; DETACH src");
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; COMMIT; DETACH src", version);
+    raw_exec(db, sql);
     CHECK(raw_int(db, "SELECT count(*) FROM forces") == 8 && raw_int(db, "SELECT model_version FROM project") == 1,
-          "version 2 file made (%d tables)", ncopied);
+          "version %d file made (%d tables)", version, ncopied);
     sqlite3_close(db);
 
     s = mt_store_open(p, MT_STORE_READONLY, &err);
     printf("read-only: %s\n", err.msg);
-    CHECK(!s && strstr(err.msg, "older project format 2"), "read-only opening of format 2 asks for an upgrade");
+    char older[32];
+    snprintf(older, sizeof older, "older project format %d", version);
+    CHECK(!s && strstr(err.msg, older), "read-only opening of format %d asks for an upgrade", version);
     s = mt_store_open(p, 0, &err);
     CHECK(s != NULL, "opened for writing: %s", err.msg);
     if (!s) {
@@ -1384,19 +1435,19 @@ static void test_migration_v2(void)
     }
     long v = 0;
     MtModel *b = mt_store_load_model(s, &v, &err);
-    CHECK(b && v == 1, "the version 2 model loads after the migration: %s", err.msg);
+    CHECK(b && v == 1, "the version %d model loads after the migration: %s", version, err.msg);
     if (b) {
         compare_models(old, b);
-        CHECK(ndiff == 0 && b->loops == MT_LOOPS_BAUMGARTE && b->loop_freq == 0 && !signbit(b->loop_freq),
-              "every field equal; loops baumgarte, nu 0 (%d differ)", ndiff);
+        CHECK(ndiff == 0 && (version > 2 || (b->loops == MT_LOOPS_BAUMGARTE && b->loop_freq == 0 && !signbit(b->loop_freq))),
+              "every field equal%s (%d differ)", version > 2 ? "" : "; loops baumgarte, nu 0", ndiff);
         char *t1 = model_text(old), *t2 = model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical");
         free(t1);
         free(t2);
         mt_model_free(b);
     }
-    /* controls, events and loops go into the migrated file */
-    CHECK(mt_store_save_model(s, full, &v, &err) == MT_OK && v == 2, "saving controls and events into it: %s", err.msg);
+    /* what the old version could not hold goes into the migrated file */
+    CHECK(mt_store_save_model(s, full, &v, &err) == MT_OK && v == 2, "saving every entity into it: %s", err.msg);
     b = mt_store_load_model(s, &v, &err);
     CHECK(b != NULL, "and loading them: %s", err.msg);
     if (b) {
@@ -1415,11 +1466,19 @@ static void test_migration_v2(void)
     CHECK(sqlite3_exec(db, "UPDATE solver SET loops = 'magic'", NULL, NULL, NULL) != SQLITE_OK &&
               sqlite3_exec(db, "UPDATE solver SET nu = -1", NULL, NULL, NULL) != SQLITE_OK,
           "the added solver columns keep their checks");
+    CHECK(sqlite3_exec(db, "UPDATE sensors SET component = 11", NULL, NULL, NULL) != SQLITE_OK &&
+              sqlite3_exec(db, "UPDATE sensors SET force_id = NULL, spring_id = NULL WHERE kind = 'force'", NULL, NULL, NULL) !=
+                  SQLITE_OK &&
+              raw_int(db, "SELECT count(*) FROM sensors WHERE kind = 'force'") == 2,
+          "the rebuilt sensors table keeps its checks and rows");
     same_tables_as_fresh(db);
     sqlite3_close(db);
     mt_model_free(full);
     mt_model_free(old);
 }
+
+static void test_migration_v2(void) { test_migration_old(2); }
+static void test_migration_v3(void) { test_migration_old(3); }
 
 /* ---- files that are not usable projects ------------------------------------------------------ */
 
@@ -1766,7 +1825,7 @@ int main(void)
     }
     /* test_million first: its memory bound is measured from a small process */
     void (*const tests[])(void) = {test_million,   test_every_field,  test_controls_events, test_load_messages,
-                                   test_examples,  test_runs,         test_migration,       test_migration_v2,
+                                   test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3,
                                    test_bad_files, test_kill_run,     test_kill_save,       test_flexible};
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         double t0 = now_s();
