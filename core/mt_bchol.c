@@ -22,11 +22,15 @@ struct MtBchol {
     int *upd_a, *upd_b, *upd_t; /* entry a, entry b (a row ≥ b row), target offset */
     int *psize, *poff;   /* per position: block size and offset in the solution vector */
     int *esize, *eoff;   /* per entry: row block size and its offset in the solution vector */
+    int *xoff;           /* per entry: offset of its X in xs (within its column) */
+    int nfill, *fill;    /* entries that are fill-in (not blocks of A): offset in val and length, 2 ints each */
     int *upd_ma, *upd_mb; /* sizes of the two entries of an update */
     unsigned char *dep;  /* per global row: marked dependent */
     double *dinv;        /* per global row: 1 / L_jj (0 for dependent rows), for the solves */
     double *val;
     double *diag0;       /* scratch: original diagonal for detection */
+    unsigned char *ldl;  /* per position: column factored as block LDLᵀ (1) or Cholesky (0) */
+    double *xs;          /* scratch: X = B D⁻¹ of one column's below blocks */
     int nval, nnz;
     int nreg; /* pivots regularised by the last factorisation */
 };
@@ -44,7 +48,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->size); free(b->off); free(b->perm); free(b->iperm); free(b->dval); free(b->colptr);
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
-    free(b->upd_ma); free(b->upd_mb); free(b->dinv);
+    free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->xoff); free(b->fill);
     free(b);
 }
 
@@ -178,6 +182,21 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     b->esize = malloc(sizeof(int) * (size_t)(sidx.n + 1));
     b->eoff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
     b->dinv = calloc((size_t)b->nrows + 1, sizeof(double));
+    b->ldl = calloc((size_t)n + 1, 1);
+    int maxcol = 0;
+    for (int c = 0; c < n; c++) {
+        int w = 0;
+        for (int e = sptr.v[c]; e < sptr.v[c + 1]; e++) w += b->size[b->perm[sidx.v[e]]] * b->size[b->perm[c]];
+        maxcol = w > maxcol ? w : maxcol;
+    }
+    b->xs = malloc(sizeof(double) * (size_t)(maxcol + 1));
+    b->xoff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
+    if (!b->ldl || !b->xs || !b->xoff) goto nomem;
+    for (int c = 0; c < n; c++)
+        for (int e = sptr.v[c], x = 0; e < sptr.v[c + 1]; e++) {
+            b->xoff[e] = x;
+            x += b->size[b->perm[sidx.v[e]]] * b->size[b->perm[c]];
+        }
     if (!b->upd_ma || !b->upd_mb || !b->psize || !b->poff || !b->esize || !b->eoff || !b->dinv) goto nomem;
     for (int c = 0; c < n; c++) { b->psize[c] = b->size[b->perm[c]]; b->poff[c] = b->off[b->perm[c]]; }
     for (int e = 0; e < sidx.n; e++) { b->esize[e] = b->size[b->perm[sidx.v[e]]]; b->eoff[e] = b->off[b->perm[sidx.v[e]]]; }
@@ -210,6 +229,20 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
             }
     }
     b->updptr[n] = u;
+    /* fill-in entries: A has no block there, so mt_bchol_zero_fill clears them before each factor */
+    b->fill = malloc(sizeof(int) * (size_t)(2 * sidx.n + 1));
+    if (!b->fill) goto nomem;
+    for (int c = 0; c < n; c++) mark[c] = -1;
+    for (int c = 0; c < n; c++) {
+        int k = b->perm[c];
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) mark[b->iperm[Ai[a]]] = c;
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++)
+            if (mark[b->rowpos[e]] != c) {
+                b->fill[2 * b->nfill] = b->voff[e];
+                b->fill[2 * b->nfill + 1] = b->esize[e] * b->psize[c];
+                b->nfill++;
+            }
+    }
     free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
     free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);
     return b;
@@ -236,11 +269,18 @@ double *mt_bchol_block(MtBchol *b, int k, int l, int *swap)
 
 void mt_bchol_zero(MtBchol *b) { memset(b->val, 0, sizeof(double) * (size_t)b->nval); }
 
+void mt_bchol_zero_fill(MtBchol *b)
+{
+    for (int i = 0; i < b->nfill; i++) memset(b->val + b->fill[2 * i], 0, sizeof(double) * (size_t)b->fill[2 * i + 1]);
+}
+
 static void save_diag(MtBchol *b)
 {
     for (int c = 0; c < b->n; c++) {
-        int k = b->perm[c], m = b->size[k];
-        for (int j = 0; j < m; j++) b->diag0[b->off[k] + j] = b->val[b->dval[c] + j * m + j];
+        int m = b->psize[c];
+        const double *D = b->val + b->dval[c];
+        double *d0 = b->diag0 + b->poff[c];
+        for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
     }
 }
 
@@ -291,7 +331,7 @@ INLINE void below_solve(double *X, const double *L, const double *inv, int mr, c
 }
 
 /* T -= Xa Xbᵀ */
-INLINE void schur(double *T, const double *Xa, int ma, const double *Xb, int mb, const int m)
+INLINE void schur(double *restrict T, const double *restrict Xa, const int ma, const double *restrict Xb, const int mb, const int m)
 {
     for (int i = 0; i < ma; i++)
         for (int j = 0; j < mb; j++) {
@@ -306,6 +346,7 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
     int o = b->poff[c];
     double *L = b->val + b->dval[c];
     unsigned char *dep = b->dep + o;
+    b->ldl[c] = 0;
     if (chol_diag(L, dep, b->diag0 + o, detect, tol, &b->nreg, m)) return -1;
     double *dinv = b->dinv + o;
     for (int j = 0; j < m; j++) dinv[j] = dep[j] ? 0 : 1 / L[j * m + j];
@@ -316,6 +357,90 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
     return 0;
 }
 
+/* Block LDLᵀ columns (blocks of 1–3 rows): the diagonal block is inverted by
+ * cofactors with a single division instead of m square roots and divisions.
+ * The factor of a chain is one serial dependency from column to column, so
+ * this latency is most of its cost. A column takes this path only when its
+ * LDLᵀ pivots are all above LDL_MIN of their diagonal (and above tol of the
+ * original diagonal when regularising) and none of its rows is dependent;
+ * otherwise it is factored by the Cholesky path, which handles those cases. */
+#define LDL_MIN 1e-6
+
+/* Inverse of the symmetric block whose lower triangle is in D, written to Di
+ * (full, row-major); 0 if the pivots pass. */
+INLINE int inv_small(double *Di, const double *D, const double *d0, double tol, const int m)
+{
+    if (m == 1) {
+        double a = D[0];
+        if (!(a > 0) || (tol > 0 && !(a > tol * d0[0]))) return 1;
+        Di[0] = 1 / a;
+        return 0;
+    }
+    if (m == 2) {
+        double a00 = D[0], a10 = D[2], a11 = D[3], det = a00 * a11 - a10 * a10;
+        if (!(a00 > 0) || !(det > LDL_MIN * a11 * a00)) return 1;
+        if (tol > 0 && (!(a00 > tol * d0[0]) || !(det > tol * d0[1] * a00))) return 1;
+        double id = 1 / det;
+        Di[0] = a11 * id; Di[1] = Di[2] = -a10 * id; Di[3] = a00 * id;
+        return 0;
+    }
+    double a00 = D[0], a10 = D[3], a11 = D[4], a20 = D[6], a21 = D[7], a22 = D[8];
+    double c22 = a00 * a11 - a10 * a10, c00 = a11 * a22 - a21 * a21, c10 = a21 * a20 - a10 * a22;
+    double c20 = a10 * a21 - a11 * a20, c11 = a00 * a22 - a20 * a20, c21 = a10 * a20 - a00 * a21;
+    double det = a00 * c00 + a10 * c10 + a20 * c20;
+    if (!(a00 > 0) || !(c22 > LDL_MIN * a11 * a00) || !(det > LDL_MIN * a22 * c22)) return 1;
+    if (tol > 0 && (!(a00 > tol * d0[0]) || !(c22 > tol * d0[1] * a00) || !(det > tol * d0[2] * c22))) return 1;
+    double id = 1 / det;
+    Di[0] = c00 * id; Di[1] = Di[3] = c10 * id; Di[2] = Di[6] = c20 * id;
+    Di[4] = c11 * id; Di[5] = Di[7] = c21 * id; Di[8] = c22 * id;
+    return 0;
+}
+
+/* X = B D⁻¹ for a below block of mr rows. */
+INLINE void xmul(double *restrict X, const double *restrict B, const double *restrict Di, const int mr, const int m)
+{
+    for (int r = 0; r < mr; r++)
+        for (int j = 0; j < m; j++) {
+            double v = 0;
+            for (int q = 0; q < m; q++) v += B[r * m + q] * Di[q * m + j];
+            X[r * m + j] = v;
+        }
+}
+
+/* 1: not taken (use factor_column). Row-block sizes equal to m (the common
+ * case: spherical joints next to spherical joints) get unrolled kernels. */
+INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
+{
+    int o = b->poff[c];
+    for (int j = 0; j < m; j++)
+        if (b->dep[o + j]) return 1;
+    double *D = b->val + b->dval[c], Di[9];
+    if (inv_small(Di, D, b->diag0 + o, tol, m)) return 1;
+    for (int i = 0; i < m * m; i++) D[i] = Di[i];
+    b->ldl[c] = 1;
+    int e0 = b->colptr[c], e1 = b->colptr[c + 1];
+    double *xs = b->xs;
+    for (int e = e0; e < e1; e++) { /* X = B D⁻¹ */
+        if (b->esize[e] == m) xmul(xs + b->xoff[e], b->val + b->voff[e], Di, m, m);
+        else xmul(xs + b->xoff[e], b->val + b->voff[e], Di, b->esize[e], m);
+    }
+    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) { /* T -= B_a X_bᵀ = B_a D⁻¹ B_bᵀ */
+        double *T = b->val + b->upd_t[u];
+        const double *Ba = b->val + b->voff[b->upd_a[u]], *Xb = xs + b->xoff[b->upd_b[u]];
+        if (b->upd_ma[u] == m && b->upd_mb[u] == m) schur(T, Ba, m, Xb, m, m);
+        else schur(T, Ba, b->upd_ma[u], Xb, b->upd_mb[u], m);
+    }
+    for (int e = e0; e < e1; e++) {
+        double *B = b->val + b->voff[e];
+        const double *X = xs + b->xoff[e];
+        if (b->esize[e] == m)
+            for (int i = 0; i < m * m; i++) B[i] = X[i];
+        else
+            for (int i = 0, ni = b->esize[e] * m; i < ni; i++) B[i] = X[i];
+    }
+    return 0;
+}
+
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
     if (detect || tol > 0) save_diag(b); /* detect keeps rows already marked: they stay out */
@@ -323,9 +448,9 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
     for (int c = 0; c < b->n; c++) {
         int rc;
         switch (b->psize[c]) {
-        case 1: rc = factor_column(b, c, detect, tol, 1); break;
-        case 2: rc = factor_column(b, c, detect, tol, 2); break;
-        case 3: rc = factor_column(b, c, detect, tol, 3); break;
+        case 1: rc = (detect || ldl_column(b, c, tol, 1)) ? factor_column(b, c, detect, tol, 1) : 0; break;
+        case 2: rc = (detect || ldl_column(b, c, tol, 2)) ? factor_column(b, c, detect, tol, 2) : 0; break;
+        case 3: rc = (detect || ldl_column(b, c, tol, 3)) ? factor_column(b, c, detect, tol, 3) : 0; break;
         case 4: rc = factor_column(b, c, detect, tol, 4); break;
         case 5: rc = factor_column(b, c, detect, tol, 5); break;
         default: rc = factor_column(b, c, detect, tol, 6); break;
@@ -336,6 +461,47 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
         }
     }
     return 0;
+}
+
+/* LDLᵀ column: forward x_e -= X_e y_c, then z_c = D⁻¹ y_c; backward x_c = z_c − Σ X_eᵀ x_e. */
+INLINE void xsub(double *restrict xr, const double *restrict X, const double *restrict y, const int mr, const int m)
+{
+    for (int r = 0; r < mr; r++) {
+        double s = 0;
+        for (int q = 0; q < m; q++) s += X[r * m + q] * y[q];
+        xr[r] -= s;
+    }
+}
+
+INLINE void xtsub(double *restrict xc, const double *restrict X, const double *restrict xr, const int mr, const int m)
+{
+    for (int r = 0; r < mr; r++)
+        for (int q = 0; q < m; q++) xc[q] -= X[r * m + q] * xr[r];
+}
+
+INLINE void fwd_ldl(const MtBchol *b, int c, double *x, const int m)
+{
+    const double *Di = b->val + b->dval[c];
+    double *xc = x + b->poff[c], y[3];
+    for (int j = 0; j < m; j++) y[j] = xc[j];
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        if (b->esize[e] == m) xsub(x + b->eoff[e], b->val + b->voff[e], y, m, m);
+        else xsub(x + b->eoff[e], b->val + b->voff[e], y, b->esize[e], m);
+    }
+    for (int j = 0; j < m; j++) {
+        double s = 0;
+        for (int q = 0; q < m; q++) s += Di[j * m + q] * y[q];
+        xc[j] = s;
+    }
+}
+
+INLINE void bwd_ldl(const MtBchol *b, int c, double *x, const int m)
+{
+    double *xc = x + b->poff[c];
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        if (b->esize[e] == m) xtsub(xc, b->val + b->voff[e], x + b->eoff[e], m, m);
+        else xtsub(xc, b->val + b->voff[e], x + b->eoff[e], b->esize[e], m);
+    }
 }
 
 INLINE void fwd_column(const MtBchol *b, int c, double *x, const int m)
@@ -387,6 +553,22 @@ INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
 
 void mt_bchol_solve(const MtBchol *b, double *x)
 {
-    for (int c = 0; c < b->n; c++) DISPATCH(fwd_column, b->psize[c], b, c, x)
-    for (int c = b->n - 1; c >= 0; c--) DISPATCH(bwd_column, b->psize[c], b, c, x)
+    for (int c = 0; c < b->n; c++) {
+        if (b->ldl[c]) {
+            switch (b->psize[c]) {
+            case 1: fwd_ldl(b, c, x, 1); break;
+            case 2: fwd_ldl(b, c, x, 2); break;
+            default: fwd_ldl(b, c, x, 3); break;
+            }
+        } else DISPATCH(fwd_column, b->psize[c], b, c, x)
+    }
+    for (int c = b->n - 1; c >= 0; c--) {
+        if (b->ldl[c]) {
+            switch (b->psize[c]) {
+            case 1: bwd_ldl(b, c, x, 1); break;
+            case 2: bwd_ldl(b, c, x, 2); break;
+            default: bwd_ldl(b, c, x, 3); break;
+            }
+        } else DISPATCH(bwd_column, b->psize[c], b, c, x)
+    }
 }

@@ -24,6 +24,8 @@ void mt_bchol_free(MtBchol *b);
 double *mt_bchol_block(MtBchol *b, int k, int l, int *swap);
 /* Zeroes every stored block (call before filling). */
 void mt_bchol_zero(MtBchol *b);
+/* Zeroes only the fill-in blocks: for callers that write (not add) every block of A. */
+void mt_bchol_zero_fill(MtBchol *b);
 /* Factors in place. With detect != 0, rows whose pivot falls below
  * tol·(original diagonal) are marked dependent (rows marked before stay out). Otherwise marked rows are
  * skipped, and with tol > 0 a pivot below tol·(original diagonal) is raised to

@@ -410,6 +410,13 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     if (!s->dep || !s->level) goto nomem;
     for (int k = 0; k < s->nblock; k++)
         for (int r = 0; r < s->block[k].nrow; r++) s->level[s->block[k].row0 + r] = (unsigned char)mt_row_level(&s->block[k], r);
+    for (int k = 0; k < s->nblock; k++) {
+        MtCBlock *b = &s->block[k];
+        b->lean = b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH && b->nside == 2 && b->gwoff[0] < 0 && b->gwoff[1] < 0 &&
+                  (!s->mflex || (s->mflex[b->mi] < 0 && s->mflex[b->mj] < 0));
+        for (int p = 0; p < b->nprim; p++) s->commit_kin |= b->prim[p].kind == MT_PRIM_COORD;
+    }
+    for (int k = 0; k < m->nforce; k++) s->commit_kin |= m->force[k].kind == MT_FORCE_TORSION || m->force[k].kind == MT_FORCE_CONTACT;
     /* Redundant equations: rank-revealing factor of A = G M⁻¹ Gᵀ at t = 0. */
     {
         MtState *st = mt_state_new(s, err);
@@ -590,6 +597,7 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         st->rowoff[r] = (unsigned char)((s->dep && s->dep[r]) || (s->lockrow && s->lockrow[r]));
         mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
     }
+    mt_state_init_lean(st);
     mt_state_init_coords(st);
     /* Pairs: every (block, side) × (block, side) on a shared body, k != l. */
     int cap = s->nedge + 1;

@@ -163,6 +163,7 @@ void mt_state_init_coords(MtState *st)
 
 void mt_state_commit(MtState *st)
 {
+    if (!st->sys->commit_kin) return; /* nothing counts turns: spare a body pass per step */
     mt_stage_bodies(st, st->q);
     eval_coords(st, st->q, st->u, 1);
     mt_forces_commit(st);
@@ -262,11 +263,75 @@ static void roll_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double
     (void)nrow;
 }
 
+/* Lean spherical blocks: G = σ[I, −[r]×] and W = M⁻¹Gᵀ = [σ/m I, σ J⁻¹(r × e_a)] per side
+ * (σ = +1 on side 0, −1 on side 1). The identity and zero entries and W's
+ * linear part never change: they are written once here, and each evaluation
+ * rewrites the six r entries of G and the angular part of W only. */
+void mt_state_init_lean(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k];
+        if (!b->lean) continue;
+        for (int sd = 0; sd < 2; sd++) {
+            double *G = mt_state_G(st, k, sd), *W = mt_state_W(st, k, sd), sg = sd ? -1 : 1;
+            double im = b->body[sd] >= 0 ? sg / s->mass[b->body[sd]] : 0;
+            memset(G, 0, sizeof(double) * 18);
+            memset(W, 0, sizeof(double) * 18);
+            for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
+        }
+    }
+}
+
+static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u)
+{
+    const MtSystem *s = st->sys;
+    double p[2][3], vp[2][3], c[2][3];
+    for (int sd = 0; sd < 2; sd++) {
+        int mk = sd ? b->mj : b->mi, bd = b->body[sd];
+        const double *pos = s->mpos + 3 * mk;
+        double sg = sd ? -1 : 1, r0, r1, r2;
+        double *restrict G = st->G + b->goff + 18 * sd;
+        if (bd < 0) {
+            r0 = pos[0]; r1 = pos[1]; r2 = pos[2];
+            for (int a = 0; a < 3; a++) { p[sd][a] = pos[a]; vp[sd][a] = 0; c[sd][a] = 0; }
+        } else {
+            const double *R = st->R + 9 * bd, *x = q + 7 * bd, *v = u + 6 * bd, *w = v + 3;
+            r0 = R[0] * pos[0] + R[1] * pos[1] + R[2] * pos[2];
+            r1 = R[3] * pos[0] + R[4] * pos[1] + R[5] * pos[2];
+            r2 = R[6] * pos[0] + R[7] * pos[1] + R[8] * pos[2];
+            double w0 = w[0], w1 = w[1], w2 = w[2];
+            double wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
+            p[sd][0] = x[0] + r0; p[sd][1] = x[1] + r1; p[sd][2] = x[2] + r2;
+            vp[sd][0] = v[0] + wr0; vp[sd][1] = v[1] + wr1; vp[sd][2] = v[2] + wr2;
+            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
+            const double *S = st->Jwinv + 9 * bd;
+            double *restrict W = st->W + b->goff + 18 * sd;
+            for (int i = 0; i < 3; i++) { /* J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
+                W[3 + i] = sg * (r2 * S[3 * i + 1] - r1 * S[3 * i + 2]);
+                W[9 + i] = sg * (r0 * S[3 * i + 2] - r2 * S[3 * i]);
+                W[15 + i] = sg * (r1 * S[3 * i] - r0 * S[3 * i + 1]);
+            }
+        }
+        G[4] = sg * r2; G[5] = -sg * r1; G[9] = -sg * r2; G[11] = sg * r0; G[15] = sg * r1; G[16] = -sg * r0;
+    }
+    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+    for (int a = 0; a < 3; a++) {
+        g[a] = p[0][a] - p[1][a];
+        gd[a] = vp[0][a] - vp[1][a];
+        h[a] = c[0][a] - c[1][a];
+    }
+}
+
 void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
+        if (b->lean) {
+            sph_lean(st, b, q, u);
+            continue;
+        }
         int nr = b->nrow;
         double *G0 = mt_state_G(st, k, 0);
         if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));

@@ -14,18 +14,31 @@
 void mt_stage_bodies(MtState *st, const double *q)
 {
     const MtSystem *s = st->sys;
+    double *restrict Rall = st->R, *restrict Sall = st->Jwinv;
+    const double *restrict Jiall = s->Jcinv;
     for (int b = 0; b < s->nbody; b++) {
-        double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
-        mt_quat_normalize(p);
-        double *R = st->R + 9 * b;
-        mt_quat_to_m3(R, p);
-        const double *Ji = s->Jcinv + 9 * b;
+        /* R of the normalised quaternion without normalising it: 2/|p|² scales the products */
+        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+        double nn = 1 / sqrt(w * w + x * x + y * y + z * z); /* normalised first: implicit methods' Newton needs it to the last bit */
+        w *= nn; x *= nn; y *= nn; z *= nn;
+        double k = 2;
+        double xx = k * x * x, yy = k * y * y, zz = k * z * z, xy = k * x * y, xz = k * x * z, yz = k * y * z;
+        double wx = k * w * x, wy = k * w * y, wz = k * w * z;
+        double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+        double *Rb = Rall + 9 * b;
+        for (int i = 0; i < 9; i++) Rb[i] = R[i];
+        const double *Ji = Jiall + 9 * b;
+        double *S = Sall + 9 * b;
         if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) { /* principal axes: R diag(d) Rᵀ, 6 distinct entries */
-            double *S = st->Jwinv + 9 * b, d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
-            for (int i = 0; i < 3; i++)
-                for (int j = i; j < 3; j++)
-                    S[3 * i + j] = S[3 * j + i] = R[3 * i] * d0 * R[3 * j] + R[3 * i + 1] * d1 * R[3 * j + 1] + R[3 * i + 2] * d2 * R[3 * j + 2];
-        } else mt_m3_rotate_sym(st->Jwinv + 9 * b, R, Ji);
+            double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
+            double s00 = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+            double s01 = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+            double s02 = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+            double s11 = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+            double s12 = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+            double s22 = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+            S[0] = s00; S[1] = s01; S[2] = s02; S[3] = s01; S[4] = s11; S[5] = s12; S[6] = s02; S[7] = s12; S[8] = s22;
+        } else mt_m3_rotate_sym(S, R, Ji);
     }
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
@@ -40,11 +53,13 @@ static void stage_forces(MtState *st, double t, const double *q, const double *u
             mt_flex_forces(st, b, q, u);
             continue;
         }
-        double *f = st->f + 6 * b, Jw[3], wb[3];
-        mt_v3_scale(f, s->gravity, s->mass[b]);
-        const double *w = u + 6 * b + 3, *R = st->R + 9 * b;
+        double *f = st->f + 6 * b, Jw[3], wb[3], w[3], R[9], Jc[9];
+        for (int i = 0; i < 3; i++) w[i] = u[6 * b + 3 + i];
+        for (int i = 0; i < 9; i++) { R[i] = st->R[9 * b + i]; Jc[i] = s->Jc[9 * b + i]; }
+        double m = s->mass[b];
+        f[0] = s->gravity[0] * m; f[1] = s->gravity[1] * m; f[2] = s->gravity[2] * m;
         mt_m3_tmulv(wb, R, w); /* J ω = R Jc Rᵀ ω */
-        mt_m3_mulv(Jw, s->Jc + 9 * b, wb);
+        mt_m3_mulv(Jw, Jc, wb);
         mt_m3_mulv(Jw, R, Jw);
         mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
     }
@@ -85,7 +100,7 @@ static inline __attribute__((always_inline)) void gwt_n(double *out, const doubl
 
 /* Rows 0..2 of a block that starts with a spherical primitive are
  * σ[e_a, r × e_a]: then G_a·W_c = σ (W_c,lin + W_c,ang × r)_a, a third of the work. */
-static void gwt_sph(double *out, const double *Ga, int na, const double *Wb, int nb)
+static inline __attribute__((always_inline)) void gwt_sph(double *restrict out, const double *restrict Ga, int na, const double *restrict Wb, int nb)
 {
     double sg = Ga[0], r[3] = {sg * Ga[11], -sg * Ga[5], sg * Ga[4]};
     for (int c = 0; c < nb; c++) {
@@ -139,14 +154,44 @@ static double row_sub(const MtState *st, int k, int r, const double *x, double v
     return v;
 }
 
+/* Lower triangle of a lean block's diagonal A(k,k) = Σ_sides G W (mt_constraints.c
+ * sph_lean): δ/m + σ (W_ang,c × r)_a per side; written, not added. */
+static void diag_lean(const MtState *st, const MtCBlock *b, double *restrict D)
+{
+    const MtSystem *s = st->sys;
+    double d[3][3] = {{0}};
+    for (int sd = 0; sd < 2; sd++) {
+        int bd = b->body[sd];
+        if (bd < 0) continue;
+        const double *G = st->G + b->goff + 18 * sd, *W = st->W + b->goff + 18 * sd;
+        double sg = G[0], r0 = sg * G[11], r1 = -sg * G[5], r2 = sg * G[4], im = 1 / s->mass[bd];
+        for (int c = 0; c < 3; c++) {
+            const double *w = W + 6 * c + 3;
+            double u0 = w[1] * r2 - w[2] * r1, u1 = w[2] * r0 - w[0] * r2, u2 = w[0] * r1 - w[1] * r0;
+            d[0][c] += sg * u0;
+            d[1][c] += sg * u1;
+            d[2][c] += sg * u2;
+        }
+        for (int a = 0; a < 3; a++) d[a][a] += im;
+    }
+    D[0] = d[0][0];
+    D[3] = d[1][0]; D[4] = d[1][1];
+    D[6] = d[2][0]; D[7] = d[2][1]; D[8] = d[2][2];
+}
+
 void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
-    mt_bchol_zero(st->chol);
+    mt_bchol_zero_fill(st->chol);
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
+        if (b->lean) {
+            diag_lean(st, b, D);
+            continue;
+        }
+        memset(D, 0, sizeof(double) * (size_t)(b->nrow * b->nrow));
         int sph = b->prim[0].kind == MT_PRIM_SPH;
         for (int sd = 0; sd < b->nside; sd++) {
             if (b->body[sd] < 0) continue;
@@ -156,18 +201,20 @@ void mt_assemble(MtState *st)
                 gwt_modal(D, st->Gw + b->gwoff[sd], b->nrow, st->Ww + b->gwoff[sd], b->nrow, mt_body_modes(s, b->body[sd]));
         }
     }
+    for (int p = 0; p < st->npair; p++) /* a pair of blocks may share two bodies: zero all, then add */
+        memset(st->pair[p].slot, 0, sizeof(double) * (size_t)(s->block[st->pair[p].r].nrow * s->block[st->pair[p].c].nrow));
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
-        if (s->block[pr->r].prim[0].kind == MT_PRIM_SPH)
-            gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
-                    s->block[pr->c].nrow);
+        const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
+        if (br->lean && bc->lean) gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), 3, mt_state_W(st, pr->c, pr->sc), 3);
+        else if (br->prim[0].kind == MT_PRIM_SPH)
+            gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
         else
-            gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), s->block[pr->r].nrow, mt_state_W(st, pr->c, pr->sc),
-                s->block[pr->c].nrow);
-        int gr = s->block[pr->r].gwoff[pr->sr];
+            gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
+        int gr = br->gwoff[pr->sr];
         if (gr >= 0)
-            gwt_modal(pr->slot, st->Gw + gr, s->block[pr->r].nrow, st->Ww + s->block[pr->c].gwoff[pr->sc],
-                      s->block[pr->c].nrow, mt_body_modes(s, s->block[pr->r].body[pr->sr]));
+            gwt_modal(pr->slot, st->Gw + gr, br->nrow, st->Ww + bc->gwoff[pr->sc], bc->nrow,
+                      mt_body_modes(s, br->body[pr->sr]));
     }
 }
 
@@ -203,6 +250,17 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         const double *lam = lambda + b->row0;
+        if (b->lean) { /* W = [σ/m I, angular rows] */
+            double l0 = lam[0], l1 = lam[1], l2 = lam[2];
+            for (int side = 0; side < 2; side++) {
+                if (b->body[side] < 0) continue;
+                const double *W = st->W + b->goff + 18 * side;
+                double *o = out + 6 * b->body[side], im = W[0];
+                o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
+                for (int c = 0; c < 3; c++) o[3 + c] += W[3 + c] * l0 + W[9 + c] * l1 + W[15 + c] * l2;
+            }
+            continue;
+        }
         for (int side = 0; side < b->nside; side++) {
             if (b->body[side] < 0) continue;
             const double *W = mt_state_W(st, k, side);
@@ -302,6 +360,21 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
         for (int k = 0; k < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];
+            if (b->lean) { /* position rows: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
+                int r0 = b->row0;
+                double v[3];
+                for (int a = 0; a < 3; a++) v[a] = -st->h[r0 + a] - c1 * st->gd[r0 + a] - c0 * st->g[r0 + a];
+                for (int sd = 0; sd < 2; sd++) {
+                    if (b->body[sd] < 0) continue;
+                    const double *G = st->G + b->goff + 18 * sd, *x = st->a0 + 6 * b->body[sd];
+                    double sg = G[0], r0x = sg * G[11], r1 = -sg * G[5], r2 = sg * G[4];
+                    v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
+                    v[1] -= sg * (x[1] + x[5] * r0x - x[3] * r2);
+                    v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0x);
+                }
+                for (int a = 0; a < 3; a++) st->rhs[r0 + a] = st->rowoff[r0 + a] ? 0 : v[a];
+                continue;
+            }
             for (int r = 0; r < b->nrow; r++) {
                 int row = b->row0 + r;
                 double v = -st->h[row];

@@ -51,6 +51,8 @@ typedef struct {
                              * (nrow x N, row-major); -1 on rigid sides */
     int nprim;
     MtPrim prim[6];
+    unsigned char lean; /* a lone spherical primitive between rigid sides: fast path, only the
+                         * entries of G and W that depend on the state are rewritten (mt_constraints.c) */
     /* driver law */
     MtDriverKind law;
     int ncoef;
@@ -108,6 +110,7 @@ typedef struct MtSystem {
     int ngw;               /* length of MtState.Gw and Ww */
     size_t nfmat;          /* length of MtState.fmat */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
+    unsigned char commit_kin; /* mt_state_commit has angles to follow (COORD rows, torsion springs, contacts) */
 } MtSystem;
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
@@ -169,6 +172,9 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
     const MtCBlock *b = &st->sys->block[k];
     return st->W + b->goff + 6 * b->nrow * side;
 }
+
+/* Writes the constant entries of G and W of lean blocks (after allocation). */
+void mt_state_init_lean(MtState *st);
 
 /* Body of index i of a u-layout vector (rigid part, then modal parts). */
 int mt_u_body(const MtSystem *s, int i);
