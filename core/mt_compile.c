@@ -528,7 +528,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->fmat); free(st->fwork);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->fmat); free(st->fwork);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -554,6 +554,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->fmat = calloc(s->nfmat + 1, sizeof(double));
     st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork) goto nomem;
+    st->dlean = calloc(6 * (size_t)s->nblock + 1, sizeof(double));
+    if (!st->dlean) goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
     st->cont = calloc(3 * nr, sizeof(double));
@@ -610,7 +612,9 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         while (s->block[l].body[sl] != body) sl++;
         int swap;
         double *slot = mt_bchol_block(st->chol, k, l, &swap);
-        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot} : (MtPair){k, sk, l, sl, slot};
+        int add = 0;
+        for (int q = 0; q < st->npair; q++) add |= st->pair[q].slot == slot;
+        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add} : (MtPair){k, sk, l, sl, slot, add};
     }
     return st;
 nomem:

@@ -114,6 +114,20 @@ static inline __attribute__((always_inline)) void gwt_sph(double *restrict out, 
         for (int c = 0; c < nb; c++) out[i * nb + c] += dot6(Ga + 6 * i, Wb + 6 * c);
 }
 
+/* A(r,c) = G_r W_cᵀ of two lean blocks through their shared body, written:
+ * σ_r (W_lin + W_ang × r_r) with W_lin = σ_c/m e_c. */
+static inline void sph_pair(double *restrict out, const double *restrict Ga, const double *restrict Wb)
+{
+    double sg = Ga[0], r[3] = {sg * Ga[11], -sg * Ga[5], sg * Ga[4]}, im = sg * Wb[0];
+    for (int c = 0; c < 3; c++) {
+        const double *w = Wb + 6 * c;
+        out[0 * 3 + c] = sg * (w[4] * r[2] - w[5] * r[1]);
+        out[1 * 3 + c] = sg * (w[5] * r[0] - w[3] * r[2]);
+        out[2 * 3 + c] = sg * (w[3] * r[1] - w[4] * r[0]);
+    }
+    out[0] += im; out[4] += im; out[8] += im;
+}
+
 static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
 {
     switch (nb) {
@@ -154,31 +168,6 @@ static double row_sub(const MtState *st, int k, int r, const double *x, double v
     return v;
 }
 
-/* Lower triangle of a lean block's diagonal A(k,k) = Σ_sides G W (mt_constraints.c
- * sph_lean): δ/m + σ (W_ang,c × r)_a per side; written, not added. */
-static void diag_lean(const MtState *st, const MtCBlock *b, double *restrict D)
-{
-    const MtSystem *s = st->sys;
-    double d[3][3] = {{0}};
-    for (int sd = 0; sd < 2; sd++) {
-        int bd = b->body[sd];
-        if (bd < 0) continue;
-        const double *G = st->G + b->goff + 18 * sd, *W = st->W + b->goff + 18 * sd;
-        double sg = G[0], r0 = sg * G[11], r1 = -sg * G[5], r2 = sg * G[4], im = 1 / s->mass[bd];
-        for (int c = 0; c < 3; c++) {
-            const double *w = W + 6 * c + 3;
-            double u0 = w[1] * r2 - w[2] * r1, u1 = w[2] * r0 - w[0] * r2, u2 = w[0] * r1 - w[1] * r0;
-            d[0][c] += sg * u0;
-            d[1][c] += sg * u1;
-            d[2][c] += sg * u2;
-        }
-        for (int a = 0; a < 3; a++) d[a][a] += im;
-    }
-    D[0] = d[0][0];
-    D[3] = d[1][0]; D[4] = d[1][1];
-    D[6] = d[2][0]; D[7] = d[2][1]; D[8] = d[2][2];
-}
-
 void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
@@ -187,8 +176,9 @@ void mt_assemble(MtState *st)
         const MtCBlock *b = &s->block[k];
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
-        if (b->lean) {
-            diag_lean(st, b, D);
+        if (b->lean) { /* computed by mt_stage_constraints */
+            const double *dl = st->dlean + 6 * k;
+            D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
             continue;
         }
         memset(D, 0, sizeof(double) * (size_t)(b->nrow * b->nrow));
@@ -201,13 +191,15 @@ void mt_assemble(MtState *st)
                 gwt_modal(D, st->Gw + b->gwoff[sd], b->nrow, st->Ww + b->gwoff[sd], b->nrow, mt_body_modes(s, b->body[sd]));
         }
     }
-    for (int p = 0; p < st->npair; p++) /* a pair of blocks may share two bodies: zero all, then add */
-        memset(st->pair[p].slot, 0, sizeof(double) * (size_t)(s->block[st->pair[p].r].nrow * s->block[st->pair[p].c].nrow));
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
         const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
-        if (br->lean && bc->lean) gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), 3, mt_state_W(st, pr->c, pr->sc), 3);
-        else if (br->prim[0].kind == MT_PRIM_SPH)
+        if (br->lean && bc->lean && !pr->add) {
+            sph_pair(pr->slot, st->G + br->goff + 18 * pr->sr, st->W + bc->goff + 18 * pr->sc);
+            continue;
+        }
+        if (!pr->add) memset(pr->slot, 0, sizeof(double) * (size_t)(br->nrow * bc->nrow));
+        if (br->prim[0].kind == MT_PRIM_SPH)
             gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
         else
             gwt(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
@@ -392,7 +384,10 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     }
     }
     add_reactions(st, st->lambda, st->acc);
-check:
+check:;
+    double nf = 0; /* x·0 is 0 for finite x, NaN otherwise: one test per evaluation */
+    for (int i = 0; i < s->nu; i++) nf += st->acc[i] * 0;
+    if (nf != 0 || isnan(nf))
     for (int i = 0; i < s->nu; i++)
         if (!isfinite(st->acc[i])) {
             const char *name = s->model->body[mt_u_body(s, i)].name;

@@ -117,6 +117,7 @@ typedef struct MtSystem {
 typedef struct {
     int r, sr, c, sc; /* block and side */
     double *slot;     /* storage of A(r,c), size[r] x size[c] */
+    int add;          /* the slot is shared with an earlier pair (two blocks sharing two bodies): add to it */
 } MtPair;
 
 typedef struct MtState {
@@ -154,6 +155,7 @@ typedef struct MtState {
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
     /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
+    double *dlean;         /* nblock x 6: lower triangle of A(k,k) of lean blocks, from mt_stage_constraints */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */
