@@ -554,7 +554,7 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->fmat = calloc(s->nfmat + 1, sizeof(double));
     st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork) goto nomem;
-    st->dlean = calloc(6 * (size_t)s->nblock + 1, sizeof(double));
+    st->dlean = calloc(MT_LEAN * (size_t)s->nblock + 1, sizeof(double));
     if (!st->dlean) goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));

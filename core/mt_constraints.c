@@ -279,7 +279,22 @@ void mt_state_init_lean(MtState *st)
             memset(G, 0, sizeof(double) * 18);
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
+            st->dlean[MT_LEAN * k + 30 + sd] = im;
         }
+    }
+}
+
+/* G's r entries and W's angular part of lean block k from its compact rows. */
+void mt_lean_expand(const MtState *st, int k)
+{
+    const MtCBlock *b = &st->sys->block[k];
+    const double *L = st->dlean + MT_LEAN * k;
+    for (int sd = 0; sd < 2; sd++) {
+        double *G = st->G + b->goff + 18 * sd, *W = st->W + b->goff + 18 * sd, sg = sd ? -1 : 1;
+        const double *r = L + 3 * sd, *y = L + 6 + 9 * sd;
+        G[4] = sg * r[2]; G[5] = -sg * r[1]; G[9] = -sg * r[2]; G[11] = sg * r[0]; G[15] = sg * r[1]; G[16] = -sg * r[0];
+        for (int a = 0; a < 3; a++)
+            for (int i = 0; i < 3; i++) W[6 * a + 3 + i] = sg * y[3 * a + i];
     }
 }
 
@@ -287,11 +302,11 @@ static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, c
 {
     const MtSystem *s = st->sys;
     double p[2][3], vp[2][3], c[2][3], d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0;
+    double *restrict L = st->dlean + MT_LEAN * (b - s->block);
     for (int sd = 0; sd < 2; sd++) {
         int mk = sd ? b->mj : b->mi, bd = b->body[sd];
         const double *pos = s->mpos + 3 * mk;
         double sg = sd ? -1 : 1, r0, r1, r2;
-        double *restrict G = st->G + b->goff + 18 * sd;
         if (bd < 0) {
             r0 = pos[0]; r1 = pos[1]; r2 = pos[2];
             for (int a = 0; a < 3; a++) { p[sd][a] = pos[a]; vp[sd][a] = 0; c[sd][a] = 0; }
@@ -306,16 +321,16 @@ static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, c
             vp[sd][0] = v[0] + wr0; vp[sd][1] = v[1] + wr1; vp[sd][2] = v[2] + wr2;
             c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
             const double *S = st->Jwinv + 9 * bd;
-            double *restrict W = st->W + b->goff + 18 * sd;
             double y[3][3]; /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
             for (int i = 0; i < 3; i++) {
                 y[0][i] = r2 * S[3 * i + 1] - r1 * S[3 * i + 2];
                 y[1][i] = r0 * S[3 * i + 2] - r2 * S[3 * i];
                 y[2][i] = r1 * S[3 * i] - r0 * S[3 * i + 1];
             }
-            for (int i = 0; i < 3; i++) { W[3 + i] = sg * y[0][i]; W[9 + i] = sg * y[1][i]; W[15 + i] = sg * y[2][i]; }
+                        for (int a = 0; a < 3; a++)
+                for (int i = 0; i < 3; i++) L[6 + 9 * sd + 3 * a + i] = y[a][i];
             /* this side's part of A(k,k) = G W: δ/m + (r × e_a)·y_c (σ² = 1), lower triangle */
-            double im = 1 / s->mass[bd];
+            double im = sg * L[30 + sd];
             d00 += im + r2 * y[0][1] - r1 * y[0][2];
             d10 += r0 * y[0][2] - r2 * y[0][0];
             d11 += im - r2 * y[1][0] + r0 * y[1][2];
@@ -323,9 +338,9 @@ static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, c
             d21 += r1 * y[1][0] - r0 * y[1][1];
             d22 += im + r1 * y[2][0] - r0 * y[2][1];
         }
-        G[4] = sg * r2; G[5] = -sg * r1; G[9] = -sg * r2; G[11] = sg * r0; G[15] = sg * r1; G[16] = -sg * r0;
+        L[3 * sd] = r0; L[3 * sd + 1] = r1; L[3 * sd + 2] = r2;
     }
-    double *dl = st->dlean + 6 * (b - s->block);
+    double *dl = L + 24;
     dl[0] = d00; dl[1] = d10; dl[2] = d11; dl[3] = d20; dl[4] = d21; dl[5] = d22;
     double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
     for (int a = 0; a < 3; a++) {

@@ -116,14 +116,15 @@ static inline __attribute__((always_inline)) void gwt_sph(double *restrict out, 
 
 /* A(r,c) = G_r W_cᵀ of two lean blocks through their shared body, written:
  * σ_r (W_lin + W_ang × r_r) with W_lin = σ_c/m e_c. */
-static inline void sph_pair(double *restrict out, const double *restrict Ga, const double *restrict Wb)
+static inline void sph_pair(double *restrict out, const double *restrict La, int sa, const double *restrict Lb, int sb)
 {
-    double sg = Ga[0], r[3] = {sg * Ga[11], -sg * Ga[5], sg * Ga[4]}, im = sg * Wb[0];
-    for (int c = 0; c < 3; c++) {
-        const double *w = Wb + 6 * c;
-        out[0 * 3 + c] = sg * (w[4] * r[2] - w[5] * r[1]);
-        out[1 * 3 + c] = sg * (w[5] * r[0] - w[3] * r[2]);
-        out[2 * 3 + c] = sg * (w[3] * r[1] - w[4] * r[0]);
+    const double *r = La + 3 * sa, *y = Lb + 6 + 9 * sb;
+    double sg = (sa ? -1 : 1) * (sb ? -1 : 1), im = (sa ? -1 : 1) * Lb[30 + sb];
+    for (int c = 0; c < 3; c++) { /* σ_a σ_b (y_c × r)_a */
+        const double *w = y + 3 * c;
+        out[0 * 3 + c] = sg * (w[1] * r[2] - w[2] * r[1]);
+        out[1 * 3 + c] = sg * (w[2] * r[0] - w[0] * r[2]);
+        out[2 * 3 + c] = sg * (w[0] * r[1] - w[1] * r[0]);
     }
     out[0] += im; out[4] += im; out[8] += im;
 }
@@ -177,7 +178,7 @@ void mt_assemble(MtState *st)
         int swap;
         double *D = mt_bchol_block(st->chol, k, k, &swap);
         if (b->lean) { /* computed by mt_stage_constraints */
-            const double *dl = st->dlean + 6 * k;
+            const double *dl = st->dlean + MT_LEAN * k + 24;
             D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
             continue;
         }
@@ -195,7 +196,7 @@ void mt_assemble(MtState *st)
         const MtPair *pr = &st->pair[p];
         const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
         if (br->lean && bc->lean && !pr->add) {
-            sph_pair(pr->slot, st->G + br->goff + 18 * pr->sr, st->W + bc->goff + 18 * pr->sc);
+            sph_pair(pr->slot, st->dlean + MT_LEAN * pr->r, pr->sr, st->dlean + MT_LEAN * pr->c, pr->sc);
             continue;
         }
         if (!pr->add) memset(pr->slot, 0, sizeof(double) * (size_t)(br->nrow * bc->nrow));
@@ -244,12 +245,13 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
         const double *lam = lambda + b->row0;
         if (b->lean) { /* W = [σ/m I, angular rows] */
             double l0 = lam[0], l1 = lam[1], l2 = lam[2];
+            const double *L = st->dlean + MT_LEAN * k;
             for (int side = 0; side < 2; side++) {
                 if (b->body[side] < 0) continue;
-                const double *W = st->W + b->goff + 18 * side;
-                double *o = out + 6 * b->body[side], im = W[0];
+                const double *y = L + 6 + 9 * side;
+                double *o = out + 6 * b->body[side], im = L[30 + side], sg = side ? -1 : 1;
                 o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
-                for (int c = 0; c < 3; c++) o[3 + c] += W[3 + c] * l0 + W[9 + c] * l1 + W[15 + c] * l2;
+                for (int c = 0; c < 3; c++) o[3 + c] += sg * (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
             }
             continue;
         }
@@ -358,8 +360,8 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
                 for (int a = 0; a < 3; a++) v[a] = -st->h[r0 + a] - c1 * st->gd[r0 + a] - c0 * st->g[r0 + a];
                 for (int sd = 0; sd < 2; sd++) {
                     if (b->body[sd] < 0) continue;
-                    const double *G = st->G + b->goff + 18 * sd, *x = st->a0 + 6 * b->body[sd];
-                    double sg = G[0], r0x = sg * G[11], r1 = -sg * G[5], r2 = sg * G[4];
+                    const double *rr = st->dlean + MT_LEAN * k + 3 * sd, *x = st->a0 + 6 * b->body[sd];
+                    double sg = sd ? -1 : 1, r0x = rr[0], r1 = rr[1], r2 = rr[2];
                     v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
                     v[1] -= sg * (x[1] + x[5] * r0x - x[3] * r2);
                     v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0x);

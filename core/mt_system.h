@@ -155,25 +155,34 @@ typedef struct MtState {
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
     /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
-    double *dlean;         /* nblock x 6: lower triangle of A(k,k) of lean blocks, from mt_stage_constraints */
+    double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
+                            * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
+                            * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
 } MtState;
 
+void mt_lean_expand(const MtState *st, int k);
+
 /* Jacobian rows of block k on a side: nrow x 6, linear then angular; W the
- * same layout for M⁻¹Gᵀ. */
+ * same layout for M⁻¹Gᵀ. Lean blocks keep their rows compact during an
+ * evaluation (MtState.dlean); the accessors write them out on demand. */
 static inline double *mt_state_G(const MtState *st, int k, int side)
 {
     const MtCBlock *b = &st->sys->block[k];
+    if (b->lean) mt_lean_expand(st, k);
     return st->G + b->goff + 6 * b->nrow * side;
 }
 static inline double *mt_state_W(const MtState *st, int k, int side)
 {
     const MtCBlock *b = &st->sys->block[k];
+    if (b->lean) mt_lean_expand(st, k);
     return st->W + b->goff + 6 * b->nrow * side;
 }
+
+#define MT_LEAN 32
 
 /* Writes the constant entries of G and W of lean blocks (after allocation). */
 void mt_state_init_lean(MtState *st);
