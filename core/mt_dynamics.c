@@ -43,26 +43,67 @@ void mt_stage_bodies(MtState *st, const double *q)
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
+/* mt_eval's body pass: rotations, world inverse inertia, gravity and gyroscopic
+ * forces of rigid bodies in one sweep (R and ω stay in registers); with no
+ * other applied forces (done = 1) also the free accelerations a0 and acc. */
+static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
+{
+    const MtSystem *s = st->sys;
+    double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict fall = st->f;
+    double *restrict a0 = st->a0, *restrict acc = st->acc;
+    const double *restrict Jiall = s->Jcinv, *restrict Jcall = s->Jc;
+    const double g0 = s->gravity[0], g1 = s->gravity[1], g2 = s->gravity[2];
+    for (int b = 0; b < s->nbody; b++) {
+        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+        double nn = 1 / sqrt(w * w + x * x + y * y + z * z); /* as mt_stage_bodies, to the last bit */
+        w *= nn; x *= nn; y *= nn; z *= nn;
+        double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
+        double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
+        double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+        double *Rb = Rall + 9 * b;
+        for (int i = 0; i < 9; i++) Rb[i] = R[i];
+        const double *Ji = Jiall + 9 * b, *Jc = Jcall + 9 * b;
+        double S[9];
+        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
+            double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
+            S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+            S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+            S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+            S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+            S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+            S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+        } else mt_m3_rotate_sym(S, R, Ji);
+        double *Sb = Sall + 9 * b;
+        for (int i = 0; i < 9; i++) Sb[i] = S[i];
+        if (s->nflex && s->bflex[b] >= 0) continue; /* mt_flex_forces */
+        const double *om = u + 6 * b + 3;
+        double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
+        f[0] = g0 * m; f[1] = g1 * m; f[2] = g2 * m;
+        mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
+        mt_m3_mulv(Jw, Jc, wb);
+        mt_m3_mulv(Jw, R, Jw);
+        mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
+        double *fb = fall + 6 * b;
+        for (int i = 0; i < 6; i++) fb[i] = f[i];
+        if (done) {
+            double a[6], im = 1 / m;
+            a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
+            mt_m3_mulv(a + 3, S, f + 3);
+            for (int i = 0; i < 6; i++) { a0[6 * b + i] = a[i]; acc[6 * b + i] = a[i]; }
+        }
+    }
+    if (s->nflex) mt_flex_stage_mass(st, q);
+}
+
 /* Gravity, gyroscopic terms and springs, at the centre of mass. */
+/* The rigid bodies' gravity and gyroscopic forces are set by stage_bodies_eval. */
 static void stage_forces(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     if (s->nmodal) memset(st->f + 6 * s->nbody, 0, sizeof(double) * (size_t)s->nmodal);
-    for (int b = 0; b < s->nbody; b++) {
-        if (s->nflex && s->bflex[b] >= 0) {
-            mt_flex_forces(st, b, q, u);
-            continue;
-        }
-        double *f = st->f + 6 * b, Jw[3], wb[3], w[3], R[9], Jc[9];
-        for (int i = 0; i < 3; i++) w[i] = u[6 * b + 3 + i];
-        for (int i = 0; i < 9; i++) { R[i] = st->R[9 * b + i]; Jc[i] = s->Jc[9 * b + i]; }
-        double m = s->mass[b];
-        f[0] = s->gravity[0] * m; f[1] = s->gravity[1] * m; f[2] = s->gravity[2] * m;
-        mt_m3_tmulv(wb, R, w); /* J ω = R Jc Rᵀ ω */
-        mt_m3_mulv(Jw, Jc, wb);
-        mt_m3_mulv(Jw, R, Jw);
-        mt_v3_cross(f + 3, Jw, w); /* −ω × Jω */
-    }
+    if (s->nflex)
+        for (int b = 0; b < s->nbody; b++)
+            if (s->bflex[b] >= 0) mt_flex_forces(st, b, q, u);
     if (s->nchan > 3) mt_stage_channels(st, t, q, u);
     else st->chan[2] = t;
     if (s->model->ncontrol) mt_stage_controls(st, st->zcur, st->dz);
@@ -319,12 +360,10 @@ static int loops_feedback(MtState *st, double t)
     return 0;
 }
 
-MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
+/* a0 = M⁻¹ f (and acc = a0) once every applied force is in f. */
+static void free_acc(MtState *st)
 {
     const MtSystem *s = st->sys;
-    st->nevals++;
-    mt_stage_bodies(st, q);
-    stage_forces(st, t, q, u);
     for (int b = 0; b < s->nbody; b++) {
         double *a = st->a0 + 6 * b, *f = st->f + 6 * b;
         if (s->nflex && s->bflex[b] >= 0) {
@@ -338,6 +377,19 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         mt_m3_mulv(a + 3, st->Jwinv + 9 * b, f + 3);
     }
     memcpy(st->acc, st->a0, sizeof(double) * (size_t)s->nu);
+}
+
+MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
+{
+    const MtSystem *s = st->sys;
+    st->nevals++;
+    /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
+    int done = !s->nflex && s->nchan <= 3 && !s->model->ncontrol && !s->model->nforce && !s->nspring;
+    stage_bodies_eval(st, q, u, done);
+    if (!done) {
+        stage_forces(st, t, q, u);
+        free_acc(st);
+    } else st->chan[2] = t;
     if (s->nrow == 0) goto check;
     mt_stage_constraints(st, t, q, u);
     switch (s->model->loops) {
