@@ -366,22 +366,25 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
  * otherwise it is factored by the Cholesky path, which handles those cases. */
 #define LDL_MIN 1e-6
 
-/* Inverse of the symmetric block whose lower triangle is in D, written to Di
- * (full, row-major); 0 if the pivots pass. */
-INLINE int inv_small(double *Di, const double *D, const double *d0, double tol, const int m)
+/* Adjugate C (full, row-major) and 1/det of the symmetric block whose lower
+ * triangle is in D, so that D⁻¹ = C/det; 0 if the pivots pass. The caller
+ * forms the Schur updates from C and scales them by 1/det afterwards, so the
+ * division runs alongside instead of on the column-to-column critical path. */
+INLINE int adj_small(double *C, double *id, const double *D, const double *d0, double tol, const int m)
 {
     if (m == 1) {
         double a = D[0];
         if (!(a > 0) || (tol > 0 && !(a > tol * d0[0]))) return 1;
-        Di[0] = 1 / a;
+        C[0] = 1;
+        *id = 1 / a;
         return 0;
     }
     if (m == 2) {
         double a00 = D[0], a10 = D[2], a11 = D[3], det = a00 * a11 - a10 * a10;
         if (!(a00 > 0) || !(det > LDL_MIN * a11 * a00)) return 1;
         if (tol > 0 && (!(a00 > tol * d0[0]) || !(det > tol * d0[1] * a00))) return 1;
-        double id = 1 / det;
-        Di[0] = a11 * id; Di[1] = Di[2] = -a10 * id; Di[3] = a00 * id;
+        C[0] = a11; C[1] = C[2] = -a10; C[3] = a00;
+        *id = 1 / det;
         return 0;
     }
     double a00 = D[0], a10 = D[3], a11 = D[4], a20 = D[6], a21 = D[7], a22 = D[8];
@@ -390,9 +393,9 @@ INLINE int inv_small(double *Di, const double *D, const double *d0, double tol, 
     double det = a00 * c00 + a10 * c10 + a20 * c20;
     if (!(a00 > 0) || !(c22 > LDL_MIN * a11 * a00) || !(det > LDL_MIN * a22 * c22)) return 1;
     if (tol > 0 && (!(a00 > tol * d0[0]) || !(c22 > tol * d0[1] * a00) || !(det > tol * d0[2] * c22))) return 1;
-    double id = 1 / det;
-    Di[0] = c00 * id; Di[1] = Di[3] = c10 * id; Di[2] = Di[6] = c20 * id;
-    Di[4] = c11 * id; Di[5] = Di[7] = c21 * id; Di[8] = c22 * id;
+    C[0] = c00; C[1] = C[3] = c10; C[2] = C[6] = c20;
+    C[4] = c11; C[5] = C[7] = c21; C[8] = c22;
+    *id = 1 / det;
     return 0;
 }
 
@@ -407,6 +410,18 @@ INLINE void xmul(double *restrict X, const double *restrict B, const double *res
         }
 }
 
+/* T -= (Ba Xbᵀ)·id */
+INLINE void schur_s(double *restrict T, const double *restrict Xa, const int ma, const double *restrict Xb, const int mb,
+                    double id, const int m)
+{
+    for (int i = 0; i < ma; i++)
+        for (int j = 0; j < mb; j++) {
+            double v = 0;
+            for (int q = 0; q < m; q++) v += Xa[i * m + q] * Xb[j * m + q];
+            T[i * mb + j] -= v * id;
+        }
+}
+
 /* 1: not taken (use factor_column). Row-block sizes equal to m (the common
  * case: spherical joints next to spherical joints) get unrolled kernels. */
 INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
@@ -414,29 +429,29 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
     int o = b->poff[c];
     for (int j = 0; j < m; j++)
         if (b->dep[o + j]) return 1;
-    double *D = b->val + b->dval[c], Di[9];
-    if (inv_small(Di, D, b->diag0 + o, tol, m)) return 1;
-    for (int i = 0; i < m * m; i++) D[i] = Di[i];
+    double *D = b->val + b->dval[c], C[9], id;
+    if (adj_small(C, &id, D, b->diag0 + o, tol, m)) return 1;
     b->ldl[c] = 1;
     int e0 = b->colptr[c], e1 = b->colptr[c + 1];
     double *xs = b->xs;
-    for (int e = e0; e < e1; e++) { /* X = B D⁻¹ */
-        if (b->esize[e] == m) xmul(xs + b->xoff[e], b->val + b->voff[e], Di, m, m);
-        else xmul(xs + b->xoff[e], b->val + b->voff[e], Di, b->esize[e], m);
+    for (int e = e0; e < e1; e++) { /* B C, unscaled */
+        if (b->esize[e] == m) xmul(xs + b->xoff[e], b->val + b->voff[e], C, m, m);
+        else xmul(xs + b->xoff[e], b->val + b->voff[e], C, b->esize[e], m);
     }
-    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) { /* T -= B_a X_bᵀ = B_a D⁻¹ B_bᵀ */
+    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) { /* T -= B_a D⁻¹ B_bᵀ = (B_a (B_b C)ᵀ)/det */
         double *T = b->val + b->upd_t[u];
         const double *Ba = b->val + b->voff[b->upd_a[u]], *Xb = xs + b->xoff[b->upd_b[u]];
-        if (b->upd_ma[u] == m && b->upd_mb[u] == m) schur(T, Ba, m, Xb, m, m);
-        else schur(T, Ba, b->upd_ma[u], Xb, b->upd_mb[u], m);
+        if (b->upd_ma[u] == m && b->upd_mb[u] == m) schur_s(T, Ba, m, Xb, m, id, m);
+        else schur_s(T, Ba, b->upd_ma[u], Xb, b->upd_mb[u], id, m);
     }
-    for (int e = e0; e < e1; e++) {
+    for (int i = 0; i < m * m; i++) D[i] = C[i] * id;
+    for (int e = e0; e < e1; e++) { /* X = B D⁻¹ in place of B */
         double *B = b->val + b->voff[e];
         const double *X = xs + b->xoff[e];
         if (b->esize[e] == m)
-            for (int i = 0; i < m * m; i++) B[i] = X[i];
+            for (int i = 0; i < m * m; i++) B[i] = X[i] * id;
         else
-            for (int i = 0, ni = b->esize[e] * m; i < ni; i++) B[i] = X[i];
+            for (int i = 0, ni = b->esize[e] * m; i < ni; i++) B[i] = X[i] * id;
     }
     return 0;
 }

@@ -78,7 +78,7 @@ void mt_system_free(MtSystem *s)
     mt_forces_free(s);
     mt_flex_free(s);
     mt_model_free(s->model);
-    free(s->mass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
+    free(s->mass); free(s->imass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
     free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->lockrow); free(s->zoff_control); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
     free(s);
 }
@@ -185,6 +185,8 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     mt_v3_copy(s->gravity, m->gravity);
     s->solver = m->solver;
     s->mass = malloc(sizeof(double) * (size_t)(nb + 1));
+    s->imass = malloc(sizeof(double) * (size_t)(nb + 1));
+    if (!s->imass) goto nomem;
     s->Jc = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
     s->Jcinv = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
     s->com = malloc(sizeof(double) * 3 * (size_t)(nb + 1));
@@ -201,6 +203,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     for (int i = 0; i < nb; i++) {
         const MtBodySpec *b = &m->body[i];
         s->mass[i] = b->mass;
+        s->imass[i] = 1 / b->mass;
         const double *I = b->inertia;
         double J[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
         memcpy(s->Jc + 9 * i, J, sizeof J);
@@ -528,7 +531,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->fmat); free(st->fwork);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->fmat); free(st->fwork);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -555,7 +558,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork) goto nomem;
     st->dlean = calloc(MT_LEAN * (size_t)s->nblock + 1, sizeof(double));
-    if (!st->dlean) goto nomem;
+    st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
+    if (!st->dlean || !st->qn) goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
     st->cont = calloc(3 * nr, sizeof(double));

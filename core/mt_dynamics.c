@@ -53,9 +53,14 @@ static void stage_bodies_eval(MtState *st, const double *restrict q, const doubl
     double *restrict a0 = st->a0, *restrict acc = st->acc;
     const double *restrict Jiall = s->Jcinv, *restrict Jcall = s->Jc;
     const double g0 = s->gravity[0], g1 = s->gravity[1], g2 = s->gravity[2];
+    double *restrict qn = st->qn;
+    for (int b = 0; b < s->nbody; b++) { /* square root and division first, in a loop of their own */
+        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+        qn[b] = 1 / sqrt(w * w + x * x + y * y + z * z);
+    }
     for (int b = 0; b < s->nbody; b++) {
         double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-        double nn = 1 / sqrt(w * w + x * x + y * y + z * z); /* as mt_stage_bodies, to the last bit */
+        double nn = qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
         w *= nn; x *= nn; y *= nn; z *= nn;
         double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
         double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
@@ -86,7 +91,7 @@ static void stage_bodies_eval(MtState *st, const double *restrict q, const doubl
         double *fb = fall + 6 * b;
         for (int i = 0; i < 6; i++) fb[i] = f[i];
         if (done) {
-            double a[6], im = 1 / m;
+            double a[6], im = s->imass[b];
             a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
             mt_m3_mulv(a + 3, S, f + 3);
             for (int i = 0; i < 6; i++) { a0[6 * b + i] = a[i]; acc[6 * b + i] = a[i]; }

@@ -80,6 +80,7 @@ typedef struct MtSystem {
     double gravity[3];
     MtSolverSpec solver;
     double *mass;          /* nbody */
+    double *imass;         /* nbody: 1/mass */
     double *Jc, *Jcinv;    /* nbody x 9: inertia about the centre of mass, body axes */
     double *com;           /* nbody x 3: centre of mass in body axes */
     int *mbody;            /* nmarker */
@@ -155,6 +156,7 @@ typedef struct MtState {
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
     /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
+    double *qn;            /* nbody: scratch, 1/|quaternion| of the evaluation */
     double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
                             * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
                             * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
