@@ -422,8 +422,11 @@ INLINE void schur_s(double *restrict T, const double *restrict Xa, const int ma,
         }
 }
 
-/* 1: not taken (use factor_column). Row-block sizes equal to m (the common
- * case: spherical joints next to spherical joints) get unrolled kernels. */
+/* 1: not taken (use factor_column). LDLᵀ columns are stored unscaled: the
+ * adjugate C in the diagonal slot, X̃ = B C in place of each below block, and
+ * 1/det in dinv[first row]; D⁻¹ = C/det and L = X̃/det. Row-block sizes equal
+ * to m (spherical joints next to spherical joints) get unrolled kernels, and a
+ * column with a single below block (chains, tree branches) needs no scratch. */
 INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
 {
     int o = b->poff[c];
@@ -432,9 +435,23 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
     double *D = b->val + b->dval[c], C[9], id;
     if (adj_small(C, &id, D, b->diag0 + o, tol, m)) return 1;
     b->ldl[c] = 1;
+    b->dinv[o] = id;
+    for (int i = 0; i < m * m; i++) D[i] = C[i];
     int e0 = b->colptr[c], e1 = b->colptr[c + 1];
+    if (e1 == e0 + 1 && b->esize[e0] == m) { /* one below block: T -= (B X̃ᵀ)/det, lower triangle */
+        double *B = b->val + b->voff[e0], X[9], *T = b->val + b->upd_t[b->updptr[c]];
+        xmul(X, B, C, m, m);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j <= i; j++) {
+                double v = 0;
+                for (int q = 0; q < m; q++) v += B[i * m + q] * X[j * m + q];
+                T[i * m + j] -= v * id;
+            }
+        for (int i = 0; i < m * m; i++) B[i] = X[i];
+        return 0;
+    }
     double *xs = b->xs;
-    for (int e = e0; e < e1; e++) { /* B C, unscaled */
+    for (int e = e0; e < e1; e++) { /* B C */
         if (b->esize[e] == m) xmul(xs + b->xoff[e], b->val + b->voff[e], C, m, m);
         else xmul(xs + b->xoff[e], b->val + b->voff[e], C, b->esize[e], m);
     }
@@ -444,14 +461,13 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
         if (b->upd_ma[u] == m && b->upd_mb[u] == m) schur_s(T, Ba, m, Xb, m, id, m);
         else schur_s(T, Ba, b->upd_ma[u], Xb, b->upd_mb[u], id, m);
     }
-    for (int i = 0; i < m * m; i++) D[i] = C[i] * id;
-    for (int e = e0; e < e1; e++) { /* X = B D⁻¹ in place of B */
+    for (int e = e0; e < e1; e++) {
         double *B = b->val + b->voff[e];
         const double *X = xs + b->xoff[e];
         if (b->esize[e] == m)
-            for (int i = 0; i < m * m; i++) B[i] = X[i] * id;
+            for (int i = 0; i < m * m; i++) B[i] = X[i];
         else
-            for (int i = 0, ni = b->esize[e] * m; i < ni; i++) B[i] = X[i] * id;
+            for (int i = 0, ni = b->esize[e] * m; i < ni; i++) B[i] = X[i];
     }
     return 0;
 }
@@ -496,27 +512,28 @@ INLINE void xtsub(double *restrict xc, const double *restrict X, const double *r
 
 INLINE void fwd_ldl(const MtBchol *b, int c, double *x, const int m)
 {
-    const double *Di = b->val + b->dval[c];
-    double *xc = x + b->poff[c], y[3];
-    for (int j = 0; j < m; j++) y[j] = xc[j];
+    const double *Ci = b->val + b->dval[c];
+    double *xc = x + b->poff[c], y[3], id = b->dinv[b->poff[c]];
+    for (int j = 0; j < m; j++) y[j] = xc[j] * id;
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
         if (b->esize[e] == m) xsub(x + b->eoff[e], b->val + b->voff[e], y, m, m);
         else xsub(x + b->eoff[e], b->val + b->voff[e], y, b->esize[e], m);
     }
     for (int j = 0; j < m; j++) {
         double s = 0;
-        for (int q = 0; q < m; q++) s += Di[j * m + q] * y[q];
+        for (int q = 0; q < m; q++) s += Ci[j * m + q] * y[q];
         xc[j] = s;
     }
 }
 
 INLINE void bwd_ldl(const MtBchol *b, int c, double *x, const int m)
 {
-    double *xc = x + b->poff[c];
+    double *xc = x + b->poff[c], t[3] = {0, 0, 0}, id = b->dinv[b->poff[c]];
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
-        if (b->esize[e] == m) xtsub(xc, b->val + b->voff[e], x + b->eoff[e], m, m);
-        else xtsub(xc, b->val + b->voff[e], x + b->eoff[e], b->esize[e], m);
+        if (b->esize[e] == m) xtsub(t, b->val + b->voff[e], x + b->eoff[e], m, m);
+        else xtsub(t, b->val + b->voff[e], x + b->eoff[e], b->esize[e], m);
     }
+    for (int q = 0; q < m; q++) xc[q] += t[q] * id;
 }
 
 INLINE void fwd_column(const MtBchol *b, int c, double *x, const int m)
