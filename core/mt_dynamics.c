@@ -322,47 +322,34 @@ static void add_reactions(const MtState *st, const double *lambda, double *out)
     }
 }
 
-/* Penalty and modified-Lagrange treatments (Ivanov–Poloskov): no solve across
- * bodies, only the diagonal of A = G M⁻¹ Gᵀ. With ν the controller frequency
- * and p = 1: penalty λ = −(ν² g + 2ξν ġ)/A_rr; modified Lagrange
- * λ = −(A u + B ġ), A = 4ν²/A_rr, B = 3ν/A_rr, u̇ = (ν/2) g + ġ (eq. 5–9). */
-static int loops_feedback(MtState *st, double t)
+/* Right-hand side of the penalty and modified-Lagrange treatments (Ivanov &
+ * Poloskov, eq. 5–9, p = 1), with the full gain matrices: the feedback forces
+ * are λ = −A⁻¹(K g + D ġ) with A = G M⁻¹ Gᵀ, so that each row obeys its own
+ * linear law whatever the coupling of the rows, the pull of the applied
+ * forces (G a0 + h) acting on it as a disturbance:
+ *   penalty  g̈ + 2ξν ġ + ν² g = G a0 + h                (stiff spring–damper)
+ *   mlf      g̈ + 3ν ġ + 4ν² u = G a0 + h, u̇ = (ν/2) g + ġ  (PID: no offset;
+ *            poles −ν, −ν(1 ± i))
+ * Velocity rows: ė + ν e = 0; acceleration rows as with Lagrange multipliers.
+ * Gains from the diagonal of A only (an earlier version) leave strongly
+ * coupled rows (a chain of rods, a revolute joint) unstable or far off. */
+static double loops_rhs(MtState *st, int k, int r, int row, double nu, double xi, int mlf)
 {
-    (void)t;
     const MtSystem *s = st->sys;
-    double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000, xi = s->solver.stab_damping;
-    int mlf = s->model->loops == MT_LOOPS_MLF;
-    for (int k = 0; k < s->nblock; k++) {
-        const MtCBlock *b = &s->block[k];
-        for (int r = 0; r < b->nrow; r++) {
-            int row = b->row0 + r;
-            double arr = 0;
-            for (int sd = 0; sd < b->nside; sd++)
-                if (b->body[sd] >= 0) {
-                    arr += dot6(mt_state_G(st, k, sd) + 6 * r, mt_state_W(st, k, sd) + 6 * r);
-                    if (b->gwoff[sd] >= 0) {
-                        int N = mt_body_modes(s, b->body[sd]);
-                        for (int c = 0; c < N; c++) arr += st->Gw[b->gwoff[sd] + r * N + c] * st->Ww[b->gwoff[sd] + r * N + c];
-                    }
-                }
-            double lam = 0;
-            if (!st->rowoff[row] && arr > 0) {
-                if (s->level[row] == 0) {
-                    if (mlf) {
-                        double uu = st->zcur[s->zoff_mlf + row];
-                        lam = -(4 * nu * nu * uu + 3 * nu * st->gd[row]) / arr;
-                        st->dz[s->zoff_mlf + row] = 0.5 * nu * st->g[row] + st->gd[row];
-                    } else lam = -(nu * nu * st->g[row] + 2 * xi * nu * st->gd[row]) / arr;
-                } else if (s->level[row] == 1) lam = -(nu * st->gd[row]) / arr;
-                else { /* acceleration-level rows: one Jacobi step on G u̇ = −h */
-                    double v = row_sub(st, k, r, st->a0, -st->h[row]);
-                    lam = v / arr;
-                }
-            } else if (mlf) st->dz[s->zoff_mlf + row] = 0;
-            st->lambda[row] = lam;
-        }
+    if (st->rowoff[row]) {
+        if (mlf) st->dz[s->zoff_mlf + row] = 0;
+        return 0;
     }
-    return 0;
+    switch (s->level[row]) {
+    case 0:
+        if (mlf) {
+            st->dz[s->zoff_mlf + row] = 0.5 * nu * st->g[row] + st->gd[row];
+            return -(4 * nu * nu * st->zcur[s->zoff_mlf + row] + 3 * nu * st->gd[row]);
+        }
+        return -(nu * nu * st->g[row] + 2 * xi * nu * st->gd[row]);
+    case 1: return -nu * st->gd[row];
+    default: return row_sub(st, k, r, st->a0, -st->h[row]);
+    }
 }
 
 /* a0 = M⁻¹ f (and acc = a0) once every applied force is in f. */
@@ -397,19 +384,21 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     } else st->chan[2] = t;
     if (s->nrow == 0) goto check;
     mt_stage_constraints(st, t, q, u);
-    switch (s->model->loops) {
-    case MT_LOOPS_PENALTY:
-    case MT_LOOPS_MLF:
-        if (loops_feedback(st, t)) return mt_error_set(err, MT_ERR_SOLVE, "solver", "%s", MT_("solver: loop feedback failed"));
-        break;
-    default: {
+    {
         mt_assemble(st);
         int bad = 0;
         if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, t, err);
         if (mt_bchol_regularised(st->chol)) st->nregularised++;
         double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
         double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
-        for (int k = 0; k < s->nblock; k++) {
+        int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
+        for (int k = 0; k < s->nblock && feedback; k++) {
+            const MtCBlock *b = &s->block[k];
+            double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000;
+            for (int r = 0; r < b->nrow; r++)
+                st->rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
+        }
+        for (int k = 0; k < s->nblock && !feedback; k++) {
             const MtCBlock *b = &s->block[k];
             if (b->lean) { /* position rows: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
                 int r0 = b->row0;
@@ -440,7 +429,6 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         }
         memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
         mt_bchol_solve(st->chol, st->lambda);
-    }
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
