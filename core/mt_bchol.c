@@ -583,17 +583,19 @@ INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
     default: fn(__VA_ARGS__, 6); break;           \
     }
 
-void mt_bchol_solve(const MtBchol *b, double *x)
+static void fwd_any(const MtBchol *b, int c, double *x)
 {
-    for (int c = 0; c < b->n; c++) {
-        if (b->ldl[c]) {
-            switch (b->psize[c]) {
-            case 1: fwd_ldl(b, c, x, 1); break;
-            case 2: fwd_ldl(b, c, x, 2); break;
-            default: fwd_ldl(b, c, x, 3); break;
-            }
-        } else DISPATCH(fwd_column, b->psize[c], b, c, x)
-    }
+    if (b->ldl[c]) {
+        switch (b->psize[c]) {
+        case 1: fwd_ldl(b, c, x, 1); break;
+        case 2: fwd_ldl(b, c, x, 2); break;
+        default: fwd_ldl(b, c, x, 3); break;
+        }
+    } else DISPATCH(fwd_column, b->psize[c], b, c, x)
+}
+
+static void bwd_all(const MtBchol *b, double *x)
+{
     for (int c = b->n - 1; c >= 0; c--) {
         if (b->ldl[c]) {
             switch (b->psize[c]) {
@@ -604,3 +606,34 @@ void mt_bchol_solve(const MtBchol *b, double *x)
         } else DISPATCH(bwd_column, b->psize[c], b, c, x)
     }
 }
+
+int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
+{
+    if (tol > 0) save_diag(b);
+    b->nreg = 0;
+    for (int c = 0; c < b->n; c++) {
+        int rc;
+        switch (b->psize[c]) {
+        case 1: rc = ldl_column(b, c, tol, 1) ? factor_column(b, c, 0, tol, 1) : 0; break;
+        case 2: rc = ldl_column(b, c, tol, 2) ? factor_column(b, c, 0, tol, 2) : 0; break;
+        case 3: rc = ldl_column(b, c, tol, 3) ? factor_column(b, c, 0, tol, 3) : 0; break;
+        case 4: rc = factor_column(b, c, 0, tol, 4); break;
+        case 5: rc = factor_column(b, c, 0, tol, 5); break;
+        default: rc = factor_column(b, c, 0, tol, 6); break;
+        }
+        if (rc) {
+            if (bad_block) *bad_block = b->perm[c];
+            return -1;
+        }
+        fwd_any(b, c, x); /* column c is final: its forward step runs alongside the next column's factor */
+    }
+    bwd_all(b, x);
+    return 0;
+}
+
+void mt_bchol_solve(const MtBchol *b, double *x)
+{
+    for (int c = 0; c < b->n; c++) fwd_any(b, c, x);
+    bwd_all(b, x);
+}
+

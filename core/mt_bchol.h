@@ -34,6 +34,10 @@ void mt_bchol_zero_fill(MtBchol *b);
  * a non-positive pivot is an error. Returns 0, or -1 and sets *bad_block to
  * the block with a non-positive pivot. */
 int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block);
+/* mt_bchol_factor (detect = 0) and mt_bchol_solve in one sweep: each column's
+ * forward substitution follows its factorisation (x = rhs on entry, the
+ * solution on return). */
+int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x);
 /* Solves A x = rhs in place (x in the original block order, concatenated). */
 void mt_bchol_solve(const MtBchol *b, double *x);
 /* Row-offset of block k in the concatenated vector; total rows. */

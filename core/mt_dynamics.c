@@ -386,9 +386,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     mt_stage_constraints(st, t, q, u);
     {
         mt_assemble(st);
-        int bad = 0;
-        if (mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad)) return singular(st, bad, t, err);
-        if (mt_bchol_regularised(st->chol)) st->nregularised++;
+        double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
         double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
         double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
         int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
@@ -396,7 +394,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
             const MtCBlock *b = &s->block[k];
             double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000;
             for (int r = 0; r < b->nrow; r++)
-                st->rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
+                rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
         }
         for (int k = 0; k < s->nblock && !feedback; k++) {
             const MtCBlock *b = &s->block[k];
@@ -412,7 +410,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
                     v[1] -= sg * (x[1] + x[5] * r0x - x[3] * r2);
                     v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0x);
                 }
-                for (int a = 0; a < 3; a++) st->rhs[r0 + a] = st->rowoff[r0 + a] ? 0 : v[a];
+                for (int a = 0; a < 3; a++) rhs[r0 + a] = st->rowoff[r0 + a] ? 0 : v[a];
                 continue;
             }
             for (int r = 0; r < b->nrow; r++) {
@@ -424,11 +422,12 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
                 default: break;
                 }
                 v = row_sub(st, k, r, st->a0, v);
-                st->rhs[row] = st->rowoff[row] ? 0 : v;
+                rhs[row] = st->rowoff[row] ? 0 : v;
             }
         }
-        memcpy(st->lambda, st->rhs, sizeof(double) * (size_t)s->nrow);
-        mt_bchol_solve(st->chol, st->lambda);
+        int bad = 0;
+        if (mt_bchol_factor_solve(st->chol, MT_PIVOT_REG, &bad, st->lambda)) return singular(st, bad, t, err);
+        if (mt_bchol_regularised(st->chol)) st->nregularised++;
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
