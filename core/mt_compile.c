@@ -531,7 +531,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->fmat); free(st->fwork);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -605,6 +605,12 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     }
     mt_state_init_lean(st);
     mt_state_init_coords(st);
+    st->dslot = malloc(sizeof(double *) * (size_t)(s->nblock + 1));
+    if (!st->dslot) goto nomem;
+    for (int k = 0; k < s->nblock; k++) {
+        int swap;
+        st->dslot[k] = mt_bchol_block(st->chol, k, k, &swap);
+    }
     /* Pairs: every (block, side) × (block, side) on a shared body, k != l. */
     int cap = s->nedge + 1;
     st->pair = malloc(sizeof(MtPair) * (size_t)cap);

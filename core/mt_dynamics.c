@@ -85,8 +85,10 @@ static void stage_bodies_eval(MtState *st, const double *restrict q, const doubl
         double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
         f[0] = g0 * m; f[1] = g1 * m; f[2] = g2 * m;
         mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
-        mt_m3_mulv(Jw, Jc, wb);
-        mt_m3_mulv(Jw, R, Jw);
+        if (Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0) {
+            wb[0] *= Jc[0]; wb[1] *= Jc[4]; wb[2] *= Jc[8];
+        } else mt_m3_mulv(wb, Jc, wb);
+        mt_m3_mulv(Jw, R, wb);
         mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
         double *fb = fall + 6 * b;
         for (int i = 0; i < 6; i++) fb[i] = f[i];
@@ -221,8 +223,7 @@ void mt_assemble(MtState *st)
     mt_bchol_zero_fill(st->chol);
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
-        int swap;
-        double *D = mt_bchol_block(st->chol, k, k, &swap);
+        double *D = st->dslot[k];
         if (b->lean) { /* computed by mt_stage_constraints */
             const double *dl = st->dlean + MT_LEAN * k + 24;
             D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];

@@ -152,6 +152,7 @@ typedef struct MtState {
     MtBchol *chol;
     int npair;
     MtPair *pair;
+    double **dslot;        /* nblock: storage of A(k,k) in the factor */
     long nevals;
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
