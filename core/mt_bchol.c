@@ -31,6 +31,8 @@ struct MtBchol {
     double *diag0;       /* scratch: original diagonal for detection */
     unsigned char *ldl;  /* per position: column factored as block LDLᵀ (1) or Cholesky (0) */
     double *xs;          /* scratch: X = B D⁻¹ of one column's below blocks */
+    double *pan;         /* scratch for columns of 3-row blocks with several below blocks: the
+                          * blocks as one panel, B·C transposed, and their product (see panel_column) */
     int nval, nnz;
     int nreg; /* pivots regularised by the last factorisation */
 };
@@ -48,7 +50,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->size); free(b->off); free(b->perm); free(b->iperm); free(b->dval); free(b->colptr);
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
-    free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->xoff); free(b->fill);
+    free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->pan); free(b->xoff); free(b->fill);
     free(b);
 }
 
@@ -190,6 +192,10 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
         maxcol = w > maxcol ? w : maxcol;
     }
     b->xs = malloc(sizeof(double) * (size_t)(maxcol + 1));
+    int maxnb = 0;
+    for (int c = 0; c < n; c++) maxnb = sptr.v[c + 1] - sptr.v[c] > maxnb ? sptr.v[c + 1] - sptr.v[c] : maxnb;
+    b->pan = malloc(sizeof(double) * (size_t)(18 * maxnb + 9 * maxnb * maxnb + 1));
+    if (!b->pan) goto nomem;
     b->xoff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
     if (!b->ldl || !b->xs || !b->xoff) goto nomem;
     for (int c = 0; c < n; c++)
@@ -320,7 +326,7 @@ INLINE int chol_diag(double *L, unsigned char *dep, const double *d0, int detect
 }
 
 /* X = B L⁻ᵀ for a below block of mr rows. */
-INLINE void below_solve(double *X, const double *L, const double *inv, int mr, const int m)
+INLINE void below_solve(double *X, const double *L, const double *inv, const int mr, const int m)
 {
     for (int r = 0; r < mr; r++)
         for (int j = 0; j < m; j++) {
@@ -350,10 +356,16 @@ INLINE int factor_column(MtBchol *b, int c, int detect, double tol, const int m)
     if (chol_diag(L, dep, b->diag0 + o, detect, tol, &b->nreg, m)) return -1;
     double *dinv = b->dinv + o;
     for (int j = 0; j < m; j++) dinv[j] = dep[j] ? 0 : 1 / L[j * m + j];
-    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) below_solve(b->val + b->voff[e], L, dinv, b->esize[e], m);
-    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++)
-        schur(b->val + b->upd_t[u], b->val + b->voff[b->upd_a[u]], b->upd_ma[u], b->val + b->voff[b->upd_b[u]],
-              b->upd_mb[u], m);
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        if (b->esize[e] == m) below_solve(b->val + b->voff[e], L, dinv, m, m);
+        else below_solve(b->val + b->voff[e], L, dinv, b->esize[e], m);
+    }
+    for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) {
+        double *T = b->val + b->upd_t[u];
+        const double *Xa = b->val + b->voff[b->upd_a[u]], *Xb = b->val + b->voff[b->upd_b[u]];
+        if (b->upd_ma[u] == m && b->upd_mb[u] == m) schur(T, Xa, m, Xb, m, m); /* unrolled for equal sizes */
+        else schur(T, Xa, b->upd_ma[u], Xb, b->upd_mb[u], m);
+    }
     return 0;
 }
 
@@ -422,6 +434,49 @@ INLINE void schur_s(double *restrict T, const double *restrict Xa, const int ma,
         }
 }
 
+/* A column of 3-row blocks with nb ≥ 4 below blocks (fill-in of loopy graphs):
+ * the below blocks are gathered into one 3nb × 3 panel B, P = B·C is kept
+ * transposed, and the Schur updates (B Pᵀ)/det are formed as one dense lower
+ * product whose inner loop runs along contiguous memory (the compiler
+ * vectorises it), then subtracted from their targets. Same arithmetic as the
+ * block-by-block updates; 0 if some below block is not 3 rows (caller does it). */
+static int panel_column(MtBchol *b, int c, const double *C, double id)
+{
+    int e0 = b->colptr[c], nb = b->colptr[c + 1] - e0, w = 3 * nb;
+    for (int e = 0; e < nb; e++)
+        if (b->esize[e0 + e] != 3) return 0;
+    double *restrict Bp = b->pan, *restrict PT = Bp + 9 * nb, *restrict Q = PT + 9 * nb;
+    for (int e = 0; e < nb; e++) {
+        const double *B = b->val + b->voff[e0 + e];
+        for (int i = 0; i < 9; i++) Bp[9 * e + i] = B[i];
+    }
+    for (int i = 0; i < w; i++) /* PT[j][i] = (B C)[i][j] */
+        for (int j = 0; j < 3; j++) PT[j * w + i] = Bp[3 * i] * C[j] + Bp[3 * i + 1] * C[3 + j] + Bp[3 * i + 2] * C[6 + j];
+    for (int i = 0; i < w; i++) { /* Q[i][0 .. end of i's block] = Σ_q B[i][q] PT[q][.] */
+        int end = 3 * (i / 3) + 3;
+        double *Qi = Q + (size_t)i * w, b0 = Bp[3 * i], b1 = Bp[3 * i + 1], b2 = Bp[3 * i + 2];
+        for (int j = 0; j < end; j++) Qi[j] = b0 * PT[j] + b1 * PT[w + j] + b2 * PT[2 * w + j];
+    }
+    int u = b->updptr[c];
+    for (int a = 0; a < nb; a++)
+        for (int bb = 0; bb <= a; bb++, u++) {
+            double *T = b->val + b->upd_t[u];
+            const double *Qa = Q + (size_t)(3 * a) * w + 3 * bb;
+            if (a == bb)
+                for (int i = 0; i < 3; i++)
+                    for (int j = 0; j <= i; j++) T[3 * i + j] -= Qa[(size_t)i * w + j] * id;
+            else
+                for (int i = 0; i < 3; i++)
+                    for (int j = 0; j < 3; j++) T[3 * i + j] -= Qa[(size_t)i * w + j] * id;
+        }
+    for (int e = 0; e < nb; e++) { /* X̃ = B C in place of B */
+        double *B = b->val + b->voff[e0 + e];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) B[3 * i + j] = PT[j * w + 3 * e + i];
+    }
+    return 1;
+}
+
 /* 1: not taken (use factor_column). LDLᵀ columns are stored unscaled: the
  * adjugate C in the diagonal slot, X̃ = B C in place of each below block, and
  * 1/det in dinv[first row]; D⁻¹ = C/det and L = X̃/det. Row-block sizes equal
@@ -450,6 +505,7 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
         for (int i = 0; i < m * m; i++) B[i] = X[i];
         return 0;
     }
+    if (m == 3 && e1 - e0 >= 4 && panel_column(b, c, C, id)) return 0;
     double *xs = b->xs;
     for (int e = e0; e < e1; e++) { /* B C */
         if (b->esize[e] == m) xmul(xs + b->xoff[e], b->val + b->voff[e], C, m, m);
@@ -479,9 +535,10 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
     for (int c = 0; c < b->n; c++) {
         int rc;
         switch (b->psize[c]) {
-        case 1: rc = (detect || ldl_column(b, c, tol, 1)) ? factor_column(b, c, detect, tol, 1) : 0; break;
-        case 2: rc = (detect || ldl_column(b, c, tol, 2)) ? factor_column(b, c, detect, tol, 2) : 0; break;
-        case 3: rc = (detect || ldl_column(b, c, tol, 3)) ? factor_column(b, c, detect, tol, 3) : 0; break;
+        /* detecting: a block whose pivots all pass tol has no dependent row, so the LDLᵀ path serves */
+        case 1: rc = ldl_column(b, c, tol, 1) ? factor_column(b, c, detect, tol, 1) : 0; break;
+        case 2: rc = ldl_column(b, c, tol, 2) ? factor_column(b, c, detect, tol, 2) : 0; break;
+        case 3: rc = ldl_column(b, c, tol, 3) ? factor_column(b, c, detect, tol, 3) : 0; break;
         case 4: rc = factor_column(b, c, detect, tol, 4); break;
         case 5: rc = factor_column(b, c, detect, tol, 5); break;
         default: rc = factor_column(b, c, detect, tol, 6); break;
