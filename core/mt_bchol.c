@@ -484,11 +484,29 @@ static int panel_column(MtBchol *b, int c, const double *C, double id)
  * column with a single below block (chains, tree branches) needs no scratch. */
 INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
 {
-    int o = b->poff[c];
-    for (int j = 0; j < m; j++)
-        if (b->dep[o + j]) return 1;
+    int o = b->poff[c], ndep = 0;
+    const unsigned char *dep = b->dep + o;
+    for (int j = 0; j < m; j++) ndep += dep[j];
     double *D = b->val + b->dval[c], C[9], id;
-    if (adj_small(C, &id, D, b->diag0 + o, tol, m)) return 1;
+    if (ndep) { /* rows out of the solve: unit pivots, no coupling, and no updates flow from them */
+        if (ndep == m) return 1;
+        double Dm[9];
+        for (int i = 0; i < m * m; i++) Dm[i] = D[i];
+        for (int j = 0; j < m; j++)
+            if (dep[j]) {
+                for (int i = 0; i < m; i++) Dm[i * m + j] = Dm[j * m + i] = 0;
+                Dm[j * m + j] = 1;
+            }
+        double d0[3];
+        for (int j = 0; j < m; j++) d0[j] = dep[j] ? 1 : b->diag0[o + j];
+        if (adj_small(C, &id, Dm, d0, tol, m)) return 1;
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+            double *B = b->val + b->voff[e];
+            for (int r = 0; r < b->esize[e]; r++)
+                for (int j = 0; j < m; j++)
+                    if (dep[j]) B[r * m + j] = 0;
+        }
+    } else if (adj_small(C, &id, D, b->diag0 + o, tol, m)) return 1;
     b->ldl[c] = 1;
     b->dinv[o] = id;
     for (int i = 0; i < m * m; i++) D[i] = C[i];
@@ -570,8 +588,9 @@ INLINE void xtsub(double *restrict xc, const double *restrict X, const double *r
 INLINE void fwd_ldl(const MtBchol *b, int c, double *x, const int m)
 {
     const double *Ci = b->val + b->dval[c];
+    const unsigned char *dep = b->dep + b->poff[c];
     double *xc = x + b->poff[c], y[3], id = b->dinv[b->poff[c]];
-    for (int j = 0; j < m; j++) y[j] = xc[j] * id;
+    for (int j = 0; j < m; j++) y[j] = dep[j] ? 0 : xc[j] * id; /* rows out of the solve: x = 0 */
     for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
         if (b->esize[e] == m) xsub(x + b->eoff[e], b->val + b->voff[e], y, m, m);
         else xsub(x + b->eoff[e], b->val + b->voff[e], y, b->esize[e], m);
