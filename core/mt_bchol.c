@@ -194,7 +194,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     b->xs = malloc(sizeof(double) * (size_t)(maxcol + 1));
     int maxnb = 0;
     for (int c = 0; c < n; c++) maxnb = sptr.v[c + 1] - sptr.v[c] > maxnb ? sptr.v[c + 1] - sptr.v[c] : maxnb;
-    b->pan = malloc(sizeof(double) * (size_t)(18 * maxnb + 9 * maxnb * maxnb + 1));
+    b->pan = malloc(sizeof(double) * (size_t)(27 * maxnb + 1));
     if (!b->pan) goto nomem;
     b->xoff = malloc(sizeof(int) * (size_t)(sidx.n + 1));
     if (!b->ldl || !b->xs || !b->xoff) goto nomem;
@@ -452,16 +452,17 @@ static int panel_column(MtBchol *b, int c, const double *C, double id)
     }
     for (int i = 0; i < w; i++) /* PT[j][i] = (B C)[i][j] */
         for (int j = 0; j < 3; j++) PT[j * w + i] = Bp[3 * i] * C[j] + Bp[3 * i + 1] * C[3 + j] + Bp[3 * i + 2] * C[6 + j];
-    for (int i = 0; i < w; i++) { /* Q[i][0 .. end of i's block] = Σ_q B[i][q] PT[q][.] */
-        int end = 3 * (i / 3) + 3;
-        double *Qi = Q + (size_t)i * w, b0 = Bp[3 * i], b1 = Bp[3 * i + 1], b2 = Bp[3 * i + 2];
-        for (int j = 0; j < end; j++) Qi[j] = b0 * PT[j] + b1 * PT[w + j] + b2 * PT[2 * w + j];
-    }
     int u = b->updptr[c];
-    for (int a = 0; a < nb; a++)
+    for (int a = 0; a < nb; a++) { /* block row a of the lower product, in a small buffer: Q[i][j] = Σ_q B[3a+i][q] PT[q][j] */
+        int end = 3 * a + 3;
+        for (int i = 0; i < 3; i++) {
+            const double *Bi = Bp + 3 * (3 * a + i);
+            double *Qi = Q + (size_t)i * w, b0 = Bi[0], b1 = Bi[1], b2 = Bi[2];
+            for (int j = 0; j < end; j++) Qi[j] = b0 * PT[j] + b1 * PT[w + j] + b2 * PT[2 * w + j];
+        }
         for (int bb = 0; bb <= a; bb++, u++) {
             double *T = b->val + b->upd_t[u];
-            const double *Qa = Q + (size_t)(3 * a) * w + 3 * bb;
+            const double *Qa = Q + 3 * bb;
             if (a == bb)
                 for (int i = 0; i < 3; i++)
                     for (int j = 0; j <= i; j++) T[3 * i + j] -= Qa[(size_t)i * w + j] * id;
@@ -469,6 +470,7 @@ static int panel_column(MtBchol *b, int c, const double *C, double id)
                 for (int i = 0; i < 3; i++)
                     for (int j = 0; j < 3; j++) T[3 * i + j] -= Qa[(size_t)i * w + j] * id;
         }
+    }
     for (int e = 0; e < nb; e++) { /* X̃ = B C in place of B */
         double *B = b->val + b->voff[e0 + e];
         for (int i = 0; i < 3; i++)
