@@ -665,7 +665,7 @@ INLINE void bwd_column(const MtBchol *b, int c, double *x, const int m)
     default: fn(__VA_ARGS__, 6); break;           \
     }
 
-static void fwd_any(const MtBchol *b, int c, double *x)
+INLINE void fwd_any(const MtBchol *b, int c, double *x)
 {
     if (b->ldl[c]) {
         switch (b->psize[c]) {
