@@ -1,6 +1,8 @@
 /* Block sparse Cholesky against a dense solve: chain, tree and loop block
  * patterns with random blocks of 1..6 rows; detection and skipping of
- * dependent rows. */
+ * dependent rows; lattices of 3-row blocks (block LDLᵀ columns, dense panel
+ * updates of the fill-in) with mt_bchol_factor_solve, also with a row taken
+ * out of the solve beforehand (as the solver does with redundant rows). */
 #include <string.h>
 
 #include "mt_bchol.h"
@@ -39,7 +41,15 @@ static void dense_solve(int n, const double *A0, const double *b0, double *x)
 
 /* Builds A = J Jᵀ + shift·I where J has, per edge and block, random rows so that
  * the pattern matches the block graph; fills bchol and returns the dense copy. */
+static double check_pattern_mode(const char *name, int nb, const int *size, int ne, const int *edge, int dep_row, int mode);
 static double check_pattern(const char *name, int nb, const int *size, int ne, const int *edge, int dep_row)
+{
+    return check_pattern_mode(name, nb, size, ne, edge, dep_row, 0);
+}
+
+/* mode 1: mt_bchol_factor_solve; dep_row (if ≥ 0) is marked out before the
+ * factor instead of being made dependent, and the other rows must be solved. */
+static double check_pattern_mode(const char *name, int nb, const int *size, int ne, const int *edge, int dep_row, int mode)
 {
     MtError err = {0};
     MtBchol *b = mt_bchol_new(nb, size, ne, edge, &err);
@@ -57,7 +67,7 @@ static double check_pattern(const char *name, int nb, const int *size, int ne, c
                     for (int c = 0; c < 6; c++) J[(size_t)(o + r) * nc + 6 * e + c] = urand();
         }
     }
-    if (dep_row >= 0) { /* make row dep_row the sum of rows 0 and 1 */
+    if (dep_row >= 0 && mode == 0) { /* make row dep_row the sum of rows 0 and 1 */
         for (int c = 0; c < nc; c++) J[(size_t)dep_row * nc + c] = J[c] + J[nc + c];
     }
     double *A = calloc((size_t)(n * n), sizeof(double));
@@ -78,11 +88,30 @@ static double check_pattern(const char *name, int nb, const int *size, int ne, c
                 for (int j = 0; j < size[l]; j++) blk[i * size[l] + j] = A[(ok + i) * n + (ol + j)];
         }
     int bad = -1;
-    int rc = mt_bchol_factor(b, dep_row >= 0, 1e-10, &bad);
-    CHECK(rc == 0, "%s: factor failed at block %d", name, bad);
     double *x = malloc(sizeof(double) * (size_t)n), *xr = malloc(sizeof(double) * (size_t)n), *rhs = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++) rhs[i] = urand();
     double err_max = 0;
+    if (mode == 1) {
+        if (dep_row >= 0) {
+            mt_bchol_set_dependent(b, dep_row, 1);
+            rhs[dep_row] = 0; /* as mt_eval does for rows out of the solve */
+        }
+        memcpy(x, rhs, sizeof(double) * (size_t)n);
+        int rc = mt_bchol_factor_solve(b, 1e-13, &bad, x);
+        CHECK(rc == 0, "%s: factor failed at block %d", name, bad);
+        if (dep_row >= 0) CHECK(x[dep_row] == 0, "%s: the unknown of the row out of the solve is zero", name);
+        for (int i = 0; i < n; i++) {
+            if (i == dep_row) continue;
+            double s = 0;
+            for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+            err_max = fmax(err_max, fabs(s - rhs[i]) / (1 + fabs(rhs[i])));
+        }
+        free(J); free(A); free(x); free(xr); free(rhs);
+        mt_bchol_free(b);
+        return err_max;
+    }
+    int rc = mt_bchol_factor(b, dep_row >= 0, 1e-10, &bad);
+    CHECK(rc == 0, "%s: factor failed at block %d", name, bad);
     if (dep_row < 0) {
         memcpy(x, rhs, sizeof(double) * (size_t)n);
         mt_bchol_solve(b, x);
@@ -133,5 +162,26 @@ int main(void)
     for (int k = 0; k < N; k++) size[k] = 3;
     CHECK_ABS(check_pattern("chain+dependent", N, size, N - 1, edge, 2), 0, 1e-9,
               "residual of independent rows with a dependent row removed");
+    /* a 7 x 7 lattice of 3-row blocks (each linked to its row and column neighbours and its
+     * diagonal ones, as the joints of a plate lattice are): fill-in with columns of many
+     * below blocks */
+    {
+        enum { L = 7, NL = L * L };
+        int sz[NL], ed[2 * 4 * NL], n2 = 0;
+        for (int k = 0; k < NL; k++) sz[k] = 3;
+        for (int i = 0; i < L; i++)
+            for (int j = 0; j < L; j++) {
+                int k = i * L + j;
+                if (j + 1 < L) { ed[2 * n2] = k; ed[2 * n2 + 1] = k + 1; n2++; }
+                if (i + 1 < L) { ed[2 * n2] = k; ed[2 * n2 + 1] = k + L; n2++; }
+                if (i + 1 < L && j + 1 < L) { ed[2 * n2] = k; ed[2 * n2 + 1] = k + L + 1; n2++; }
+                if (i + 1 < L && j > 0) { ed[2 * n2] = k; ed[2 * n2 + 1] = k + L - 1; n2++; }
+            }
+        CHECK_ABS(check_pattern("lattice3", NL, sz, n2, ed, -1), 0, 1e-9, "7x7 lattice of 3-row blocks vs dense solve");
+        CHECK_ABS(check_pattern_mode("lattice3 factor_solve", NL, sz, n2, ed, -1, 1), 0, 1e-9,
+                  "7x7 lattice, factor and solve in one sweep: residual");
+        CHECK_ABS(check_pattern_mode("lattice3 row out", NL, sz, n2, ed, 3 * 24 + 1, 1), 0, 1e-9,
+                  "7x7 lattice with a row out of the solve: residual of the others");
+    }
     return mt_test_done();
 }
