@@ -156,7 +156,7 @@ int main(void)
                      "joint ja revolute crank.a ground.a\njoint jb revolute coupler.b crank.b\n"
                      "joint jc revolute rocker.c coupler.c\njoint jd revolute rocker.d ground.d\n"
                      "initial ja.angle -10deg\n";
-    /* The diagonal feedback laws are approximations: the penalty converges as nu grows (the violation
+    /* The feedback laws are approximations: the penalty converges as nu grows (the violation
      * falls roughly as 1/nu^2); the modified Lagrange function keeps the loop closed at moderate nu. */
     double gpen[2];
     static const char *const methods[] = {"loops penalty nu 300", "loops penalty nu 1000", "loops mlf nu 300"};
