@@ -79,6 +79,10 @@ struct _MotusWindow {
     int pick_body[2];
     double pick_point[2][3];
     GtkWidget *solver_dialog;
+
+    /* flexible bodies (motus-window-flex.c) */
+    guint flex_scanned;    /* frames whose fields are in flex_max */
+    double flex_max[2];    /* the run's largest displacement (m) and von Mises stress (Pa) */
 };
 
 /* motus-window.c */
@@ -120,6 +124,11 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 /* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
 void motus_window_teach_init(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+
+/* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */
+void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);
+void motus_window_flex_extend(MotusWindow *self);
+void motus_window_flex_reset(MotusWindow *self);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

@@ -74,8 +74,10 @@ static void show_time(MotusWindow *self, double t)
         double tf;
         if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
             motus_viewport_set_poses(self->viewport, self->poses);
+        motus_window_flex_show_frame(self, TRUE, i);
         motus_window_plots_cursor(self, t);
     } else {
+        motus_window_flex_show_frame(self, FALSE, 0);
         motus_window_plots_cursor(self, NAN);
     }
     self->quiet = TRUE;
@@ -158,6 +160,7 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
         info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), last, n, elapsed);
     gtk_label_set_text(self->run_label, info);
     motus_window_extend_plots(self);
+    motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     if (n == 1) update_actions(self);
 }
@@ -183,6 +186,7 @@ void motus_window_frames_loaded(MotusWindow *self)
 {
     self->plotted = 0;
     motus_window_refill_plots(self);
+    motus_window_flex_reset(self);
     double until = motus_run_bridge_until(self->bridge);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(until, 1e-9));
     include_motion(self);
@@ -208,6 +212,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
     motus_window_extend_plots(self);
+    motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -229,6 +234,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->plotted = 0;
+    motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
     motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
@@ -281,6 +287,7 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
     motus_window_list_columns(self, problems);
     motus_window_plots_model_changed(self, fit && m);
     motus_window_refill_plots(self);
+    motus_window_flex_reset(self);
     if (m && !n_frames(self)) gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
     /* frames of a run of another model no longer fit the bodies: show the model as built */
     if (m && motus_run_bridge_n_bodies(self->bridge) != m->nbody) motus_viewport_show_initial(self->viewport);
