@@ -33,7 +33,7 @@
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version;
 static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus;
-static double opt_time = NAN, opt_deform = NAN;
+static double opt_time = NAN, opt_deform = NAN, opt_until = NAN;
 
 static const GOptionEntry options[] = {
     {"run", 0, 0, G_OPTION_ARG_NONE, &opt_run, N_("Run the model as soon as it is open"), NULL},
@@ -41,6 +41,7 @@ static const GOptionEntry options[] = {
     {"shot-info", 0, 0, G_OPTION_ARG_FILENAME, &opt_info, N_("Write where the view, the plot and the bodies are"),
      N_("FILE")},
     {"quit-after-run", 0, 0, G_OPTION_ARG_NONE, &opt_quit, N_("Quit when the run (and the screenshot) is done"), NULL},
+    {"until", 0, 0, G_OPTION_ARG_DOUBLE, &opt_until, N_("End time of the run, s (instead of the model's)"), N_("T")},
     {"time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_time, N_("Show the frame at this time after the run, s"), N_("T")},
     {"view", 0, 0, G_OPTION_ARG_STRING, &opt_view, N_("View preset: front, right, top or iso"), N_("VIEW")},
     {"plot", 0, 0, G_OPTION_ARG_STRING, &opt_plot, N_("Result columns to plot, separated by commas"), N_("COLUMNS")},
@@ -170,6 +171,15 @@ static void batch_start(void)
             return;
         }
         motus_viewport_view_preset(vp, (MotusViewPreset)i);
+    }
+    if (!isnan(opt_until)) { /* an edit of the solver settings (the file is not saved) */
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        g_autoptr(GError) error = NULL;
+        g_ascii_dtostr(buf, sizeof buf, opt_until);
+        if (!motus_window_set_field(batch.win, MT_EDIT_SOLVER, 0, "until", buf, &error)) {
+            batch_fail(_("--until"), error->message);
+            return;
+        }
     }
     if (!isnan(opt_deform)) motus_viewport_set_deformation_scale(vp, opt_deform);
     if (opt_colour) {

@@ -32,6 +32,9 @@ void main()
     }
     vec3 base = mix(col, uHighlight.rgb, uHighlight.a);
     vec3 c = base * (0.30 + 0.50 * key + 0.32 * head) + vec3(0.22 * spec);
+    // a colour map is read against its legend: shading only darkens it (no
+    // clipped channels, little white), so its hues stay those of the bar
+    if (uField > 0) c = base * (0.50 + 0.50 * max(key, head)) + vec3(0.06 * spec);
     // a rim on highlighted bodies
     c += uHighlight.a * uHighlight.rgb * 0.6 * pow(1.0 - head, 3.0);
     fragColor = vec4(c, uAlpha);

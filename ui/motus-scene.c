@@ -734,6 +734,7 @@ static void add_flex_bodies(const MtModel *m, MotusScene *s)
         fm->spec = i;
         fm->fb = fb;
         fm->moff = moff;
+        fm->centre_vertex = -1;
         fm->verts = g_array_new(FALSE, FALSE, sizeof(MotusFlexVertex));
         fm->index = g_array_new(FALSE, FALSE, sizeof(guint32));
         float c[3];
@@ -824,6 +825,16 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         }
     }
     for (int b = 0; b <= m->nbody; b++) bounds_of(&s->body[b]);
+    for (int b = 0; b < m->nbody; b++) {
+        MotusFlexMesh *fm = s->body[b].flex;
+        if (!fm) continue;
+        double bd = INFINITY;
+        for (int v = 0; v < fm->fb->nsv; v++) {
+            const float *x = fm->fb->sv_x + 3 * v, *c = s->body[b].centre;
+            double d = (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
+            if (d < bd) bd = d, fm->centre_vertex = v;
+        }
+    }
     g_free(poses);
     return s;
 }

@@ -36,6 +36,7 @@ typedef struct {
     int spec;               /* index among the model's flexible specs */
     const MtFlexBody *fb;   /* borrowed from the model's reduced data */
     int moff;               /* first of its modal coordinates among all flexible bodies' (spec order) */
+    int centre_vertex;      /* surface vertex nearest to the middle of its box (where the body is shown to be) */
     GArray *verts;          /* MotusFlexVertex */
     GArray *index;          /* guint32, three per triangle, counter-clockwise from outside */
 } MotusFlexMesh;

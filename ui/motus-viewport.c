@@ -1382,13 +1382,17 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
         g_object_unref(l);
         return;
     }
-    for (int y = 0; y < bh; y++) {
+    /* one gradient fill: rows of 1 px rectangles off the pixel grid would blend into the panel */
+    cairo_pattern_t *grad = cairo_pattern_create_linear(0, by + bh, 0, by);
+    for (int k = 0; k <= 64; k++) {
         float c[3];
-        motus_colormap(1.0 - (double)y / (bh - 1), c);
-        cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-        cairo_rectangle(cr, bx, by + y, bw, 1);
-        cairo_fill(cr);
+        motus_colormap(k / 64.0, c);
+        cairo_pattern_add_color_stop_rgb(grad, k / 64.0, c[0], c[1], c[2]);
     }
+    cairo_set_source(cr, grad);
+    cairo_rectangle(cr, bx, by, bw, bh);
+    cairo_fill(cr);
+    cairo_pattern_destroy(grad);
     cairo_set_source_rgba(cr, 0.2, 0.2, 0.25, 0.8);
     cairo_rectangle(cr, bx + 0.5, by + 0.5, bw - 1, bh - 1);
     cairo_stroke(cr);
@@ -1516,13 +1520,36 @@ gboolean motus_viewport_get_colour_range(MotusViewport *self, double *lo, double
     return TRUE;
 }
 
+GtkWidget *motus_viewport_get_legend(MotusViewport *self) { return self->legend; }
+
 const char *motus_viewport_legend_unit(MotusViewport *self)
 {
     const MtUnit *u = field_unit(self, self->field);
     return u ? u->name : NULL;
 }
 
-gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double out[3])
+int motus_viewport_flex_n_vertices(MotusViewport *self, int body)
+{
+    if (!self->scene || body < 0 || body >= self->scene->nbody || !self->scene->body[body].flex) return 0;
+    return self->scene->body[body].flex->fb->nsv;
+}
+
+int motus_viewport_flex_peak_vertex(MotusViewport *self, int body)
+{
+    int n = motus_viewport_flex_n_vertices(self, body), best = -1;
+    const MotusFlexMesh *fm = n ? self->scene->body[body].flex : NULL;
+    const double *w = shown_w(self);
+    double bd = -1;
+    for (int v = 0; w && v < n; v++) {
+        double u[3];
+        mt_flexview_disp(fm->fb, w + fm->moff, self->rig + 6 * body, v, u);
+        double d = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+        if (d > bd) bd = d, best = v;
+    }
+    return best;
+}
+
+gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double scale, double out[3])
 {
     if (!self->scene || body < 0 || body >= self->scene->nbody || !self->scene->body[body].flex) return FALSE;
     const MotusFlexMesh *fm = self->scene->body[body].flex;
@@ -1530,7 +1557,7 @@ gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double
     double u[3] = {0, 0, 0}, p[3];
     const double *w = shown_w(self);
     if (w) mt_flexview_disp(fm->fb, w + fm->moff, self->rig + 6 * body, v, u);
-    for (int c = 0; c < 3; c++) p[c] = fm->fb->sv_x[3 * v + c] + self->deform * u[c];
+    for (int c = 0; c < 3; c++) p[c] = fm->fb->sv_x[3 * v + c] + scale * u[c];
     return motus_viewport_body_to_world(self, body, p, out);
 }
 
@@ -1872,6 +1899,11 @@ gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, d
     body_matrix(self, body, M);
     vec4 c = {bm->centre[0], bm->centre[1], bm->centre[2], 1}, w;
     glm_mat4_mulv(M, c, w);
+    if (bm->flex && bm->flex->centre_vertex >= 0) { /* a flexible body: where its middle is drawn, deformed */
+        double p[3];
+        motus_viewport_flex_vertex(self, body, bm->flex->centre_vertex, self->deform, p);
+        for (int k = 0; k < 3; k++) w[k] = (float)p[k];
+    }
     float out[2];
     float W = (float)gtk_widget_get_width(self->area), H = (float)gtk_widget_get_height(self->area);
     if (!motus_camera_project(&self->cam, w, W, H, out)) return FALSE;

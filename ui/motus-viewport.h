@@ -119,12 +119,19 @@ MotusRangeMode motus_viewport_get_range_mode(MotusViewport *self);
 void motus_viewport_set_run_max(MotusViewport *self, double disp, double von_mises);
 /* The range the colours span now (SI); FALSE when no field is shown. */
 gboolean motus_viewport_get_colour_range(MotusViewport *self, double *lo, double *hi);
+/* The legend (a drawing area over the view). */
+GtkWidget *motus_viewport_get_legend(MotusViewport *self);
 /* The legend's unit for the field shown ("mm", "MPa"; NULL when none). */
 const char *motus_viewport_legend_unit(MotusViewport *self);
-/* Where surface vertex v of flexible body `body` is drawn (project axes),
- * deformed with the modal coordinates and scale shown; FALSE when the body
- * has no flexible surface or v is out of range. */
-gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double out[3]);
+/* Surface vertices of flexible body `body` (0 when it has no flexible surface). */
+int motus_viewport_flex_n_vertices(MotusViewport *self, int body);
+/* Where surface vertex v of flexible body `body` is (project axes) with the
+ * modal coordinates shown and deformation scale `scale` (the view draws it
+ * at motus_viewport_get_deformation_scale); FALSE when the body has no
+ * flexible surface or v is out of range. */
+gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double scale, double out[3]);
+/* The surface vertex that moves most (relative to the supports) in the frame shown, or -1. */
+int motus_viewport_flex_peak_vertex(MotusViewport *self, int body);
 /* Animates mode `mode` (0-based) of flexible body `body` (a sinusoid of the
  * modal coordinate, its largest displacement a tenth of the body's size on
  * screen); mode < 0 stops and shows the frame again. */

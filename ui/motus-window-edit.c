@@ -150,6 +150,18 @@ static void after_edit(MotusWindow *self, const char *what)
     if (what) motus_window_set_status(self, what);
 }
 
+gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, const char *field, const char *text,
+                                GError **error)
+{
+    MtError err = {0};
+    if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, text, &err) != MT_OK) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->editor ? err.msg : _("no model is open"));
+        return FALSE;
+    }
+    after_edit(self, mt_editor_undo_label(self->editor));
+    return TRUE;
+}
+
 gboolean motus_window_undo(MotusWindow *self)
 {
     if (!self->editor || !mt_editor_can_undo(self->editor)) return FALSE;

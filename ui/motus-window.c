@@ -617,6 +617,39 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
         if (!gtk_widget_compute_point(area, root, &a, &out)) continue;
         g_string_append_printf(s, "body %s %d %d\n", self->model->body[b].name, (int)lround(out.x), (int)lround(out.y));
     }
+    /* flexible bodies: the legend, the colour range, each body's box on screen (deformed as drawn) and
+     * where its most displaced vertex is drawn and would be undeformed */
+    GtkWidget *legend = NULL;
+    double lo, hi;
+    if (motus_viewport_get_colour_range(self->viewport, &lo, &hi)) {
+        MotusField f = motus_viewport_get_colour_field(self->viewport);
+        g_string_append_printf(s, "field %s %.6g %.6g %s\n", f == MOTUS_FIELD_VONMISES ? "stress" : "displacement", lo,
+                               hi, motus_viewport_legend_unit(self->viewport));
+        legend = motus_viewport_get_legend(self->viewport);
+        if (gtk_widget_get_visible(legend)) widget_rect(legend, root, s, "legend");
+    }
+    double scale = motus_viewport_get_deformation_scale(self->viewport);
+    for (int b = 0; self->model && b < self->model->nbody; b++) {
+        int n = motus_viewport_flex_n_vertices(self->viewport, b);
+        if (!n) continue;
+        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, p[3], x, y;
+        for (int v = 0; v < n; v++)
+            if (motus_viewport_flex_vertex(self->viewport, b, v, scale, p) &&
+                motus_viewport_project_point(self->viewport, p, &x, &y))
+                x0 = fmin(x0, x), y0 = fmin(y0, y), x1 = fmax(x1, x), y1 = fmax(y1, y);
+        graphene_point_t a = GRAPHENE_POINT_INIT(0, 0), o;
+        if (!(x0 <= x1) || !gtk_widget_compute_point(area, root, &a, &o)) continue;
+        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", self->model->body[b].name, (int)lround(o.x + x0),
+                               (int)lround(o.y + y0), (int)lround(o.x + x1), (int)lround(o.y + y1));
+        int v = motus_viewport_flex_peak_vertex(self->viewport, b);
+        double pd[3], pu[3], xd, yd, xu, yu;
+        if (v >= 0 && motus_viewport_flex_vertex(self->viewport, b, v, scale, pd) &&
+            motus_viewport_flex_vertex(self->viewport, b, v, 0, pu) &&
+            motus_viewport_project_point(self->viewport, pd, &xd, &yd) &&
+            motus_viewport_project_point(self->viewport, pu, &xu, &yu))
+            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", self->model->body[b].name, v, o.x + xd,
+                                   o.y + yd, o.x + xu, o.y + yu);
+    }
     g_string_append_printf(s, "curves %d\nframes %u\n", motus_plot_n_curves(self->plot), n_frames(self));
     return g_file_set_contents(path, s->str, (gssize)s->len, error);
 }

@@ -43,6 +43,10 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
 const char *motus_window_get_path(MotusWindow *self);
 gboolean motus_window_is_dirty(MotusWindow *self);
 MtEditor *motus_window_get_editor(MotusWindow *self);
+/* Sets a field of an entity from text (mt_edit_set_field: "25 mm", "L/2"),
+ * undoably, and the views follow; FALSE with the reason naming the field. */
+gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, const char *field, const char *text,
+                                GError **error);
 /* Undo and redo of model edits (Ctrl+Z, Ctrl+Shift+Z); FALSE when there is nothing to do. */
 gboolean motus_window_undo(MotusWindow *self);
 gboolean motus_window_redo(MotusWindow *self);
