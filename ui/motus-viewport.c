@@ -1396,16 +1396,26 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
     cairo_set_source_rgba(cr, 0.2, 0.2, 0.25, 0.8);
     cairo_rectangle(cr, bx + 0.5, by + 0.5, bw - 1, bh - 1);
     cairo_stroke(cr);
-    /* labels: five steps, decimals from the step */
-    double a = u ? mt_unit_from_si(u, lo) : lo, b = u ? mt_unit_from_si(u, hi) : hi, step = (b - a) / 5;
-    int dec = step > 0 ? (int)CLAMP(ceil(-log10(step)) + (step * pow(10, ceil(-log10(step))) < 2.5), 0, 6) : 3;
-    for (int k = 0; k <= 5; k++) {
-        double t = k / 5.0, y = by + (1 - t) * (bh - 1);
+    /* labels: the plot's nice ticks inside the range, and its top value (the maximum) when no tick is near */
+    double a = u ? mt_unit_from_si(u, lo) : lo, b = u ? mt_unit_from_si(u, hi) : hi;
+    MotusTicks tk;
+    motus_ticks_compute(a, b, 5, FALSE, &tk);
+    int nlab = preview ? 2 : tk.n + 1;
+    for (int k = 0; k < nlab; k++) {
         char buf[48];
-        if (preview)
-            g_strlcpy(buf, k == 0 ? "0" : k == 5 ? _("max") : "", sizeof buf);
-        else
-            g_snprintf(buf, sizeof buf, "%.*f", dec, a + t * (b - a));
+        double v;
+        if (preview) {
+            v = k ? b : a;
+            g_strlcpy(buf, k ? _("max") : "0", sizeof buf);
+        } else if (k < tk.n) {
+            v = motus_ticks_value(&tk, k);
+            motus_ticks_format(v, tk.step, buf, sizeof buf);
+        } else {
+            v = b;
+            if (tk.n && b - motus_ticks_value(&tk, tk.n - 1) < 0.4 * tk.step) continue;
+            motus_ticks_format(v, tk.step / 10, buf, sizeof buf);
+        }
+        double y = by + (1 - (v - a) / (b - a)) * (bh - 1);
         cairo_set_source_rgb(cr, 0.12, 0.13, 0.16);
         cairo_move_to(cr, bx + bw, y);
         cairo_line_to(cr, bx + bw + 4, y);
