@@ -83,6 +83,7 @@ struct _MotusWindow {
     /* flexible bodies (motus-window-flex.c) */
     guint flex_scanned;    /* frames whose fields are in flex_max */
     double flex_max[2];    /* the run's largest displacement (m) and von Mises stress (Pa) */
+    GtkWidget *modes_dialog; /* the list of modes (animated shapes), or NULL */
 };
 
 /* motus-window.c */
@@ -129,6 +130,7 @@ void motus_window_teach_update(MotusWindow *self);
 void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);
 void motus_window_flex_extend(MotusWindow *self);
 void motus_window_flex_reset(MotusWindow *self);
+void motus_window_flex_init(MotusWindow *self);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

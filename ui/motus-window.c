@@ -394,6 +394,7 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "add-sensor", doc);
     set_enabled(self, "add-parameter", doc);
     set_enabled(self, "solver-settings", doc);
+    set_enabled(self, "flex-modes", doc && motus_viewport_n_modal(self->viewport) > 0);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
     gtk_button_set_icon_name(self->play_button,
@@ -696,6 +697,11 @@ static void motus_window_dispose(GObject *object)
         g_signal_handlers_disconnect_by_data(self->bridge, self);
         g_clear_object(&self->bridge); /* joins a running worker */
     }
+    if (self->modes_dialog) {
+        g_signal_handlers_disconnect_by_data(self->modes_dialog, self);
+        gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
+        self->modes_dialog = NULL;
+    }
     motus_window_project_dispose(self);
     gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
     G_OBJECT_CLASS(motus_window_parent_class)->dispose(object);
@@ -785,6 +791,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_project_init(self);
     motus_window_edit_init(self);
     motus_window_teach_init(self);
+    motus_window_flex_init(self);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);

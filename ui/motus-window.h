@@ -63,6 +63,10 @@ gboolean motus_window_is_picking(MotusWindow *self);
 /* A sensor ("position", "velocity", "acceleration"; joints give reactions,
  * springs and force elements their force) on the selection. */
 gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **error);
+/* Opens the list of modes of the flexible bodies (body: the one shown
+ * first, -1 the first); selecting a mode animates its shape in the view.
+ * Its "list" (GtkListBox) is reachable with g_object_get_data for tests. */
+GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body);
 /* Opens the solver settings dialog (an inspector of the solver fields). */
 GtkWidget *motus_window_show_solver_settings(MotusWindow *self);
 /* The property inspector. */
