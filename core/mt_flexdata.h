@@ -24,5 +24,10 @@ int mt_flex_data_marker_node(const MtFlexData *d, const char *marker);
 void mt_model_flex_attach(MtModel *m, int spec, MtFlexData *d);
 /* Row of a node label among the interface nodes, -1 when it is not one. */
 int mt_flex_data_if_row(const MtFlexData *d, int label);
+/* mt_model_reduce_flex and mt_model_flex_refresh with progress and
+ * cancellation (pr may be NULL; a cancelled reduction fails with MT_ERR_ARG
+ * "cancelled" and leaves that body unreduced). */
+MtStatus mt_model_reduce_flex_progress(MtModel *m, const char *basedir, const MtFeProgress *pr, MtError *err);
+MtStatus mt_model_flex_refresh_progress(MtModel *m, const MtFeProgress *pr, MtError *err);
 
 #endif

@@ -293,7 +293,7 @@ static MtStatus attach_markers(MtModel *m, const MtFlexSpec *f, MtFeModel *fe, M
     return MT_OK;
 }
 
-static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *err)
+static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFeProgress *pr, MtError *err)
 {
     MtFlexSpec *f = &m->flex[spec];
     MtBodySpec *b = &m->body[f->body];
@@ -311,6 +311,7 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *e
     if ((rc = attach_markers(m, f, fe, d, &ifn, &nif, err))) goto done;
     MtReduceOptions o;
     mt_reduce_options_init(&o);
+    if (pr) o.progress = *pr;
     o.method = nif == 0 && (f->method == MT_REDUCE_CB || f->method == MT_REDUCE_GUYAN) ? MT_REDUCE_MODES : f->method;
     o.nmodes = f->modes;
     o.nif = nif;
@@ -379,19 +380,26 @@ static int stale(const MtModel *m, int i)
     return n != d->nmarker;
 }
 
-MtStatus mt_model_flex_refresh(MtModel *m, MtError *err)
+MtStatus mt_model_flex_refresh(MtModel *m, MtError *err) { return mt_model_flex_refresh_progress(m, NULL, err); }
+
+MtStatus mt_model_flex_refresh_progress(MtModel *m, const MtFeProgress *pr, MtError *err)
 {
     for (int i = 0; i < m->nflex; i++)
         if (m->flex[i].data && stale(m, i)) mt_model_flex_invalidate(m, i);
-    return mt_model_reduce_flex(m, NULL, err);
+    return mt_model_reduce_flex_progress(m, NULL, pr, err);
 }
 
 MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err)
 {
+    return mt_model_reduce_flex_progress(m, basedir, NULL, err);
+}
+
+MtStatus mt_model_reduce_flex_progress(MtModel *m, const char *basedir, const MtFeProgress *pr, MtError *err)
+{
     if (!basedir && m->basedir[0]) basedir = m->basedir;
     for (int i = 0; i < m->nflex; i++) {
         if (m->flex[i].data) continue;
-        MtStatus rc = reduce_one(m, i, basedir, err);
+        MtStatus rc = reduce_one(m, i, basedir, pr, err);
         if (rc) return rc;
     }
     return MT_OK;
