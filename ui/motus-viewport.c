@@ -1734,6 +1734,7 @@ void motus_viewport_show_initial(MotusViewport *self)
 {
     if (!self->model) return;
     motus_scene_model_poses(self->model, self->poses);
+    motus_viewport_set_modal(self, NULL, 0); /* and undeformed */
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
     hud_refresh(self);
 }

@@ -369,7 +369,7 @@ void motus_window_update_actions(MotusWindow *self)
     gboolean doc = self->editor != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
-    set_enabled(self, "run", doc && !running);
+    set_enabled(self, "run", doc && !running && !self->flex_job);
     set_enabled(self, "pause", running);
     set_enabled(self, "stop", running || self->pick != PICK_NONE);
     set_enabled(self, "play-pause", frames);
@@ -395,6 +395,8 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "add-parameter", doc);
     set_enabled(self, "solver-settings", doc);
     set_enabled(self, "flex-modes", doc && motus_viewport_n_modal(self->viewport) > 0);
+    set_enabled(self, "import-mesh", doc && !running && !self->flex_job);
+    set_enabled(self, "add-flex-marker", doc && !running && !self->flex_job && motus_viewport_n_modal(self->viewport) > 0);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
     gtk_button_set_icon_name(self->play_button,
@@ -697,6 +699,7 @@ static void motus_window_dispose(GObject *object)
         g_signal_handlers_disconnect_by_data(self->bridge, self);
         g_clear_object(&self->bridge); /* joins a running worker */
     }
+    motus_window_flex_dispose(self);
     if (self->modes_dialog) {
         g_signal_handlers_disconnect_by_data(self->modes_dialog, self);
         gtk_window_destroy(GTK_WINDOW(self->modes_dialog));

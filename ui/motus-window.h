@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "mt_edit.h"
+#include "mt_flexedit.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,22 @@ gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **e
  * first, -1 the first); selecting a mode animates its shape in the view.
  * Its "list" (GtkListBox) is reachable with g_object_get_data for tests. */
 GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body);
+/* Importing a flexible body from a mesh: the dialog (path may be NULL), and
+ * what its Import button does: the body is added to a copy of the model,
+ * reduced on a worker thread (progress window, cancel), then committed as
+ * one undoable edit and selected. FALSE when it cannot start (the reason in
+ * error); the outcome is in the status bar when the worker ends. */
+GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path);
+gboolean motus_window_import_mesh_def(MotusWindow *self, const MtFlexMeshDef *def, GError **error);
+/* A marker on flexible body `body` at node `label` (spider ≤ 0), or a spider
+ * of that radius at point `at` (body axes); reduced again on a worker thread
+ * as above. The view's pick tool (win.add-flex-marker) calls it with the
+ * surface node clicked. */
+gboolean motus_window_add_flex_marker(MotusWindow *self, int body, int label, const double at[3], double spider,
+                                      GError **error);
+/* A reduction is running on a worker thread; cancelling it. */
+gboolean motus_window_flex_busy(MotusWindow *self);
+void motus_window_flex_cancel(MotusWindow *self);
 /* Opens the solver settings dialog (an inspector of the solver fields). */
 GtkWidget *motus_window_show_solver_settings(MotusWindow *self);
 /* The property inspector. */

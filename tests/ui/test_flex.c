@@ -5,13 +5,17 @@
  * frames, and stops when the dialog closes); after a run the colour scale's
  * "run maximum" equals the largest displacement over every frame computed
  * independently from the result columns; the deformation scale moves the
- * drawn vertices in proportion. */
+ * drawn vertices in proportion; a mesh imported through the dialog is
+ * reduced on a worker thread and placed as one undoable edit, a cancelled
+ * import leaves the model as it was, and markers placed on its nodes (by
+ * the pick tool too) join it after a new reduction. */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
 
 #include "motus-viewport.h"
 #include "motus-window.h"
+#include "mt_flexedit.h"
 #include "mt_flexdata.h"
 #include "mt_flexview.h"
 
@@ -191,6 +195,88 @@ static void test_run_range(void)
     g_free(t);
 }
 
+static gboolean idle_job(void) { return !motus_window_flex_busy(win); }
+
+static void test_import(void)
+{
+    motus_window_new_project(win);
+    g_assert_cmpint(model()->nbody, ==, 0);
+    g_autofree char *mesh = g_build_filename(MOTUS_PROJECTS_DIR, "meshes", "strut.msh", NULL);
+    GtkWidget *d = motus_window_import_mesh(win, NULL);
+    g_assert_nonnull(d);
+    gtk_editable_set_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file")), mesh);
+    const char *info = gtk_label_get_text(GTK_LABEL(g_object_get_data(G_OBJECT(d), "info")));
+    g_test_message("import dialog: %s", info);
+    g_assert_nonnull(strstr(info, "tet10"));
+    g_assert_cmpstr(gtk_editable_get_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "name"))), ==, "strut");
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(g_object_get_data(G_OBJECT(d), "modes")), 4);
+    /* a bad density is refused in the dialog, naming it */
+    GtkEditable *rho = g_object_get_data(G_OBJECT(d), "ρ");
+    gtk_editable_set_text(rho, "7850 kg");
+    g_signal_emit_by_name(g_object_get_data(G_OBJECT(d), "import"), "clicked");
+    g_assert_false(motus_window_flex_busy(win));
+    g_assert_nonnull(strstr(gtk_label_get_text(GTK_LABEL(g_object_get_data(G_OBJECT(d), "message"))), "ρ"));
+    gtk_editable_set_text(rho, "7850");
+    g_signal_emit_by_name(g_object_get_data(G_OBJECT(d), "import"), "clicked");
+    g_assert_true(motus_window_flex_busy(win));
+    g_assert_false(g_action_group_get_action_enabled(G_ACTION_GROUP(win), "run"));
+    g_assert_true(wait_for(idle_job, 90));
+    g_assert_cmpint(model()->nbody, ==, 1);
+    g_assert_cmpstr(model()->body[0].name, ==, "strut");
+    g_assert_nonnull(model()->flex[0].data);
+    g_assert_cmpint(model()->flex[0].data->body->nmode, ==, 4);
+    g_assert_cmpfloat(fabs(model()->body[0].mass - 34.68), <, 0.05); /* the steel tube */
+    g_assert_cmpint(motus_viewport_n_modal(viewport()), ==, 4);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "strut"));
+    /* one edit: undo removes the body, redo brings it back reduced */
+    g_assert_true(motus_window_undo(win));
+    g_assert_cmpint(model()->nbody, ==, 0);
+    g_assert_true(motus_window_redo(win));
+    g_assert_cmpint(model()->nbody, ==, 1);
+    g_assert_nonnull(model()->flex[0].data);
+
+    /* a cancelled import leaves the model as it was */
+    MtFlexMeshDef def;
+    mt_flex_mesh_def_default(&def);
+    g_strlcpy(def.file, mesh, sizeof def.file);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_import_mesh_def(win, &def, &error));
+    motus_window_flex_cancel(win);
+    g_assert_true(wait_for(idle_job, 90));
+    g_assert_cmpint(model()->nbody, ==, 1);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "cancelled"));
+
+    /* a spider marker at the bottom ring's centre: an interface node after the new reduction */
+    double centre[3] = {0, 0, 0};
+    g_assert_true(motus_window_add_flex_marker(win, 0, 0, centre, 0.072, &error));
+    g_assert_true(wait_for(idle_job, 90));
+    g_assert_cmpint(model()->nmarker, ==, 1);
+    g_assert_cmpstr(model()->marker[0].name, ==, "spider1");
+    g_assert_cmpint(model()->flex[0].data->body->nif, ==, 1);
+    /* the pick tool: a click on a surface node drawn on screen makes a marker riding on that node */
+    wait_drawn();
+    motus_viewport_view_preset(viewport(), MOTUS_VIEW_FRONT);
+    motus_viewport_fit_all(viewport());
+    wait_drawn();
+    const MtFlexBody *fb = model()->flex[0].data->body;
+    int v = -1;
+    double x = 0, y = 0, p[3];
+    for (int k = 0; k < fb->nsv && v < 0; k++) /* a vertex on the front face, half way up */
+        if (fb->sv_x[3 * k + 2] > 0.069 && fabs(fb->sv_x[3 * k + 1] - 0.4) < 0.03 && fabs(fb->sv_x[3 * k]) < 0.01) v = k;
+    g_assert_cmpint(v, >=, 0);
+    g_assert_true(motus_viewport_flex_vertex(viewport(), 0, v, 0, p));
+    g_assert_true(motus_viewport_project_point(viewport(), p, &x, &y));
+    g_action_group_activate_action(G_ACTION_GROUP(win), "add-flex-marker", NULL);
+    g_assert_true(motus_window_is_picking(win));
+    g_assert_true(motus_window_pick_click(win, x, y));
+    g_assert_true(wait_for(idle_job, 90));
+    g_assert_cmpint(model()->nmarker, ==, 2);
+    g_test_message("picked node %d: marker '%s'", fb->sv_id[v], model()->marker[1].name);
+    g_assert_cmpint(model()->marker[1].node, ==, fb->sv_id[v]);
+    g_assert_true(motus_window_undo(win));
+    g_assert_cmpint(model()->nmarker, ==, 1);
+}
+
 int main(int argc, char **argv)
 {
     gtk_disable_setlocale();
@@ -204,6 +290,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flex/open-and-pick", test_open_and_pick);
     g_test_add_func("/flex/modes-dialog", test_modes_dialog);
     g_test_add_func("/flex/run-range", test_run_range);
+    g_test_add_func("/flex/import", test_import);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     return rc;
