@@ -536,9 +536,15 @@ static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
 /* The modal coordinates drawn: the preview's while a mode animates. */
 static const double *shown_w(MotusViewport *self) { return self->prev_body >= 0 ? self->wp : self->w; }
 
+/* The field the colours show: an animated mode shape is coloured by its displacement at least. */
+static MotusField shown_field(MotusViewport *self)
+{
+    return self->prev_body >= 0 && self->field == MOTUS_FIELD_NONE ? MOTUS_FIELD_DISPLACEMENT : self->field;
+}
+
 static void current_range(MotusViewport *self, double *lo, double *hi)
 {
-    int f = self->field == MOTUS_FIELD_VONMISES ? 1 : 0;
+    int f = shown_field(self) == MOTUS_FIELD_VONMISES ? 1 : 0;
     *lo = 0;
     if (self->prev_body >= 0)
         *hi = self->prev_peak[f];
@@ -603,7 +609,7 @@ static void draw_flex(MotusViewport *self, GLuint prog, int i, mat4 V, mat4 M, c
     const double *rg = self->rig + 6 * i;
     glUniform3f(glGetUniformLocation(prog, "uRigT"), (float)rg[0], (float)rg[1], (float)rg[2]);
     glUniform3f(glGetUniformLocation(prog, "uRigR"), (float)rg[3], (float)rg[4], (float)rg[5]);
-    int field = colour ? (int)self->field : 0;
+    int field = colour ? (int)shown_field(self) : 0;
     if (field == MOTUS_FIELD_VONMISES && !f->stress) field = 0; /* beams: no stresses */
     if (!f->nmodes) field = 0;
     glUniform1i(glGetUniformLocation(prog, "uField"), field);
@@ -1338,7 +1344,7 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
     (void)da;
     MotusViewport *self = data;
     gboolean preview = self->prev_body >= 0;
-    MotusField f = preview && self->field == MOTUS_FIELD_NONE ? MOTUS_FIELD_DISPLACEMENT : self->field;
+    MotusField f = shown_field(self);
     if (f == MOTUS_FIELD_NONE || !self->scene) return;
     double lo, hi;
     current_range(self, &lo, &hi);
