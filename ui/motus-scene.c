@@ -778,9 +778,11 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         bm->edges = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
         bm->axes = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
     }
+    for (int b = 0; b <= m->nbody; b++) s->body[b].closed = TRUE;
     for (int i = 0; i < m->nshape; i++) {
         const MtShapeSpec *sh = &m->shape[i];
         int b = sh->body < 0 ? m->nbody : sh->body;
+        if (sh->kind == MT_SHAPE_MESH) s->body[b].closed = FALSE; /* a file's winding is unknown */
         float c[3];
         if (sh->color[0] || sh->color[1] || sh->color[2])
             memcpy(c, sh->color, sizeof c);

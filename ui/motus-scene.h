@@ -49,6 +49,7 @@ typedef struct {
     float lo[3], hi[3]; /* bounds of tri and glyph, body axes (lo > hi when empty) */
     float centre[3];    /* visual centre (middle of the bounds), body axes */
     MotusFlexMesh *flex; /* a flexible body's surface (NULL for rigid bodies and unreduced ones) */
+    gboolean closed;    /* tri holds closed, outward-wound primitives only (no mesh file): back faces may be culled */
 } MotusBodyMesh;
 
 typedef struct {

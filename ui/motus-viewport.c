@@ -684,11 +684,20 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
         glUniform1i(glGetUniformLocation(self->prog_mesh, "uOrtho"), self->cam.ortho);
         glUniform1f(glGetUniformLocation(self->prog_mesh, "uAlpha"), 1.0f);
         static const float no_hl[4] = {0, 0, 0, 0}, hl[4] = {1.0f, 0.78f, 0.15f, 0.45f};
+        /* closed primitives and glyphs lose their back faces before the software rasteriser sets them up */
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
+            if (self->scene->body[i].closed)
+                glEnable(GL_CULL_FACE);
+            else
+                glDisable(GL_CULL_FACE);
             draw_solid(self->prog_mesh, &self->tri[i], V, M, i == self->selected ? hl : no_hl);
+            glEnable(GL_CULL_FACE);
             draw_solid(self->prog_mesh, &self->glyph[i], V, M, no_hl);
         }
+        glDisable(GL_CULL_FACE);
         if (self->flexgl) {
             glUseProgram(self->prog_flex);
             set_camera_uniforms(self->prog_flex, V, P);

@@ -56,6 +56,7 @@ static void test_shapes(void)
     MtModel *m = parse(shapes_model);
     MotusScene *s = motus_scene_new(m, NULL, NULL);
     g_assert_cmpint(s->nbody, ==, 6);
+    for (int b = 0; b <= s->nbody; b++) g_assert_true(s->body[b].closed); /* primitives: back faces culled */
     g_assert_cmpint(s->up_axis, ==, 2);
     g_assert_cmpfloat(s->scale, >, 1);
     for (int b = 0; b <= s->nbody; b++) {
@@ -203,6 +204,7 @@ static void test_mesh_files(void)
     MotusScene *s = motus_scene_new(m, dir, w);
     g_assert_cmpuint(s->body[0].tri->len, >, 0);
     g_assert_nonnull(strstr(w->str, "wheel"));
+    g_assert_false(s->body[0].closed); /* a mesh file's winding is unknown: its back faces stay */
     motus_scene_free(s);
     mt_model_free(m);
     g_string_free(w, TRUE);
