@@ -577,6 +577,8 @@ static void update_frame_max(MotusViewport *self)
     update_rig(self);
     if (self->field == MOTUS_FIELD_NONE) return;
     int f = self->field == MOTUS_FIELD_VONMISES ? 1 : 0;
+    /* the frame's maximum costs a pass over every vertex and mode: only when the range uses it */
+    if (self->range_mode == MOTUS_RANGE_FIXED || (self->range_mode == MOTUS_RANGE_RUN && self->run_max[f] > 0)) return;
     const double *w = shown_w(self);
     double mx = 0;
     for (int b = 0; w && b < self->scene->nbody; b++) {
