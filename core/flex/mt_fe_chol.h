@@ -1,7 +1,8 @@
 /* mt_fe_chol.h — sparse Cholesky factorisation of a stiffness matrix (or of
- * K − σM) with SuiteSparse CHOLMOD: fill-reducing ordering (AMD, or METIS
- * nested dissection when it pays), supernodal factor through BLAS, solves
- * with many right-hand sides. core/flex internal. */
+ * K − σM): symbolic analysis by SuiteSparse CHOLMOD on the DOFs as
+ * mt_fe_order numbered them, our own supernodal numeric factor through BLAS
+ * (compact storage, progress and cancellation), solves in place with many
+ * right-hand sides. core/flex internal. */
 #ifndef MT_FE_CHOL_H
 #define MT_FE_CHOL_H
 
@@ -29,6 +30,8 @@ int mt_fe_chol_solve(MtFeChol *f, int nrhs, double *B, int ldb, MtError *err);
 /* Nonzeros of the factor L, and the flop count of the factorisation. */
 double mt_fe_chol_nnz(const MtFeChol *f);
 double mt_fe_chol_flops(const MtFeChol *f);
+/* Columns of the widest supernode (the top separator of the ordering). */
+int mt_fe_chol_widest(const MtFeChol *f);
 /* The ordering CHOLMOD chose ("amd", "metis", "nesdis", ...). */
 const char *mt_fe_chol_ordering(const MtFeChol *f);
 
