@@ -589,6 +589,7 @@ void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const 
                 int i = A->i[p];
                 if (i >= n) break; /* sorted rows: outside the block */
                 double a = v[p];
+                if (a == 0) continue; /* a solid's mass has 3×3 node blocks a·1: two thirds are zeros */
                 double *yi = yt + (size_t)i * BS;
                 const double *xi = xt + (size_t)i * BS;
                 if (i == j)
