@@ -4,7 +4,7 @@
  * Shift-invert Lanczos, ARPACK mode 3: the operator OP = (K − σM)⁻¹M is
  * self-adjoint in the M inner product; its largest eigenvalues ν give the
  * eigenvalues λ = σ + 1/ν nearest σ, i.e. the lowest ones for σ below the
- * spectrum. One CHOLMOD factorisation, then two triangular solves and one
+ * spectrum. One sparse factorisation (mt_fe_chol), then two triangular solves and one
  * sparse product with M per Lanczos step. ARPACK's implicit restarts keep the
  * basis at ncv vectors (n·ncv doubles). */
 #include <math.h>
@@ -159,7 +159,7 @@ static double residual(const MtFeCsc *A, int n, double lambda, double lref, cons
  * from the coefficients; Ritz values θ of T give λ = σ + 1/θ, converged when
  * the residual bound ‖R_j y_last‖ ≤ max(10⁻¹⁰ θ, 10⁻¹⁵ θ_max) (the Ritz value
  * error is of the order of the square of that). Each step solves with b right-
- * hand sides at once: CHOLMOD then streams the factor once for all of them
+ * hand sides at once: the solve then streams the factor once for all of them
  * (BLAS-3), about 3.5 times the cost of one solve for 8 vectors. Returns 0,
  * 1 if it did not converge within its basis (the caller then runs ARPACK),
  * -1 on error. */
