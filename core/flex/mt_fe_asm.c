@@ -561,46 +561,41 @@ void mt_fe_symv(const MtFeCsc *A, const double *v, int n, const double *x, doubl
 
 void mt_fe_symm(const MtFeCsc *A, const double *v, int nrhs, const double *X, double *Y)
 {
-    mt_fe_symm_block(A, v, A->n, nrhs, X, A->n, Y, A->n, NULL);
+    mt_fe_symm_block(A, v, A->n, nrhs, X, A->n, Y, A->n);
 }
 
-void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy,
-                      double *work)
+/* Columns of X in blocks of BS: each nonzero of the lower triangle is read
+ * once per block and applied to all its columns (the products are bound by
+ * reading the matrix, not by the arithmetic). No scratch memory. */
+static void symm_cols(const MtFeCsc *A, const double *v, int n, int nb, const double *X, int ldx, double *Y, int ldy)
 {
     enum { BS = 8 };
-    double *xt = work, *yt = work + BS * (size_t)n;
-    if (!work) {
-        xt = malloc(sizeof(double) * BS * (size_t)n), yt = malloc(sizeof(double) * BS * (size_t)n);
-        if (!xt || !yt) { /* fall back to one column at a time */
-            free(xt), free(yt);
-            for (int r = 0; r < nrhs; r++) mt_fe_symv(A, v, n, X + (size_t)r * ldx, Y + (size_t)r * ldy);
-            return;
-        }
-    }
-    for (int r0 = 0; r0 < nrhs; r0 += BS) {
-        int nb = nrhs - r0 < BS ? nrhs - r0 : BS;
-        for (int j = 0; j < n; j++)
-            for (int r = 0; r < BS; r++) xt[(size_t)j * BS + r] = r < nb ? X[(size_t)(r0 + r) * ldx + j] : 0;
-        memset(yt, 0, sizeof(double) * BS * (size_t)n);
-        for (int j = 0; j < n; j++) {
-            const double *xj = xt + (size_t)j * BS;
-            double s[BS] = {0};
-            for (int p = A->p[j]; p < A->p[j + 1]; p++) {
-                int i = A->i[p];
-                if (i >= n) break; /* sorted rows: outside the block */
-                double a = v[p];
-                if (a == 0) continue; /* a solid's mass has 3×3 node blocks a·1: two thirds are zeros */
-                double *yi = yt + (size_t)i * BS;
-                const double *xi = xt + (size_t)i * BS;
-                if (i == j)
-                    for (int r = 0; r < BS; r++) s[r] += a * xj[r];
-                else
-                    for (int r = 0; r < BS; r++) yi[r] += a * xj[r], s[r] += a * xi[r];
+    for (int r = 0; r < nb; r++) memset(Y + (size_t)r * ldy, 0, sizeof(double) * (size_t)n);
+    for (int j = 0; j < n; j++) {
+        double xj[BS], s[BS] = {0};
+        for (int r = 0; r < nb; r++) xj[r] = X[(size_t)r * ldx + j];
+        for (int p = A->p[j]; p < A->p[j + 1]; p++) {
+            int i = A->i[p];
+            if (i >= n) break; /* sorted rows: outside the block */
+            double a = v[p];
+            if (a == 0) continue; /* a solid's mass has 3×3 node blocks a·1: two thirds are zeros */
+            if (i == j) {
+                for (int r = 0; r < nb; r++) s[r] += a * xj[r];
+                continue;
             }
-            for (int r = 0; r < BS; r++) yt[(size_t)j * BS + r] += s[r];
+            for (int r = 0; r < nb; r++) {
+                Y[(size_t)r * ldy + i] += a * xj[r];
+                s[r] += a * X[(size_t)r * ldx + i];
+            }
         }
-        for (int j = 0; j < n; j++)
-            for (int r = 0; r < nb; r++) Y[(size_t)(r0 + r) * ldy + j] = yt[(size_t)j * BS + r];
+        for (int r = 0; r < nb; r++) Y[(size_t)r * ldy + j] += s[r];
     }
-    if (!work) free(xt), free(yt);
+}
+
+void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy)
+{
+    for (int r0 = 0; r0 < nrhs; r0 += 8) {
+        int nb = nrhs - r0 < 8 ? nrhs - r0 : 8;
+        symm_cols(A, v, n, nb, X + (size_t)r0 * ldx, ldx, Y + (size_t)r0 * ldy, ldy);
+    }
 }

@@ -90,10 +90,8 @@ void mt_fe_csc_drop(MtFeCsc *A, int which);
 void mt_fe_symv(const MtFeCsc *A, const double *v, int n, const double *x, double *y);
 /* Y = S X for nrhs columns of length A->n (column-major, leading dimension A->n). */
 void mt_fe_symm(const MtFeCsc *A, const double *v, int nrhs, const double *X, double *Y);
-/* The same on the leading n×n block, with leading dimensions ldx and ldy;
- * work is scratch of 16·n doubles (NULL: allocated here). */
-void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy,
-                      double *work);
+/* The same on the leading n×n block, with leading dimensions ldx and ldy. */
+void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy);
 
 /* The nodal rigid-body shares of DESIGN §4 ("small rigid bodies at the
  * nodes"): per model node, mass, first moment about the node (Σ m·c) and

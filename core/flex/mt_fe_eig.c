@@ -176,8 +176,7 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
     double *MW = malloc(sizeof(double) * (size_t)n * b), *T = calloc((size_t)mt * mt, sizeof(double));
     double *C = malloc(sizeof(double) * (size_t)mt * b), *S = malloc(sizeof(double) * (size_t)mmax * mmax);
     double *th = malloc(sizeof(double) * (size_t)mmax), G[64], Gd[8];
-    double *ws = malloc(sizeof(double) * 16 * (size_t)n); /* scratch of the products with M */
-    if (!Q || !W || !MW || !T || !C || !S || !th || !ws) {
+    if (!Q || !W || !MW || !T || !C || !S || !th) {
         nomem(err);
         goto done;
     }
@@ -190,14 +189,14 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
     int k = 0; /* basis size */
     /* MW = M·W is kept up to date through every step, so the operator's M·Q_j
      * is the MW of the block just added: 3 or 4 products with M per step */
-    mt_fe_symm_block(A, A->m, n, b, W, n, MW, n, ws);
+    mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
     for (int step = 0;; step++) {
         /* W ← OP X = (K − σM)⁻¹ M X (step 0: the start block; then the last block of Q) */
         memcpy(W, MW, sizeof(double) * (size_t)n * b);
         if (mt_fe_chol_solve(F, b, W, n, err)) goto done;
         info->nop += b;
         if (mt_fe_progress(pr, "eigenvalues", fmin(0.95, (double)info->nop / (2.5 * mmax)), err)) goto done;
-        mt_fe_symm_block(A, A->m, n, b, W, n, MW, n, ws);
+        mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
         /* block Gram–Schmidt in the M inner product; a second pass only when
          * the first removed most of a column (Daniel–Gragg–Kaufman–Stewart) */
         double nb0[8];
@@ -208,7 +207,7 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
             if (step > 0)
                 for (int j = 0; j < b; j++)
                     for (int i = 0; i < k; i++) T[(size_t)(k - b + j) * mt + i] += C[(size_t)j * k + i];
-            mt_fe_symm_block(A, A->m, n, b, W, n, MW, n, ws);
+            mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
             int again = 0;
             for (int j = 0; j < b; j++)
                 again |= cblas_ddot(n, W + (size_t)j * n, 1, MW + (size_t)j * n, 1) < 0.5 * nb0[j];
@@ -218,7 +217,7 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
         double Rt[64];
         for (int i = 0; i < 64; i++) Rt[i] = (i % 9 == 0);
         for (int pass = 0; pass < 2; pass++) {
-            if (pass) mt_fe_symm_block(A, A->m, n, b, W, n, MW, n, ws);
+            if (pass) mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, b, b, n, 1, W, n, MW, n, 0, G, b);
             double gmax = 0;
             for (int i = 0; i < b; i++) Gd[i] = G[i * b + i], gmax = fmax(gmax, Gd[i]);
@@ -335,7 +334,7 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
     }
     if (rc < 0) rc = 1;
 done:
-    free(Q), free(W), free(MW), free(T), free(C), free(S), free(th), free(ws);
+    free(Q), free(W), free(MW), free(T), free(C), free(S), free(th);
     return rc;
 }
 
