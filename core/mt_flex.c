@@ -33,19 +33,6 @@ static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(
 
 static MtStatus check_sensors(MtSystem *s, MtError *err);
 
-/* A joint, driver, spring or force element acts on marker k. */
-static int is_loaded(const MtModel *m, int k)
-{
-    for (int j = 0; j < m->njoint; j++)
-        if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
-    for (int j = 0; j < m->ndriver; j++)
-        if (m->driver[j].joint < 0 && (m->driver[j].mi == k || m->driver[j].mj == k)) return 1;
-    for (int j = 0; j < m->nspring; j++)
-        if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
-    for (int j = 0; j < m->nforce; j++)
-        if (m->force[j].mi == k || m->force[j].mj == k) return 1;
-    return 0;
-}
 
 MtStatus mt_flex_compile(MtSystem *s, MtError *err)
 {
@@ -170,7 +157,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                                     MT_("marker '%s.%s': node %d is neither an interface node nor on the surface of the "
                                         "flexible body, so its motion is not kept; attach the marker to a surface node"),
                                     bname, mk->name, label);
-            if (is_loaded(m, k))
+            if (mt_model_marker_loaded(m, k))
                 return mt_error_set(err, MT_ERR_MODEL, mk->name,
                                     MT_("marker '%s.%s': a load or a constraint acts on it, but its node is not in the "
                                         "interface of the reduction; reduce the body again"), bname, mk->name);
@@ -501,21 +488,40 @@ void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const 
                          Tb[2] * Psi[2 * N + j]);
 }
 
+/* The quantities of flexible body b at (q, u) that its energy and momenta
+ * need, independent of any evaluation (M_Ωw in st->fwork). */
+typedef struct {
+    const MtFlexSys *f;
+    const double *w, *wd, *v, *om;
+    double R[9], S[3], Iw[9], Om[3], Sd[3], *Mow;
+} FlexNow;
+
+static void flex_now(const MtState *st, int b, const double *q, const double *u, FlexNow *x)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = x->f = &s->flex[s->bflex[b]];
+    int nb = s->nbody;
+    x->w = q + 7 * nb + f->moff, x->wd = u + 6 * nb + f->moff, x->v = u + 6 * b, x->om = u + 6 * b + 3;
+    double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
+    mt_quat_normalize(p);
+    mt_quat_to_m3(x->R, p);
+    x->Mow = st->fwork + (size_t)s->dmax;
+    inertia_at(f, x->w, x->S, x->Iw, x->Mow);
+    mt_m3_tmulv(x->Om, x->R, x->om);
+    mt_v3_set(x->Sd, 0, 0, 0);
+    for (int j = 0; j < f->N; j++) mt_v3_axpy(x->Sd, x->wd[j], f->S1 + 3 * j);
+}
+
 void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot)
 {
     const MtSystem *s = st->sys;
-    const MtFlexSys *f = &s->flex[s->bflex[b]];
-    int N = f->N, nb = s->nbody;
-    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
-    double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
-    mt_quat_normalize(p);
-    mt_quat_to_m3(R, p);
-    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3];
-    inertia_at(f, w, S, Iw, Mow);
-    mt_m3_tmulv(Om, R, om);
-    double vb[3], Sd[3] = {0, 0, 0};
+    FlexNow x;
+    flex_now(st, b, q, u, &x);
+    const MtFlexSys *f = x.f;
+    int N = f->N;
+    const double *w = x.w, *wd = x.wd, *v = x.v, *R = x.R, *S = x.S, *Iw = x.Iw, *Om = x.Om, *Sd = x.Sd, *Mow = x.Mow;
+    double t[3], vb[3];
     mt_m3_tmulv(vb, R, v);
-    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
     mt_v3_cross(t, Om, S);
     mt_v3_add(t, t, Sd);
     double IO[3];
@@ -538,17 +544,12 @@ void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, 
 
 void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u, double p[3], double H[3])
 {
-    const MtSystem *s = st->sys;
-    const MtFlexSys *f = &s->flex[s->bflex[b]];
-    int N = f->N, nb = s->nbody;
-    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
-    double qq[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
-    mt_quat_normalize(qq);
-    mt_quat_to_m3(R, qq);
-    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3], Sd[3] = {0, 0, 0}, h[3], Sp[3], hp[3], x[3];
-    inertia_at(f, w, S, Iw, Mow);
-    mt_m3_tmulv(Om, R, om);
-    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
+    FlexNow n;
+    flex_now(st, b, q, u, &n);
+    const MtFlexSys *f = n.f;
+    int N = f->N;
+    const double *wd = n.wd, *v = n.v, *R = n.R, *S = n.S, *Iw = n.Iw, *Om = n.Om, *Sd = n.Sd, *Mow = n.Mow;
+    double t[3], h[3], Sp[3], hp[3], x[3];
     mt_v3_cross(t, Om, S);
     mt_v3_add(t, t, Sd);
     mt_m3_mulv(p, R, t);
