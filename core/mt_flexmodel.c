@@ -222,7 +222,7 @@ static double model_size(const MtFeModel *fe)
 /* Markers that loads or constraints act on; the others (read by sensors
  * only) need no interface node: they take their node's motion from the
  * surface data of the reduction. */
-static int marker_active(const MtModel *m, int k)
+int mt_model_marker_loaded(const MtModel *m, int k)
 {
     for (int j = 0; j < m->njoint; j++)
         if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
@@ -232,8 +232,10 @@ static int marker_active(const MtModel *m, int k)
         if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
     for (int j = 0; j < m->nforce; j++)
         if (m->force[j].mi == k || m->force[j].mj == k) return 1;
-    return m->marker[k].spider > 0;
+    return 0;
 }
+
+static int marker_active(const MtModel *m, int k) { return mt_model_marker_loaded(m, k) || m->marker[k].spider > 0; }
 
 /* The interface: the node of every marker of the body that a load or a
  * constraint acts on (spiders created); the nodes of the others are recorded. */
