@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <libintl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_common.h"
 #include "mt_fe.h"
 #include "mt_fe_reduce.h"
 #include "mt_mesh.h"
@@ -28,17 +28,6 @@
 #define _(s) gettext(s)
 
 int cli_reduce(int argc, char **argv);
-
-static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void cli_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("motus-cli: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static double now(void)
 {

@@ -48,8 +48,8 @@ static void usage(FILE *f)
           f);
     fputs(_("run options:\n"
             "  --until T      end time, s\n"
-            "  --step H       RK4 step / output interval, s\n"
-            "  --method M     rk4 | dp54 (also rk45, dopri5)\n"
+            "  --step H       step of the fixed-step methods / output interval, s\n"
+            "  --method M     rk4 | dp54 (also rk45, dopri5) | adams | euler | park | hht | galpha\n"
             "  --every N      write every N-th frame\n"
             "  --rtol R       relative tolerance of dp54\n"
             "  --atol A       absolute tolerance of dp54\n"
@@ -70,6 +70,12 @@ static void usage(FILE *f)
             "                 relaxation first, towards a stable rest, then Newton)\n"
             "  modes MODEL [--at equilibrium|initial]\n"
             "                 eigenfrequencies, damping ratios and mode shapes of the linearised system\n"),
+          f);
+    fputs(_("flexible bodies (docs/flexible-bodies.md):\n"
+            "  reduce MESH [--method cb|free|guyan|attach] [--modes N] [--interface NODES|auto]\n"
+            "              [--spider NSET] [--fix NSET] [--material E,NU,RHO] [--out FILE]\n"
+            "                 a Gmsh, Abaqus/CalculiX or Nastran mesh to a reduced flexible body: frequencies,\n"
+            "                 effective masses, time and memory (more options in the documentation)\n"),
           f);
 }
 

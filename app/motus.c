@@ -7,8 +7,8 @@
  * run (or after the first frame without --run); --shot-info FILE writes where
  * the 3D view, the plot and the bodies are in it; --quit-after-run quits when
  * done with exit status 0, or 1 when the model, the run, GL or the screenshot
- * failed (the message goes to stderr). --time, --view and --plot set up what
- * the screenshot shows. */
+ * failed (the message goes to stderr). --time, --view, --plot,
+ * --deformation-scale, --colour and --range set up what the screenshot shows. */
 #include <gtk/gtk.h>
 #include <limits.h>
 #include <locale.h>
@@ -32,8 +32,8 @@
 
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version;
-static char *opt_shot, *opt_info, *opt_view, *opt_plot;
-static double opt_time = NAN;
+static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus;
+static double opt_time = NAN, opt_deform = NAN, opt_until = NAN;
 
 static const GOptionEntry options[] = {
     {"run", 0, 0, G_OPTION_ARG_NONE, &opt_run, N_("Run the model as soon as it is open"), NULL},
@@ -41,9 +41,18 @@ static const GOptionEntry options[] = {
     {"shot-info", 0, 0, G_OPTION_ARG_FILENAME, &opt_info, N_("Write where the view, the plot and the bodies are"),
      N_("FILE")},
     {"quit-after-run", 0, 0, G_OPTION_ARG_NONE, &opt_quit, N_("Quit when the run (and the screenshot) is done"), NULL},
+    {"until", 0, 0, G_OPTION_ARG_DOUBLE, &opt_until, N_("End time of the run, s (instead of the model's)"), N_("T")},
     {"time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_time, N_("Show the frame at this time after the run, s"), N_("T")},
     {"view", 0, 0, G_OPTION_ARG_STRING, &opt_view, N_("View preset: front, right, top or iso"), N_("VIEW")},
     {"plot", 0, 0, G_OPTION_ARG_STRING, &opt_plot, N_("Result columns to plot, separated by commas"), N_("COLUMNS")},
+    {"deformation-scale", 0, 0, G_OPTION_ARG_DOUBLE, &opt_deform,
+     N_("Scale factor of the deformation of flexible bodies"), N_("S")},
+    {"focus", 0, 0, G_OPTION_ARG_STRING, &opt_focus, N_("Frame this body in the 3D view for the screenshot"),
+     N_("BODY")},
+    {"colour", 0, 0, G_OPTION_ARG_STRING, &opt_colour,
+     N_("Colour flexible bodies by a field: none, displacement or stress"), N_("FIELD")},
+    {"range", 0, 0, G_OPTION_ARG_STRING, &opt_range,
+     N_("Colour scale: run (the run's maximum), frame, or LO:HI in SI units (m, Pa)"), N_("RANGE")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -106,6 +115,8 @@ static void schedule_shot(void)
     if (!batch.poll_id) batch.poll_id = g_timeout_add(40, shot_poll, NULL);
 }
 
+static gboolean focus_body(void);
+
 static void batch_run_finished(MotusWindow *win, gboolean ok, const char *message, gpointer data)
 {
     (void)win, (void)data;
@@ -119,10 +130,24 @@ static void batch_run_finished(MotusWindow *win, gboolean ok, const char *messag
         return;
     }
     if (!isnan(opt_time)) motus_window_set_time(batch.win, opt_time);
+    if (opt_focus && !focus_body()) return;
     if (opt_shot || opt_info)
         schedule_shot();
     else if (opt_quit)
         g_application_quit(G_APPLICATION(batch.app));
+}
+
+/* --focus: frames the named body. */
+static gboolean focus_body(void)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(batch.win));
+    for (int b = 0; m && b < m->nbody; b++)
+        if (!strcmp(m->body[b].name, opt_focus)) {
+            motus_viewport_fit_body(MOTUS_VIEWPORT(motus_window_get_viewport(batch.win)), b);
+            return TRUE;
+        }
+    batch_fail(_("--focus: no such body"), opt_focus);
+    return FALSE;
 }
 
 static gboolean batch_timeout(gpointer data)
@@ -147,6 +172,41 @@ static void batch_start(void)
         }
         motus_viewport_view_preset(vp, (MotusViewPreset)i);
     }
+    if (!isnan(opt_until)) { /* an edit of the solver settings (the file is not saved) */
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        g_autoptr(GError) error = NULL;
+        g_ascii_dtostr(buf, sizeof buf, opt_until);
+        if (!motus_window_set_field(batch.win, MT_EDIT_SOLVER, 0, "until", buf, &error)) {
+            batch_fail(_("--until"), error->message);
+            return;
+        }
+    }
+    if (!isnan(opt_deform)) motus_viewport_set_deformation_scale(vp, opt_deform);
+    if (opt_colour) {
+        static const char *const fields[] = {"none", "displacement", "stress"};
+        guint i;
+        for (i = 0; i < G_N_ELEMENTS(fields) && strcmp(opt_colour, fields[i]); i++) {}
+        if (i == G_N_ELEMENTS(fields)) {
+            batch_fail(_("unknown field (none, displacement, stress)"), opt_colour);
+            return;
+        }
+        motus_viewport_set_colour_field(vp, (MotusField)i);
+    }
+    if (opt_range) {
+        double lo, hi;
+        char *end = NULL;
+        if (!strcmp(opt_range, "run"))
+            motus_viewport_set_colour_range(vp, MOTUS_RANGE_RUN, 0, 0);
+        else if (!strcmp(opt_range, "frame"))
+            motus_viewport_set_colour_range(vp, MOTUS_RANGE_FRAME, 0, 0);
+        else if ((lo = g_ascii_strtod(opt_range, &end), end && *end == ':') &&
+                 (hi = g_ascii_strtod(end + 1, &end), end && !*end) && hi > lo)
+            motus_viewport_set_colour_range(vp, MOTUS_RANGE_FIXED, lo, hi);
+        else {
+            batch_fail(_("--range: run, frame or LO:HI with LO < HI"), opt_range);
+            return;
+        }
+    }
     if (opt_plot) {
         g_auto(GStrv) cols = g_strsplit(opt_plot, ",", -1);
         g_autoptr(GError) error = NULL;
@@ -160,6 +220,7 @@ static void batch_start(void)
         g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
         if (!motus_window_run(batch.win, &error)) batch_fail(_("cannot run"), error->message);
     } else if (opt_shot || opt_info) {
+        if (opt_focus && !focus_body()) return;
         schedule_shot();
     } else if (opt_quit) {
         g_application_quit(G_APPLICATION(batch.app));
@@ -313,5 +374,8 @@ int main(int argc, char **argv)
     g_free(opt_info);
     g_free(opt_view);
     g_free(opt_plot);
+    g_free(opt_colour);
+    g_free(opt_range);
+    g_free(opt_focus);
     return status ? status : batch.status;
 }

@@ -10,7 +10,12 @@
  *       of a 5 ms timer on the main loop during the run (median, 95th
  *       percentile, largest).
  *
- * The model is generated: bodies in a row along x, 0.1 m apart, joined by
+ *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
+ *       model with flexible bodies, their modal coordinates changed every frame
+ *       (each mode at 1 mm, a sinusoid), deformation x300, coloured by FIELD
+ *       (none, displacement or stress; default stress): frames per second.
+ *
+ * The chain model is generated: bodies in a row along x, 0.1 m apart, joined by
  * spherical joints, the first one to the ground, released under gravity. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -23,6 +28,8 @@
 #include "motus-scene.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
+#include "mt_flexdata.h"
+#include "mt_flexview.h"
 
 static char *chain_text(int n, double until)
 {
@@ -77,6 +84,8 @@ typedef struct {
     guint frames0;
     double seconds;
     GMainLoop *loop;
+    double *w, *amp; /* flexible bodies: modal coordinates shown, their amplitudes */
+    int nw;
 } Fps;
 
 static gboolean fps_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
@@ -93,6 +102,10 @@ static gboolean fps_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     static const MotusViewPreset presets[] = {MOTUS_VIEW_ISO, MOTUS_VIEW_FRONT, MOTUS_VIEW_TOP, MOTUS_VIEW_RIGHT};
     static int k;
     motus_viewport_view_preset(f->vp, presets[k++ % 4]);
+    if (f->w) { /* flexible bodies: new modal coordinates every frame, as during playback */
+        for (int i = 0; i < f->nw; i++) f->w[i] = f->amp[i] * sin(0.3 * k + i);
+        motus_viewport_set_modal(f->vp, f->w, f->nw);
+    }
     if (f->start && now - f->start > (gint64)(f->seconds * 1e6)) {
         f->end = now;
         f->cpu1 = cpu_seconds();
@@ -122,7 +135,7 @@ static int bench_fps(int n, double seconds)
     gtk_window_set_child(GTK_WINDOW(win), vp);
     motus_viewport_set_model(MOTUS_VIEWPORT(vp), m, NULL, NULL);
     gtk_window_present(GTK_WINDOW(win));
-    Fps f = {MOTUS_VIEWPORT(vp), 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE)};
+    Fps f = {MOTUS_VIEWPORT(vp), 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
     gtk_widget_add_tick_callback(win, fps_tick, &f, NULL);
     g_main_loop_run(f.loop);
     guint frames = motus_viewport_get_frames_drawn(f.vp) - f.frames0;
@@ -132,6 +145,57 @@ static int bench_fps(int n, double seconds)
     double wall = (f.end - f.start) * 1e-6;
     printf("fps: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core)\n", frames, wall,
            frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall);
+    g_main_loop_unref(f.loop);
+    gtk_window_destroy(GTK_WINDOW(win));
+    mt_model_free(m);
+    return 0;
+}
+
+static int bench_flex(const char *path, double seconds, const char *field)
+{
+    MtError err = {0};
+    MtModel *m = mt_model_load(path, &err);
+    if (!m) {
+        fprintf(stderr, "model: %s\n", err.msg);
+        return 1;
+    }
+    GtkWidget *win = gtk_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_set_decorated(GTK_WINDOW(win), FALSE);
+    GtkWidget *vp = motus_viewport_new();
+    gtk_window_set_child(GTK_WINDOW(win), vp);
+    g_autofree char *dir = g_path_get_dirname(path);
+    motus_viewport_set_model(MOTUS_VIEWPORT(vp), m, dir, NULL);
+    MotusField fl = !strcmp(field, "none") ? MOTUS_FIELD_NONE
+                    : !strcmp(field, "displacement") ? MOTUS_FIELD_DISPLACEMENT
+                                                     : MOTUS_FIELD_VONMISES;
+    motus_viewport_set_colour_field(MOTUS_VIEWPORT(vp), fl);
+    motus_viewport_set_colour_range(MOTUS_VIEWPORT(vp), MOTUS_RANGE_FRAME, 0, 0);
+    motus_viewport_set_deformation_scale(MOTUS_VIEWPORT(vp), 300);
+    Fps f = {MOTUS_VIEWPORT(vp), 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
+    f.nw = motus_viewport_n_modal(f.vp);
+    f.w = g_new0(double, f.nw + 1);
+    f.amp = g_new0(double, f.nw + 1);
+    long tris = 0, verts = 0;
+    for (int i = 0, off = 0; i < m->nflex; i++) {
+        const MtFlexBody *fb = m->flex[i].data ? m->flex[i].data->body : NULL;
+        if (!fb) continue;
+        for (int k = 0; k < fb->nmode; k++) f.amp[off + k] = mt_flexview_mode_amplitude(fb, k, 1e-3);
+        off += fb->nmode;
+        tris += fb->nst;
+        verts += fb->nsv;
+    }
+    gtk_window_present(GTK_WINDOW(win));
+    gtk_widget_add_tick_callback(win, fps_tick, &f, NULL);
+    g_main_loop_run(f.loop);
+    guint frames = motus_viewport_get_frames_drawn(f.vp) - f.frames0;
+    printf("flex: %s, %d modal coordinates, %ld surface vertices, %ld surface triangles, field %s, GL %s\n", path, f.nw,
+           verts, tris, field, motus_viewport_get_gl_info(f.vp));
+    double wall = (f.end - f.start) * 1e-6;
+    printf("flex: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core)\n", frames, wall,
+           frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall);
+    g_free(f.w);
+    g_free(f.amp);
     g_main_loop_unref(f.loop);
     gtk_window_destroy(GTK_WINDOW(win));
     mt_model_free(m);
@@ -235,6 +299,8 @@ int main(int argc, char **argv)
     double x = argc > 3 ? atof(argv[3]) : 0;
     if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
     if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
-    fprintf(stderr, "usage: gui_bench fps|latency [BODIES [SECONDS|UNTIL]]\n");
+    if (!strcmp(mode, "flex") && argc > 2) return bench_flex(argv[2], x > 0 ? x : 5, argc > 4 ? argv[4] : "stress");
+    fprintf(stderr, "usage: gui_bench fps|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
+                    "[none|displacement|stress]]\n");
     return 2;
 }

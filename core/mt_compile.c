@@ -531,7 +531,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     free(st->pair);
     free(st);
@@ -556,7 +556,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->Ww = calloc((size_t)s->ngw + 1, sizeof(double));
     st->fmat = calloc(s->nfmat + 1, sizeof(double));
     st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
-    if (!st->Gw || !st->Ww || !st->fmat || !st->fwork) goto nomem;
+    st->fcache = calloc(s->nfcache + 1, sizeof(double));
+    if (!st->Gw || !st->Ww || !st->fmat || !st->fwork || !st->fcache) goto nomem;
     st->dlean = calloc(MT_LEAN * (size_t)s->nblock + 1, sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
     if (!st->dlean || !st->qn) goto nomem;

@@ -33,19 +33,6 @@ static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(
 
 static MtStatus check_sensors(MtSystem *s, MtError *err);
 
-/* A joint, driver, spring or force element acts on marker k. */
-static int is_loaded(const MtModel *m, int k)
-{
-    for (int j = 0; j < m->njoint; j++)
-        if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
-    for (int j = 0; j < m->ndriver; j++)
-        if (m->driver[j].joint < 0 && (m->driver[j].mi == k || m->driver[j].mj == k)) return 1;
-    for (int j = 0; j < m->nspring; j++)
-        if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
-    for (int j = 0; j < m->nforce; j++)
-        if (m->force[j].mi == k || m->force[j].mj == k) return 1;
-    return 0;
-}
 
 MtStatus mt_flex_compile(MtSystem *s, MtError *err)
 {
@@ -77,8 +64,10 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->d = 6 + N;
         f->moff = s->nmodal;
         f->moffm = s->nfmat;
+        f->coff = s->nfcache;
         s->nmodal += N;
         s->nfmat += (size_t)f->d * (size_t)f->d;
+        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N;
         if (f->d > s->dmax) s->dmax = f->d;
         s->bflex[fs->body] = i;
         f->mass = fb->mass;
@@ -127,6 +116,17 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                 double om = 2 * M_PI * fb->freq[a];
                 f->D[a + (size_t)N * a] = 2 * fs->zeta * om * fb->Mr[a + (size_t)N * a];
             }
+        f->work2 = malloc(sizeof(double) * (3 * (size_t)N * (N + 1) + 1));
+        if (!f->work2) goto nomem;
+        f->I2s = f->work2;
+        for (int j = 0; j < N; j++) /* the symmetric parts of the pairs, packed */
+            for (int i = 0; i <= j; i++) {
+                const double *A = f->I2 + 9 * ((size_t)i + (size_t)N * j), *B = f->I2 + 9 * ((size_t)j + (size_t)N * i);
+                double T[9], *P = f->I2s + 6 * ((size_t)j * (j + 1) / 2 + i);
+                for (int a = 0; a < 9; a++) T[a] = i == j ? A[a] : A[a] + B[a];
+                P[0] = T[0]; P[1] = T[4]; P[2] = T[8];
+                P[3] = 0.5 * (T[1] + T[3]); P[4] = 0.5 * (T[2] + T[6]); P[5] = 0.5 * (T[5] + T[7]);
+            }
         for (int k = 0; k < s->nmarker; k++)
             if (m->marker[k].body == fs->body) nmm += 6 * (size_t)N;
     }
@@ -157,7 +157,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                                     MT_("marker '%s.%s': node %d is neither an interface node nor on the surface of the "
                                         "flexible body, so its motion is not kept; attach the marker to a surface node"),
                                     bname, mk->name, label);
-            if (is_loaded(m, k))
+            if (mt_model_marker_loaded(m, k))
                 return mt_error_set(err, MT_ERR_MODEL, mk->name,
                                     MT_("marker '%s.%s': a load or a constraint acts on it, but its node is not in the "
                                         "interface of the reduction; reduce the body again"), bname, mk->name);
@@ -213,7 +213,7 @@ static MtStatus check_sensors(MtSystem *s, MtError *err)
 void mt_flex_free(MtSystem *s)
 {
     if (s->flex)
-        for (int i = 0; i < s->nflex; i++) free(s->flex[i].work);
+        for (int i = 0; i < s->nflex; i++) free(s->flex[i].work), free(s->flex[i].work2);
     free(s->flex);
     free(s->bflex);
     free(s->mflex);
@@ -235,13 +235,18 @@ static void inertia_at(const MtFlexSys *f, const double *w, double *S, double *I
         for (int a = 0; a < 9; a++) Iw[a] += wj * f->I1[9 * j + a];
         const double *Swj = f->Sw + (size_t)3 * N * j;
         for (int i = 0; i < 3 * N; i++) Mow[i] += wj * Swj[i];
-        for (int i = 0; i < N; i++) {
-            double wij = w[i] * wj;
-            if (wij == 0) continue;
-            const double *B = f->I2 + 9 * ((size_t)i + (size_t)N * j);
-            for (int a = 0; a < 9; a++) Iw[a] += wij * B[a];
+    }
+    double P[6] = {0, 0, 0, 0, 0, 0}; /* Σ_{i≤j} w_i w_j I2s_ij */
+    for (int j = 0; j < N; j++) {
+        const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
+        double wj = w[j];
+        for (int i = 0; i <= j; i++, B += 6) {
+            double c = w[i] * wj;
+            P[0] += c * B[0]; P[1] += c * B[1]; P[2] += c * B[2]; P[3] += c * B[3]; P[4] += c * B[4]; P[5] += c * B[5];
         }
     }
+    Iw[0] += P[0]; Iw[4] += P[1]; Iw[8] += P[2];
+    Iw[1] += P[3]; Iw[3] += P[3]; Iw[2] += P[4]; Iw[6] += P[4]; Iw[5] += P[5]; Iw[7] += P[5];
 }
 
 void mt_flex_stage_mass(MtState *st, const double *q)
@@ -251,7 +256,8 @@ void mt_flex_stage_mass(MtState *st, const double *q)
         const MtFlexSys *f = &s->flex[i];
         int N = f->N, d = f->d;
         const double *w = q + 7 * s->nbody + f->moff, *R = st->R + 9 * f->body;
-        double *M = st->fmat + f->moffm, *Mow = st->fwork, S[3], Iw[9], Sp[3], T[9];
+        /* S, I(w), M_Ωw(w) stay in the cache for mt_flex_forces of the same evaluation */
+        double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12, Sp[3], T[9];
         inertia_at(f, w, S, Iw, Mow);
         mt_m3_mulv(Sp, R, S);
         memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
@@ -301,21 +307,23 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     int N = f->N, nb = s->nbody;
     const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *R = st->R + 9 * b, *om = u + 6 * b + 3;
     double *F = st->f + 6 * b, *Fw = st->f + 6 * nb + f->moff;
-    double *Mow = st->fwork, S[3], Iw[9], Om[3], Sd[3] = {0, 0, 0}, Id[9] = {0};
-    inertia_at(f, w, S, Iw, Mow);
+    /* S, I(w), M_Ωw(w) of this q: mt_flex_stage_mass ran first in this evaluation */
+    const double *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12;
+    double *e = st->fcache + f->coff + 12 + 3 * (size_t)N, Om[3], Sd[3] = {0, 0, 0}, Id[9] = {0};
     mt_m3_tmulv(Om, R, om);
     for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
-    /* İ = Σ ẇ_j I1_j + Σ (ẇ_i w_j + w_i ẇ_j) I2_ij */
+    /* İ = Σ ẇ_j I1_j + Σ (ẇ_i w_j + w_i ẇ_j) I2_ij, the pairs i ≤ j packed */
+    double P[6] = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < N; j++) {
-        if (wd[j] != 0)
-            for (int a = 0; a < 9; a++) Id[a] += wd[j] * f->I1[9 * j + a];
-        for (int i = 0; i < N; i++) {
+        for (int a = 0; a < 9; a++) Id[a] += wd[j] * f->I1[9 * j + a];
+        const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
+        for (int i = 0; i <= j; i++, B += 6) {
             double c = wd[i] * w[j] + w[i] * wd[j];
-            if (c == 0) continue;
-            const double *B = f->I2 + 9 * ((size_t)i + (size_t)N * j);
-            for (int a = 0; a < 9; a++) Id[a] += c * B[a];
+            P[0] += c * B[0]; P[1] += c * B[1]; P[2] += c * B[2]; P[3] += c * B[3]; P[4] += c * B[4]; P[5] += c * B[5];
         }
     }
+    Id[0] += P[0]; Id[4] += P[1]; Id[8] += P[2];
+    Id[1] += P[3]; Id[3] += P[3]; Id[2] += P[4]; Id[6] += P[4]; Id[5] += P[5]; Id[7] += P[5];
     /* translation: m g − A(Ω×(Ω×S) + 2Ω×Sd) */
     double t1[3], t2[3], qt[3];
     mt_v3_cross(t1, Om, S);
@@ -336,24 +344,30 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     mt_m3_mulv(Sp, R, S);
     mt_v3_cross(tg, Sp, s->gravity);
     mt_v3_sub(F + 3, tg, qr);
-    /* modes: S1ᵀAᵀg − K w − D ẇ − (2 Σ_i ẇ_i Ω·C_ij − ½ Ωᵀ ∂Iw/∂w_j Ω) */
-    double gb[3];
+    /* modes: S1ᵀAᵀg − K w − D ẇ − (2 Σ_i ẇ_i Ω·C_ij − ½ Ωᵀ ∂I/∂w_j Ω), with
+     * Ωᵀ ∂I/∂w_j Ω = ΩᵀI1_jΩ + Σ_i w_i (e_ij + e_ji), e_ij = ΩᵀI2_ijΩ computed once */
+    double gb[3], OO[9];
     mt_m3_tmulv(gb, R, s->gravity);
+    for (int a = 0; a < 3; a++)
+        for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
+    for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
+        const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
+        for (int i = 0; i <= j; i++, B += 6) {
+            double v = B[0] * OO[0] + B[1] * OO[4] + B[2] * OO[8] + 2 * (B[3] * OO[1] + B[4] * OO[2] + B[5] * OO[5]);
+            e[i + (size_t)N * j] = e[j + (size_t)N * i] = i == j ? v : 0.5 * v;
+        }
+    }
     for (int j = 0; j < N; j++) {
         double v = f->mass ? mt_v3_dot(f->S1 + 3 * j, gb) : 0;
+        const double *I1 = f->I1 + 9 * j;
         for (int i = 0; i < N; i++) v -= f->K[j + (size_t)N * i] * w[i] + f->D[j + (size_t)N * i] * wd[i];
-        double cor = 0, dI[9];
-        memcpy(dI, f->I1 + 9 * j, sizeof dI);
+        double cor = 0, quad = I1[0] * OO[0] + I1[1] * OO[1] + I1[2] * OO[2] + I1[3] * OO[3] + I1[4] * OO[4] +
+                               I1[5] * OO[5] + I1[6] * OO[6] + I1[7] * OO[7] + I1[8] * OO[8];
         for (int i = 0; i < N; i++) {
-            if (wd[i] != 0) cor += wd[i] * mt_v3_dot(Om, f->Sw + (size_t)3 * N * i + 3 * j);
-            if (w[i] != 0) {
-                const double *A = f->I2 + 9 * ((size_t)i + (size_t)N * j), *B = f->I2 + 9 * ((size_t)j + (size_t)N * i);
-                for (int a = 0; a < 9; a++) dI[a] += w[i] * (A[a] + B[a]);
-            }
+            cor += wd[i] * mt_v3_dot(Om, f->Sw + (size_t)3 * N * i + 3 * j);
+            quad += w[i] * (e[i + (size_t)N * j] + e[j + (size_t)N * i]); /* e_ij at i + N·j, like I2 */
         }
-        double dIO[3];
-        mt_m3_mulv(dIO, dI, Om);
-        v -= 2 * cor - 0.5 * mt_v3_dot(Om, dIO);
+        v -= 2 * cor - 0.5 * quad;
         Fw[j] += v;
     }
 }
@@ -474,21 +488,40 @@ void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const 
                          Tb[2] * Psi[2 * N + j]);
 }
 
+/* The quantities of flexible body b at (q, u) that its energy and momenta
+ * need, independent of any evaluation (M_Ωw in st->fwork). */
+typedef struct {
+    const MtFlexSys *f;
+    const double *w, *wd, *v, *om;
+    double R[9], S[3], Iw[9], Om[3], Sd[3], *Mow;
+} FlexNow;
+
+static void flex_now(const MtState *st, int b, const double *q, const double *u, FlexNow *x)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = x->f = &s->flex[s->bflex[b]];
+    int nb = s->nbody;
+    x->w = q + 7 * nb + f->moff, x->wd = u + 6 * nb + f->moff, x->v = u + 6 * b, x->om = u + 6 * b + 3;
+    double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]};
+    mt_quat_normalize(p);
+    mt_quat_to_m3(x->R, p);
+    x->Mow = st->fwork + (size_t)s->dmax;
+    inertia_at(f, x->w, x->S, x->Iw, x->Mow);
+    mt_m3_tmulv(x->Om, x->R, x->om);
+    mt_v3_set(x->Sd, 0, 0, 0);
+    for (int j = 0; j < f->N; j++) mt_v3_axpy(x->Sd, x->wd[j], f->S1 + 3 * j);
+}
+
 void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot)
 {
     const MtSystem *s = st->sys;
-    const MtFlexSys *f = &s->flex[s->bflex[b]];
-    int N = f->N, nb = s->nbody;
-    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
-    double p[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
-    mt_quat_normalize(p);
-    mt_quat_to_m3(R, p);
-    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3];
-    inertia_at(f, w, S, Iw, Mow);
-    mt_m3_tmulv(Om, R, om);
-    double vb[3], Sd[3] = {0, 0, 0};
+    FlexNow x;
+    flex_now(st, b, q, u, &x);
+    const MtFlexSys *f = x.f;
+    int N = f->N;
+    const double *w = x.w, *wd = x.wd, *v = x.v, *R = x.R, *S = x.S, *Iw = x.Iw, *Om = x.Om, *Sd = x.Sd, *Mow = x.Mow;
+    double t[3], vb[3];
     mt_m3_tmulv(vb, R, v);
-    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
     mt_v3_cross(t, Om, S);
     mt_v3_add(t, t, Sd);
     double IO[3];
@@ -511,17 +544,12 @@ void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, 
 
 void mt_flex_momentum(const MtState *st, int b, const double *q, const double *u, double p[3], double H[3])
 {
-    const MtSystem *s = st->sys;
-    const MtFlexSys *f = &s->flex[s->bflex[b]];
-    int N = f->N, nb = s->nbody;
-    const double *w = q + 7 * nb + f->moff, *wd = u + 6 * nb + f->moff, *v = u + 6 * b, *om = u + 6 * b + 3;
-    double qq[4] = {q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]}, R[9];
-    mt_quat_normalize(qq);
-    mt_quat_to_m3(R, qq);
-    double *Mow = st->fwork + (size_t)s->dmax, S[3], Iw[9], Om[3], t[3], Sd[3] = {0, 0, 0}, h[3], Sp[3], hp[3], x[3];
-    inertia_at(f, w, S, Iw, Mow);
-    mt_m3_tmulv(Om, R, om);
-    for (int j = 0; j < N; j++) mt_v3_axpy(Sd, wd[j], f->S1 + 3 * j);
+    FlexNow n;
+    flex_now(st, b, q, u, &n);
+    const MtFlexSys *f = n.f;
+    int N = f->N;
+    const double *wd = n.wd, *v = n.v, *R = n.R, *S = n.S, *Iw = n.Iw, *Om = n.Om, *Sd = n.Sd, *Mow = n.Mow;
+    double t[3], h[3], Sp[3], hp[3], x[3];
     mt_v3_cross(t, Om, S);
     mt_v3_add(t, t, Sd);
     mt_m3_mulv(p, R, t);

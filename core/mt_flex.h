@@ -19,6 +19,7 @@ typedef struct MtFlexSys {
     int d;               /* 6 + N: size of the body's mass matrix */
     const struct MtFlexBody *fb; /* the reduced body (owned by the system's model) */
     size_t moffm;        /* offset of its (d×d) mass factor in MtState.fmat */
+    size_t coff;         /* offset of its per-evaluation values in MtState.fcache: S (3), I (9), M_Ωw (3N), e (N²) */
     double mass;
     /* inertia invariants about the frame origin, body axes (mt_fe_reduce.h; shifted to the centre of mass) */
     double I0[9];
@@ -26,10 +27,13 @@ typedef struct MtFlexSys {
     double *Ir;          /* 3×N: Σ (m [ρ]× Φ + J Ψ) */
     double *I1;          /* 9·N */
     double *I2;          /* 9·N·N, block (i, j) at 9·(i + N·j) */
+    double *I2s;         /* packed symmetric pairs, i ≤ j at 6·(j(j+1)/2 + i): sym(I2_ij + I2_ji), sym(I2_ii) on
+                          * the diagonal (xx yy zz xy xz yz) — all that I(w), İ and Ωᵀ∂I/∂wΩ need */
     double *Sw;          /* 3·N·N, block j (3×N) at 3N·j */
     double *Mww;         /* N×N */
     double *K, *D;       /* N×N stiffness and damping */
     double *work;        /* owner of the arrays above */
+    double *work2;       /* owner of I2s */
 } MtFlexSys;
 
 /* Compiles the flexible bodies of s->model (called by mt_system_compile after

@@ -222,7 +222,7 @@ static double model_size(const MtFeModel *fe)
 /* Markers that loads or constraints act on; the others (read by sensors
  * only) need no interface node: they take their node's motion from the
  * surface data of the reduction. */
-static int marker_active(const MtModel *m, int k)
+int mt_model_marker_loaded(const MtModel *m, int k)
 {
     for (int j = 0; j < m->njoint; j++)
         if (m->joint[j].mi == k || m->joint[j].mj == k) return 1;
@@ -232,8 +232,10 @@ static int marker_active(const MtModel *m, int k)
         if (m->spring[j].mi == k || m->spring[j].mj == k) return 1;
     for (int j = 0; j < m->nforce; j++)
         if (m->force[j].mi == k || m->force[j].mj == k) return 1;
-    return m->marker[k].spider > 0;
+    return 0;
 }
+
+static int marker_active(const MtModel *m, int k) { return mt_model_marker_loaded(m, k) || m->marker[k].spider > 0; }
 
 /* The interface: the node of every marker of the body that a load or a
  * constraint acts on (spiders created); the nodes of the others are recorded. */
@@ -293,7 +295,7 @@ static MtStatus attach_markers(MtModel *m, const MtFlexSpec *f, MtFeModel *fe, M
     return MT_OK;
 }
 
-static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *err)
+static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFeProgress *pr, MtError *err)
 {
     MtFlexSpec *f = &m->flex[spec];
     MtBodySpec *b = &m->body[f->body];
@@ -311,6 +313,7 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, MtError *e
     if ((rc = attach_markers(m, f, fe, d, &ifn, &nif, err))) goto done;
     MtReduceOptions o;
     mt_reduce_options_init(&o);
+    if (pr) o.progress = *pr;
     o.method = nif == 0 && (f->method == MT_REDUCE_CB || f->method == MT_REDUCE_GUYAN) ? MT_REDUCE_MODES : f->method;
     o.nmodes = f->modes;
     o.nif = nif;
@@ -379,19 +382,26 @@ static int stale(const MtModel *m, int i)
     return n != d->nmarker;
 }
 
-MtStatus mt_model_flex_refresh(MtModel *m, MtError *err)
+MtStatus mt_model_flex_refresh(MtModel *m, MtError *err) { return mt_model_flex_refresh_progress(m, NULL, err); }
+
+MtStatus mt_model_flex_refresh_progress(MtModel *m, const MtFeProgress *pr, MtError *err)
 {
     for (int i = 0; i < m->nflex; i++)
         if (m->flex[i].data && stale(m, i)) mt_model_flex_invalidate(m, i);
-    return mt_model_reduce_flex(m, NULL, err);
+    return mt_model_reduce_flex_progress(m, NULL, pr, err);
 }
 
 MtStatus mt_model_reduce_flex(MtModel *m, const char *basedir, MtError *err)
 {
+    return mt_model_reduce_flex_progress(m, basedir, NULL, err);
+}
+
+MtStatus mt_model_reduce_flex_progress(MtModel *m, const char *basedir, const MtFeProgress *pr, MtError *err)
+{
     if (!basedir && m->basedir[0]) basedir = m->basedir;
     for (int i = 0; i < m->nflex; i++) {
         if (m->flex[i].data) continue;
-        MtStatus rc = reduce_one(m, i, basedir, err);
+        MtStatus rc = reduce_one(m, i, basedir, pr, err);
         if (rc) return rc;
     }
     return MT_OK;

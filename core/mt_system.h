@@ -110,6 +110,7 @@ typedef struct MtSystem {
     int *mvert;            /* nmarker: surface vertex of the marker's node (modal stresses), -1 if none */
     int ngw;               /* length of MtState.Gw and Ww */
     size_t nfmat;          /* length of MtState.fmat */
+    size_t nfcache;        /* length of MtState.fcache */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
     unsigned char commit_kin; /* mt_state_commit has angles to follow (COORD rows, torsion springs, contacts) */
 } MtSystem;
@@ -164,6 +165,7 @@ typedef struct MtState {
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */
+    double *fcache;        /* flexible bodies' S, I(w), M_Ωw(w) of the current evaluation (mt_flex_stage_mass) */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
 } MtState;
 

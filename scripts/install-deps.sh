@@ -12,6 +12,7 @@ PACKAGES=(
     libsqlite3-dev sqlite3 gettext
     # GUI (GTK 4 application) and headless GUI tests
     libgtk-4-dev libepoxy-dev libcglm-dev xvfb xauth
+    fonts-wqy-microhei
     # benchmark peers (never linked into Motus)
     libsimbody-dev libode-dev g++
     gmsh calculix-ccx

@@ -12,6 +12,7 @@ uniform mat3 uNormal; // inverse transpose of mat3(uView * uModel)
 out vec3 vPos;    // eye space
 out vec3 vNormal; // eye space
 out vec3 vColor;
+out float vValue; // colour-map value (flex.vert); none here
 
 void main()
 {
@@ -19,5 +20,6 @@ void main()
     vPos = p.xyz;
     vNormal = uNormal * aNormal;
     vColor = aColor;
+    vValue = 0.0;
     gl_Position = uProj * p;
 }

@@ -14,6 +14,7 @@ struct _MotusTreeNode {
     MotusEntityKind kind; /* NONE for a category row */
     int index;
     char *label, *detail;
+    char *column;         /* result column a drag onto a plot gives (NULL: none) */
     GListStore *children; /* NULL for a leaf */
 };
 
@@ -24,6 +25,7 @@ static void motus_tree_node_finalize(GObject *object)
     MotusTreeNode *n = MOTUS_TREE_NODE(object);
     g_free(n->label);
     g_free(n->detail);
+    g_free(n->column);
     g_clear_object(&n->children);
     G_OBJECT_CLASS(motus_tree_node_parent_class)->finalize(object);
 }
@@ -78,6 +80,14 @@ static GListModel *create_children(gpointer item, gpointer data)
     return n->children ? g_object_ref(G_LIST_MODEL(n->children)) : NULL;
 }
 
+/* A row dragged onto a plot gives the result column of its entity. */
+static GdkContentProvider *drag_prepare(GtkDragSource *src, double x, double y, gpointer data)
+{
+    (void)x, (void)y, (void)data;
+    const char *column = g_object_get_data(G_OBJECT(gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(src))), "column");
+    return column ? gdk_content_provider_new_typed(G_TYPE_STRING, column) : NULL;
+}
+
 static void setup_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
 {
     (void)f, (void)data;
@@ -94,6 +104,10 @@ static void setup_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer dat
     gtk_box_append(GTK_BOX(box), detail);
     gtk_tree_expander_set_child(GTK_TREE_EXPANDER(exp), box);
     gtk_list_item_set_child(li, exp);
+    GtkDragSource *src = gtk_drag_source_new();
+    gtk_drag_source_set_actions(src, GDK_ACTION_COPY);
+    g_signal_connect(src, "prepare", G_CALLBACK(drag_prepare), NULL);
+    gtk_widget_add_controller(exp, GTK_EVENT_CONTROLLER(src));
 }
 
 static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
@@ -108,6 +122,7 @@ static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data
     GtkWidget *detail = gtk_widget_get_next_sibling(name);
     gtk_label_set_text(GTK_LABEL(name), n->label);
     gtk_label_set_text(GTK_LABEL(detail), n->detail);
+    g_object_set_data_full(G_OBJECT(exp), "column", g_strdup(n->column), g_free);
     if (n->kind == MOTUS_ENTITY_NONE)
         gtk_widget_add_css_class(name, "heading");
     else
@@ -174,6 +189,13 @@ static void motus_model_tree_init(MotusModelTree *self)
 
 GtkWidget *motus_model_tree_new(void) { return g_object_new(MOTUS_TYPE_MODEL_TREE, NULL); }
 
+/* The result column a row stands for when dragged onto a plot (model-format.md, Result columns). */
+static MotusTreeNode *with_column(MotusTreeNode *n, const char *fmt, const char *name)
+{
+    n->column = g_strdup_printf(fmt, name);
+    return n;
+}
+
 static MotusTreeNode *category(GListStore *root, const char *title, int count)
 {
     g_autofree char *n = g_strdup_printf("%d", count);
@@ -195,7 +217,7 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         MotusTreeNode *ground = add_child(bodies, node_new(MOTUS_ENTITY_GROUND, -1, "ground", _("fixed")));
         for (int b = 0; b < m->nbody; b++) {
             g_autofree char *mass = g_strdup_printf("%.4g kg", m->body[b].mass);
-            add_child(bodies, node_new(MOTUS_ENTITY_BODY, b, m->body[b].name, mass));
+            add_child(bodies, with_column(node_new(MOTUS_ENTITY_BODY, b, m->body[b].name, mass), "%s.y", m->body[b].name));
         }
         for (int k = 0; k < m->nmarker; k++) {
             int b = m->marker[k].body;
@@ -223,7 +245,10 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         for (int j = 0; j < m->njoint; j++) {
             const MtJointSpec *js = &m->joint[j];
             g_snprintf(buf, sizeof buf, "%s", mt_joint_type_name(js->type));
-            add_child(joints, node_new(MOTUS_ENTITY_JOINT, j, js->name, buf));
+            MtCoordKind ck0 = mt_joint_default_coord(js->type);
+            add_child(joints, ck0 != MT_COORD_NONE ? with_column(node_new(MOTUS_ENTITY_JOINT, j, js->name, buf),
+                                                                  ck0 == MT_COORD_ANGLE ? "%s.angle" : ck0 == MT_COORD_DISP ? "%s.disp" : "%s.x", js->name)
+                                                   : with_column(node_new(MOTUS_ENTITY_JOINT, j, js->name, buf), "%s.Fy", js->name));
         }
         MotusTreeNode *drivers = category(self->root, _("Drivers"), m->ndriver);
         for (int d = 0; d < m->ndriver; d++) {
@@ -232,12 +257,12 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
                 g_snprintf(buf, sizeof buf, "%s", m->joint[ds->joint].name);
             else
                 g_snprintf(buf, sizeof buf, "%s", _("markers"));
-            add_child(drivers, node_new(MOTUS_ENTITY_DRIVER, d, ds->name, buf));
+            add_child(drivers, with_column(node_new(MOTUS_ENTITY_DRIVER, d, ds->name, buf), "%s.effort", ds->name));
         }
         MotusTreeNode *springs = category(self->root, _("Springs"), m->nspring);
         for (int s = 0; s < m->nspring; s++) {
             g_snprintf(buf, sizeof buf, "k = %g N/m", m->spring[s].k);
-            add_child(springs, node_new(MOTUS_ENTITY_SPRING, s, m->spring[s].name, buf));
+            add_child(springs, with_column(node_new(MOTUS_ENTITY_SPRING, s, m->spring[s].name, buf), "%s.force", m->spring[s].name));
         }
         MotusTreeNode *couples = category(self->root, _("Couplings"), m->ncouple);
         static const char *const ck[] = {"gear", "rack", "coupler"};
@@ -248,11 +273,12 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         }
         MotusTreeNode *forces = category(self->root, _("Force elements"), m->nforce);
         for (int f = 0; f < m->nforce; f++)
-            add_child(forces, node_new(MOTUS_ENTITY_FORCE, f, m->force[f].name, mt_force_kind_name(m->force[f].kind)));
+            add_child(forces, with_column(node_new(MOTUS_ENTITY_FORCE, f, m->force[f].name, mt_force_kind_name(m->force[f].kind)),
+                                          "%s.defl", m->force[f].name));
         MotusTreeNode *sensors = category(self->root, _("Sensors"), m->nsensor);
         for (int k = 0; k < m->nsensor; k++)
-            add_child(sensors,
-                      node_new(MOTUS_ENTITY_SENSOR, k, m->sensor[k].name, mt_sensor_kind_name(m->sensor[k].kind)));
+            add_child(sensors, with_column(node_new(MOTUS_ENTITY_SENSOR, k, m->sensor[k].name,
+                                                    mt_sensor_kind_name(m->sensor[k].kind)), "%s", m->sensor[k].name));
         MotusTreeNode *params = category(self->root, _("Parameters"), m->nparam);
         for (int k = 0; k < m->nparam; k++) {
             g_autofree char *v = g_strdup_printf("%s%s%s", m->param[k].expr, m->param[k].unit[0] ? " " : "", m->param[k].unit);
@@ -309,6 +335,16 @@ MotusEntityKind motus_model_tree_get_selected(MotusModelTree *self, int *index)
     if (index) *index = n && n->kind != MOTUS_ENTITY_NONE ? n->index : -1;
     g_clear_object(&n);
     return kind;
+}
+
+const char *motus_model_tree_selected_column(MotusModelTree *self)
+{
+    GtkTreeListRow *row = gtk_single_selection_get_selected_item(self->selection);
+    if (!row) return NULL;
+    MotusTreeNode *n = gtk_tree_list_row_get_item(row);
+    const char *c = n ? n->column : NULL;
+    g_object_unref(n); /* the node stays in the tree */
+    return c;
 }
 
 guint motus_model_tree_n_rows(MotusModelTree *self) { return g_list_model_get_n_items(G_LIST_MODEL(self->tree)); }

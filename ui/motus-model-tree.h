@@ -36,6 +36,10 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m);
 void motus_model_tree_select(MotusModelTree *self, MotusEntityKind kind, int index);
 /* Kind and index of the selected row (MOTUS_ENTITY_NONE, -1 when none). */
 MotusEntityKind motus_model_tree_get_selected(MotusModelTree *self, int *index);
+/* The result column the selected row gives when dragged onto a plot (its
+ * sensor; a joint's coordinate; a body's y; a driver's effort; a spring's
+ * force; a force element's deflection), or NULL. */
+const char *motus_model_tree_selected_column(MotusModelTree *self);
 /* Number of rows shown (expanded categories included), for tests. */
 guint motus_model_tree_n_rows(MotusModelTree *self);
 

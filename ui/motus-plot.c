@@ -35,7 +35,16 @@ struct _MotusPlot {
     /* plot rectangle of the last render, widget coordinates */
     double px, py, pw, ph;
     double xlo, xhi, ylo, yhi;
+    /* the user's view: zoomed or panned range, box being dragged, pan start */
+    gboolean zoomed;
+    double zx0, zx1, zy0, zy1;
+    int drag;            /* 0 none, 1 box, 2 pan */
+    double dx0, dy0, dx1, dy1;
+    double px0, px1, py0, py1;
 };
+
+enum { SIG_COLUMN_DROPPED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_TYPE(MotusPlot, motus_plot, GTK_TYPE_DRAWING_AREA)
 
@@ -100,9 +109,107 @@ static void motus_plot_finalize(GObject *object)
     G_OBJECT_CLASS(motus_plot_parent_class)->finalize(object);
 }
 
+/* ---- the view: box zoom, pan, wheel, double click ---------------------------------------- */
+
+void motus_plot_set_view(MotusPlot *self, double x0, double x1, double y0, double y1)
+{
+    if (!(x0 < x1) || !(y0 < y1) || !isfinite(x0 + x1 + y0 + y1)) return;
+    self->zoomed = TRUE;
+    self->zx0 = x0, self->zx1 = x1, self->zy0 = y0, self->zy1 = y1;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void motus_plot_reset_view(MotusPlot *self)
+{
+    self->zoomed = FALSE;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+gboolean motus_plot_get_view(MotusPlot *self, double *x0, double *x1, double *y0, double *y1)
+{
+    if (self->zoomed) *x0 = self->zx0, *x1 = self->zx1, *y0 = self->zy0, *y1 = self->zy1;
+    return self->zoomed;
+}
+
+/* Widget coordinates to data, with the ranges of the last render. */
+static double data_x(const MotusPlot *self, double X) { return self->xlo + (X - self->px) / self->pw * (self->xhi - self->xlo); }
+static double data_y(const MotusPlot *self, double Y) { return self->ylo + (self->py + self->ph - Y) / self->ph * (self->yhi - self->ylo); }
+
+void motus_plot_zoom_box(MotusPlot *self, double x0, double y0, double x1, double y1)
+{
+    if (!(self->pw > 0) || fabs(x1 - x0) < 4 || fabs(y1 - y0) < 4) return; /* a click, not a box */
+    double a = data_x(self, fmin(x0, x1)), b = data_x(self, fmax(x0, x1));
+    double c = data_y(self, fmax(y0, y1)), d = data_y(self, fmin(y0, y1));
+    motus_plot_set_view(self, a, b, c, d);
+}
+
+void motus_plot_zoom_at(MotusPlot *self, double x, double y, double factor)
+{
+    if (!(self->pw > 0) || !(factor > 0)) return;
+    double cx = data_x(self, CLAMP(x, self->px, self->px + self->pw)), cy = data_y(self, CLAMP(y, self->py, self->py + self->ph));
+    motus_plot_set_view(self, cx + (self->xlo - cx) * factor, cx + (self->xhi - cx) * factor, cy + (self->ylo - cy) * factor,
+                        cy + (self->yhi - cy) * factor);
+}
+
+static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
+{
+    MotusPlot *self = data;
+    guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+    GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
+    self->drag = (button == 2 || (mods & GDK_SHIFT_MASK)) ? 2 : 1;
+    self->dx0 = self->dx1 = x, self->dy0 = self->dy1 = y;
+    self->px0 = self->xlo, self->px1 = self->xhi, self->py0 = self->ylo, self->py1 = self->yhi;
+}
+
+static void drag_update(GtkGestureDrag *g, double ox, double oy, gpointer data)
+{
+    (void)g;
+    MotusPlot *self = data;
+    self->dx1 = self->dx0 + ox, self->dy1 = self->dy0 + oy;
+    if (self->drag == 2 && self->pw > 0 && self->ph > 0) { /* the data follow the pointer */
+        double sx = ox / self->pw * (self->px1 - self->px0), sy = oy / self->ph * (self->py1 - self->py0);
+        motus_plot_set_view(self, self->px0 - sx, self->px1 - sx, self->py0 + sy, self->py1 + sy);
+    } else
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
+{
+    (void)g;
+    MotusPlot *self = data;
+    if (self->drag == 1) motus_plot_zoom_box(self, self->dx0, self->dy0, self->dx0 + ox, self->dy0 + oy);
+    self->drag = 0;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static gboolean scrolled(GtkEventControllerScroll *c, double dx, double dy, gpointer data)
+{
+    (void)c, (void)dx;
+    MotusPlot *self = data;
+    motus_plot_zoom_at(self, self->hover_x, self->hover_y, pow(1.2, dy));
+    return TRUE;
+}
+
+static void pressed(GtkGestureClick *g, int n, double x, double y, gpointer data)
+{
+    (void)g, (void)x, (void)y;
+    if (n == 2) motus_plot_reset_view(data);
+}
+
+static gboolean dropped(GtkDropTarget *t, const GValue *value, double x, double y, gpointer data)
+{
+    (void)t, (void)x, (void)y;
+    const char *column = g_value_get_string(value);
+    if (!column || !column[0]) return FALSE;
+    g_signal_emit(data, signals[SIG_COLUMN_DROPPED], 0, column);
+    return TRUE;
+}
+
 static void motus_plot_class_init(MotusPlotClass *klass)
 {
     G_OBJECT_CLASS(klass)->finalize = motus_plot_finalize;
+    signals[SIG_COLUMN_DROPPED] = g_signal_new("column-dropped", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                               NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
     gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "motus-plot");
 }
 
@@ -121,6 +228,21 @@ static void motus_plot_init(MotusPlot *self)
     g_signal_connect(m, "motion", G_CALLBACK(motion), self);
     g_signal_connect(m, "leave", G_CALLBACK(leave), self);
     gtk_widget_add_controller(GTK_WIDGET(self), m);
+    GtkGesture *drag = gtk_gesture_drag_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0); /* left: box, middle or Shift: pan */
+    g_signal_connect(drag, "drag-begin", G_CALLBACK(drag_begin), self);
+    g_signal_connect(drag, "drag-update", G_CALLBACK(drag_update), self);
+    g_signal_connect(drag, "drag-end", G_CALLBACK(drag_end), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drag));
+    GtkEventController *sc = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+    g_signal_connect(sc, "scroll", G_CALLBACK(scrolled), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), sc);
+    GtkGesture *click = gtk_gesture_click_new();
+    g_signal_connect(click, "pressed", G_CALLBACK(pressed), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(click));
+    GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_STRING, GDK_ACTION_COPY);
+    g_signal_connect(drop, "drop", G_CALLBACK(dropped), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drop));
 }
 
 GtkWidget *motus_plot_new(void) { return g_object_new(MOTUS_TYPE_PLOT, NULL); }
@@ -331,7 +453,8 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
 
     MotusTicks ty, tx;
     int ny = height / 45 > 2 ? height / 45 : 2;
-    motus_ticks_compute(ylo, yhi, ny, TRUE, &ty);
+    if (self->zoomed) motus_ticks_compute(self->zy0, self->zy1, ny, FALSE, &ty); /* the user's view, exactly */
+    else motus_ticks_compute(ylo, yhi, ny, TRUE, &ty);
     char buf[64];
     double tw, th, lw = 0;
     for (int i = 0; i < ty.n; i++) {
@@ -348,7 +471,8 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         return;
     }
     int nx = (int)(pw / 90) > 2 ? (int)(pw / 90) : 2;
-    motus_ticks_compute(xlo, xhi, nx, !(self->fixed_lo < self->fixed_hi) && any, &tx);
+    if (self->zoomed) xlo = self->zx0, xhi = self->zx1;
+    motus_ticks_compute(xlo, xhi, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && any, &tx);
     xlo = tx.lo, xhi = tx.hi, ylo = ty.lo, yhi = ty.hi;
     self->px = px, self->py = py, self->pw = pw, self->ph = ph;
     self->xlo = xlo, self->xhi = xhi, self->ylo = ylo, self->yhi = yhi;
@@ -445,6 +569,16 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         cairo_stroke(cr);
     }
     cairo_set_dash(cr, NULL, 0, 0);
+    if (self->drag == 1) { /* the zoom box being dragged */
+        static const double bdash[] = {4, 3};
+        cairo_set_dash(cr, bdash, 2, 0);
+        cairo_set_line_width(cr, 1);
+        cairo_set_source_rgb(cr, 0.2, 0.2, 0.25);
+        cairo_rectangle(cr, fmin(self->dx0, self->dx1) + 0.5, fmin(self->dy0, self->dy1) + 0.5, fabs(self->dx1 - self->dx0),
+                        fabs(self->dy1 - self->dy0));
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
     /* playback cursor */
     if (!self->xy && isfinite(self->cursor) && self->cursor >= xlo && self->cursor <= xhi) {
         cairo_set_source_rgba(cr, 0.80, 0.10, 0.10, 0.8);

@@ -43,6 +43,20 @@ gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, do
 /* Text shown when there is no curve. */
 void motus_plot_set_placeholder(MotusPlot *self, const char *text);
 
+/* The view: a zoomed or panned range replaces the automatic one until reset.
+ * Mouse: drag a box to zoom into it, Shift+drag or middle-drag to pan, the
+ * wheel zooms about the pointer, a double click goes back to automatic. */
+void motus_plot_set_view(MotusPlot *self, double x0, double x1, double y0, double y1);
+void motus_plot_reset_view(MotusPlot *self);
+/* TRUE and the range when zoomed or panned. */
+gboolean motus_plot_get_view(MotusPlot *self, double *x0, double *x1, double *y0, double *y1);
+/* Zoom into the box between two points, widget coordinates (what a box drag does). */
+void motus_plot_zoom_box(MotusPlot *self, double x0, double y0, double x1, double y1);
+/* Zoom by factor (> 1: out) about a point, widget coordinates (what the wheel does). */
+void motus_plot_zoom_at(MotusPlot *self, double x, double y, double factor);
+/* Signal "column-dropped" (const char *column): a result column's name was
+ * dropped on the plot (dragged from the model tree). */
+
 /* Draws the plot into cr over width x height (used by the widget and the export). */
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);
 gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "motus-i18n.h"
+#include "mt_flexdata.h"
+#include "mt_flexview.h"
 
 #define SEG 32 /* segments around a cylinder or sphere */
 
@@ -233,6 +235,22 @@ void motus_scene_add_triad(GArray *tri, double length)
     add_box(tri, NULL, &id, hh, grey);
 }
 
+void motus_colormap(double t, float rgb[3])
+{
+    static const float stop[][4] = {
+        {0.00f, 0.10f, 0.15f, 0.65f}, {0.15f, 0.10f, 0.45f, 0.95f}, {0.30f, 0.10f, 0.80f, 0.95f},
+        {0.45f, 0.20f, 0.85f, 0.45f}, {0.60f, 0.75f, 0.90f, 0.15f}, {0.72f, 0.98f, 0.82f, 0.10f},
+        {0.86f, 0.98f, 0.45f, 0.08f}, {1.00f, 0.80f, 0.08f, 0.08f},
+    };
+    const int n = (int)G_N_ELEMENTS(stop);
+    if (!(t > 0)) t = 0; /* NaN too */
+    if (t > 1) t = 1;
+    int i = 1;
+    while (i < n - 1 && t > stop[i][0]) i++;
+    double f = (t - stop[i - 1][0]) / (stop[i][0] - stop[i - 1][0]);
+    for (int c = 0; c < 3; c++) rgb[c] = (float)(stop[i - 1][c + 1] + f * (stop[i][c + 1] - stop[i - 1][c + 1]));
+}
+
 void motus_scene_body_colour(int b, float c[3])
 {
     static const float pal[][3] = {
@@ -430,6 +448,8 @@ static double model_scale(const MtModel *m, const double *poses)
         }
         if (sh->body >= 0) shape_size = fmax(shape_size, sz);
     }
+    for (int i = 0; i < m->nflex; i++)
+        if (m->flex[i].data) shape_size = fmax(shape_size, mt_flexview_size(m->flex[i].data->body));
 #undef GROW
     double d = 0;
     if (isfinite(lo[0]))
@@ -525,6 +545,205 @@ static void add_joint_glyph(const MtModel *m, int j, const double *poses, double
     }
 }
 
+/* ---- flexible bodies ------------------------------------------------------ */
+
+/* Appends a vertex of surface vertex `ref` with normal n, or reuses the one
+ * already made for that vertex with the same normal (smooth regions share,
+ * creases split); head/next chain the vertices made per surface vertex. */
+static guint32 flex_vertex(GArray *verts, guint base, int *head, GArray *next, int ref, const float p[3],
+                           const float n[3], const float c[3])
+{
+    for (int k = head[ref]; k >= 0; k = g_array_index(next, int, k)) {
+        const MotusFlexVertex *v = &g_array_index(verts, MotusFlexVertex, base + (guint)k);
+        if (!memcmp(v->n, n, sizeof v->n) && !memcmp(v->p, p, sizeof v->p)) return base + (guint)k;
+    }
+    MotusFlexVertex v;
+    memcpy(v.p, p, sizeof v.p);
+    memcpy(v.n, n, sizeof v.n);
+    memcpy(v.c, c, sizeof v.c);
+    v.ref = (guint32)ref;
+    int k = (int)(verts->len - base);
+    g_array_append_val(verts, v);
+    g_array_append_val(next, head[ref]);
+    head[ref] = k;
+    return base + (guint)k;
+}
+
+/* Triangles of the reduced surface; a corner's normal averages the faces
+ * around its vertex that lie within 40 degrees of its own face, so the
+ * edges of a part stay sharp and curved faces smooth. */
+static void flex_triangles(const MtFlexBody *fb, const float c[3], GArray *verts, GArray *index)
+{
+    int nsv = fb->nsv, nst = fb->nst;
+    double *fn = g_new(double, 3 * (size_t)nst), *un = g_new(double, 3 * (size_t)nst);
+    int *start = g_new0(int, (size_t)nsv + 1), *inc = g_new(int, 3 * (size_t)nst), *fill = g_new0(int, (size_t)nsv);
+    for (int t = 0; t < nst; t++) {
+        const int *v = fb->st + 3 * t;
+        const float *a = fb->sv_x + 3 * v[0], *b = fb->sv_x + 3 * v[1], *d = fb->sv_x + 3 * v[2];
+        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+        double *n = fn + 3 * t;
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; i++) un[3 * t + i] = l > 0 ? n[i] / l : 0;
+        for (int i = 0; i < 3; i++) start[v[i] + 1]++;
+    }
+    for (int v = 0; v < nsv; v++) start[v + 1] += start[v];
+    for (int t = 0; t < nst; t++)
+        for (int i = 0; i < 3; i++) {
+            int v = fb->st[3 * t + i];
+            inc[start[v] + fill[v]++] = t;
+        }
+    guint base = verts->len;
+    int *head = g_new(int, (size_t)nsv);
+    for (int v = 0; v < nsv; v++) head[v] = -1;
+    GArray *next = g_array_new(FALSE, FALSE, sizeof(int));
+    const double crease = cos(40 * G_PI / 180);
+    for (int t = 0; t < nst; t++)
+        for (int i = 0; i < 3; i++) {
+            int v = fb->st[3 * t + i];
+            double n[3] = {0, 0, 0};
+            for (int k = start[v]; k < start[v + 1]; k++) {
+                int f = inc[k];
+                if (un[3 * f] * un[3 * t] + un[3 * f + 1] * un[3 * t + 1] + un[3 * f + 2] * un[3 * t + 2] < crease)
+                    continue;
+                for (int q = 0; q < 3; q++) n[q] += fn[3 * f + q]; /* area-weighted */
+            }
+            double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            float nf[3], pf[3];
+            for (int q = 0; q < 3; q++) nf[q] = (float)(l > 0 ? n[q] / l : un[3 * t + q]), pf[q] = fb->sv_x[3 * v + q];
+            guint32 k = flex_vertex(verts, base, head, next, v, pf, nf, c);
+            g_array_append_val(index, k);
+        }
+    g_array_unref(next);
+    g_free(head), g_free(fn), g_free(un), g_free(start), g_free(inc), g_free(fill);
+}
+
+/* A tube (or a box, for a rectangular section) around each beam line, its
+ * rings tied to the line's end vertices; ends used by one line get caps. */
+static void flex_tubes(const MtFlexBody *fb, double r, double bw, double bh, const float c[3], GArray *verts,
+                       GArray *index)
+{
+    /* the section outline in its plane (e2, e3): points with normals, a quad per pair */
+    enum { K = 16 };
+    double op[2 * K][2], onrm[2 * K][2];
+    int npair = 0;
+    if (bw > 0 && bh > 0) {
+        static const double cs[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}}, ns[4][2] = {{0, 1}, {-1, 0}, {0, -1}, {1, 0}};
+        for (int i = 0; i < 4; i++, npair++)
+            for (int e = 0; e < 2; e++) {
+                const double *q = cs[(i + e) % 4];
+                op[2 * i + e][0] = 0.5 * bw * q[0], op[2 * i + e][1] = 0.5 * bh * q[1];
+                onrm[2 * i + e][0] = ns[i][0], onrm[2 * i + e][1] = ns[i][1];
+            }
+    } else {
+        for (int i = 0; i < K; i++, npair++)
+            for (int e = 0; e < 2; e++) {
+                double a = 2 * G_PI * (i + e) / K;
+                op[2 * i + e][0] = r * cos(a), op[2 * i + e][1] = r * sin(a);
+                onrm[2 * i + e][0] = cos(a), onrm[2 * i + e][1] = sin(a);
+            }
+    }
+    int *deg = g_new0(int, (size_t)fb->nsv);
+    for (int s = 0; s < 2 * fb->nseg; s++) deg[fb->seg[s]]++;
+    for (int s = 0; s < fb->nseg; s++) {
+        int ends[2] = {fb->seg[2 * s], fb->seg[2 * s + 1]};
+        const float *p0 = fb->sv_x + 3 * ends[0], *p1 = fb->sv_x + 3 * ends[1];
+        double d[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double L = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (!(L > 0)) continue;
+        for (int i = 0; i < 3; i++) d[i] /= L;
+        /* e2: body y made normal to the line (body z when the line runs along y), e3 = d × e2 */
+        double e2[3] = {0, 1, 0};
+        if (fabs(d[1]) > 0.9) e2[1] = 0, e2[2] = 1;
+        double dot = e2[0] * d[0] + e2[1] * d[1] + e2[2] * d[2];
+        for (int i = 0; i < 3; i++) e2[i] -= dot * d[i];
+        double l2 = sqrt(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]);
+        for (int i = 0; i < 3; i++) e2[i] /= l2;
+        double e3[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
+        for (int q = 0; q < npair; q++) {
+            guint32 k[4]; /* a0 a1 b1 b0 */
+            for (int j = 0; j < 4; j++) {
+                int end = j >= 2, o = 2 * q + (j == 1 || j == 2);
+                const float *p = end ? p1 : p0;
+                MotusFlexVertex v;
+                for (int i = 0; i < 3; i++) {
+                    v.p[i] = (float)(p[i] + op[o][0] * e2[i] + op[o][1] * e3[i]);
+                    v.n[i] = (float)(onrm[o][0] * e2[i] + onrm[o][1] * e3[i]);
+                    v.c[i] = c[i];
+                }
+                v.ref = (guint32)ends[end];
+                k[j] = verts->len;
+                g_array_append_val(verts, v);
+            }
+            guint32 tri[6] = {k[0], k[1], k[2], k[0], k[2], k[3]};
+            g_array_append_vals(index, tri, 6);
+        }
+        for (int end = 0; end < 2; end++) {
+            if (deg[ends[end]] != 1) continue;
+            const float *p = end ? p1 : p0;
+            double sgn = end ? 1 : -1;
+            MotusFlexVertex v;
+            for (int i = 0; i < 3; i++) v.p[i] = p[i], v.n[i] = (float)(sgn * d[i]), v.c[i] = c[i];
+            v.ref = (guint32)ends[end];
+            guint32 ctr = verts->len;
+            g_array_append_val(verts, v);
+            for (int q = 0; q < npair; q++) {
+                guint32 k[2];
+                for (int e = 0; e < 2; e++) {
+                    for (int i = 0; i < 3; i++) v.p[i] = (float)(p[i] + op[2 * q + e][0] * e2[i] + op[2 * q + e][1] * e3[i]);
+                    k[e] = verts->len;
+                    g_array_append_val(verts, v);
+                }
+                guint32 tri[3] = {ctr, end ? k[0] : k[1], end ? k[1] : k[0]};
+                g_array_append_vals(index, tri, 3);
+            }
+        }
+    }
+    g_free(deg);
+}
+
+void motus_scene_flex_surface(const MtFlexBody *fb, double r, double b, double h, const float c[3], GArray *verts,
+                              GArray *index)
+{
+    if (!fb || fb->nsv <= 0 || !fb->sv_x) return;
+    if (fb->nst > 0) flex_triangles(fb, c, verts, index);
+    if (fb->nseg > 0) flex_tubes(fb, r, b, h, c, verts, index);
+}
+
+/* Every reduced flexible body gets its deformable surface; beam sections
+ * come from the model (beams read from a mesh file: a tube 1/100 of the
+ * body's size). */
+static void add_flex_bodies(const MtModel *m, MotusScene *s)
+{
+    for (int i = 0; i < m->nflex; i++) {
+        const MtFlexSpec *f = &m->flex[i];
+        if (!f->data || !f->data->body) continue;
+        const MtFlexBody *fb = f->data->body;
+        int moff = s->nmodal;
+        s->nmodal += fb->nmode;
+        if (fb->nsv <= 0 || f->body < 0 || f->body >= m->nbody) continue;
+        double r = 0.01 * mt_flexview_size(fb), bw = 0, bh = 0;
+        if (f->source == MT_FLEX_BEAM) {
+            if (f->section == MT_SECTION_RECT)
+                bw = f->sec[0], bh = f->sec[1];
+            else
+                r = 0.5 * f->sec[0];
+        }
+        r = fmax(r, 0.002 * s->scale); /* thin wires stay visible */
+        MotusFlexMesh *fm = g_new0(MotusFlexMesh, 1);
+        fm->spec = i;
+        fm->fb = fb;
+        fm->moff = moff;
+        fm->centre_vertex = -1;
+        fm->verts = g_array_new(FALSE, FALSE, sizeof(MotusFlexVertex));
+        fm->index = g_array_new(FALSE, FALSE, sizeof(guint32));
+        float c[3];
+        motus_scene_body_colour(f->body, c);
+        motus_scene_flex_surface(fb, r, bw, bh, c, fm->verts, fm->index);
+        s->body[f->body].flex = fm;
+    }
+}
+
 static void bounds_of(MotusBodyMesh *bm)
 {
     for (int i = 0; i < 3; i++) bm->lo[i] = INFINITY, bm->hi[i] = -INFINITY;
@@ -534,6 +753,10 @@ static void bounds_of(MotusBodyMesh *bm)
             const MotusVertex *v = &g_array_index(arr[a], MotusVertex, k);
             for (int i = 0; i < 3; i++) bm->lo[i] = fminf(bm->lo[i], v->p[i]), bm->hi[i] = fmaxf(bm->hi[i], v->p[i]);
         }
+    for (guint k = 0; bm->flex && k < bm->flex->verts->len; k++) {
+        const MotusFlexVertex *v = &g_array_index(bm->flex->verts, MotusFlexVertex, k);
+        for (int i = 0; i < 3; i++) bm->lo[i] = fminf(bm->lo[i], v->p[i]), bm->hi[i] = fmaxf(bm->hi[i], v->p[i]);
+    }
     for (int i = 0; i < 3; i++) bm->centre[i] = bm->lo[i] <= bm->hi[i] ? 0.5f * (bm->lo[i] + bm->hi[i]) : 0.0f;
 }
 
@@ -555,9 +778,11 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         bm->edges = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
         bm->axes = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
     }
+    for (int b = 0; b <= m->nbody; b++) s->body[b].closed = TRUE;
     for (int i = 0; i < m->nshape; i++) {
         const MtShapeSpec *sh = &m->shape[i];
         int b = sh->body < 0 ? m->nbody : sh->body;
+        if (sh->kind == MT_SHAPE_MESH) s->body[b].closed = FALSE; /* a file's winding is unknown */
         float c[3];
         if (sh->color[0] || sh->color[1] || sh->color[2])
             memcpy(c, sh->color, sizeof c);
@@ -565,10 +790,11 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
             motus_scene_body_colour(sh->body, c);
         add_shape(&s->body[b], sh, c, model_dir, warnings, mt_model_body_name(m, sh->body));
     }
+    add_flex_bodies(m, s);
     /* A body without shapes: a small box at its centre of mass and sticks to its markers. */
     for (int b = 0; b < m->nbody; b++) {
         MotusBodyMesh *bm = &s->body[b];
-        if (bm->tri->len) continue;
+        if (bm->tri->len || bm->flex) continue;
         float c[3];
         motus_scene_body_colour(b, c);
         Xf x;
@@ -601,6 +827,16 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         }
     }
     for (int b = 0; b <= m->nbody; b++) bounds_of(&s->body[b]);
+    for (int b = 0; b < m->nbody; b++) {
+        MotusFlexMesh *fm = s->body[b].flex;
+        if (!fm) continue;
+        double bd = INFINITY;
+        for (int v = 0; v < fm->fb->nsv; v++) {
+            const float *x = fm->fb->sv_x + 3 * v, *c = s->body[b].centre;
+            double d = (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
+            if (d < bd) bd = d, fm->centre_vertex = v;
+        }
+    }
     g_free(poses);
     return s;
 }
@@ -614,6 +850,11 @@ void motus_scene_free(MotusScene *s)
         g_array_unref(bm->glyph);
         g_array_unref(bm->edges);
         g_array_unref(bm->axes);
+        if (bm->flex) {
+            g_array_unref(bm->flex->verts);
+            g_array_unref(bm->flex->index);
+            g_free(bm->flex);
+        }
     }
     g_free(s->body);
     g_free(s);

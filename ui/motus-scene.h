@@ -12,6 +12,7 @@
 #include <cglm/cglm.h>
 #include <glib.h>
 
+#include "mt_fe_reduce.h"
 #include "mt_model.h"
 
 typedef struct {
@@ -23,12 +24,32 @@ typedef struct {
 } MotusLineVertex; /* lines: position, colour; two per segment */
 
 typedef struct {
+    float p[3], n[3], c[3];
+    guint32 ref; /* surface vertex of the reduced body whose modal displacement moves this vertex */
+} MotusFlexVertex;   /* flexible bodies: undeformed position and normal (body axes), colour */
+
+/* The deformable surface of a flexible body: its outer triangles (solids,
+ * shells) and tubes around its beam lines, each vertex tied to a surface
+ * vertex of the reduction (MtFlexBody.sv_*), whose modal displacements the
+ * view adds (Σ w_k H_k, scaled) in its vertex shader. */
+typedef struct {
+    int spec;               /* index among the model's flexible specs */
+    const MtFlexBody *fb;   /* borrowed from the model's reduced data */
+    int moff;               /* first of its modal coordinates among all flexible bodies' (spec order) */
+    int centre_vertex;      /* surface vertex nearest to the middle of its box (where the body is shown to be) */
+    GArray *verts;          /* MotusFlexVertex */
+    GArray *index;          /* guint32, three per triangle, counter-clockwise from outside */
+} MotusFlexMesh;
+
+typedef struct {
     GArray *tri;        /* MotusVertex, three per triangle, body axes */
     GArray *glyph;      /* MotusVertex: joint glyphs fixed to this body (not picked, not highlighted) */
     GArray *edges;      /* MotusLineVertex: feature edges of the shapes */
     GArray *axes;       /* MotusLineVertex: marker triads */
     float lo[3], hi[3]; /* bounds of tri and glyph, body axes (lo > hi when empty) */
     float centre[3];    /* visual centre (middle of the bounds), body axes */
+    MotusFlexMesh *flex; /* a flexible body's surface (NULL for rigid bodies and unreduced ones) */
+    gboolean closed;    /* tri holds closed, outward-wound primitives only (no mesh file): back faces may be culled */
 } MotusBodyMesh;
 
 typedef struct {
@@ -36,6 +57,7 @@ typedef struct {
     MotusBodyMesh *body; /* nbody + 1 */
     double scale;        /* characteristic length of the model, m (glyph sizes follow it) */
     int up_axis;         /* 1: +y up, 2: +z up (from gravity) */
+    int nmodal;          /* modal coordinates of all flexible bodies drawn (MotusFlexMesh.moff) */
 } MotusScene;
 
 /* Builds the scene of a model; mesh files are looked up relative to
@@ -43,6 +65,10 @@ typedef struct {
  * mesh file, drawn as a box instead) are appended to warnings (may be NULL). */
 MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *warnings);
 void motus_scene_free(MotusScene *s);
+
+/* The colour map of flexible bodies' fields (blue, cyan, green, yellow, red)
+ * at t in 0..1 (clamped): the view's lookup table and its legend use it. */
+void motus_colormap(double t, float rgb[3]);
 
 /* Colour of body b in the automatic palette (b = -1: ground grey). */
 void motus_scene_body_colour(int b, float c[3]);
@@ -65,6 +91,12 @@ void motus_scene_corners(const MotusScene *s, const double *poses, GArray *pts);
 void motus_scene_bounds(const MotusScene *s, const double *poses, float centre[3], float *radius);
 /* Height (along the up axis) just below the scene at the given poses, for the grid. */
 float motus_scene_floor(const MotusScene *s, const double *poses);
+
+/* Appends the deformable surface of a reduced flexible body: its triangles
+ * with normals split at creases, and tubes of radius r around its beam
+ * lines (rect sections b × h as boxes when b > 0). */
+void motus_scene_flex_surface(const MtFlexBody *fb, double r, double b, double h, const float c[3], GArray *verts,
+                              GArray *index);
 
 /* Loads an STL (binary or ASCII) or Wavefront OBJ file as triangles scaled by
  * `scale`, transformed by (pos, rot row-major) and coloured c. Returns FALSE

@@ -67,6 +67,8 @@ int motus_viewport_get_selected_body(MotusViewport *self);
 void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p);
 /* Frames everything at the current poses and the motion of the last run. */
 void motus_viewport_fit_all(MotusViewport *self);
+/* Frames one body (0 … nbody-1) at its current pose, keeping the view direction. */
+void motus_viewport_fit_body(MotusViewport *self, int body);
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho);
 gboolean motus_viewport_get_orthographic(MotusViewport *self);
 /* Widget coordinates of the visual centre of a body at the current poses;
@@ -87,6 +89,56 @@ const char *motus_viewport_get_gl_info(MotusViewport *self);
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self);
 /* Asks for a redraw. */
 void motus_viewport_queue_render(MotusViewport *self);
+
+/* ---- flexible bodies ----
+ * A reduced flexible body is drawn from its surface, moved by its pose and
+ * deformed by modal superposition in the vertex shader (its modal
+ * coordinates times the modal displacements of each vertex, times the
+ * deformation scale). Its surface can be coloured by the displacement
+ * magnitude or the von Mises stress, with a legend in the project's display
+ * units (mm or m, MPa when the project sets none); the colour range is the
+ * run's maximum (given by the window), the current frame's, or fixed.
+ * A bar at the bottom right holds the controls; it shows only for models
+ * with flexible bodies. */
+typedef enum { MOTUS_FIELD_NONE, MOTUS_FIELD_DISPLACEMENT, MOTUS_FIELD_VONMISES } MotusField;
+typedef enum { MOTUS_RANGE_RUN, MOTUS_RANGE_FRAME, MOTUS_RANGE_FIXED } MotusRangeMode;
+
+/* Number of modal coordinates of the flexible bodies shown (all specs with a
+ * reduction, in the model's order of flexible specs), 0 without any. */
+int motus_viewport_n_modal(MotusViewport *self);
+/* Modal coordinates to show (n = motus_viewport_n_modal; NULL: undeformed). */
+void motus_viewport_set_modal(MotusViewport *self, const double *w, int n);
+void motus_viewport_set_deformation_scale(MotusViewport *self, double scale);
+double motus_viewport_get_deformation_scale(MotusViewport *self);
+void motus_viewport_set_colour_field(MotusViewport *self, MotusField field);
+MotusField motus_viewport_get_colour_field(MotusViewport *self);
+/* Range mode; lo and hi (SI: m or Pa) are used by MOTUS_RANGE_FIXED. */
+void motus_viewport_set_colour_range(MotusViewport *self, MotusRangeMode mode, double lo, double hi);
+MotusRangeMode motus_viewport_get_range_mode(MotusViewport *self);
+/* The run's largest value of each field (SI), for MOTUS_RANGE_RUN. */
+void motus_viewport_set_run_max(MotusViewport *self, double disp, double von_mises);
+/* The range the colours span now (SI); FALSE when no field is shown. */
+gboolean motus_viewport_get_colour_range(MotusViewport *self, double *lo, double *hi);
+/* The legend (a drawing area over the view). */
+GtkWidget *motus_viewport_get_legend(MotusViewport *self);
+/* The legend's unit for the field shown ("mm", "MPa"; NULL when none). */
+const char *motus_viewport_legend_unit(MotusViewport *self);
+/* Surface vertices of flexible body `body` (0 when it has no flexible surface). */
+int motus_viewport_flex_n_vertices(MotusViewport *self, int body);
+/* Where surface vertex v of flexible body `body` is (project axes) with the
+ * modal coordinates shown and deformation scale `scale` (the view draws it
+ * at motus_viewport_get_deformation_scale); FALSE when the body has no
+ * flexible surface or v is out of range. */
+gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double scale, double out[3]);
+/* The surface vertex that moves most (relative to the supports) in the frame shown, or -1. */
+int motus_viewport_flex_peak_vertex(MotusViewport *self, int body);
+/* Animates mode `mode` (0-based) of flexible body `body` (a sinusoid of the
+ * modal coordinate, its largest displacement a tenth of the body's size on
+ * screen); mode < 0 stops and shows the frame again. */
+void motus_viewport_preview_mode(MotusViewport *self, int body, int mode);
+/* The body and mode animated (-1 when none). */
+int motus_viewport_preview_body(MotusViewport *self);
+int motus_viewport_preview_index(MotusViewport *self);
 
 G_END_DECLS
 

@@ -150,6 +150,18 @@ static void after_edit(MotusWindow *self, const char *what)
     if (what) motus_window_set_status(self, what);
 }
 
+gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, const char *field, const char *text,
+                                GError **error)
+{
+    MtError err = {0};
+    if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, text, &err) != MT_OK) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->editor ? err.msg : _("no model is open"));
+        return FALSE;
+    }
+    after_edit(self, mt_editor_undo_label(self->editor));
+    return TRUE;
+}
+
 gboolean motus_window_undo(MotusWindow *self)
 {
     if (!self->editor || !mt_editor_can_undo(self->editor)) return FALSE;
@@ -342,13 +354,17 @@ static void pick_prompt(MotusWindow *self)
                                     : _("New force element: click its second point (on another body, or empty "
                                         "space near a ground point)");
         break;
+    case PICK_FLEX_MARKER:
+        text = _("New marker on a flexible body: click the body (snaps to its surface nodes); with a spider radius "
+                 "the marker is tied to every node within it");
+        break;
     default: break;
     }
     gtk_label_set_text(self->pick_label, text);
     motus_window_set_status(self, text);
 }
 
-static void pick_start(MotusWindow *self, PickMode mode, const char *type)
+void motus_window_pick_start(MotusWindow *self, int mode, const char *type)
 {
     if (!self->editor) return;
     motus_window_stop_playback(self);
@@ -359,6 +375,7 @@ static void pick_start(MotusWindow *self, PickMode mode, const char *type)
     motus_viewport_show_initial(self->viewport); /* joints are made in the configuration as built */
     motus_viewport_set_picking(self->viewport, TRUE);
     gtk_widget_set_visible(GTK_WIDGET(self->pick_axis), mode == PICK_JOINT);
+    if (self->spider_entry) gtk_widget_set_visible(self->spider_entry, mode == PICK_FLEX_MARKER);
     gtk_revealer_set_reveal_child(self->pick_revealer, TRUE);
     pick_prompt(self);
     motus_window_update_actions(self);
@@ -390,6 +407,22 @@ static gboolean snap(MotusWindow *self, double x, double y, const int *bodies, i
         if (b == -2) continue;
         int n = mt_edit_snap_points(m, b, pts, G_N_ELEMENTS(pts) - 1);
         if (b == MT_GROUND) pts[n++] = (MtSnapPoint){MT_SNAP_CENTRE, MT_GROUND, {0, 0, 0}};
+        /* a flexible body: its surface nodes (markers of joints must sit on nodes) */
+        int nv = b >= 0 ? motus_viewport_flex_n_vertices(self->viewport, b) : 0;
+        for (int v = 0; v < nv; v++) {
+            double w[3], sx, sy;
+            if (!motus_viewport_flex_vertex(self->viewport, b, v, 0, w) ||
+                !motus_viewport_project_point(self->viewport, w, &sx, &sy))
+                continue;
+            double d = (sx - x) * (sx - x) + (sy - y) * (sy - y);
+            if (d < best) {
+                best = d;
+                found = TRUE;
+                *body = b;
+                memcpy(world, w, sizeof w);
+                *kind = MT_SNAP_VERTEX;
+            }
+        }
         for (int i = 0; i < n; i++) {
             double w[3], sx, sy;
             if (!motus_viewport_body_to_world(self->viewport, b, pts[i].p, w) ||
@@ -528,6 +561,10 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
         else pick_prompt(self);
         return TRUE;
     }
+    if (self->pick == PICK_FLEX_MARKER) {
+        motus_window_flex_marker_click(self, x, y);
+        return TRUE;
+    }
     return FALSE;
 }
 
@@ -537,13 +574,13 @@ static void act_add_joint(GSimpleAction *a, GVariant *p, gpointer data)
     MtJointType t;
     const char *type = g_variant_get_string(p, NULL);
     if (mt_joint_type_from_name(type, &t)) return;
-    pick_start(data, PICK_JOINT, type);
+    motus_window_pick_start(data, PICK_JOINT, type);
 }
 
 static void act_add_force(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a;
-    pick_start(data, PICK_FORCE, g_variant_get_string(p, NULL));
+    motus_window_pick_start(data, PICK_FORCE, g_variant_get_string(p, NULL));
 }
 
 static void act_pick_cancel(GSimpleAction *a, GVariant *p, gpointer data)

@@ -294,6 +294,31 @@ static void plot_pressed(GtkGestureClick *g, int n, double x, double y, gpointer
         if (GTK_WIDGET(spec(self, i)->w) == w) motus_window_set_active_plot(self, i);
 }
 
+/* A result column dragged from the model tree onto a plot: a curve of that plot. */
+static void column_dropped(MotusPlot *w, const char *column, gpointer data)
+{
+    MotusWindow *self = data;
+    for (guint i = 0; i < self->plots->len; i++) {
+        MotusPlotSpec *ps = spec(self, i);
+        if (ps->w != w) continue;
+        if (!motus_window_has_column(self, column)) {
+            g_autofree char *msg = g_strdup_printf(_("no result column '%s' in this model"), column);
+            motus_window_set_status(self, msg);
+            return;
+        }
+        gboolean there = FALSE;
+        for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
+        if (!there) {
+            g_ptr_array_add(ps->curves, g_strdup(column));
+            refill_one(self, ps);
+            motus_window_update_actions(self);
+        }
+        self->active_plot = i;
+        show_active(self);
+        return;
+    }
+}
+
 static MotusPlotSpec *spec_new(MotusWindow *self, MotusPlot *w)
 {
     MotusPlotSpec *ps = g_new0(MotusPlotSpec, 1);
@@ -304,6 +329,7 @@ static MotusPlotSpec *spec_new(MotusWindow *self, MotusPlot *w)
     gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
     g_signal_connect(click, "pressed", G_CALLBACK(plot_pressed), self);
     gtk_widget_add_controller(GTK_WIDGET(w), GTK_EVENT_CONTROLLER(click));
+    g_signal_connect(w, "column-dropped", G_CALLBACK(column_dropped), self);
     g_ptr_array_add(self->plots, ps);
     return ps;
 }

@@ -20,7 +20,8 @@ typedef enum {
     PICK_NONE,
     PICK_JOINT,  /* body i, body j, point */
     PICK_FORCE,  /* point on body i, point on body j */
-    PICK_SENSOR  /* a marker (point) */
+    PICK_SENSOR, /* a marker (point) */
+    PICK_FLEX_MARKER /* a node of a flexible body (motus-window-flex.c) */
 } PickMode;
 
 struct _MotusWindow {
@@ -79,6 +80,13 @@ struct _MotusWindow {
     int pick_body[2];
     double pick_point[2][3];
     GtkWidget *solver_dialog;
+
+    /* flexible bodies (motus-window-flex.c) */
+    guint flex_scanned;    /* frames whose fields are in flex_max */
+    double flex_max[2];    /* the run's largest displacement (m) and von Mises stress (Pa) */
+    GtkWidget *modes_dialog; /* the list of modes (animated shapes), or NULL */
+    GtkWidget *spider_entry; /* in the pick bar: spider radius of a new marker on a flexible body */
+    struct FlexJob *flex_job; /* a reduction running on a worker thread, or NULL */
 };
 
 /* motus-window.c */
@@ -121,6 +129,15 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 void motus_window_teach_init(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
 
+/* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */
+void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);
+void motus_window_flex_extend(MotusWindow *self);
+void motus_window_flex_reset(MotusWindow *self);
+void motus_window_flex_init(MotusWindow *self);
+void motus_window_flex_dispose(MotusWindow *self);
+/* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */
+void motus_window_flex_marker_click(MotusWindow *self, double x, double y);
+
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);
 void motus_window_project_dispose(MotusWindow *self);
@@ -134,6 +151,8 @@ void motus_window_select(MotusWindow *self, MtEditKind kind, int index);
 /* A click in the view while picking; TRUE when it was used. */
 gboolean motus_window_pick_click(MotusWindow *self, double x, double y);
 void motus_window_pick_cancel(MotusWindow *self);
+/* Starts picking points in the view (a PickMode; type: joint type or force kind). */
+void motus_window_pick_start(MotusWindow *self, int mode, const char *type);
 
 /* The mt_edit kind of a tree row kind, and back. */
 MtEditKind motus_edit_kind_of(MotusEntityKind k);

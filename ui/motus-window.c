@@ -74,8 +74,10 @@ static void show_time(MotusWindow *self, double t)
         double tf;
         if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
             motus_viewport_set_poses(self->viewport, self->poses);
+        motus_window_flex_show_frame(self, TRUE, i);
         motus_window_plots_cursor(self, t);
     } else {
+        motus_window_flex_show_frame(self, FALSE, 0);
         motus_window_plots_cursor(self, NAN);
     }
     self->quiet = TRUE;
@@ -158,6 +160,7 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
         info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), last, n, elapsed);
     gtk_label_set_text(self->run_label, info);
     motus_window_extend_plots(self);
+    motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     if (n == 1) update_actions(self);
 }
@@ -183,6 +186,7 @@ void motus_window_frames_loaded(MotusWindow *self)
 {
     self->plotted = 0;
     motus_window_refill_plots(self);
+    motus_window_flex_reset(self);
     double until = motus_run_bridge_until(self->bridge);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(until, 1e-9));
     include_motion(self);
@@ -208,6 +212,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
     motus_window_extend_plots(self);
+    motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -229,6 +234,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->plotted = 0;
+    motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
     motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
@@ -281,6 +287,7 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
     motus_window_list_columns(self, problems);
     motus_window_plots_model_changed(self, fit && m);
     motus_window_refill_plots(self);
+    motus_window_flex_reset(self);
     if (m && !n_frames(self)) gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
     /* frames of a run of another model no longer fit the bodies: show the model as built */
     if (m && motus_run_bridge_n_bodies(self->bridge) != m->nbody) motus_viewport_show_initial(self->viewport);
@@ -362,7 +369,7 @@ void motus_window_update_actions(MotusWindow *self)
     gboolean doc = self->editor != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
-    set_enabled(self, "run", doc && !running);
+    set_enabled(self, "run", doc && !running && !self->flex_job);
     set_enabled(self, "pause", running);
     set_enabled(self, "stop", running || self->pick != PICK_NONE);
     set_enabled(self, "play-pause", frames);
@@ -387,6 +394,9 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "add-sensor", doc);
     set_enabled(self, "add-parameter", doc);
     set_enabled(self, "solver-settings", doc);
+    set_enabled(self, "flex-modes", doc && motus_viewport_n_modal(self->viewport) > 0);
+    set_enabled(self, "import-mesh", doc && !running && !self->flex_job);
+    set_enabled(self, "add-flex-marker", doc && !running && !self->flex_job && motus_viewport_n_modal(self->viewport) > 0);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
     gtk_button_set_icon_name(self->play_button,
@@ -610,6 +620,39 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
         if (!gtk_widget_compute_point(area, root, &a, &out)) continue;
         g_string_append_printf(s, "body %s %d %d\n", self->model->body[b].name, (int)lround(out.x), (int)lround(out.y));
     }
+    /* flexible bodies: the legend, the colour range, each body's box on screen (deformed as drawn) and
+     * where its most displaced vertex is drawn and would be undeformed */
+    GtkWidget *legend = NULL;
+    double lo, hi;
+    if (motus_viewport_get_colour_range(self->viewport, &lo, &hi)) {
+        MotusField f = motus_viewport_get_colour_field(self->viewport);
+        g_string_append_printf(s, "field %s %.6g %.6g %s\n", f == MOTUS_FIELD_VONMISES ? "stress" : "displacement", lo,
+                               hi, motus_viewport_legend_unit(self->viewport));
+        legend = motus_viewport_get_legend(self->viewport);
+        if (gtk_widget_get_visible(legend)) widget_rect(legend, root, s, "legend");
+    }
+    double scale = motus_viewport_get_deformation_scale(self->viewport);
+    for (int b = 0; self->model && b < self->model->nbody; b++) {
+        int n = motus_viewport_flex_n_vertices(self->viewport, b);
+        if (!n) continue;
+        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, p[3], x, y;
+        for (int v = 0; v < n; v++)
+            if (motus_viewport_flex_vertex(self->viewport, b, v, scale, p) &&
+                motus_viewport_project_point(self->viewport, p, &x, &y))
+                x0 = fmin(x0, x), y0 = fmin(y0, y), x1 = fmax(x1, x), y1 = fmax(y1, y);
+        graphene_point_t a = GRAPHENE_POINT_INIT(0, 0), o;
+        if (!(x0 <= x1) || !gtk_widget_compute_point(area, root, &a, &o)) continue;
+        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", self->model->body[b].name, (int)lround(o.x + x0),
+                               (int)lround(o.y + y0), (int)lround(o.x + x1), (int)lround(o.y + y1));
+        int v = motus_viewport_flex_peak_vertex(self->viewport, b);
+        double pd[3], pu[3], xd, yd, xu, yu;
+        if (v >= 0 && motus_viewport_flex_vertex(self->viewport, b, v, scale, pd) &&
+            motus_viewport_flex_vertex(self->viewport, b, v, 0, pu) &&
+            motus_viewport_project_point(self->viewport, pd, &xd, &yd) &&
+            motus_viewport_project_point(self->viewport, pu, &xu, &yu))
+            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", self->model->body[b].name, v, o.x + xd,
+                                   o.y + yd, o.x + xu, o.y + yu);
+    }
     g_string_append_printf(s, "curves %d\nframes %u\n", motus_plot_n_curves(self->plot), n_frames(self));
     return g_file_set_contents(path, s->str, (gssize)s->len, error);
 }
@@ -655,6 +698,12 @@ static void motus_window_dispose(GObject *object)
     if (self->bridge) {
         g_signal_handlers_disconnect_by_data(self->bridge, self);
         g_clear_object(&self->bridge); /* joins a running worker */
+    }
+    motus_window_flex_dispose(self);
+    if (self->modes_dialog) {
+        g_signal_handlers_disconnect_by_data(self->modes_dialog, self);
+        gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
+        self->modes_dialog = NULL;
     }
     motus_window_project_dispose(self);
     gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
@@ -745,6 +794,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_project_init(self);
     motus_window_edit_init(self);
     motus_window_teach_init(self);
+    motus_window_flex_init(self);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);

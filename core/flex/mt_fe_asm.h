@@ -12,7 +12,7 @@
  * relation (resolved through chains of rigid elements) for a dependent one.
  *
  * Assembly (mt_fe_asm.c): K and M share one pattern, the lower triangle in
- * compressed columns (CSC, int indices, rows sorted) as CHOLMOD factors it
+ * compressed columns (CSC, int indices, rows sorted) as the factorisation reads it
  * without a copy; interior DOFs come first, so K_ii is each column's leading
  * rows (rows < ni) of the first ni columns; the element
  * matrices are added through the expansions, so that the assembled matrices
@@ -57,7 +57,7 @@ int mt_fe_dofs_renumber(MtFeDofs *d, const int *order, MtError *err);
 /* Numbers the interior DOF nodes in a fill-reducing order for the Cholesky
  * factorisation (AMD on the graph of DOF nodes for small models, nested
  * dissection for large ones, then an elimination-tree postorder), so that
- * CHOLMOD factors the assembled matrix as it is: no permuted copy. */
+ * the factorisation takes the assembled matrix as it is: no permuted copy. */
 int mt_fe_order(const MtFeModel *m, MtFeDofs *d, const MtFeProgress *pr, MtError *err);
 
 /* "node 12 component uy" for DOF g. */

@@ -4,7 +4,7 @@
  * Shift-invert Lanczos, ARPACK mode 3: the operator OP = (K − σM)⁻¹M is
  * self-adjoint in the M inner product; its largest eigenvalues ν give the
  * eigenvalues λ = σ + 1/ν nearest σ, i.e. the lowest ones for σ below the
- * spectrum. One CHOLMOD factorisation, then two triangular solves and one
+ * spectrum. One sparse factorisation (mt_fe_chol), then two triangular solves and one
  * sparse product with M per Lanczos step. ARPACK's implicit restarts keep the
  * basis at ncv vectors (n·ncv doubles). */
 #include <math.h>
@@ -159,7 +159,7 @@ static double residual(const MtFeCsc *A, int n, double lambda, double lref, cons
  * from the coefficients; Ritz values θ of T give λ = σ + 1/θ, converged when
  * the residual bound ‖R_j y_last‖ ≤ max(10⁻¹⁰ θ, 10⁻¹⁵ θ_max) (the Ritz value
  * error is of the order of the square of that). Each step solves with b right-
- * hand sides at once: CHOLMOD then streams the factor once for all of them
+ * hand sides at once: the solve then streams the factor once for all of them
  * (BLAS-3), about 3.5 times the cost of one solve for 8 vectors. Returns 0,
  * 1 if it did not converge within its basis (the caller then runs ARPACK),
  * -1 on error. */
@@ -187,28 +187,37 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
         W[i] = (double)(r >> 11) / 4503599627370496.0 - 1;
     }
     int k = 0; /* basis size */
+    /* MW = M·W is kept up to date through every step, so the operator's M·Q_j
+     * is the MW of the block just added: 3 or 4 products with M per step */
+    mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
     for (int step = 0;; step++) {
-        /* W ← OP W (step 0: the start block; then OP Q_j) */
-        const double *X = step == 0 ? W : Q + (size_t)(k - b) * n;
-        mt_fe_symm_block(A, A->m, n, b, X, n, MW, n);
+        /* W ← OP X = (K − σM)⁻¹ M X (step 0: the start block; then the last block of Q) */
         memcpy(W, MW, sizeof(double) * (size_t)n * b);
         if (mt_fe_chol_solve(F, b, W, n, err)) goto done;
         info->nop += b;
-        if (mt_fe_progress(pr, "eigenvalues", fmin(0.95, (double)k / mmax), err)) goto done;
-        /* two passes of block Gram–Schmidt in the M inner product */
+        if (mt_fe_progress(pr, "eigenvalues", fmin(0.95, (double)info->nop / (2.5 * mmax)), err)) goto done;
+        mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
+        /* block Gram–Schmidt in the M inner product; a second pass only when
+         * the first removed most of a column (Daniel–Gragg–Kaufman–Stewart) */
+        double nb0[8];
+        for (int j = 0; j < b; j++) nb0[j] = cblas_ddot(n, W + (size_t)j * n, 1, MW + (size_t)j * n, 1);
         for (int pass = 0; pass < 2 && k > 0; pass++) {
-            mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, b, n, 1, Q, n, MW, n, 0, C, k);
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, b, k, -1, Q, n, C, k, 1, W, n);
             if (step > 0)
                 for (int j = 0; j < b; j++)
                     for (int i = 0; i < k; i++) T[(size_t)(k - b + j) * mt + i] += C[(size_t)j * k + i];
+            mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
+            int again = 0;
+            for (int j = 0; j < b; j++)
+                again |= cblas_ddot(n, W + (size_t)j * n, 1, MW + (size_t)j * n, 1) < 0.5 * nb0[j];
+            if (!again) break;
         }
-        /* M-orthonormalise the block: Cholesky QR, twice for accuracy */
+        /* M-orthonormalise the block: Cholesky QR, twice for accuracy; MW follows W */
         double Rt[64];
         for (int i = 0; i < 64; i++) Rt[i] = (i % 9 == 0);
         for (int pass = 0; pass < 2; pass++) {
-            mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
+            if (pass) mt_fe_symm_block(A, A->m, n, b, W, n, MW, n);
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, b, b, n, 1, W, n, MW, n, 0, G, b);
             double gmax = 0;
             for (int i = 0; i < b; i++) Gd[i] = G[i * b + i], gmax = fmax(gmax, Gd[i]);
@@ -225,6 +234,7 @@ static int block_lanczos(MtFeCsc *A, int n, int nev, double sigma, MtFeChol *F, 
             for (int j = 0; j < b; j++) /* lower triangle of G is garbage: clear */
                 for (int i = j + 1; i < b; i++) G[j * b + i] = 0;
             cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n, b, 1, G, b, W, n);
+            cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n, b, 1, G, b, MW, n);
             /* R_total = G · R_total */
             double tmp[64];
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, b, b, b, 1, G, b, Rt, b, 0, tmp, b);

@@ -1,5 +1,5 @@
 /* mt_fe_eig.h — lowest eigenpairs of K φ = λ M φ for sparse K and M (core/flex
- * internal): shift-invert Lanczos on a CHOLMOD factor of K − σM — our own
+ * internal): shift-invert Lanczos on a sparse factor (mt_fe_chol) of K − σM — our own
  * block Lanczos with full reorthogonalisation (8 right-hand sides per solve)
  * for six modes or more, ARPACK dsaupd/dseupd (mode 3, the generalised
  * problem with the M inner product) otherwise or as its fallback; small

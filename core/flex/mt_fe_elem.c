@@ -17,6 +17,8 @@ void mt_fe_inertia_from_second_moment(double S[9])
 
 int mt_fe_elem_km(const MtFeModel *m, int e, int lumped, double *K, double *M, MtError *err)
 {
+    double Kt[MT_FE_MAXDOF * MT_FE_MAXDOF];
+    if (!K && m->elem[e].type <= MT_FE_QUAD4) K = Kt; /* beams and shells: cheap, computed anyway */
     switch (m->elem[e].type) {
     case MT_FE_BEAM2: return mt_fe_beam_km(m, e, K, M, !lumped, err);
     case MT_FE_TRIA3:

@@ -22,7 +22,8 @@ const MtFeMaterial *mt_fe_elem_mat(const MtFeModel *m, int e);
 /* Stiffness K and consistent mass M (nd×nd, row-major, symmetric), nd =
  * nodes·ncomp. Returns 0, or -1 with err set (degenerate element, bad
  * orientation). With lumped != 0, M is not computed here (the assembly lumps
- * the element's rigid-body shares, mt_fe_elem_shares). */
+ * the element's rigid-body shares, mt_fe_elem_inertia). K may be NULL: the
+ * mass alone. */
 int mt_fe_elem_km(const MtFeModel *m, int e, int lumped, double *K, double *M, MtError *err);
 
 /* Rigid-body mass properties of element e: mass, centre of mass c, inertia

@@ -24,6 +24,11 @@ typedef struct {
 
 static Rule tet_mass_rule, tet1_rule, tet4_rule, hex_rule;
 static int rules_ready;
+/* shape functions and their derivatives at the mass rule's points, by type
+ * (0 tet4, 1 tet10, 2 hex8): the mass loop then needs only det J */
+static double mass_N[3][64][MT_FE_MAXNODE], mass_dN[3][64][MT_FE_MAXNODE][3];
+static int shape(int type, const double *xi, double *N, double (*dN)[3]);
+static int type_slot(int type) { return type == MT_FE_TET4 ? 0 : type == MT_FE_TET10 ? 1 : 2; }
 
 static void make_rules(void)
 {
@@ -68,6 +73,11 @@ static void make_rules(void)
                 hex_rule.w[hex_rule.n] = 1;
                 hex_rule.n++;
             }
+    static const int types[3] = {MT_FE_TET4, MT_FE_TET10, MT_FE_HEX8};
+    for (int t = 0; t < 3; t++) {
+        const Rule *rm = types[t] == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
+        for (int q = 0; q < rm->n; q++) shape(types[t], rm->p[q], mass_N[t][q], mass_dN[t][q]);
+    }
     rules_ready = 1;
 }
 
@@ -147,6 +157,18 @@ static double jacobian(int nn, const double *X, const double (*dN)[3], double (*
     return det;
 }
 
+/* det J only (the mass integrals need no gradients). */
+static double det_jacobian(int nn, const double *X, const double (*dN)[3])
+{
+    double J[3][3] = {{0}};
+    for (int a = 0; a < nn; a++)
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) J[i][k] += dN[a][i] * X[3 * a + k];
+    double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+                 J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+    return isfinite(det) ? det : 0;
+}
+
 static void gather(const MtFeModel *m, int e, double *X)
 {
     const MtFeElem *el = &m->elem[e];
@@ -183,6 +205,7 @@ int mt_fe_solid_km(const MtFeModel *m, int e, double *K, double *M, int want_m, 
     double sgn = centre_sign(type, nn, X);
     if (sgn == 0) return degenerate(m, e, err);
     double lam = mat->E * mat->nu / ((1 + mat->nu) * (1 - 2 * mat->nu)), mu = mat->E / (2 * (1 + mat->nu));
+    if (!K) goto mass; /* mass alone */
     memset(K, 0, sizeof(double) * (size_t)(nd * nd));
     const Rule *rk = type == MT_FE_TET4 ? &tet1_rule : type == MT_FE_TET10 ? &tet4_rule : &hex_rule;
     for (int q = 0; q < rk->n; q++) {
@@ -204,17 +227,21 @@ int mt_fe_solid_km(const MtFeModel *m, int e, double *K, double *M, int want_m, 
         for (int b = a + 1; b < nn; b++)
             for (int i = 0; i < 3; i++)
                 for (int j = 0; j < 3; j++) K[(3 * b + j) * nd + 3 * a + i] = K[(3 * a + i) * nd + 3 * b + j];
+mass:
     if (!want_m) return 0;
     memset(M, 0, sizeof(double) * (size_t)(nd * nd));
     const Rule *rm = type == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
     double Ms[MT_FE_MAXNODE][MT_FE_MAXNODE] = {{0}};
+    int slot = type_slot(type);
     for (int q = 0; q < rm->n; q++) {
-        shape(type, rm->p[q], N, dN);
-        double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;
+        const double *Nq = mass_N[slot][q];
+        double det = det_jacobian(nn, X, (const double(*)[3])mass_dN[slot][q]) * sgn;
         if (!(det > 0)) return degenerate(m, e, err);
         double w = rm->w[q] * det * mat->rho;
-        for (int a = 0; a < nn; a++)
-            for (int b = a; b < nn; b++) Ms[a][b] += w * N[a] * N[b];
+        for (int a = 0; a < nn; a++) {
+            double wa = w * Nq[a];
+            for (int b = a; b < nn; b++) Ms[a][b] += wa * Nq[b];
+        }
     }
     for (int a = 0; a < nn; a++)
         for (int b = a; b < nn; b++)
@@ -228,15 +255,16 @@ int mt_fe_solid_inertia(const MtFeModel *m, int e, double *mass, double c[3], do
     const MtFeElem *el = &m->elem[e];
     const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
     int type = el->type, nn = mt_fe_type_nodes(type);
-    double X[3 * MT_FE_MAXNODE], N[MT_FE_MAXNODE], dN[MT_FE_MAXNODE][3], g[MT_FE_MAXNODE][3];
+    double X[3 * MT_FE_MAXNODE], N[MT_FE_MAXNODE];
     gather(m, e, X);
     double sgn = centre_sign(type, nn, X);
     if (sgn == 0) return degenerate(m, e, err);
     const Rule *rm = type == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
     double m0 = 0, m1[3] = {0}, m2[9] = {0}, diag[MT_FE_MAXNODE] = {0};
+    int slot = type_slot(type);
     for (int q = 0; q < rm->n; q++) {
-        shape(type, rm->p[q], N, dN);
-        double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;
+        memcpy(N, mass_N[slot][q], sizeof(double) * (size_t)nn);
+        double det = det_jacobian(nn, X, (const double(*)[3])mass_dN[slot][q]) * sgn;
         if (!(det > 0)) return degenerate(m, e, err);
         double wq = rm->w[q] * det * mat->rho, x[3] = {0, 0, 0};
         for (int a = 0; a < nn; a++) {

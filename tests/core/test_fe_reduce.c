@@ -3,7 +3,8 @@
  * near-zero frequencies; Guyan with every DOF on the boundary is exact; a
  * rigid spider (RBE2) and an interpolation element (RBE3) transmit rigid
  * motion; the inertia invariants equal the FE model's mass properties;
- * attachment modes; errors, cancellation, and the binary form. */
+ * attachment modes; errors; cancellation from the progress callback at
+ * every call of every method; and the binary form. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,6 +397,67 @@ static void test_errors(void)
     mt_fe_model_free(m);
 }
 
+/* Cancelling from the progress callback at every one of its calls, in
+ * every stage of every method (plain and memory-lean sequences): each time
+ * a NULL body and the error "cancelled"; a run of the sanitizer build
+ * checks that nothing leaks on any of these paths. */
+typedef struct {
+    int calls, cancel_at;
+    char stage[32], seen[256];
+} Canceller;
+
+static int cancel_cb(void *user, const char *stage, double f)
+{
+    Canceller *c = user;
+    (void)f;
+    if (!strstr(c->seen, stage) && strlen(c->seen) + strlen(stage) + 2 < sizeof c->seen)
+        strcat(c->seen, stage), strcat(c->seen, ";");
+    if (++c->calls != c->cancel_at) return 0;
+    snprintf(c->stage, sizeof c->stage, "%s", stage);
+    return 1;
+}
+
+static void test_cancel(void)
+{
+    printf("-- cancellation from the progress callback, at every call\n");
+    int ifn[2];
+    MtFeModel *m = spider_box(ifn, MT_FE_RBE2);
+    static const char *mname[4] = {"modes", "cb", "guyan", "attach"};
+    for (int method = MT_REDUCE_MODES; method <= MT_REDUCE_ATTACH; method++)
+        for (int lean = -1; lean <= 1; lean += 2) {
+            MtReduceOptions o;
+            mt_reduce_options_init(&o);
+            o.method = method, o.nmodes = 5, o.nif = method == MT_REDUCE_MODES ? 0 : 2, o.ifnodes = ifn, o.lean = lean;
+            Canceller c = {0};
+            o.progress.fn = cancel_cb, o.progress.user = &c;
+            MtError err = {0};
+            MtFlexBody *b = mt_flex_reduce(m, &o, NULL, &err);
+            int total = c.calls, bad = 0;
+            CHECK(b != NULL, "%s: runs when not cancelled (%d progress calls: %s)", mname[method], total, c.seen);
+            mt_flex_body_free(b);
+            char where[256] = "";
+            for (int at = 1; at <= total; at++) {
+                Canceller k = {0};
+                k.cancel_at = at;
+                o.progress.user = &k;
+                b = mt_flex_reduce(m, &o, NULL, &err);
+                if (b || strcmp(err.msg, "cancelled")) bad++;
+                mt_flex_body_free(b);
+                if (!strstr(where, k.stage) && strlen(where) + strlen(k.stage) + 2 < sizeof where)
+                    strcat(where, k.stage), strcat(where, ";");
+            }
+            CHECK(bad == 0, "%s (lean %d): cancelled cleanly at each of %d calls (%d not), in %s", mname[method], lean, total,
+                  bad, where);
+            printf("  %-6s lean %2d: %2d progress calls, each cancels cleanly (%d did not); stages: %s\n", mname[method], lean,
+                   total, bad, where);
+            int all = strstr(where, "ordering") && strstr(where, "assembly") && strstr(where, "factorisation") &&
+                      (method == MT_REDUCE_GUYAN || strstr(where, "eigenvalues")) && strstr(where, "surface stresses");
+            CHECK(all, "%s: cancelled in the ordering, assembly, factorisation, eigensolver and surface stresses (%s)",
+                  mname[method], where);
+        }
+    mt_fe_model_free(m);
+}
+
 static void test_serialise(void)
 {
     printf("-- binary form: round trip, truncation and damage\n");
@@ -453,6 +515,7 @@ int main(void)
     test_lean();
     test_eigensolvers();
     test_errors();
+    test_cancel();
     test_serialise();
     return mt_test_done();
 }

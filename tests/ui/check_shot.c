@@ -5,7 +5,17 @@
  *     background gradient (at least a third of a 9x9 patch differs from it);
  *   - the plot area holds a curve: enough strongly coloured pixels spread
  *     over at least half of its width (axes, grid and text are grey).
- * usage: motus-check-shot PNG INFO [--min-bodies N] [--min-curve-pixels N] */
+ *   - with --flex-map NAME: the legend's colour bar is drawn (a bar of at
+ *     least four hues), and flexible body NAME is drawn with it: each pixel
+ *     in the body's box on screen whose chromaticity matches a colour of the
+ *     bar gets that colour's place t (0 bottom … 1 top); at least
+ *     --map-pixels pixels must lie below t = 0.2, above t = 0.8, and in six
+ *     of the ten tenths (a plain body matches one colour only);
+ *   - with --flex-shift NAME MIN MAX: the most displaced vertex of NAME is
+ *     drawn MIN … MAX pixels from where it would be undeformed, and the view
+ *     shows the body there (not the background).
+ * usage: motus-check-shot PNG INFO [--min-bodies N] [--min-curve-pixels N]
+ *        [--flex-map NAME] [--map-pixels N] [--flex-shift NAME MIN MAX] */
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +36,24 @@ static void pixel(int x, int y, int rgb[3])
     rgb[0] = p[0], rgb[1] = p[1], rgb[2] = p[2];
 }
 
+/* Hue (degrees) and saturation (0..1) of a pixel. */
+static void hue_sat(const int c[3], double *h, double *sat)
+{
+    int mx = MAX(c[0], MAX(c[1], c[2])), mn = MIN(c[0], MIN(c[1], c[2]));
+    double d = mx - mn;
+    *sat = mx > 0 ? d / mx : 0;
+    if (d <= 0) {
+        *h = 0;
+        return;
+    }
+    if (mx == c[0])
+        *h = 60 * fmod((c[1] - c[2]) / d + 6, 6);
+    else if (mx == c[1])
+        *h = 60 * ((c[2] - c[0]) / d + 2);
+    else
+        *h = 60 * ((c[0] - c[1]) / d + 4);
+}
+
 static int saturation(const int c[3])
 {
     int mx = MAX(c[0], MAX(c[1], c[2])), mn = MIN(c[0], MIN(c[1], c[2]));
@@ -38,12 +66,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s PNG INFO [--min-bodies N] [--min-curve-pixels N]\n", argv[0]);
         return 2;
     }
-    int min_bodies = 1, min_curve = 300;
+    int min_bodies = 1, min_curve = 300, map_pixels = 20;
+    const char *flex_map = NULL, *flex_shift = NULL;
+    double shift_min = 0, shift_max = 0;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--min-bodies"))
             min_bodies = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--min-curve-pixels"))
             min_curve = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--flex-map"))
+            flex_map = argv[i + 1];
+        else if (!strcmp(argv[i], "--map-pixels"))
+            map_pixels = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--flex-shift") && i + 3 < argc) {
+            flex_shift = argv[i + 1];
+            shift_min = atof(argv[i + 2]);
+            shift_max = atof(argv[i + 3]);
+            i += 2;
+        }
     }
     GError *error = NULL;
     img = gdk_pixbuf_new_from_file(argv[1], &error);
@@ -126,6 +166,140 @@ int main(int argc, char **argv)
     if (nbody < min_bodies) {
         printf("FAIL: %d bodies in view, expected at least %d\n", nbody, min_bodies);
         fails++;
+    }
+    /* flexible bodies: the colour map on the body and in the legend */
+    if (flex_map) {
+        Rect lg = {0};
+        int bx0 = 0, by0 = 0, bx1 = -1, by1 = -1, have_field = 0;
+        for (char **l = lines; *l; l++) {
+            char name[128];
+            int a, b, c, d;
+            sscanf(*l, "legend %d %d %d %d", &lg.x, &lg.y, &lg.w, &lg.h);
+            have_field |= !strncmp(*l, "field ", 6);
+            if (sscanf(*l, "flexbody %127s %d %d %d %d", name, &a, &b, &c, &d) == 5 && !strcmp(name, flex_map))
+                bx0 = a, by0 = b, bx1 = c, by1 = d;
+        }
+        /* the legend's bar: the column of the legend with the most strongly coloured pixels, its run of them
+         * from the top (high end, t = 1) to the bottom (t = 0) */
+        int best_x = -1, best_n = 0;
+        for (int x = lg.x; x < lg.x + lg.w && x < W; x++) {
+            int n = 0;
+            for (int y = lg.y; y < lg.y + lg.h && y < H; y++) {
+                int c[3];
+                pixel(x, y, c);
+                n += saturation(c) > 100;
+            }
+            if (n > best_n) best_n = n, best_x = x;
+        }
+        int y0 = -1, y1 = -1;
+        for (int y = lg.y; best_x >= 0 && y < lg.y + lg.h && y < H; y++) {
+            int c[3];
+            pixel(best_x, y, c);
+            if (saturation(c) > 100) {
+                if (y0 < 0) y0 = y;
+                y1 = y;
+            }
+        }
+        int nbar = y1 - y0 + 1, hues[6] = {0};
+        printf("legend %d,%d %dx%d: colour bar at x = %d, y = %d … %d\n", lg.x, lg.y, lg.w, lg.h, best_x, y0, y1);
+        for (int y = y0; best_x >= 0 && y0 >= 0 && y <= y1; y++) {
+            int c[3];
+            double h, sat;
+            pixel(best_x, y, c);
+            hue_sat(c, &h, &sat);
+            hues[(int)(h / 60) % 6]++;
+        }
+        int nhue = 0;
+        for (int k = 0; k < 6; k++) nhue += hues[k] > 0;
+        if (!have_field || lg.w < 40 || nbar < 80 || nhue < 4) {
+            printf("FAIL: the legend with its colour bar is not drawn (bar %d px, %d hue sextants)\n", nbar, nhue);
+            fails++;
+        } else if (bx1 < bx0) {
+            printf("FAIL: no box of flexible body '%s' in the description\n", flex_map);
+            fails++;
+        } else {
+            /* each pixel of the body's box that has the chromaticity of a colour of the bar gets its t */
+            double *chroma = g_new(double, 3 * (gsize)nbar);
+            for (int i = 0; i < nbar; i++) {
+                int c[3];
+                pixel(best_x, y0 + i, c);
+                double sum = c[0] + c[1] + c[2] + 1e-9;
+                for (int k = 0; k < 3; k++) chroma[3 * i + k] = c[k] / sum;
+            }
+            int bins[10] = {0}, mapped = 0, other = 0;
+            for (int y = MAX(by0, 0); y <= by1 && y < H; y++)
+                for (int x = MAX(bx0, 0); x <= bx1 && x < W; x++) {
+                    if (x >= lg.x && x < lg.x + lg.w && y >= lg.y && y < lg.y + lg.h) continue;
+                    int c[3];
+                    pixel(x, y, c);
+                    double sum = c[0] + c[1] + c[2] + 1e-9, q[3] = {c[0] / sum, c[1] / sum, c[2] / sum}, bd = 1;
+                    int bi = -1;
+                    for (int i = 0; i < nbar; i++) {
+                        const double *ch = chroma + 3 * i;
+                        double d = hypot(hypot(q[0] - ch[0], q[1] - ch[1]), q[2] - ch[2]);
+                        if (d < bd) bd = d, bi = i;
+                    }
+                    if (saturation(c) < 60 || bd > 0.03) {
+                        other++;
+                        continue;
+                    }
+                    double t = 1 - (double)bi / (nbar > 1 ? nbar - 1 : 1);
+                    bins[MIN(9, (int)(t * 10))]++;
+                    mapped++;
+                }
+            g_free(chroma);
+            int occupied = 0;
+            for (int k = 0; k < 10; k++) occupied += bins[k] >= map_pixels;
+            printf("flexible body %s, box %d,%d-%d,%d: %d pixels of map colours (t by tenths: %d %d %d %d %d %d %d %d "
+                   "%d %d), %d others\n",
+                   flex_map, bx0, by0, bx1, by1, mapped, bins[0], bins[1], bins[2], bins[3], bins[4], bins[5], bins[6],
+                   bins[7], bins[8], bins[9], other);
+            if (bins[0] + bins[1] < map_pixels || bins[8] + bins[9] < map_pixels || occupied < 6) {
+                printf("FAIL: the colours on '%s' do not span the map (need %d pixels below t = 0.2, above 0.8, and "
+                       "in 6 of its tenths)\n", flex_map, map_pixels);
+                fails++;
+            }
+        }
+    }
+    if (flex_shift) {
+        int found = 0;
+        for (char **l = lines; *l; l++) {
+            char name[128];
+            int v;
+            double xd, yd, xu, yu;
+            if (sscanf(*l, "flexpeak %127s %d %lf %lf %lf %lf", name, &v, &xd, &yd, &xu, &yu) != 6 ||
+                strcmp(name, flex_shift))
+                continue;
+            found = 1;
+            double d = hypot(xd - xu, yd - yu);
+            int differ = 0, total = 0, px0 = (int)lround(xd), py0 = (int)lround(yd);
+            for (int y = py0 - 3; y <= py0 + 3; y++)
+                for (int x = px0 - 3; x <= px0 + 3; x++) {
+                    if (x < vp.x || y < vp.y || x >= vp.x + vp.w || y >= vp.y + vp.h || x >= W || y >= H) continue;
+                    double f = (double)(y - vp.y) / (vp.h > 1 ? vp.h - 1 : 1);
+                    int c[3], dd = 0;
+                    pixel(x, y, c);
+                    for (int k = 0; k < 3; k++)
+                        dd = MAX(dd, abs(c[k] - (int)lround(255 * ((1 - f) * top[k] + f * bot[k]))));
+                    differ += dd > 40;
+                    total++;
+                }
+            printf("flexible body %s: vertex %d drawn at (%.1f, %.1f), undeformed (%.1f, %.1f): moved %.1f px; "
+                   "%d of %d pixels there differ from the background\n",
+                   name, v, xd, yd, xu, yu, d, differ, total);
+            if (d < shift_min || d > shift_max) {
+                printf("FAIL: moved %.1f px, expected %g … %g\n", d, shift_min, shift_max);
+                fails++;
+            }
+            if (total == 0 || differ * 3 < total) {
+                printf("FAIL: the deformed body is not drawn where its vertex is\n");
+                fails++;
+            }
+        }
+        if (!found) {
+            printf("FAIL: no 'flexpeak %s' line in the description\n", flex_shift);
+            fails++;
+        }
     }
     /* the plot holds a curve */
     int coloured = 0, columns = 0;

@@ -56,6 +56,7 @@ static void test_shapes(void)
     MtModel *m = parse(shapes_model);
     MotusScene *s = motus_scene_new(m, NULL, NULL);
     g_assert_cmpint(s->nbody, ==, 6);
+    for (int b = 0; b <= s->nbody; b++) g_assert_true(s->body[b].closed); /* primitives: back faces culled */
     g_assert_cmpint(s->up_axis, ==, 2);
     g_assert_cmpfloat(s->scale, >, 1);
     for (int b = 0; b <= s->nbody; b++) {
@@ -203,6 +204,7 @@ static void test_mesh_files(void)
     MotusScene *s = motus_scene_new(m, dir, w);
     g_assert_cmpuint(s->body[0].tri->len, >, 0);
     g_assert_nonnull(strstr(w->str, "wheel"));
+    g_assert_false(s->body[0].closed); /* a mesh file's winding is unknown: its back faces stay */
     motus_scene_free(s);
     mt_model_free(m);
     g_string_free(w, TRUE);
@@ -226,6 +228,98 @@ static void test_bounds(void)
     mt_model_free(m);
 }
 
+/* A flexible body's surface: every triangle wound with its normals, every
+ * vertex tied to a surface vertex of the reduction; creases split normals. */
+static void assert_flex_surface(const MotusFlexMesh *fm, const char *what)
+{
+    g_assert_cmpuint(fm->index->len % 3, ==, 0);
+    g_assert_cmpuint(fm->index->len, >, 0);
+    const MotusFlexVertex *v = (const MotusFlexVertex *)fm->verts->data;
+    guint bad = 0, n = fm->index->len / 3;
+    for (guint k = 0; k < fm->verts->len; k++) g_assert_cmpint((int)v[k].ref, <, fm->fb->nsv);
+    for (guint k = 0; k < n; k++) {
+        const guint32 *t = &g_array_index(fm->index, guint32, 3 * k);
+        g_assert_cmpuint(t[0], <, fm->verts->len);
+        vec3 a, b, fn, vn = {0, 0, 0};
+        glm_vec3_sub((float *)v[t[1]].p, (float *)v[t[0]].p, a);
+        glm_vec3_sub((float *)v[t[2]].p, (float *)v[t[0]].p, b);
+        glm_vec3_cross(a, b, fn);
+        if (glm_vec3_norm(fn) < 1e-14f) continue;
+        for (int i = 0; i < 3; i++) glm_vec3_add(vn, (float *)v[t[i]].n, vn);
+        if (glm_vec3_dot(fn, vn) <= 0) bad++;
+    }
+    if (bad) g_error("%s: %u of %u triangles wound against their normals", what, bad, n);
+}
+
+static void test_flex(void)
+{
+    /* a beam (tubes around its lines) and a solid block of hex8 elements read from a file */
+    g_autofree char *dir = g_dir_make_tmp("motus-scene-XXXXXX", NULL);
+    g_autofree char *inp = g_build_filename(dir, "block.inp", NULL);
+    GString *t = g_string_new("*NODE\n");
+    for (int k = 0; k <= 1; k++)
+        for (int j = 0; j <= 1; j++)
+            for (int i = 0; i <= 2; i++)
+                g_string_append_printf(t, "%d, %g, %g, %g\n", 1 + i + 3 * (j + 2 * k), 0.1 * i, 0.05 * j, 0.05 * k);
+    g_string_append(t, "*ELEMENT, TYPE=C3D8\n1, 1, 2, 5, 4, 7, 8, 11, 10\n2, 2, 3, 6, 5, 8, 9, 12, 11\n");
+    g_assert_true(g_file_set_contents(inp, t->str, -1, NULL));
+    g_string_free(t, TRUE);
+    g_autofree char *text = g_strdup_printf(
+        "ground\n marker o\nend\n"
+        "body rod\n flexible beam length 0.3 elements 6 section circle 0.01 E 7e10 nu 0.33 rho 2700 method free "
+        "modes 3\nend\n"
+        "body bar\n flexible beam length 0.2 elements 4 section rect 0.02 0.01 E 7e10 nu 0.33 rho 2700 method free "
+        "modes 2\nend\n"
+        "body block\n position 0 1 0\n flexible mesh \"%s\" E 2e11 nu 0.3 rho 7850 method free modes 4\nend\n",
+        inp);
+    MtModel *m = parse(text);
+    MotusScene *s = motus_scene_new(m, dir, NULL);
+    g_assert_cmpint(s->nmodal, ==, 3 + 2 + 4);
+    const char *names[3] = {"rod", "bar", "block"};
+    for (int b = 0; b < 3; b++) {
+        const MotusFlexMesh *fm = s->body[b].flex;
+        g_assert_nonnull(fm);
+        assert_flex_surface(fm, names[b]);
+        g_assert_cmpint(fm->spec, ==, b);
+        g_assert_cmpint(fm->centre_vertex, >=, 0);
+        /* bodies without shapes get no stand-in box */
+        g_assert_cmpuint(s->body[b].tri->len, ==, 0);
+    }
+    g_assert_cmpint(s->body[0].flex->moff, ==, 0);
+    g_assert_cmpint(s->body[1].flex->moff, ==, 3);
+    g_assert_cmpint(s->body[2].flex->moff, ==, 5);
+    /* the tube around the rod: radius 5 mm, length 0.3 m along x */
+    g_assert_cmpfloat_with_epsilon(s->body[0].lo[0], 0.0, 1e-6);
+    g_assert_cmpfloat_with_epsilon(s->body[0].hi[0], 0.3, 1e-6);
+    g_assert_cmpfloat_with_epsilon(s->body[0].hi[1], 0.005, 1e-6);
+    /* the rectangular section: 20 mm along y, 10 mm along z */
+    g_assert_cmpfloat_with_epsilon(s->body[1].hi[1], 0.01, 1e-6);
+    g_assert_cmpfloat_with_epsilon(s->body[1].hi[2], 0.005, 1e-6);
+    /* the block: its corners carry three normals each (sharp edges), flat faces one */
+    const MotusFlexMesh *blk = s->body[2].flex;
+    g_assert_cmpint(blk->fb->nsv, ==, 12);
+    g_assert_cmpuint(blk->verts->len, ==, 8 * 3 + 4 * 2);
+    g_assert_cmpfloat_with_epsilon(s->body[2].hi[0], 0.2, 1e-6);
+    motus_scene_free(s);
+    mt_model_free(m);
+    g_unlink(inp);
+    g_rmdir(dir);
+}
+
+static void test_colormap(void)
+{
+    float lo[3], hi[3], mid[3], below[3], above[3];
+    motus_colormap(0, lo);
+    motus_colormap(1, hi);
+    motus_colormap(0.45, mid);
+    motus_colormap(-3, below);
+    motus_colormap(NAN, above); /* NaN: the bottom, never garbage */
+    g_assert_cmpfloat(lo[2], >, lo[0] + 0.4f);   /* blue at the bottom */
+    g_assert_cmpfloat(hi[0], >, hi[2] + 0.6f);   /* red at the top */
+    g_assert_cmpfloat(mid[1], >, mid[0] + 0.5f); /* green in the middle */
+    g_assert_true(!memcmp(lo, below, sizeof lo) && !memcmp(lo, above, sizeof lo));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -235,5 +329,7 @@ int main(int argc, char **argv)
     g_test_add_func("/scene/spring", test_spring);
     g_test_add_func("/scene/mesh-files", test_mesh_files);
     g_test_add_func("/scene/bounds", test_bounds);
+    g_test_add_func("/scene/flex", test_flex);
+    g_test_add_func("/scene/colormap", test_colormap);
     return g_test_run();
 }

@@ -216,6 +216,52 @@ static void test_run_and_playback(void)
     g_assert_false(motus_plot_export_png(plot, "/nonexistent/dir/p.png", 10, 10, NULL));
 }
 
+/* Plot view (box zoom, wheel zoom about a point, reset) and a result column
+ * dragged from the model tree onto the plot (the drop's signal). Runs after
+ * test_run_and_playback (the slider-crank's run is in the plot). */
+static void test_plot_zoom_and_drop(void)
+{
+    MotusPlot *plot = MOTUS_PLOT(motus_window_get_plot(win));
+    int pw = 700, ph = 260;
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
+    cairo_t *cr = cairo_create(surf);
+    motus_plot_render(plot, cr, pw, ph); /* the automatic view: the plot rectangle and ranges */
+    double x0, x1, y0, y1;
+    g_assert_false(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
+    motus_plot_zoom_box(plot, 300, 60, 302, 62); /* a click is not a box */
+    g_assert_false(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
+    motus_plot_zoom_box(plot, 250, 40, 450, 160);
+    g_assert_true(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat(x0, >, 0);
+    g_assert_cmpfloat(x1, <, 2.0);
+    g_assert_cmpfloat(x1 - x0, <, 0.7);
+    g_assert_cmpfloat(y0, <, y1);
+    motus_plot_render(plot, cr, pw, ph); /* drawn with the zoomed ranges */
+    g_autofree char *zpng = g_build_filename(g_get_tmp_dir(), "motus-test-plot-zoomed.png", NULL);
+    g_assert_true(motus_plot_export_png(plot, zpng, 700, 300, NULL)); /* left there to look at */
+    double a0 = x0, a1 = x1, b0 = y0, b1 = y1;
+    motus_plot_zoom_at(plot, pw / 2.0, ph / 2.0, 2); /* the wheel: twice the span about the point */
+    g_assert_true(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat_with_epsilon((x1 - x0) / (a1 - a0), 2, 1e-9);
+    g_assert_cmpfloat_with_epsilon((y1 - y0) / (b1 - b0), 2, 1e-9);
+    motus_plot_reset_view(plot);
+    g_assert_false(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
+    cairo_destroy(cr);
+    cairo_surface_destroy(surf);
+    /* a joint dragged from the tree gives its coordinate; dropped on the plot, a curve of it */
+    MotusModelTree *tree = MOTUS_MODEL_TREE(motus_window_get_model_tree(win));
+    motus_model_tree_select(tree, MOTUS_ENTITY_JOINT, 0); /* 'main', the crank's revolute */
+    const char *col = motus_model_tree_selected_column(tree);
+    g_assert_cmpstr(col, ==, "main.angle");
+    int n = motus_plot_n_curves(plot);
+    g_signal_emit_by_name(plot, "column-dropped", col);
+    g_assert_cmpint(motus_plot_n_curves(plot), ==, n + 1);
+    g_assert_cmpstr(motus_plot_curve_name(plot, n), ==, "main.angle");
+    g_assert_cmpuint(motus_plot_n_points(plot, n), ==, 2001);
+    g_signal_emit_by_name(plot, "column-dropped", "nothing.here"); /* refused, nothing added */
+    g_assert_cmpint(motus_plot_n_curves(plot), ==, n + 1);
+}
+
 static void test_pause_stop_reopen(void)
 {
     g_autofree char *path = long_model();
@@ -272,6 +318,7 @@ int main(int argc, char **argv)
     gtk_window_present(GTK_WINDOW(win));
     g_test_add_func("/window/open-and-pick", test_open_and_pick);
     g_test_add_func("/window/run-and-playback", test_run_and_playback);
+    g_test_add_func("/window/plot-zoom-and-drop", test_plot_zoom_and_drop);
     g_test_add_func("/window/pause-stop-reopen", test_pause_stop_reopen);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
