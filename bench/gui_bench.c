@@ -8,7 +8,9 @@
  *       same chain, run to UNTIL s on the worker while the view and plot follow
  *       live: intervals between frame-clock ticks of the window and the lateness
  *       of a 5 ms timer on the main loop during the run (median, 95th
- *       percentile, largest).
+ *       percentile, largest), and the CPU time of the solver thread and of
+ *       the rest of the process (GTK, GL, llvmpipe) per window frame, which
+ *       depends less on what else the machine runs than the intervals do.
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "motus-scene.h"
 #include "motus-viewport.h"
@@ -202,6 +205,15 @@ static int bench_flex(const char *path, double seconds, const char *field)
     return 0;
 }
 
+static double load_average(void)
+{
+    double la = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &la) != 1) la = -1;
+    if (f) fclose(f);
+    return la;
+}
+
 /* ---- latency during a run -------------------------------------------------------------- */
 
 typedef struct {
@@ -209,7 +221,45 @@ typedef struct {
     gint64 last_tick, due;
     gboolean running, done;
     guint timer;
+    char solver_stat[64]; /* /proc path of the solver thread's stat, once found */
+    double solver_cpu;    /* its CPU seconds, last read */
 } Lat;
+
+/* CPU seconds (user + system) of the thread whose /proc stat file is path; -1 when gone. */
+static double thread_cpu(const char *path, char *comm, gsize ncomm)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL)) return -1;
+    char *open = strchr(text, '('), *close = strrchr(text, ')');
+    if (!open || !close) return -1;
+    if (comm) g_strlcpy(comm, open + 1, MIN(ncomm, (gsize)(close - open)));
+    /* after ") ": state is field 3; utime and stime are fields 14 and 15 */
+    char *p = close + 2;
+    unsigned long ut = 0, st = 0;
+    for (int f = 3; f < 14 && p; f++) p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+    if (!p || sscanf(p, "%lu %lu", &ut, &st) != 2) return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Follows the CPU time of the solver thread (named "motus-solver") while it lives. */
+static void follow_solver(Lat *l)
+{
+    if (!l->solver_stat[0]) {
+        GDir *d = g_dir_open("/proc/self/task", 0, NULL);
+        const char *name;
+        while (d && (name = g_dir_read_name(d))) {
+            char path[64], comm[32] = "";
+            g_snprintf(path, sizeof path, "/proc/self/task/%s/stat", name);
+            if (thread_cpu(path, comm, sizeof comm) >= 0 && !strcmp(comm, "motus-solver")) {
+                g_strlcpy(l->solver_stat, path, sizeof l->solver_stat);
+                break;
+            }
+        }
+        if (d) g_dir_close(d);
+    }
+    double c = l->solver_stat[0] ? thread_cpu(l->solver_stat, NULL, 0) : -1;
+    if (c >= 0) l->solver_cpu = c;
+}
 
 static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
 {
@@ -232,6 +282,7 @@ static gboolean lat_timer(gpointer data)
         double ms = (now - l->due) * 1e-3;
         g_array_append_val(l->late, ms);
     }
+    if (l->running) follow_solver(l);
     l->due = now + 5000;
     return G_SOURCE_CONTINUE;
 }
@@ -260,7 +311,8 @@ static int bench_latency(int n, double until)
         fprintf(stderr, "%s\n", error->message);
         return 1;
     }
-    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0};
+    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0,
+             "", 0};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
     gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
     /* let start-up finish (GL realised, first frames) before the run */
@@ -273,8 +325,11 @@ static int bench_latency(int n, double until)
     }
     l.running = TRUE;
     gint64 start = g_get_monotonic_time();
+    double cpu0 = cpu_seconds();
+    guint drawn0 = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
     while (!l.done) g_main_context_iteration(NULL, TRUE);
-    double wall = (g_get_monotonic_time() - start) * 1e-6;
+    double wall = (g_get_monotonic_time() - start) * 1e-6, cpu = cpu_seconds() - cpu0;
+    guint drawn = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win))) - drawn0;
     g_source_remove(l.timer);
     GtkWidget *area = motus_viewport_get_gl_area(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
     printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), GL %s\n", n,
@@ -282,6 +337,11 @@ static int bench_latency(int n, double until)
            motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
     stats("latency: window frame interval during the run", l.ticks);
     stats("latency: lateness of a 5 ms main-loop timer", l.late);
+    /* the solver's CPU is read last a few ms before it ends: a slight underestimate */
+    guint nt = l.ticks->len + 1;
+    printf("latency: CPU during the run: solver %.2f s, the rest %.2f s = %.1f ms per window frame (%u frames, %u of "
+           "them redrew the 3D view); load average %.2f\n",
+           l.solver_cpu, cpu - l.solver_cpu, 1e3 * (cpu - l.solver_cpu) / nt, nt, drawn, load_average());
     g_array_unref(l.ticks);
     g_array_unref(l.late);
     gtk_window_destroy(GTK_WINDOW(win));
