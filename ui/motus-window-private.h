@@ -111,6 +111,8 @@ void motus_window_plots_finalize(MotusWindow *self);
 void motus_window_refill_plots(MotusWindow *self);
 void motus_window_extend_plots(MotusWindow *self);
 void motus_window_plots_cursor(MotusWindow *self, double t);
+/* At the end of a run: the plots drawn whole once (their legends move where they hide least). */
+void motus_window_plots_settle(MotusWindow *self);
 guint motus_window_n_curves(MotusWindow *self);
 /* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
 void motus_window_list_columns(MotusWindow *self, GString *problems);

@@ -212,6 +212,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
     motus_window_extend_plots(self);
+    motus_window_plots_settle(self);
     motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
