@@ -10,6 +10,7 @@
 #include "motus-model-tree.h"
 #include "motus-plot.h"
 #include "motus-run-bridge.h"
+#include "motus-ticker.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "mt_edit.h"
@@ -38,12 +39,12 @@ struct _MotusWindow {
     GtkButton *play_button;
     GtkScale *time_scale;
     GtkAdjustment *time_adjustment;
-    GtkLabel *time_label;
+    MotusTicker *time_label;
     GtkDropDown *speed_dropdown;
     GtkToggleButton *loop_button;
     GtkLabel *status_label;
-    GtkLabel *run_label;
-    GtkProgressBar *progress;
+    MotusTicker *run_label;
+    MotusTicker *progress;
     GtkRevealer *pick_revealer;
     GtkLabel *pick_label;
     GtkDropDown *pick_axis;
@@ -72,6 +73,7 @@ struct _MotusWindow {
     guint tick_id;
     gint64 last_tick;
     gboolean quiet; /* programmatic changes of widgets */
+    gint64 slider_moved; /* when the time slider was last moved to follow a live run */
 
     /* picking (creating joints, force elements, sensors) */
     PickMode pick;
