@@ -4,6 +4,9 @@
  *   gui_bench fps [BODIES [SECONDS]]      the 3D view alone in a 1280x800 window,
  *       a chain of BODIES steel spheres (about 1000 triangles each; 200 → 200k),
  *       the camera turning every frame: frames per second.
+ *   gui_bench window [BODIES [SECONDS]]   the same chain in the whole main window
+ *       at 1280x800 (3D view, tree, plot …), the camera turning every frame, no
+ *       run: frames per second of the window as a user orbiting sees it.
  *   gui_bench latency [BODIES [UNTIL]]    the whole main window at 1280x800 with the
  *       same chain, run to UNTIL s on the worker while the view and plot follow
  *       live: intervals between frame-clock ticks of the window and the lateness
@@ -80,6 +83,15 @@ static double cpu_seconds(void)
     return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
+static double load_average(void)
+{
+    double la = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &la) != 1) la = -1;
+    if (f) fclose(f);
+    return la;
+}
+
 typedef struct {
     MotusViewport *vp;
     double cpu0, cpu1;
@@ -154,6 +166,48 @@ static int bench_fps(int n, double seconds)
     return 0;
 }
 
+/* Writes the chain model to a temporary file and opens it in a main window at 1280x800. */
+static MotusWindow *chain_window(int n, double until, char **path)
+{
+    g_autofree char *text = chain_text(n, until);
+    *path = g_build_filename(g_get_tmp_dir(), "motus-gui-bench.motus.txt", NULL);
+    if (!g_file_set_contents(*path, text, -1, NULL)) return NULL;
+    MotusWindow *win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_present(GTK_WINDOW(win));
+    g_autoptr(GFile) file = g_file_new_for_path(*path);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(win, file, &error)) {
+        fprintf(stderr, "%s\n", error->message);
+        gtk_window_destroy(GTK_WINDOW(win));
+        return NULL;
+    }
+    return win;
+}
+
+static int bench_window(int n, double seconds)
+{
+    g_autofree char *path = NULL;
+    MotusWindow *win = chain_window(n, 1, &path);
+    if (!win) return 1;
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
+    Fps f = {vp, 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
+    gtk_widget_add_tick_callback(GTK_WIDGET(win), fps_tick, &f, NULL);
+    g_main_loop_run(f.loop);
+    guint frames = motus_viewport_get_frames_drawn(vp) - f.frames0;
+    GtkWidget *area = motus_viewport_get_gl_area(vp);
+    double wall = (f.end - f.start) * 1e-6;
+    printf("window: %d bodies, view %dx%d in the main window 1280x800, GL %s\n", n, gtk_widget_get_width(area),
+           gtk_widget_get_height(area), motus_viewport_get_gl_info(vp));
+    printf("window: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
+           frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall, load_average());
+    g_main_loop_unref(f.loop);
+    gtk_window_destroy(GTK_WINDOW(win));
+    g_unlink(path);
+    return 0;
+}
+
 static int bench_flex(const char *path, double seconds, const char *field)
 {
     MtError err = {0};
@@ -203,15 +257,6 @@ static int bench_flex(const char *path, double seconds, const char *field)
     gtk_window_destroy(GTK_WINDOW(win));
     mt_model_free(m);
     return 0;
-}
-
-static double load_average(void)
-{
-    double la = -1;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f && fscanf(f, "%lf", &la) != 1) la = -1;
-    if (f) fclose(f);
-    return la;
 }
 
 /* ---- latency during a run -------------------------------------------------------------- */
@@ -298,19 +343,10 @@ static void lat_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer 
 
 static int bench_latency(int n, double until)
 {
-    g_autofree char *text = chain_text(n, until);
-    g_autofree char *path = g_build_filename(g_get_tmp_dir(), "motus-gui-bench.motus.txt", NULL);
-    if (!g_file_set_contents(path, text, -1, NULL)) return 1;
-    MotusWindow *win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
-    gtk_window_present(GTK_WINDOW(win));
-    g_autoptr(GFile) file = g_file_new_for_path(path);
+    g_autofree char *path = NULL;
+    MotusWindow *win = chain_window(n, until, &path);
+    if (!win) return 1;
     g_autoptr(GError) error = NULL;
-    if (!motus_window_open_file(win, file, &error)) {
-        fprintf(stderr, "%s\n", error->message);
-        return 1;
-    }
     Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0,
              "", 0};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
@@ -357,10 +393,14 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "fps";
     int n = argc > 2 ? atoi(argv[2]) : 200;
     double x = argc > 3 ? atof(argv[3]) : 0;
+    /* the bare 3D view keeps GTK's default renderer (comparable with earlier figures);
+     * the main window gets the application's choice */
+    if (strcmp(mode, "fps") && strcmp(mode, "flex")) printf("renderer: %s\n", motus_ui_choose_renderer() ? g_getenv("GSK_RENDERER") : "GTK's default (gl)");
     if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
+    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5);
     if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
     if (!strcmp(mode, "flex") && argc > 2) return bench_flex(argv[2], x > 0 ? x : 5, argc > 4 ? argv[4] : "stress");
-    fprintf(stderr, "usage: gui_bench fps|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
+    fprintf(stderr, "usage: gui_bench fps|window|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
                     "[none|displacement|stress]]\n");
     return 2;
 }

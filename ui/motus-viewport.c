@@ -1222,6 +1222,31 @@ static void motus_viewport_init(MotusViewport *self)
     flex_controls_init(self);
 }
 
+const char *motus_ui_choose_renderer(void)
+{
+    const char *env = g_getenv("GSK_RENDERER");
+    if (env && env[0]) return env;
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display) return NULL;
+    GdkGLContext *ctx = gdk_display_create_gl_context(display, NULL);
+    if (!ctx || !gdk_gl_context_realize(ctx, NULL)) {
+        g_clear_object(&ctx);
+        return NULL; /* no OpenGL: GTK picks its own fallback */
+    }
+    gdk_gl_context_make_current(ctx);
+    const char *r = (const char *)glGetString(GL_RENDERER);
+    static const char *const software[] = {"llvmpipe", "softpipe", "swrast", "Software Rasterizer", "SwiftShader"};
+    gboolean soft = FALSE;
+    for (guint i = 0; r && i < G_N_ELEMENTS(software); i++) soft |= strstr(r, software[i]) != NULL;
+    g_debug("OpenGL renderer '%s': %s", r ? r : "?", soft ? "software, windows drawn with cairo" : "kept");
+    gdk_gl_context_clear_current();
+    g_object_unref(ctx);
+    if (!soft) return NULL;
+    /* read by GTK when it makes the first window's renderer; no other thread reads the environment yet */
+    g_setenv("GSK_RENDERER", "cairo", FALSE);
+    return "cairo";
+}
+
 GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
 
 /* The full-size layer is shown only when it has something to draw (a

@@ -21,6 +21,18 @@ G_DECLARE_FINAL_TYPE(MotusViewport, motus_viewport, MOTUS, VIEWPORT, GtkWidget)
 
 GtkWidget *motus_viewport_new(void);
 
+/* Chooses how GTK draws the windows, before the first one is shown (after
+ * gtk_init). On a software OpenGL (Mesa's llvmpipe or softpipe, no GPU)
+ * GTK's GL renderer composes the whole window on the CPU at every frame,
+ * while its cairo renderer redraws only what changed; in the main window at
+ * 1280x800 with llvmpipe that is 50-60 against 7-10 ms of CPU per frame
+ * during a run and 21 against 60 frames/s when orbiting a small model
+ * (bench/RESULTS.md). So with a software OpenGL GSK_RENDERER is set to
+ * "cairo" (the 3D view still renders with OpenGL). A GSK_RENDERER set by the
+ * user is kept. Returns the renderer chosen or kept, NULL when GTK's default
+ * stays. */
+const char *motus_ui_choose_renderer(void);
+
 /* Shows a model (copied) at its initial positions and fits the view; mesh
  * files are found relative to model_dir; drawing problems go to warnings.
  * NULL clears the view. */

@@ -617,6 +617,8 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
     GtkWidget *area = motus_viewport_get_gl_area(self->viewport);
     g_autoptr(GString) s = g_string_new(NULL);
     g_string_append_printf(s, "window %d %d\n", gtk_widget_get_width(root), gtk_widget_get_height(root));
+    GskRenderer *renderer = gtk_native_get_renderer(GTK_NATIVE(self));
+    g_string_append_printf(s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME(renderer) : "none");
     widget_rect(area, root, s, "viewport");
     widget_rect(GTK_WIDGET(self->plot), root, s, "plot");
     float top[3], bot[3];
