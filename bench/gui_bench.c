@@ -263,6 +263,8 @@ static int bench_flex(const char *path, double seconds, const char *field)
 
 typedef struct {
     GArray *ticks, *late;
+    GArray *tick_at; /* when each interval ended, s since the run started */
+    gint64 start;
     gint64 last_tick, due;
     gboolean running, done;
     guint timer;
@@ -312,8 +314,9 @@ static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     Lat *l = data;
     gint64 now = gdk_frame_clock_get_frame_time(clock);
     if (l->running && l->last_tick) {
-        double ms = (now - l->last_tick) * 1e-3;
+        double ms = (now - l->last_tick) * 1e-3, at = (now - l->start) * 1e-6;
         g_array_append_val(l->ticks, ms);
+        g_array_append_val(l->tick_at, at);
     }
     l->last_tick = now;
     return l->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
@@ -347,8 +350,8 @@ static int bench_latency(int n, double until)
     MotusWindow *win = chain_window(n, until, &path);
     if (!win) return 1;
     g_autoptr(GError) error = NULL;
-    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0,
-             "", 0};
+    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)),
+             g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
     gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
     /* let start-up finish (GL realised, first frames) before the run */
@@ -360,7 +363,8 @@ static int bench_latency(int n, double until)
         return 1;
     }
     l.running = TRUE;
-    gint64 start = g_get_monotonic_time();
+    gint64 start = l.start = g_get_monotonic_time();
+    if (g_getenv("GUI_BENCH_SHOW_START")) printf("latency: run started at monotonic %.6f s\n", start * 1e-6);
     double cpu0 = cpu_seconds();
     guint drawn0 = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
     while (!l.done) g_main_context_iteration(NULL, TRUE);
@@ -371,7 +375,24 @@ static int bench_latency(int n, double until)
     printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), GL %s\n", n,
            until, wall, motus_window_get_n_frames(win), gtk_widget_get_width(area), gtk_widget_get_height(area),
            motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
+    /* the three longest intervals and when they ended: start-up of the run, or a stall in the middle? */
+    printf("latency: longest frame intervals:");
+    for (int k = 0; k < 3; k++) {
+        guint best = 0;
+        for (guint i = 1; i < l.ticks->len; i++)
+            if (g_array_index(l.ticks, double, i) > g_array_index(l.ticks, double, best)) best = i;
+        if (!l.ticks->len || g_array_index(l.ticks, double, best) < 0) break;
+        printf(" %.1f ms at %.2f s;", g_array_index(l.ticks, double, best), g_array_index(l.tick_at, double, best));
+        g_array_index(l.ticks, double, best) = -g_array_index(l.ticks, double, best); /* marked, restored below */
+    }
+    printf("\n");
+    for (guint i = 0; i < l.ticks->len; i++) g_array_index(l.ticks, double, i) = fabs(g_array_index(l.ticks, double, i));
+    /* the first quarter second redraws most of the window (buttons and fields change state as a run starts) */
+    g_autoptr(GArray) steady = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < l.ticks->len; i++)
+        if (g_array_index(l.tick_at, double, i) > 0.25) g_array_append_val(steady, g_array_index(l.ticks, double, i));
     stats("latency: window frame interval during the run", l.ticks);
+    stats("latency: the same after the first 0.25 s", steady);
     stats("latency: lateness of a 5 ms main-loop timer", l.late);
     /* the solver's CPU is read last a few ms before it ends: a slight underestimate */
     guint nt = l.ticks->len + 1;
@@ -379,6 +400,7 @@ static int bench_latency(int n, double until)
            "them redrew the 3D view); load average %.2f\n",
            l.solver_cpu, cpu - l.solver_cpu, 1e3 * (cpu - l.solver_cpu) / nt, nt, drawn, load_average());
     g_array_unref(l.ticks);
+    g_array_unref(l.tick_at);
     g_array_unref(l.late);
     gtk_window_destroy(GTK_WINDOW(win));
     g_unlink(path);
