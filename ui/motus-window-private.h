@@ -74,6 +74,8 @@ struct _MotusWindow {
     gint64 last_tick;
     gboolean quiet; /* programmatic changes of widgets */
     gint64 slider_moved; /* when the time slider was last moved to follow a live run */
+    gboolean frame_shown; /* the view shows a frame of a run, not the model as built */
+    MotusGizmoMode gizmo_mode; /* asked for (motus-window-gizmo.c); shown only with the model as built */
 
     /* picking (creating joints, force elements, sensors) */
     PickMode pick;
@@ -141,6 +143,11 @@ void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
 /* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */
 void motus_window_flex_marker_click(MotusWindow *self, double x, double y);
+
+/* motus-window-gizmo.c: the move/rotate gizmo (action "gizmo", its edits) */
+void motus_window_gizmo_init(MotusWindow *self);
+/* Shows, places or hides the gizmo after the selection, the model, a run or playback changed. */
+void motus_window_gizmo_refresh(MotusWindow *self);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

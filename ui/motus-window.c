@@ -76,6 +76,7 @@ static void show_time(MotusWindow *self, double t)
             motus_viewport_set_poses(self->viewport, self->poses);
         motus_window_flex_show_frame(self, TRUE, i);
         motus_window_plots_cursor(self, t);
+        self->frame_shown = TRUE;
     } else {
         motus_window_flex_show_frame(self, FALSE, 0);
         motus_window_plots_cursor(self, NAN);
@@ -290,6 +291,7 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
         motus_viewport_set_model(self->viewport, m, dir, problems);
     else
         motus_viewport_update_model(self->viewport, m, dir, problems);
+    self->frame_shown = FALSE; /* both show the model as built */
     if (m && m->nbody != nbody_old) {
         g_free(self->poses);
         self->poses = g_new0(double, 7 * (m->nbody + 1));
@@ -416,6 +418,7 @@ void motus_window_update_actions(MotusWindow *self)
         GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
         if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));
     }
+    if (g_action_map_lookup_action(G_ACTION_MAP(self), "gizmo")) motus_window_gizmo_refresh(self);
 }
 
 static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
@@ -788,6 +791,8 @@ static void motus_window_class_init(MotusWindowClass *klass)
     for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
         gtk_widget_class_add_binding_action(wc, keys[i].key, 0, keys[i].action, NULL);
     gtk_widget_class_add_binding_action(wc, GDK_KEY_period, 0, "win.step", "i", 1);
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_g, 0, "win.gizmo", "s", "move");
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_r, 0, "win.gizmo", "s", "turn");
     gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
 }
 
@@ -809,6 +814,7 @@ static void motus_window_init(MotusWindow *self)
     self->sel_index = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
+    motus_window_gizmo_init(self);
     motus_window_teach_init(self);
     motus_window_flex_init(self);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
