@@ -95,7 +95,9 @@ double motus_gizmo_drag(const MotusGizmo *g, const MotusCamera *c, int width, in
         for (int i = 0; i < 3; i++) tip[i] = g->origin[i] + size * a[i];
         if (!project(c, tip, width, height, &tx, &ty)) return 0;
         double sx = tx - ox, sy = ty - oy, len = hypot(sx, sy);
-        if (len < 1) return 0; /* the axis points at the viewer: no direction on screen */
+        /* an arrow pointing (nearly) at the viewer has no useful direction on screen,
+         * and a short one would turn a few pixels into a long way */
+        if (len < 0.2 * MOTUS_GIZMO_PX) return 0;
         amount = ((x1 - x0) * sx + (y1 - y0) * sy) / len / (len / size);
         if (snap) amount = round(amount / MOTUS_GIZMO_SNAP_MOVE) * MOTUS_GIZMO_SNAP_MOVE;
         return amount;

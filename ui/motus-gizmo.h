@@ -33,7 +33,8 @@ int motus_gizmo_path(const MotusGizmo *g, const MotusCamera *c, int width, int h
 int motus_gizmo_hit(const MotusGizmo *g, const MotusCamera *c, int width, int height, double x, double y, double tol);
 /* What a drag on handle k from (x0, y0) to (x1, y1) does: moving, the
  * distance along axis k (world units: the pointer's displacement along the
- * arrow's direction on screen over the arrow's pixels per unit); turning, the
+ * arrow's direction on screen over the arrow's pixels per unit; 0 for an arrow
+ * shorter than a fifth of its length on screen); turning, the
  * angle about axis k (rad, right-handed: the pointer's turn about the ring's
  * centre on screen, counter-clockwise positive when the axis points at the
  * viewer; seen edge-on, the drag along the ring's tangent at the grab point
