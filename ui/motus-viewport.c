@@ -2091,7 +2091,15 @@ void motus_viewport_queue_render(MotusViewport *self) { gtk_gl_area_queue_render
 void motus_viewport_set_gizmo(MotusViewport *self, MotusGizmoMode mode, const double origin[3], const double axes[9],
                               int body)
 {
-    if (self->gizmo_handle >= 0) motus_viewport_gizmo_end(self); /* a drag in progress ends here */
+    if (mode == self->gizmo.mode && mode != MOTUS_GIZMO_OFF && body == self->gizmo_body &&
+        !memcmp(origin, self->gizmo.origin, sizeof self->gizmo.origin) && !memcmp(axes, self->gizmo.axes, sizeof self->gizmo.axes))
+        return; /* unchanged: a drag in progress goes on */
+    if (self->gizmo_handle >= 0) { /* moved or hidden during a drag: the drag is dropped, no edit */
+        if (self->gizmo_body >= 0) memcpy(self->poses + 7 * self->gizmo_body, self->gizmo_pose, sizeof self->gizmo_pose);
+        self->gizmo_handle = -1;
+        self->gizmo_amount = 0;
+        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    }
     self->gizmo.mode = mode;
     if (mode != MOTUS_GIZMO_OFF) {
         memcpy(self->gizmo.origin, origin, sizeof self->gizmo.origin);

@@ -110,7 +110,8 @@ void motus_viewport_queue_render(MotusViewport *self);
  * turn about the ring's centre); Ctrl snaps to 1 mm / 5°. During the drag
  * `body` (or none: -1) follows in the view; at its end the view takes its
  * pose back and emits "gizmo-dragged" (int mode, int axis, double amount: m
- * along or rad about the axis) for the window to make the edit. */
+ * along or rad about the axis) for the window to make the edit. Setting the
+ * gizmo anew (moved, another mode, hidden) during a drag drops the drag. */
 void motus_viewport_set_gizmo(MotusViewport *self, MotusGizmoMode mode, const double origin[3], const double axes[9],
                               int body);
 MotusGizmoMode motus_viewport_get_gizmo(MotusViewport *self);
