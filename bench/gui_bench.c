@@ -4,9 +4,10 @@
  *   gui_bench fps [BODIES [SECONDS]]      the 3D view alone in a 1280x800 window,
  *       a chain of BODIES steel spheres (about 1000 triangles each; 200 → 200k),
  *       the camera turning every frame: frames per second.
- *   gui_bench window [BODIES [SECONDS]]   the same chain in the whole main window
- *       at 1280x800 (3D view, tree, plot …), the camera turning every frame, no
- *       run: frames per second of the window as a user orbiting sees it.
+ *   gui_bench window [BODIES [SECONDS [gizmo]]]   the same chain in the whole main
+ *       window at 1280x800 (3D view, tree, plot …), the camera turning every
+ *       frame, no run: frames per second of the window as a user orbiting sees
+ *       it; "gizmo": with the move gizmo shown on the first body.
  *   gui_bench latency [BODIES [UNTIL]]    the whole main window at 1280x800 with the
  *       same chain, run to UNTIL s on the worker while the view and plot follow
  *       live: intervals between frame-clock ticks of the window and the lateness
@@ -186,11 +187,15 @@ static MotusWindow *chain_window(int n, double until, char **path)
     return win;
 }
 
-static int bench_window(int n, double seconds)
+static int bench_window(int n, double seconds, gboolean gizmo)
 {
     g_autofree char *path = NULL;
     MotusWindow *win = chain_window(n, 1, &path);
     if (!win) return 1;
+    if (gizmo) {
+        motus_window_select_entity(win, MT_EDIT_BODY, 0);
+        g_action_group_activate_action(G_ACTION_GROUP(win), "gizmo", g_variant_new_string("move"));
+    }
     MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
     Fps f = {vp, 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
     gtk_widget_add_tick_callback(GTK_WIDGET(win), fps_tick, &f, NULL);
@@ -198,7 +203,8 @@ static int bench_window(int n, double seconds)
     guint frames = motus_viewport_get_frames_drawn(vp) - f.frames0;
     GtkWidget *area = motus_viewport_get_gl_area(vp);
     double wall = (f.end - f.start) * 1e-6;
-    printf("window: %d bodies, view %dx%d in the main window 1280x800, GL %s\n", n, gtk_widget_get_width(area),
+    printf("window: %d bodies%s, view %dx%d in the main window 1280x800, GL %s\n", n,
+           motus_viewport_get_gizmo(vp) != MOTUS_GIZMO_OFF ? " with the gizmo" : "", gtk_widget_get_width(area),
            gtk_widget_get_height(area), motus_viewport_get_gl_info(vp));
     printf("window: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
            frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall, load_average());
@@ -419,7 +425,7 @@ int main(int argc, char **argv)
      * the main window gets the application's choice */
     if (strcmp(mode, "fps") && strcmp(mode, "flex")) printf("renderer: %s\n", motus_ui_choose_renderer() ? g_getenv("GSK_RENDERER") : "GTK's default (gl)");
     if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
-    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5);
+    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5, argc > 4 && !strcmp(argv[4], "gizmo"));
     if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
     if (!strcmp(mode, "flex") && argc > 2) return bench_flex(argv[2], x > 0 ? x : 5, argc > 4 ? argv[4] : "stress");
     fprintf(stderr, "usage: gui_bench fps|window|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
