@@ -294,6 +294,7 @@ static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
 static void on_startup(GApplication *app, gpointer data)
 {
     (void)data;
+    motus_ui_choose_renderer(); /* before the first window: cairo on a software OpenGL */
     static const GActionEntry entries[] = {
         {"about", act_about, NULL, NULL, NULL, {0}},
         {"quit", act_quit, NULL, NULL, NULL, {0}},

@@ -4,11 +4,17 @@
  *   gui_bench fps [BODIES [SECONDS]]      the 3D view alone in a 1280x800 window,
  *       a chain of BODIES steel spheres (about 1000 triangles each; 200 → 200k),
  *       the camera turning every frame: frames per second.
+ *   gui_bench window [BODIES [SECONDS [gizmo]]]   the same chain in the whole main
+ *       window at 1280x800 (3D view, tree, plot …), the camera turning every
+ *       frame, no run: frames per second of the window as a user orbiting sees
+ *       it; "gizmo": with the move gizmo shown on the first body.
  *   gui_bench latency [BODIES [UNTIL]]    the whole main window at 1280x800 with the
  *       same chain, run to UNTIL s on the worker while the view and plot follow
  *       live: intervals between frame-clock ticks of the window and the lateness
  *       of a 5 ms timer on the main loop during the run (median, 95th
- *       percentile, largest).
+ *       percentile, largest), and the CPU time of the solver thread and of
+ *       the rest of the process (GTK, GL, llvmpipe) per window frame, which
+ *       depends less on what else the machine runs than the intervals do.
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -24,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "motus-scene.h"
 #include "motus-viewport.h"
@@ -75,6 +82,15 @@ static double cpu_seconds(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+static double load_average(void)
+{
+    double la = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &la) != 1) la = -1;
+    if (f) fclose(f);
+    return la;
 }
 
 typedef struct {
@@ -151,6 +167,53 @@ static int bench_fps(int n, double seconds)
     return 0;
 }
 
+/* Writes the chain model to a temporary file and opens it in a main window at 1280x800. */
+static MotusWindow *chain_window(int n, double until, char **path)
+{
+    g_autofree char *text = chain_text(n, until);
+    *path = g_build_filename(g_get_tmp_dir(), "motus-gui-bench.motus.txt", NULL);
+    if (!g_file_set_contents(*path, text, -1, NULL)) return NULL;
+    MotusWindow *win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_present(GTK_WINDOW(win));
+    g_autoptr(GFile) file = g_file_new_for_path(*path);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(win, file, &error)) {
+        fprintf(stderr, "%s\n", error->message);
+        gtk_window_destroy(GTK_WINDOW(win));
+        return NULL;
+    }
+    return win;
+}
+
+static int bench_window(int n, double seconds, gboolean gizmo)
+{
+    g_autofree char *path = NULL;
+    MotusWindow *win = chain_window(n, 1, &path);
+    if (!win) return 1;
+    if (gizmo) {
+        motus_window_select_entity(win, MT_EDIT_BODY, 0);
+        g_action_group_activate_action(G_ACTION_GROUP(win), "gizmo", g_variant_new_string("move"));
+    }
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
+    Fps f = {vp, 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
+    gtk_widget_add_tick_callback(GTK_WIDGET(win), fps_tick, &f, NULL);
+    g_main_loop_run(f.loop);
+    guint frames = motus_viewport_get_frames_drawn(vp) - f.frames0;
+    GtkWidget *area = motus_viewport_get_gl_area(vp);
+    double wall = (f.end - f.start) * 1e-6;
+    printf("window: %d bodies%s, view %dx%d in the main window 1280x800, GL %s\n", n,
+           motus_viewport_get_gizmo(vp) != MOTUS_GIZMO_OFF ? " with the gizmo" : "", gtk_widget_get_width(area),
+           gtk_widget_get_height(area), motus_viewport_get_gl_info(vp));
+    printf("window: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
+           frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall, load_average());
+    g_main_loop_unref(f.loop);
+    gtk_window_destroy(GTK_WINDOW(win));
+    g_unlink(path);
+    return 0;
+}
+
 static int bench_flex(const char *path, double seconds, const char *field)
 {
     MtError err = {0};
@@ -206,10 +269,50 @@ static int bench_flex(const char *path, double seconds, const char *field)
 
 typedef struct {
     GArray *ticks, *late;
+    GArray *tick_at; /* when each interval ended, s since the run started */
+    gint64 start;
     gint64 last_tick, due;
     gboolean running, done;
     guint timer;
+    char solver_stat[64]; /* /proc path of the solver thread's stat, once found */
+    double solver_cpu;    /* its CPU seconds, last read */
 } Lat;
+
+/* CPU seconds (user + system) of the thread whose /proc stat file is path; -1 when gone. */
+static double thread_cpu(const char *path, char *comm, gsize ncomm)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL)) return -1;
+    char *open = strchr(text, '('), *close = strrchr(text, ')');
+    if (!open || !close) return -1;
+    if (comm) g_strlcpy(comm, open + 1, MIN(ncomm, (gsize)(close - open)));
+    /* after ") ": state is field 3; utime and stime are fields 14 and 15 */
+    char *p = close + 2;
+    unsigned long ut = 0, st = 0;
+    for (int f = 3; f < 14 && p; f++) p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+    if (!p || sscanf(p, "%lu %lu", &ut, &st) != 2) return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Follows the CPU time of the solver thread (named "motus-solver") while it lives. */
+static void follow_solver(Lat *l)
+{
+    if (!l->solver_stat[0]) {
+        GDir *d = g_dir_open("/proc/self/task", 0, NULL);
+        const char *name;
+        while (d && (name = g_dir_read_name(d))) {
+            char path[64], comm[32] = "";
+            g_snprintf(path, sizeof path, "/proc/self/task/%s/stat", name);
+            if (thread_cpu(path, comm, sizeof comm) >= 0 && !strcmp(comm, "motus-solver")) {
+                g_strlcpy(l->solver_stat, path, sizeof l->solver_stat);
+                break;
+            }
+        }
+        if (d) g_dir_close(d);
+    }
+    double c = l->solver_stat[0] ? thread_cpu(l->solver_stat, NULL, 0) : -1;
+    if (c >= 0) l->solver_cpu = c;
+}
 
 static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
 {
@@ -217,8 +320,9 @@ static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     Lat *l = data;
     gint64 now = gdk_frame_clock_get_frame_time(clock);
     if (l->running && l->last_tick) {
-        double ms = (now - l->last_tick) * 1e-3;
+        double ms = (now - l->last_tick) * 1e-3, at = (now - l->start) * 1e-6;
         g_array_append_val(l->ticks, ms);
+        g_array_append_val(l->tick_at, at);
     }
     l->last_tick = now;
     return l->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
@@ -232,6 +336,7 @@ static gboolean lat_timer(gpointer data)
         double ms = (now - l->due) * 1e-3;
         g_array_append_val(l->late, ms);
     }
+    if (l->running) follow_solver(l);
     l->due = now + 5000;
     return G_SOURCE_CONTINUE;
 }
@@ -247,20 +352,12 @@ static void lat_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer 
 
 static int bench_latency(int n, double until)
 {
-    g_autofree char *text = chain_text(n, until);
-    g_autofree char *path = g_build_filename(g_get_tmp_dir(), "motus-gui-bench.motus.txt", NULL);
-    if (!g_file_set_contents(path, text, -1, NULL)) return 1;
-    MotusWindow *win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
-    gtk_window_present(GTK_WINDOW(win));
-    g_autoptr(GFile) file = g_file_new_for_path(path);
+    g_autofree char *path = NULL;
+    MotusWindow *win = chain_window(n, until, &path);
+    if (!win) return 1;
     g_autoptr(GError) error = NULL;
-    if (!motus_window_open_file(win, file, &error)) {
-        fprintf(stderr, "%s\n", error->message);
-        return 1;
-    }
-    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, FALSE, FALSE, 0};
+    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)),
+             g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
     gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
     /* let start-up finish (GL realised, first frames) before the run */
@@ -272,17 +369,44 @@ static int bench_latency(int n, double until)
         return 1;
     }
     l.running = TRUE;
-    gint64 start = g_get_monotonic_time();
+    gint64 start = l.start = g_get_monotonic_time();
+    if (g_getenv("GUI_BENCH_SHOW_START")) printf("latency: run started at monotonic %.6f s\n", start * 1e-6);
+    double cpu0 = cpu_seconds();
+    guint drawn0 = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
     while (!l.done) g_main_context_iteration(NULL, TRUE);
-    double wall = (g_get_monotonic_time() - start) * 1e-6;
+    double wall = (g_get_monotonic_time() - start) * 1e-6, cpu = cpu_seconds() - cpu0;
+    guint drawn = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win))) - drawn0;
     g_source_remove(l.timer);
     GtkWidget *area = motus_viewport_get_gl_area(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
     printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), GL %s\n", n,
            until, wall, motus_window_get_n_frames(win), gtk_widget_get_width(area), gtk_widget_get_height(area),
            motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
+    /* the three longest intervals and when they ended: start-up of the run, or a stall in the middle? */
+    printf("latency: longest frame intervals:");
+    for (int k = 0; k < 3; k++) {
+        guint best = 0;
+        for (guint i = 1; i < l.ticks->len; i++)
+            if (g_array_index(l.ticks, double, i) > g_array_index(l.ticks, double, best)) best = i;
+        if (!l.ticks->len || g_array_index(l.ticks, double, best) < 0) break;
+        printf(" %.1f ms at %.2f s;", g_array_index(l.ticks, double, best), g_array_index(l.tick_at, double, best));
+        g_array_index(l.ticks, double, best) = -g_array_index(l.ticks, double, best); /* marked, restored below */
+    }
+    printf("\n");
+    for (guint i = 0; i < l.ticks->len; i++) g_array_index(l.ticks, double, i) = fabs(g_array_index(l.ticks, double, i));
+    /* the first quarter second redraws most of the window (buttons and fields change state as a run starts) */
+    g_autoptr(GArray) steady = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < l.ticks->len; i++)
+        if (g_array_index(l.tick_at, double, i) > 0.25) g_array_append_val(steady, g_array_index(l.ticks, double, i));
     stats("latency: window frame interval during the run", l.ticks);
+    stats("latency: the same after the first 0.25 s", steady);
     stats("latency: lateness of a 5 ms main-loop timer", l.late);
+    /* the solver's CPU is read last a few ms before it ends: a slight underestimate */
+    guint nt = l.ticks->len + 1;
+    printf("latency: CPU during the run: solver %.2f s, the rest %.2f s = %.1f ms per window frame (%u frames, %u of "
+           "them redrew the 3D view); load average %.2f\n",
+           l.solver_cpu, cpu - l.solver_cpu, 1e3 * (cpu - l.solver_cpu) / nt, nt, drawn, load_average());
     g_array_unref(l.ticks);
+    g_array_unref(l.tick_at);
     g_array_unref(l.late);
     gtk_window_destroy(GTK_WINDOW(win));
     g_unlink(path);
@@ -297,10 +421,14 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "fps";
     int n = argc > 2 ? atoi(argv[2]) : 200;
     double x = argc > 3 ? atof(argv[3]) : 0;
+    /* the bare 3D view keeps GTK's default renderer (comparable with earlier figures);
+     * the main window gets the application's choice */
+    if (strcmp(mode, "fps") && strcmp(mode, "flex")) printf("renderer: %s\n", motus_ui_choose_renderer() ? g_getenv("GSK_RENDERER") : "GTK's default (gl)");
     if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
+    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5, argc > 4 && !strcmp(argv[4], "gizmo"));
     if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
     if (!strcmp(mode, "flex") && argc > 2) return bench_flex(argv[2], x > 0 ? x : 5, argc > 4 ? argv[4] : "stress");
-    fprintf(stderr, "usage: gui_bench fps|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
+    fprintf(stderr, "usage: gui_bench fps|window|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
                     "[none|displacement|stress]]\n");
     return 2;
 }

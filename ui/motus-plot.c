@@ -19,7 +19,20 @@ typedef struct {
     double ylo, yhi, xlo, xhi;
     gboolean dashed; /* a curve kept from an earlier run */
     int colour;      /* palette index */
+    guint drawn;     /* points drawn into the widget's cache */
 } Curve;
+
+/* Where a render puts things: the plot rectangle, the ranges and ticks, the legend. */
+typedef struct {
+    int width, height;
+    double px, py, pw, ph;     /* plot rectangle */
+    double xlo, xhi, ylo, yhi; /* ranges */
+    double th, lw;             /* height of a line of text; widest y tick label */
+    const char *unit;          /* common unit of the curves (the y axis title), or NULL */
+    MotusTicks tx, ty;
+    gboolean any;              /* some curve has points */
+    double bx, by, bw, bh;     /* the legend box (bw = 0: none) */
+} Frame;
 
 struct _MotusPlot {
     GtkDrawingArea parent_instance;
@@ -41,6 +54,12 @@ struct _MotusPlot {
     int drag;            /* 0 none, 1 box, 2 pan */
     double dx0, dy0, dx1, dy1;
     double px0, px1, py0, py1;
+    /* the widget's picture without the overlay (see draw_func) */
+    cairo_surface_t *cache;
+    Frame cache_frame;
+    int cache_scale;
+    gboolean cache_ok; /* FALSE: draw it whole at the next frame */
+    guint full_draws;  /* times the cache was drawn whole */
 };
 
 enum { SIG_COLUMN_DROPPED, N_SIGNALS };
@@ -73,11 +92,18 @@ static void curve_extend(Curve *c, const double *x, const double *y, guint n)
     g_array_append_vals(c->y, y, n);
 }
 
-static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data);
+
+
+/* Something other than appended points changed: the next frame draws the plot whole. */
+static void invalidate(MotusPlot *self)
 {
-    (void)data;
-    motus_plot_render(MOTUS_PLOT(area), cr, width, height);
+    self->cache_ok = FALSE;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
 }
+
+void motus_plot_redraw_whole(MotusPlot *self) { invalidate(self); }
+guint motus_plot_get_full_draws(MotusPlot *self) { return self->full_draws; }
 
 void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y)
 {
@@ -106,6 +132,7 @@ static void motus_plot_finalize(GObject *object)
     g_free(self->placeholder);
     g_free(self->x_label);
     g_free(self->x_name);
+    g_clear_pointer(&self->cache, cairo_surface_destroy);
     G_OBJECT_CLASS(motus_plot_parent_class)->finalize(object);
 }
 
@@ -116,13 +143,13 @@ void motus_plot_set_view(MotusPlot *self, double x0, double x1, double y0, doubl
     if (!(x0 < x1) || !(y0 < y1) || !isfinite(x0 + x1 + y0 + y1)) return;
     self->zoomed = TRUE;
     self->zx0 = x0, self->zx1 = x1, self->zy0 = y0, self->zy1 = y1;
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 void motus_plot_reset_view(MotusPlot *self)
 {
     self->zoomed = FALSE;
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 gboolean motus_plot_get_view(MotusPlot *self, double *x0, double *x1, double *y0, double *y1)
@@ -250,7 +277,7 @@ GtkWidget *motus_plot_new(void) { return g_object_new(MOTUS_TYPE_PLOT, NULL); }
 void motus_plot_clear(MotusPlot *self)
 {
     g_ptr_array_set_size(self->curves, 0);
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
@@ -264,7 +291,7 @@ int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
     c->yhi = c->xhi = -INFINITY;
     c->colour = (int)self->curves->len;
     g_ptr_array_add(self->curves, c);
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
     return (int)self->curves->len - 1;
 }
 
@@ -272,7 +299,7 @@ void motus_plot_remove_curve(MotusPlot *self, int curve)
 {
     if (curve < 0 || curve >= (int)self->curves->len) return;
     g_ptr_array_remove_index(self->curves, (guint)curve);
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 int motus_plot_n_curves(MotusPlot *self) { return (int)self->curves->len; }
@@ -298,7 +325,7 @@ void motus_plot_set_data(MotusPlot *self, int curve, const double *x, const doub
     c->ylo = c->xlo = INFINITY;
     c->yhi = c->xhi = -INFINITY;
     curve_extend(c, x, y, n);
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 void motus_plot_append(MotusPlot *self, int curve, const double *x, const double *y, guint n)
@@ -312,7 +339,7 @@ void motus_plot_set_x_range(MotusPlot *self, double lo, double hi)
 {
     self->fixed_lo = lo;
     self->fixed_hi = hi;
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 void motus_plot_set_cursor(MotusPlot *self, double x)
@@ -328,7 +355,7 @@ void motus_plot_set_curve_style(MotusPlot *self, int curve, int colour, gboolean
     Curve *c = g_ptr_array_index(self->curves, curve);
     c->colour = colour;
     c->dashed = dashed;
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit)
@@ -339,7 +366,7 @@ void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit
     self->x_name = g_strdup(column ? column : "time");
     self->x_label = column ? (unit && unit[0] ? g_strdup_printf("%s, %s", column, unit) : g_strdup(column))
                            : g_strdup(_("time, s"));
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y)
@@ -356,7 +383,7 @@ void motus_plot_set_placeholder(MotusPlot *self, const char *text)
 {
     g_free(self->placeholder);
     self->placeholder = g_strdup(text ? text : "");
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    invalidate(self);
 }
 
 /* ---- drawing ------------------------------------------------------------- */
@@ -428,147 +455,257 @@ static const char *common_unit(MotusPlot *self)
     return u;
 }
 
-void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
+static gboolean ticks_equal(const MotusTicks *a, const MotusTicks *b)
 {
-    cairo_set_user_data(cr, &plot_key, self, NULL);
-    cairo_save(cr);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
+    return a->lo == b->lo && a->hi == b->hi && a->first == b->first && a->step == b->step && a->n == b->n;
+}
 
-    /* ranges */
+/* The frame of a width x height render; measuring the y tick labels is skipped
+ * when prev has the same ticks and size. FALSE when too small to draw. */
+static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, const Frame *prev, Frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->width = width, f->height = height;
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    gboolean any = FALSE;
     for (guint i = 0; i < self->curves->len; i++) {
         const Curve *c = g_ptr_array_index(self->curves, i);
         if (!c->x->len) continue;
-        any = TRUE;
+        f->any = TRUE;
         xlo = fmin(xlo, c->xlo), xhi = fmax(xhi, c->xhi);
         ylo = fmin(ylo, c->ylo), yhi = fmax(yhi, c->yhi);
     }
     if (self->fixed_lo < self->fixed_hi)
         xlo = self->fixed_lo, xhi = self->fixed_hi;
-    else if (!any)
+    else if (!f->any)
         xlo = 0, xhi = 1;
-    if (!any || !(ylo <= yhi)) ylo = 0, yhi = 1;
+    if (!f->any || !(ylo <= yhi)) ylo = 0, yhi = 1;
 
-    MotusTicks ty, tx;
     int ny = height / 45 > 2 ? height / 45 : 2;
-    if (self->zoomed) motus_ticks_compute(self->zy0, self->zy1, ny, FALSE, &ty); /* the user's view, exactly */
-    else motus_ticks_compute(ylo, yhi, ny, TRUE, &ty);
-    char buf[64];
-    double tw, th, lw = 0;
-    for (int i = 0; i < ty.n; i++) {
-        motus_ticks_format(motus_ticks_value(&ty, i), ty.step, buf, sizeof buf);
-        text_size(cr, buf, &tw, &th);
-        lw = fmax(lw, tw);
+    if (self->zoomed) motus_ticks_compute(self->zy0, self->zy1, ny, FALSE, &f->ty); /* the user's view, exactly */
+    else motus_ticks_compute(ylo, yhi, ny, TRUE, &f->ty);
+    f->unit = common_unit(self);
+    if (prev && prev->height == height && ticks_equal(&prev->ty, &f->ty))
+        f->lw = prev->lw, f->th = prev->th;
+    else {
+        char buf[64];
+        double tw, th;
+        for (int i = 0; i < f->ty.n; i++) {
+            motus_ticks_format(motus_ticks_value(&f->ty, i), f->ty.step, buf, sizeof buf);
+            text_size(cr, buf, &tw, &th);
+            f->lw = fmax(f->lw, tw);
+        }
+        text_size(cr, "0", &tw, &f->th);
     }
-    text_size(cr, "0", &tw, &th);
-    const char *unit = common_unit(self);
-    double left = lw + 12 + (unit ? th + 6 : 0), right = 16, top = 12, bottom = 2 * th + 14;
-    double px = left, py = top, pw = width - left - right, ph = height - top - bottom;
-    if (pw < 20 || ph < 20) {
-        cairo_restore(cr);
-        return;
-    }
-    int nx = (int)(pw / 90) > 2 ? (int)(pw / 90) : 2;
+    double left = f->lw + 12 + (f->unit ? f->th + 6 : 0), right = 16, top = 12, bottom = 2 * f->th + 14;
+    f->px = left, f->py = top, f->pw = width - left - right, f->ph = height - top - bottom;
+    if (f->pw < 20 || f->ph < 20) return FALSE;
+    int nx = (int)(f->pw / 90) > 2 ? (int)(f->pw / 90) : 2;
     if (self->zoomed) xlo = self->zx0, xhi = self->zx1;
-    motus_ticks_compute(xlo, xhi, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && any, &tx);
-    xlo = tx.lo, xhi = tx.hi, ylo = ty.lo, yhi = ty.hi;
-    self->px = px, self->py = py, self->pw = pw, self->ph = ph;
-    self->xlo = xlo, self->xhi = xhi, self->ylo = ylo, self->yhi = yhi;
-#define SX(v) (px + ((v)-xlo) / (xhi - xlo) * pw)
-#define SY(v) (py + ph - ((v)-ylo) / (yhi - ylo) * ph)
+    motus_ticks_compute(xlo, xhi, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && f->any, &f->tx);
+    f->xlo = f->tx.lo, f->xhi = f->tx.hi, f->ylo = f->ty.lo, f->yhi = f->ty.hi;
+    self->px = f->px, self->py = f->py, self->pw = f->pw, self->ph = f->ph;
+    self->xlo = f->xlo, self->xhi = f->xhi, self->ylo = f->ylo, self->yhi = f->yhi;
+    return TRUE;
+}
 
-    /* grid and tick labels */
+/* Same picture under the curves: size, rectangle, ranges, ticks. */
+static gboolean frame_same(const Frame *a, const Frame *b)
+{
+    return a->width == b->width && a->height == b->height && a->px == b->px && a->pw == b->pw && a->ph == b->ph &&
+           a->xlo == b->xlo && a->xhi == b->xhi && a->ylo == b->ylo && a->yhi == b->yhi && ticks_equal(&a->tx, &b->tx) &&
+           ticks_equal(&a->ty, &b->ty) && a->any == b->any;
+}
+
+#define SX(v) (f->px + ((v)-f->xlo) / (f->xhi - f->xlo) * f->pw)
+#define SY(v) (f->py + f->ph - ((v)-f->ylo) / (f->yhi - f->ylo) * f->ph)
+
+/* Background, grid, tick labels, axis titles and the frame of the plot rectangle. */
+static void draw_axes(MotusPlot *self, cairo_t *cr, const Frame *f)
+{
+    double px = f->px, py = f->py, pw = f->pw, ph = f->ph;
+    char buf[64];
     cairo_set_line_width(cr, 1);
     cairo_set_source_rgb(cr, 0.90, 0.91, 0.93);
-    for (int i = 0; i < tx.n; i++) {
-        double X = round(SX(motus_ticks_value(&tx, i))) + 0.5;
+    for (int i = 0; i < f->tx.n; i++) {
+        double X = round(SX(motus_ticks_value(&f->tx, i))) + 0.5;
         cairo_move_to(cr, X, py), cairo_line_to(cr, X, py + ph);
     }
-    for (int i = 0; i < ty.n; i++) {
-        double Y = round(SY(motus_ticks_value(&ty, i))) + 0.5;
+    for (int i = 0; i < f->ty.n; i++) {
+        double Y = round(SY(motus_ticks_value(&f->ty, i))) + 0.5;
         cairo_move_to(cr, px, Y), cairo_line_to(cr, px + pw, Y);
     }
     cairo_stroke(cr);
-    if (ylo < 0 && yhi > 0) { /* the zero line */
+    if (f->ylo < 0 && f->yhi > 0) { /* the zero line */
         cairo_set_source_rgb(cr, 0.70, 0.72, 0.75);
         cairo_move_to(cr, px, round(SY(0)) + 0.5), cairo_line_to(cr, px + pw, round(SY(0)) + 0.5);
         cairo_stroke(cr);
     }
     cairo_set_source_rgb(cr, 0.25, 0.27, 0.30);
-    for (int i = 0; i < tx.n; i++) {
-        double v = motus_ticks_value(&tx, i);
-        motus_ticks_format(v, tx.step, buf, sizeof buf);
+    for (int i = 0; i < f->tx.n; i++) {
+        double v = motus_ticks_value(&f->tx, i);
+        motus_ticks_format(v, f->tx.step, buf, sizeof buf);
         text_at(cr, buf, SX(v), py + ph + 4, 0.5, 0);
     }
-    for (int i = 0; i < ty.n; i++) {
-        double v = motus_ticks_value(&ty, i);
-        motus_ticks_format(v, ty.step, buf, sizeof buf);
+    for (int i = 0; i < f->ty.n; i++) {
+        double v = motus_ticks_value(&f->ty, i);
+        motus_ticks_format(v, f->ty.step, buf, sizeof buf);
         text_at(cr, buf, px - 6, SY(v), 1, 0.5);
     }
-    text_at(cr, self->x_label, px + pw / 2, height - 3, 0.5, 1);
-    if (unit) {
+    text_at(cr, self->x_label, px + pw / 2, f->height - 3, 0.5, 1);
+    if (f->unit) {
         cairo_save(cr);
         cairo_translate(cr, 4, py + ph / 2);
         cairo_rotate(cr, -G_PI / 2);
-        text_at(cr, unit, 0, 0, 0.5, 0);
+        text_at(cr, f->unit, 0, 0, 0.5, 0);
         cairo_restore(cr);
     }
     cairo_set_source_rgb(cr, 0.45, 0.47, 0.50);
     cairo_rectangle(cr, px + 0.5, py + 0.5, pw - 1, ph - 1);
     cairo_stroke(cr);
+    if (!self->curves->len) {
+        cairo_set_source_rgb(cr, 0.45, 0.47, 0.50);
+        text_at(cr, self->placeholder, px + pw / 2, py + ph / 2, 0.5, 0.5);
+    }
+}
 
-    /* curves, clipped to the plot rectangle; long ones as min/max per pixel column */
+/* Path of points from .. to-1 of a curve. Where there are more than four
+ * points per pixel column (x in order), each column is drawn as the segment
+ * between its smallest and largest value, so the cost follows the width. */
+static void curve_path(MotusPlot *self, cairo_t *cr, const Frame *f, const Curve *c, guint from, guint to)
+{
+    const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+    if (to <= from) return;
+    double span = fabs(SX(X[to - 1]) - SX(X[from]));
+    gboolean pen = FALSE;
+    if (!self->xy && to - from > 4 * fmax(1, span)) {
+        int colx = INT_MIN;
+        double mn = 0, mx = 0;
+        for (guint k = from; k <= to; k++) {
+            int cx = k < to ? (int)floor(SX(X[k])) : INT_MAX;
+            if (cx != colx || k == to) {
+                if (colx != INT_MIN) {
+                    double a = SY(mn), b = SY(mx);
+                    if (!pen)
+                        cairo_move_to(cr, colx + 0.5, a), pen = TRUE;
+                    else
+                        cairo_line_to(cr, colx + 0.5, a);
+                    cairo_line_to(cr, colx + 0.5, b);
+                }
+                if (k == to) break;
+                colx = cx;
+                mn = mx = Y[k];
+            }
+            if (isfinite(Y[k])) mn = fmin(mn, Y[k]), mx = fmax(mx, Y[k]);
+        }
+        return;
+    }
+    for (guint k = from; k < to; k++) {
+        if (!isfinite(Y[k])) {
+            pen = FALSE;
+            continue;
+        }
+        if (!pen)
+            cairo_move_to(cr, SX(X[k]), SY(Y[k])), pen = TRUE;
+        else
+            cairo_line_to(cr, SX(X[k]), SY(Y[k]));
+    }
+}
+
+/* The curves, clipped to the plot rectangle (less the legend box when
+ * `grow`). grow: only the points added since the last call (continuing from
+ * the last one drawn); record: remember what was drawn (the widget's cache). */
+static void draw_curves(MotusPlot *self, cairo_t *cr, const Frame *f, gboolean grow, gboolean record)
+{
     cairo_save(cr);
-    cairo_rectangle(cr, px, py, pw, ph);
+    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
+    if (grow && f->bw > 0) {
+        cairo_rectangle(cr, f->bx - 1, f->by - 1, f->bw + 2, f->bh + 2);
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+    }
     cairo_clip(cr);
     cairo_set_line_width(cr, 1.8);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (guint i = 0; i < self->curves->len; i++) {
-        const Curve *c = g_ptr_array_index(self->curves, i);
-        const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
-        guint n = c->x->len;
+        Curve *c = g_ptr_array_index(self->curves, i);
+        guint n = c->x->len, from = grow && c->drawn ? c->drawn - 1 : 0;
+        if (record) c->drawn = n;
+        if (grow && from + 1 >= n) continue;
         const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         static const double dash[] = {6, 4};
         cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
-        gboolean pen = FALSE;
-        if (n > 4 * (guint)pw && !self->xy) { /* min/max per pixel column needs x in order */
-            int colx = INT_MIN;
-            double mn = 0, mx = 0;
-            for (guint k = 0; k <= n; k++) {
-                int cx = k < n ? (int)floor(SX(X[k])) : INT_MAX;
-                if (cx != colx || k == n) {
-                    if (colx != INT_MIN) {
-                        double a = SY(mn), b = SY(mx);
-                        if (!pen)
-                            cairo_move_to(cr, colx + 0.5, a), pen = TRUE;
-                        else
-                            cairo_line_to(cr, colx + 0.5, a);
-                        cairo_line_to(cr, colx + 0.5, b);
-                    }
-                    if (k == n) break;
-                    colx = cx;
-                    mn = mx = Y[k];
-                }
-                if (isfinite(Y[k])) mn = fmin(mn, Y[k]), mx = fmax(mx, Y[k]);
-            }
-        } else {
-            for (guint k = 0; k < n; k++) {
-                if (!isfinite(Y[k])) {
-                    pen = FALSE;
-                    continue;
-                }
-                if (!pen)
-                    cairo_move_to(cr, SX(X[k]), SY(Y[k])), pen = TRUE;
-                else
-                    cairo_line_to(cr, SX(X[k]), SY(Y[k]));
-            }
-        }
+        curve_path(self, cr, f, c, from, n);
         cairo_stroke(cr);
     }
-    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_restore(cr);
+}
+
+/* Puts the legend in the corner that hides the fewest points (top right first). */
+static void place_legend(MotusPlot *self, cairo_t *cr, Frame *f)
+{
+    if (!self->curves->len) return;
+    double lwid = 0, tw, th;
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+        text_size(cr, s, &tw, &th);
+        lwid = fmax(lwid, tw);
+    }
+    double px = f->px, py = f->py, pw = f->pw, ph = f->ph;
+    double bw = lwid + 34, bh = (f->th + 2) * self->curves->len + 8;
+    double cx[4] = {px + pw - bw - 8, px + 8, px + pw - bw - 8, px + 8};
+    double cy[4] = {py + 8, py + 8, py + ph - bh - 8, py + ph - bh - 8};
+    long best = -1;
+    f->bw = bw, f->bh = bh, f->bx = cx[0], f->by = cy[0];
+    for (int k = 0; k < 4; k++) {
+        long hidden = 0;
+        for (guint i = 0; i < self->curves->len; i++) {
+            const Curve *c = g_ptr_array_index(self->curves, i);
+            const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+            for (guint j = 0; j < c->x->len; j++) {
+                double sx = SX(X[j]), sy = SY(Y[j]);
+                hidden += sx >= cx[k] && sx <= cx[k] + bw && sy >= cy[k] && sy <= cy[k] + bh;
+            }
+        }
+        if (best < 0 || hidden < best) best = hidden, f->bx = cx[k], f->by = cy[k];
+    }
+}
+
+static void draw_legend(MotusPlot *self, cairo_t *cr, const Frame *f)
+{
+    if (!(f->bw > 0)) return;
+    double bx = f->bx, by = f->by, lh = f->th + 2;
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_rectangle(cr, bx, by, f->bw, f->bh);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.80, 0.81, 0.83);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
+        double yy = by + 4 + lh * i + lh / 2;
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_set_line_width(cr, 2.5);
+        static const double dash[] = {5, 3};
+        cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
+        cairo_move_to(cr, bx + 6, yy), cairo_line_to(cr, bx + 24, yy);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
+        g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+        text_at(cr, s, bx + 29, yy, 0, 0.5);
+    }
+}
+
+/* What changes without the data changing: the zoom box being dragged, the
+ * playback cursor and the read-out under the pointer. */
+static void draw_overlay(MotusPlot *self, cairo_t *cr, const Frame *f)
+{
+    double px = f->px, py = f->py, pw = f->pw, ph = f->ph;
+    cairo_save(cr);
+    cairo_rectangle(cr, px, py, pw, ph);
+    cairo_clip(cr);
     if (self->drag == 1) { /* the zoom box being dragged */
         static const double bdash[] = {4, 3};
         cairo_set_dash(cr, bdash, 2, 0);
@@ -579,8 +716,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
-    /* playback cursor */
-    if (!self->xy && isfinite(self->cursor) && self->cursor >= xlo && self->cursor <= xhi) {
+    if (!self->xy && isfinite(self->cursor) && self->cursor >= f->xlo && self->cursor <= f->xhi) {
         cairo_set_source_rgba(cr, 0.80, 0.10, 0.10, 0.8);
         cairo_set_line_width(cr, 1);
         double X = CLAMP(round(SX(self->cursor)) + 0.5, px + 0.5, px + pw - 0.5);
@@ -589,63 +725,9 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
     }
     cairo_restore(cr);
 
-    if (!self->curves->len) {
-        cairo_set_source_rgb(cr, 0.45, 0.47, 0.50);
-        text_at(cr, self->placeholder, px + pw / 2, py + ph / 2, 0.5, 0.5);
-    }
-
-    /* legend in the corner that hides the fewest points (top right first) */
-    if (self->curves->len) {
-        double lwid = 0, lh = th + 2;
-        for (guint i = 0; i < self->curves->len; i++) {
-            const Curve *c = g_ptr_array_index(self->curves, i);
-            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
-            text_size(cr, s, &tw, &th);
-            lwid = fmax(lwid, tw);
-        }
-        double bw = lwid + 34, bh = lh * self->curves->len + 8, bx = px + pw - bw - 8, by = py + 8;
-        double cx[4] = {px + pw - bw - 8, px + 8, px + pw - bw - 8, px + 8};
-        double cy[4] = {py + 8, py + 8, py + ph - bh - 8, py + ph - bh - 8};
-        long best = -1;
-        for (int k = 0; k < 4; k++) {
-            long hidden = 0;
-            for (guint i = 0; i < self->curves->len; i++) {
-                const Curve *c = g_ptr_array_index(self->curves, i);
-                const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
-                for (guint j = 0; j < c->x->len; j++) {
-                    double sx = SX(X[j]), sy = SY(Y[j]);
-                    hidden += sx >= cx[k] && sx <= cx[k] + bw && sy >= cy[k] && sy <= cy[k] + bh;
-                }
-            }
-            if (best < 0 || hidden < best) best = hidden, bx = cx[k], by = cy[k];
-        }
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_rectangle(cr, bx, by, bw, bh);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0.80, 0.81, 0.83);
-        cairo_set_line_width(cr, 1);
-        cairo_stroke(cr);
-        for (guint i = 0; i < self->curves->len; i++) {
-            const Curve *c = g_ptr_array_index(self->curves, i);
-            const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
-            double yy = by + 4 + lh * i + lh / 2;
-            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-            cairo_set_line_width(cr, 2.5);
-            static const double dash[] = {5, 3};
-            cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
-            cairo_move_to(cr, bx + 6, yy), cairo_line_to(cr, bx + 24, yy);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-            cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
-            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
-            text_at(cr, s, bx + 29, yy, 0, 0.5);
-        }
-    }
-
-    /* read-out under the pointer */
-    if (self->hover && !self->xy && any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
+    if (self->hover && !self->xy && f->any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
         self->hover_y <= py + ph) {
-        double x = xlo + (self->hover_x - px) / pw * (xhi - xlo);
+        double x = f->xlo + (self->hover_x - px) / pw * (f->xhi - f->xlo), tw, th;
         cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.6);
         cairo_set_line_width(cr, 1);
         cairo_move_to(cr, round(self->hover_x) + 0.5, py), cairo_line_to(cr, round(self->hover_x) + 0.5, py + ph);
@@ -661,7 +743,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
             cairo_fill(cr);
         }
-        double bw = 0, lh = th + 2;
+        double bw = 0, lh = f->th + 2;
         for (guint i = 0; i < lines->len; i++) {
             text_size(cr, g_ptr_array_index(lines, i), &tw, &th);
             bw = fmax(bw, tw);
@@ -680,9 +762,73 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
         for (guint i = 0; i < lines->len; i++) text_at(cr, g_ptr_array_index(lines, i), bx + 6, by + 4 + lh * i, 0, 0);
         g_ptr_array_unref(lines);
     }
+}
 #undef SX
 #undef SY
+
+/* Everything but the overlay (the widget keeps it in its cache). */
+static void draw_base(MotusPlot *self, cairo_t *cr, Frame *f, gboolean record)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    draw_axes(self, cr, f);
+    draw_curves(self, cr, f, FALSE, record);
+    place_legend(self, cr, f);
+    draw_legend(self, cr, f);
+}
+
+void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
+{
+    cairo_set_user_data(cr, &plot_key, self, NULL);
+    cairo_save(cr);
+    Frame f;
+    if (plot_frame(self, cr, width, height, NULL, &f)) {
+        draw_base(self, cr, &f, FALSE);
+        draw_overlay(self, cr, &f);
+    } else {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+    }
     cairo_restore(cr);
+}
+
+/* The widget draws from a cache of the plot without its overlay: the whole
+ * picture is drawn again only when the frame (size, ranges, ticks) or the
+ * curves' set changed; points appended during a run are drawn onto it, so a
+ * frame of a live plot costs the new points, not all of them. */
+static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+    (void)data;
+    MotusPlot *self = MOTUS_PLOT(area);
+    int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
+    cairo_set_user_data(cr, &plot_key, self, NULL);
+    Frame f;
+    if (!plot_frame(self, cr, width, height, self->cache ? &self->cache_frame : NULL, &f)) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        return;
+    }
+    gboolean redo = !self->cache || !self->cache_ok || self->cache_scale != scale || !frame_same(&f, &self->cache_frame);
+    if (redo && (!self->cache || self->cache_scale != scale || self->cache_frame.width != width ||
+                 self->cache_frame.height != height)) {
+        g_clear_pointer(&self->cache, cairo_surface_destroy);
+        self->cache = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width * scale, height * scale);
+        cairo_surface_set_device_scale(self->cache, scale, scale);
+        self->cache_scale = scale;
+    }
+    cairo_t *c = cairo_create(self->cache);
+    cairo_set_user_data(c, &plot_key, self, NULL);
+    if (redo) {
+        draw_base(self, c, &f, TRUE);
+        self->full_draws++;
+        self->cache_frame = f;
+        self->cache_ok = TRUE;
+    } else
+        draw_curves(self, c, &self->cache_frame, TRUE, TRUE);
+    cairo_destroy(c);
+    cairo_set_source_surface(cr, self->cache, 0, 0);
+    cairo_paint(cr);
+    draw_overlay(self, cr, &self->cache_frame);
 }
 
 gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error)

@@ -57,6 +57,13 @@ void motus_plot_zoom_at(MotusPlot *self, double x, double y, double factor);
 /* Signal "column-dropped" (const char *column): a result column's name was
  * dropped on the plot (dragged from the model tree). */
 
+/* Draws the plot whole at the next frame (at the end of a run: the legend
+ * moves to the corner that hides the fewest points). */
+void motus_plot_redraw_whole(MotusPlot *self);
+/* How many of the widget's frames drew the plot whole (the others drew only
+ * the points appended since the frame before); for tests and benchmarks. */
+guint motus_plot_get_full_draws(MotusPlot *self);
+
 /* Draws the plot into cr over width x height (used by the widget and the export). */
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);
 gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error);

@@ -10,6 +10,7 @@
 
 #include "motus-i18n.h"
 #include "motus-plot-axis.h"
+#include "motus-gizmo.h"
 #include "motus-scene.h"
 #include "mt_edit.h"
 #include "mt_flexdata.h"
@@ -26,7 +27,7 @@ typedef struct {
     GLsizei count;        /* vertices to draw (indices when ebo) */
 } GlBuf;
 
-enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN };
+enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN, DRAG_GIZMO };
 
 #define MAX_SHADER_MODES 256 /* uW[64] vec4 in flex.vert */
 #define MAP_SIZE 256         /* entries of the colour-map texture */
@@ -102,6 +103,14 @@ struct _MotusViewport {
     /* interaction */
     int drag_mode, drag_button;
     double drag_x, drag_y, drag_dx, drag_dy;
+
+    /* the move/rotate gizmo (motus-gizmo.h) */
+    MotusGizmo gizmo;       /* mode OFF: none */
+    int gizmo_body;         /* the body it moves (preview during a drag), or -1 */
+    int gizmo_handle;       /* handle being dragged, or -1 */
+    int gizmo_hover;        /* handle under the pointer, or -1 */
+    double gizmo_x0, gizmo_y0, gizmo_amount;
+    double gizmo_pose[7];   /* the body's pose before the drag */
 };
 
 typedef enum { OV_POINT, OV_LINE, OV_ARROW } OverlayKind;
@@ -116,7 +125,7 @@ G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
-enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, N_SIGNALS };
+enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, SIG_GIZMO_DRAGGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void hud_refresh(MotusViewport *self);
@@ -859,6 +868,8 @@ static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
     GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
     self->drag_mode =
         (self->drag_button == 2 || self->drag_button == 3 || (mods & GDK_SHIFT_MASK)) ? DRAG_PAN : DRAG_ORBIT;
+    if (self->drag_button == 1 && !(mods & GDK_SHIFT_MASK) && motus_viewport_gizmo_begin(self, x, y))
+        self->drag_mode = DRAG_GIZMO;
     self->drag_x = x, self->drag_y = y;
     self->drag_dx = self->drag_dy = 0;
     gtk_widget_grab_focus(self->area);
@@ -866,8 +877,12 @@ static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
 
 static void drag_update(GtkGestureDrag *g, double ox, double oy, gpointer data)
 {
-    (void)g;
     MotusViewport *self = data;
+    if (self->drag_mode == DRAG_GIZMO) {
+        GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
+        motus_viewport_gizmo_update(self, self->drag_x + ox, self->drag_y + oy, (mods & GDK_CONTROL_MASK) != 0);
+        return;
+    }
     double dx = ox - self->drag_dx, dy = oy - self->drag_dy;
     self->drag_dx = ox, self->drag_dy = oy;
     if (dx != 0 || dy != 0) self->touched = TRUE;
@@ -882,6 +897,11 @@ static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
 {
     (void)g;
     MotusViewport *self = data;
+    if (self->drag_mode == DRAG_GIZMO) {
+        self->drag_mode = DRAG_NONE;
+        motus_viewport_gizmo_end(self);
+        return;
+    }
     if (self->drag_button == 1 && fabs(ox) < 3 && fabs(oy) < 3) {
         if (self->picking)
             g_signal_emit(self, signals[SIG_POINT_CLICKED], 0, self->drag_x + ox, self->drag_y + oy);
@@ -889,6 +909,20 @@ static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
             motus_viewport_pick_at(self, self->drag_x + ox, self->drag_y + oy);
     }
     self->drag_mode = DRAG_NONE;
+}
+
+/* The gizmo's handle under the pointer lights up. */
+static void pointer_moved(GtkEventControllerMotion *c, double x, double y, gpointer data)
+{
+    (void)c;
+    MotusViewport *self = data;
+    if (self->gizmo.mode == MOTUS_GIZMO_OFF || self->gizmo_handle >= 0) return;
+    int h = motus_gizmo_hit(&self->gizmo, &self->cam, gtk_widget_get_width(self->area), gtk_widget_get_height(self->area), x,
+                            y, 8);
+    if (h != self->gizmo_hover) {
+        self->gizmo_hover = h;
+        gtk_widget_queue_draw(self->hud);
+    }
 }
 
 static gboolean scrolled(GtkEventControllerScroll *c, double dx, double dy, gpointer data)
@@ -996,6 +1030,51 @@ static void draw_overlay(MotusViewport *self, cairo_t *cr, int width, int height
     }
 }
 
+/* The gizmo: arrows or rings in the axes' colours, the one under the pointer
+ * or being dragged in yellow; while moving, it follows the drag. */
+static void draw_gizmo(MotusViewport *self, cairo_t *cr, int width, int height)
+{
+    static const double col[3][3] = {{0.85, 0.15, 0.12}, {0.15, 0.65, 0.15}, {0.15, 0.35, 0.90}};
+    MotusGizmo g = self->gizmo;
+    if (g.mode == MOTUS_GIZMO_MOVE && self->gizmo_handle >= 0)
+        for (int i = 0; i < 3; i++) g.origin[i] += self->gizmo_amount * g.axes[3 * i + self->gizmo_handle];
+    float xy[2 * (MOTUS_GIZMO_RING + 1)];
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (int k = 0; k < 3; k++) {
+        int n = motus_gizmo_path(&g, &self->cam, width, height, k, xy);
+        gboolean hot = k == (self->gizmo_handle >= 0 ? self->gizmo_handle : self->gizmo_hover);
+        gboolean pen = FALSE;
+        for (int j = 0; j < n; j++) {
+            if (isnan(xy[2 * j])) {
+                pen = FALSE;
+                continue;
+            }
+            if (pen) cairo_line_to(cr, xy[2 * j], xy[2 * j + 1]);
+            else cairo_move_to(cr, xy[2 * j], xy[2 * j + 1]);
+            pen = TRUE;
+        }
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.7); /* a light edge: visible over bodies of its own colour */
+        cairo_set_line_width(cr, hot ? 6.5 : 5.5);
+        cairo_stroke_preserve(cr);
+        if (hot) cairo_set_source_rgb(cr, 0.98, 0.80, 0.10);
+        else cairo_set_source_rgb(cr, col[k][0], col[k][1], col[k][2]);
+        cairo_set_line_width(cr, hot ? 4 : 3);
+        cairo_stroke(cr);
+        if (g.mode == MOTUS_GIZMO_MOVE && n == 2 && !isnan(xy[0]) && !isnan(xy[2])) { /* the head, 12 px */
+            double dx = xy[2] - xy[0], dy = xy[3] - xy[1], len = hypot(dx, dy);
+            if (len > 1) {
+                double ux = dx / len, uy = dy / len, hl = 12;
+                cairo_move_to(cr, xy[2] + ux * hl, xy[3] + uy * hl);
+                cairo_line_to(cr, xy[2] - hl * 0.5 * uy, xy[3] + hl * 0.5 * ux);
+                cairo_line_to(cr, xy[2] + hl * 0.5 * uy, xy[3] - hl * 0.5 * ux);
+                cairo_close_path(cr);
+                cairo_fill(cr);
+            }
+        }
+    }
+}
+
 static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)da, (void)width;
@@ -1014,6 +1093,7 @@ static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpo
         pango_cairo_show_layout(cr, l);
     }
     if (self->gl_ok && self->ov->len) draw_overlay(self, cr, width, height, l);
+    if (self->gl_ok && self->gizmo.mode != MOTUS_GIZMO_OFF) draw_gizmo(self, cr, width, height);
     g_object_unref(l);
 }
 
@@ -1128,6 +1208,9 @@ static void motus_viewport_class_init(MotusViewportClass *klass)
     /* A click while picking (motus_viewport_set_picking): widget coordinates. */
     signals[SIG_POINT_CLICKED] = g_signal_new("point-clicked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+    /* A gizmo drag ended (motus_viewport_set_gizmo): mode (MotusGizmoMode), axis 0..2, amount (m or rad). */
+    signals[SIG_GIZMO_DRAGGED] = g_signal_new("gizmo-dragged", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                              NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_INT, G_TYPE_DOUBLE);
     gtk_widget_class_install_action(widget_class, "view.front", NULL, action_preset);
     gtk_widget_class_install_action(widget_class, "view.right", NULL, action_preset);
     gtk_widget_class_install_action(widget_class, "view.top", NULL, action_preset);
@@ -1150,6 +1233,7 @@ static GtkWidget *tool_button(const char *label, const char *action, const char 
 static void motus_viewport_init(MotusViewport *self)
 {
     self->selected = -1;
+    self->gizmo_body = self->gizmo_handle = self->gizmo_hover = -1;
     self->spring_verts = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
     self->env = g_array_new(FALSE, FALSE, sizeof(float));
     self->ov = g_array_new(FALSE, FALSE, sizeof(OverlayItem));
@@ -1216,10 +1300,38 @@ static void motus_viewport_init(MotusViewport *self)
     GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
     g_signal_connect(scroll, "scroll", G_CALLBACK(scrolled), self);
     gtk_widget_add_controller(self->area, scroll);
+    GtkEventController *motion = gtk_event_controller_motion_new();
+    g_signal_connect(motion, "motion", G_CALLBACK(pointer_moved), self);
+    gtk_widget_add_controller(self->area, motion);
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(key_pressed), self);
     gtk_widget_add_controller(self->area, keys);
     flex_controls_init(self);
+}
+
+const char *motus_ui_choose_renderer(void)
+{
+    const char *env = g_getenv("GSK_RENDERER");
+    if (env && env[0]) return env;
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display) return NULL;
+    GdkGLContext *ctx = gdk_display_create_gl_context(display, NULL);
+    if (!ctx || !gdk_gl_context_realize(ctx, NULL)) {
+        g_clear_object(&ctx);
+        return NULL; /* no OpenGL: GTK picks its own fallback */
+    }
+    gdk_gl_context_make_current(ctx);
+    const char *r = (const char *)glGetString(GL_RENDERER);
+    static const char *const software[] = {"llvmpipe", "softpipe", "swrast", "Software Rasterizer", "SwiftShader"};
+    gboolean soft = FALSE;
+    for (guint i = 0; r && i < G_N_ELEMENTS(software); i++) soft |= strstr(r, software[i]) != NULL;
+    g_debug("OpenGL renderer '%s': %s", r ? r : "?", soft ? "software, windows drawn with cairo" : "kept");
+    gdk_gl_context_clear_current();
+    g_object_unref(ctx);
+    if (!soft) return NULL;
+    /* read by GTK when it makes the first window's renderer; no other thread reads the environment yet */
+    g_setenv("GSK_RENDERER", "cairo", FALSE);
+    return "cairo";
 }
 
 GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
@@ -1228,7 +1340,7 @@ GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, N
  * message, picked points, traces, vectors); the triad letters always redraw. */
 static void hud_refresh(MotusViewport *self)
 {
-    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len);
+    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len) || self->gizmo.mode != MOTUS_GIZMO_OFF;
     if (gtk_widget_get_visible(self->hud) != need) gtk_widget_set_visible(self->hud, need);
     if (need) gtk_widget_queue_draw(self->hud);
     gtk_widget_queue_draw(self->axes_hud);
@@ -1687,8 +1799,17 @@ static void flex_controls_init(MotusViewport *self)
 
 /* ---- public ---------------------------------------------------------------------- */
 
+/* A new model: no gizmo (the window shows it again for the new model), a drag dropped without an edit. */
+static void gizmo_reset(MotusViewport *self)
+{
+    self->gizmo.mode = MOTUS_GIZMO_OFF;
+    self->gizmo_body = self->gizmo_handle = self->gizmo_hover = -1;
+    self->gizmo_amount = 0;
+}
+
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
 {
+    gizmo_reset(self);
     g_clear_pointer(&self->scene, motus_scene_free);
     g_clear_pointer(&self->model, mt_model_free);
     g_clear_pointer(&self->poses, g_free);
@@ -1717,6 +1838,7 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
 
 void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
 {
+    gizmo_reset(self);
     if (!m || !self->model) {
         motus_viewport_set_model(self, m, model_dir, warnings);
         return;
@@ -1963,3 +2085,105 @@ const char *motus_viewport_get_gl_info(MotusViewport *self) { return self->gl_in
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self) { return self->area; }
 
 void motus_viewport_queue_render(MotusViewport *self) { gtk_gl_area_queue_render(GTK_GL_AREA(self->area)); }
+
+/* ---- the move/rotate gizmo ------------------------------------------------------------- */
+
+void motus_viewport_set_gizmo(MotusViewport *self, MotusGizmoMode mode, const double origin[3], const double axes[9],
+                              int body)
+{
+    if (mode == self->gizmo.mode && mode != MOTUS_GIZMO_OFF && body == self->gizmo_body &&
+        !memcmp(origin, self->gizmo.origin, sizeof self->gizmo.origin) && !memcmp(axes, self->gizmo.axes, sizeof self->gizmo.axes))
+        return; /* unchanged: a drag in progress goes on */
+    if (self->gizmo_handle >= 0) { /* moved or hidden during a drag: the drag is dropped, no edit */
+        if (self->gizmo_body >= 0) memcpy(self->poses + 7 * self->gizmo_body, self->gizmo_pose, sizeof self->gizmo_pose);
+        self->gizmo_handle = -1;
+        self->gizmo_amount = 0;
+        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    }
+    self->gizmo.mode = mode;
+    if (mode != MOTUS_GIZMO_OFF) {
+        memcpy(self->gizmo.origin, origin, sizeof self->gizmo.origin);
+        memcpy(self->gizmo.axes, axes, sizeof self->gizmo.axes);
+    }
+    self->gizmo_body = mode != MOTUS_GIZMO_OFF && self->model && body >= 0 && body < self->model->nbody ? body : -1;
+    self->gizmo_hover = -1;
+    hud_refresh(self);
+}
+
+MotusGizmoMode motus_viewport_get_gizmo(MotusViewport *self) { return self->gizmo.mode; }
+
+void motus_viewport_add_tool(MotusViewport *self, GtkWidget *tool)
+{
+    gtk_widget_set_margin_end(tool, 8);
+    gtk_box_prepend(GTK_BOX(self->toolbar), tool);
+}
+
+gboolean motus_viewport_gizmo_point(MotusViewport *self, int axis, double *x, double *y)
+{
+    float xy[2 * (MOTUS_GIZMO_RING + 1)];
+    int n = motus_gizmo_path(&self->gizmo, &self->cam, gtk_widget_get_width(self->area), gtk_widget_get_height(self->area),
+                             axis, xy);
+    if (!n) return FALSE;
+    /* 80 % along an arrow; a ring at its angle 0 */
+    int j = self->gizmo.mode == MOTUS_GIZMO_MOVE ? 1 : 0;
+    double fx = self->gizmo.mode == MOTUS_GIZMO_MOVE ? xy[0] + 0.8 * (xy[2] - xy[0]) : xy[0];
+    double fy = self->gizmo.mode == MOTUS_GIZMO_MOVE ? xy[1] + 0.8 * (xy[3] - xy[1]) : xy[1];
+    if (isnan(xy[2 * j])) return FALSE;
+    *x = fx, *y = fy;
+    return TRUE;
+}
+
+gboolean motus_viewport_gizmo_begin(MotusViewport *self, double x, double y)
+{
+    if (self->gizmo.mode == MOTUS_GIZMO_OFF || !self->gl_ok) return FALSE;
+    int h = motus_gizmo_hit(&self->gizmo, &self->cam, gtk_widget_get_width(self->area), gtk_widget_get_height(self->area), x,
+                            y, 8);
+    if (h < 0) return FALSE;
+    self->gizmo_handle = h;
+    self->gizmo_x0 = x, self->gizmo_y0 = y;
+    self->gizmo_amount = 0;
+    if (self->gizmo_body >= 0) memcpy(self->gizmo_pose, self->poses + 7 * self->gizmo_body, sizeof self->gizmo_pose);
+    gtk_widget_queue_draw(self->hud);
+    return TRUE;
+}
+
+void motus_viewport_gizmo_update(MotusViewport *self, double x, double y, gboolean snap)
+{
+    int k = self->gizmo_handle;
+    if (k < 0) return;
+    self->gizmo_amount = motus_gizmo_drag(&self->gizmo, &self->cam, gtk_widget_get_width(self->area),
+                                          gtk_widget_get_height(self->area), k, self->gizmo_x0, self->gizmo_y0, x, y, snap);
+    if (self->gizmo_body >= 0) { /* the body follows: its pose moved along or turned about the axis */
+        double *p = self->poses + 7 * self->gizmo_body, a[3];
+        const double *p0 = self->gizmo_pose;
+        for (int i = 0; i < 3; i++) a[i] = self->gizmo.axes[3 * i + k];
+        memcpy(p, p0, sizeof self->gizmo_pose);
+        if (self->gizmo.mode == MOTUS_GIZMO_MOVE)
+            for (int i = 0; i < 3; i++) p[i] = p0[i] + self->gizmo_amount * a[i];
+        else { /* q = (cos θ/2, sin θ/2 a) ⊗ q0, about the body's origin (the gizmo's) */
+            double h = 0.5 * self->gizmo_amount, w = cos(h), v[3] = {sin(h) * a[0], sin(h) * a[1], sin(h) * a[2]};
+            const double *q = p0 + 3;
+            p[3] = w * q[0] - v[0] * q[1] - v[1] * q[2] - v[2] * q[3];
+            p[4] = w * q[1] + v[0] * q[0] + v[1] * q[3] - v[2] * q[2];
+            p[5] = w * q[2] - v[0] * q[3] + v[1] * q[0] + v[2] * q[1];
+            p[6] = w * q[3] + v[0] * q[2] - v[1] * q[1] + v[2] * q[0];
+        }
+        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    }
+    gtk_widget_queue_draw(self->hud);
+}
+
+void motus_viewport_gizmo_end(MotusViewport *self)
+{
+    int k = self->gizmo_handle;
+    if (k < 0) return;
+    double amount = self->gizmo_amount;
+    self->gizmo_handle = -1;
+    self->gizmo_amount = 0;
+    if (self->gizmo_body >= 0) { /* back as it was: the edit (if any) redraws the model */
+        memcpy(self->poses + 7 * self->gizmo_body, self->gizmo_pose, sizeof self->gizmo_pose);
+        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    }
+    gtk_widget_queue_draw(self->hud);
+    if (amount != 0) g_signal_emit(self, signals[SIG_GIZMO_DRAGGED], 0, (int)self->gizmo.mode, k, amount);
+}

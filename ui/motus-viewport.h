@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "motus-camera.h"
+#include "motus-gizmo.h"
 #include "mt_model.h"
 
 G_BEGIN_DECLS
@@ -20,6 +21,18 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(MotusViewport, motus_viewport, MOTUS, VIEWPORT, GtkWidget)
 
 GtkWidget *motus_viewport_new(void);
+
+/* Chooses how GTK draws the windows, before the first one is shown (after
+ * gtk_init). On a software OpenGL (Mesa's llvmpipe or softpipe, no GPU)
+ * GTK's GL renderer composes the whole window on the CPU at every frame,
+ * while its cairo renderer redraws only what changed; in the main window at
+ * 1280x800 with llvmpipe that is 50-60 against 7-10 ms of CPU per frame
+ * during a run and 21 against 60 frames/s when orbiting a small model
+ * (bench/RESULTS.md). So with a software OpenGL GSK_RENDERER is set to
+ * "cairo" (the 3D view still renders with OpenGL). A GSK_RENDERER set by the
+ * user is kept. Returns the renderer chosen or kept, NULL when GTK's default
+ * stays. */
+const char *motus_ui_choose_renderer(void);
 
 /* Shows a model (copied) at its initial positions and fits the view; mesh
  * files are found relative to model_dir; drawing problems go to warnings.
@@ -89,6 +102,30 @@ const char *motus_viewport_get_gl_info(MotusViewport *self);
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self);
 /* Asks for a redraw. */
 void motus_viewport_queue_render(MotusViewport *self);
+
+/* ---- the move/rotate gizmo ----
+ * Arrows along three axes (MOTUS_GIZMO_MOVE) or rings about them
+ * (MOTUS_GIZMO_TURN) at a point (project axes), a fixed size on screen. A
+ * left drag on one moves the pointer's displacement along the arrow (or its
+ * turn about the ring's centre); Ctrl snaps to 1 mm / 5°. During the drag
+ * `body` (or none: -1) follows in the view; at its end the view takes its
+ * pose back and emits "gizmo-dragged" (int mode, int axis, double amount: m
+ * along or rad about the axis) for the window to make the edit. Setting the
+ * gizmo anew (moved, another mode, hidden) during a drag drops the drag. */
+void motus_viewport_set_gizmo(MotusViewport *self, MotusGizmoMode mode, const double origin[3], const double axes[9],
+                              int body);
+MotusGizmoMode motus_viewport_get_gizmo(MotusViewport *self);
+/* Adds a widget (e.g. buttons) at the start of the view's tool bar. */
+void motus_viewport_add_tool(MotusViewport *self, GtkWidget *tool);
+/* Widget coordinates of a point to grab handle `axis` by (80 % along an
+ * arrow; a ring at its angle 0, on the second axis); FALSE when not shown. */
+gboolean motus_viewport_gizmo_point(MotusViewport *self, int axis, double *x, double *y);
+/* What the left-button drag does on the gizmo (tests call them too): begin at
+ * a widget point (TRUE when a handle is there), move to a point (snap: Ctrl
+ * held), end (emits "gizmo-dragged" when the amount is not 0). */
+gboolean motus_viewport_gizmo_begin(MotusViewport *self, double x, double y);
+void motus_viewport_gizmo_update(MotusViewport *self, double x, double y, gboolean snap);
+void motus_viewport_gizmo_end(MotusViewport *self);
 
 /* ---- flexible bodies ----
  * A reduced flexible body is drawn from its surface, moved by its pose and

@@ -373,6 +373,7 @@ void motus_window_pick_start(MotusWindow *self, int mode, const char *type)
     g_strlcpy(self->pick_type, type, sizeof self->pick_type);
     motus_viewport_clear_overlay(self->viewport);
     motus_viewport_show_initial(self->viewport); /* joints are made in the configuration as built */
+    self->frame_shown = FALSE;
     motus_viewport_set_picking(self->viewport, TRUE);
     gtk_widget_set_visible(GTK_WIDGET(self->pick_axis), mode == PICK_JOINT);
     if (self->spider_entry) gtk_widget_set_visible(self->spider_entry, mode == PICK_FLEX_MARKER);

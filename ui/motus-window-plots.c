@@ -149,6 +149,11 @@ void motus_window_extend_plots(MotusWindow *self)
     self->plotted = n;
 }
 
+void motus_window_plots_settle(MotusWindow *self)
+{
+    for (guint i = 0; i < self->plots->len; i++) motus_plot_redraw_whole(spec(self, i)->w);
+}
+
 void motus_window_plots_cursor(MotusWindow *self, double t)
 {
     for (guint i = 0; i < self->plots->len; i++) motus_plot_set_cursor(spec(self, i)->w, t);

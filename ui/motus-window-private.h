@@ -10,6 +10,7 @@
 #include "motus-model-tree.h"
 #include "motus-plot.h"
 #include "motus-run-bridge.h"
+#include "motus-ticker.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "mt_edit.h"
@@ -38,12 +39,12 @@ struct _MotusWindow {
     GtkButton *play_button;
     GtkScale *time_scale;
     GtkAdjustment *time_adjustment;
-    GtkLabel *time_label;
+    MotusTicker *time_label;
     GtkDropDown *speed_dropdown;
     GtkToggleButton *loop_button;
     GtkLabel *status_label;
-    GtkLabel *run_label;
-    GtkProgressBar *progress;
+    MotusTicker *run_label;
+    MotusTicker *progress;
     GtkRevealer *pick_revealer;
     GtkLabel *pick_label;
     GtkDropDown *pick_axis;
@@ -72,6 +73,9 @@ struct _MotusWindow {
     guint tick_id;
     gint64 last_tick;
     gboolean quiet; /* programmatic changes of widgets */
+    gint64 slider_moved; /* when the time slider was last moved to follow a live run */
+    gboolean frame_shown; /* the view shows a frame of a run, not the model as built */
+    MotusGizmoMode gizmo_mode; /* asked for (motus-window-gizmo.c); shown only with the model as built */
 
     /* picking (creating joints, force elements, sensors) */
     PickMode pick;
@@ -111,6 +115,8 @@ void motus_window_plots_finalize(MotusWindow *self);
 void motus_window_refill_plots(MotusWindow *self);
 void motus_window_extend_plots(MotusWindow *self);
 void motus_window_plots_cursor(MotusWindow *self, double t);
+/* At the end of a run: the plots drawn whole once (their legends move where they hide least). */
+void motus_window_plots_settle(MotusWindow *self);
 guint motus_window_n_curves(MotusWindow *self);
 /* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
 void motus_window_list_columns(MotusWindow *self, GString *problems);
@@ -137,6 +143,11 @@ void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
 /* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */
 void motus_window_flex_marker_click(MotusWindow *self, double x, double y);
+
+/* motus-window-gizmo.c: the move/rotate gizmo (action "gizmo", its edits) */
+void motus_window_gizmo_init(MotusWindow *self);
+/* Shows, places or hides the gizmo after the selection, the model, a run or playback changed. */
+void motus_window_gizmo_refresh(MotusWindow *self);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

@@ -63,7 +63,7 @@ static void set_time_label(MotusWindow *self)
     double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (self->model ? self->model->solver.until : 0);
     char buf[64];
     g_snprintf(buf, sizeof buf, "%.3f s / %.3f s", self->time, end);
-    gtk_label_set_text(self->time_label, buf);
+    motus_ticker_set_text(self->time_label, buf);
 }
 
 static void show_time(MotusWindow *self, double t)
@@ -76,13 +76,20 @@ static void show_time(MotusWindow *self, double t)
             motus_viewport_set_poses(self->viewport, self->poses);
         motus_window_flex_show_frame(self, TRUE, i);
         motus_window_plots_cursor(self, t);
+        self->frame_shown = TRUE;
     } else {
         motus_window_flex_show_frame(self, FALSE, 0);
         motus_window_plots_cursor(self, NAN);
     }
-    self->quiet = TRUE;
-    gtk_adjustment_set_value(self->time_adjustment, t);
-    self->quiet = FALSE;
+    /* Moving the slider lays the window out again: while it follows a live
+     * run (many frames a second) it moves four times a second. */
+    gint64 now = g_get_monotonic_time();
+    if (!(self->follow_live && motus_run_bridge_is_running(self->bridge)) || now - self->slider_moved > 250000) {
+        self->slider_moved = now;
+        self->quiet = TRUE;
+        gtk_adjustment_set_value(self->time_adjustment, t);
+        self->quiet = FALSE;
+    }
     set_time_label(self);
     motus_window_teach_update(self);
 }
@@ -145,20 +152,24 @@ void motus_window_set_time(MotusWindow *self, double t)
 
 /* ---- runs ------------------------------------------------------------------------ */
 
+/* The run's progress in the status bar (left < 0: no estimate). */
+static char *run_info(double t, guint frames, double elapsed, double left)
+{
+    if (left >= 0)
+        return g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed · about %.1f s left"), t, frames, elapsed, left);
+    return g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), t, frames, elapsed);
+}
+
 static void run_frames(MotusRunBridge *b, guint n, gpointer data)
 {
     MotusWindow *self = data;
     double last = motus_run_bridge_last_time(b), until = motus_run_bridge_until(b);
     double elapsed = motus_run_bridge_elapsed(b);
-    gtk_progress_bar_set_fraction(self->progress, until > 0 ? CLAMP(last / until, 0, 1) : 1);
+    motus_ticker_set_fraction(self->progress, until > 0 ? CLAMP(last / until, 0, 1) : 1);
     /* the estimate assumes the rest of the run goes as fast as what was done */
-    g_autofree char *info = NULL;
-    if (motus_run_bridge_is_running(b) && last > 0 && until > last)
-        info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed · about %.1f s left"), last, n, elapsed,
-                               elapsed * (until - last) / last);
-    else
-        info = g_strdup_printf(_("t = %.3f s · %u frames · %.1f s elapsed"), last, n, elapsed);
-    gtk_label_set_text(self->run_label, info);
+    gboolean going = motus_run_bridge_is_running(b) && last > 0 && until > last;
+    g_autofree char *info = run_info(last, n, elapsed, going ? elapsed * (until - last) / last : -1);
+    motus_ticker_set_text(self->run_label, info);
     motus_window_extend_plots(self);
     motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
@@ -212,6 +223,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
     motus_window_extend_plots(self);
+    motus_window_plots_settle(self);
     motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
     update_actions(self);
@@ -238,7 +250,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
     motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
-    gtk_progress_bar_set_fraction(self->progress, 0);
+    motus_ticker_set_fraction(self->progress, 0);
     if (project) {
         g_autofree char *msg = g_strdup_printf(_("Running… (stored as run %ld of the project)"),
                                                motus_run_bridge_run_id(self->bridge));
@@ -279,6 +291,7 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
         motus_viewport_set_model(self->viewport, m, dir, problems);
     else
         motus_viewport_update_model(self->viewport, m, dir, problems);
+    self->frame_shown = FALSE; /* both show the model as built */
     if (m && m->nbody != nbody_old) {
         g_free(self->poses);
         self->poses = g_new0(double, 7 * (m->nbody + 1));
@@ -318,8 +331,8 @@ void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *
     motus_run_bridge_clear(self->bridge);
     motus_window_model_changed(self, TRUE);
     show_time(self, 0);
-    gtk_progress_bar_set_fraction(self->progress, 0);
-    gtk_label_set_text(self->run_label, "");
+    motus_ticker_set_fraction(self->progress, 0);
+    motus_ticker_set_text(self->run_label, "");
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
 }
 
@@ -405,6 +418,7 @@ void motus_window_update_actions(MotusWindow *self)
         GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
         if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));
     }
+    if (g_action_map_lookup_action(G_ACTION_MAP(self), "gizmo")) motus_window_gizmo_refresh(self);
 }
 
 static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
@@ -606,6 +620,8 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
     GtkWidget *area = motus_viewport_get_gl_area(self->viewport);
     g_autoptr(GString) s = g_string_new(NULL);
     g_string_append_printf(s, "window %d %d\n", gtk_widget_get_width(root), gtk_widget_get_height(root));
+    GskRenderer *renderer = gtk_native_get_renderer(GTK_NATIVE(self));
+    g_string_append_printf(s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME(renderer) : "none");
     widget_rect(area, root, s, "viewport");
     widget_rect(GTK_WIDGET(self->plot), root, s, "plot");
     float top[3], bot[3];
@@ -736,6 +752,7 @@ static void motus_window_class_init(MotusWindowClass *klass)
     g_type_ensure(MOTUS_TYPE_VIEWPORT);
     g_type_ensure(MOTUS_TYPE_PLOT);
     g_type_ensure(MOTUS_TYPE_INSPECTOR);
+    g_type_ensure(MOTUS_TYPE_TICKER);
     gtk_widget_class_set_template_from_resource(wc, "/org/motus/Motus/ui/motus-window.ui");
     gtk_widget_class_bind_template_child(wc, MotusWindow, tree);
     gtk_widget_class_bind_template_child(wc, MotusWindow, inspector);
@@ -774,12 +791,16 @@ static void motus_window_class_init(MotusWindowClass *klass)
     for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
         gtk_widget_class_add_binding_action(wc, keys[i].key, 0, keys[i].action, NULL);
     gtk_widget_class_add_binding_action(wc, GDK_KEY_period, 0, "win.step", "i", 1);
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_g, 0, "win.gizmo", "s", "move");
+    gtk_widget_class_add_binding_action(wc, GDK_KEY_r, 0, "win.gizmo", "s", "turn");
     gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
 }
 
 static void motus_window_init(MotusWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    g_autofree char *widest = run_info(999.999, 999999, 999.9, 999.9); /* the run label's width */
+    g_object_set(self->run_label, "sample", widest, NULL);
     self->bridge = motus_run_bridge_new();
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
     motus_window_plots_init(self);
@@ -793,6 +814,7 @@ static void motus_window_init(MotusWindow *self)
     self->sel_index = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
+    motus_window_gizmo_init(self);
     motus_window_teach_init(self);
     motus_window_flex_init(self);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
