@@ -2,19 +2,25 @@
  * "GUI"). Run under a display (xvfb-run for llvmpipe); never part of the tests.
  *
  *   gui_bench fps [BODIES [SECONDS]]      the 3D view alone in a 1280x800 window,
- *       a chain of BODIES steel spheres (about 1000 triangles each; 200 → 200k),
- *       the camera turning every frame: frames per second.
- *   gui_bench window [BODIES [SECONDS [gizmo]]]   the same chain in the whole main
+ *       a chain of BODIES steel spheres (2048 triangles each at full detail with
+ *       their joint glyphs; 100 → 204 800), the camera turning every frame:
+ *       frames per second, and the triangles drawn per frame with the levels
+ *       of detail (far fewer: the spheres are a few pixels across).
+ *   gui_bench fps-full [BODIES [SECONDS]]  the same with every body at full
+ *       detail: the issue's benchmark of 200k triangles at 1280x800.
+ *   gui_bench window [BODIES [SECONDS [gizmo|full]]]   the same chain in the whole main
  *       window at 1280x800 (3D view, tree, plot …), the camera turning every
  *       frame, no run: frames per second of the window as a user orbiting sees
- *       it; "gizmo": with the move gizmo shown on the first body.
- *   gui_bench latency [BODIES [UNTIL]]    the whole main window at 1280x800 with the
+ *       it; "gizmo": with the move gizmo shown on the first body; "full": every
+ *       body at full detail.
+ *   gui_bench latency [BODIES [UNTIL [full]]]    the whole main window at 1280x800 with the
  *       same chain, run to UNTIL s on the worker while the view and plot follow
  *       live: intervals between frame-clock ticks of the window and the lateness
  *       of a 5 ms timer on the main loop during the run (median, 95th
  *       percentile, largest), and the CPU time of the solver thread and of
  *       the rest of the process (GTK, GL, llvmpipe) per window frame, which
- *       depends less on what else the machine runs than the intervals do.
+ *       depends less on what else the machine runs than the intervals do;
+ *       "full": every body at full detail (no levels of detail).
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -131,7 +137,7 @@ static gboolean fps_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
-static int bench_fps(int n, double seconds)
+static int bench_fps(int n, double seconds, gboolean full)
 {
     g_autofree char *text = chain_text(n, 1);
     MtError err = {0};
@@ -150,17 +156,20 @@ static int bench_fps(int n, double seconds)
     GtkWidget *vp = motus_viewport_new();
     gtk_window_set_child(GTK_WINDOW(win), vp);
     motus_viewport_set_model(MOTUS_VIEWPORT(vp), m, NULL, NULL);
+    motus_viewport_set_full_detail(MOTUS_VIEWPORT(vp), full);
     gtk_window_present(GTK_WINDOW(win));
     Fps f = {MOTUS_VIEWPORT(vp), 0, 0, 0, 0, 0, seconds, g_main_loop_new(NULL, FALSE), NULL, NULL, 0};
     gtk_widget_add_tick_callback(win, fps_tick, &f, NULL);
     g_main_loop_run(f.loop);
     guint frames = motus_viewport_get_frames_drawn(f.vp) - f.frames0;
     GtkWidget *area = motus_viewport_get_gl_area(f.vp);
-    printf("fps: %d bodies, %ld triangles, view %dx%d, GL %s\n", n, tris, gtk_widget_get_width(area),
-           gtk_widget_get_height(area), motus_viewport_get_gl_info(f.vp));
+    printf("fps: %d bodies, %ld triangles at full detail, %ld drawn in the last frame (%s), view %dx%d, GL %s\n", n,
+           tris, motus_viewport_get_triangles_drawn(f.vp), full ? "full detail" : "levels of detail",
+           gtk_widget_get_width(area), gtk_widget_get_height(area), motus_viewport_get_gl_info(f.vp));
     double wall = (f.end - f.start) * 1e-6;
-    printf("fps: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core)\n", frames, wall,
-           frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall);
+    printf("fps: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
+           frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall,
+           load_average());
     g_main_loop_unref(f.loop);
     gtk_window_destroy(GTK_WINDOW(win));
     mt_model_free(m);
@@ -187,11 +196,12 @@ static MotusWindow *chain_window(int n, double until, char **path)
     return win;
 }
 
-static int bench_window(int n, double seconds, gboolean gizmo)
+static int bench_window(int n, double seconds, gboolean gizmo, gboolean full)
 {
     g_autofree char *path = NULL;
     MotusWindow *win = chain_window(n, 1, &path);
     if (!win) return 1;
+    motus_viewport_set_full_detail(MOTUS_VIEWPORT(motus_window_get_viewport(win)), full);
     if (gizmo) {
         motus_window_select_entity(win, MT_EDIT_BODY, 0);
         g_action_group_activate_action(G_ACTION_GROUP(win), "gizmo", g_variant_new_string("move"));
@@ -203,11 +213,15 @@ static int bench_window(int n, double seconds, gboolean gizmo)
     guint frames = motus_viewport_get_frames_drawn(vp) - f.frames0;
     GtkWidget *area = motus_viewport_get_gl_area(vp);
     double wall = (f.end - f.start) * 1e-6;
-    printf("window: %d bodies%s, view %dx%d in the main window 1280x800, GL %s\n", n,
-           motus_viewport_get_gizmo(vp) != MOTUS_GIZMO_OFF ? " with the gizmo" : "", gtk_widget_get_width(area),
+    printf("window: %d bodies%s, %ld triangles drawn in the last frame (%s), view %dx%d in the main window 1280x800, "
+           "GL %s\n",
+           n, motus_viewport_get_gizmo(vp) != MOTUS_GIZMO_OFF ? " with the gizmo" : "",
+           motus_viewport_get_triangles_drawn(vp), full ? "full detail" : "levels of detail", gtk_widget_get_width(area),
            gtk_widget_get_height(area), motus_viewport_get_gl_info(vp));
     printf("window: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
            frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall, load_average());
+    const char *shot = g_getenv("GUI_BENCH_SHOT"); /* what was measured, to look at */
+    if (shot && !motus_window_save_screenshot(win, shot, NULL)) fprintf(stderr, "window: no screenshot %s\n", shot);
     g_main_loop_unref(f.loop);
     gtk_window_destroy(GTK_WINDOW(win));
     g_unlink(path);
@@ -350,11 +364,12 @@ static void lat_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer 
     l->done = TRUE;
 }
 
-static int bench_latency(int n, double until)
+static int bench_latency(int n, double until, gboolean full)
 {
     g_autofree char *path = NULL;
     MotusWindow *win = chain_window(n, until, &path);
     if (!win) return 1;
+    motus_viewport_set_full_detail(MOTUS_VIEWPORT(motus_window_get_viewport(win)), full);
     g_autoptr(GError) error = NULL;
     Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)),
              g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0};
@@ -378,9 +393,11 @@ static int bench_latency(int n, double until)
     guint drawn = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win))) - drawn0;
     g_source_remove(l.timer);
     GtkWidget *area = motus_viewport_get_gl_area(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
-    printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), GL %s\n", n,
-           until, wall, motus_window_get_n_frames(win), gtk_widget_get_width(area), gtk_widget_get_height(area),
-           motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
+    printf("latency: %d bodies, run to %g s took %.2f s wall, %u frames stored, view %dx%d (window 1280x800), %ld "
+           "triangles drawn in the last frame (%s), GL %s\n",
+           n, until, wall, motus_window_get_n_frames(win), gtk_widget_get_width(area), gtk_widget_get_height(area),
+           motus_viewport_get_triangles_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win))),
+           full ? "full detail" : "levels of detail", motus_viewport_get_gl_info(MOTUS_VIEWPORT(motus_window_get_viewport(win))));
     /* the three longest intervals and when they ended: start-up of the run, or a stall in the middle? */
     printf("latency: longest frame intervals:");
     for (int k = 0; k < 3; k++) {
@@ -423,12 +440,13 @@ int main(int argc, char **argv)
     double x = argc > 3 ? atof(argv[3]) : 0;
     /* the bare 3D view keeps GTK's default renderer (comparable with earlier figures);
      * the main window gets the application's choice */
-    if (strcmp(mode, "fps") && strcmp(mode, "flex")) printf("renderer: %s\n", motus_ui_choose_renderer() ? g_getenv("GSK_RENDERER") : "GTK's default (gl)");
-    if (!strcmp(mode, "fps")) return bench_fps(n, x > 0 ? x : 5);
-    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5, argc > 4 && !strcmp(argv[4], "gizmo"));
-    if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5);
+    gboolean full = argc > 4 && !strcmp(argv[4], "full");
+    if (strcmp(mode, "fps") && strcmp(mode, "fps-full") && strcmp(mode, "flex")) printf("renderer: %s\n", motus_ui_choose_renderer() ? g_getenv("GSK_RENDERER") : "GTK's default (gl)");
+    if (!strcmp(mode, "fps") || !strcmp(mode, "fps-full")) return bench_fps(n, x > 0 ? x : 5, !strcmp(mode, "fps-full"));
+    if (!strcmp(mode, "window")) return bench_window(n, x > 0 ? x : 5, argc > 4 && !strcmp(argv[4], "gizmo"), full);
+    if (!strcmp(mode, "latency")) return bench_latency(n, x > 0 ? x : 5, full);
     if (!strcmp(mode, "flex") && argc > 2) return bench_flex(argv[2], x > 0 ? x : 5, argc > 4 ? argv[4] : "stress");
-    fprintf(stderr, "usage: gui_bench fps|window|latency [BODIES [SECONDS|UNTIL]]\n       gui_bench flex MODEL [SECONDS "
+    fprintf(stderr, "usage: gui_bench fps|fps-full|window|latency [BODIES [SECONDS|UNTIL [full|gizmo]]]\n       gui_bench flex MODEL [SECONDS "
                     "[none|displacement|stress]]\n");
     return 2;
 }

@@ -9,7 +9,7 @@
 #include "mt_flexdata.h"
 #include "mt_flexview.h"
 
-#define SEG 32 /* segments around a cylinder or sphere */
+#define SEG MOTUS_LOD_SEGMENTS(0) /* segments around the triad's rods and cones (always the finest) */
 
 /* A rigid transform: v' = R v + t, R row-major. */
 typedef struct {
@@ -129,12 +129,23 @@ static void add_box(GArray *tri, GArray *edges, const Xf *x, const double h[3], 
     }
 }
 
-/* Cylinder of radius r and length h along z, centred; caps optional. */
-static void add_cylinder(GArray *tri, GArray *edges, const Xf *x, double r, double h, int caps, const float c[3])
+/* How far out the vertices of a round shape of seg segments lie, in radii.
+ * The finest level is inscribed (it is what picking and bounds use); coarser
+ * ones straddle the circle, vertices out by as much as their sides' middles
+ * are in, which halves the gap and keeps the area (motus_lod_level). */
+static double seg_radius(int seg)
+{
+    return seg >= MOTUS_LOD_SEGMENTS(0) ? 1.0 : 2.0 / (1.0 + cos(G_PI / seg));
+}
+
+/* Cylinder of radius r and length h along z, centred, seg segments around; caps optional. */
+static void add_cylinder(GArray *tri, GArray *edges, const Xf *x, double r, double h, int caps, int seg,
+                         const float c[3])
 {
     double z0 = -0.5 * h, z1 = 0.5 * h;
-    for (int i = 0; i < SEG; i++) {
-        double a0 = 2 * G_PI * i / SEG, a1 = 2 * G_PI * (i + 1) / SEG;
+    r *= seg_radius(seg);
+    for (int i = 0; i < seg; i++) {
+        double a0 = 2 * G_PI * i / seg, a1 = 2 * G_PI * (i + 1) / seg;
         double c0 = cos(a0), s0 = sin(a0), c1 = cos(a1), s1 = sin(a1);
         double n0[3] = {c0, s0, 0}, n1[3] = {c1, s1, 0};
         double p00[3] = {r * c0, r * s0, z0}, p10[3] = {r * c1, r * s1, z0};
@@ -155,23 +166,24 @@ static void add_cylinder(GArray *tri, GArray *edges, const Xf *x, double r, doub
     }
 }
 
-/* Part of a sphere of radius r centred at (0, 0, zc), polar angle th0..th1 from +z. */
+/* Part of a sphere of radius r centred at (0, 0, zc), polar angle th0..th1 from +z,
+ * seg segments around. */
 static void add_sphere_part(GArray *tri, const Xf *x, double r, double zc, double th0, double th1, int rings,
-                            const float c[3])
+                            int seg, const float c[3])
 {
     for (int j = 0; j < rings; j++) {
         double t0 = th0 + (th1 - th0) * j / rings, t1 = th0 + (th1 - th0) * (j + 1) / rings;
-        for (int i = 0; i < SEG; i++) {
-            double f0 = 2 * G_PI * i / SEG, f1 = 2 * G_PI * (i + 1) / SEG;
+        for (int i = 0; i < seg; i++) {
+            double f0 = 2 * G_PI * i / seg, f1 = 2 * G_PI * (i + 1) / seg;
             double n[4][3] = {{sin(t0) * cos(f0), sin(t0) * sin(f0), cos(t0)},
                               {sin(t1) * cos(f0), sin(t1) * sin(f0), cos(t1)},
                               {sin(t1) * cos(f1), sin(t1) * sin(f1), cos(t1)},
                               {sin(t0) * cos(f1), sin(t0) * sin(f1), cos(t0)}};
             double p[4][3];
             for (int k = 0; k < 4; k++) {
-                p[k][0] = r * n[k][0];
-                p[k][1] = r * n[k][1];
-                p[k][2] = r * n[k][2] + zc;
+                p[k][0] = r * seg_radius(seg) * n[k][0];
+                p[k][1] = r * seg_radius(seg) * n[k][1];
+                p[k][2] = r * seg_radius(seg) * n[k][2] + zc;
             }
             put(tri, x, p[0], n[0], c), put(tri, x, p[1], n[1], c), put(tri, x, p[2], n[2], c);
             put(tri, x, p[0], n[0], c), put(tri, x, p[2], n[2], c), put(tri, x, p[3], n[3], c);
@@ -179,14 +191,14 @@ static void add_sphere_part(GArray *tri, const Xf *x, double r, double zc, doubl
     }
 }
 
-static void add_sphere(GArray *tri, const Xf *x, double r, const float c[3])
+static void add_sphere(GArray *tri, const Xf *x, double r, int seg, const float c[3])
 {
-    add_sphere_part(tri, x, r, 0, 0, G_PI, SEG / 2, c);
+    add_sphere_part(tri, x, r, 0, 0, G_PI, seg / 2, seg, c);
 }
 
 /* Cylinder between two points (a bar, a stick, a rail). */
 static void add_rod(GArray *tri, GArray *edges, const Xf *x, const double a[3], const double b[3], double r,
-                    const float c[3])
+                    int seg, const float c[3])
 {
     double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     double L = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -196,7 +208,7 @@ static void add_rod(GArray *tri, GArray *edges, const Xf *x, const double a[3], 
     Xf loc, full;
     xf_along(&loc, m, d);
     xf_mul(x, &loc, &full);
-    add_cylinder(tri, edges, &full, r, L, 1, c);
+    add_cylinder(tri, edges, &full, r, L, 1, seg, c);
 }
 
 /* Cone along z from base radius r at z = 0 to a tip at z = h, with a base disk. */
@@ -224,7 +236,7 @@ void motus_scene_add_triad(GArray *tri, double length)
         e[a] = 0.72 * length;
         Xf id, x;
         xf_identity(&id);
-        add_rod(tri, NULL, &id, o, e, 0.045 * length, col[a]);
+        add_rod(tri, NULL, &id, o, e, 0.045 * length, SEG, col[a]);
         xf_along(&x, e, d);
         add_cone(tri, &x, 0.11 * length, 0.28 * length, col[a]);
     }
@@ -233,6 +245,23 @@ void motus_scene_add_triad(GArray *tri, double length)
     Xf id;
     xf_identity(&id);
     add_box(tri, NULL, &id, hh, grey);
+}
+
+double motus_lod_radius_px(double radius, double distance, double fovy, double viewport_h)
+{
+    if (!(distance > radius) || !(radius >= 0)) return INFINITY;
+    return radius / sqrt(distance * distance - radius * radius) / tan(0.5 * fovy) * 0.5 * viewport_h;
+}
+
+int motus_lod_level(double radius_px)
+{
+    int level = 0;
+    while (level + 1 < MOTUS_LOD_LEVELS) {
+        double c = cos(G_PI / MOTUS_LOD_SEGMENTS(level + 1));
+        if (!(radius_px * (1 - c) / (1 + c) <= MOTUS_LOD_TOLERANCE_PX)) break;
+        level++;
+    }
+    return level;
 }
 
 void motus_colormap(double t, float rgb[3])
@@ -459,7 +488,8 @@ static double model_scale(const MtModel *m, const double *poses)
     return d > 1e-9 ? d : 1.0;
 }
 
-static void add_shape(MotusBodyMesh *bm, const MtShapeSpec *sh, const float c[3], const char *model_dir,
+/* One shape into the arrays of one level of detail, round parts at seg segments. */
+static void add_shape(const MotusBodyDetail *d, const MtShapeSpec *sh, const float c[3], int seg, const char *model_dir,
                       GString *warnings, const char *owner)
 {
     Xf x;
@@ -468,20 +498,20 @@ static void add_shape(MotusBodyMesh *bm, const MtShapeSpec *sh, const float c[3]
     switch (sh->kind) {
     case MT_SHAPE_BOX: {
         double h[3] = {0.5 * sh->size[0], 0.5 * sh->size[1], 0.5 * sh->size[2]};
-        add_box(bm->tri, bm->edges, &x, h, c);
+        add_box(d->tri, d->edges, &x, h, c);
         break;
     }
-    case MT_SHAPE_CYLINDER: add_cylinder(bm->tri, bm->edges, &x, sh->size[0], sh->size[1], 1, c); break;
-    case MT_SHAPE_SPHERE: add_sphere(bm->tri, &x, sh->size[0], c); break;
+    case MT_SHAPE_CYLINDER: add_cylinder(d->tri, d->edges, &x, sh->size[0], sh->size[1], 1, seg, c); break;
+    case MT_SHAPE_SPHERE: add_sphere(d->tri, &x, sh->size[0], seg, c); break;
     case MT_SHAPE_CAPSULE:
-        add_cylinder(bm->tri, NULL, &x, sh->size[0], sh->size[1], 0, c);
-        add_sphere_part(bm->tri, &x, sh->size[0], 0.5 * sh->size[1], 0, 0.5 * G_PI, SEG / 4, c);
-        add_sphere_part(bm->tri, &x, sh->size[0], -0.5 * sh->size[1], 0.5 * G_PI, G_PI, SEG / 4, c);
+        add_cylinder(d->tri, NULL, &x, sh->size[0], sh->size[1], 0, seg, c);
+        add_sphere_part(d->tri, &x, sh->size[0], 0.5 * sh->size[1], 0, 0.5 * G_PI, seg / 4, seg, c);
+        add_sphere_part(d->tri, &x, sh->size[0], -0.5 * sh->size[1], 0.5 * G_PI, G_PI, seg / 4, seg, c);
         break;
     case MT_SHAPE_BAR: {
         Xf id;
         xf_identity(&id);
-        add_rod(bm->tri, bm->edges, &id, sh->pos, sh->end, sh->size[0], c);
+        add_rod(d->tri, d->edges, &id, sh->pos, sh->end, sh->size[0], seg, c);
         break;
     }
     case MT_SHAPE_MESH: {
@@ -489,11 +519,11 @@ static void add_shape(MotusBodyMesh *bm, const MtShapeSpec *sh, const float c[3]
                                     ? g_strdup(sh->mesh)
                                     : g_build_filename(model_dir, sh->mesh, NULL);
         g_autoptr(GError) error = NULL;
-        if (!motus_mesh_load(path, sh->size[0], sh->pos, sh->rot, c, bm->tri, &error)) {
+        if (!motus_mesh_load(path, sh->size[0], sh->pos, sh->rot, c, d->tri, &error)) {
             if (warnings) /* TRANSLATORS: %s are the body name and the reason (file not found, ...). */
                 g_string_append_printf(warnings, _("body '%s': mesh not shown (%s)\n"), owner, error->message);
             double h[3] = {0.02, 0.02, 0.02};
-            add_box(bm->tri, bm->edges, &x, h, c);
+            add_box(d->tri, d->edges, &x, h, c);
         }
         break;
     }
@@ -501,19 +531,22 @@ static void add_shape(MotusBodyMesh *bm, const MtShapeSpec *sh, const float c[3]
     }
 }
 
-static void add_joint_glyph(const MtModel *m, int j, const double *poses, double scale, MotusBodyMesh *bodies)
+/* The glyph of joint j on the body of its marker j, into the arrays of one level of detail. */
+static void add_joint_glyph(const MtModel *m, int j, const double *poses, double scale, int seg,
+                            const MotusBodyDetail *detail)
 {
     static const float col[3] = {0.78f, 0.78f, 0.80f};
     const MtJointSpec *js = &m->joint[j];
     int bj = m->marker[js->mj].body;
-    MotusBodyMesh *bm = &bodies[bj < 0 ? m->nbody : bj];
+    const MotusBodyDetail *bm = &detail[bj < 0 ? m->nbody : bj];
+    if (!bm->glyph) return;
     Xf x;
     marker_xf(m, js->mj, &x);
     double s = scale;
     switch (js->type) {
-    case MT_JOINT_REVOLUTE: add_cylinder(bm->glyph, NULL, &x, 0.022 * s, 0.09 * s, 1, col); break;
+    case MT_JOINT_REVOLUTE: add_cylinder(bm->glyph, NULL, &x, 0.022 * s, 0.09 * s, 1, seg, col); break;
     case MT_JOINT_CYLINDRICAL:
-    case MT_JOINT_SCREW: add_cylinder(bm->glyph, NULL, &x, 0.012 * s, 0.25 * s, 1, col); break;
+    case MT_JOINT_SCREW: add_cylinder(bm->glyph, NULL, &x, 0.012 * s, 0.25 * s, 1, seg, col); break;
     case MT_JOINT_PRISMATIC:
     case MT_JOINT_INLINE: {
         /* a rail along z_j covering marker j and the initial position of marker i */
@@ -538,10 +571,10 @@ static void add_joint_glyph(const MtModel *m, int j, const double *poses, double
         break;
     }
     case MT_JOINT_PLANAR:
-    case MT_JOINT_INPLANE: add_cylinder(bm->glyph, NULL, &x, 0.06 * s, 0.004 * s, 1, col); break;
+    case MT_JOINT_INPLANE: add_cylinder(bm->glyph, NULL, &x, 0.06 * s, 0.004 * s, 1, seg, col); break;
     case MT_JOINT_SPHERICAL:
     case MT_JOINT_UNIVERSAL:
-    default: add_sphere(bm->glyph, &x, 0.03 * s, col); break;
+    default: add_sphere(bm->glyph, &x, 0.03 * s, seg, col); break;
     }
 }
 
@@ -744,6 +777,11 @@ static void add_flex_bodies(const MtModel *m, MotusScene *s)
     }
 }
 
+static float dist2(const float a[3], const float b[3])
+{
+    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
+
 static void bounds_of(MotusBodyMesh *bm)
 {
     for (int i = 0; i < 3; i++) bm->lo[i] = INFINITY, bm->hi[i] = -INFINITY;
@@ -758,6 +796,57 @@ static void bounds_of(MotusBodyMesh *bm)
         for (int i = 0; i < 3; i++) bm->lo[i] = fminf(bm->lo[i], v->p[i]), bm->hi[i] = fmaxf(bm->hi[i], v->p[i]);
     }
     for (int i = 0; i < 3; i++) bm->centre[i] = bm->lo[i] <= bm->hi[i] ? 0.5f * (bm->lo[i] + bm->hi[i]) : 0.0f;
+    /* the farthest vertex, not the box's corner: a ball's sphere is the ball (the corner is √3 times as far) */
+    float r2 = 0;
+    for (int a = 0; a < 2; a++)
+        for (guint k = 0; k < arr[a]->len; k++)
+            r2 = fmaxf(r2, dist2(g_array_index(arr[a], MotusVertex, k).p, bm->centre));
+    for (guint k = 0; bm->flex && k < bm->flex->verts->len; k++)
+        r2 = fmaxf(r2, dist2(g_array_index(bm->flex->verts, MotusFlexVertex, k).p, bm->centre));
+    bm->radius = sqrtf(r2);
+}
+
+/* The solids of every body at one level of detail (round parts at
+ * MOTUS_LOD_SEGMENTS(level) segments) into detail[b] (nbody + 1; a NULL tri
+ * skips the body): its shapes, a stand-in for a body without shapes, and the
+ * joint glyphs fixed to it. */
+static void add_solids(const MtModel *m, const MotusScene *s, const double *poses, int level,
+                       const MotusBodyDetail *detail, const char *model_dir, GString *warnings)
+{
+    int seg = MOTUS_LOD_SEGMENTS(level);
+    for (int i = 0; i < m->nshape; i++) {
+        const MtShapeSpec *sh = &m->shape[i];
+        const MotusBodyDetail *d = &detail[sh->body < 0 ? m->nbody : sh->body];
+        if (!d->tri) continue;
+        float c[3];
+        if (sh->color[0] || sh->color[1] || sh->color[2])
+            memcpy(c, sh->color, sizeof c);
+        else
+            motus_scene_body_colour(sh->body, c);
+        add_shape(d, sh, c, seg, model_dir, warnings, mt_model_body_name(m, sh->body));
+    }
+    /* A body without shapes: a small box at its centre of mass and sticks to its markers. */
+    for (int b = 0; b < m->nbody; b++) {
+        const MotusBodyDetail *d = &detail[b];
+        if (!d->tri || d->tri->len || s->body[b].flex) continue;
+        float c[3];
+        motus_scene_body_colour(b, c);
+        Xf x;
+        xf_identity(&x);
+        memcpy(x.t, m->body[b].com, sizeof x.t);
+        double hb = 0.04 * s->scale, h[3] = {hb, hb, hb};
+        add_box(d->tri, d->edges, &x, h, c);
+        Xf id;
+        xf_identity(&id);
+        for (int k = 0; k < m->nmarker; k++) {
+            if (m->marker[k].body != b) continue;
+            const double *p = m->marker[k].pos, *q = m->body[b].com;
+            double dd =
+                sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+            if (dd > hb) add_rod(d->tri, NULL, &id, q, p, 0.014 * s->scale, seg, c);
+        }
+    }
+    for (int j = 0; j < m->njoint; j++) add_joint_glyph(m, j, poses, s->scale, seg, detail);
 }
 
 MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *warnings)
@@ -779,40 +868,41 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         bm->axes = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
     }
     for (int b = 0; b <= m->nbody; b++) s->body[b].closed = TRUE;
-    for (int i = 0; i < m->nshape; i++) {
-        const MtShapeSpec *sh = &m->shape[i];
-        int b = sh->body < 0 ? m->nbody : sh->body;
-        if (sh->kind == MT_SHAPE_MESH) s->body[b].closed = FALSE; /* a file's winding is unknown */
-        float c[3];
-        if (sh->color[0] || sh->color[1] || sh->color[2])
-            memcpy(c, sh->color, sizeof c);
-        else
-            motus_scene_body_colour(sh->body, c);
-        add_shape(&s->body[b], sh, c, model_dir, warnings, mt_model_body_name(m, sh->body));
-    }
+    for (int i = 0; i < m->nshape; i++)
+        if (m->shape[i].kind == MT_SHAPE_MESH) /* a file's winding is unknown */
+            s->body[m->shape[i].body < 0 ? m->nbody : m->shape[i].body].closed = FALSE;
     add_flex_bodies(m, s);
-    /* A body without shapes: a small box at its centre of mass and sticks to its markers. */
-    for (int b = 0; b < m->nbody; b++) {
+    /* Coarser levels for rigid bodies made of primitives only: a mesh file is
+     * not made coarser (its copy would only cost memory), and a flexible body
+     * deforms vertex by vertex, so it keeps its one surface. */
+    for (int b = 0; b <= m->nbody; b++) {
         MotusBodyMesh *bm = &s->body[b];
-        if (bm->tri->len || bm->flex) continue;
-        float c[3];
-        motus_scene_body_colour(b, c);
-        Xf x;
-        xf_identity(&x);
-        memcpy(x.t, m->body[b].com, sizeof x.t);
-        double hb = 0.04 * s->scale, h[3] = {hb, hb, hb};
-        add_box(bm->tri, bm->edges, &x, h, c);
-        Xf id;
-        xf_identity(&id);
-        for (int k = 0; k < m->nmarker; k++) {
-            if (m->marker[k].body != b) continue;
-            const double *p = m->marker[k].pos, *q = m->body[b].com;
-            double d =
-                sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
-            if (d > hb) add_rod(bm->tri, NULL, &id, q, p, 0.014 * s->scale, c);
+        if (!bm->closed || bm->flex) continue;
+        for (int l = 0; l < MOTUS_LOD_LEVELS - 1; l++) {
+            bm->coarse[l].tri = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+            bm->coarse[l].glyph = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
+            bm->coarse[l].edges = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
         }
     }
-    for (int j = 0; j < m->njoint; j++) add_joint_glyph(m, j, poses, s->scale, s->body);
+    MotusBodyDetail *detail = g_new0(MotusBodyDetail, m->nbody + 1);
+    for (int level = 0; level < MOTUS_LOD_LEVELS; level++) {
+        for (int b = 0; b <= m->nbody; b++) {
+            MotusBodyMesh *bm = &s->body[b];
+            detail[b] = level ? bm->coarse[level - 1] : (MotusBodyDetail){bm->tri, bm->glyph, bm->edges};
+        }
+        add_solids(m, s, poses, level, detail, model_dir, level ? NULL : warnings);
+    }
+    g_free(detail);
+    /* a body with nothing round keeps one level */
+    for (int b = 0; b <= m->nbody; b++) {
+        MotusBodyMesh *bm = &s->body[b];
+        if (bm->coarse[0].tri && bm->coarse[0].tri->len + bm->coarse[0].glyph->len == bm->tri->len + bm->glyph->len)
+            for (int l = 0; l < MOTUS_LOD_LEVELS - 1; l++) {
+                g_clear_pointer(&bm->coarse[l].tri, g_array_unref);
+                g_clear_pointer(&bm->coarse[l].glyph, g_array_unref);
+                g_clear_pointer(&bm->coarse[l].edges, g_array_unref);
+            }
+    }
     /* marker triads: x red, y green, z blue */
     static const float axc[3][3] = {{0.85f, 0.2f, 0.2f}, {0.2f, 0.7f, 0.25f}, {0.2f, 0.35f, 0.9f}};
     double L = 0.06 * s->scale;
@@ -850,6 +940,11 @@ void motus_scene_free(MotusScene *s)
         g_array_unref(bm->glyph);
         g_array_unref(bm->edges);
         g_array_unref(bm->axes);
+        for (int l = 0; l < MOTUS_LOD_LEVELS - 1; l++) {
+            if (bm->coarse[l].tri) g_array_unref(bm->coarse[l].tri);
+            if (bm->coarse[l].glyph) g_array_unref(bm->coarse[l].glyph);
+            if (bm->coarse[l].edges) g_array_unref(bm->coarse[l].edges);
+        }
         if (bm->flex) {
             g_array_unref(bm->flex->verts);
             g_array_unref(bm->flex->index);

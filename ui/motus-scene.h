@@ -41,6 +41,19 @@ typedef struct {
     GArray *index;          /* guint32, three per triangle, counter-clockwise from outside */
 } MotusFlexMesh;
 
+/* Levels of detail, as a CAD viewer has them: round shapes (spheres,
+ * cylinders, capsules, bars, joint glyphs) are built with 32, 16 and 8
+ * segments around, and the view draws each body at the coarsest level whose
+ * outline still departs from the true one by less than MOTUS_LOD_TOLERANCE_PX
+ * at the body's size on screen (motus_lod_level). */
+#define MOTUS_LOD_LEVELS 3
+#define MOTUS_LOD_SEGMENTS(level) (32 >> (level)) /* segments around a round shape at a level (0: finest) */
+#define MOTUS_LOD_TOLERANCE_PX 0.5                 /* largest gap between a polygon's edge and its circle, pixels */
+
+typedef struct {
+    GArray *tri, *glyph, *edges; /* as in MotusBodyMesh, round shapes with fewer segments */
+} MotusBodyDetail;
+
 typedef struct {
     GArray *tri;        /* MotusVertex, three per triangle, body axes */
     GArray *glyph;      /* MotusVertex: joint glyphs fixed to this body (not picked, not highlighted) */
@@ -50,6 +63,12 @@ typedef struct {
     float centre[3];    /* visual centre (middle of the bounds), body axes */
     MotusFlexMesh *flex; /* a flexible body's surface (NULL for rigid bodies and unreduced ones) */
     gboolean closed;    /* tri holds closed, outward-wound primitives only (no mesh file): back faces may be culled */
+    float radius;       /* of the sphere about centre holding tri and glyph (and a flexible surface), m */
+    /* levels 1 … MOTUS_LOD_LEVELS-1 of tri, glyph and edges (level 0 is the
+     * arrays above); all NULL when the body keeps one level: nothing round,
+     * a mesh file (copies would only cost memory) or a flexible body (it
+     * deforms vertex by vertex) */
+    MotusBodyDetail coarse[MOTUS_LOD_LEVELS - 1];
 } MotusBodyMesh;
 
 typedef struct {
@@ -69,6 +88,23 @@ void motus_scene_free(MotusScene *s);
 /* The colour map of flexible bodies' fields (blue, cyan, green, yellow, red)
  * at t in 0..1 (clamped): the view's lookup table and its legend use it. */
 void motus_colormap(double t, float rgb[3]);
+
+/* Radius in pixels of the picture of a sphere of radius `radius` whose centre
+ * lies `distance` ahead of the eye (along the view direction), in a
+ * perspective view of vertical field of view fovy (radians) and viewport_h
+ * pixels high: tan of the sphere's angular radius over tan(fovy / 2), times
+ * half the height. An orthographic view of half-height distance·tan(fovy/2)
+ * gives nearly the same for radius ≪ distance. INFINITY when the eye is in
+ * the sphere or it is not ahead of the eye (nothing to gain there). */
+double motus_lod_radius_px(double radius, double distance, double fovy, double viewport_h);
+/* The level of detail (0: finest … MOTUS_LOD_LEVELS-1) for a round shape
+ * radius_px pixels in radius on screen: the coarsest whose polygon of
+ * n = MOTUS_LOD_SEGMENTS(level) sides departs from the circle by at most
+ * MOTUS_LOD_TOLERANCE_PX. Coarse polygons straddle the circle (vertices
+ * 2/(1 + cos(π/n)) radii out), so the gap is ρ·(1 − cos(π/n))/(1 + cos(π/n)):
+ * 8 segments up to ρ = 12.6 px, 16 up to 51.5 px, 32 beyond. Fixed
+ * thresholds, no hysteresis: the same view always gives the same picture. */
+int motus_lod_level(double radius_px);
 
 /* Colour of body b in the automatic palette (b = -1: ground grey). */
 void motus_scene_body_colour(int b, float c[3]);

@@ -27,6 +27,10 @@ typedef struct {
     GLsizei count;        /* vertices to draw (indices when ebo) */
 } GlBuf;
 
+typedef struct {
+    GlBuf tri, glyph, edges; /* a body's solids, joint glyphs and feature edges at one level of detail */
+} DetailGl;
+
 enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN, DRAG_GIZMO };
 
 #define MAX_SHADER_MODES 256 /* uW[64] vec4 in flex.vert */
@@ -68,7 +72,11 @@ struct _MotusViewport {
     char gl_info[256];
     GLuint prog_mesh, prog_pick, prog_line, prog_bg, vao_empty;
     int nbuf; /* bodies with buffers (nbody + 1) */
-    GlBuf *tri, *glyph, *edges, *axes;
+    DetailGl *lod[MOTUS_LOD_LEVELS]; /* nbuf entries per level; coarser levels empty (count 0) where the body has none */
+    GlBuf *axes;
+    int *level;       /* nbuf: the level of detail each body was drawn at in the last frame (-1: not drawn) */
+    long tris_drawn;  /* solid triangles of the scene in the last frame (motus_viewport_get_triangles_drawn) */
+    gboolean full_detail; /* every body at level 0 */
     GlBuf spring, grid, triad;
     GArray *spring_verts;
     GLuint pick_fbo, pick_color, pick_depth;
@@ -336,14 +344,15 @@ static void delete_scene_buffers(MotusViewport *self)
 {
     for (int i = 0; i < self->nbuf; i++) {
         if (self->flexgl) flex_delete(&self->flexgl[i]);
-        buf_delete(&self->tri[i]);
-        buf_delete(&self->glyph[i]);
-        buf_delete(&self->edges[i]);
+        for (int l = 0; l < MOTUS_LOD_LEVELS; l++) {
+            buf_delete(&self->lod[l][i].tri);
+            buf_delete(&self->lod[l][i].glyph);
+            buf_delete(&self->lod[l][i].edges);
+        }
         buf_delete(&self->axes[i]);
     }
-    g_clear_pointer(&self->tri, g_free);
-    g_clear_pointer(&self->glyph, g_free);
-    g_clear_pointer(&self->edges, g_free);
+    for (int l = 0; l < MOTUS_LOD_LEVELS; l++) g_clear_pointer(&self->lod[l], g_free);
+    g_clear_pointer(&self->level, g_free);
     g_clear_pointer(&self->axes, g_free);
     g_clear_pointer(&self->flexgl, g_free);
     self->nbuf = 0;
@@ -400,17 +409,22 @@ static void upload_scene(MotusViewport *self)
     self->scene_dirty = FALSE;
     if (!self->scene) return;
     self->nbuf = self->scene->nbody + 1;
-    self->tri = g_new0(GlBuf, self->nbuf);
-    self->glyph = g_new0(GlBuf, self->nbuf);
-    self->edges = g_new0(GlBuf, self->nbuf);
+    for (int l = 0; l < MOTUS_LOD_LEVELS; l++) self->lod[l] = g_new0(DetailGl, self->nbuf);
+    self->level = g_new(int, self->nbuf);
+    for (int i = 0; i < self->nbuf; i++) self->level[i] = -1;
     self->axes = g_new0(GlBuf, self->nbuf);
     self->flexgl = g_new0(FlexGl, self->nbuf);
     for (int i = 0; i < self->nbuf; i++) {
         MotusBodyMesh *bm = &self->scene->body[i];
         if (bm->flex) flex_upload(self, &self->flexgl[i], bm->flex);
-        buf_upload(&self->tri[i], bm->tri, FALSE, GL_STATIC_DRAW);
-        buf_upload(&self->glyph[i], bm->glyph, FALSE, GL_STATIC_DRAW);
-        buf_upload(&self->edges[i], bm->edges, TRUE, GL_STATIC_DRAW);
+        /* every level once: the view only chooses which to draw */
+        for (int l = 0; l < MOTUS_LOD_LEVELS; l++) {
+            MotusBodyDetail d = l ? bm->coarse[l - 1] : (MotusBodyDetail){bm->tri, bm->glyph, bm->edges};
+            if (!d.tri) continue;
+            buf_upload(&self->lod[l][i].tri, d.tri, FALSE, GL_STATIC_DRAW);
+            buf_upload(&self->lod[l][i].glyph, d.glyph, FALSE, GL_STATIC_DRAW);
+            buf_upload(&self->lod[l][i].edges, d.edges, TRUE, GL_STATIC_DRAW);
+        }
         buf_upload(&self->axes[i], bm->axes, TRUE, GL_STATIC_DRAW);
     }
     g_autoptr(GArray) grid = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
@@ -529,6 +543,19 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
         glDrawElements(GL_TRIANGLES, b->count, GL_UNSIGNED_INT, NULL);
     else
         glDrawArrays(GL_TRIANGLES, 0, b->count);
+}
+
+/* The level of detail of body i in this frame: from the size on screen of
+ * its bounding sphere (centre at pose M, viewport H device pixels high). */
+static int body_level(MotusViewport *self, int i, mat4 V, mat4 M, float H)
+{
+    const MotusBodyMesh *bm = &self->scene->body[i];
+    if (self->full_detail || !bm->coarse[0].tri) return 0;
+    vec4 c = {bm->centre[0], bm->centre[1], bm->centre[2], 1.0f}, w, e;
+    glm_mat4_mulv(M, c, w);
+    glm_mat4_mulv(V, w, e);
+    double dist = self->cam.ortho ? self->cam.distance : -e[2]; /* the eye looks along −z */
+    return motus_lod_level(motus_lod_radius_px(bm->radius, dist, self->cam.fovy, H));
 }
 
 static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
@@ -698,15 +725,18 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
         /* closed primitives and glyphs lose their back faces before the software rasteriser sets them up */
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);
+        self->tris_drawn = 0;
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
+            const DetailGl *d = &self->lod[self->level[i] = body_level(self, i, V, M, (float)H)][i];
             if (self->scene->body[i].closed)
                 glEnable(GL_CULL_FACE);
             else
                 glDisable(GL_CULL_FACE);
-            draw_solid(self->prog_mesh, &self->tri[i], V, M, i == self->selected ? hl : no_hl);
+            draw_solid(self->prog_mesh, &d->tri, V, M, i == self->selected ? hl : no_hl);
             glEnable(GL_CULL_FACE);
-            draw_solid(self->prog_mesh, &self->glyph[i], V, M, no_hl);
+            draw_solid(self->prog_mesh, &d->glyph, V, M, no_hl);
+            self->tris_drawn += (d->tri.count + d->glyph.count) / 3;
         }
         glDisable(GL_CULL_FACE);
         if (self->flexgl) {
@@ -718,6 +748,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
                 if (!self->flexgl[i].count) continue;
                 body_matrix(self, i, M);
                 draw_flex(self, self->prog_flex, i, V, M, i == self->selected ? hl : no_hl, TRUE);
+                self->tris_drawn += self->flexgl[i].count / 3;
             }
             glUseProgram(self->prog_mesh);
         }
@@ -732,6 +763,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
             buf_upload(&self->spring, self->spring_verts, FALSE, GL_DYNAMIC_DRAW);
             glm_mat4_identity(M);
             draw_solid(self->prog_mesh, &self->spring, V, M, no_hl);
+            self->tris_drawn += self->spring.count / 3;
         }
         glDisable(GL_POLYGON_OFFSET_FILL);
 
@@ -740,7 +772,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
         set_camera_uniforms(self->prog_line, V, P);
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
-            draw_lines(self->prog_line, &self->edges[i], M, 1.0f);
+            draw_lines(self->prog_line, &self->lod[self->level[i]][i].edges, M, 1.0f);
             draw_lines(self->prog_line, &self->axes[i], M, 1.0f);
         }
         glEnable(GL_BLEND);
@@ -824,7 +856,7 @@ static int pick(MotusViewport *self, double x, double y)
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
             glUniform1i(glGetUniformLocation(self->prog_pick, "uId"), i + 1);
-            draw_solid(self->prog_pick, &self->tri[i], V, M, none);
+            draw_solid(self->prog_pick, &self->lod[0][i].tri, V, M, none); /* at full detail: what a click hits */
         }
         glUseProgram(self->prog_flex_pick);
         set_camera_uniforms(self->prog_flex_pick, V, P);
@@ -1167,9 +1199,8 @@ static void motus_viewport_finalize(GObject *object)
     g_clear_pointer(&self->wp, g_free);
     g_clear_pointer(&self->rig, g_free);
     g_clear_error(&self->gl_error);
-    g_free(self->tri);
-    g_free(self->glyph);
-    g_free(self->edges);
+    for (int l = 0; l < MOTUS_LOD_LEVELS; l++) g_free(self->lod[l]);
+    g_free(self->level);
     g_free(self->axes);
     g_free(self->flexgl);
     G_OBJECT_CLASS(motus_viewport_parent_class)->finalize(object);
@@ -2073,6 +2104,19 @@ int motus_viewport_pick_at(MotusViewport *self, double x, double y)
 }
 
 guint motus_viewport_get_frames_drawn(MotusViewport *self) { return self->frames; }
+
+void motus_viewport_set_full_detail(MotusViewport *self, gboolean full)
+{
+    self->full_detail = full;
+    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+}
+
+int motus_viewport_get_body_detail(MotusViewport *self, int body)
+{
+    return body >= 0 && body < self->nbuf ? self->level[body] : -1;
+}
+
+long motus_viewport_get_triangles_drawn(MotusViewport *self) { return self->tris_drawn; }
 
 void motus_viewport_get_background(MotusViewport *self, float top[3], float bottom[3])
 {

@@ -92,6 +92,17 @@ gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, d
 int motus_viewport_pick_at(MotusViewport *self, double x, double y);
 /* Number of frames rendered so far (tests wait for one). */
 guint motus_viewport_get_frames_drawn(MotusViewport *self);
+/* Levels of detail (motus-scene.h): each frame, every rigid body made of
+ * primitives is drawn at the coarsest level that still looks round at its
+ * size on screen; picking always uses full detail. full: every body at
+ * full detail (benchmarks, comparisons). */
+void motus_viewport_set_full_detail(MotusViewport *self, gboolean full);
+/* The level body `body` (nbody: the ground) was drawn at in the last frame
+ * (0: full detail), -1 before it was drawn. */
+int motus_viewport_get_body_detail(MotusViewport *self, int body);
+/* Solid triangles of the scene (bodies, glyphs, springs, flexible surfaces)
+ * drawn in the last frame, before back faces are culled. */
+long motus_viewport_get_triangles_drawn(MotusViewport *self);
 /* Colours (0..1) of the background gradient at the top and the bottom. */
 void motus_viewport_get_background(MotusViewport *self, float top[3], float bottom[3]);
 /* The GL error of realize, or NULL when GL works. */

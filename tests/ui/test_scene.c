@@ -1,7 +1,8 @@
 /* Scene building (ui/motus-scene.c): every shape kind gives triangles whose
  * winding agrees with their normals (so nothing is lit from inside), bodies
  * without shapes still get geometry, glyphs and triads are there, poses and
- * springs land where they should, STL and OBJ files load. */
+ * springs land where they should, STL and OBJ files load; the levels of
+ * detail of round shapes and the choice among them. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -306,6 +307,96 @@ static void test_flex(void)
     g_rmdir(dir);
 }
 
+/* Levels of detail: round shapes at 32, 16 and 8 segments, outward, on their
+ * surface; bodies with nothing round, mesh files or flexible surfaces keep one. */
+static void test_lod_meshes(void)
+{
+    MtModel *m = parse(shapes_model);
+    MotusScene *s = motus_scene_new(m, NULL, NULL);
+    const MotusBodyMesh *ball = &s->body[2], *boxy = &s->body[0], *cyl = &s->body[1];
+    /* a sphere of n segments around and n/2 rings: n² triangles */
+    g_assert_cmpuint(ball->tri->len, ==, 3u * 32 * 32);
+    g_assert_cmpuint(ball->coarse[0].tri->len, ==, 3u * 16 * 16);
+    g_assert_cmpuint(ball->coarse[1].tri->len, ==, 3u * 8 * 8);
+    for (int l = 0; l < MOTUS_LOD_LEVELS - 1; l++) {
+        const GArray *t = ball->coarse[l].tri;
+        /* every vertex 2/(1 + cos(π/n)) radii out (the ball: 0.07, centred), the polygon straddling the circle */
+        double c = cos(G_PI / MOTUS_LOD_SEGMENTS(l + 1)), out = 0.07 * 2 / (1 + c);
+        for (guint k = 0; k < t->len; k++)
+            g_assert_cmpfloat_with_epsilon(glm_vec3_norm((float *)g_array_index(t, MotusVertex, k).p), out, 1e-6f);
+        assert_outward(ball->coarse[l].tri, "coarse ball");
+        assert_outward(cyl->coarse[l].tri, "coarse cylinder");
+        assert_outward(s->body[3].coarse[l].tri, "coarse capsule");
+        assert_outward(s->body[4].coarse[l].tri, "coarse bar");
+        assert_outward(s->body[s->nbody].coarse[l].glyph, "coarse glyphs");
+    }
+    /* the ball's bounding sphere is the ball (its joint's glyph sits on the ground) */
+    g_assert_cmpfloat_with_epsilon(ball->radius, 0.07f, 1e-6f);
+    /* the cylinder's edges: two rings of n segments, two points each */
+    g_assert_cmpuint(cyl->edges->len, ==, 4u * 32);
+    g_assert_cmpuint(cyl->coarse[1].edges->len, ==, 4u * 8);
+    /* the box body has nothing round: one level */
+    g_assert_null(boxy->coarse[0].tri);
+    g_assert_null(boxy->coarse[1].tri);
+    motus_scene_free(s);
+    mt_model_free(m);
+    /* a mesh file and a flexible body keep one level, beside a ball that gets three */
+    g_autofree char *dir = g_dir_make_tmp("motus-lod-XXXXXX", NULL);
+    g_autofree char *obj = g_build_filename(dir, "q.obj", NULL);
+    g_assert_true(g_file_set_contents(obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n", -1, NULL));
+    m = parse("body part\n shape mesh q.obj\n shape sphere 0.1\nend\n"
+              "body rod\n flexible beam length 0.3 elements 6 section circle 0.01 E 7e10 nu 0.33 rho 2700 "
+              "method free modes 3\n shape sphere 0.05\nend\n"
+              "body ball\n shape sphere 0.1\nend\n");
+    s = motus_scene_new(m, dir, NULL);
+    g_assert_null(s->body[0].coarse[0].tri);
+    g_assert_nonnull(s->body[1].flex);
+    g_assert_null(s->body[1].coarse[0].tri);
+    g_assert_nonnull(s->body[2].coarse[0].tri);
+    motus_scene_free(s);
+    mt_model_free(m);
+    g_unlink(obj);
+    g_rmdir(dir);
+}
+
+/* The choice of level: a circle of radius ρ px drawn as a polygon of n sides
+ * whose vertices lie k = 2/(1 + cos(π/n)) radii out is off by ρ(k − 1) px at
+ * its vertices and as much at the middles of its sides; the coarsest level
+ * keeping that ≤ 0.5 px: 8 segments up to ρ = 0.5(1 + cos(π/8))/(1 − cos(π/8))
+ * = 12.637 px, 16 up to 0.5(1 + cos(π/16))/(1 − cos(π/16)) = 51.543 px, then 32. */
+static void test_lod_choice(void)
+{
+    const double deg = G_PI / 180;
+    /* a ball of 0.1 m radius 10 m ahead, 30° field of view, 800 px high:
+     * 0.1 / √(10² − 0.1²) / tan 15° · 400 = 14.929 px */
+    g_assert_cmpfloat_with_epsilon(motus_lod_radius_px(0.1, 10, 30 * deg, 800), 14.929, 1e-3);
+    /* twice as far: half the size; twice the pixels: twice the size */
+    g_assert_cmpfloat_with_epsilon(motus_lod_radius_px(0.1, 20, 30 * deg, 800),
+                                   0.5 * motus_lod_radius_px(0.1, 10, 30 * deg, 800), 1e-3);
+    g_assert_cmpfloat_with_epsilon(motus_lod_radius_px(0.1, 10, 30 * deg, 1600),
+                                   2 * motus_lod_radius_px(0.1, 10, 30 * deg, 800), 1e-9);
+    /* the eye inside the sphere or the sphere behind it: no size to go by */
+    g_assert_true(isinf(motus_lod_radius_px(0.1, 0.05, 30 * deg, 800)));
+    g_assert_true(isinf(motus_lod_radius_px(0.1, -5, 30 * deg, 800)));
+    /* thresholds */
+    static const struct {
+        double px;
+        int level;
+    } cases[] = {{0, 2},    {3, 2},      {10, 2} /* a ball 20 px across: 8 segments */,
+                 {12.63, 2}, {12.65, 1}, {30, 1}, {51.5, 1}, {51.6, 0}, {200, 0}, {INFINITY, 0}};
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_test_message("%.2f px: level %d", cases[i].px, motus_lod_level(cases[i].px));
+        g_assert_cmpint(motus_lod_level(cases[i].px), ==, cases[i].level);
+    }
+    g_assert_cmpint(motus_lod_level(NAN), ==, 0);
+    /* the same ball at three distances: 0.5 m (300 px) → 32 segments, 5 m (29.9 px) → 16, 50 m (3 px) → 8 */
+    g_assert_cmpint(motus_lod_level(motus_lod_radius_px(0.1, 0.5, 30 * deg, 800)), ==, 0);
+    g_assert_cmpint(motus_lod_level(motus_lod_radius_px(0.1, 5, 30 * deg, 800)), ==, 1);
+    g_assert_cmpint(motus_lod_level(motus_lod_radius_px(0.1, 50, 30 * deg, 800)), ==, 2);
+    g_assert_cmpint(MOTUS_LOD_SEGMENTS(0), ==, 32);
+    g_assert_cmpint(MOTUS_LOD_SEGMENTS(MOTUS_LOD_LEVELS - 1), ==, 8);
+}
+
 static void test_colormap(void)
 {
     float lo[3], hi[3], mid[3], below[3], above[3];
@@ -331,5 +422,7 @@ int main(int argc, char **argv)
     g_test_add_func("/scene/bounds", test_bounds);
     g_test_add_func("/scene/flex", test_flex);
     g_test_add_func("/scene/colormap", test_colormap);
+    g_test_add_func("/scene/lod-meshes", test_lod_meshes);
+    g_test_add_func("/scene/lod-choice", test_lod_choice);
     return g_test_run();
 }

@@ -1,0 +1,172 @@
+/* Levels of detail in the 3D view, in-process under Xvfb (ctest gui_lod), on
+ * tests/ui/lod.motus.txt seen from the front after fit-all:
+ * - each ball is drawn at the level motus_lod_level gives for its radius on
+ *   screen, measured here by projecting its centre and its top: the big one
+ *   at full detail, the small far one at the coarsest level, and fewer
+ *   triangles are drawn than at full detail;
+ * - the small ball is still drawn where it should be, in its colour, and
+ *   covers as many pixels (within 15 % and 3 px) as at full detail: still round;
+ * - picking (always at full detail) finds it; selecting it keeps its level.
+ * Screenshots lod.png, lod_full.png and lod_zoom.png (the small ball
+ * magnified 8×, coarse left, full detail right) stay in build/tests/ui. */
+#include <gtk/gtk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "motus-scene.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+
+static MotusWindow *win;
+static guint frames_mark;
+
+static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+static gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
+
+static gboolean wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+static void wait_drawn(void)
+{
+    frames_mark = motus_viewport_get_frames_drawn(viewport());
+    motus_viewport_queue_render(viewport());
+    gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+    guint id = g_timeout_add(10, wake, NULL);
+    while (!drawn() && g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
+    g_assert_true(drawn());
+}
+
+static void shoot(const char *name, char **path)
+{
+    wait_drawn();
+    *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_save_screenshot(win, *path, &error));
+    g_print("screenshot: %s\n", *path);
+}
+
+/* Centre (window pixels) and radius on screen (pixels) of ball `b`. */
+static void ball_on_screen(int b, double *x, double *y, double *r)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    double c[3], top[3], vx, vy, tx, ty;
+    memcpy(c, m->body[b].pos, sizeof c);
+    memcpy(top, c, sizeof top);
+    top[1] += m->shape[b].size[0]; /* seen from the front, y is up on screen */
+    g_assert_true(motus_viewport_project_point(viewport(), c, &vx, &vy));
+    g_assert_true(motus_viewport_project_point(viewport(), top, &tx, &ty));
+    *r = hypot(tx - vx, ty - vy);
+    graphene_point_t p = GRAPHENE_POINT_INIT((float)vx, (float)vy), out;
+    g_assert_true(gtk_widget_compute_point(motus_viewport_get_gl_area(viewport()), GTK_WIDGET(win), &p, &out));
+    *x = out.x, *y = out.y;
+}
+
+/* Pixels of a screenshot within r + 2 px of (x, y) whose green stands out (the small ball's colour). */
+static int green_pixels(const char *png, double x, double y, double r)
+{
+    g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, NULL);
+    g_assert_nonnull(tex);
+    int w = gdk_texture_get_width(tex), h = gdk_texture_get_height(tex), n = 0, R = (int)ceil(r) + 2;
+    guchar *px = g_malloc((gsize)w * h * 4);
+    gdk_texture_download(tex, px, (gsize)w * 4);
+    for (int j = MAX(0, (int)y - R); j <= MIN(h - 1, (int)y + R); j++)
+        for (int i = MAX(0, (int)x - R); i <= MIN(w - 1, (int)x + R); i++) {
+            const guchar *q = px + ((gsize)j * w + i) * 4; /* B G R A */
+            if (q[1] > q[2] + 40 && q[1] > q[0] + 40) n++;
+        }
+    g_free(px);
+    return n;
+}
+
+/* Both pictures of the small ball side by side, magnified 8×, to look at. */
+static void save_zoom(const char *coarse, const char *full, double x, double y, const char *out)
+{
+    const int S = 32, Z = 8;
+    g_autoptr(GdkPixbuf) a = gdk_pixbuf_new_from_file(coarse, NULL), b = gdk_pixbuf_new_from_file(full, NULL);
+    g_assert_nonnull(a);
+    g_assert_nonnull(b);
+    g_autoptr(GdkPixbuf) z = gdk_pixbuf_new(GDK_COLORSPACE_RGB, gdk_pixbuf_get_has_alpha(a), 8, 2 * S * Z + Z, S * Z);
+    gdk_pixbuf_fill(z, 0xffffffff);
+    int x0 = CLAMP((int)x - S / 2, 0, gdk_pixbuf_get_width(a) - S),
+        y0 = CLAMP((int)y - S / 2, 0, gdk_pixbuf_get_height(a) - S);
+    gdk_pixbuf_scale(a, z, 0, 0, S * Z, S * Z, -x0 * Z, -y0 * Z, Z, Z, GDK_INTERP_NEAREST);
+    gdk_pixbuf_scale(b, z, S * Z + Z, 0, S * Z, S * Z, S * Z + Z - x0 * Z, -y0 * Z, Z, Z, GDK_INTERP_NEAREST);
+    g_assert_true(gdk_pixbuf_save(z, out, "png", NULL, NULL));
+    g_print("magnified: %s\n", out);
+}
+
+static void test_levels(void)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(win), "view-front", NULL);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "fit-all", NULL);
+    wait_drawn();
+    wait_drawn();
+    const char *names[3] = {"near", "middle", "far"};
+    int level[3];
+    double x[3], y[3], r[3];
+    for (int b = 0; b < 3; b++) {
+        ball_on_screen(b, &x[b], &y[b], &r[b]);
+        level[b] = motus_viewport_get_body_detail(viewport(), b);
+        g_test_message("%s ball: %.1f px in radius at (%.0f, %.0f): level %d (%d segments)", names[b], r[b], x[b], y[b],
+                       level[b], MOTUS_LOD_SEGMENTS(level[b]));
+        /* the ball is the body's bounding sphere: its level is the one for its radius on screen */
+        int want = motus_lod_level(r[b]);
+        g_assert_cmpint(want, ==, level[b]);
+    }
+    g_assert_cmpint(level[0], ==, 0);                    /* big: full detail */
+    g_assert_cmpint(level[2], ==, MOTUS_LOD_LEVELS - 1); /* a few pixels: the coarsest */
+    g_assert_cmpfloat(r[2], >, 2);                       /* and still big enough to look at */
+    long tris = motus_viewport_get_triangles_drawn(viewport());
+    g_autofree char *shot = NULL, *shot_full = NULL;
+    shoot("lod.png", &shot);
+    int n = green_pixels(shot, x[2], y[2], r[2]);
+
+    motus_viewport_set_full_detail(viewport(), TRUE);
+    shoot("lod_full.png", &shot_full);
+    for (int b = 0; b < 3; b++) g_assert_cmpint(motus_viewport_get_body_detail(viewport(), b), ==, 0);
+    long tris_full = motus_viewport_get_triangles_drawn(viewport());
+    int n_full = green_pixels(shot_full, x[2], y[2], r[2]);
+    g_test_message("triangles drawn: %ld with levels of detail, %ld at full detail; small ball: %d pixels coarse, %d "
+                   "full (π r² = %.0f)",
+                   tris, tris_full, n, n_full, G_PI * r[2] * r[2]);
+    g_assert_cmpint(tris_full, ==, 3 * 32 * 32);
+    g_assert_cmpint(tris, <, tris_full);
+    g_assert_cmpfloat(n_full, >, 0.5 * G_PI * r[2] * r[2]); /* the check sees the ball */
+    g_assert_cmpfloat(abs(n - n_full), <=, 0.15 * n_full + 3);
+    g_autofree char *zoom = g_build_filename(MOTUS_OUT_DIR, "lod_zoom.png", NULL);
+    save_zoom(shot, shot_full, x[2], y[2], zoom);
+    motus_viewport_set_full_detail(viewport(), FALSE);
+
+    /* picking is done at full detail and finds the small ball; selected, it keeps its level */
+    GtkWidget *area = motus_viewport_get_gl_area(viewport());
+    graphene_point_t p = GRAPHENE_POINT_INIT((float)x[2], (float)y[2]), in;
+    g_assert_true(gtk_widget_compute_point(GTK_WIDGET(win), area, &p, &in));
+    g_assert_cmpint(motus_viewport_body_at(viewport(), in.x, in.y), ==, 2);
+    motus_viewport_set_selected_body(viewport(), 2);
+    wait_drawn();
+    g_assert_cmpint(motus_viewport_get_body_detail(viewport(), 2), ==, MOTUS_LOD_LEVELS - 1);
+}
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    gtk_window_present(GTK_WINDOW(win));
+    g_autoptr(GFile) f = g_file_new_for_path(MOTUS_LOD_MODEL);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
+    g_test_add_func("/lod/levels", test_levels);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    return rc;
+}
