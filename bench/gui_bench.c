@@ -20,7 +20,9 @@
  *       percentile, largest), and the CPU time of the solver thread and of
  *       the rest of the process (GTK, GL, llvmpipe) per window frame, which
  *       depends less on what else the machine runs than the intervals do;
- *       "full": every body at full detail (no levels of detail).
+ *       also the time motus_window_run took, every interval of the first 0.5 s
+ *       and the main thread's CPU time in the first 0.25 s (the start of a
+ *       run); "full": every body at full detail (no levels of detail).
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -36,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "motus-scene.h"
@@ -290,7 +293,16 @@ typedef struct {
     guint timer;
     char solver_stat[64]; /* /proc path of the solver thread's stat, once found */
     double solver_cpu;    /* its CPU seconds, last read */
+    double main_cpu0, main_cpu_start; /* the main thread's CPU seconds when the run started; in its first 0.25 s */
 } Lat;
+
+/* CPU seconds of the calling thread. */
+static double thread_self_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 /* CPU seconds (user + system) of the thread whose /proc stat file is path; -1 when gone. */
 static double thread_cpu(const char *path, char *comm, gsize ncomm)
@@ -337,6 +349,7 @@ static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
         double ms = (now - l->last_tick) * 1e-3, at = (now - l->start) * 1e-6;
         g_array_append_val(l->ticks, ms);
         g_array_append_val(l->tick_at, at);
+        if (at > 0.25 && l->main_cpu_start < 0) l->main_cpu_start = thread_self_cpu() - l->main_cpu0;
     }
     l->last_tick = now;
     return l->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
@@ -372,19 +385,22 @@ static int bench_latency(int n, double until, gboolean full)
     motus_viewport_set_full_detail(MOTUS_VIEWPORT(motus_window_get_viewport(win)), full);
     g_autoptr(GError) error = NULL;
     Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)),
-             g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0};
+             g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0, 0, -1};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
     gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
     /* let start-up finish (GL realised, first frames) before the run */
     gint64 t0 = g_get_monotonic_time();
     while (g_get_monotonic_time() - t0 < 1500000) g_main_context_iteration(NULL, FALSE);
     l.timer = g_timeout_add(5, lat_timer, &l);
+    gint64 call = g_get_monotonic_time();
+    l.main_cpu0 = thread_self_cpu(), l.main_cpu_start = -1;
     if (!motus_window_run(win, &error)) {
         fprintf(stderr, "%s\n", error->message);
         return 1;
     }
     l.running = TRUE;
     gint64 start = l.start = g_get_monotonic_time();
+    printf("latency: starting the run took %.1f ms on the main thread\n", (start - call) * 1e-3);
     if (g_getenv("GUI_BENCH_SHOW_START")) printf("latency: run started at monotonic %.6f s\n", start * 1e-6);
     double cpu0 = cpu_seconds();
     guint drawn0 = motus_viewport_get_frames_drawn(MOTUS_VIEWPORT(motus_window_get_viewport(win)));
@@ -414,6 +430,10 @@ static int bench_latency(int n, double until, gboolean full)
     g_autoptr(GArray) steady = g_array_new(FALSE, FALSE, sizeof(double));
     for (guint i = 0; i < l.ticks->len; i++)
         if (g_array_index(l.tick_at, double, i) > 0.25) g_array_append_val(steady, g_array_index(l.ticks, double, i));
+    printf("latency: intervals in the first 0.5 s:");
+    for (guint i = 0; i < l.ticks->len && g_array_index(l.tick_at, double, i) < 0.5; i++)
+        printf(" %.0f", g_array_index(l.ticks, double, i));
+    printf(" ms; the main thread's CPU in the first 0.25 s: %.1f ms\n", 1e3 * l.main_cpu_start);
     stats("latency: window frame interval during the run", l.ticks);
     stats("latency: the same after the first 0.25 s", steady);
     stats("latency: lateness of a 5 ms main-loop timer", l.late);
