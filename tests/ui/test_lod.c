@@ -7,8 +7,9 @@
  * - the small ball is still drawn where it should be, in its colour, and
  *   covers as many pixels (within 15 % and 3 px) as at full detail: still round;
  * - picking (always at full detail) finds it; selecting it keeps its level.
- * Screenshots lod.png, lod_full.png and lod_zoom.png (the small ball
- * magnified 8×, coarse left, full detail right) stay in build/tests/ui. */
+ * Screenshots lod.png, lod_full.png, lod_zoom.png and lod_zoom_middle.png
+ * (the small and the middle ball magnified, coarse left, full detail right)
+ * stay in build/tests/ui. */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -83,10 +84,9 @@ static int green_pixels(const char *png, double x, double y, double r)
     return n;
 }
 
-/* Both pictures of the small ball side by side, magnified 8×, to look at. */
-static void save_zoom(const char *coarse, const char *full, double x, double y, const char *out)
+/* Both pictures of an S × S square around (x, y) side by side, magnified Z×, to look at. */
+static void save_zoom(const char *coarse, const char *full, double x, double y, int S, int Z, const char *out)
 {
-    const int S = 32, Z = 8;
     g_autoptr(GdkPixbuf) a = gdk_pixbuf_new_from_file(coarse, NULL), b = gdk_pixbuf_new_from_file(full, NULL);
     g_assert_nonnull(a);
     g_assert_nonnull(b);
@@ -139,7 +139,9 @@ static void test_levels(void)
     g_assert_cmpfloat(n_full, >, 0.5 * G_PI * r[2] * r[2]); /* the check sees the ball */
     g_assert_cmpfloat(abs(n - n_full), <=, 0.15 * n_full + 3);
     g_autofree char *zoom = g_build_filename(MOTUS_OUT_DIR, "lod_zoom.png", NULL);
-    save_zoom(shot, shot_full, x[2], y[2], zoom);
+    save_zoom(shot, shot_full, x[2], y[2], 32, 8, zoom);
+    g_autofree char *zoom_mid = g_build_filename(MOTUS_OUT_DIR, "lod_zoom_middle.png", NULL);
+    save_zoom(shot, shot_full, x[1], y[1], 48, 6, zoom_mid);
     motus_viewport_set_full_detail(viewport(), FALSE);
 
     /* picking is done at full detail and finds the small ball; selected, it keeps its level */
