@@ -319,6 +319,7 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
     o.nif = nif;
     o.ifnodes = ifn;
     o.zeta = f->zeta;
+    o.stiffening = f->stiffening;
     if (o.method == MT_REDUCE_MODES && o.nmodes == 0) o.nmodes = 1;
     MtError e2 = {0};
     d->body = mt_flex_reduce(fe, &o, NULL, &e2);

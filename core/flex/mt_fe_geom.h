@@ -12,10 +12,8 @@
  * K_ii, interface DOFs (rows ≥ ni) held at zero. F NULL: no interior (zeros).
  * Returns a malloc'ed array or NULL with err set. */
 double *mt_fe_geom_loads(const MtFeModel *m, const MtFeDofs *d, MtFeChol *F, MtError *err);
-/* Kg (MT_FLEX_NKG blocks of N×N): the element geometric stiffness under X_c,
- * summed and projected onto the deformation of the basis H relative to the
- * rigid motion that fits the interface nodes ifnodes (model indices). */
-int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, const double *H, int N, int nif,
-                       const int *ifnodes, double *Kg, MtError *err);
+/* Kg (MT_FLEX_NKG blocks of N×N) = Hᵀ Kg_e(X_c) H summed over the elements. */
+int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, const double *H, int N, double *Kg,
+                       MtError *err);
 
 #endif

@@ -456,7 +456,7 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
         if (!Xg && !(Xg = mt_fe_geom_loads(m, d, NULL, err))) goto fail; /* no interior: no pre-stress */
         b->Kg = malloc(sizeof(double) * MT_FLEX_NKG * (size_t)N * (size_t)N + 1);
         if (!b->Kg) goto oom;
-        if (mt_fe_geom_project(m, d, Xg, HR, N, opt->nif, opt->ifnodes, b->Kg, err)) goto fail;
+        if (mt_fe_geom_project(m, d, Xg, HR, N, b->Kg, err)) goto fail;
     }
     if (opt->surface && mt_flex_surface(m, d, HR, N, opt->stress, b, pr, err)) goto fail;
     st->t_output = now() - t2;
