@@ -371,6 +371,7 @@ static int stale(const MtModel *m, int i)
     const MtFlexSpec *f = &m->flex[i];
     const MtFlexData *d = f->data;
     if (!d) return 1;
+    if ((f->stiffening != 0) != (d->body->Kg != NULL)) return 1; /* stiffening turned on or off */
     int n = 0;
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];
