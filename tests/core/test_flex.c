@@ -409,20 +409,23 @@ static void blade_spin_up(void)
     CHECK(n > 0 && strstr(text, " stiffening\n") && strstr(text, "until 20"), "the example reads (%s)", path);
     if (!n) return;
     double lag_end, peak = spin_up_peak(text, &lag_end);
-    printf("     stiffened: largest tip lag %.4f m, at 20 s %.2g m\n", peak, lag_end);
-    CHECK(peak > 0.01 && peak < 0.06, "stiffened: the tip lags by centimetres while the hub accelerates");
-    CHECK(fabs(lag_end) < 0.005, "stiffened: and rings about the straight blade once the speed is reached");
-    /* the same without stiffening, to 14 s (it diverges soon after) */
+    /* quasi-static: a cantilever under the tangential load ρA·α·x of the largest hub
+     * acceleration α = 2Ωs/T bends at its tip by 11 q₀L⁴/(120 EI), q₀ = ρA·α·L */
+    double q0 = 1.2 * (2 * 6.0 / 15) * 10, quasi = 11 * q0 * 1e4 / (120 * 14000.0);
+    printf("     stiffened: largest tip lag %.4f m (quasi-static %.4f m), at 20 s %.2g m\n", peak, quasi, lag_end);
+    CHECK(fabs(peak / quasi - 1) < 0.15, "stiffened: the tip lags as the quasi-static cantilever under the peak tangential load, within 15 %%");
+    CHECK(fabs(lag_end) < 0.01, "stiffened: and rings about the straight blade once the speed is reached");
+    /* the same without stiffening, to 16 s (it diverges soon after) */
     char *o = off;
     for (const char *c = text; *c;) {
         if (!strncmp(c, " stiffening", 11)) c += 11;
-        else if (!strncmp(c, "until 20", 8)) o += sprintf(o, "until 14"), c += 8;
+        else if (!strncmp(c, "until 20", 8)) o += sprintf(o, "until 16"), c += 8;
         else *o++ = *c++;
     }
     *o = 0;
     double peak_off = spin_up_peak(off, &lag_end);
-    printf("     linear modes alone: largest tip lag %.3f m by 14 s\n", peak_off);
-    CHECK(peak_off > 10 * peak, "without stiffening the in-plane bending runs away (10x the stiffened lag by 14 s)");
+    printf("     linear modes alone: largest tip lag %.3f m by 16 s\n", peak_off);
+    CHECK(peak_off > 10 * peak, "without stiffening the in-plane bending runs away (10x the stiffened lag by 16 s)");
 }
 
 int main(void)
