@@ -19,7 +19,15 @@
  *   mode j       2 Σ_i ẇ_i Ω·C_ij − ½ Ωᵀ(∂I/∂w_j)Ω,  C_ij = Σ m φ_i×φ_j,
  * plus the elastic and damping forces K·w + D·ẇ and gravity (m·g, AS×g,
  * S1ᵀAᵀg). The rotary inertia of the nodes enters through T only, so the
- * equations conserve T + V exactly (tests/core/test_flex.c). */
+ * equations conserve T + V exactly (tests/core/test_flex.c).
+ *
+ * Geometric stiffening (optional): the pre-stress of the body forces per
+ * unit mass g_B + C x (gravity in body axes; centrifugal field
+ * C = |Ω|²1 − ΩΩᵀ about the FE model's origin, i.e. the body's origin, which
+ * the user puts on the axis of rotation) adds Σ p_c Kg_c to K, p = (g_B,
+ * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h). The frame's own
+ * translational and angular accelerations are left out: they are not known
+ * before the solve. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +119,11 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                 f->K[a + (size_t)N * b2] = k;
                 f->D[a + (size_t)N * b2] = rayleigh ? fs->alpha * k + fs->beta * mm : 0;
             }
+        if (fs->stiffening && !fb->Kg)
+            return mt_error_set(err, MT_ERR_MODEL, name,
+                                MT_("body '%s': geometric stiffening is on but its reduction has none (read the model again)"),
+                                name);
+        f->Kg = fs->stiffening ? fb->Kg : NULL;
         if (!rayleigh)
             for (int a = 0; a < N; a++) {
                 double om = 2 * M_PI * fb->freq[a];
@@ -350,6 +363,8 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     mt_m3_tmulv(gb, R, s->gravity);
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
+    double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
+    const double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
     for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
         const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
         for (int i = 0; i <= j; i++, B += 6) {
@@ -361,6 +376,15 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
         double v = f->mass ? mt_v3_dot(f->S1 + 3 * j, gb) : 0;
         const double *I1 = f->I1 + 9 * j;
         for (int i = 0; i < N; i++) v -= f->K[j + (size_t)N * i] * w[i] + f->D[j + (size_t)N * i] * wd[i];
+        if (f->Kg) {
+            const double *G = f->Kg + j;
+            size_t NN = (size_t)N * N;
+            for (int i = 0; i < N; i++, G += N) {
+                double k = pg[0] * G[0] + pg[1] * G[NN] + pg[2] * G[2 * NN] + pg[3] * G[3 * NN] + pg[4] * G[4 * NN] +
+                           pg[5] * G[5 * NN] + pg[6] * G[6 * NN] + pg[7] * G[7 * NN] + pg[8] * G[8 * NN];
+                v -= k * w[i];
+            }
+        }
         double cor = 0, quad = I1[0] * OO[0] + I1[1] * OO[1] + I1[2] * OO[2] + I1[3] * OO[3] + I1[4] * OO[4] +
                                I1[5] * OO[5] + I1[6] * OO[6] + I1[7] * OO[7] + I1[8] * OO[8];
         for (int i = 0; i < N; i++) {

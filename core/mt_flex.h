@@ -32,6 +32,7 @@ typedef struct MtFlexSys {
     double *Sw;          /* 3·N·N, block j (3×N) at 3N·j */
     double *Mww;         /* N×N */
     double *K, *D;       /* N×N stiffness and damping */
+    const double *Kg;    /* geometric stiffening: MT_FLEX_NKG blocks N×N (MtFlexBody.Kg), NULL when off */
     double *work;        /* owner of the arrays above */
     double *work2;       /* owner of I2s */
 } MtFlexSys;

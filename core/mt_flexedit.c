@@ -90,7 +90,7 @@ int mt_flexedit_add_mesh_body(MtModel *m, const MtFlexMeshDef *d, MtError *err)
     MtFlexSpec *fs = &m->flex[f];
     snprintf(fs->file, sizeof fs->file, "%s", d->file);
     fs->E = d->E, fs->nu = d->nu, fs->rho = d->rho, fs->thickness = d->thickness;
-    fs->method = d->method, fs->modes = d->modes, fs->zeta = d->zeta;
+    fs->method = d->method, fs->modes = d->modes, fs->zeta = d->zeta, fs->stiffening = d->stiffening != 0;
     for (int c = 0; c < 3; c++) m->body[b].pos[c] = d->pos[c];
     return b;
 }

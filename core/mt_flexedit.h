@@ -34,6 +34,7 @@ typedef struct {
     int method;              /* MtReduceMethod */
     int modes;               /* 0 … 500 */
     double zeta;             /* modal damping ratio */
+    int stiffening;          /* 1: geometric stiffening (cb or guyan, beams and solids) */
     double pos[3];           /* its origin (the mesh's), project axes, m */
 } MtFlexMeshDef;
 

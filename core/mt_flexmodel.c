@@ -319,6 +319,7 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
     o.nif = nif;
     o.ifnodes = ifn;
     o.zeta = f->zeta;
+    o.stiffening = f->stiffening;
     if (o.method == MT_REDUCE_MODES && o.nmodes == 0) o.nmodes = 1;
     MtError e2 = {0};
     d->body = mt_flex_reduce(fe, &o, NULL, &e2);
@@ -370,6 +371,7 @@ static int stale(const MtModel *m, int i)
     const MtFlexSpec *f = &m->flex[i];
     const MtFlexData *d = f->data;
     if (!d) return 1;
+    if ((f->stiffening != 0) != (d->body->Kg != NULL)) return 1; /* stiffening turned on or off */
     int n = 0;
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];

@@ -328,6 +328,8 @@ typedef struct {
     int modes;           /* modes kept (cb: fixed-interface modes) */
     double zeta;         /* modal damping ratio of every mode */
     double alpha, beta;  /* or Rayleigh damping D = αK + βM (used when either is > 0) */
+    int stiffening;      /* 1: geometric stiffening by the centrifugal field about the body's origin and gravity
+                          * (cb or guyan reduction; beams and solids) */
     struct MtFlexData *data; /* the reduced body, shared by copies of the model; NULL until reduced */
 } MtFlexSpec;
 

@@ -352,7 +352,7 @@ static int word_index(const char *const *names, const char *w)
 
 /* flexible beam length L elements N section rect A B|circle D|tube D D2 E .. nu .. rho .. [SETTINGS]
  * flexible mesh FILE [E ..] [nu ..] [rho ..] [thickness T] [SETTINGS]
- * SETTINGS: modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA */
+ * SETTINGS: modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA, stiffening */
 static int flexible_line(Parser *p, MtModel *m, int bi)
 {
     const char *name = m->body[bi].name;
@@ -391,6 +391,9 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
             if (w < 0) return perr(p, name, MT_("body '%s': method is cb, free, guyan or attach"), name);
             f->method = w;
             i += 2;
+        } else if (!strcmp(k, "stiffening")) {
+            f->stiffening = 1;
+            i += 1;
         } else if (!strcmp(k, "rayleigh")) {
             if (num(p, name, i + 1, &f->alpha) || num(p, name, i + 2, &f->beta)) return -1;
             i += 3;
@@ -403,7 +406,7 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
             i += 2 + n;
         } else
             return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
-                                     "thickness, modes, method, zeta, rayleigh)"), name, k);
+                                     "thickness, modes, method, zeta, rayleigh, stiffening)"), name, k);
     }
     return 0;
 }
@@ -1422,6 +1425,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             if (fl->source == MT_FLEX_BEAM || fl->E > 0) fprintf(f, " E %.17g nu %.17g rho %.17g", fl->E, fl->nu, fl->rho);
             fprintf(f, " method %s modes %d zeta %.17g", rn[fl->method & 3], fl->modes, fl->zeta);
             if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %.17g %.17g", fl->alpha, fl->beta);
+            if (fl->stiffening) fprintf(f, " stiffening");
         } else if (bd->density > 0) {
             fprintf(f, "\n  density");
             wv(f, m, MT_ENT_BODY, i, "density", bd->density);

@@ -220,7 +220,8 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     PREP("INSERT INTO flexible_bodies(body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho,"
-         " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nflex; i++) {
         static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
                                  *const methods[] = {"free", "cb", "guyan", "attach"};
@@ -263,6 +264,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         else bn(&r);
         bt(&r, nodes ? nodes : "");
         free(nodes);
+        bi(&r, f->stiffening != 0);
         STEP(bname);
     }
 
@@ -882,7 +884,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     int need_reduce = 0;
     if (!L.fail && !prep(&L, "flexible_bodies",
                          "SELECT body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho, thickness,"
-                         " method, modes, zeta, alpha, beta, reduced, marker_nodes FROM flexible_bodies ORDER BY body_id"))
+                         " method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening FROM flexible_bodies ORDER BY body_id"))
         while (next(&L) == 1) {
             int b = col_ref(&L, 0, &bodies, 0);
             if (b < 0) break;
@@ -912,6 +914,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             col_num(&L, 14, &f->zeta, 0);
             col_num(&L, 15, &f->alpha, 0);
             col_num(&L, 16, &f->beta, 0);
+            f->stiffening = sqlite3_column_int(L.st, 19) != 0;
             if (L.fail) break;
             if (sqlite3_column_type(L.st, 17) == SQLITE_NULL) { need_reduce = 1; continue; }
             MtError e2 = {0};
@@ -939,6 +942,11 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
                 snprintf(d->mname[d->nmarker], sizeof d->mname[0], "%.*s", (int)(eq - c < MT_NAME_MAX - 1 ? eq - c : MT_NAME_MAX - 1), c);
                 d->mnode[d->nmarker++] = atoi(eq + 1);
                 c = strchr(eq, ' ');
+            }
+            if (f->stiffening && !d->body->Kg) { /* reduced without the geometric stiffness: do it again */
+                mt_flex_data_unref(d);
+                need_reduce = 1;
+                continue;
             }
             d->body->alpha = f->alpha;
             d->body->beta = f->beta;

@@ -432,28 +432,31 @@ static const char sql_flexible_v1[] =
     "  damping          BLOB  -- modal damping ratios: nmode\n"
     ")";
 
-/* Version 4: a flexible body is a body with this row (docs/flexible-bodies.md). */
-static const char sql_flexible[] =
-    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4): the body's\n"
-    "  -- finite-element model and its reduction; the body's mass properties follow from it\n"
-    "  body_id   INTEGER PRIMARY KEY REFERENCES bodies(id) ON DELETE CASCADE CHECK (body_id > 0),\n"
-    "  source    TEXT NOT NULL CHECK (source IN ('beam','mesh')),\n"
-    "  file      TEXT NOT NULL DEFAULT '', -- mesh: .msh, .inp or .bdf file, relative to the project file\n"
-    "  length    NOT NULL DEFAULT 0,       -- beam along the body's x axis from its origin: length, m\n"
-    "  elements  INTEGER NOT NULL DEFAULT 0 CHECK (elements >= 0), -- beam: number of elements\n"
-    "  section   TEXT NOT NULL DEFAULT 'rect' CHECK (section IN ('rect','circle','tube')),\n"
-    "  section_1 NOT NULL DEFAULT 0, section_2 NOT NULL DEFAULT 0, -- beam section: rect b h, circle d, tube D d (m)\n"
-    "  e NOT NULL DEFAULT 0, nu NOT NULL DEFAULT 0.3, rho NOT NULL DEFAULT 0, -- material: Pa, -, kg/m³\n"
-    "  thickness NOT NULL DEFAULT 0,       -- mesh: shell thickness where the mesh has none, m\n"
-    "  method    TEXT NOT NULL CHECK (method IN ('free','cb','guyan','attach')), -- reduction\n"
-    "  modes     INTEGER NOT NULL CHECK (modes >= 0), -- modes kept (cb: fixed-interface modes)\n"
-    "  zeta      NOT NULL CHECK (zeta >= 0), -- modal damping ratio\n"
-    "  alpha NOT NULL DEFAULT 0, beta NOT NULL DEFAULT 0, -- Rayleigh damping (used when either is > 0)\n"
-    "  reduced   BLOB, -- the reduced body (modes at the interface, reduced matrices, inertia invariants,\n"
-    "                  -- outer surface with modal displacements and stresses): core/flex's binary form\n"
-    "                  -- ('MTFLEX', little-endian); NULL: reduce again when the project is opened\n"
-    "  marker_nodes TEXT NOT NULL DEFAULT '' -- node label each marker of the body rode on: 'name=label …'\n"
-    ")";
+/* Version 4: a flexible body is a body with this row (docs/flexible-bodies.md);
+ * version 5 added the last column (ALTER TABLE puts it last as well). */
+#define SQL_FLEXIBLE_V4_COLUMNS \
+    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4): the body's\n" \
+    "  -- finite-element model and its reduction; the body's mass properties follow from it\n" \
+    "  body_id   INTEGER PRIMARY KEY REFERENCES bodies(id) ON DELETE CASCADE CHECK (body_id > 0),\n" \
+    "  source    TEXT NOT NULL CHECK (source IN ('beam','mesh')),\n" \
+    "  file      TEXT NOT NULL DEFAULT '', -- mesh: .msh, .inp or .bdf file, relative to the project file\n" \
+    "  length    NOT NULL DEFAULT 0,       -- beam along the body's x axis from its origin: length, m\n" \
+    "  elements  INTEGER NOT NULL DEFAULT 0 CHECK (elements >= 0), -- beam: number of elements\n" \
+    "  section   TEXT NOT NULL DEFAULT 'rect' CHECK (section IN ('rect','circle','tube')),\n" \
+    "  section_1 NOT NULL DEFAULT 0, section_2 NOT NULL DEFAULT 0, -- beam section: rect b h, circle d, tube D d (m)\n" \
+    "  e NOT NULL DEFAULT 0, nu NOT NULL DEFAULT 0.3, rho NOT NULL DEFAULT 0, -- material: Pa, -, kg/m³\n" \
+    "  thickness NOT NULL DEFAULT 0,       -- mesh: shell thickness where the mesh has none, m\n" \
+    "  method    TEXT NOT NULL CHECK (method IN ('free','cb','guyan','attach')), -- reduction\n" \
+    "  modes     INTEGER NOT NULL CHECK (modes >= 0), -- modes kept (cb: fixed-interface modes)\n" \
+    "  zeta      NOT NULL CHECK (zeta >= 0), -- modal damping ratio\n" \
+    "  alpha NOT NULL DEFAULT 0, beta NOT NULL DEFAULT 0, -- Rayleigh damping (used when either is > 0)\n" \
+    "  reduced   BLOB, -- the reduced body (modes at the interface, reduced matrices, inertia invariants,\n" \
+    "                  -- outer surface with modal displacements and stresses): core/flex's binary form\n" \
+    "                  -- ('MTFLEX', little-endian); NULL: reduce again when the project is opened\n" \
+    "  marker_nodes TEXT NOT NULL DEFAULT '' /* node label each marker of the body rode on: 'name=label …' */"
+#define SQL_STIFFENING "stiffening INTEGER NOT NULL DEFAULT 0 CHECK (stiffening IN (0, 1)) /* 1: geometric stiffening (centrifugal and gravity pre-stress) */"
+static const char sql_flexible_v4[] = SQL_FLEXIBLE_V4_COLUMNS "\n)";
+static const char sql_flexible[] = SQL_FLEXIBLE_V4_COLUMNS ",\n  " SQL_STIFFENING "\n)";
 
 /* The run's solver settings repeat the columns of the solver table. */
 #define RUN_HEAD(table)                                                                                         \
@@ -553,7 +556,7 @@ static const char *const migrate_2_3[] = {
 static const char *const migrate_3_4[] = {
     "ALTER TABLE markers ADD COLUMN node INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0) /* flexible body: the node it rides on (0: the node at its origin) */",
     "ALTER TABLE markers ADD COLUMN spider NOT NULL DEFAULT 0 CHECK (spider >= 0) /* flexible body: radius of a rigid spider to the nodes around it, m */",
-    "DROP TABLE flexible_bodies", sql_flexible,
+    "DROP TABLE flexible_bodies", sql_flexible_v4,
     SQL_RUNS("runs_v4"),
     "INSERT INTO runs_v4(id, status, message, model_version, model_text, method, step, until, every, rtol, atol, ts, xi,"
     " correct, alpha, rho, started, ended, nbody, nrow, nmodal, frame_doubles, chunk_frames, frames, t_first, t_last, writer)"
@@ -566,7 +569,9 @@ static const char *const migrate_3_4[] = {
     " expr) SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy, unit, expr"
     " FROM sensors",
     "DROP TABLE sensors", "ALTER TABLE sensors_v4 RENAME TO sensors", NULL};
-static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3, migrate_3_4};
+/* Version 4 had no geometric stiffening of flexible bodies. */
+static const char *const migrate_4_5[] = {"ALTER TABLE flexible_bodies ADD COLUMN " SQL_STIFFENING, NULL};
+static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3, migrate_3_4, migrate_4_5};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -579,18 +584,20 @@ const char *mt_store_schema_v1_sql(int i)
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;
 }
 
-/* For the test of migrations: the statements of version 3 are those of the
- * current layout without the named tables, with the sensors of version 3;
- * those of version 2 also lack controls and events and have the solver table
- * of version 2. */
+/* For the test of migrations: the statements of version 4 are those of the
+ * current layout with the flexible bodies of version 4; those of version 3
+ * also lack the named tables and have the sensors of version 3; those of
+ * version 2 also lack controls and events and have the solver table of
+ * version 2. */
 static const char *schema_old_sql(int version, int i)
 {
     if (i < 0) return NULL;
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
-        if (sql == sql_lookup_tables || sql == sql_lookup_points) continue;
+        if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
-        if (n++ == i)
+        if (n++ == i && version == 4) return sql == sql_flexible ? sql_flexible_v4 : sql;
+        if (n - 1 == i)
             return sql == sql_sensors ? sql_sensors_v3 : (version < 3 && sql == sql_solver) ? sql_solver_v2
                  : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1 : sql == sql_runs ? sql_runs_v3 : sql;
     }
@@ -600,6 +607,8 @@ const char *mt_store_schema_v2_sql(int i);
 const char *mt_store_schema_v2_sql(int i) { return schema_old_sql(2, i); }
 const char *mt_store_schema_v3_sql(int i);
 const char *mt_store_schema_v3_sql(int i) { return schema_old_sql(3, i); }
+const char *mt_store_schema_v4_sql(int i);
+const char *mt_store_schema_v4_sql(int i) { return schema_old_sql(4, i); }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
 const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {"body",    "marker", "joint",  "driver", "spring",

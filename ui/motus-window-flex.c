@@ -594,6 +594,7 @@ static void import_clicked(GtkButton *b, gpointer data)
     static const int methods[] = {MT_REDUCE_CB, MT_REDUCE_MODES, MT_REDUCE_GUYAN, MT_REDUCE_ATTACH};
     def.method = methods[MIN(3u, gtk_drop_down_get_selected(GTK_DROP_DOWN(g_object_get_data(G_OBJECT(d), "method"))))];
     def.modes = gtk_spin_button_get_value_as_int(GTK_SPIN_BUTTON(g_object_get_data(G_OBJECT(d), "modes")));
+    def.stiffening = gtk_check_button_get_active(GTK_CHECK_BUTTON(g_object_get_data(G_OBJECT(d), "stiffening")));
     GtkLabel *msg = g_object_get_data(G_OBJECT(d), "message");
     g_autoptr(GError) error = NULL;
     if (why->len) {
@@ -682,6 +683,12 @@ GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path)
     gtk_grid_attach(grid, modes, 1, r++, 2, 1);
     g_object_set_data(G_OBJECT(d), "modes", modes);
     grid_entry(grid, r++, _("Damping ratio ζ"), "ζ", "0.02", _("Modal damping of every mode"), d);
+    GtkWidget *stiff = gtk_check_button_new_with_label(_("Geometric stiffening"));
+    gtk_widget_set_tooltip_text(stiff, _("The stress of gravity and of spinning stiffens the modes (a rotor blade, a "
+                                         "long arm spun up): put the body's origin on the axis of rotation. Craig–Bampton "
+                                         "or Guyan; beams and solids"));
+    gtk_grid_attach(grid, stiff, 1, r++, 2, 1);
+    g_object_set_data(G_OBJECT(d), "stiffening", stiff);
     grid_entry(grid, r++, _("Position x"), "x", "0 m", _("Where the mesh's origin goes, project axes"), d);
     grid_entry(grid, r++, _("Position y"), "y", "0 m", NULL, d);
     grid_entry(grid, r++, _("Position z"), "z", "0 m", NULL, d);

@@ -177,3 +177,31 @@ int mt_fe_beam_inertia(const MtFeModel *m, int e, double *mass, double c[3], dou
     w[0] = w[1] = 0.5;
     return 0;
 }
+
+/* Geometric stiffness of a beam under the axial force P of the displacement
+ * ue (12, global axes): (P/30L)·[36 3L −36 3L; 3L 4L² −3L −L²; …] in each
+ * bending plane, the consistent matrix of the cubic deflection (torsion and
+ * shear deformation left out). K (12×12) in global axes. */
+int mt_fe_beam_kg(const MtFeModel *m, int e, const double *ue, double *K, MtError *err)
+{
+    const MtFeElem *el = &m->elem[e];
+    const MtFeProp *p = &m->prop[el->prop];
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double R[9], L;
+    if (mt_fe_beam_frame(m, e, R, &L, err)) return -1;
+    double stretch = 0;
+    for (int k = 0; k < 3; k++) stretch += R[k] * (ue[6 + k] - ue[k]);
+    double P = mat->E * p->A * stretch / L, c = P / (30 * L);
+    double b[4][4] = {{36, 3 * L, -36, 3 * L},
+                      {3 * L, 4 * L * L, -3 * L, -L * L},
+                      {-36, -3 * L, 36, -3 * L},
+                      {3 * L, -L * L, -3 * L, 4 * L * L}};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) b[i][j] *= c;
+    memset(K, 0, sizeof(double) * 144);
+    static const int dxy[4] = {1, 5, 7, 11}, dxz[4] = {2, 4, 8, 10};
+    put4(K, dxy, b, 1);
+    put4(K, dxz, b, -1);
+    mt_fe_rotate6(K, 2, R);
+    return 0;
+}

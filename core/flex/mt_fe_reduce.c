@@ -10,6 +10,7 @@
 #include "mt_fe_asm.h"
 #include "mt_fe_chol.h"
 #include "mt_fe_eig.h"
+#include "mt_fe_geom.h"
 #include "mt_fe_out.h"
 #include "mt_fe_reduce.h"
 #include "mt_i18n.h"
@@ -40,7 +41,7 @@ void mt_flex_body_free(MtFlexBody *b)
     free(b->freq), free(b->Kr), free(b->Mr), free(b->zeta), free(b->rigid_freq), free(b->fix_freq), free(b->fix_meff);
     free(b->if_id), free(b->if_x), free(b->if_H);
     free(b->S1), free(b->Ir), free(b->Mww), free(b->I1), free(b->I2), free(b->Sw);
-    free(b->sv_id), free(b->sv_x), free(b->st), free(b->seg), free(b->sv_H), free(b->sv_vm), free(b->sv_sig);
+    free(b->sv_id), free(b->sv_x), free(b->st), free(b->seg), free(b->sv_H), free(b->sv_vm), free(b->sv_sig), free(b->Kg);
     free(b);
 }
 
@@ -205,7 +206,7 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
     MtFeCsc A = {0};
     MtFeChol *F = NULL;
     MtFlexBody *b = NULL;
-    double *H = NULL, *HR = NULL, *Phi = NULL, *lam = NULL, *lam_all = NULL, *Psi = NULL;
+    double *H = NULL, *HR = NULL, *Phi = NULL, *lam = NULL, *lam_all = NULL, *Psi = NULL, *Xg = NULL;
     int method = opt->method;
     if (method < MT_REDUCE_MODES || method > MT_REDUCE_ATTACH) {
         mt_error_set(err, MT_ERR_ARG, "", MT_("unknown reduction method"));
@@ -221,6 +222,18 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
         mt_error_set(err, MT_ERR_ARG, "", MT_("the number of modes must be positive"));
         return NULL;
     }
+    if (opt->stiffening && method != MT_REDUCE_CB && method != MT_REDUCE_GUYAN) {
+        mt_error_set(err, MT_ERR_ARG, "",
+                     MT_("geometric stiffening needs the body held at its interface: use the cb or guyan reduction"));
+        return NULL;
+    }
+    for (int e = 0; opt->stiffening && e < m->nelem; e++)
+        if (m->elem[e].type == MT_FE_TRIA3 || m->elem[e].type == MT_FE_QUAD4) {
+            mt_error_set(err, MT_ERR_ARG, "",
+                         MT_("geometric stiffening is available for beams and solids; element %d is a shell: turn "
+                             "stiffening off for this body"), m->elem[e].id);
+            return NULL;
+        }
     double t0 = now();
     int boundary = method == MT_REDUCE_CB || method == MT_REDUCE_GUYAN;
     d = mt_fe_dofs_new(m, boundary ? opt->nif : 0, boundary ? opt->ifnodes : NULL, err);
@@ -360,6 +373,7 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
             t1 = now();
             if (mt_fe_chol_solve(F, nb, Psi, n, err)) goto fail;
             if (mt_fe_progress(pr, "constraint modes", 1, err)) goto fail;
+            if (opt->stiffening && !(Xg = mt_fe_geom_loads(m, d, F, err))) goto fail;
             st->t_reduce += now() - t1;
             if (nm > 0) {
                 t1 = now();
@@ -438,10 +452,16 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
     }
     free(rows);
     if (mt_flex_invariants(m, d, HR, N, b, err)) goto fail;
+    if (opt->stiffening) {
+        if (!Xg && !(Xg = mt_fe_geom_loads(m, d, NULL, err))) goto fail; /* no interior: no pre-stress */
+        b->Kg = malloc(sizeof(double) * MT_FLEX_NKG * (size_t)N * (size_t)N + 1);
+        if (!b->Kg) goto oom;
+        if (mt_fe_geom_project(m, d, Xg, HR, N, b->Kg, err)) goto fail;
+    }
     if (opt->surface && mt_flex_surface(m, d, HR, N, opt->stress, b, pr, err)) goto fail;
     st->t_output = now() - t2;
     mt_fe_chol_free(F);
-    free(H), free(HR), free(Phi), free(lam), free(lam_all);
+    free(H), free(HR), free(Phi), free(lam), free(lam_all), free(Xg);
     mt_fe_csc_free(&A);
     mt_fe_dofs_free(d);
     return b;
@@ -449,7 +469,7 @@ oom:
     nomem(err);
 fail:
     mt_fe_chol_free(F);
-    free(H), free(HR), free(Phi), free(lam), free(lam_all), free(Psi);
+    free(H), free(HR), free(Phi), free(lam), free(lam_all), free(Psi), free(Xg);
     mt_fe_csc_free(&A);
     mt_fe_dofs_free(d);
     mt_flex_body_free(b);

@@ -36,6 +36,7 @@ typedef struct {
     int surface;         /* 1: outer surface and modal displacements per surface vertex */
     int stress;          /* 1: also modal stresses at the surface vertices (solids, shells) */
     double zeta;         /* modal damping ratio stored for every mode */
+    int stiffening;      /* 1: geometric stiffness of the inertial loads (CB, GUYAN; MtFlexBody.Kg) */
     int lean;            /* peak memory: 0 auto (above 50 000 DOFs), 1 always, -1 never: keep next to the
                           * factor only the matrix the next step needs, and assemble the other again */
     MtFeProgress progress;
@@ -97,7 +98,15 @@ typedef struct MtFlexBody {
     float *sv_H;         /* 3·nsv·N: displacement of vertex v in mode k at [3·(k·nsv + v)] */
     float *sv_vm;        /* nsv·N: von Mises stress of mode k at vertex v, [k·nsv + v] (Pa per unit w_k) */
     float *sv_sig;       /* 6·nsv·N: stress tensor xx yy zz xy yz zx of mode k at [6·(k·nsv + v)] */
+    /* geometric stiffening (NULL when not asked for): MT_FLEX_NKG blocks N×N (column-major,
+     * block c at c·N·N), the reduced geometric stiffness of the pre-stress of unit body forces
+     * per unit mass b(x) held at the interface: c = 0..2 b = e_c; 3..5 b_j = x_j (j = c − 3);
+     * 6, 7, 8 b_j = x_k and b_k = x_j for (j, k) = (0, 1), (1, 2), (0, 2). A body force field
+     * g + C x (C symmetric) stiffens by Σ p_c Kg_c with p = (g, C00, C11, C22, C01, C12, C02). */
+    double *Kg;
 } MtFlexBody;
+
+#define MT_FLEX_NKG 9
 
 /* Reduces the model. Returns the body, or NULL with err set. stats may be NULL. */
 MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceStats *stats, MtError *err);

@@ -335,3 +335,41 @@ int mt_fe_solid_stress(const MtFeModel *m, int e, const double *ue, double *sig)
     }
     return nn;
 }
+
+/* Geometric (stress) stiffness of a pre-stressed solid: the initial stress σ
+ * of the displacement ue (3·nn) at each stiffness integration point,
+ * S_ab = Σ_q w|J| g_aᵀ σ g_b, the same for every direction: Kg = S ⊗ 1₃ is
+ * returned as the nn×nn scalar S (row-major). */
+int mt_fe_solid_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err)
+{
+    make_rules();
+    const MtFeElem *el = &m->elem[e];
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    int type = el->type, nn = mt_fe_type_nodes(type);
+    double X[3 * MT_FE_MAXNODE], N[MT_FE_MAXNODE], dN[MT_FE_MAXNODE][3], g[MT_FE_MAXNODE][3];
+    gather(m, e, X);
+    double sgn = centre_sign(type, nn, X);
+    if (sgn == 0) return degenerate(m, e, err);
+    double lam = mat->E * mat->nu / ((1 + mat->nu) * (1 - 2 * mat->nu)), mu = mat->E / (2 * (1 + mat->nu));
+    memset(S, 0, sizeof(double) * (size_t)(nn * nn));
+    const Rule *rk = type == MT_FE_TET4 ? &tet1_rule : type == MT_FE_TET10 ? &tet4_rule : &hex_rule;
+    for (int q = 0; q < rk->n; q++) {
+        shape(type, rk->p[q], N, dN);
+        double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;
+        if (!(det > 0)) return degenerate(m, e, err);
+        double du[3][3] = {{0}}; /* du[i][k] = ∂u_i/∂x_k */
+        for (int b = 0; b < nn; b++)
+            for (int i = 0; i < 3; i++)
+                for (int k = 0; k < 3; k++) du[i][k] += ue[3 * b + i] * g[b][k];
+        double tr = du[0][0] + du[1][1] + du[2][2], s[3][3];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) s[i][k] = mu * (du[i][k] + du[k][i]) + (i == k ? lam * tr : 0);
+        double w = rk->w[q] * det;
+        for (int a = 0; a < nn; a++) {
+            double sg[3];
+            for (int i = 0; i < 3; i++) sg[i] = s[i][0] * g[a][0] + s[i][1] * g[a][1] + s[i][2] * g[a][2];
+            for (int b = 0; b < nn; b++) S[a * nn + b] += w * (sg[0] * g[b][0] + sg[1] * g[b][1] + sg[2] * g[b][2]);
+        }
+    }
+    return 0;
+}

@@ -4,10 +4,15 @@
  * clamped block against beam theory, a slender tet10 beam's first five
  * modes free-free and clamped within 0.1 % of Euler–Bernoulli), flat shells
  * (patch tests, simply supported and clamped square plates against Leissa's
- * solutions), and lumped next to consistent mass for every element type. */
+ * solutions), lumped next to consistent mass for every element type, and the
+ * geometric stiffness of inertial pre-stress: a cantilever column buckling
+ * under its own weight at Greenhill's load, beams and tet10 solids. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <lapacke.h>
+#undef I /* complex.h's, from lapacke.h: the tests name indices I */
 
 #include "mt_fe.h"
 #include "mt_fe_asm.h"
@@ -578,8 +583,99 @@ static void test_shell_patch(void)
     }
 }
 
+
+/* Smallest load factor λ that makes the held body's stiffness singular,
+ * K̄ − λ Kg with the interface clamped. The body is reduced with its rigid
+ * vectors kept (so that the basis can hold the clamped shapes, whose rigid
+ * part a floating frame would carry), the clamp is the null space Z of the
+ * interface rows of the basis, and Kg ≥ 0 (tension case): λ = 1 / μ_max of
+ * ZᵀKgZ v = μ ZᵀK̄Z v. */
+static double buckling_factor(const MtFlexBody *fb, const double *Kg)
+{
+    int n = fb->nmode, nc = 6 * fb->nif;
+    double *C = malloc(sizeof(double) * (size_t)nc * n), *mu = malloc(sizeof(double) * (size_t)n);
+    memcpy(C, fb->if_H, sizeof(double) * (size_t)nc * n);
+    double *sv = malloc(sizeof(double) * (size_t)(nc < n ? nc : n)), *VT = malloc(sizeof(double) * (size_t)n * n);
+    double *U = malloc(sizeof(double) * (size_t)nc * nc);
+    int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'A', nc, n, C, nc, sv, U, nc, VT, n) == 0 ? 0 : -1;
+    int rank = 0;
+    for (int k = 0; k < (nc < n ? nc : n); k++) rank += sv[k] > 1e-10 * sv[0];
+    int nz = n - rank;
+    double *Az = calloc((size_t)nz * nz, sizeof(double)), *Bz = calloc((size_t)nz * nz, sizeof(double));
+    for (int a = 0; a < nz; a++)
+        for (int b = 0; b < nz; b++) {
+            const double *za = VT + rank + a, *zb = VT + rank + b; /* row rank+a of Vᵀ: za[n·i] */
+            double sa = 0, sb = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    double p = za[(size_t)n * i] * zb[(size_t)n * j];
+                    sa += p * Kg[(size_t)j * n + i];
+                    sb += p * fb->Kr[(size_t)j * n + i];
+                }
+            Az[(size_t)b * nz + a] = sa, Bz[(size_t)b * nz + a] = sb;
+        }
+    if (!info) info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'N', 'U', nz, Az, nz, Bz, nz, mu);
+    double lam = info == 0 && mu[nz - 1] > 0 ? 1 / mu[nz - 1] : NAN;
+    free(sv), free(U), free(VT), free(Az), free(Bz), free(C), free(mu);
+    return lam;
+}
+
+/* Greenhill: a uniform cantilever column buckles under its own weight when
+ * q L³ / EI = 7.837 (q weight per length). The body force case b = e_x pulls
+ * away from the held root (tension, case 0 of MtFlexBody.Kg); its reverse
+ * compresses, so the critical acceleration is 1 / μ_max of (K̄, Kg_0). */
+static void test_self_weight_buckling(void)
+{
+    printf("-- geometric stiffening: cantilever buckling under its own weight (Greenhill 7.837 EI/L^3)\n");
+    const double L = 1, b = 0.02, h = 0.01, want_q = 7.8373;
+    MtFeModel *m = beam_model(L, 20, b, h, 0, 0);
+    MtReduceOptions o;
+    mt_reduce_options_init(&o);
+    int root = 0, cases = 0;
+    o.nif = 1, o.ifnodes = &root, o.nmodes = 12, o.surface = 0, o.stiffening = 1, o.keep_rigid = 1;
+    MtError err = {0};
+    MtFlexBody *fb = mt_flex_reduce(m, &o, NULL, &err);
+    if (!fb || !fb->Kg) {
+        printf("FAIL reduce: %s\n", err.msg);
+        exit(1);
+    }
+    double EI = E * b * h * h * h / 12; /* weak axis: bending in x–z (h along z) */
+    double lam = buckling_factor(fb, fb->Kg);
+    CHECK_REL(RHO * b * h * lam * L * L * L / EI, want_q, 5e-3, "beam: q L^3 / EI at buckling");
+    /* a uniform body force along y bends the beam but does not pre-stress it axially */
+    for (int k = 0; k < fb->nmode * fb->nmode; k++) cases += fabs(fb->Kg[(size_t)fb->nmode * fb->nmode + k]) > 1e-9 * lam;
+    CHECK(cases == 0, "beam: no geometric stiffness from a load across it");
+    /* spinning about z (C = ω²(1 − e_z e_zᵀ)): centrifugal tension stiffens bending out of the plane */
+    mt_flex_body_free(fb);
+    mt_fe_model_free(m);
+
+    printf("-- the same column of tet10 solids, root face held\n");
+    const double Ls = 0.6, Bs = 0.03, Hs = 0.03;
+    m = box_mesh(Ls, Bs, Hs, 16, 1, 1, MT_FE_TET10);
+    int nroot = 0, *roots = malloc(sizeof(int) * (size_t)m->nnode);
+    for (int a = 0; a < m->nnode; a++)
+        if (m->x[3 * a] == 0) roots[nroot++] = a;
+    o.nif = nroot, o.ifnodes = roots, o.nmodes = 12;
+    fb = mt_flex_reduce(m, &o, NULL, &err);
+    if (!fb || !fb->Kg) {
+        printf("FAIL reduce: %s\n", err.msg);
+        exit(1);
+    }
+    lam = buckling_factor(fb, fb->Kg);
+    EI = E * Bs * Hs * Hs * Hs / 12;
+    CHECK_REL(RHO * Bs * Hs * lam * Ls * Ls * Ls / EI, want_q, 0.02, "tet10: q L^3 / EI at buckling");
+    mt_flex_body_free(fb);
+    free(roots);
+    /* shells and free-free reductions are refused with a message */
+    o.method = MT_REDUCE_MODES, o.nif = 0, o.ifnodes = NULL;
+    fb = mt_flex_reduce(m, &o, NULL, &err);
+    CHECK(!fb && strstr(err.msg, "cb or guyan"), "stiffening with a free-free reduction is refused");
+    mt_fe_model_free(m);
+}
+
 int main(void)
 {
+    test_self_weight_buckling();
     test_beam_clamped();
     test_beam_free();
     test_beam_timoshenko();

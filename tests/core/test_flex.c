@@ -3,7 +3,9 @@
  * static sag of a cantilever under gravity against beam theory, a very stiff
  * flexible connecting rod against the rigid slider-crank, convergence of the
  * flexible rod's deflection with the number of modes, and the first bending
- * frequency of a hinged flexible beam. */
+ * frequency of a hinged flexible beam; geometric stiffening: a spinning
+ * cantilever's flapwise frequency against the rotating-beam solution, and the
+ * blade spin-up example. */
 #include <string.h>
 
 #include "mt_flex.h"
@@ -248,24 +250,12 @@ static int series_cb(void *user, MtState *st)
     return 0;
 }
 
-static void flexible_pendulum(void)
+/* The strongest frequency (Hz) in lo..hi of a sampled series: Hann-windowed
+ * Fourier amplitude, its slow drift removed by a quadratic fit first;
+ * *amp2 the squared amplitude sum. */
+static double strongest_frequency(Series *sr_, double flo, double fhi, double *amp2)
 {
-    printf("-- steel beam 1 m hinged at one end, swinging under gravity: its bending frequency\n");
-    MtSystem *s = mt_test_system(
-        "gravity 0 -9.81 0\n"
-        "solver method dp54 step 1e-4 until 0.3 rtol 1e-9 atol 1e-12\n"
-        "ground\n marker hinge\nend\n"
-        "body beam\n"
-        " flexible beam length 1 elements 20 section rect 0.02 0.01 E 2.1e11 nu 0.3 rho 7850 method cb modes 6 zeta 0\n"
-        " marker pin node 1\n marker tip node 21\n"
-        "end\n"
-        "joint pin revolute beam.pin ground.hinge\n"
-        "sensor tip_y deformation beam.tip component y\n");
-    Series sr = {.sensor = 0, .cap = 4000};
-    sr.t = malloc(sizeof(double) * 4000);
-    sr.y = malloc(sizeof(double) * 4000);
-    MtRunStats stats;
-    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    Series sr = *sr_;
     /* the strongest frequency of the tip's elastic deflection (Hann-windowed
      * Fourier amplitude, its slow drift with the swing removed by a quadratic fit) */
     double S[5] = {0}, B[3] = {0}, T = sr.t[sr.n - 1];
@@ -285,7 +275,7 @@ static void flexible_pendulum(void)
     }
     double fbest = 0, abest = 0;
     for (int pass = 0; pass < 2; pass++) {
-        double lo = pass ? fbest - 1 : 10, hi = pass ? fbest + 1 : 500, df = pass ? 0.001 : 0.5;
+        double lo = pass ? fbest - 1 : flo, hi = pass ? fbest + 1 : fhi, df = pass ? 0.001 : 0.5;
         for (double fr = lo; fr <= hi; fr += df) {
             double re = 0, im = 0;
             for (int i = 0; i < sr.n; i++) {
@@ -296,10 +286,33 @@ static void flexible_pendulum(void)
             if (re * re + im * im > abest) { abest = re * re + im * im; fbest = fr; }
         }
     }
+    *amp2 = abest;
+    return fbest;
+}
+
+static void flexible_pendulum(void)
+{
+    printf("-- steel beam 1 m hinged at one end, swinging under gravity: its bending frequency\n");
+    MtSystem *s = mt_test_system(
+        "gravity 0 -9.81 0\n"
+        "solver method dp54 step 1e-4 until 0.3 rtol 1e-9 atol 1e-12\n"
+        "ground\n marker hinge\nend\n"
+        "body beam\n"
+        " flexible beam length 1 elements 20 section rect 0.02 0.01 E 2.1e11 nu 0.3 rho 7850 method cb modes 6 zeta 0\n"
+        " marker pin node 1\n marker tip node 21\n"
+        "end\n"
+        "joint pin revolute beam.pin ground.hinge\n"
+        "sensor tip_y deformation beam.tip component y\n");
+    Series sr = {.sensor = 0, .cap = 4000};
+    sr.t = malloc(sizeof(double) * 4000);
+    sr.y = malloc(sizeof(double) * 4000);
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    double abest, fbest = strongest_frequency(&sr, 10, 500, &abest);
     const double EI = 2.1e11 * 0.01 * 0.02 * 0.02 * 0.02 / 12, rhoA = 7850 * 0.02 * 0.01, bl = 3.926602312;
     double f_theory = bl * bl * sqrt(EI / rhoA) / (2 * M_PI);
     double f = fbest;
-    printf("     %d samples over %.2f s; elastic tip deflection amplitude %.3g m\n", sr.n, T, sqrt(abest) * 4 / sr.n);
+    printf("     %d samples over %.2f s; elastic tip deflection amplitude %.3g m\n", sr.n, sr.t[sr.n - 1], sqrt(abest) * 4 / sr.n);
     CHECK(sqrt(abest) * 4 / sr.n > 1e-6, "the beam vibrates while it swings");
     CHECK_REL(f, f_theory, 0.01, "bending frequency of the swinging beam against the pinned-free beam (beta L = 3.9266) [Hz]");
     free(sr.t);
@@ -308,11 +321,120 @@ static void flexible_pendulum(void)
     mt_system_free(s);
 }
 
+/* ---- a spinning cantilever stiffens (geometric stiffening) --------------------------------- */
+
+/* A steel beam clamped to a hub turning at Ω about z, its flapwise (z) bending
+ * set ringing by gravity along −z applied at t = 0. With stiffening, the
+ * flapwise frequency follows the rotating-beam solution (dimensionless
+ * λ = ω·√(ρAL⁴/EI) = 3.5160, 3.6816, 4.1373 at γ = Ω·√(ρAL⁴/EI) = 0, 1, 2:
+ * Yoo & Shin 1998, Table 1; Southwell's ω² = ω₀² + 1.193 Ω² gives 3.682,
+ * 4.139); without it only the frame's rigid rotation stiffens, and the
+ * frequency stays well below. */
+static double spin_flap(double gamma, int stiffening)
+{
+    const double E = 2.1e11, rho = 7850, b = 0.02, h = 0.01, L = 1;
+    const double scale = sqrt(E * b * h * h * h / 12 / (rho * b * h)) / (L * L); /* ω = λ·scale */
+    char text[1400];
+    snprintf(text, sizeof text,
+             "gravity 0 0 -9.81\n"
+             "solver method dp54 step 2e-4 until 1.2 rtol 1e-9 atol 1e-12\n"
+             "ground\n marker hub\nend\n"
+             "body blade\n"
+             " flexible beam length 1 elements 20 section rect 0.02 0.01 E 2.1e11 nu 0.3 rho 7850 method cb modes 6 zeta 0%s\n"
+             " marker root node 1\n marker tip node 21\n"
+             "end\n"
+             "joint hub revolute blade.root ground.hub\n"
+             "driver spin hub rate %.17g\n"
+             "sensor tip_z deformation blade.tip component z\n",
+             stiffening ? " stiffening" : "", gamma * scale);
+    MtSystem *s = mt_test_system(text);
+    Series sr = {.sensor = 0, .cap = 8000};
+    sr.t = malloc(sizeof(double) * 8000);
+    sr.y = malloc(sizeof(double) * 8000);
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    double amp, f = strongest_frequency(&sr, 2, 40, &amp);
+    free(sr.t);
+    free(sr.y);
+    mt_state_free(st);
+    mt_system_free(s);
+    return 2 * M_PI * f / scale;
+}
+
+static void spinning_beam(void)
+{
+    printf("-- a spinning cantilever: flapwise frequency with and without geometric stiffening\n");
+    static const double gam[3] = {0, 1, 2}, lam[3] = {3.5160, 3.6816, 4.1373};
+    for (int k = 0; k < 3; k++) {
+        double l = spin_flap(gam[k], 1);
+        char what[96];
+        snprintf(what, sizeof what, "stiffened, gamma = %g: dimensionless flapwise frequency", gam[k]);
+        CHECK_REL(l, lam[k], 0.01, what);
+    }
+    double l0 = spin_flap(2, 0);
+    printf("     not stiffened, gamma = 2: %.4f (the frame's own rotation stiffens a little)\n", l0);
+    CHECK(fabs(l0 / lam[2] - 1) > 0.03, "not stiffened, gamma = 2: more than 3 %% below the rotating-beam frequency");
+}
+
+/* ---- the blade spin-up example: bounded with stiffening, running away without ---------------- */
+
+static double spin_up_peak(const char *text, double *final_lag)
+{
+    MtSystem *s = mt_test_system(text);
+    Series sr = {.sensor = 0, .cap = 8000};
+    sr.t = malloc(sizeof(double) * 8000);
+    sr.y = malloc(sizeof(double) * 8000);
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    double peak = 0;
+    for (int i = 0; i < sr.n; i++) peak = fmax(peak, fabs(sr.y[i]));
+    *final_lag = sr.n ? sr.y[sr.n - 1] : NAN;
+    free(sr.t);
+    free(sr.y);
+    mt_state_free(st);
+    mt_system_free(s);
+    return peak;
+}
+
+static void blade_spin_up(void)
+{
+    printf("-- projects/blade-spin-up: a 10 m blade spun up to 6 rad/s, above its in-plane frequency\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/blade-spin-up.motus.txt", MOTUS_PROJECTS_DIR);
+    FILE *f = fopen(path, "rb");
+    static char text[8192], off[8192];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[n] = 0;
+    CHECK(n > 0 && strstr(text, " stiffening\n") && strstr(text, "until 20"), "the example reads (%s)", path);
+    if (!n) return;
+    double lag_end, peak = spin_up_peak(text, &lag_end);
+    /* quasi-static: a cantilever under the tangential load ρA·α·x of the largest hub
+     * acceleration α = 2Ωs/T bends at its tip by 11 q₀L⁴/(120 EI), q₀ = ρA·α·L */
+    double q0 = 1.2 * (2 * 6.0 / 15) * 10, quasi = 11 * q0 * 1e4 / (120 * 14000.0);
+    printf("     stiffened: largest tip lag %.4f m (quasi-static %.4f m), at 20 s %.2g m\n", peak, quasi, lag_end);
+    CHECK(fabs(peak / quasi - 1) < 0.15, "stiffened: the tip lags as the quasi-static cantilever under the peak tangential load, within 15 %%");
+    CHECK(fabs(lag_end) < 0.01, "stiffened: and rings about the straight blade once the speed is reached");
+    /* the same without stiffening, to 16 s (it diverges soon after) */
+    char *o = off;
+    for (const char *c = text; *c;) {
+        if (!strncmp(c, " stiffening", 11)) c += 11;
+        else if (!strncmp(c, "until 20", 8)) o += sprintf(o, "until 16"), c += 8;
+        else *o++ = *c++;
+    }
+    *o = 0;
+    double peak_off = spin_up_peak(off, &lag_end);
+    printf("     linear modes alone: largest tip lag %.3f m by 16 s\n", peak_off);
+    CHECK(peak_off > 10 * peak, "without stiffening the in-plane bending runs away (10x the stiffened lag by 16 s)");
+}
+
 int main(void)
 {
     free_body();
     cantilever();
     flexible_slider_crank();
     flexible_pendulum();
+    spinning_beam();
+    blade_spin_up();
     return mt_test_done();
 }

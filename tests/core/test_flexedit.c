@@ -118,6 +118,17 @@ static void mesh_body(void)
     fb = m->flex[0].data->body;
     CHECK(fb->nif == 1 && p.calls > 0, "one interface node after the refresh (%d), progress %d", fb->nif, p.calls);
     CHECK(mt_flex_data_marker_node(m->flex[0].data, want) == label, "the node marker rides on node %d", label);
+    /* geometric stiffening turned on: the refresh reduces again, with the stiffening matrices */
+    m->flex[0].stiffening = 1;
+    CHECK(mt_model_flex_refresh(m, &err) == MT_OK && m->flex[0].data && m->flex[0].data->body->Kg,
+          "stiffening on: reduced again with its matrices (%s)", err.msg);
+    m->flex[0].stiffening = 0;
+    CHECK(mt_model_flex_refresh(m, &err) == MT_OK && m->flex[0].data && !m->flex[0].data->body->Kg,
+          "and off again (%s)", err.msg);
+    MtFlexMeshDef ds = d;
+    ds.stiffening = 1;
+    int b3 = mt_flexedit_add_mesh_body(m, &ds, &err);
+    CHECK(b3 >= 0 && m->flex[m->nflex - 1].stiffening == 1, "a mesh body made with stiffening keeps the setting");
     mt_model_free(m);
 }
 

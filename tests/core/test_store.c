@@ -26,6 +26,7 @@
 const char *mt_store_schema_v1_sql(int i); /* mt_store_schema.c, for this test */
 const char *mt_store_schema_v2_sql(int i);
 const char *mt_store_schema_v3_sql(int i);
+const char *mt_store_schema_v4_sql(int i);
 
 static char tmpdir[256];
 
@@ -1164,7 +1165,7 @@ static void test_flexible(void)
              "gravity 0 -9.81 0\nsolver method dp54 step 0.005 until 0.2 rtol 1e-9 atol 1e-12\n"
              "ground\n marker o\nend\n"
              "body arm\n flexible mesh \"%s\" method cb modes 3 zeta 0.02\n marker pin node 1\n marker tip at 0.5 0 0\nend\n"
-             "body arm2\n flexible beam length 0.4 elements 6 section tube 0.02 0.016 E 2.1e11 nu 0.3 rho 7850 modes 2\n"
+             "body arm2\n flexible beam length 0.4 elements 6 section tube 0.02 0.016 E 2.1e11 nu 0.3 rho 7850 modes 2 stiffening\n"
              " position 0.5 0 0\n marker a node 1\nend\n"
              "joint pin revolute arm.pin ground.o\njoint elbow revolute arm2.a arm.tip\n"
              "sensor bend deformation arm.tip component y\n", mesh);
@@ -1193,7 +1194,12 @@ static void test_flexible(void)
                    !memcmp(x->if_H, y->if_H, sizeof(double) * 6 * (size_t)x->nif * (size_t)x->nmode) && x->mass == y->mass;
         CHECK(same, "the stored reduction is bit-identical (%d modes, %d interface nodes)", y->nmode, y->nif);
         CHECK(b->body[0].mass == m->body[0].mass && !memcmp(b->body[0].inertia, m->body[0].inertia, sizeof m->body[0].inertia),
-              "mass properties from the FE model kept");
+              "mass properties from the FE model kept");    }
+    if (b->nflex == 2 && b->flex[1].data) {
+        const MtFlexBody *x = m->flex[1].data->body, *y = b->flex[1].data->body;
+        size_t nk = (size_t)MT_FLEX_NKG * (size_t)x->nmode * (size_t)x->nmode;
+        CHECK(b->flex[1].stiffening && x->Kg && y->Kg && !memcmp(x->Kg, y->Kg, sizeof(double) * nk),
+              "geometric stiffening kept, its matrices bit-identical");
     }
     /* a run stores w, ẇ, ẅ; columns recomputed from frames match the run's own */
     MtSystem *sys = mt_system_compile(b, &err);
@@ -1343,6 +1349,7 @@ static void test_migration(void)
  * elastic energies (and, before version 3, no controls, events or loops). */
 static void strip_to_version(MtModel *m, int version)
 {
+    if (version >= 4) return; /* version 4 lacks only geometric stiffening, which 'every' does not use */
     mt_model_free_tables(m);
     int n = 0;
     for (int k = 0; k < m->nsensor; k++)
@@ -1361,7 +1368,7 @@ static void strip_to_version(MtModel *m, int version)
     CHECK(mt_model_eval_params(m, &err) == MT_OK, "the version %d model evaluates: %s", version, err.msg);
 }
 
-/* A version 2 or 3 file, made with the statements of that version and filled
+/* A version 2, 3 or 4 file, made with the statements of that version and filled
  * with the rows of a current project (the tables the version had; version 2:
  * the solver without loops and nu), is migrated to the current version. */
 static void test_migration_old(int version)
@@ -1384,21 +1391,25 @@ static void test_migration_old(int version)
     raw_exec(db, sql);
     raw_exec(db, "BEGIN");
     int nstmt = 0;
-    const char *(*schema)(int) = version == 2 ? mt_store_schema_v2_sql : mt_store_schema_v3_sql;
+    const char *(*schema)(int) = version == 2 ? mt_store_schema_v2_sql : version == 3 ? mt_store_schema_v3_sql : mt_store_schema_v4_sql;
     for (; schema(nstmt); nstmt++) raw_exec(db, schema(nstmt));
     if (version == 2)
         CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('controls', 'events')") == 0 &&
                   raw_int(db, "SELECT count(*) FROM pragma_table_info('solver') WHERE name IN ('loops', 'nu')") == 0,
               "version 2 has no controls, events, loops or nu (%d statements)", nstmt);
-    CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'lookup_table%'") == 0 &&
-              raw_int(db, "SELECT count(*) FROM pragma_table_info('sensors') WHERE name IN ('force_id', 'spring_id')") == 0,
-          "version %d has no named tables and no load sensors", version);
+    if (version < 4)
+        CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'lookup_table%'") == 0 &&
+                  raw_int(db, "SELECT count(*) FROM pragma_table_info('sensors') WHERE name IN ('force_id', 'spring_id')") == 0,
+              "version %d has no named tables and no load sensors", version);
+    else
+        CHECK(raw_int(db, "SELECT count(*) FROM pragma_table_info('flexible_bodies') WHERE name = 'stiffening'") == 0,
+              "version 4 has no geometric stiffening");
     sqlite3_stmt *tl;
     sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", -1, &tl, NULL);
     int ncopied = 0;
     while (sqlite3_step(tl) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(tl, 0);
-        if (!strcmp(t, "flexible_bodies")) continue; /* reserved and empty until version 4 */
+        if (version < 4 && !strcmp(t, "flexible_bodies")) continue; /* reserved and empty until version 4 */
         /* the columns version 2 had (later versions added some) */
         char q[256], cols[1024] = "";
         snprintf(q, sizeof q, "SELECT group_concat(name, ', ') FROM pragma_table_info('%s', 'main')", t);
@@ -1479,6 +1490,7 @@ static void test_migration_old(int version)
 
 static void test_migration_v2(void) { test_migration_old(2); }
 static void test_migration_v3(void) { test_migration_old(3); }
+static void test_migration_v4(void) { test_migration_old(4); }
 
 /* ---- files that are not usable projects ------------------------------------------------------ */
 
@@ -1825,7 +1837,7 @@ int main(void)
     }
     /* test_million first: its memory bound is measured from a small process */
     void (*const tests[])(void) = {test_million,   test_every_field,  test_controls_events, test_load_messages,
-                                   test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3,
+                                   test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3, test_migration_v4,
                                    test_bad_files, test_kill_run,     test_kill_save,       test_flexible};
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         double t0 = now_s();
