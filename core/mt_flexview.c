@@ -5,6 +5,10 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt_math.h"
 
 int mt_flexview_has_field(const MtFlexBody *fb, MtFlexField f)
 {
@@ -156,4 +160,48 @@ double mt_flexview_mode_amplitude(const MtFlexBody *fb, int k, double size)
         mx = fmax(mx, sqrt((double)h[0] * h[0] + (double)h[1] * h[1] + (double)h[2] * h[2]));
     }
     return mx > 0 ? size / mx : 0;
+}
+
+int mt_flexview_normal_modes(const MtFlexBody *fb, float *dn)
+{
+    size_t nsv = (size_t)fb->nsv, N = (size_t)fb->nmode;
+    memset(dn, 0, sizeof(float) * 3 * nsv * N);
+    if (!fb->sv_H || !fb->st || fb->nst <= 0) return 0;
+    int *count = calloc(nsv + 1, sizeof(int));
+    if (!count) return -1;
+    for (int t = 0; t < fb->nst; t++)
+        for (int c = 0; c < 3; c++) count[fb->st[3 * t + c]]++;
+    for (int t = 0; t < fb->nst; t++) {
+        const int *tri = fb->st + 3 * t;
+        double a[3], e1[3], e2[3], n[3];
+        for (int i = 0; i < 3; i++) {
+            a[i] = fb->sv_x[3 * tri[0] + i];
+            e1[i] = fb->sv_x[3 * tri[1] + i] - a[i];
+            e2[i] = fb->sv_x[3 * tri[2] + i] - a[i];
+        }
+        mt_v3_cross(n, e1, e2);
+        double len = sqrt(mt_v3_dot(n, n));
+        if (!(len > 0)) continue;
+        for (int i = 0; i < 3; i++) n[i] /= len;
+        for (size_t k = 0; k < N; k++) {
+            const float *H = fb->sv_H + 3 * k * nsv;
+            double d1[3], d2[3], r1[3], r2[3], nd[3];
+            for (int i = 0; i < 3; i++) {
+                d1[i] = (double)H[3 * tri[1] + i] - H[3 * tri[0] + i];
+                d2[i] = (double)H[3 * tri[2] + i] - H[3 * tri[0] + i];
+            }
+            /* d(e1 × e2) = d1 × e2 + e1 × d2; the unit normal's rate drops its part along n */
+            mt_v3_cross(r1, d1, e2);
+            mt_v3_cross(r2, e1, d2);
+            for (int i = 0; i < 3; i++) nd[i] = (r1[i] + r2[i]) / len;
+            double along = mt_v3_dot(n, nd);
+            for (int c = 0; c < 3; c++) {
+                float *out = dn + 3 * (k * nsv + (size_t)tri[c]);
+                double wgt = 1.0 / count[tri[c]];
+                for (int i = 0; i < 3; i++) out[i] += (float)(wgt * (nd[i] - along * n[i]));
+            }
+        }
+    }
+    free(count);
+    return 0;
 }

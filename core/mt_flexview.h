@@ -53,5 +53,11 @@ double mt_flexview_size(const MtFlexBody *fb);
 /* Modal coordinate of mode k whose largest surface displacement is `size`
  * (0 when the mode moves no surface vertex). */
 double mt_flexview_mode_amplitude(const MtFlexBody *fb, int k, double size);
+/* Rate of the unit surface normal per unit modal coordinate, so that shading
+ * follows the deformation: dn[3·(k·nsv + v)] = the mean over the triangles at
+ * vertex v of d n̂/dw_k = (ṅ − n̂ (n̂·ṅ))/|n|, ṅ = (H_b − H_a)×(c − a) +
+ * (b − a)×(H_c − H_a). Zero where no triangle is (beam lines). Returns 0, or
+ * −1 when out of memory. */
+int mt_flexview_normal_modes(const MtFlexBody *fb, float *dn);
 
 #endif

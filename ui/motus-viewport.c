@@ -323,10 +323,16 @@ static void flex_upload(MotusViewport *self, FlexGl *f, const MotusFlexMesh *fm)
     gsize nsv = (gsize)fb->nsv, N = (gsize)MIN(fb->nmode, MAX_SHADER_MODES);
     f->nmodes = 0;
     if (!N || !fb->sv_H || nsv * N * 2 > (gsize)self->max_tbo) return;
-    float *h = g_new0(float, 4 * nsv * N);
-    for (gsize t = 0; t < nsv * N; t++) memcpy(h + 4 * t, fb->sv_H + 3 * t, 3 * sizeof(float));
-    tbo_make(&f->hbuf, &f->htex, h, nsv * N);
+    /* two texels per vertex and mode: the displacement, and the rate of the unit normal (shading follows) */
+    float *h = g_new0(float, 8 * nsv * N), *dn = g_new(float, 3 * nsv * (gsize)fb->nmode);
+    if (mt_flexview_normal_modes(fb, dn)) memset(dn, 0, sizeof(float) * 3 * nsv * (gsize)fb->nmode);
+    for (gsize t = 0; t < nsv * N; t++) {
+        memcpy(h + 8 * t, fb->sv_H + 3 * t, 3 * sizeof(float));
+        memcpy(h + 8 * t + 4, dn + 3 * t, 3 * sizeof(float));
+    }
+    tbo_make(&f->hbuf, &f->htex, h, 2 * nsv * N);
     g_free(h);
+    g_free(dn);
     f->stress = mt_flexview_has_field(fb, MT_FLEXFIELD_VONMISES);
     if (f->stress) {
         float *sg = g_new0(float, 8 * nsv * N);

@@ -6,11 +6,14 @@
  * as they must be, and a mode shown at a given amplitude reaches exactly
  * that size; a beam has displacement but no stress field; the rigid motion
  * fitted to the supports is exact for a rigid field and, with one support,
- * makes that support's displacement zero. */
+ * makes that support's displacement zero; the rates of the surface normals
+ * (shading of the deformed body) are exact for rigid tilts of a flat plate
+ * and agree with the normals of a slightly deformed bar. */
 #include <string.h>
 
 #include "mt_flexview.h"
 #include "mt_flexdata.h"
+#include "mt_math.h"
 #include "mt_mesh.h"
 #include "mt_test.h"
 
@@ -258,6 +261,89 @@ static void beam(void)
     mt_model_free(m);
 }
 
+/* Mean unit normal of the triangles at each vertex of the surface pos (3·nsv). */
+static void vertex_normals(const MtFlexBody *fb, const float *pos, double *vn)
+{
+    memset(vn, 0, sizeof(double) * 3 * (size_t)fb->nsv);
+    for (int t = 0; t < fb->nst; t++) {
+        const int *tri = fb->st + 3 * t;
+        double e1[3], e2[3], n[3];
+        for (int i = 0; i < 3; i++) e1[i] = pos[3 * tri[1] + i] - pos[3 * tri[0] + i], e2[i] = pos[3 * tri[2] + i] - pos[3 * tri[0] + i];
+        mt_v3_cross(n, e1, e2);
+        double l = sqrt(mt_v3_dot(n, n));
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 3; i++) vn[3 * tri[c] + i] += n[i] / l;
+    }
+}
+
+static void normal_rates(void)
+{
+    printf("-- rates of the surface normals\n");
+    /* a flat unit square in the x-y plane, two triangles; modes: a tilt about x
+     * (u = e_x × x), a stretch along x, a tilt about y (u_z = x) */
+    float x[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, H[36] = {0};
+    int st[6] = {0, 1, 2, 0, 2, 3};
+    for (int v = 0; v < 4; v++) {
+        H[3 * v + 2] = x[3 * v + 1];            /* mode 0: (0, −z, y) with z = 0 */
+        H[3 * (4 + v)] = x[3 * v];              /* mode 1: (x, 0, 0) */
+        H[3 * (8 + v) + 2] = x[3 * v];          /* mode 2: (0, 0, x) */
+    }
+    MtFlexBody fb = {0};
+    fb.nmode = 3, fb.nsv = 4, fb.nst = 2, fb.sv_x = x, fb.st = st, fb.sv_H = H;
+    float dn[36];
+    CHECK(mt_flexview_normal_modes(&fb, dn) == 0, "computed");
+    double worst = 0;
+    static const double want[3][3] = {{0, -1, 0}, {0, 0, 0}, {-1, 0, 0}};
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 4; v++)
+            for (int i = 0; i < 3; i++) worst = fmax(worst, fabs(dn[3 * (4 * k + v) + i] - want[k][i]));
+    CHECK_ABS(worst, 0, 1e-7, "plate: tilt about x turns the normal by e_x × n, a stretch not at all, tilt about y by e_y × n");
+
+    /* the reduced hex8 bar: against the normals of the surface deformed by ε in each mode */
+    MtError err = {0};
+    const char *text = bar_inp();
+    MtFeModel *fe = mt_mesh_read_text(text, strlen(text), "bar.inp", MT_MESH_INP, &err);
+    if (!fe || mt_fe_default_props(fe, 2.1e11, 0.3, 7850, 0, &err) != MT_OK) {
+        CHECK(0, "the bar (%s)", err.msg);
+        return;
+    }
+    MtReduceOptions o;
+    mt_reduce_options_init(&o);
+    o.method = MT_REDUCE_MODES, o.nmodes = 4;
+    MtFlexBody *b = mt_flex_reduce(fe, &o, NULL, &err);
+    mt_fe_model_free(fe);
+    CHECK(b && b->nst > 0, "reduced with a surface (%s)", err.msg);
+    if (!b) return;
+    size_t nsv = (size_t)b->nsv;
+    float *d = malloc(sizeof(float) * 3 * nsv * (size_t)b->nmode), *pos = malloc(sizeof(float) * 3 * nsv);
+    double *n0 = malloc(sizeof(double) * 3 * nsv), *n1 = malloc(sizeof(double) * 3 * nsv);
+    mt_flexview_normal_modes(b, d);
+    double w[4] = {0}, rel = 0;
+    for (int k = 0; k < b->nmode; k++) {
+        double eps = 1e-4 * mt_flexview_mode_amplitude(b, k, 0.4); /* 40 µm at the largest */
+        memset(w, 0, sizeof w);
+        mt_flexview_deformed(b, w, NULL, 1, pos);
+        vertex_normals(b, pos, n0);
+        w[k] = eps;
+        mt_flexview_deformed(b, w, NULL, 1, pos);
+        vertex_normals(b, pos, n1);
+        double num = 0, den = 0;
+        for (size_t v = 0; v < nsv; v++) {
+            int cnt = 0;
+            for (int t = 0; t < 3 * b->nst; t++) cnt += b->st[t] == (int)v;
+            for (int i = 0; i < 3; i++) {
+                double fd = (n1[3 * v + i] - n0[3 * v + i]) / (cnt * eps), an = d[3 * ((size_t)k * nsv + v) + i];
+                num = fmax(num, fabs(fd - an)), den = fmax(den, fabs(an));
+            }
+        }
+        rel = fmax(rel, num / den);
+    }
+    printf("     largest difference from finite differences: %.2g of the largest rate\n", rel);
+    CHECK(rel < 3e-3, "bar: the normal rates agree with the normals of a slightly deformed surface (4 modes)");
+    free(d), free(pos), free(n0), free(n1);
+    mt_flex_body_free(b);
+}
+
 int main(void)
 {
     von_mises();
@@ -265,5 +351,6 @@ int main(void)
     rigid_fit();
     one_support();
     beam();
+    normal_rates();
     return mt_test_done();
 }
