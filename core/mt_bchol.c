@@ -10,6 +10,7 @@
 #include <suitesparse/amd.h>
 
 #include "mt_i18n.h"
+#include "mt_math.h"
 
 struct MtBchol {
     int n, nrows;
@@ -676,7 +677,7 @@ INLINE void fwd_any(const MtBchol *b, int c, double *x)
     } else DISPATCH(fwd_column, b->psize[c], b, c, x)
 }
 
-static void bwd_all(const MtBchol *b, double *x)
+MT_HOT static void bwd_all(const MtBchol *b, double *x)
 {
     for (int c = b->n - 1; c >= 0; c--) {
         if (b->ldl[c]) {
@@ -689,7 +690,7 @@ static void bwd_all(const MtBchol *b, double *x)
     }
 }
 
-int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
+MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
 {
     if (tol > 0) save_diag(b);
     b->nreg = 0;
@@ -713,7 +714,7 @@ int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
     return 0;
 }
 
-void mt_bchol_solve(const MtBchol *b, double *x)
+MT_HOT void mt_bchol_solve(const MtBchol *b, double *x)
 {
     for (int c = 0; c < b->n; c++) fwd_any(b, c, x);
     bwd_all(b, x);

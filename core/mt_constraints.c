@@ -298,7 +298,7 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u)
+static inline __attribute__((always_inline)) void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u)
 {
     const MtSystem *s = st->sys;
     double p[2][3], vp[2][3], c[2][3], d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0;
@@ -350,7 +350,7 @@ static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, c
     }
 }
 
-void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
+MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {

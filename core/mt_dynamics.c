@@ -46,7 +46,7 @@ void mt_stage_bodies(MtState *st, const double *q)
 /* mt_eval's body pass: rotations, world inverse inertia, gravity and gyroscopic
  * forces of rigid bodies in one sweep (R and ω stay in registers); with no
  * other applied forces (done = 1) also the free accelerations a0 and acc. */
-static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
+MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
 {
     const MtSystem *s = st->sys;
     double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict fall = st->f;
@@ -217,7 +217,7 @@ static double row_sub(const MtState *st, int k, int r, const double *x, double v
     return v;
 }
 
-void mt_assemble(MtState *st)
+MT_HOT void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 }
 
 /* acc (or du) += Σ W λ over blocks. */
-static void add_reactions(const MtState *st, const double *lambda, double *out)
+MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {
@@ -372,7 +372,7 @@ static void free_acc(MtState *st)
     memcpy(st->acc, st->a0, sizeof(double) * (size_t)s->nu);
 }
 
-MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
+MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
 {
     const MtSystem *s = st->sys;
     st->nevals++;
