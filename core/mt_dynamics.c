@@ -384,13 +384,14 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
         free_acc(st);
     } else st->chan[2] = t;
     if (s->nrow == 0) goto check;
-    mt_stage_constraints(st, t, q, u);
     {
-        mt_assemble(st);
         double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
         double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
         double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
         int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
+        if (feedback) mt_stage_constraints(st, t, q, u);
+        else mt_stage_constraints_rhs(st, t, q, u, c0, c1, rhs); /* lean rows' right-hand side while their r are at hand */
+        mt_assemble(st);
         for (int k = 0; k < s->nblock && feedback; k++) {
             const MtCBlock *b = &s->block[k];
             double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000;
@@ -399,21 +400,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
         }
         for (int k = 0; k < s->nblock && !feedback; k++) {
             const MtCBlock *b = &s->block[k];
-            if (b->lean) { /* position rows: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
-                int r0 = b->row0;
-                double v[3];
-                for (int a = 0; a < 3; a++) v[a] = -st->h[r0 + a] - c1 * st->gd[r0 + a] - c0 * st->g[r0 + a];
-                for (int sd = 0; sd < 2; sd++) {
-                    if (b->body[sd] < 0) continue;
-                    const double *rr = st->dlean + MT_LEAN * k + 3 * sd, *x = st->a0 + 6 * b->body[sd];
-                    double sg = sd ? -1 : 1, r0x = rr[0], r1 = rr[1], r2 = rr[2];
-                    v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
-                    v[1] -= sg * (x[1] + x[5] * r0x - x[3] * r2);
-                    v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0x);
-                }
-                for (int a = 0; a < 3; a++) rhs[r0 + a] = st->rowoff[r0 + a] ? 0 : v[a];
-                continue;
-            }
+            if (b->lean) continue; /* mt_stage_constraints_rhs did it */
             for (int r = 0; r < b->nrow; r++) {
                 int row = b->row0 + r;
                 double v = -st->h[row];
