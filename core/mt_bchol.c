@@ -445,7 +445,7 @@ INLINE void schur_s(double *restrict T, const double *restrict Xa, const int ma,
  * product whose inner loop runs along contiguous memory (the compiler
  * vectorises it), then subtracted from their targets. Same arithmetic as the
  * block-by-block updates; 0 if some below block is not 3 rows (caller does it). */
-static int panel_column(MtBchol *b, int c, const double *C, double id)
+INLINE int panel_column(MtBchol *b, int c, const double *C, double id)
 {
     int e0 = b->colptr[c], nb = b->colptr[c + 1] - e0, w = 3 * nb;
     for (int e = 0; e < nb; e++)
