@@ -10,6 +10,7 @@
 #include <suitesparse/amd.h>
 
 #include "mt_i18n.h"
+#include "mt_math.h"
 
 struct MtBchol {
     int n, nrows;
@@ -444,7 +445,7 @@ INLINE void schur_s(double *restrict T, const double *restrict Xa, const int ma,
  * product whose inner loop runs along contiguous memory (the compiler
  * vectorises it), then subtracted from their targets. Same arithmetic as the
  * block-by-block updates; 0 if some below block is not 3 rows (caller does it). */
-static int panel_column(MtBchol *b, int c, const double *C, double id)
+INLINE int panel_column(MtBchol *b, int c, const double *C, double id)
 {
     int e0 = b->colptr[c], nb = b->colptr[c + 1] - e0, w = 3 * nb;
     for (int e = 0; e < nb; e++)
@@ -676,7 +677,7 @@ INLINE void fwd_any(const MtBchol *b, int c, double *x)
     } else DISPATCH(fwd_column, b->psize[c], b, c, x)
 }
 
-static void bwd_all(const MtBchol *b, double *x)
+MT_HOT static void bwd_all(const MtBchol *b, double *x)
 {
     for (int c = b->n - 1; c >= 0; c--) {
         if (b->ldl[c]) {
@@ -689,7 +690,7 @@ static void bwd_all(const MtBchol *b, double *x)
     }
 }
 
-int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
+MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
 {
     if (tol > 0) save_diag(b);
     b->nreg = 0;
@@ -713,7 +714,7 @@ int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
     return 0;
 }
 
-void mt_bchol_solve(const MtBchol *b, double *x)
+MT_HOT void mt_bchol_solve(const MtBchol *b, double *x)
 {
     for (int c = 0; c < b->n; c++) fwd_any(b, c, x);
     bwd_all(b, x);

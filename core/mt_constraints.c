@@ -298,7 +298,8 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u)
+static inline __attribute__((always_inline)) void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u,
+                                                    const double *restrict a0, double c0, double c1, double *restrict rhs)
 {
     const MtSystem *s = st->sys;
     double p[2][3], vp[2][3], c[2][3], d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0;
@@ -342,23 +343,34 @@ static void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, c
     }
     double *dl = L + 24;
     dl[0] = d00; dl[1] = d10; dl[2] = d11; dl[3] = d20; dl[4] = d21; dl[5] = d22;
-    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0, v[3];
     for (int a = 0; a < 3; a++) {
-        g[a] = p[0][a] - p[1][a];
-        gd[a] = vp[0][a] - vp[1][a];
-        h[a] = c[0][a] - c[1][a];
+        double ga = p[0][a] - p[1][a], gda = vp[0][a] - vp[1][a], ha = c[0][a] - c[1][a];
+        g[a] = ga;
+        gd[a] = gda;
+        h[a] = ha;
+        v[a] = -ha - c1 * gda - c0 * ga;
     }
+    if (!rhs) return;
+    /* position rows of the Lagrange right-hand side: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
+    for (int sd = 0; sd < 2; sd++) {
+        if (b->body[sd] < 0) continue;
+        const double *x = a0 + 6 * b->body[sd];
+        double sg = sd ? -1 : 1, r0 = L[3 * sd], r1 = L[3 * sd + 1], r2 = L[3 * sd + 2];
+        v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
+        v[1] -= sg * (x[1] + x[5] * r0 - x[3] * r2);
+        v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0);
+    }
+    const unsigned char *off = st->rowoff + b->row0;
+    for (int a = 0; a < 3; a++) rhs[b->row0 + a] = off[a] ? 0 : v[a];
 }
 
-void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
+/* Rows of a block that is not lean. */
+static void stage_block(MtState *st, int k, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
-    for (int k = 0; k < s->nblock; k++) {
-        const MtCBlock *b = &s->block[k];
-        if (b->lean) {
-            sph_lean(st, b, q, u);
-            continue;
-        }
+    const MtCBlock *b = &s->block[k];
+    {
         int nr = b->nrow;
         double *G0 = mt_state_G(st, k, 0);
         if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
@@ -535,6 +547,25 @@ void mt_stage_constraints(MtState *st, double t, const double *q, const double *
                 mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
             }
         }
+    }
+}
+
+MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        if (s->block[k].lean) sph_lean(st, &s->block[k], q, u, NULL, 0, 0, NULL);
+        else stage_block(st, k, t, q, u);
+    }
+}
+
+MT_HOT void mt_stage_constraints_rhs(MtState *st, double t, const double *q, const double *u, double c0, double c1,
+                                     double *rhs)
+{
+    const MtSystem *s = st->sys;
+    for (int k = 0; k < s->nblock; k++) {
+        if (s->block[k].lean) sph_lean(st, &s->block[k], q, u, st->a0, c0, c1, rhs);
+        else stage_block(st, k, t, q, u);
     }
 }
 

@@ -46,7 +46,7 @@ void mt_stage_bodies(MtState *st, const double *q)
 /* mt_eval's body pass: rotations, world inverse inertia, gravity and gyroscopic
  * forces of rigid bodies in one sweep (R and ω stay in registers); with no
  * other applied forces (done = 1) also the free accelerations a0 and acc. */
-static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
+MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
 {
     const MtSystem *s = st->sys;
     double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict fall = st->f;
@@ -217,7 +217,7 @@ static double row_sub(const MtState *st, int k, int r, const double *x, double v
     return v;
 }
 
-void mt_assemble(MtState *st)
+MT_HOT void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 }
 
 /* acc (or du) += Σ W λ over blocks. */
-static void add_reactions(const MtState *st, const double *lambda, double *out)
+MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {
@@ -372,7 +372,7 @@ static void free_acc(MtState *st)
     memcpy(st->acc, st->a0, sizeof(double) * (size_t)s->nu);
 }
 
-MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
+MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
 {
     const MtSystem *s = st->sys;
     st->nevals++;
@@ -384,13 +384,14 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         free_acc(st);
     } else st->chan[2] = t;
     if (s->nrow == 0) goto check;
-    mt_stage_constraints(st, t, q, u);
     {
-        mt_assemble(st);
         double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
         double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
         double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
         int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
+        if (feedback) mt_stage_constraints(st, t, q, u);
+        else mt_stage_constraints_rhs(st, t, q, u, c0, c1, rhs); /* lean rows' right-hand side while their r are at hand */
+        mt_assemble(st);
         for (int k = 0; k < s->nblock && feedback; k++) {
             const MtCBlock *b = &s->block[k];
             double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000;
@@ -399,21 +400,7 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
         }
         for (int k = 0; k < s->nblock && !feedback; k++) {
             const MtCBlock *b = &s->block[k];
-            if (b->lean) { /* position rows: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
-                int r0 = b->row0;
-                double v[3];
-                for (int a = 0; a < 3; a++) v[a] = -st->h[r0 + a] - c1 * st->gd[r0 + a] - c0 * st->g[r0 + a];
-                for (int sd = 0; sd < 2; sd++) {
-                    if (b->body[sd] < 0) continue;
-                    const double *rr = st->dlean + MT_LEAN * k + 3 * sd, *x = st->a0 + 6 * b->body[sd];
-                    double sg = sd ? -1 : 1, r0x = rr[0], r1 = rr[1], r2 = rr[2];
-                    v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
-                    v[1] -= sg * (x[1] + x[5] * r0x - x[3] * r2);
-                    v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0x);
-                }
-                for (int a = 0; a < 3; a++) rhs[r0 + a] = st->rowoff[r0 + a] ? 0 : v[a];
-                continue;
-            }
+            if (b->lean) continue; /* mt_stage_constraints_rhs did it */
             for (int r = 0; r < b->nrow; r++) {
                 int row = b->row0 + r;
                 double v = -st->h[row];
@@ -432,8 +419,15 @@ MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtErro
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
-    double nf = 0; /* x·0 is 0 for finite x, NaN otherwise: one test per evaluation */
-    for (int i = 0; i < s->nu; i++) nf += st->acc[i] * 0;
+    /* x·0 is 0 for finite x, NaN otherwise: one test per evaluation. Eight
+     * independent sums: one sum would be a chain of nu dependent additions
+     * (the compiler may not reorder them), 4 cycles each. */
+    double nf8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, nf = 0;
+    int i8 = 0;
+    for (; i8 + 8 <= s->nu; i8 += 8)
+        for (int j = 0; j < 8; j++) nf8[j] += st->acc[i8 + j] * 0;
+    for (; i8 < s->nu; i8++) nf += st->acc[i8] * 0;
+    for (int j = 0; j < 8; j++) nf += nf8[j];
     if (nf != 0 || isnan(nf))
     for (int i = 0; i < s->nu; i++)
         if (!isfinite(st->acc[i])) {

@@ -20,7 +20,7 @@ static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *er
     return mt_deriv(o->st, t, y, dy, err);
 }
 
-MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
+MT_HOT MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
 {
     const MtSystem *s = st->sys;
     int nq = s->nq, nu = s->nu;
@@ -51,7 +51,7 @@ static void normalize_quats(const Ode *o, double *y)
 }
 
 /* Writes y into the state, applies the optional projections. */
-MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
 {
     MtState *st = o->st;
     for (int i = 0; i < o->nq + o->nu; i++)
@@ -125,7 +125,7 @@ int mt_ode_step_events(Ode *o, double ta, const double *ya, const double *da, do
     return 1;
 }
 
-static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
+MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                         MtRunStats *stats, MtError *err, double *work)
 {
     int n = o->n;

@@ -62,6 +62,9 @@ static inline void mt_marker_eval(const MtState *st, const double *q, const doub
 /* Stages (mt_dynamics.c, mt_constraints.c). */
 void mt_stage_bodies(MtState *st, const double *q);
 void mt_stage_constraints(MtState *st, double t, const double *q, const double *u);
+/* The same, and the lean blocks' rows of the Lagrange right-hand side in rhs
+ * (Baumgarte gains c0, c1; free accelerations st->a0), in the same pass. */
+void mt_stage_constraints_rhs(MtState *st, double t, const double *q, const double *u, double c0, double c1, double *rhs);
 void mt_assemble(MtState *st);
 
 #endif
