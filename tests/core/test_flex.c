@@ -250,6 +250,27 @@ static int series_cb(void *user, MtState *st)
     return 0;
 }
 
+/* Runs a model given as text and records its first sensor at every output
+ * frame (at most cap); free with series_free. */
+static void record_series(const char *text, int cap, Series *sr)
+{
+    memset(sr, 0, sizeof *sr);
+    sr->cap = cap;
+    sr->t = malloc(sizeof(double) * (size_t)cap);
+    sr->y = malloc(sizeof(double) * (size_t)cap);
+    MtSystem *s = mt_test_system(text);
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, series_cb, sr, &stats);
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+static void series_free(Series *sr)
+{
+    free(sr->t);
+    free(sr->y);
+}
+
 /* The strongest frequency (Hz) in lo..hi of a sampled series: Hann-windowed
  * Fourier amplitude, its slow drift removed by a quadratic fit first;
  * *amp2 the squared amplitude sum. */
@@ -293,7 +314,8 @@ static double strongest_frequency(Series *sr_, double flo, double fhi, double *a
 static void flexible_pendulum(void)
 {
     printf("-- steel beam 1 m hinged at one end, swinging under gravity: its bending frequency\n");
-    MtSystem *s = mt_test_system(
+    Series sr;
+    record_series(
         "gravity 0 -9.81 0\n"
         "solver method dp54 step 1e-4 until 0.3 rtol 1e-9 atol 1e-12\n"
         "ground\n marker hinge\nend\n"
@@ -302,12 +324,8 @@ static void flexible_pendulum(void)
         " marker pin node 1\n marker tip node 21\n"
         "end\n"
         "joint pin revolute beam.pin ground.hinge\n"
-        "sensor tip_y deformation beam.tip component y\n");
-    Series sr = {.sensor = 0, .cap = 4000};
-    sr.t = malloc(sizeof(double) * 4000);
-    sr.y = malloc(sizeof(double) * 4000);
-    MtRunStats stats;
-    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+        "sensor tip_y deformation beam.tip component y\n",
+        4000, &sr);
     double abest, fbest = strongest_frequency(&sr, 10, 500, &abest);
     const double EI = 2.1e11 * 0.01 * 0.02 * 0.02 * 0.02 / 12, rhoA = 7850 * 0.02 * 0.01, bl = 3.926602312;
     double f_theory = bl * bl * sqrt(EI / rhoA) / (2 * M_PI);
@@ -315,10 +333,7 @@ static void flexible_pendulum(void)
     printf("     %d samples over %.2f s; elastic tip deflection amplitude %.3g m\n", sr.n, sr.t[sr.n - 1], sqrt(abest) * 4 / sr.n);
     CHECK(sqrt(abest) * 4 / sr.n > 1e-6, "the beam vibrates while it swings");
     CHECK_REL(f, f_theory, 0.01, "bending frequency of the swinging beam against the pinned-free beam (beta L = 3.9266) [Hz]");
-    free(sr.t);
-    free(sr.y);
-    mt_state_free(st);
-    mt_system_free(s);
+    series_free(&sr);
 }
 
 /* ---- a spinning cantilever stiffens (geometric stiffening) --------------------------------- */
@@ -347,17 +362,10 @@ static double spin_flap(double gamma, int stiffening)
              "driver spin hub rate %.17g\n"
              "sensor tip_z deformation blade.tip component z\n",
              stiffening ? " stiffening" : "", gamma * scale);
-    MtSystem *s = mt_test_system(text);
-    Series sr = {.sensor = 0, .cap = 8000};
-    sr.t = malloc(sizeof(double) * 8000);
-    sr.y = malloc(sizeof(double) * 8000);
-    MtRunStats stats;
-    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    Series sr;
+    record_series(text, 8000, &sr);
     double amp, f = strongest_frequency(&sr, 2, 40, &amp);
-    free(sr.t);
-    free(sr.y);
-    mt_state_free(st);
-    mt_system_free(s);
+    series_free(&sr);
     return 2 * M_PI * f / scale;
 }
 
@@ -380,19 +388,12 @@ static void spinning_beam(void)
 
 static double spin_up_peak(const char *text, double *final_lag)
 {
-    MtSystem *s = mt_test_system(text);
-    Series sr = {.sensor = 0, .cap = 8000};
-    sr.t = malloc(sizeof(double) * 8000);
-    sr.y = malloc(sizeof(double) * 8000);
-    MtRunStats stats;
-    MtState *st = mt_test_run(s, series_cb, &sr, &stats);
+    Series sr;
+    record_series(text, 8000, &sr);
     double peak = 0;
     for (int i = 0; i < sr.n; i++) peak = fmax(peak, fabs(sr.y[i]));
     *final_lag = sr.n ? sr.y[sr.n - 1] : NAN;
-    free(sr.t);
-    free(sr.y);
-    mt_state_free(st);
-    mt_system_free(s);
+    series_free(&sr);
     return peak;
 }
 
