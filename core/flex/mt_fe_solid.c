@@ -304,6 +304,23 @@ void mt_fe_elastic_D(double E, double nu, double D[36])
     }
 }
 
+/* Stress (xx yy zz xy yz zx) of the displacement ue at a point with shape
+ * gradients g, isotropic Lamé constants lam, mu. */
+static void point_stress(int nn, const double *ue, const double (*g)[3], double lam, double mu, double s[6])
+{
+    double du[3][3] = {{0}}; /* du[i][k] = ∂u_i/∂x_k */
+    for (int b = 0; b < nn; b++)
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) du[i][k] += ue[3 * b + i] * g[b][k];
+    double tr = du[0][0] + du[1][1] + du[2][2];
+    s[0] = lam * tr + 2 * mu * du[0][0];
+    s[1] = lam * tr + 2 * mu * du[1][1];
+    s[2] = lam * tr + 2 * mu * du[2][2];
+    s[3] = mu * (du[0][1] + du[1][0]);
+    s[4] = mu * (du[1][2] + du[2][1]);
+    s[5] = mu * (du[2][0] + du[0][2]);
+}
+
 int mt_fe_solid_stress(const MtFeModel *m, int e, const double *ue, double *sig)
 {
     const MtFeElem *el = &m->elem[e];
@@ -321,17 +338,7 @@ int mt_fe_solid_stress(const MtFeModel *m, int e, const double *ue, double *sig)
             memset(s, 0, sizeof(double) * 6);
             continue;
         }
-        double du[3][3] = {{0}}; /* du[i][k] = ∂u_i/∂x_k */
-        for (int b = 0; b < nn; b++)
-            for (int i = 0; i < 3; i++)
-                for (int k = 0; k < 3; k++) du[i][k] += ue[3 * b + i] * g[b][k];
-        double tr = du[0][0] + du[1][1] + du[2][2];
-        s[0] = lam * tr + 2 * mu * du[0][0];
-        s[1] = lam * tr + 2 * mu * du[1][1];
-        s[2] = lam * tr + 2 * mu * du[2][2];
-        s[3] = mu * (du[0][1] + du[1][0]);
-        s[4] = mu * (du[1][2] + du[2][1]);
-        s[5] = mu * (du[2][0] + du[0][2]);
+        point_stress(nn, ue, (const double(*)[3])g, lam, mu, s);
     }
     return nn;
 }
@@ -357,13 +364,9 @@ int mt_fe_solid_kg(const MtFeModel *m, int e, const double *ue, double *S, MtErr
         shape(type, rk->p[q], N, dN);
         double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;
         if (!(det > 0)) return degenerate(m, e, err);
-        double du[3][3] = {{0}}; /* du[i][k] = ∂u_i/∂x_k */
-        for (int b = 0; b < nn; b++)
-            for (int i = 0; i < 3; i++)
-                for (int k = 0; k < 3; k++) du[i][k] += ue[3 * b + i] * g[b][k];
-        double tr = du[0][0] + du[1][1] + du[2][2], s[3][3];
-        for (int i = 0; i < 3; i++)
-            for (int k = 0; k < 3; k++) s[i][k] = mu * (du[i][k] + du[k][i]) + (i == k ? lam * tr : 0);
+        double v[6];
+        point_stress(nn, ue, (const double(*)[3])g, lam, mu, v);
+        double s[3][3] = {{v[0], v[3], v[5]}, {v[3], v[1], v[4]}, {v[5], v[4], v[2]}};
         double w = rk->w[q] * det;
         for (int a = 0; a < nn; a++) {
             double sg[3];
