@@ -553,7 +553,7 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
     return 0;
 }
 
-int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
+MT_HOT int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
     if (detect || tol > 0) save_diag(b); /* detect keeps rows already marked: they stay out */
     b->nreg = 0;
