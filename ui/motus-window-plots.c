@@ -103,11 +103,13 @@ static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name,
     return k;
 }
 
-static void refill_one(MotusWindow *self, MotusPlotSpec *ps)
+/* Refills a plot with the first n frames: all plots hold the same frames
+ * (self->plotted; a live run's newer ones come with the next extend), so n is
+ * read once by the caller while the worker keeps adding frames. */
+static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
     motus_plot_clear(ps->w);
     motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(self->model, ps->x) : NULL);
-    guint n = n_frames(self);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
@@ -128,8 +130,10 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps)
 
 void motus_window_refill_plots(MotusWindow *self)
 {
-    for (guint i = 0; i < self->plots->len; i++) refill_one(self, spec(self, i));
-    self->plotted = n_frames(self);
+    /* frames that arrive while the plots refill are appended by the next extend: none is lost */
+    guint n = n_frames(self);
+    for (guint i = 0; i < self->plots->len; i++) refill_one(self, spec(self, i), n);
+    self->plotted = n;
     motus_window_update_actions(self);
 }
 
@@ -315,7 +319,7 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
         for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
         if (!there) {
             g_ptr_array_add(ps->curves, g_strdup(column));
-            refill_one(self, ps);
+            refill_one(self, ps, self->plotted);
             motus_window_update_actions(self);
         }
         self->active_plot = i;
@@ -347,7 +351,7 @@ guint motus_window_add_plot(MotusWindow *self)
     gtk_box_append(self->plots_box, w);
     spec_new(self, MOTUS_PLOT(w));
     self->active_plot = self->plots->len - 1;
-    refill_one(self, active(self));
+    refill_one(self, active(self), self->plotted);
     show_active(self);
     return self->plots->len - 1;
 }
@@ -379,7 +383,7 @@ gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *nam
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     for (int i = 0; names && names[i]; i++) g_ptr_array_add(ps->curves, g_strdup(names[i]));
-    refill_one(self, ps);
+    refill_one(self, ps, self->plotted);
     motus_window_update_actions(self);
     return TRUE;
 }
@@ -395,7 +399,7 @@ gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **erro
     g_free(ps->x);
     ps->x = g_strdup(x);
     g_ptr_array_set_size(ps->refs, 0); /* kept curves were drawn against the old axis */
-    refill_one(self, ps);
+    refill_one(self, ps, self->plotted);
     show_active(self);
     return TRUE;
 }
@@ -425,7 +429,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         g_ptr_array_add(ps->refs, r);
         n++;
     }
-    refill_one(self, ps);
+    refill_one(self, ps, self->plotted);
     return n;
 }
 
@@ -442,7 +446,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
     if (!there) {
         g_ptr_array_add(ps->curves, g_strdup(name));
-        refill_one(self, ps);
+        refill_one(self, ps, self->plotted);
         motus_window_update_actions(self);
     }
     self->quiet = TRUE;
@@ -467,7 +471,7 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     g_ptr_array_set_size(ps->refs, 0);
-    refill_one(self, ps);
+    refill_one(self, ps, self->plotted);
     motus_window_update_actions(self);
 }
 
@@ -558,7 +562,7 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json)
             else g_free(name); /* a column the model no longer has */
             while (*q == ' ' || *q == ',') q++;
         }
-        refill_one(self, ps);
+        refill_one(self, ps, self->plotted);
     }
     const char *a = strstr(json, "\"active\"");
     guint act = 0;

@@ -453,9 +453,12 @@ static void test_plots(void)
     run_to_end();
     g_assert_cmpint(motus_plot_n_curves(p0), ==, 2);
     g_assert_nonnull(strstr(motus_plot_curve_name(p0, 1), "earlier run"));
-    double y0, y1;
-    g_assert_true(motus_plot_get_point(p0, 0, 500, &x, &y0)); /* t = 0.5 s, now: a quarter turn */
+    double y0, y1, x0;
+    /* every frame once: frames that arrive while a plot refills at the start of a run are not lost */
+    g_assert_cmpuint(motus_plot_n_points(p0, 0), ==, 2001);
+    g_assert_true(motus_plot_get_point(p0, 0, 500, &x0, &y0)); /* t = 0.5 s, now: a quarter turn */
     g_assert_true(motus_plot_get_point(p0, 1, 500, &x, &y1)); /* before: half a turn */
+    g_assert_cmpfloat(fabs(x0 - 0.5), <, 1e-12);
     g_assert_cmpfloat(fabs(x - 0.5), <, 1e-12);
     g_assert_cmpfloat(fabs(y0 - sqrt(0.08)), <, 1e-6);
     g_assert_cmpfloat(fabs(y1 - 0.2), <, 1e-6);
