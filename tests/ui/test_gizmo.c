@@ -20,47 +20,12 @@
 #include "motus-inspector.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
+#include "ui-test.h"
 
-static MotusWindow *win;
 static int finished_calls;
 
-typedef gboolean (*Cond)(void);
-
-static gboolean wake(gpointer data)
-{
-    (void)data;
-    return G_SOURCE_CONTINUE;
-}
-
-static gboolean wait_for(Cond cond, double seconds)
-{
-    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
-    guint id = g_timeout_add(10, wake, NULL);
-    gboolean ok = TRUE;
-    while (!cond()) {
-        if (g_get_monotonic_time() > end) {
-            ok = FALSE;
-            break;
-        }
-        g_main_context_iteration(NULL, TRUE);
-    }
-    g_source_remove(id);
-    return ok;
-}
-
-static guint frames_mark;
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
-static gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
 static gboolean finished(void) { return finished_calls > 0; }
 static gboolean running_with_frames(void) { return motus_window_get_n_frames(win) >= 50; }
-
-static void wait_drawn(void)
-{
-    frames_mark = motus_viewport_get_frames_drawn(viewport());
-    motus_viewport_queue_render(viewport());
-    g_assert_true(wait_for(drawn, 20));
-}
 
 static void on_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer data)
 {

@@ -18,29 +18,7 @@
 #include "motus-scene.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
-
-static MotusWindow *win;
-static guint frames_mark;
-
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
-static gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
-
-static gboolean wake(gpointer data)
-{
-    (void)data;
-    return G_SOURCE_CONTINUE;
-}
-
-static void wait_drawn(void)
-{
-    frames_mark = motus_viewport_get_frames_drawn(viewport());
-    motus_viewport_queue_render(viewport());
-    gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
-    guint id = g_timeout_add(10, wake, NULL);
-    while (!drawn() && g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
-    g_source_remove(id);
-    g_assert_true(drawn());
-}
+#include "ui-test.h"
 
 static void shoot(const char *name, char **path)
 {
@@ -54,7 +32,7 @@ static void shoot(const char *name, char **path)
 /* Centre (window pixels) and radius on screen (pixels) of ball `b`. */
 static void ball_on_screen(int b, double *x, double *y, double *r)
 {
-    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    const MtModel *m = model();
     double c[3], top[3], vx, vy, tx, ty;
     memcpy(c, m->body[b].pos, sizeof c);
     memcpy(top, c, sizeof top);

@@ -1,0 +1,53 @@
+/* ui-test.h — what every in-process test of the main window under Xvfb
+ * shares: the window, the main loop run until a condition holds, and a wait
+ * for the 3D view to draw a new frame. Included by one test program each
+ * (its statics are that program's). */
+#ifndef MOTUS_UI_TEST_H
+#define MOTUS_UI_TEST_H
+
+#include <gtk/gtk.h>
+
+#include "motus-viewport.h"
+#include "motus-window.h"
+
+static MotusWindow *win;
+static guint frames_mark;
+
+typedef gboolean (*Cond)(void);
+
+static gboolean ui_test_wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until cond() holds; FALSE after `seconds`. */
+static inline gboolean wait_for(Cond cond, double seconds)
+{
+    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
+    guint id = g_timeout_add(10, ui_test_wake, NULL);
+    gboolean ok = TRUE;
+    while (!cond()) {
+        if (g_get_monotonic_time() > end) {
+            ok = FALSE;
+            break;
+        }
+        g_main_context_iteration(NULL, TRUE);
+    }
+    g_source_remove(id);
+    return ok;
+}
+
+static inline MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+static inline const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+static inline gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
+
+/* Asks the 3D view for a frame and waits until it is drawn. */
+static inline void wait_drawn(void)
+{
+    frames_mark = motus_viewport_get_frames_drawn(viewport());
+    motus_viewport_queue_render(viewport());
+    g_assert_true(wait_for(drawn, 20));
+}
+
+#endif
