@@ -54,6 +54,18 @@ static inline int mt_test_done(void)
     return mt_test_fails ? 1 : 0;
 }
 
+/* The model in canonical text form (malloc'ed), to compare models exactly. */
+static inline char *mt_test_model_text(const MtModel *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    MtError err = {0};
+    mt_model_write(m, f, &err);
+    fclose(f);
+    return buf;
+}
+
 /* Parses and compiles a model given as text; aborts the test on error. */
 static inline MtSystem *mt_test_system(const char *text)
 {

@@ -10,18 +10,6 @@
 #include "mt_flexdata.h"
 #include "mt_test.h"
 
-/* The model as canonical text (to compare states exactly). */
-static char *text_of(const MtModel *m)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    MtError err = {0};
-    mt_model_write(m, f, &err);
-    fclose(f);
-    return buf;
-}
-
 static const char *get(const MtEditor *e, MtEditKind k, int i, const char *field)
 {
     static char buf[256];
@@ -160,7 +148,7 @@ static void test_fields(void)
 
     /* bad values: refused, the entity and field named, nothing changed */
     unsigned long state = mt_editor_state(e);
-    char *before = text_of(mt_editor_model(e));
+    char *before = mt_test_model_text(mt_editor_model(e));
     const char *bad[][2] = {{"mass", "-1"}, {"mass", "abc"}, {"mass", "2 mm"}, {"inertia.0", "1e9"}, {"position.2", "nan"},
                             {"mass", ""}, {"mass", "{1 +}"}, {"position.0", "L"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -173,7 +161,7 @@ static void test_fields(void)
               "the message names the field: %s", e2.msg);
         CHECK(!strcmp(e2.entity, "arm"), "error entity is the body");
     }
-    char *after = text_of(mt_editor_model(e));
+    char *after = mt_test_model_text(mt_editor_model(e));
     CHECK(!strcmp(before, after) && mt_editor_state(e) == state, "refused edits leave the model as it was");
     free(before);
     free(after);
@@ -227,32 +215,32 @@ static void test_undo_redo(void)
     MtEditor *e = mt_editor_new(mt_edit_new_model());
     enum { N = 8 };
     char *states[N + 1];
-    states[0] = text_of(mt_editor_model(e));
+    states[0] = mt_test_model_text(mt_editor_model(e));
     MtBodyDef d;
     mt_body_def_default(&d);
     int b;
     CHECK(mt_edit_add_body(e, &d, &b, &err) == MT_OK, "%s", err.msg);
-    states[1] = text_of(mt_editor_model(e));
+    states[1] = mt_test_model_text(mt_editor_model(e));
     double p[3] = {0, 0.05, 0}, z[3] = {0, 0, 1};
     CHECK(mt_edit_add_joint(e, "", MT_JOINT_REVOLUTE, b, MT_GROUND, p, z, NULL, &err) == MT_OK, "%s", err.msg);
-    states[2] = text_of(mt_editor_model(e));
+    states[2] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_rename(e, MT_EDIT_BODY, b, "link", &err) == MT_OK, "%s", err.msg);
-    states[3] = text_of(mt_editor_model(e));
+    states[3] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_set_field(e, MT_EDIT_BODY, b, "velocity.0", "1", &err) == MT_OK, "%s", err.msg);
-    states[4] = text_of(mt_editor_model(e));
+    states[4] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_duplicate(e, MT_EDIT_BODY, b, NULL, &err) == MT_OK, "%s", err.msg);
-    states[5] = text_of(mt_editor_model(e));
+    states[5] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_add_sensor(e, "", MT_SENSOR_POSITION, MT_EDIT_MARKER, 0, 1, NULL, &err) == MT_OK, "%s", err.msg);
-    states[6] = text_of(mt_editor_model(e));
+    states[6] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_delete(e, MT_EDIT_BODY, 1, &err) == MT_OK, "%s", err.msg);
-    states[7] = text_of(mt_editor_model(e));
+    states[7] = mt_test_model_text(mt_editor_model(e));
     CHECK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "3", &err) == MT_OK, "%s", err.msg);
-    states[8] = text_of(mt_editor_model(e));
+    states[8] = mt_test_model_text(mt_editor_model(e));
     for (int i = 1; i <= N; i++) CHECK(strcmp(states[i], states[i - 1]), "edit %d changed the model", i);
     CHECK(!strcmp(mt_editor_undo_label(e), "set End time of solver"), "undo label: %s", mt_editor_undo_label(e));
     for (int i = N; i > 0; i--) {
         CHECK(mt_editor_undo(e, &err) == MT_OK, "undo %d", i);
-        char *t = text_of(mt_editor_model(e));
+        char *t = mt_test_model_text(mt_editor_model(e));
         CHECK(!strcmp(t, states[i - 1]), "undo %d gives state %d back exactly", i, i - 1);
         free(t);
     }
@@ -260,7 +248,7 @@ static void test_undo_redo(void)
     CHECK(mt_editor_undo(e, &err) == MT_ERR_ARG, "nothing more to undo");
     for (int i = 1; i <= N; i++) {
         CHECK(mt_editor_redo(e, &err) == MT_OK, "redo %d", i);
-        char *t = text_of(mt_editor_model(e));
+        char *t = mt_test_model_text(mt_editor_model(e));
         CHECK(!strcmp(t, states[i]), "redo %d gives state %d back exactly", i, i);
         free(t);
     }
@@ -376,7 +364,7 @@ static void test_rename_duplicate_delete(void)
     /* undo everything: the fixture again */
     while (mt_editor_can_undo(e)) mt_editor_undo(e, &err);
     MtModel *ref = mt_model_parse(crank_text, "crank", &err);
-    char *a = text_of(ref), *b = text_of(mt_editor_model(e));
+    char *a = mt_test_model_text(ref), *b = mt_test_model_text(mt_editor_model(e));
     CHECK(!strcmp(a, b), "undoing every edit gives the fixture back");
     free(a);
     free(b);

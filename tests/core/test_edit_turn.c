@@ -10,17 +10,6 @@
 #include "mt_edit_turn.h"
 #include "mt_test.h"
 
-static char *text_of(const MtModel *m)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    MtError err = {0};
-    mt_model_write(m, f, &err);
-    fclose(f);
-    return buf;
-}
-
 /* Column k (axis k of the body) of a row-major rotation. */
 static void column(const double R[9], int k, double out[3])
 {
@@ -40,7 +29,7 @@ int main(void)
     CHECK(mt_edit_add_body(e, &d, &b, &err) == MT_OK, "add a box: %s", err.msg);
     double at[3] = {1, 2.1, 3}; /* 0.1 m along the body's y from its origin */
     CHECK(mt_edit_add_marker(e, b, "top", at, NULL, &mk, &err) == MT_OK, "add a marker: %s", err.msg);
-    char *before = text_of(mt_editor_model(e));
+    char *before = mt_test_model_text(mt_editor_model(e));
 
     /* 90° about project x: body y → project z, body z → −y; origin and marker offset in body axes kept */
     CHECK(mt_edit_turn_body(e, b, 0, M_PI / 2, &err) == MT_OK, "turn about x: %s", err.msg);
@@ -56,7 +45,7 @@ int main(void)
 
     /* one undo gives the model back, text for text */
     CHECK(mt_editor_undo(e, &err) == MT_OK, "undo: %s", err.msg);
-    char *undone = text_of(mt_editor_model(e));
+    char *undone = mt_test_model_text(mt_editor_model(e));
     CHECK(!strcmp(before, undone), "undo restores the exact text");
     free(undone);
 
@@ -77,12 +66,12 @@ int main(void)
     CHECK_ABS(x[2], -1, 1e-12, "body x along project -z after 90 deg about y");
 
     /* refused: the ground, a bad axis, a non-finite angle; nothing changes */
-    char *kept = text_of(m);
+    char *kept = mt_test_model_text(m);
     CHECK(mt_edit_turn_body(e, MT_GROUND, 0, 1, &err) == MT_ERR_ARG, "the ground cannot be turned");
     CHECK(mt_edit_turn_body(e, b, 3, 1, &err) == MT_ERR_ARG, "axis 3 refused");
     CHECK(strstr(err.msg, "plate") != NULL, "the message names the body: '%s'", err.msg);
     CHECK(mt_edit_turn_body(e, b, 1, NAN, &err) == MT_ERR_ARG, "a NaN angle refused");
-    char *after = text_of(mt_editor_model(e));
+    char *after = mt_test_model_text(mt_editor_model(e));
     CHECK(!strcmp(kept, after), "refused turns leave the model as it was");
     free(kept), free(after), free(before);
     mt_editor_free(e);

@@ -22,16 +22,6 @@ static const char *model =
     "spring s rod.tip ground.b k {1000 * m_rod} c 2 length {r}\n"
     "driver d pin rate {2*pi} start 0\n";
 
-static char *text_of(const MtModel *m)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(m, f, NULL);
-    fclose(f);
-    return buf;
-}
-
 static void expect_error(const char *what, const char *text, const char *frag1, const char *frag2)
 {
     MtError err = {0};
@@ -60,10 +50,10 @@ int main(void)
     CHECK(m->nunit == 2 && !strcmp(m->unit[0].unit, "mm"), "display units remembered (%d)", m->nunit);
 
     /* text → model → text → model → text: expressions survive exactly */
-    char *t1 = text_of(m);
+    char *t1 = mt_test_model_text(m);
     MtModel *m2 = mt_model_parse(t1, "t1", &err);
     CHECK(m2 != NULL, "canonical text parses: %s", err.msg);
-    char *t2 = m2 ? text_of(m2) : strdup("");
+    char *t2 = m2 ? mt_test_model_text(m2) : strdup("");
     CHECK(!strcmp(t1, t2), "round trip of the canonical text is identical");
     CHECK(strstr(t1, "mass {m_rod}") && strstr(t1, "radius {r} {2*r} internal") && strstr(t1, "parameter L 300 mm"),
           "expressions and units are written back as typed");

@@ -17,16 +17,6 @@ static const char *good =
     "joint wrist revolute slider.b rod.b\njoint slide prismatic slider.s ground.rail\n"
     "driver spin pivot rate 10 start 0\nspring sp crank.pin ground.o k 100 c 0.5\n";
 
-static char *write_text(const MtModel *m)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(m, f, NULL);
-    fclose(f);
-    return buf;
-}
-
 /* The message must mention every fragment. */
 static void expect_error(const char *what, const char *text, const char *frag1, const char *frag2)
 {
@@ -55,10 +45,10 @@ int main(void)
     CHECK(m->nbody == 3 && m->nmarker == 8 && m->njoint == 4 && m->ndriver == 1 && m->nspring == 1,
           "entity counts 3/8/4/1/1, got %d/%d/%d/%d/%d", m->nbody, m->nmarker, m->njoint, m->ndriver, m->nspring);
     CHECK(fabs(m->spring[0].length - 0.1) < 1e-15, "spring free length defaults to the initial distance (%g)", m->spring[0].length);
-    char *t1 = write_text(m);
+    char *t1 = mt_test_model_text(m);
     MtModel *m2 = mt_model_parse(t1, "t1", &err);
     CHECK(m2 != NULL, "canonical text parses again: %s", err.msg);
-    char *t2 = m2 ? write_text(m2) : strdup("");
+    char *t2 = m2 ? mt_test_model_text(m2) : strdup("");
     CHECK(!strcmp(t1, t2), "text -> model -> text -> model -> text is identical");
     CHECK(m2 && !memcmp(m->body, m2->body, sizeof *m->body * (size_t)m->nbody) &&
               !memcmp(m->marker, m2->marker, sizeof *m->marker * (size_t)m->nmarker),

@@ -93,17 +93,6 @@ static char *read_file(const char *path, long *len)
     return b;
 }
 
-static char *model_text(const MtModel *m)
-{
-    char *t = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&t, &n);
-    MtError err = {0};
-    mt_model_write(m, f, &err);
-    fclose(f);
-    return t;
-}
-
 static MtModel *parse_or_die(const char *text)
 {
     MtError err = {0};
@@ -546,7 +535,7 @@ static void test_every_field(void)
         compare_models(m, b);
         CHECK(ndiff == 0, "every field equal after save and load (%d differ)", ndiff);
         CHECK(signbit(b->body[0].com[2]), "-0 kept");
-        char *t1 = model_text(m), *t2 = model_text(b);
+        char *t1 = mt_test_model_text(m), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical after the round trip");
         free(t1);
         free(t2);
@@ -625,7 +614,7 @@ static void test_controls_events(void)
         int kinds = 0;
         for (int i = 0; i < b->nevent; i++) kinds |= 1 << b->event[i].target_kind;
         CHECK(kinds == 0x3f, "targets none, joint, force, spring, driver and control (%#x)", kinds);
-        char *t1 = model_text(m), *t2 = model_text(b);
+        char *t1 = mt_test_model_text(m), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical after the round trip");
         free(t1);
         free(t2);
@@ -790,7 +779,7 @@ static void test_examples(void)
         mt_store_close(s);
         CHECK(b != NULL, "%s through a project: %s", e->d_name, err.msg);
         if (b) {
-            char *t1 = model_text(m), *t2 = model_text(b);
+            char *t1 = mt_test_model_text(m), *t2 = mt_test_model_text(b);
             CHECK(!strcmp(t1, t2), "%s: text -> project -> text identical", e->d_name);
             compare_models(m, b);
             CHECK(ndiff == 0, "%s: every field equal", e->d_name);
@@ -1183,7 +1172,7 @@ static void test_flexible(void)
         mt_store_close(s);
         return;
     }
-    char *t1 = model_text(m), *t2 = model_text(b);
+    char *t1 = mt_test_model_text(m), *t2 = mt_test_model_text(b);
     CHECK(!strcmp(t1, t2), "canonical text identical after the round trip");
     free(t1);
     free(t2);
@@ -1451,7 +1440,7 @@ static void test_migration_old(int version)
         compare_models(old, b);
         CHECK(ndiff == 0 && (version > 2 || (b->loops == MT_LOOPS_BAUMGARTE && b->loop_freq == 0 && !signbit(b->loop_freq))),
               "every field equal%s (%d differ)", version > 2 ? "" : "; loops baumgarte, nu 0", ndiff);
-        char *t1 = model_text(old), *t2 = model_text(b);
+        char *t1 = mt_test_model_text(old), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical");
         free(t1);
         free(t2);
@@ -1464,7 +1453,7 @@ static void test_migration_old(int version)
     if (b) {
         compare_models(full, b);
         CHECK(ndiff == 0, "every field equal (%d differ)", ndiff);
-        char *t1 = model_text(full), *t2 = model_text(b);
+        char *t1 = mt_test_model_text(full), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical");
         free(t1);
         free(t2);

@@ -27,18 +27,6 @@ static const char *parse_error(const char *text, MtError *err)
     return err->msg;
 }
 
-/* The model written in canonical form and read back, as text. */
-static char *write_text(const MtModel *m)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    MtError err = {0};
-    mt_model_write(m, f, &err);
-    fclose(f);
-    return buf;
-}
-
 int main(void)
 {
     MtError err = {0};
@@ -94,9 +82,9 @@ int main(void)
         m = mt_model_parse(big, "t", &err);
         CHECK(m && m->ndriver == 1 && m->driver[0].ntab == 1000, "a 1000-point driver table over 200 lines: %s", err.msg);
         if (m) {
-            char *txt = write_text(m);
+            char *txt = mt_test_model_text(m);
             MtModel *m2 = mt_model_parse(txt, "written", &err);
-            char *txt2 = m2 ? write_text(m2) : NULL;
+            char *txt2 = m2 ? mt_test_model_text(m2) : NULL;
             CHECK(m2 && !strcmp(txt, txt2) && m2->driver[0].ntab == 1000 && !memcmp(m->driver[0].tab, m2->driver[0].tab, 2000 * sizeof(double)),
                   "written and read back unchanged (%zu bytes)", strlen(txt));
             free(txt);
@@ -120,7 +108,7 @@ int main(void)
         if (m) {
             CHECK_ABS(m->param[0].value, exp(-1e-3 * 1234) + 0.5 * (exp(-1e-3 * 1235) - exp(-1e-3 * 1234)), 1e-15,
                       "table(123.45, long) interpolates between points 1234 and 1235");
-            char *txt = write_text(m);
+            char *txt = mt_test_model_text(m);
             CHECK(!strncmp(txt, "motus-model 1\ntable long\n  0 1\n", 31), "written as a table block");
             MtModel *m2 = mt_model_parse(txt, "written", &err);
             CHECK(m2 && m2->table[0].n == 10000 && !memcmp(m2->table[0].x, m->table[0].x, 10000 * sizeof(double)) &&
