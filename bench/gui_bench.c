@@ -291,6 +291,13 @@ typedef struct {
     gint64 last_tick, due;
     gboolean running, done;
     guint timer;
+    /* the first frames of the run: time and the main thread's minor page faults from the frame clock's
+     * "layout" to its "after-paint" (snapshot, render, upload to the X server) */
+    gint64 paint_t0;
+    long paint_flt0;
+    int npaint;
+    double paint_ms[4];
+    long paint_flt[4];
     char solver_stat[64]; /* /proc path of the solver thread's stat, once found */
     double solver_cpu;    /* its CPU seconds, last read */
     double main_cpu0, main_cpu_start; /* the main thread's CPU seconds when the run started; in its first 0.25 s */
@@ -355,6 +362,31 @@ static gboolean lat_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     return l->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
+static long thread_minor_faults(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_minflt;
+}
+
+static void lat_layout(GdkFrameClock *c, gpointer data)
+{
+    (void)c;
+    Lat *l = data;
+    if (!l->running || l->npaint >= 4) return;
+    l->paint_t0 = g_get_monotonic_time();
+    l->paint_flt0 = thread_minor_faults();
+}
+
+static void lat_painted(GdkFrameClock *c, gpointer data)
+{
+    (void)c;
+    Lat *l = data;
+    if (!l->running || l->npaint >= 4 || !l->paint_t0) return;
+    l->paint_ms[l->npaint] = (g_get_monotonic_time() - l->paint_t0) * 1e-3;
+    l->paint_flt[l->npaint++] = thread_minor_faults() - l->paint_flt0;
+    l->paint_t0 = 0;
+}
+
 static gboolean lat_timer(gpointer data)
 {
     Lat *l = data;
@@ -384,10 +416,13 @@ static int bench_latency(int n, double until, gboolean full)
     if (!win) return 1;
     motus_viewport_set_full_detail(MOTUS_VIEWPORT(motus_window_get_viewport(win)), full);
     g_autoptr(GError) error = NULL;
-    Lat l = {g_array_new(FALSE, FALSE, sizeof(double)), g_array_new(FALSE, FALSE, sizeof(double)),
-             g_array_new(FALSE, FALSE, sizeof(double)), 0, 0, 0, FALSE, FALSE, 0, "", 0, 0, -1};
+    Lat l = {.ticks = g_array_new(FALSE, FALSE, sizeof(double)), .late = g_array_new(FALSE, FALSE, sizeof(double)),
+             .tick_at = g_array_new(FALSE, FALSE, sizeof(double)), .main_cpu_start = -1};
     g_signal_connect(win, "run-finished", G_CALLBACK(lat_finished), &l);
     gtk_widget_add_tick_callback(GTK_WIDGET(win), lat_tick, &l, NULL);
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(win));
+    g_signal_connect(clock, "layout", G_CALLBACK(lat_layout), &l);
+    g_signal_connect(clock, "after-paint", G_CALLBACK(lat_painted), &l);
     /* let start-up finish (GL realised, first frames) before the run */
     gint64 t0 = g_get_monotonic_time();
     while (g_get_monotonic_time() - t0 < 1500000) g_main_context_iteration(NULL, FALSE);
@@ -434,6 +469,9 @@ static int bench_latency(int n, double until, gboolean full)
     for (guint i = 0; i < l.ticks->len && g_array_index(l.tick_at, double, i) < 0.5; i++)
         printf(" %.0f", g_array_index(l.ticks, double, i));
     printf(" ms; the main thread's CPU in the first 0.25 s: %.1f ms\n", 1e3 * l.main_cpu_start);
+    printf("latency: the first frames' layout to after-paint:");
+    for (int k = 0; k < l.npaint; k++) printf(" %.1f ms (%ld page faults);", l.paint_ms[k], l.paint_flt[k]);
+    printf("\n");
     stats("latency: window frame interval during the run", l.ticks);
     stats("latency: the same after the first 0.25 s", steady);
     stats("latency: lateness of a 5 ms main-loop timer", l.late);
@@ -445,6 +483,7 @@ static int bench_latency(int n, double until, gboolean full)
     g_array_unref(l.ticks);
     g_array_unref(l.tick_at);
     g_array_unref(l.late);
+    g_signal_handlers_disconnect_by_data(clock, &l);
     gtk_window_destroy(GTK_WINDOW(win));
     g_unlink(path);
     return 0;
