@@ -178,42 +178,69 @@ void motus_camera_fit(MotusCamera *c, const float centre[3], float radius, float
     c->scene_radius = radius;
 }
 
-void motus_camera_fit_points(MotusCamera *c, const float *pts, int n, float aspect)
+/* Coordinate of point k along the unit vector e from o. */
+static float along(const float *pts, int k, const float o[3], const float e[3])
+{
+    return (pts[3 * k] - o[0]) * e[0] + (pts[3 * k + 1] - o[1]) * e[1] + (pts[3 * k + 2] - o[2]) * e[2];
+}
+
+/* For one screen axis e: the least distance at which every point k fits in
+ * a0·D_k ≤ x_k − s ≤ a1·D_k (NDC bounds a0 < a1, x_k along e from o,
+ * D_k = (d + w_k)·t with w_k the depth beyond o along f, or d·t when f is
+ * NULL: orthographic); with d ≥ 0 given, *s is the lateral shift of the
+ * camera that centres the points in the band at that distance. */
+static float fit_axis(const float *pts, int n, const float o[3], const float e[3], const float *f, float t, float a0,
+                      float a1, float d, float *s)
+{
+    float p = -INFINITY, q = INFINITY, lo = -INFINITY, hi = INFINITY;
+    for (int k = 0; k < n; k++) {
+        float x = along(pts, k, o, e), w = f ? along(pts, k, o, f) : 0.0f;
+        p = fmaxf(p, x - a1 * t * w), q = fminf(q, x - a0 * t * w);
+        if (d >= 0) lo = fmaxf(lo, x - a1 * t * (d + w)), hi = fminf(hi, x - a0 * t * (d + w));
+    }
+    if (d >= 0) *s = 0.5f * (lo + hi);
+    return (p - q) / ((a1 - a0) * t);
+}
+
+void motus_camera_fit_points_in(MotusCamera *c, const float *pts, int n, float width, float height,
+                                const float inset[4])
 {
     if (n <= 0) return;
-    if (!(aspect > 0)) aspect = 1.0f;
+    if (!(width > 0) || !(height > 0)) width = height = 1.0f;
+    /* the free part of the view, in NDC (x right, y up), narrowed by the margin */
+    float L = 0, T = 0, R = 0, B = 0;
+    if (inset && width - inset[0] - inset[2] > 0.25f * width && height - inset[1] - inset[3] > 0.25f * height)
+        L = inset[0], T = inset[1], R = inset[2], B = inset[3];
+    const float margin = 1.0f / 1.1f;
+    float ax0 = -1 + 2 * L / width, ax1 = 1 - 2 * R / width, ay0 = -1 + 2 * B / height, ay1 = 1 - 2 * T / height;
+    float axc = 0.5f * (ax0 + ax1), axh = 0.5f * (ax1 - ax0) * margin;
+    float ayc = 0.5f * (ay0 + ay1), ayh = 0.5f * (ay1 - ay0) * margin;
     float lo[3] = {pts[0], pts[1], pts[2]}, hi[3] = {pts[0], pts[1], pts[2]};
     for (int k = 1; k < n; k++)
         for (int i = 0; i < 3; i++) lo[i] = fminf(lo[i], pts[3 * k + i]), hi[i] = fmaxf(hi[i], pts[3 * k + i]);
-    float r[3], u[3], f[3], ty = tanf(c->fovy * 0.5f), tx = ty * aspect, diag = 0;
+    float r[3], u[3], f[3], o[3], ty = tanf(c->fovy * 0.5f), tx = ty * width / height, diag = 0;
     motus_camera_basis(c, r, u, f);
     for (int i = 0; i < 3; i++) {
-        c->target[i] = 0.5f * (lo[i] + hi[i]);
+        o[i] = 0.5f * (lo[i] + hi[i]);
         diag += (hi[i] - lo[i]) * (hi[i] - lo[i]);
     }
-    /* centre the target on the points' extent across the view */
-    float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-    for (int k = 0; k < n; k++) {
-        float v[3];
-        glm_vec3_sub((float *)pts + 3 * k, c->target, v);
-        float x = glm_vec3_dot(v, r), y = glm_vec3_dot(v, u);
-        x0 = fminf(x0, x), x1 = fmaxf(x1, x), y0 = fminf(y0, y), y1 = fmaxf(y1, y);
-    }
-    for (int i = 0; i < 3; i++) c->target[i] += 0.5f * (x0 + x1) * r[i] + 0.5f * (y0 + y1) * u[i];
-    float d = 0;
-    for (int k = 0; k < n; k++) {
-        float v[3];
-        glm_vec3_sub((float *)pts + 3 * k, c->target, v);
-        /* a point at depth (distance − z) is in view when |x| ≤ depth · tx and |y| ≤ depth · ty */
-        float x = 1.1f * fabsf(glm_vec3_dot(v, r)), y = 1.1f * fabsf(glm_vec3_dot(v, u)), z = -glm_vec3_dot(v, f);
-        if (c->ortho)
-            d = fmaxf(d, fmaxf(x / tx, y / ty)); /* half-height = distance · ty */
-        else
-            d = fmaxf(d, fmaxf(z + x / tx, z + y / ty));
-    }
-    float R = 0.5f * sqrtf(diag);
-    c->distance = d > 1e-6f ? d : (R > 0 ? 2 * R : 1.0f);
-    c->scene_radius = R > 0 ? R : 1.0f;
+    float R0 = 0.5f * sqrtf(diag), wmin = INFINITY, sx = 0, sy = 0;
+    const float *depth = c->ortho ? NULL : f;
+    for (int k = 0; k < n; k++) wmin = fminf(wmin, along(pts, k, o, f));
+    float d = fmaxf(fit_axis(pts, n, o, r, depth, tx, axc - axh, axc + axh, -1, &sx),
+                    fit_axis(pts, n, o, u, depth, ty, ayc - ayh, ayc + ayh, -1, &sy));
+    if (!c->ortho) d = fmaxf(d, 0.05f * R0 - wmin); /* every point in front of the eye */
+    if (!(d > 1e-6f)) d = R0 > 0 ? 2 * R0 : 1.0f;
+    fit_axis(pts, n, o, r, depth, tx, axc - axh, axc + axh, d, &sx);
+    fit_axis(pts, n, o, u, depth, ty, ayc - ayh, ayc + ayh, d, &sy);
+    for (int i = 0; i < 3; i++) c->target[i] = o[i] + sx * r[i] + sy * u[i];
+    c->distance = d;
+    c->scene_radius = R0 > 0 ? R0 : 1.0f;
+}
+
+void motus_camera_fit_points(MotusCamera *c, const float *pts, int n, float aspect)
+{
+    motus_camera_fit_points_in(c, pts, n, aspect > 0 ? aspect : 1.0f, 1.0f, NULL);
 }
 
 void motus_camera_fit_box(MotusCamera *c, const float lo[3], const float hi[3], float aspect)

@@ -62,6 +62,12 @@ void motus_camera_fit(MotusCamera *c, const float centre[3], float radius, float
  * viewport at the current yaw and pitch, with a small margin: their extent
  * across the view is centred, the nearest limiting point sets the distance. */
 void motus_camera_fit_points(MotusCamera *c, const float *pts, int n, float aspect);
+/* The same in a viewport width × height pixels of which inset (left, top,
+ * right, bottom; NULL: none) is covered by controls: the points fill the
+ * free rectangle, centred in it (exactly, at every depth). Insets that leave
+ * less than a quarter of either side are ignored. */
+void motus_camera_fit_points_in(MotusCamera *c, const float *pts, int n, float width, float height,
+                                const float inset[4]);
 /* The same for the eight corners of the box [lo, hi]. */
 void motus_camera_fit_box(MotusCamera *c, const float lo[3], const float hi[3], float aspect);
 /* World → widget pixel coordinates (x right, y down) of a viewport w × h;

@@ -674,6 +674,26 @@ static void draw_flex(MotusViewport *self, GLuint prog, int i, mat4 V, mat4 M, c
     glDrawElements(GL_TRIANGLES, f->count, GL_UNSIGNED_INT, NULL);
 }
 
+/* Fits points in the part of the view that the controls over it leave free:
+ * the toolbar on top, the flexible-body bar at the bottom, the legend on the
+ * right (each as a band across the whole view, which keeps the framing simple). */
+static void fit_points(MotusViewport *self, const float *pts, int n)
+{
+    float w = (float)gtk_widget_get_width(self->area), h = (float)gtk_widget_get_height(self->area);
+    float in[4] = {0, 0, 0, 0};
+    graphene_rect_t b;
+    if (gtk_widget_get_visible(self->toolbar) && gtk_widget_compute_bounds(self->toolbar, self->area, &b))
+        in[1] = fmaxf(0, b.origin.y + b.size.height);
+    if (self->flexbar && gtk_widget_get_visible(self->flexbar) && gtk_widget_compute_bounds(self->flexbar, self->area, &b))
+        in[3] = fmaxf(0, h - b.origin.y);
+    if (self->legend && gtk_widget_get_visible(self->legend) && gtk_widget_compute_bounds(self->legend, self->area, &b))
+        in[2] = fmaxf(0, w - b.origin.x);
+    if (w > 0 && h > 0)
+        motus_camera_fit_points_in(&self->cam, pts, n, w, h, in);
+    else
+        motus_camera_fit_points(&self->cam, pts, n, aspect_of(self));
+}
+
 /* Fits the bodies at their current poses and, after a run, the whole motion. */
 static void fit_now(MotusViewport *self)
 {
@@ -681,7 +701,7 @@ static void fit_now(MotusViewport *self)
     g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(float));
     motus_scene_corners(self->scene, self->poses, pts);
     g_array_append_vals(pts, self->env->data, self->env->len);
-    motus_camera_fit_points(&self->cam, (const float *)pts->data, (int)(pts->len / 3), aspect_of(self));
+    fit_points(self, (const float *)pts->data, (int)(pts->len / 3));
     self->need_fit = FALSE;
     self->touched = FALSE;
 }
@@ -2059,7 +2079,7 @@ void motus_viewport_fit_body(MotusViewport *self, int body)
         motus_viewport_body_to_world(self, body, p, w);
         for (int c = 0; c < 3; c++) pts[3 * k + c] = (float)w[c];
     }
-    motus_camera_fit_points(&self->cam, pts, 8, aspect_of(self));
+    fit_points(self, pts, 8);
     self->need_fit = FALSE;
     self->touched = TRUE;
     gtk_gl_area_queue_render(GTK_GL_AREA(self->area));

@@ -199,6 +199,54 @@ static void test_fit_box(void)
     g_rand_free(g);
 }
 
+/* Boxes fit in the part of the view that controls leave free (a bar along the
+ * bottom, a legend on the right, a toolbar on top): every corner inside it,
+ * centred in it, and filling it; in both projections, at every depth. */
+static void test_fit_inset(void)
+{
+    GRand *g = g_rand_new_with_seed(11);
+    for (int k = 0; k < 300; k++) {
+        MotusCamera c;
+        motus_camera_init(&c, 1 + k % 2);
+        c.ortho = k % 3 == 0;
+        float W = (float)g_rand_double_range(g, 300, 1200), H = (float)g_rand_double_range(g, 250, 800);
+        float in[4] = {(float)g_rand_double_range(g, 0, 0.2) * W, (float)g_rand_double_range(g, 0, 0.2) * H,
+                       (float)g_rand_double_range(g, 0, 0.3) * W, (float)g_rand_double_range(g, 0, 0.3) * H};
+        float lo[3], hi[3], pts[24], p[2];
+        for (int i = 0; i < 3; i++) {
+            lo[i] = (float)g_rand_double_range(g, -2, 1);
+            hi[i] = lo[i] + (float)g_rand_double_range(g, 0.001, 3);
+        }
+        for (int j = 0; j < 8; j++) {
+            pts[3 * j] = j & 1 ? hi[0] : lo[0];
+            pts[3 * j + 1] = j & 2 ? hi[1] : lo[1];
+            pts[3 * j + 2] = j & 4 ? hi[2] : lo[2];
+        }
+        motus_camera_preset(&c, (MotusViewPreset)(k % 4));
+        motus_camera_orbit(&c, (float)g_rand_double_range(g, -0.4, 0.4), (float)g_rand_double_range(g, -0.4, 0.4));
+        motus_camera_fit_points_in(&c, pts, 8, W, H, in);
+        float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, tol = 1e-3f * (W + H);
+        for (int j = 0; j < 8; j++) {
+            g_assert_true(motus_camera_project(&c, pts + 3 * j, W, H, p));
+            x0 = fminf(x0, p[0]), x1 = fmaxf(x1, p[0]), y0 = fminf(y0, p[1]), y1 = fmaxf(y1, p[1]);
+        }
+        float fw = W - in[0] - in[2], fh = H - in[1] - in[3];
+        /* inside the free rectangle with the fit's margin (1/1.1 of it) */
+        g_assert_cmpfloat(x0, >=, in[0] + 0.045f * fw - tol);
+        g_assert_cmpfloat(x1, <=, W - in[2] - 0.045f * fw + tol);
+        g_assert_cmpfloat(y0, >=, in[1] + 0.045f * fh - tol);
+        g_assert_cmpfloat(y1, <=, H - in[3] - 0.045f * fh + tol);
+        /* and touching the margin on one axis at both ends, centred on it */
+        float ux = (x1 - x0) / (fw / 1.1f), uy = (y1 - y0) / (fh / 1.1f);
+        g_assert_cmpfloat(fmaxf(ux, uy), >, 0.995f);
+        if (ux > uy)
+            g_assert_cmpfloat(fabsf(0.5f * (x0 + x1) - (in[0] + 0.5f * fw)), <, tol);
+        else
+            g_assert_cmpfloat(fabsf(0.5f * (y0 + y1) - (in[1] + 0.5f * fh)), <, tol);
+    }
+    g_rand_free(g);
+}
+
 static void test_fit(void)
 {
     check_fit(0, 1.6f);
@@ -217,5 +265,6 @@ int main(int argc, char **argv)
     g_test_add_func("/camera/pan-zoom", test_pan_zoom);
     g_test_add_func("/camera/fit", test_fit);
     g_test_add_func("/camera/fit-box", test_fit_box);
+    g_test_add_func("/camera/fit-inset", test_fit_inset);
     return g_test_run();
 }
