@@ -20,6 +20,13 @@ const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CON
 const char *mt_event_action_name(MtEventAction a) { return (a >= 0 && a <= MT_ACTION_DISABLE) ? action_names[a] : "?"; }
 const char *mt_loop_method_name(int m) { return (m >= 0 && m <= MT_LOOPS_MLF) ? loop_names[m] : "?"; }
 
+const char *const *mt_control_param_names(MtControlKind k)
+{
+    static const char *const pid[] = {"kp", "ki", "kd", "tf", NULL}, *const lag[] = {"k", "tau", NULL},
+                             *const sec[] = {"k", "wn", "zeta", NULL};
+    return k == MT_CONTROL_PID ? pid : k == MT_CONTROL_LAG ? lag : sec;
+}
+
 int mt_control_kind_from_name(const char *s, MtControlKind *k)
 {
     for (int i = 0; i < MT_CONTROL_NKINDS; i++)

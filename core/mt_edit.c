@@ -464,19 +464,19 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_SHAPE: {
         const MtShapeSpec *s = &m->shape[index];
         switch (s->kind) {
-        case MT_SHAPE_BOX: add_vec(&f, "size", MT_("Size"), 3, xyz, MT_DIM_LENGTH, 0); break;
+        case MT_SHAPE_BOX: add_vec(&f, "size", MT_("Size"), 3, xyz, MT_DIM_LENGTH, X); break;
         case MT_SHAPE_CYLINDER:
         case MT_SHAPE_CAPSULE:
-            add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0);
-            add(&f, "size.1", MT_("Length"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0);
+            add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
+            add(&f, "size.1", MT_("Length"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
             break;
         case MT_SHAPE_SPHERE:
-        case MT_SHAPE_BAR: add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, 0); break;
-        case MT_SHAPE_MESH: add(&f, "size.0", MT_("Scale"), MT_FIELD_NUMBER, MT_DIM_NONE, 0); break;
+        case MT_SHAPE_BAR: add(&f, "size.0", MT_("Radius"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X); break;
+        case MT_SHAPE_MESH: add(&f, "size.0", MT_("Scale"), MT_FIELD_NUMBER, MT_DIM_NONE, X); break;
         default: break;
         }
-        add_vec(&f, "pos", MT_("At"), 3, xyz, MT_DIM_LENGTH, 0);
-        if (s->kind == MT_SHAPE_BAR) add_vec(&f, "end", MT_("End point"), 3, xyz, MT_DIM_LENGTH, 0);
+        add_vec(&f, "pos", MT_("At"), 3, xyz, MT_DIM_LENGTH, X);
+        if (s->kind == MT_SHAPE_BAR) add_vec(&f, "end", MT_("End point"), 3, xyz, MT_DIM_LENGTH, X);
         break;
     }
     case MT_EDIT_PARAM:
@@ -485,10 +485,8 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         add(&f, "unit", MT_("Unit"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
         break;
     case MT_EDIT_CONTROL: {
-        static const char *const pid[] = {"kp", "ki", "kd", "tf", NULL}, *const lag[] = {"k", "tau", NULL},
-                                 *const sec[] = {"k", "wn", "zeta", NULL};
         const MtControlSpec *c = &m->control[index];
-        const char *const *pn = c->kind == MT_CONTROL_PID ? pid : c->kind == MT_CONTROL_LAG ? lag : sec;
+        const char *const *pn = mt_control_param_names(c->kind);
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add(&f, "input", MT_("Input"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
         if (c->kind == MT_CONTROL_PID) add(&f, "setpoint", MT_("Set point"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
@@ -496,7 +494,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
             MtDim d = !strcmp(pn[q], "tf") || !strcmp(pn[q], "tau") ? MT_DIM_TIME
                       : !strcmp(pn[q], "wn")                          ? MT_DIM_ANGVEL
                                                                       : MT_DIM_NONE;
-            add(&f, pn[q], pn[q], MT_FIELD_NUMBER, d, 0);
+            add(&f, pn[q], pn[q], MT_FIELD_NUMBER, d, X);
         }
         add_choice(&f, "disabled", MT_("Disabled"), onoff_choices);
         break;
@@ -504,10 +502,10 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_EVENT: {
         const MtEventSpec *ev = &m->event[index];
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        if (ev->trigger == MT_EVENT_AT) add(&f, "time", MT_("Time"), MT_FIELD_NUMBER, MT_DIM_TIME, 0);
+        if (ev->trigger == MT_EVENT_AT) add(&f, "time", MT_("Time"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
         else {
             add(&f, "expr", MT_("Expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
-            add(&f, "value", MT_("Crossing value"), MT_FIELD_NUMBER, MT_DIM_NONE, 0);
+            add(&f, "value", MT_("Crossing value"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
         }
         break;
     }
@@ -526,7 +524,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         add(&f, "alpha", MT_("HHT α"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
         add(&f, "rho", MT_("Generalised-α ρ∞"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
         add_choice(&f, "loops", MT_("Closed loops"), loops_choices);
-        add(&f, "nu", MT_("Loop controller frequency ν (0: default)"), MT_FIELD_NUMBER, MT_DIM_ANGVEL, 0);
+        add(&f, "nu", MT_("Loop controller frequency ν (0: default)"), MT_FIELD_NUMBER, MT_DIM_ANGVEL, X);
         break;
     default: break;
     }
@@ -546,6 +544,9 @@ static int entity_kind(MtEditKind k)
     case MT_EDIT_FORCE: return MT_ENT_FORCE;
     case MT_EDIT_GRAVITY: return MT_ENT_GRAVITY;
     case MT_EDIT_SOLVER: return MT_ENT_SOLVER;
+    case MT_EDIT_SHAPE: return MT_ENT_SHAPE;
+    case MT_EDIT_CONTROL: return MT_ENT_CONTROL;
+    case MT_EDIT_EVENT: return MT_ENT_EVENT;
     default: return -1;
     }
 }
@@ -560,43 +561,12 @@ static int comp_of(const char *field, const char *base, int n)
     return (*end || k < 0 || k >= n) ? -1 : (int)k;
 }
 
-/* Address of a numeric field, bindable or not (shapes, controls, events,
- * loop frequency); NULL when there is none. */
+/* Address of a numeric field (every one is bindable); NULL when there is none. */
 static double *field_addr(MtModel *m, MtEditKind kind, int index, const char *field)
 {
     int ek = entity_kind(kind);
-    if (ek >= 0 && !(kind == MT_EDIT_BODY && index == MT_GROUND)) {
-        double *x = mt_model_field(m, (MtEntityKind)ek, index, field);
-        if (x) return x;
-    }
-    int k;
-    switch (kind) {
-    case MT_EDIT_SHAPE: {
-        MtShapeSpec *s = &m->shape[index];
-        if ((k = comp_of(field, "size", 3)) >= 0) return &s->size[k];
-        if ((k = comp_of(field, "pos", 3)) >= 0) return &s->pos[k];
-        if ((k = comp_of(field, "end", 3)) >= 0) return &s->end[k];
-        return NULL;
-    }
-    case MT_EDIT_CONTROL: {
-        MtControlSpec *c = &m->control[index];
-        static const char *const pid[] = {"kp", "ki", "kd", "tf"}, *const lag[] = {"k", "tau"},
-                                 *const sec[] = {"k", "wn", "zeta"};
-        const char *const *pn = c->kind == MT_CONTROL_PID ? pid : c->kind == MT_CONTROL_LAG ? lag : sec;
-        int np = c->kind == MT_CONTROL_PID ? 4 : c->kind == MT_CONTROL_LAG ? 2 : 3;
-        for (int q = 0; q < np; q++)
-            if (!strcmp(field, pn[q])) return &c->p[q];
-        return NULL;
-    }
-    case MT_EDIT_EVENT:
-        if (!strcmp(field, "time")) return &m->event[index].time;
-        if (!strcmp(field, "value")) return &m->event[index].value;
-        return NULL;
-    case MT_EDIT_SOLVER:
-        if (!strcmp(field, "nu")) return &m->loop_freq;
-        return NULL;
-    default: return NULL;
-    }
+    if (ek < 0 || (kind == MT_EDIT_BODY && index == MT_GROUND)) return NULL;
+    return mt_model_field(m, (MtEntityKind)ek, index, field);
 }
 
 /* Whether a field may hold an expression (as listed by mt_edit_fields). */

@@ -328,6 +328,9 @@ static void close_marks(const MtModel *m, Marks *k)
         case MT_ENT_SPRING: g = RM(MT_EDIT_SPRING, b->index); break;
         case MT_ENT_COUPLE: g = RM(MT_EDIT_COUPLE, b->index); break;
         case MT_ENT_FORCE: g = RM(MT_EDIT_FORCE, b->index); break;
+        case MT_ENT_SHAPE: g = RM(MT_EDIT_SHAPE, b->index); break;
+        case MT_ENT_CONTROL: g = RM(MT_EDIT_CONTROL, b->index); break;
+        case MT_ENT_EVENT: g = RM(MT_EDIT_EVENT, b->index); break;
         case MT_ENT_INITIAL: g = k->rm_initial[b->index]; break;
         default: break;
         }
@@ -582,6 +585,9 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err)
         case MT_ENT_SPRING: b->index = ms[b->index]; break;
         case MT_ENT_COUPLE: b->index = mc[b->index]; break;
         case MT_ENT_FORCE: b->index = mf[b->index]; break;
+        case MT_ENT_SHAPE: b->index = msh[b->index]; break;
+        case MT_ENT_CONTROL: b->index = mco[b->index]; break;
+        case MT_ENT_EVENT: b->index = mev[b->index]; break;
         case MT_ENT_INITIAL: b->index = mi[b->index]; break;
         default: break;
         }
@@ -662,6 +668,7 @@ MtStatus mt_edit_duplicate(MtEditor *e, MtEditKind kind, int index, int *new_ind
                 DUP_ITEM(c, shape, nshape, cap_shape, i, k);
                 if (k < 0) { ni = -1; break; }
                 c->shape[k].body = ni;
+                if (rc == MT_OK) rc = copy_bindings(c, MT_ENT_SHAPE, i, k, err);
             }
         int fi = mt_model_body_flex(c, index);
         if (fi >= 0 && ni >= 0) { /* the copy shares the reduction (same mesh, same marker names) */
@@ -692,10 +699,10 @@ MtStatus mt_edit_duplicate(MtEditor *e, MtEditKind kind, int index, int *new_ind
     case MT_EDIT_COUPLE: DUP_ITEM(c, couple, ncouple, cap_couple, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_COUPLE, index, ni, err); break;
     case MT_EDIT_FORCE: DUP_ITEM(c, force, nforce, cap_force, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_FORCE, index, ni, err); break;
     case MT_EDIT_SENSOR: DUP_ITEM(c, sensor, nsensor, cap_sensor, index, ni); break;
-    case MT_EDIT_SHAPE: DUP_ITEM(c, shape, nshape, cap_shape, index, ni); break;
+    case MT_EDIT_SHAPE: DUP_ITEM(c, shape, nshape, cap_shape, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_SHAPE, index, ni, err); break;
     case MT_EDIT_PARAM: DUP_ITEM(c, param, nparam, cap_param, index, ni); break;
-    case MT_EDIT_CONTROL: DUP_ITEM(c, control, ncontrol, cap_control, index, ni); break;
-    case MT_EDIT_EVENT: DUP_ITEM(c, event, nevent, cap_event, index, ni); break;
+    case MT_EDIT_CONTROL: DUP_ITEM(c, control, ncontrol, cap_control, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_CONTROL, index, ni, err); break;
+    case MT_EDIT_EVENT: DUP_ITEM(c, event, nevent, cap_event, index, ni); if (ni >= 0) rc = copy_bindings(c, MT_ENT_EVENT, index, ni, err); break;
     default: break;
     }
     if (ni < 0 || rc) {

@@ -481,11 +481,26 @@ static void sym3_eig(const double *A, double ev[3])
     ev[0] = a[0]; ev[1] = a[4]; ev[2] = a[8];
 }
 
+MtStatus mt_model_check_shapes(const MtModel *m, MtError *err)
+{
+    for (int i = 0; i < m->nshape; i++) { /* sizes may come from expressions of parameters */
+        const MtShapeSpec *s = &m->shape[i];
+        const char *owner = mt_model_body_name(m, s->body);
+        for (int q = 0; q < mt_shape_nsize(s->kind); q++)
+            if (!(s->size[q] > 0) || !isfinite(s->size[q]))
+                return mt_error_set(err, MT_ERR_MODEL, owner, MT_("body '%s': the shape's sizes must be positive lengths"), owner);
+        if (!finite_all(s->pos, 3) || !finite_all(s->end, 3))
+            return mt_error_set(err, MT_ERR_MODEL, owner, MT_("body '%s': the position must be finite"), owner);
+    }
+    return MT_OK;
+}
+
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     char ref[2 * MT_NAME_MAX + 2];
     if (mt_tables_validate(m, err)) return err->code;
     if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", MT_("gravity: components must be finite numbers"));
+    if (mt_model_check_shapes(m, err)) return err->code;
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
         if (!isfinite(b->mass) || b->mass <= 0)

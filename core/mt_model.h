@@ -345,14 +345,16 @@ typedef struct {
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
-    MT_ENT_GRAVITY, MT_ENT_SOLVER, MT_ENT_FORCE
+    MT_ENT_GRAVITY, MT_ENT_SOLVER, MT_ENT_FORCE, MT_ENT_SHAPE, MT_ENT_CONTROL, MT_ENT_EVENT
 } MtEntityKind;
 
 /* A numeric field whose value is an expression of parameters. Fields are named
  * like the text format's keywords with a component index where needed:
  * "mass", "com.0", "inertia.3", "position.2", "velocity.0", "omega.1", "at.0",
  * "param" (joint pitch/length/radius), "coef.1", "k", "c", "length", "preload",
- * "radius.0", "value", "rate", "gravity.1", "step", "until" … */
+ * "radius.0", "value", "rate", "gravity.1", "step", "until", "nu"; shapes
+ * "size.0", "pos.1", "end.2"; controls their settings ("kp", "tau", …) and
+ * "limit.0/1"; events "time" and "value" … */
 typedef struct {
     MtEntityKind kind;
     int index;              /* entity index (unused for gravity and solver) */
@@ -474,6 +476,9 @@ int mt_model_add_control(MtModel *m, const char *name, MtControlKind kind, MtErr
 int mt_model_find_control(const MtModel *m, const char *name);
 const char *mt_control_kind_name(MtControlKind k);
 int mt_control_kind_from_name(const char *s, MtControlKind *k);
+/* Names of a control's settings, in the order of MtControlSpec.p (NULL-terminated;
+ * the two limits follow them in p). */
+const char *const *mt_control_param_names(MtControlKind k);
 int mt_model_add_event(MtModel *m, const char *name, MtError *err);
 const char *mt_event_action_name(MtEventAction a);
 const char *mt_loop_method_name(int method);
@@ -495,6 +500,8 @@ struct MtExprTable *mt_model_expr_tables(const MtModel *m);
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);
 const char *mt_shape_kind_name(MtShapeKind k);
+/* How many of MtShapeSpec.size a shape kind uses (a mesh: its scale). */
+int mt_shape_nsize(MtShapeKind k);
 int mt_shape_kind_from_name(const char *s, MtShapeKind *k);
 /* Mass, centre of mass and inertia about it (body axes, Ixx Iyy Izz Ixy Ixz Iyz)
  * of the body's solid shapes at density rho (meshes are not counted);
@@ -519,6 +526,8 @@ const char *mt_model_marker_ref(const MtModel *m, int marker, char *buf, int len
 /* Checks every entity for physical sense (positive mass, positive-definite
  * inertia satisfying the triangle inequality, unit axes, finite numbers,
  * drivers on drivable joints); first problem goes to err, naming the entity. */
+/* Every shape's sizes positive and its position finite; MT_OK or the body named. */
+MtStatus mt_model_check_shapes(const MtModel *m, MtError *err);
 MtStatus mt_model_validate(const MtModel *m, MtError *err);
 
 /* Rows a joint type removes (revolute 5, spherical 3 …). */

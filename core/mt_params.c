@@ -200,8 +200,32 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         SCAL("xi", s->stab_damping);
         SCAL("alpha", s->hht_alpha);
         SCAL("rho", s->rho_inf);
+        SCAL("nu", m->loop_freq);
         return NULL;
     }
+    case MT_ENT_SHAPE: {
+        if (index < 0 || index >= m->nshape) return NULL;
+        MtShapeSpec *s = &m->shape[index];
+        VEC("size", s->size, 3);
+        VEC("pos", s->pos, 3);
+        VEC("end", s->end, 3);
+        return NULL;
+    }
+    case MT_ENT_CONTROL: {
+        if (index < 0 || index >= m->ncontrol) return NULL;
+        MtControlSpec *c = &m->control[index];
+        const char *const *names = mt_control_param_names(c->kind);
+        int q = 0;
+        for (; names[q]; q++)
+            if (!strcmp(f, names[q])) return k < 0 ? &c->p[q] : NULL;
+        VEC("limit", c->p + q, 2);
+        return NULL;
+    }
+    case MT_ENT_EVENT:
+        if (index < 0 || index >= m->nevent) return NULL;
+        SCAL("time", m->event[index].time);
+        SCAL("value", m->event[index].value);
+        return NULL;
     }
 #undef VEC
 #undef SCAL
@@ -221,6 +245,9 @@ static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, 
     case MT_ENT_INITIAL: return m->joint[m->initial[b->index].joint].name;
     case MT_ENT_GRAVITY: return "gravity";
     case MT_ENT_FORCE: return m->force[b->index].name;
+    case MT_ENT_SHAPE: snprintf(buf, n, MT_("a shape of %s"), mt_model_body_name(m, m->shape[b->index].body)); return buf;
+    case MT_ENT_CONTROL: return m->control[b->index].name;
+    case MT_ENT_EVENT: return m->event[b->index].name;
     default: return "solver";
     }
 }
@@ -315,7 +342,7 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
             goto done;
         }
     }
-    if (rc == MT_OK && mt_model_update_mass_props(m, err)) rc = err->code;
+    if (rc == MT_OK && (mt_model_check_shapes(m, err) || mt_model_update_mass_props(m, err))) rc = err->code;
 done:
     if (ex)
         for (int i = 0; i < n; i++) mt_expr_free(ex[i]);

@@ -282,9 +282,8 @@ static int shape_line(Parser *p, MtModel *m, int body)
     mt_m3_identity(sh.rot);
     if (mt_shape_kind_from_name(p->tok[1], &sh.kind))
         return perr(p, owner, MT_("'%s': unknown shape '%s' (box, cylinder, sphere, capsule, bar, mesh)"), owner, p->tok[1]);
-    CTX(p, MT_ENT_BODY, 0, NULL);
-    static const int nsize[MT_SHAPE_NKINDS] = {3, 2, 1, 2, 1, 0};
-    int i = 2, n = nsize[sh.kind];
+    int i = 2, n = sh.kind == MT_SHAPE_MESH ? 0 : mt_shape_nsize(sh.kind), si = m->nshape, pend0 = p->npend;
+    CTX(p, MT_ENT_SHAPE, si, "size");
     if (sh.kind == MT_SHAPE_MESH) {
         if (p->ntok < 3) return perr(p, owner, MT_("'%s': write 'shape mesh FILE [scale S]'"), owner);
         snprintf(sh.mesh, sizeof sh.mesh, "%s", p->tok[2]);
@@ -296,18 +295,24 @@ static int shape_line(Parser *p, MtModel *m, int body)
     while (i < p->ntok) {
         const char *k = p->tok[i];
         if (!strcmp(k, "at") || !strcmp(k, "from")) {
+            CTX(p, MT_ENT_SHAPE, si, "pos");
             if (nums(p, owner, i + 1, 3, sh.pos)) return -1;
             have_from |= k[0] == 'f';
             i += 4;
         } else if (!strcmp(k, "to")) {
+            CTX(p, MT_ENT_SHAPE, si, "end");
             if (nums(p, owner, i + 1, 3, sh.end)) return -1;
             have_to = 1;
             i += 4;
         } else if (!strcmp(k, "scale")) {
+            CTX(p, MT_ENT_SHAPE, si, "size");
+            p->comp = 0;
             if (num(p, owner, i + 1, &sh.size[0])) return -1;
+            p->comp = -1;
             i += 2;
         } else if (!strcmp(k, "color")) {
             double c[3];
+            CTX(p, MT_ENT_SHAPE, si, NULL);
             if (nums(p, owner, i + 1, 3, c)) return -1;
             for (int q = 0; q < 3; q++) sh.color[q] = (float)fmin(1, fmax(0, c[q]));
             i += 4;
@@ -317,6 +322,7 @@ static int shape_line(Parser *p, MtModel *m, int body)
             while (j < p->ntok && strcmp(p->tok[j], "color") && strcmp(p->tok[j], "at") && strcmp(p->tok[j], "scale")) j++;
             int save = p->ntok;
             p->ntok = j;
+            CTX(p, MT_ENT_SHAPE, si, NULL);
             int rc = orientation(p, owner, i, sh.rot);
             p->ntok = save;
             if (rc) return -1;
@@ -325,8 +331,13 @@ static int shape_line(Parser *p, MtModel *m, int body)
     }
     if (sh.kind == MT_SHAPE_BAR && !(have_from && have_to))
         return perr(p, owner, MT_("'%s': a bar needs 'from X Y Z to X Y Z'"), owner);
-    for (int q = 0; q < (sh.kind == MT_SHAPE_MESH ? 1 : n); q++)
-        if (!(sh.size[q] > 0)) return perr(p, owner, MT_("'%s': shape sizes must be positive"), owner);
+    for (int q = 0; q < mt_shape_nsize(sh.kind); q++) {
+        char field[16];
+        snprintf(field, sizeof field, "size.%d", q);
+        int bound = 0; /* an expression's value is checked once it is known (mt_model_validate) */
+        for (int k = pend0; k < p->npend; k++) bound |= !strcmp(p->pend[k].field, field);
+        if (!bound && !(sh.size[q] > 0)) return perr(p, owner, MT_("'%s': shape sizes must be positive"), owner);
+    }
     if (mt_model_add_shape(m, &sh, p->err) < 0) return perr(p, owner, "%s", p->err->msg);
     return 0;
 }
@@ -841,11 +852,9 @@ static int top_line(Parser *p, MtModel *m, int *block)
         int c = mt_model_add_control(m, name, kind, err);
         if (c < 0) return perr(p, name, "%s", err->msg);
         MtControlSpec *cs = &m->control[c];
-        static const char *const pidk[] = {"kp", "ki", "kd", "tf", NULL};
-        static const char *const lagk[] = {"k", "tau", NULL};
-        static const char *const seck[] = {"k", "wn", "zeta", NULL};
-        const char *const *keys = kind == MT_CONTROL_PID ? pidk : kind == MT_CONTROL_LAG ? lagk : seck;
-        int lo = kind == MT_CONTROL_PID ? 4 : kind == MT_CONTROL_LAG ? 2 : 3;
+        const char *const *keys = mt_control_param_names(kind);
+        int lo = 0;
+        while (keys[lo]) lo++;
         for (int i = 3; i < p->ntok;) {
             const char *key = p->tok[i];
             if (!strcmp(key, "input") || !strcmp(key, "setpoint")) {
@@ -855,6 +864,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 snprintf(key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, "%.*s", (int)(len - 2), e + 1);
                 i += 2;
             } else if (!strcmp(key, "limit")) {
+                CTX(p, MT_ENT_CONTROL, c, "limit");
                 if (nums(p, name, i + 1, 2, cs->p + lo)) return -1;
                 if (!(cs->p[lo] < cs->p[lo + 1])) return perr(p, name, MT_("control '%s': the lower limit must be below the upper"), name);
                 i += 3;
@@ -865,6 +875,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 int q = 0;
                 while (keys[q] && strcmp(keys[q], key)) q++;
                 if (!keys[q]) return perr(p, name, MT_("control '%s': unknown setting '%s'"), name, key);
+                CTX(p, MT_ENT_CONTROL, c, keys[q]);
                 if (num(p, name, i + 1, &cs->p[q])) return -1;
                 i += 2;
             }
@@ -881,6 +892,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         int i;
         if (!strcmp(p->tok[2], "at")) {
             ev->trigger = MT_EVENT_AT;
+            CTX(p, MT_ENT_EVENT, e, "time");
             if (num(p, name, 3, &ev->time)) return -1;
             i = 4;
         } else if (!strcmp(p->tok[2], "when")) {
@@ -890,6 +902,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 return perr(p, name, MT_("event '%s': write 'when {EXPRESSION} crosses VALUE'"), name);
             ev->trigger = MT_EVENT_CROSSES;
             snprintf(ev->expr, sizeof ev->expr, "%.*s", (int)(len - 2), x + 1);
+            CTX(p, MT_ENT_EVENT, e, "value");
             if (num(p, name, 5, &ev->value)) return -1;
             i = 6;
             if (i < p->ntok && (!strcmp(p->tok[i], "rising") || !strcmp(p->tok[i], "falling"))) {
@@ -1325,16 +1338,19 @@ static void write_shapes(FILE *f, const MtModel *m, int body)
         const MtShapeSpec *sh = &m->shape[i];
         if (sh->body != body) continue;
         fprintf(f, "  shape %s", mt_shape_kind_name(sh->kind));
-        if (sh->kind == MT_SHAPE_MESH) fprintf(f, " \"%s\" scale %.17g", sh->mesh, sh->size[0]);
-        else {
-            static const int nsize[MT_SHAPE_NKINDS] = {3, 2, 1, 2, 1, 0};
-            for (int k = 0; k < nsize[sh->kind]; k++) fprintf(f, " %.17g", sh->size[k]);
+        if (sh->kind == MT_SHAPE_MESH) {
+            fprintf(f, " \"%s\" scale", sh->mesh);
+            wv(f, m, MT_ENT_SHAPE, i, "size.0", sh->size[0]);
+        } else {
+            wvs(f, m, MT_ENT_SHAPE, i, "size", sh->size, mt_shape_nsize(sh->kind));
         }
-        if (sh->kind == MT_SHAPE_BAR)
-            fprintf(f, " from %.17g %.17g %.17g to %.17g %.17g %.17g", sh->pos[0], sh->pos[1], sh->pos[2], sh->end[0], sh->end[1],
-                    sh->end[2]);
-        else {
-            fprintf(f, " at %.17g %.17g %.17g ", sh->pos[0], sh->pos[1], sh->pos[2]);
+        fprintf(f, sh->kind == MT_SHAPE_BAR ? " from" : " at");
+        wvs(f, m, MT_ENT_SHAPE, i, "pos", sh->pos, 3);
+        if (sh->kind == MT_SHAPE_BAR) {
+            fprintf(f, " to");
+            wvs(f, m, MT_ENT_SHAPE, i, "end", sh->end, 3);
+        } else {
+            fputc(' ', f);
             write_frame(f, sh->rot);
         }
         if (sh->color[0] || sh->color[1] || sh->color[2])
@@ -1401,7 +1417,10 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     wv(f, m, MT_ENT_SOLVER, 0, "alpha", s->hht_alpha);
     fprintf(f, " rho");
     wv(f, m, MT_ENT_SOLVER, 0, "rho", s->rho_inf);
-    if (m->loops != MT_LOOPS_BAUMGARTE || m->loop_freq > 0) fprintf(f, " loops %s nu %.17g", mt_loop_method_name(m->loops), m->loop_freq);
+    if (m->loops != MT_LOOPS_BAUMGARTE || m->loop_freq > 0 || mt_model_binding(m, MT_ENT_SOLVER, 0, "nu")) {
+        fprintf(f, " loops %s nu", mt_loop_method_name(m->loops));
+        wv(f, m, MT_ENT_SOLVER, 0, "nu", m->loop_freq);
+    }
     fprintf(f, " correct %s\n", s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
     fprintf(f, "\nground\n");
     write_shapes(f, m, MT_GROUND);
@@ -1600,24 +1619,33 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         if (ss->unit[0]) fprintf(f, " unit %s", ss->unit);
         fputc('\n', f);
     }
-    static const char *const pidk[] = {"kp", "ki", "kd", "tf"}, *const lagk[] = {"k", "tau"}, *const seck[] = {"k", "wn", "zeta"};
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];
         fprintf(f, "control %s %s input {%s}", c->name, mt_control_kind_name(c->kind), c->input);
         if (c->setpoint[0]) fprintf(f, " setpoint {%s}", c->setpoint);
-        const char *const *keys = c->kind == MT_CONTROL_PID ? pidk : c->kind == MT_CONTROL_LAG ? lagk : seck;
-        int nk = c->kind == MT_CONTROL_PID ? 4 : c->kind == MT_CONTROL_LAG ? 2 : 3;
-        for (int q = 0; q < nk; q++) fprintf(f, " %s %.17g", keys[q], c->p[q]);
-        if (isfinite(c->p[nk]) && isfinite(c->p[nk + 1])) fprintf(f, " limit %.17g %.17g", c->p[nk], c->p[nk + 1]);
+        const char *const *keys = mt_control_param_names(c->kind);
+        int nk = 0;
+        for (; keys[nk]; nk++) {
+            fprintf(f, " %s", keys[nk]);
+            wv(f, m, MT_ENT_CONTROL, i, keys[nk], c->p[nk]);
+        }
+        if (isfinite(c->p[nk]) && isfinite(c->p[nk + 1])) {
+            fprintf(f, " limit");
+            wvs(f, m, MT_ENT_CONTROL, i, "limit", c->p + nk, 2);
+        }
         if (c->disabled) fprintf(f, " disabled");
         fputc('\n', f);
     }
     for (int i = 0; i < m->nevent; i++) {
         const MtEventSpec *ev = &m->event[i];
-        if (ev->trigger == MT_EVENT_AT) fprintf(f, "event %s at %.17g", ev->name, ev->time);
-        else
-            fprintf(f, "event %s when {%s} crosses %.17g%s", ev->name, ev->expr, ev->value,
-                    ev->direction > 0 ? " rising" : ev->direction < 0 ? " falling" : "");
+        if (ev->trigger == MT_EVENT_AT) {
+            fprintf(f, "event %s at", ev->name);
+            wv(f, m, MT_ENT_EVENT, i, "time", ev->time);
+        } else {
+            fprintf(f, "event %s when {%s} crosses", ev->name, ev->expr);
+            wv(f, m, MT_ENT_EVENT, i, "value", ev->value);
+            fprintf(f, "%s", ev->direction > 0 ? " rising" : ev->direction < 0 ? " falling" : "");
+        }
         fprintf(f, " do %s", mt_event_action_name(ev->action));
         const char *tn = "";
         switch (ev->target_kind) {

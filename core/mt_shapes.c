@@ -13,6 +13,12 @@ static const char *const names[MT_SHAPE_NKINDS] = {"box", "cylinder", "sphere", 
 
 const char *mt_shape_kind_name(MtShapeKind k) { return (k >= 0 && k < MT_SHAPE_NKINDS) ? names[k] : "?"; }
 
+int mt_shape_nsize(MtShapeKind k)
+{
+    static const int n[MT_SHAPE_NKINDS] = {3, 2, 1, 2, 1, 1};
+    return (k >= 0 && k < MT_SHAPE_NKINDS) ? n[k] : 0;
+}
+
 int mt_shape_kind_from_name(const char *s, MtShapeKind *k)
 {
     for (int i = 0; i < MT_SHAPE_NKINDS; i++)

@@ -736,7 +736,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     }
     Load L = {s, err, NULL, NULL, NULL, 0, 0};
     IdMap bodies = {0}, markers = {0}, joints = {0}, drivers = {0}, springs = {0}, couples = {0}, initials = {0}, forces = {0},
-          controls = {0};
+          controls = {0}, shapes = {0}, events = {0};
     long ver = 0;
     int began = mt_store_exec(s, "BEGIN", err) == MT_OK;
     if (!began) L.fail = 1;
@@ -975,6 +975,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (mesh) snprintf(sh.mesh, sizeof sh.mesh, "%s", mesh);
             if (L.fail) break;
             if (mt_model_add_shape(m, &sh, err) < 0) { api_error(&L); break; }
+            if (idmap_add(&shapes, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
     if (!L.fail && !prep(&L, "joints", "SELECT id, name, type, marker_i, marker_j, param FROM joints ORDER BY id"))
@@ -1270,6 +1271,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ev->action = (MtEventAction)action;
             ev->target_kind = (MtTargetKind)tk;
             if (tk != MT_TARGET_NONE) ev->target = target;
+            if (idmap_add(&events, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
     if (!L.fail && !prep(&L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
@@ -1292,7 +1294,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             L.name = field;
             int kind = name_index(kind_names, NKIND, col_text(&L, 1, 0));
             if (kind < 0) { bad_name(&L, 1); break; }
-            const IdMap *maps[NKIND] = {&bodies, &markers, &joints, &drivers, &springs, &couples, &initials, NULL, NULL, &forces};
+            const IdMap *maps[NKIND] = {&bodies,   &markers, &joints, &drivers, &springs, &couples, &initials,
+                                        NULL,      NULL,     &forces, &shapes,  &controls, &events};
             int index = 0;
             if (maps[kind]) index = col_ref(&L, 2, maps[kind], 0);
             if (L.fail || !field || !expr) break;
@@ -1312,6 +1315,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     free(bodies.id); free(markers.id); free(joints.id); free(drivers.id); free(springs.id); free(couples.id); free(initials.id);
     free(forces.id);
     free(controls.id);
+    free(shapes.id);
+    free(events.id);
 
     /* parameters, computed mass properties and the model's own checks */
     if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);

@@ -571,7 +571,12 @@ static const char *const migrate_3_4[] = {
     "DROP TABLE sensors", "ALTER TABLE sensors_v4 RENAME TO sensors", NULL};
 /* Version 4 had no geometric stiffening of flexible bodies. */
 static const char *const migrate_4_5[] = {"ALTER TABLE flexible_bodies ADD COLUMN " SQL_STIFFENING, NULL};
-static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL, migrate_1_2, migrate_2_3, migrate_3_4, migrate_4_5};
+/* Version 5 bound no shapes, controls or events to expressions: the same tables, three more entity kinds (a
+ * program of version 5 must not read bindings it does not know, hence the new version). */
+static const char *const migrate_5_6[] = {"INSERT OR IGNORE INTO entity_kinds(name) VALUES ('shape'), ('control'), ('event')",
+                                          NULL};
+static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3,
+                                                                      migrate_3_4, migrate_4_5, migrate_5_6};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -596,7 +601,7 @@ static const char *schema_old_sql(int version, int i)
         const char *sql = schema_current[k];
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
-        if (n++ == i && version == 4) return sql == sql_flexible ? sql_flexible_v4 : sql;
+        if (n++ == i && version >= 4) return version == 4 && sql == sql_flexible ? sql_flexible_v4 : sql;
         if (n - 1 == i)
             return sql == sql_sensors ? sql_sensors_v3 : (version < 3 && sql == sql_solver) ? sql_solver_v2
                  : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1 : sql == sql_runs ? sql_runs_v3 : sql;
@@ -609,11 +614,13 @@ const char *mt_store_schema_v3_sql(int i);
 const char *mt_store_schema_v3_sql(int i) { return schema_old_sql(3, i); }
 const char *mt_store_schema_v4_sql(int i);
 const char *mt_store_schema_v4_sql(int i) { return schema_old_sql(4, i); }
+const char *mt_store_schema_v5_sql(int i);
+const char *mt_store_schema_v5_sql(int i) { return schema_old_sql(5, i); }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
-const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {"body",    "marker", "joint",  "driver", "spring",
-                                                                   "coupling", "initial", "gravity", "solver", "force"};
-_Static_assert(MT_ENT_FORCE == MT_STORE_NENTITY_KINDS - 1, "MtEntityKind changed: update mt_store_entity_kinds");
+const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {
+    "body", "marker", "joint", "driver", "spring", "coupling", "initial", "gravity", "solver", "force", "shape", "control", "event"};
+_Static_assert(MT_ENT_EVENT == MT_STORE_NENTITY_KINDS - 1, "MtEntityKind changed: update mt_store_entity_kinds");
 
 /* ---- helpers --------------------------------------------------------------- */
 

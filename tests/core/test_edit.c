@@ -209,6 +209,76 @@ static void test_fields(void)
     mt_editor_free(e);
 }
 
+/* Shape sizes, control gains and event times hold expressions like every
+ * other numeric field: a parameter resizes a body of given density (its mass
+ * follows), a value that makes a size negative is refused naming the body,
+ * undo brings the old size back, duplicate and delete carry or drop the
+ * bindings, and the text form keeps them. */
+static void test_bound_shapes(void)
+{
+    MtError err = {0};
+    const char *text = "motus-model 1\n"
+                       "parameter L 0.4\n"
+                       "ground\n  marker o at 0 0 0\nend\n"
+                       "body link\n  density 1000\n  shape sphere 0.05 at 0 0 0\n  shape box 0.4 0.1 0.1 at 0.2 0 0\n"
+                       "  marker pin at 0 0 0\nend\n"
+                       "joint pin revolute link.pin ground.o\n"
+                       "control c pid input {pin.angle} kp 1 ki 0 kd 0 tf 0.01\n"
+                       "event stop at 1 do stop\n";
+    MtModel *m0 = mt_model_parse(text, "bound", &err);
+    CHECK(m0 != NULL, "model read: %s", err.msg);
+    if (!m0) return;
+    MtEditor *e = mt_editor_new(m0);
+    OK(mt_edit_set_field(e, MT_EDIT_SHAPE, 1, "size.0", "L", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SHAPE, 1, "pos.0", "{L/2}", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_CONTROL, 0, "kp", "{10*L}", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_EVENT, 0, "time", "2*L", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "nu", "{1000*L}", &err_));
+    CHECK(!strcmp(get(e, MT_EDIT_SHAPE, 1, "size.0"), "{L}"), "the size shows its expression: '%s'", get(e, MT_EDIT_SHAPE, 1, "size.0"));
+    CHECK(mt_editor_model(e)->nbinding == 5, "five bindings (%d)", mt_editor_model(e)->nbinding);
+    OK(mt_edit_set_field(e, MT_EDIT_PARAM, 0, "expr", "0.8", &err_));
+    const MtModel *m = mt_editor_model(e);
+    double mbox = 1000 * 0.8 * 0.1 * 0.1, msph = 1000 * 4.0 / 3 * M_PI * 0.05 * 0.05 * 0.05;
+    CHECK_ABS(m->shape[1].size[0], 0.8, 1e-15, "the box is 0.8 m long");
+    CHECK_REL(m->body[0].mass, mbox + msph, 1e-12, "the body's mass follows (density 1000)");
+    CHECK_REL(m->body[0].com[0], mbox * 0.4 / (mbox + msph), 1e-12, "and its centre of mass (the box at L/2)");
+    CHECK_ABS(m->control[0].p[0], 8, 1e-12, "kp = 10 L");
+    CHECK_ABS(m->event[0].time, 1.6, 1e-15, "event at 2 L");
+    CHECK_ABS(m->loop_freq, 800, 1e-12, "nu = 1000 L");
+    /* text form */
+    char *t = mt_test_model_text(m);
+    CHECK(strstr(t, "shape box {L} 0.10000000000000001 0.10000000000000001 at {L/2} 0 0") && strstr(t, "kp {10*L}") &&
+              strstr(t, "event stop at {2*L}") && strstr(t, "nu {1000*L}"),
+          "written with the expressions:\n%s", t);
+    MtModel *back = mt_model_parse(t, "back", &err);
+    CHECK(back && back->nbinding == 5 && back->shape[1].size[0] == 0.8, "and read back: %s", err.msg);
+    mt_model_free(back);
+    free(t);
+    /* a parameter value that makes the box negative is refused, naming the body */
+    MtError e2 = {0};
+    unsigned long state = mt_editor_state(e);
+    CHECK(mt_edit_set_field(e, MT_EDIT_PARAM, 0, "expr", "-0.1", &e2) != MT_OK && strstr(e2.msg, "link"),
+          "a negative size refused naming the body: %s", e2.msg);
+    CHECK(mt_editor_state(e) == state && mt_editor_model(e)->shape[1].size[0] == 0.8, "and nothing changed");
+    /* undo: the parameter back to 0.4 */
+    CHECK(mt_editor_undo(e, &err) == MT_OK && mt_editor_model(e)->shape[1].size[0] == 0.4, "undo: the box is 0.4 m again");
+    /* duplicate the body: its shape's bindings come along; delete the shape: they go */
+    int nb;
+    OK(mt_edit_duplicate(e, MT_EDIT_BODY, 0, &nb, &err_));
+    m = mt_editor_model(e);
+    CHECK(m->nshape == 4 && mt_model_binding(m, MT_ENT_SHAPE, 3, "size.0") && mt_model_binding(m, MT_ENT_SHAPE, 3, "pos.0"),
+          "the copy's shape is bound too (%d shapes, %d bindings)", m->nshape, m->nbinding);
+    OK(mt_edit_delete(e, MT_EDIT_SHAPE, 0, &err_));
+    m = mt_editor_model(e);
+    CHECK(m->nshape == 3 && m->nbinding == 7 && mt_model_binding(m, MT_ENT_SHAPE, 0, "size.0") &&
+              mt_model_binding(m, MT_ENT_SHAPE, 2, "pos.0") && !mt_model_binding(m, MT_ENT_SHAPE, 3, "pos.0") &&
+              m->shape[0].kind == MT_SHAPE_BOX && m->shape[2].kind == MT_SHAPE_BOX,
+          "deleting the sphere renumbers the boxes' bindings (%d bindings)", m->nbinding);
+    OK(mt_edit_delete(e, MT_EDIT_CONTROL, 0, &err_));
+    CHECK(!mt_model_binding(mt_editor_model(e), MT_ENT_CONTROL, 0, "kp"), "a deleted control's binding goes with it");
+    mt_editor_free(e);
+}
+
 static void test_undo_redo(void)
 {
     MtError err = {0};
@@ -455,6 +525,7 @@ int main(void)
 {
     test_pendulum_from_nothing();
     test_fields();
+    test_bound_shapes();
     test_undo_redo();
     test_rename_duplicate_delete();
     test_snap_and_create();
