@@ -1,8 +1,8 @@
 /* mt_linsolve.c — how an evaluation solves A λ = b (A = G·M⁻¹·Gᵀ): a new
- * block factor every time, or conjugate gradients preconditioned by an older
- * factor ("stale factor", docs/performance.md), refactoring only when the
- * iterations cost more than a new factor would save. The choice, the refresh
- * rule and the coupling with the re-detection of special dependent rows. */
+ * block factor every time, or an older factor ("stale factor",
+ * docs/performance.md) — reused as is at the same positions, or as the
+ * preconditioner of conjugate gradients close to them. The choice per run,
+ * the rule for when to iterate, and the hand-over of the factor. */
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -12,13 +12,13 @@
 #include "mt_math.h"
 
 /* Relative A-norm error at which the iterations stop. ‖δλ‖_A is the M-norm
- * of the resulting error in the accelerations; a direct solve of the
- * ill-conditioned lattice is about this accurate. */
+ * of the resulting error in the accelerations. */
 #define LIN_TOL 1e-10
-/* AUTO: iterative when a factor costs at least this many PCG iterations. On
- * chains a factor costs about 2 iterations, on the 5 × 5 plate lattice 4.7,
- * 8 × 8 7.2, 20 × 20 14 (mt_bchol_costs); the break-even measured with
- * bench/grid lies between 5 × 5 and 8 × 8. */
+/* AUTO: PCG when a factor costs at least this many iterations
+ * (mt_bchol_costs: plate lattice 3 × 3 1.9, 5 × 5 3.4, 8 × 8 4.5, 12 × 12 6.7,
+ * 20 × 20 10.0; a chain of spherical joints 0.8). RK4's third stage takes about
+ * 4–6 iterations with the second stage's factor, so smaller ratios gain
+ * nothing. */
 #define LIN_MIN_RATIO 6.0
 
 static const char *const linear_names[MT_LINEAR_NKINDS] = {"auto", "direct", "iterative"};
@@ -92,9 +92,9 @@ MT_HOT int mt_lin_solve(MtState *st, const double *q, double *x, int *bad)
      * plate lattice, whose A is ill-conditioned (rows near dependence), that is
      * O(h²) away, not O(h): with RK4 the second stage at t + h/2 needs 10–30
      * iterations with the factor of the first, the third (positions O(h²) from
-     * the second's) 2–3 with the second's. The distance limit learns where the
-     * iterations stop paying: halved on a failure, doubled distances of
-     * successes kept, and slowly widened while unused so that it is re-probed. */
+     * the second's) 4–6 with the second's. The distance limit learns where the
+     * iterations stop paying: half the distance of a failure, widened by 2 % at
+     * each evaluation that skips the attempt so that it is re-probed. */
     if (st->pre && st->pre_ok && mt_bchol_same_dependent(st->chol, st->pre)) {
         double d = q_dist(st, q);
         if (d == 0) { /* A is the matrix factored (RK4's first stage after the step's re-detection): a direct solve */

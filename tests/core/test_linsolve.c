@@ -129,6 +129,8 @@ int main(void)
         MtState *c = run_with(s, MT_LINEAR_AUTO, 0.01, &st1);
         CHECK(c->pre == NULL && c->nfactor == c->nevals, "auto on a chain: a new factor every evaluation (%ld of %ld)",
               c->nfactor, c->nevals);
+        CHECK(c->pre_ratio > 0 && c->pre_ratio < 1.5, "chain: a factor costs %.2f PCG iterations (< 1.5)", c->pre_ratio);
+        printf("chain of 30: a factor costs %.3f PCG iterations\n", c->pre_ratio);
         mt_state_free(c);
         mt_system_free(s);
         mt_model_free(m);
