@@ -57,7 +57,7 @@ MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err)
     st->pre_q = malloc(sizeof(double) * (size_t)(s->nq + 1));
     if (!size || !st->pre_q) {
         free(size);
-        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory for the iterative linear solver"));
+        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory for the integrator"));
     }
     for (int k = 0; k < s->nblock; k++) size[k] = s->block[k].nrow;
     st->pre = mt_bchol_new(s->nblock, size, s->nedge, s->edge, err); /* same arguments: the same structure */
