@@ -15,8 +15,11 @@
  *   Classical RK4, fixed step h (default 1e-3 s) to tfinal (default 1 s),
  *   Baumgarte stabilisation Ts = 0.01 s, ξ = 1 (as bench/chain), no projection.
  *
- * Usage: grid R C [h] [tfinal] [reps] [Ts] [check]
+ * Usage: grid R C [h] [tfinal] [reps] [Ts] [check] [linear]
  *   Ts: Baumgarte period (default 0.01 s; 0 = off).
+ *   linear: auto (default), direct or iterative: the solver's linear solves
+ *   (docs/performance.md, "Stale factor"); the line reports which one ran
+ *   (linear_used), the factorisations and the PCG solves and iterations.
  *   check (0/1, default 0): after the timed runs, one more untimed run that
  *   samples the constraint violation every 10 steps (gmax_run, gdmax_run).
  * Only mt_run is timed (it includes the initial assembly). With reps > 1 the
@@ -39,6 +42,7 @@
 #include "mt_integrate.h"
 #include "mt_model.h"
 #include "mt_system.h"
+#include "grid_model.h"
 
 static double now_s(void)
 {
@@ -61,97 +65,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Rotational-only bushing between markers mi (moving side) and mj. */
-static int add_spring(MtModel *m, const char *name, int mi, int mj, MtError *err)
-{
-    const double c = 100.0, d = 0.01;
-    int f = mt_model_add_force(m, name, MT_FORCE_BUSHING, mi, mj, -1, err);
-    if (f < 0) return -1;
-    double *p = m->force[f].p;
-    for (int k = 0; k < 12; k++) p[k] = 0;
-    p[3] = p[4] = p[5] = c;  /* ktx kty ktz */
-    p[9] = p[10] = p[11] = d; /* ctx cty ctz */
-    return f;
-}
-
-static MtModel *build_grid(int R, int C, double h, double tfinal, double ts, int *plates, MtError *err)
-{
-    const double a = 1.0 / 7.0, th = 0.01, mass = 1.25;
-    MtModel *m = mt_model_new();
-    if (!m) return NULL;
-    snprintf(m->title, sizeof m->title, "%d x %d lattice of plates", R, C);
-    m->gravity[0] = m->gravity[1] = 0;
-    m->gravity[2] = -9.81;
-    m->solver.method = MT_METHOD_RK4;
-    m->solver.step = h;
-    m->solver.until = tfinal;
-    m->solver.every = 1 << 30; /* output only at t = 0 and at the end */
-    m->solver.stab_period = ts; /* Baumgarte Ts (0.01 s here; the model default is 0.1 s); <= 0: off */
-    m->solver.stab_damping = 1.0;
-    m->solver.correct_pos = m->solver.correct_vel = 0;
-
-    const double corner[3] = {-a / 2, -a / 2, 0}, left[3] = {-a / 2, 0, 0}, right[3] = {a / 2, 0, 0},
-                 bottom[3] = {0, -a / 2, 0}, top[3] = {0, a / 2, 0}, origin[3] = {0, 0, 0};
-    int g0 = mt_model_add_marker(m, MT_GROUND, "o", origin, NULL, err);
-    if (g0 < 0) goto fail;
-    /* markers per plate: L R B T (mid-sides) and, on (0,0), the corner */
-    int *mk = malloc(sizeof(int) * 4 * (size_t)(R * C));
-    if (!mk) goto fail;
-    char name[48];
-    for (int i = 0; i < R; i++)
-        for (int j = 0; j < C; j++) {
-            snprintf(name, sizeof name, "p%d_%d", i, j);
-            int b = mt_model_add_body(m, name, err);
-            if (b < 0) goto fail_mk;
-            plates[i * C + j] = b;
-            MtBodySpec *s = &m->body[b];
-            s->mass = mass;
-            s->com[0] = s->com[1] = s->com[2] = 0;
-            s->inertia[0] = mass * (a * a + th * th) / 12; /* Ixx */
-            s->inertia[1] = mass * (a * a + th * th) / 12; /* Iyy */
-            s->inertia[2] = mass * (a * a + a * a) / 12;   /* Izz */
-            s->inertia[3] = s->inertia[4] = s->inertia[5] = 0;
-            s->pos[0] = (j + 0.5) * a;
-            s->pos[1] = (i + 0.5) * a;
-            s->pos[2] = 0;
-            int *k = mk + 4 * (i * C + j);
-            if ((k[0] = mt_model_add_marker(m, b, "L", left, NULL, err)) < 0) goto fail_mk;
-            if ((k[1] = mt_model_add_marker(m, b, "R", right, NULL, err)) < 0) goto fail_mk;
-            if ((k[2] = mt_model_add_marker(m, b, "B", bottom, NULL, err)) < 0) goto fail_mk;
-            if ((k[3] = mt_model_add_marker(m, b, "T", top, NULL, err)) < 0) goto fail_mk;
-            if (i == 0 && j == 0) {
-                int mc = mt_model_add_marker(m, b, "corner", corner, NULL, err);
-                if (mc < 0 || mt_model_add_joint(m, "ground", MT_JOINT_SPHERICAL, mc, g0, err) < 0) goto fail_mk;
-            }
-        }
-    for (int i = 0; i < R; i++)
-        for (int j = 0; j < C; j++) {
-            const int *k = mk + 4 * (i * C + j);
-            if (j > 0) { /* left side of (i,j) to right side of (i,j-1) */
-                int mj = mk[4 * (i * C + j - 1) + 1];
-                snprintf(name, sizeof name, "h%d_%d", i, j);
-                if (mt_model_add_joint(m, name, MT_JOINT_SPHERICAL, k[0], mj, err) < 0) goto fail_mk;
-                snprintf(name, sizeof name, "sh%d_%d", i, j);
-                if (add_spring(m, name, k[0], mj, err) < 0) goto fail_mk;
-            }
-            if (i > 0) { /* bottom side of (i,j) to top side of (i-1,j) */
-                int mj = mk[4 * ((i - 1) * C + j) + 3];
-                snprintf(name, sizeof name, "v%d_%d", i, j);
-                if (mt_model_add_joint(m, name, MT_JOINT_SPHERICAL, k[2], mj, err) < 0) goto fail_mk;
-                snprintf(name, sizeof name, "sv%d_%d", i, j);
-                if (add_spring(m, name, k[2], mj, err) < 0) goto fail_mk;
-            }
-        }
-    free(mk);
-    return m;
-fail_mk:
-    free(mk);
-fail:
-    mt_model_free(m);
-    return NULL;
-}
-
-/* Untimed check run: largest violation over the run, sampled at the frames. */
 typedef struct {
     double gmax, gdmax, gall;
 } Track;
@@ -176,8 +89,9 @@ int main(int argc, char **argv)
     int reps = argc > 5 ? atoi(argv[5]) : 1;
     double ts = argc > 6 ? atof(argv[6]) : 0.01;
     int check = argc > 7 ? atoi(argv[7]) : 0;
-    if (R < 1 || C < 1 || !(h > 0) || !(tfinal > 0) || reps < 1) {
-        fprintf(stderr, "usage: %s R C [h] [tfinal] [reps] [Ts] [check]\n", argv[0]);
+    int linear = MT_LINEAR_AUTO;
+    if (R < 1 || C < 1 || !(h > 0) || !(tfinal > 0) || reps < 1 || (argc > 8 && mt_linear_from_name(argv[8], &linear))) {
+        fprintf(stderr, "usage: %s R C [h] [tfinal] [reps] [Ts] [check] [auto|direct|iterative]\n", argv[0]);
         return 2;
     }
 #ifdef HAVE_MXCSR
@@ -219,13 +133,15 @@ int main(int argc, char **argv)
     double last[3] = {0, 0, 0}, gmax = 0, gdmax = 0, gall = 0;
     MtRunStats stats;
     memset(&stats, 0, sizeof stats);
-    int blast = plates[n - 1];
+    int blast = plates[n - 1], used_pcg = 0;
+    long nfactor = 0, npcg = 0, npcg_iter = 0, nreuse = 0;
     for (int r = 0; r < reps; r++) {
         MtState *st = mt_state_new(sys, &err);
         if (!st) {
             fprintf(stderr, "grid: %s\n", err.msg);
             return 1;
         }
+        st->linear = linear;
         double c0 = cpu_s(), t0 = now_s();
         MtStatus rc = mt_run(st, &sys->solver, NULL, NULL, NULL, &stats, &err);
         double t1 = now_s(), c1 = cpu_s();
@@ -239,6 +155,11 @@ int main(int argc, char **argv)
         mt_constraint_error(st, &gmax, &gdmax);
         gall = 0;
         for (int k = 0; k < sys->nrow; k++) gall = fmax(gall, fabs(st->g[k]));
+        used_pcg = st->pre != NULL;
+        nfactor = st->nfactor;
+        npcg = st->npcg;
+        npcg_iter = st->npcg_iter;
+        nreuse = st->nreuse;
         mt_state_free(st);
     }
     Track tr = {0, 0, 0};
@@ -246,6 +167,7 @@ int main(int argc, char **argv)
         MtSolverSpec sv = sys->solver;
         sv.every = 10;
         MtState *st = mt_state_new(sys, &err);
+        if (st) st->linear = linear;
         MtRunStats s2;
         if (!st || mt_run(st, &sv, track_frame, &tr, NULL, &s2, &err)) {
             fprintf(stderr, "grid: check run: %s\n", err.msg);
@@ -268,6 +190,8 @@ int main(int argc, char **argv)
            tc1 - tc0, 1e6 * wmed / (double)(stats.steps ? stats.steps : 1), evals > 0 ? 1e6 * wmed / evals / n : 0.0,
            last[0], last[1], last[2], gmax, gdmax, gall);
     if (check) printf(" gmax_run=%.3e gdmax_run=%.3e gmax_all_run=%.3e", tr.gmax, tr.gdmax, tr.gall);
+    printf(" linear=%s linear_used=%s factors=%ld reused=%ld pcg_solves=%ld pcg_iters=%ld", mt_linear_name(linear),
+           used_pcg ? "iterative" : "direct", nfactor, nreuse, npcg, npcg_iter);
     printf(" finite=%d\n", finite);
     free(wall);
     free(cpu);

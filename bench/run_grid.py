@@ -142,9 +142,10 @@ def main():
     t_start = time.time()
 
     grid = build_motus(a.build)
-    simbody = build_simbody(a.peers_bin or os.path.join(a.build, "peers-bin"))
     sizes = [(r, c) for r, c, _ in parse_sizes(a.sizes)]
     peer = {(r, c): tf for r, c, tf in parse_sizes(a.peer_sizes)}
+    # --peer-sizes '' measures Motus alone: Simbody is not needed then
+    simbody = build_simbody(a.peers_bin or os.path.join(a.build, "peers-bin")) if peer else None
     hs = repr(a.h)
 
     rows = []

@@ -36,6 +36,8 @@ struct MtBchol {
                           * blocks as one panel, B·C transposed, and their product (see panel_column) */
     int nval, nnz;
     int nreg; /* pivots regularised by the last factorisation */
+    unsigned char *isfill; /* per entry: fill-in (zero in A), skipped by mt_bchol_mulv */
+    double *cg;          /* scratch of mt_bchol_pcg: 5 vectors of nrows */
 };
 
 int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
@@ -52,6 +54,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
     free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->pan); free(b->xoff); free(b->fill);
+    free(b->isfill); free(b->cg);
     free(b);
 }
 
@@ -238,7 +241,9 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     b->updptr[n] = u;
     /* fill-in entries: A has no block there, so mt_bchol_zero_fill clears them before each factor */
     b->fill = malloc(sizeof(int) * (size_t)(2 * sidx.n + 1));
-    if (!b->fill) goto nomem;
+    b->isfill = calloc((size_t)sidx.n + 1, 1);
+    b->cg = malloc(sizeof(double) * (size_t)(5 * b->nrows + 1));
+    if (!b->fill || !b->isfill || !b->cg) goto nomem;
     for (int c = 0; c < n; c++) mark[c] = -1;
     for (int c = 0; c < n; c++) {
         int k = b->perm[c];
@@ -248,6 +253,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
                 b->fill[2 * b->nfill] = b->voff[e];
                 b->fill[2 * b->nfill + 1] = b->esize[e] * b->psize[c];
                 b->nfill++;
+                b->isfill[e] = 1;
             }
     }
     free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
@@ -720,3 +726,138 @@ MT_HOT void mt_bchol_solve(const MtBchol *b, double *x)
     bwd_all(b, x);
 }
 
+
+/* ---- stale factor as preconditioner ---------------------------------- */
+
+double *mt_bchol_values(MtBchol *b) { return b->val; }
+
+double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b)
+{
+    double *t = a->val; a->val = b->val; b->val = t;
+    t = a->dinv; a->dinv = b->dinv; b->dinv = t;
+    unsigned char *l = a->ldl; a->ldl = b->ldl; b->ldl = l;
+    memcpy(b->dep, a->dep, (size_t)a->nrows);
+    b->nreg = a->nreg;
+    return a->val;
+}
+
+int mt_bchol_same_dependent(const MtBchol *a, const MtBchol *b)
+{
+    return a->nrows == b->nrows && !memcmp(a->dep, b->dep, (size_t)a->nrows);
+}
+
+/* y = A x over the stored lower blocks of A (diagonal blocks: lower triangle). */
+INLINE void mulv_column(const MtBchol *b, int c, const double *restrict x, double *restrict y, const int m)
+{
+    const double *D = b->val + b->dval[c];
+    const double *xc = x + b->poff[c];
+    double yc[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < m; i++) {
+        yc[i] += D[i * m + i] * xc[i];
+        for (int j = 0; j < i; j++) {
+            yc[i] += D[i * m + j] * xc[j];
+            yc[j] += D[i * m + j] * xc[i];
+        }
+    }
+    for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+        if (b->isfill[e]) continue;
+        const double *B = b->val + b->voff[e];
+        const double *xr = x + b->eoff[e];
+        double *yr = y + b->eoff[e];
+        for (int r = 0, mr = b->esize[e]; r < mr; r++) {
+            double s = 0;
+            for (int q = 0; q < m; q++) {
+                s += B[r * m + q] * xc[q];
+                yc[q] += B[r * m + q] * xr[r];
+            }
+            yr[r] += s;
+        }
+    }
+    double *ycol = y + b->poff[c];
+    for (int i = 0; i < m; i++) ycol[i] += yc[i];
+}
+
+MT_HOT void mt_bchol_mulv(const MtBchol *b, const double *x, double *y)
+{
+    memset(y, 0, sizeof(double) * (size_t)b->nrows);
+    for (int c = 0; c < b->n; c++) DISPATCH(mulv_column, b->psize[c], b, c, x, y)
+    for (int r = 0; r < b->nrows; r++)
+        if (b->dep[r]) y[r] = 0; /* rows out of the solve: the operator is A restricted to the others */
+}
+
+static double dotn(const double *a, const double *b, int n)
+{
+    double s[4] = {0, 0, 0, 0};
+    int i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int j = 0; j < 4; j++) s[j] += a[i + j] * b[i + j];
+    for (; i < n; i++) s[0] += a[i] * b[i];
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* Conjugate gradients on A restricted to the rows not marked dependent,
+ * preconditioned by the factor in p (the same rows marked). With x0 = 0,
+ * rᵀP⁻¹r estimates ‖x − x*‖²_A and r0ᵀP⁻¹r0 = bᵀP⁻¹b estimates ‖x*‖²_A; for
+ * A = G M⁻¹ Gᵀ, ‖δλ‖_A is the M-norm of the error in the accelerations, so
+ * the test bounds the relative error of the constraint forces' effect. */
+MT_HOT int mt_bchol_pcg(MtBchol *a, const MtBchol *p, double *x, double tol, int maxit)
+{
+    int n = a->nrows;
+    double *bb = a->cg, *r = bb + n, *z = r + n, *d = z + n, *q = d + n;
+    for (int i = 0; i < n; i++) {
+        bb[i] = a->dep[i] ? 0 : x[i];
+        r[i] = bb[i];
+        z[i] = bb[i];
+        x[i] = 0;
+    }
+    mt_bchol_solve(p, z);
+    double rz = dotn(r, z, n), rz0 = rz, tol2 = tol * tol;
+    if (!(rz0 > 0)) {
+        if (rz0 == 0) return 0; /* b = 0: x = 0 */
+        memcpy(x, bb, sizeof(double) * (size_t)n);
+        return -1;
+    }
+    memcpy(d, z, sizeof(double) * (size_t)n);
+    for (int it = 1; it <= maxit; it++) {
+        mt_bchol_mulv(a, d, q);
+        double dq = dotn(d, q, n);
+        if (!(dq > 0)) break; /* A not positive on the rows kept: the caller refactors */
+        double al = rz / dq;
+        for (int i = 0; i < n; i++) {
+            x[i] += al * d[i];
+            r[i] -= al * q[i];
+            z[i] = r[i];
+        }
+        mt_bchol_solve(p, z);
+        double rzn = dotn(r, z, n);
+        if (rzn <= tol2 * rz0) return it;
+        if (!isfinite(rzn)) break;
+        double be = rzn / rz;
+        rz = rzn;
+        for (int i = 0; i < n; i++) d[i] = z[i] + be * d[i];
+    }
+    memcpy(x, bb, sizeof(double) * (size_t)n); /* right-hand side back for the direct solve */
+    return -1;
+}
+
+/* Multiply–adds of one factorisation and of one PCG iteration (a forward and
+ * backward solve with the factor plus a product with A), from the structure. */
+void mt_bchol_costs(const MtBchol *b, double *factor, double *iteration)
+{
+    double f = 0, it = 0;
+    for (int c = 0; c < b->n; c++) {
+        int m = b->psize[c];
+        f += m * m * m;
+        it += 3 * m * m;
+        for (int e = b->colptr[c]; e < b->colptr[c + 1]; e++) {
+            int mr = b->esize[e];
+            f += mr * m * m;          /* B D⁻¹ */
+            it += 2 * mr * m;         /* forward and backward */
+            if (!b->isfill[e]) it += 2 * mr * m; /* A x */
+        }
+        for (int u = b->updptr[c]; u < b->updptr[c + 1]; u++) f += b->upd_ma[u] * b->upd_mb[u] * m;
+    }
+    it += 12 * b->nrows; /* vector operations */
+    *factor = f;
+    *iteration = it;
+}

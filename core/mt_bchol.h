@@ -52,4 +52,27 @@ void mt_bchol_set_dependent(MtBchol *b, int row, int dep);
 /* Number of blocks stored below the diagonal in L (fill included) and in A. */
 int mt_bchol_nnz_blocks(const MtBchol *b);
 
+/* Iterative solves with an older factor (see docs/performance.md, "Stale
+ * factor"). The value array (blocks of A before a factorisation, the factor
+ * after). */
+double *mt_bchol_values(MtBchol *b);
+/* a and b made by mt_bchol_new with the same arguments: a's factor goes to b
+ * (with a's dependent rows) and b's storage to a, whose value array is
+ * returned. The blocks of A live
+ * in that array (mt_bchol_block): pointers into the old one must be moved. */
+double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b);
+/* 1 if a and b mark the same rows dependent. */
+int mt_bchol_same_dependent(const MtBchol *a, const MtBchol *b);
+/* y = A x with A assembled (not factored) in b; rows marked dependent are out
+ * (y is 0 there; x must be 0 there). */
+void mt_bchol_mulv(const MtBchol *b, const double *x, double *y);
+/* Solves A x = rhs (x = rhs on entry) by conjugate gradients, A assembled in
+ * a (left unchanged), preconditioned by the factor in p, which marks the same
+ * rows dependent as a. Stops when the estimated A-norm error is below tol
+ * relative. Returns the iterations, or -1 (x = rhs again) when maxit did not
+ * suffice or A is not positive definite on the kept rows. */
+int mt_bchol_pcg(MtBchol *a, const MtBchol *p, double *x, double tol, int maxit);
+/* Multiply–adds of a factorisation and of one PCG iteration, from the structure. */
+void mt_bchol_costs(const MtBchol *b, double *factor, double *iteration);
+
 #endif

@@ -533,6 +533,8 @@ void mt_state_free(MtState *st)
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
     free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
+    mt_bchol_free(st->pre);
+    free(st->pre_q);
     free(st->pair);
     free(st);
 }

@@ -414,8 +414,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             }
         }
         int bad = 0;
-        if (mt_bchol_factor_solve(st->chol, MT_PIVOT_REG, &bad, st->lambda)) return singular(st, bad, t, err);
-        if (mt_bchol_regularised(st->chol)) st->nregularised++;
+        if (mt_lin_solve(st, q, st->lambda, &bad)) return singular(st, bad, t, err);
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
@@ -459,6 +458,7 @@ void mt_state_redetect(MtState *st)
             st->rowoff[r] = 1;
         }
     for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+    mt_lin_detected(st); /* the detecting factor serves as the next preconditioner */
 }
 
 void mt_constraint_error(MtState *st, double *gmax, double *gdmax)

@@ -326,7 +326,8 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
     if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
         return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: need step > 0, end time ≥ start time and every ≥ 1"));
     Ode o = {st, s->nq, s->nu, s->nq + s->nu + s->naux};
-    MtStatus rc = mt_assemble_initial(st, err);
+    MtStatus rc = mt_lin_configure(st, sv, err);
+    if (!rc) rc = mt_assemble_initial(st, err);
     if (rc) return rc;
     mt_controls_init(st, st->z);
     if (sv->method != MT_METHOD_RK4 && sv->method != MT_METHOD_DP54) {

@@ -167,6 +167,14 @@ typedef struct MtState {
     double *fwork;         /* scratch: dmax x 12 */
     double *fcache;        /* flexible bodies' S, I(w), M_Ωw(w) of the current evaluation (mt_flex_stage_mass) */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
+    /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
+    int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
+    MtBchol *pre;          /* NULL: a new factor at every evaluation */
+    double *pre_q;         /* nq: the positions pre was factored at */
+    int pre_ok, pre_maxit; /* pre holds a factor of the current rows; iteration limit */
+    double pre_ratio, pre_dlim; /* cost of a factor in iterations; distance from pre_q up to which to iterate */
+    long npcg, npcg_iter, nfactor, nreuse; /* statistics: iterative solves, their iterations, new factors,
+                                            * solves with a factor at the same positions */
 } MtState;
 
 void mt_lean_expand(const MtState *st, int k);
@@ -234,6 +242,27 @@ double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
  * before assembly and after every accepted step; a no-op otherwise. */
 #define MT_SPECIAL_TOL 1e-4
 void mt_state_redetect(MtState *st);
+
+/* How an evaluation solves A λ = b (MtState.linear). AUTO: conjugate
+ * gradients preconditioned by an older factor when a factor costs many
+ * iterations (loopy 2-D structures such as the plate lattice) and the method
+ * is explicit (rk4, dp54); a new factor at every evaluation otherwise. DIRECT:
+ * always a new factor. ITERATIVE: the older factor whenever there are
+ * constraint rows. See docs/performance.md, "Stale factor". */
+typedef enum { MT_LINEAR_AUTO, MT_LINEAR_DIRECT, MT_LINEAR_ITERATIVE, MT_LINEAR_NKINDS } MtLinearSolve;
+const char *mt_linear_name(int linear);
+/* "auto", "direct", "iterative" → 0, or -1 for another word. */
+int mt_linear_from_name(const char *s, int *linear);
+
+/* Linear solves (mt_linsolve.c). mt_lin_configure chooses direct or
+ * iterative for a run (st->linear, the method, the factor's cost against an
+ * iteration's) before its first evaluation. mt_lin_solve solves A λ = b with A
+ * assembled in st->chol (λ = b on entry); -1 and *bad = block when the factor
+ * fails (q: the positions A was assembled at). mt_state_redetect hands its
+ * detecting factor (at st->q) to mt_lin_detected. */
+MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err);
+int mt_lin_solve(MtState *st, const double *q, double *x, int *bad);
+void mt_lin_detected(MtState *st);
 
 /* Records the continuous value of every angle in COORD rows at st->q (call
  * after each accepted step, so angles keep counting turns). */

@@ -2,7 +2,9 @@
  * patterns with random blocks of 1..6 rows; detection and skipping of
  * dependent rows; lattices of 3-row blocks (block LDLᵀ columns, dense panel
  * updates of the fill-in) with mt_bchol_factor_solve, also with a row taken
- * out of the solve beforehand (as the solver does with redundant rows). */
+ * out of the solve beforehand (as the solver does with redundant rows);
+ * conjugate gradients preconditioned by the factor of a perturbed matrix
+ * (mt_bchol_pcg, the solver's stale factor) against the dense solve. */
 #include <string.h>
 
 #include "mt_bchol.h"
@@ -137,6 +139,118 @@ static double check_pattern_mode(const char *name, int nb, const int *size, int 
     mt_bchol_free(b);
     return err_max;
 }
+/* Random J with the block pattern (a "body" per edge and per block), and
+ * A = J Jᵀ (dense, n x n) stored into b's blocks. */
+static double *pattern_matrix(MtBchol *b, int nb, const int *size, int ne, const int *edge, const double *J0, double eps,
+                              double *J)
+{
+    int n = mt_bchol_rows(b), nc = 6 * (ne + nb);
+    for (int k = 0; k < nb; k++) {
+        int o = mt_bchol_offset(b, k);
+        for (int r = 0; r < size[k]; r++) {
+            double *row = J + (size_t)(o + r) * nc;
+            for (int c = 0; c < 6; c++) row[6 * (ne + k) + c] = J0 ? J0[(size_t)(o + r) * nc + 6 * (ne + k) + c] * (1 + eps * urand()) : urand();
+            for (int e = 0; e < ne; e++)
+                if (edge[2 * e] == k || edge[2 * e + 1] == k)
+                    for (int c = 0; c < 6; c++)
+                        row[6 * e + c] = J0 ? J0[(size_t)(o + r) * nc + 6 * e + c] * (1 + eps * urand()) : urand();
+        }
+    }
+    double *A = calloc((size_t)(n * n), sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int c = 0; c < nc; c++) s += J[(size_t)i * nc + c] * J[(size_t)j * nc + c];
+            A[i * n + j] = s;
+        }
+    mt_bchol_zero(b);
+    for (int k = 0; k < nb; k++)
+        for (int l = 0; l < nb; l++) {
+            int sw;
+            double *blk = mt_bchol_block(b, k, l, &sw);
+            if (!blk || (k != l && sw)) continue;
+            int ok = mt_bchol_offset(b, k), ol = mt_bchol_offset(b, l);
+            for (int i = 0; i < size[k]; i++)
+                for (int j = 0; j < size[l]; j++) blk[i * size[l] + j] = A[(ok + i) * n + (ol + j)];
+        }
+    return A;
+}
+
+/* A assembled in one object, the factor of A' (every entry of J changed by up
+ * to eps relative) in another (made in a third and handed over by
+ * mt_bchol_swap_factor, as the solver does): mt_bchol_mulv against the dense
+ * product, then PCG to 1e-12 against the dense solve (largest error relative
+ * to the largest unknown). dep_row ≥ 0 is out of the solve in both. *iters:
+ * the iterations taken. */
+static double check_pcg(const char *name, int nb, const int *size, int ne, const int *edge, double eps, int dep_row,
+                        int *iters)
+{
+    MtError err = {0};
+    MtBchol *a = mt_bchol_new(nb, size, ne, edge, &err), *p = mt_bchol_new(nb, size, ne, edge, &err);
+    MtBchol *f = mt_bchol_new(nb, size, ne, edge, &err);
+    CHECK(a && p && f, "%s: %s", name, err.msg);
+    int n = mt_bchol_rows(a), nc = 6 * (ne + nb);
+    double *J = calloc((size_t)n * (size_t)nc, sizeof(double)), *J2 = calloc((size_t)n * (size_t)nc, sizeof(double));
+    double *A = pattern_matrix(a, nb, size, ne, edge, NULL, 0, J);
+    double *A2 = pattern_matrix(f, nb, size, ne, edge, J, eps, J2);
+    if (dep_row >= 0) {
+        mt_bchol_set_dependent(a, dep_row, 1);
+        mt_bchol_set_dependent(f, dep_row, 1);
+    }
+    int bad = -1;
+    CHECK(mt_bchol_factor(f, 0, 1e-13, &bad) == 0, "%s: factor of the perturbed matrix", name);
+    mt_bchol_swap_factor(f, p);
+    CHECK(mt_bchol_same_dependent(a, p), "%s: the preconditioner keeps the rows out of the solve", name);
+    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
+    double *xr = malloc(sizeof(double) * (size_t)n), *rhs = malloc(sizeof(double) * (size_t)n);
+    /* product with A (rows out: zero in and out) */
+    for (int i = 0; i < n; i++) x[i] = i == dep_row ? 0 : urand();
+    mt_bchol_mulv(a, x, y);
+    double emul = 0, ymax = 0;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+        if (i == dep_row) s = 0;
+        emul = fmax(emul, fabs(y[i] - s));
+        ymax = fmax(ymax, fabs(s));
+    }
+    CHECK(emul <= 1e-12 * ymax, "%s: A x from the stored blocks: error %.3g of %.3g", name, emul, ymax);
+    /* the dense reference on the kept rows */
+    int m = 0, *keep = malloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        if (i != dep_row) keep[m++] = i;
+    double *Ak = malloc(sizeof(double) * (size_t)(m * m)), *bk = malloc(sizeof(double) * (size_t)m), *xk = malloc(sizeof(double) * (size_t)m);
+    for (int i = 0; i < n; i++) rhs[i] = i == dep_row ? 0 : urand();
+    for (int i = 0; i < m; i++) {
+        bk[i] = rhs[keep[i]];
+        for (int j = 0; j < m; j++) Ak[i * m + j] = A[keep[i] * n + keep[j]];
+    }
+    dense_solve(m, Ak, bk, xk);
+    for (int i = 0; i < n; i++) xr[i] = 0;
+    for (int i = 0; i < m; i++) xr[keep[i]] = xk[i];
+    memcpy(x, rhs, sizeof(double) * (size_t)n);
+    *iters = mt_bchol_pcg(a, p, x, 1e-12, 100);
+    CHECK(*iters > 0, "%s: PCG converged (%d)", name, *iters);
+    double e = 0, xm = 0;
+    for (int i = 0; i < n; i++) {
+        e = fmax(e, fabs(x[i] - xr[i]));
+        xm = fmax(xm, fabs(xr[i]));
+    }
+    if (dep_row >= 0) CHECK(x[dep_row] == 0, "%s: the unknown of the row out of the solve is zero", name);
+    /* A itself is left for the next solve: a second solve gives the same answer */
+    memcpy(y, rhs, sizeof(double) * (size_t)n);
+    CHECK(mt_bchol_pcg(a, p, y, 1e-12, 100) == *iters, "%s: A unchanged by a solve", name);
+    /* too few iterations allowed: -1 and the right-hand side back */
+    if (*iters > 1) {
+        memcpy(y, rhs, sizeof(double) * (size_t)n);
+        CHECK(mt_bchol_pcg(a, p, y, 1e-12, 1) == -1 && !memcmp(y, rhs, sizeof(double) * (size_t)n),
+              "%s: no convergence in 1 iteration gives -1 and b back", name);
+    }
+    free(J); free(J2); free(A); free(A2); free(x); free(y); free(xr); free(rhs); free(keep); free(Ak); free(bk); free(xk);
+    mt_bchol_free(a); mt_bchol_free(p); mt_bchol_free(f);
+    return e / xm;
+}
+
 
 int main(void)
 {
@@ -182,6 +296,21 @@ int main(void)
                   "7x7 lattice, factor and solve in one sweep: residual");
         CHECK_ABS(check_pattern_mode("lattice3 row out", NL, sz, n2, ed, 3 * 24 + 1, 1), 0, 1e-9,
                   "7x7 lattice with a row out of the solve: residual of the others");
+        /* stale factor as preconditioner: a factor of the matrix 1e-3 away takes a few
+         * iterations, one of the same matrix one */
+        int it = 0;
+        CHECK_ABS(check_pcg("lattice3 pcg", NL, sz, n2, ed, 1e-3, -1, &it), 0, 1e-10, "7x7 lattice, PCG vs dense solve");
+        CHECK(it >= 2 && it <= 10, "7x7 lattice, PCG with a factor 1e-3 away: %d iterations (2..10)", it);
+        CHECK_ABS(check_pcg("lattice3 pcg row out", NL, sz, n2, ed, 1e-3, 3 * 24 + 1, &it), 0, 1e-10,
+                  "7x7 lattice with a row out of the solve, PCG vs dense solve of the others");
+        CHECK_ABS(check_pcg("lattice3 pcg exact", NL, sz, n2, ed, 0, -1, &it), 0, 1e-9, "7x7 lattice, PCG with its own factor");
+        CHECK(it == 1, "PCG with the factor of A itself: %d iteration (1)", it);
+    }
+    {
+        int it = 0;
+        for (int k = 0; k < N; k++) size[k] = 1 + k % 6;
+        CHECK_ABS(check_pcg("chain pcg", N, size, N - 1, edge, 1e-3, -1, &it), 0, 1e-10, "chain of 40 blocks, PCG vs dense solve");
+        CHECK(it >= 2 && it <= 10, "chain, PCG with a factor 1e-3 away: %d iterations (2..10)", it);
     }
     return mt_test_done();
 }

@@ -1,0 +1,139 @@
+/* Linear solves of the equations of motion (core/mt_linsolve.c): runs with
+ * the stale factor (PCG preconditioned by an older factor, and the factor of
+ * a step's re-detection reused at the same positions) against runs that
+ * refactor at every evaluation. The 5 × 5 plate lattice of bench/grid (closed
+ * loops, 9 equations dependent while flat and re-detected every step) and a
+ * chain of boxes on spherical joints; the automatic choice per model. */
+#include <string.h>
+
+#include "mt_integrate.h"
+#include "mt_system.h"
+#include "mt_test.h"
+#include "../../bench/grid_model.h"
+
+/* Runs s with the given linear solves; returns the state (caller frees). */
+static MtState *run_with(MtSystem *s, int linear, double until, MtRunStats *stats)
+{
+    MtError err = {0};
+    MtSolverSpec sv = s->solver;
+    sv.until = until;
+    MtState *st = mt_state_new(s, &err);
+    CHECK(st != NULL, "state: %s", err.msg);
+    st->linear = linear;
+    MtStatus rc = mt_run(st, &sv, NULL, NULL, NULL, stats, &err);
+    CHECK(rc == MT_OK, "run (%s): %s", mt_linear_name(linear), err.msg);
+    return st;
+}
+
+static double max_diff(const double *a, const double *b, int n)
+{
+    double d = 0;
+    for (int i = 0; i < n; i++) d = fmax(d, fabs(a[i] - b[i]));
+    return d;
+}
+
+static MtSystem *compile(MtModel *m)
+{
+    MtError err = {0};
+    MtSystem *s = m ? mt_system_compile(m, &err) : NULL;
+    CHECK(s != NULL, "compile: %s", err.msg);
+    if (!s) exit(1);
+    return s;
+}
+
+/* Chain of n boxes (0.2 m, 1 kg) on spherical joints, the first on ground, horizontal at rest. */
+static MtModel *chain_model(int n)
+{
+    MtError err = {0};
+    MtModel *m = mt_model_new();
+    m->gravity[0] = m->gravity[2] = 0;
+    m->gravity[1] = -9.81;
+    m->solver.method = MT_METHOD_RK4;
+    m->solver.step = 1e-3;
+    m->solver.stab_period = 0.01;
+    m->solver.every = 1 << 30;
+    const double o[3] = {0, 0, 0}, tip[3] = {0.2, 0, 0};
+    int base = mt_model_add_marker(m, MT_GROUND, "o", o, NULL, &err);
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "b%d", i);
+        int b = mt_model_add_body(m, name, &err);
+        MtBodySpec *s = &m->body[b];
+        s->mass = 1;
+        s->com[0] = 0.1;
+        s->inertia[0] = 0.001;
+        s->inertia[1] = s->inertia[2] = 0.004;
+        s->pos[0] = 0.2 * i;
+        int mi = mt_model_add_marker(m, b, "o", o, NULL, &err);
+        snprintf(name, sizeof name, "j%d", i);
+        mt_model_add_joint(m, name, MT_JOINT_SPHERICAL, mi, base, &err);
+        base = mt_model_add_marker(m, b, "tip", tip, NULL, &err);
+    }
+    CHECK(!err.msg[0], "chain model: %s", err.msg);
+    return m;
+}
+
+int main(void)
+{
+    MtRunStats st1, st2;
+    {
+        /* 5 × 5 lattice over 1 s: the stale factor (forced) against a new factor every evaluation */
+        int plates[25];
+        MtError err = {0};
+        MtModel *m = build_grid(5, 5, 1e-3, 1.0, 0.01, plates, &err);
+        MtSystem *s = compile(m);
+        CHECK(s->nspecial == 9, "5x5 lattice: %d equations dependent while flat (9)", s->nspecial);
+        MtState *a = run_with(s, MT_LINEAR_DIRECT, 1.0, &st1);
+        MtState *b = run_with(s, MT_LINEAR_ITERATIVE, 1.0, &st2);
+        CHECK(a->npcg == 0 && a->nreuse == 0 && a->pre == NULL, "direct run: no iterative solves");
+        CHECK(b->nreuse >= 900 && b->npcg >= 100, "iterative run: %ld solves with the step's factor (≥ 900), %ld by PCG (≥ 100)",
+              b->nreuse, b->npcg);
+        CHECK(b->nfactor < a->nfactor, "iterative run: fewer factorisations (%ld) than direct (%ld)", b->nfactor, a->nfactor);
+        /* the lattice of this size is not chaotic over 1 s: the runs agree to the PCG tolerance, amplified */
+        CHECK_ABS(max_diff(a->q, b->q, s->nq), 0, 1e-10, "5x5 lattice at 1 s: positions, iterative vs direct (m, quaternion)");
+        CHECK_ABS(max_diff(a->u, b->u, s->nu), 0, 1e-8, "5x5 lattice at 1 s: velocities, iterative vs direct");
+        CHECK(st2.gmax < 1e-4, "iterative run: constraint violation bounded (%.3g m)", st2.gmax);
+        mt_state_free(a);
+        mt_state_free(b);
+        /* automatic choice: the step's factor is reused (special rows); PCG not at this size */
+        MtState *c = run_with(s, MT_LINEAR_AUTO, 0.05, &st1);
+        CHECK(c->pre != NULL && c->nreuse > 0 && c->npcg == 0, "auto on 5x5: reuse %ld, PCG %ld (reuse only)", c->nreuse, c->npcg);
+        mt_state_free(c);
+        mt_system_free(s);
+        mt_model_free(m);
+    }
+    {
+        /* 12 × 12 lattice: auto iterates (a factor costs ≥ 6 PCG iterations) */
+        int plates[144];
+        MtError err = {0};
+        MtModel *m = build_grid(12, 12, 1e-3, 0.02, 0.01, plates, &err);
+        MtSystem *s = compile(m);
+        MtState *c = run_with(s, MT_LINEAR_AUTO, 0.02, &st1);
+        CHECK(c->pre != NULL && c->npcg > 0, "auto on 12x12: PCG solves %ld (> 0)", c->npcg);
+        mt_state_free(c);
+        mt_system_free(s);
+        mt_model_free(m);
+    }
+    {
+        /* chain of 30 boxes over 0.5 s: PCG (forced) against direct; auto keeps direct */
+        MtModel *m = chain_model(30);
+        MtSystem *s = compile(m);
+        MtState *a = run_with(s, MT_LINEAR_DIRECT, 0.5, &st1);
+        MtState *b = run_with(s, MT_LINEAR_ITERATIVE, 0.5, &st2);
+        CHECK(b->npcg > 1000, "chain, iterative: %ld PCG solves (> 1000), %ld factorisations, %.2f iterations each", b->npcg,
+              b->nfactor, b->npcg ? (double)b->npcg_iter / (double)b->npcg : 0.0);
+        CHECK_ABS(max_diff(a->q, b->q, s->nq), 0, 1e-11, "chain at 0.5 s: positions, iterative vs direct");
+        CHECK_ABS(max_diff(a->u, b->u, s->nu), 0, 1e-9, "chain at 0.5 s: velocities, iterative vs direct");
+        mt_state_free(a);
+        mt_state_free(b);
+        MtState *c = run_with(s, MT_LINEAR_AUTO, 0.01, &st1);
+        CHECK(c->pre == NULL && c->nfactor == c->nevals, "auto on a chain: a new factor every evaluation (%ld of %ld)",
+              c->nfactor, c->nevals);
+        CHECK(c->pre_ratio > 0 && c->pre_ratio < 1.5, "chain: a factor costs %.2f PCG iterations (< 1.5)", c->pre_ratio);
+        printf("chain of 30: a factor costs %.3f PCG iterations\n", c->pre_ratio);
+        mt_state_free(c);
+        mt_system_free(s);
+        mt_model_free(m);
+    }
+    return mt_test_done();
+}
