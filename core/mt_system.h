@@ -162,6 +162,15 @@ typedef struct MtState {
     double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
                             * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
                             * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
+    /* lean blocks in groups of MT_LW, one vector lane each (mt_constraints.c), padded with lanes that
+     * repeat lane 0 and are not written out */
+    int nlean;
+    int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
+    int *leanrow;          /* per lane: the block's first row, −1 for padding */
+    int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
+    long long *leanmask;   /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
+    unsigned char *leanground; /* per group: one of its sides is ground */
+    double *leanc;         /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */
@@ -188,6 +197,7 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
 }
 
 #define MT_LEAN 32
+#define MT_LW 4 /* lean blocks per group in mt_stage_constraints */
 
 /* Writes the constant entries of G and W of lean blocks (after allocation). */
 void mt_state_init_lean(MtState *st);
