@@ -16,6 +16,7 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
+#include "mt_lanes.h"
 
 /* ---- driver laws ---------------------------------------------------------- */
 
@@ -320,26 +321,10 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-/* MT_LW lean blocks side by side, one per vector lane: each lane computes
- * exactly what scalar code would for its block (the same operations in the
- * same order, so the same roundings; -ffp-contract=off). */
-typedef double MtLanes __attribute__((vector_size(8 * MT_LW)));
-typedef long long MtMask __attribute__((vector_size(8 * MT_LW)));
-_Static_assert(MT_LW == 4, "LANES and the transposition are written for four lanes");
-#define LANES(P, i) ((MtLanes){P[0][i], P[1][i], P[2][i], P[3][i]}) /* element i of each lane's array P[l] */
-#define AND(m, a) ((MtLanes)((MtMask)(a) & (m)))                   /* a where m is set, +0 elsewhere */
-#define SEL(m, a, b) ((MtLanes)(((MtMask)(a) & (m)) | ((MtMask)(b) & ~(m)))) /* a where m is set, b elsewhere */
-
-/* Fields f..f+3 of the four lanes (v[0..3], one field each) into each lane's dlean row. */
-static inline __attribute__((always_inline)) void store_t(double *const *row, int f, const MtLanes *v)
-{
-    const MtMask lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
-    MtLanes t0 = __builtin_shuffle(v[0], v[1], lo), t1 = __builtin_shuffle(v[0], v[1], hi);
-    MtLanes t2 = __builtin_shuffle(v[2], v[3], lo), t3 = __builtin_shuffle(v[2], v[3], hi);
-    MtLanes o[4] = {__builtin_shuffle(t0, t2, l2), __builtin_shuffle(t1, t3, l2), __builtin_shuffle(t0, t2, h2),
-                    __builtin_shuffle(t1, t3, h2)};
-    for (int l = 0; l < MT_LW; l++) memcpy(row[l] + f, &o[l], sizeof(MtLanes));
-}
+/* Four lean blocks side by side, one per lane (mt_lanes.h). */
+#define LANES MT_LANES
+#define AND MT_AND
+#define SEL MT_SEL
 
 /* Rows of all lean blocks: dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
  * position rows of the Lagrange right-hand side
@@ -420,7 +405,7 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
-        for (int f = 0; f < MT_LEAN; f += 4) store_t(dl, f, out + f);
+        mt_lanes_put(dl, MT_LEAN, out);
         MtLanes ga[3], gda[3], ha[3], v[3];
         for (int a = 0; a < 3; a++) {
             ga[a] = p[0][a] - p[1][a];

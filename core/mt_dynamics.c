@@ -10,6 +10,7 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
+#include "mt_lanes.h"
 
 void mt_stage_bodies(MtState *st, const double *q)
 {
@@ -43,62 +44,138 @@ void mt_stage_bodies(MtState *st, const double *q)
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
-/* mt_eval's body pass: rotations, world inverse inertia, gravity and gyroscopic
- * forces of rigid bodies in one sweep (R and ω stay in registers); with no
+/* One body of mt_eval's body pass: rotation, world inverse inertia, gravity
+ * and gyroscopic force of a rigid body (R and ω stay in registers); with no
  * other applied forces (done = 1) also the free accelerations a0 and acc. */
+static inline __attribute__((always_inline)) void body_eval(MtState *st, const double *restrict q, const double *restrict u,
+                                                     int done, int b)
+{
+    const MtSystem *s = st->sys;
+    double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+    double nn = st->qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
+    w *= nn; x *= nn; y *= nn; z *= nn;
+    double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
+    double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
+    double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    double *Rb = st->R + 9 * b;
+    for (int i = 0; i < 9; i++) Rb[i] = R[i];
+    const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
+    double S[9];
+    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
+        double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
+        S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+        S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+        S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+        S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+        S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+        S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+    } else mt_m3_rotate_sym(S, R, Ji);
+    double *Sb = st->Jwinv + 9 * b;
+    for (int i = 0; i < 9; i++) Sb[i] = S[i];
+    if (s->nflex && s->bflex[b] >= 0) return; /* mt_flex_forces */
+    const double *om = u + 6 * b + 3;
+    double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
+    f[0] = s->gravity[0] * m; f[1] = s->gravity[1] * m; f[2] = s->gravity[2] * m;
+    mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
+    if (Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0) {
+        wb[0] *= Jc[0]; wb[1] *= Jc[4]; wb[2] *= Jc[8];
+    } else mt_m3_mulv(wb, Jc, wb);
+    mt_m3_mulv(Jw, R, wb);
+    mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
+    double *fb = st->f + 6 * b;
+    for (int i = 0; i < 6; i++) fb[i] = f[i];
+    if (done) {
+        double a[6], im = s->imass[b];
+        a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
+        mt_m3_mulv(a + 3, S, f + 3);
+        for (int i = 0; i < 6; i++) { st->a0[6 * b + i] = a[i]; st->acc[6 * b + i] = a[i]; }
+    }
+}
+
+/* body_eval for the four rigid bodies b..b+3, one per lane (mt_lanes.h),
+ * when their inertia tensors are diagonal in body axes. */
+static inline __attribute__((always_inline)) void body_eval4(MtState *st, const double *restrict q, const double *restrict u,
+                                                      int done, int b)
+{
+    const MtSystem *s = st->sys;
+    const double *qp[MT_LW], *op[MT_LW], *Jip[MT_LW], *Jcp[MT_LW];
+    double *Rr[MT_LW], *Sr[MT_LW], *fr[MT_LW], *ar[MT_LW], *cr[MT_LW];
+    for (int l = 0; l < MT_LW; l++) {
+        qp[l] = q + 7 * (b + l) + 3;
+        op[l] = u + 6 * (b + l) + 3;
+        Jip[l] = s->Jcinv + 9 * (b + l);
+        Jcp[l] = s->Jc + 9 * (b + l);
+        Rr[l] = st->R + 9 * (b + l);
+        Sr[l] = st->Jwinv + 9 * (b + l);
+        fr[l] = st->f + 6 * (b + l);
+        ar[l] = st->a0 + 6 * (b + l);
+        cr[l] = st->acc + 6 * (b + l);
+    }
+    MtLanes nn, m, im;
+    memcpy(&nn, st->qn + b, sizeof nn);
+    memcpy(&m, s->mass + b, sizeof m);
+    memcpy(&im, s->imass + b, sizeof im);
+    MtLanes w = MT_LANES(qp, 0) * nn, x = MT_LANES(qp, 1) * nn, y = MT_LANES(qp, 2) * nn, z = MT_LANES(qp, 3) * nn;
+    MtLanes xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
+    MtLanes wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
+    MtLanes R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    MtLanes d0 = MT_LANES(Jip, 0), d1 = MT_LANES(Jip, 4), d2 = MT_LANES(Jip, 8);
+    MtLanes S[9];
+    S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+    S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+    S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+    S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+    S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+    S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+    mt_lanes_put(Rr, 9, R);
+    mt_lanes_put(Sr, 9, S);
+    MtLanes o0 = MT_LANES(op, 0), o1 = MT_LANES(op, 1), o2 = MT_LANES(op, 2);
+    MtLanes wb0 = R[0] * o0 + R[3] * o1 + R[6] * o2; /* J ω = R Jc Rᵀ ω */
+    MtLanes wb1 = R[1] * o0 + R[4] * o1 + R[7] * o2;
+    MtLanes wb2 = R[2] * o0 + R[5] * o1 + R[8] * o2;
+    wb0 *= MT_LANES(Jcp, 0); wb1 *= MT_LANES(Jcp, 4); wb2 *= MT_LANES(Jcp, 8);
+    MtLanes Jw0 = R[0] * wb0 + R[1] * wb1 + R[2] * wb2;
+    MtLanes Jw1 = R[3] * wb0 + R[4] * wb1 + R[5] * wb2;
+    MtLanes Jw2 = R[6] * wb0 + R[7] * wb1 + R[8] * wb2;
+    MtLanes f[6] = {s->gravity[0] * m, s->gravity[1] * m, s->gravity[2] * m, /* −ω × Jω */
+                    Jw1 * o2 - Jw2 * o1, Jw2 * o0 - Jw0 * o2, Jw0 * o1 - Jw1 * o0};
+    mt_lanes_put(fr, 6, f);
+    if (done) {
+        MtLanes a[6] = {f[0] * im, f[1] * im, f[2] * im, S[0] * f[3] + S[1] * f[4] + S[2] * f[5],
+                        S[3] * f[3] + S[4] * f[4] + S[5] * f[5], S[6] * f[3] + S[7] * f[4] + S[8] * f[5]};
+        mt_lanes_put(ar, 6, a);
+        mt_lanes_put(cr, 6, a);
+    }
+}
+
+/* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
+static inline int diagonal4(const MtSystem *s, int b)
+{
+    int off = 0;
+    for (int l = 0; l < MT_LW; l++) {
+        const double *Ji = s->Jcinv + 9 * (b + l), *Jc = s->Jc + 9 * (b + l);
+        off |= Ji[1] != 0 || Ji[2] != 0 || Ji[5] != 0 || Jc[1] != 0 || Jc[2] != 0 || Jc[5] != 0;
+    }
+    return !off;
+}
+
+/* mt_eval's body pass; rigid bodies four at a time. */
 MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
 {
     const MtSystem *s = st->sys;
-    double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict fall = st->f;
-    double *restrict a0 = st->a0, *restrict acc = st->acc;
-    const double *restrict Jiall = s->Jcinv, *restrict Jcall = s->Jc;
-    const double g0 = s->gravity[0], g1 = s->gravity[1], g2 = s->gravity[2];
     double *restrict qn = st->qn;
     for (int b = 0; b < s->nbody; b++) { /* square root and division first, in a loop of their own */
         double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
         qn[b] = 1 / sqrt(w * w + x * x + y * y + z * z);
     }
-    for (int b = 0; b < s->nbody; b++) {
-        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-        double nn = qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
-        w *= nn; x *= nn; y *= nn; z *= nn;
-        double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
-        double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
-        double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
-        double *Rb = Rall + 9 * b;
-        for (int i = 0; i < 9; i++) Rb[i] = R[i];
-        const double *Ji = Jiall + 9 * b, *Jc = Jcall + 9 * b;
-        double S[9];
-        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
-            double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
-            S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
-            S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
-            S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
-            S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
-            S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
-            S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
-        } else mt_m3_rotate_sym(S, R, Ji);
-        double *Sb = Sall + 9 * b;
-        for (int i = 0; i < 9; i++) Sb[i] = S[i];
-        if (s->nflex && s->bflex[b] >= 0) continue; /* mt_flex_forces */
-        const double *om = u + 6 * b + 3;
-        double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
-        f[0] = g0 * m; f[1] = g1 * m; f[2] = g2 * m;
-        mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
-        if (Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0) {
-            wb[0] *= Jc[0]; wb[1] *= Jc[4]; wb[2] *= Jc[8];
-        } else mt_m3_mulv(wb, Jc, wb);
-        mt_m3_mulv(Jw, R, wb);
-        mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
-        double *fb = fall + 6 * b;
-        for (int i = 0; i < 6; i++) fb[i] = f[i];
-        if (done) {
-            double a[6], im = s->imass[b];
-            a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
-            mt_m3_mulv(a + 3, S, f + 3);
-            for (int i = 0; i < 6; i++) { a0[6 * b + i] = a[i]; acc[6 * b + i] = a[i]; }
+    int b = 0;
+    if (!s->nflex)
+        for (; b + MT_LW <= s->nbody; b += MT_LW) {
+            if (diagonal4(s, b)) body_eval4(st, q, u, done, b);
+            else
+                for (int l = 0; l < MT_LW; l++) body_eval(st, q, u, done, b + l);
         }
-    }
+    for (; b < s->nbody; b++) body_eval(st, q, u, done, b);
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 

@@ -10,6 +10,7 @@
 #define MT_SYSTEM_H
 
 #include "mt_bchol.h"
+#include "mt_lanes.h"
 #include "mt_model.h"
 
 typedef enum { MT_PRIM_SPH, MT_PRIM_DOT, MT_PRIM_TRANS, MT_PRIM_DIST, MT_PRIM_COORD, MT_PRIM_ROLL } MtPrimKind;
@@ -197,7 +198,6 @@ static inline double *mt_state_W(const MtState *st, int k, int side)
 }
 
 #define MT_LEAN 32
-#define MT_LW 4 /* lean blocks per group in mt_stage_constraints */
 
 /* Writes the constant entries of G and W of lean blocks (after allocation). */
 void mt_state_init_lean(MtState *st);
