@@ -322,7 +322,8 @@ void mt_lean_expand(const MtState *st, int k)
 }
 
 /* Four lean blocks side by side, one per lane (mt_lanes.h). */
-#define LANES MT_LANES
+/* element i of each lane's row at offset o[l] of array A */
+#define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
 #define AND MT_AND
 #define SEL MT_SEL
 
@@ -344,47 +345,30 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
         MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
         int ground = st->leanground[gi];
         if (ground) memcpy(gm, st->leanmask + 2 * MT_LW * gi, sizeof gm);
-        MtLanes p[2][3], vp[2][3], c[2][3], x[2][6], out[32]; /* out: the dlean row, field by field */
+        MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
         MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
         for (int sd = 0; sd < 2; sd++) {
-            const double *Rp[MT_LW], *Sp[MT_LW], *qp[MT_LW], *up[MT_LW], *ap[MT_LW];
-            for (int l = 0; l < MT_LW; l++) { /* no branch: lanes built from selected pointers went through the stack */
-                int bd = body[2 * l + sd];
-                Rp[l] = Rall + 9 * bd;
-                Sp[l] = Sall + 9 * bd;
-                qp[l] = q + 7 * bd;
-                up[l] = u + 6 * bd;
-                ap[l] = a0 + 6 * bd;
-            }
+            /* in phases, each with its own offsets: pointers for all five arrays and four lanes at once
+             * did not fit in the registers */
+            int o[MT_LW];
+            for (int l = 0; l < MT_LW; l++) o[l] = 9 * body[2 * l + sd];
+            MtMask m = gm[sd];
             MtLanes pos0, pos1, pos2, im;
             memcpy(&pos0, C + MT_LW * (3 * sd), sizeof(MtLanes));
             memcpy(&pos1, C + MT_LW * (3 * sd + 1), sizeof(MtLanes));
             memcpy(&pos2, C + MT_LW * (3 * sd + 2), sizeof(MtLanes));
             memcpy(&im, C + MT_LW * (6 + sd), sizeof(MtLanes));
-            MtLanes r0 = LANES(Rp, 0) * pos0 + LANES(Rp, 1) * pos1 + LANES(Rp, 2) * pos2;
-            MtLanes r1 = LANES(Rp, 3) * pos0 + LANES(Rp, 4) * pos1 + LANES(Rp, 5) * pos2;
-            MtLanes r2 = LANES(Rp, 6) * pos0 + LANES(Rp, 7) * pos1 + LANES(Rp, 8) * pos2;
-            MtLanes xq0 = LANES(qp, 0), xq1 = LANES(qp, 1), xq2 = LANES(qp, 2);
-            MtLanes v0 = LANES(up, 0), v1 = LANES(up, 1), v2 = LANES(up, 2);
-            MtLanes w0 = LANES(up, 3), w1 = LANES(up, 4), w2 = LANES(up, 5);
-            MtLanes S0 = LANES(Sp, 0), S1 = LANES(Sp, 1), S2 = LANES(Sp, 2), S3 = LANES(Sp, 3), S4 = LANES(Sp, 4);
-            MtLanes S5 = LANES(Sp, 5), S6 = LANES(Sp, 6), S7 = LANES(Sp, 7), S8 = LANES(Sp, 8);
-            if (rhs)
-                for (int i = 0; i < 6; i++) x[sd][i] = LANES(ap, i);
-            if (ground) { /* ground lanes: r is the marker position, nothing else moves */
-                MtMask m = gm[sd];
+            MtLanes r0 = LANES(Rall, o, 0) * pos0 + LANES(Rall, o, 1) * pos1 + LANES(Rall, o, 2) * pos2;
+            MtLanes r1 = LANES(Rall, o, 3) * pos0 + LANES(Rall, o, 4) * pos1 + LANES(Rall, o, 5) * pos2;
+            MtLanes r2 = LANES(Rall, o, 6) * pos0 + LANES(Rall, o, 7) * pos1 + LANES(Rall, o, 8) * pos2;
+            MtLanes S0 = LANES(Sall, o, 0), S1 = LANES(Sall, o, 1), S2 = LANES(Sall, o, 2), S3 = LANES(Sall, o, 3);
+            MtLanes S4 = LANES(Sall, o, 4), S5 = LANES(Sall, o, 5), S6 = LANES(Sall, o, 6), S7 = LANES(Sall, o, 7);
+            MtLanes S8 = LANES(Sall, o, 8);
+            if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
                 r0 = SEL(m, r0, pos0); r1 = SEL(m, r1, pos1); r2 = SEL(m, r2, pos2);
-                xq0 = AND(m, xq0); xq1 = AND(m, xq1); xq2 = AND(m, xq2);
-                v0 = AND(m, v0); v1 = AND(m, v1); v2 = AND(m, v2); w0 = AND(m, w0); w1 = AND(m, w1); w2 = AND(m, w2);
                 S0 = AND(m, S0); S1 = AND(m, S1); S2 = AND(m, S2); S3 = AND(m, S3); S4 = AND(m, S4);
                 S5 = AND(m, S5); S6 = AND(m, S6); S7 = AND(m, S7); S8 = AND(m, S8);
-                if (rhs)
-                    for (int i = 0; i < 6; i++) x[sd][i] = AND(m, x[sd][i]);
             }
-            MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
-            p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
-            vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
-            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
             /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
             MtLanes y[3][3] = {{r2 * S1 - r1 * S2, r2 * S4 - r1 * S5, r2 * S7 - r1 * S8},
                                {r0 * S2 - r2 * S0, r0 * S5 - r2 * S3, r0 * S8 - r2 * S6},
@@ -401,6 +385,30 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             d21 += r1 * y[1][0] - r0 * y[1][1];
             d22 += im + r1 * y[2][0] - r0 * y[2][1];
             out[3 * sd] = r0; out[3 * sd + 1] = r1; out[3 * sd + 2] = r2;
+            for (int l = 0; l < MT_LW; l++) o[l] = 7 * body[2 * l + sd];
+            MtLanes xq0 = LANES(q, o, 0), xq1 = LANES(q, o, 1), xq2 = LANES(q, o, 2);
+            for (int l = 0; l < MT_LW; l++) o[l] = 6 * body[2 * l + sd];
+            MtLanes v0 = LANES(u, o, 0), v1 = LANES(u, o, 1), v2 = LANES(u, o, 2);
+            MtLanes w0 = LANES(u, o, 3), w1 = LANES(u, o, 4), w2 = LANES(u, o, 5);
+            if (ground) {
+                xq0 = AND(m, xq0); xq1 = AND(m, xq1); xq2 = AND(m, xq2);
+                v0 = AND(m, v0); v1 = AND(m, v1); v2 = AND(m, v2); w0 = AND(m, w0); w1 = AND(m, w1); w2 = AND(m, w2);
+            }
+            MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
+            p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
+            vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
+            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
+            if (rhs) { /* this side's σ (a_lin + a_ang × r) of the right-hand side, a = a0 */
+                MtLanes x0 = LANES(a0, o, 0), x1 = LANES(a0, o, 1), x2 = LANES(a0, o, 2);
+                MtLanes x3 = LANES(a0, o, 3), x4 = LANES(a0, o, 4), x5 = LANES(a0, o, 5);
+                if (ground) {
+                    x0 = AND(m, x0); x1 = AND(m, x1); x2 = AND(m, x2); x3 = AND(m, x3); x4 = AND(m, x4); x5 = AND(m, x5);
+                }
+                t[sd][0] = x0 + x4 * r2 - x5 * r1;
+                t[sd][1] = x1 + x5 * r0 - x3 * r2;
+                t[sd][2] = x2 + x3 * r1 - x4 * r0;
+                if (sd) { t[sd][0] = -t[sd][0]; t[sd][1] = -t[sd][1]; t[sd][2] = -t[sd][2]; }
+            }
         }
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
         double *dl[MT_LW];
@@ -414,14 +422,7 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             v[a] = -ha[a] - c1 * gda[a] - c0 * ga[a];
         }
         if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
-            for (int sd = 0; sd < 2; sd++) {
-                const MtLanes *xa = x[sd], *rr = out + 3 * sd;
-                MtLanes t0 = xa[0] + xa[4] * rr[2] - xa[5] * rr[1];
-                MtLanes t1 = xa[1] + xa[5] * rr[0] - xa[3] * rr[2];
-                MtLanes t2 = xa[2] + xa[3] * rr[1] - xa[4] * rr[0];
-                if (sd) { t0 = -t0; t1 = -t1; t2 = -t2; }
-                v[0] -= t0; v[1] -= t1; v[2] -= t2;
-            }
+            for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
         for (int l = 0; l < MT_LW; l++) {
             int r0w = row[l];
             if (r0w < 0) break; /* padding */

@@ -25,9 +25,12 @@ static inline __attribute__((always_inline)) void mt_lanes_put4(double *const *r
     const MtMask lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
     MtLanes t0 = __builtin_shuffle(v[0], v[1], lo), t1 = __builtin_shuffle(v[0], v[1], hi);
     MtLanes t2 = __builtin_shuffle(v[2], v[3], lo), t3 = __builtin_shuffle(v[2], v[3], hi);
-    MtLanes o[4] = {__builtin_shuffle(t0, t2, l2), __builtin_shuffle(t1, t3, l2), __builtin_shuffle(t0, t2, h2),
-                    __builtin_shuffle(t1, t3, h2)};
-    for (int l = 0; l < MT_LW; l++) memcpy(row[l] + f, &o[l], sizeof(MtLanes));
+    MtLanes o0 = __builtin_shuffle(t0, t2, l2), o1 = __builtin_shuffle(t1, t3, l2);
+    MtLanes o2 = __builtin_shuffle(t0, t2, h2), o3 = __builtin_shuffle(t1, t3, h2);
+    memcpy(row[0] + f, &o0, sizeof o0); /* no array of results: GCC's v3 code went through the stack */
+    memcpy(row[1] + f, &o1, sizeof o1);
+    memcpy(row[2] + f, &o2, sizeof o2);
+    memcpy(row[3] + f, &o3, sizeof o3);
 }
 
 /* All n fields of the lanes into row[l][0..n-1]. */
