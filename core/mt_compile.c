@@ -633,7 +633,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         double *slot = mt_bchol_block(st->chol, k, l, &swap);
         int add = 0;
         for (int q = 0; q < st->npair; q++) add |= st->pair[q].slot == slot;
-        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add} : (MtPair){k, sk, l, sl, slot, add};
+        int lean = s->block[k].lean && s->block[l].lean && !add;
+        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add, lean} : (MtPair){k, sk, l, sl, slot, add, lean};
     }
     return st;
 nomem:

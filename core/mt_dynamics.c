@@ -298,14 +298,17 @@ MT_HOT void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
-    for (int k = 0; k < s->nblock; k++) {
+    /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
+    for (int i = 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
+        int k = st->leanblk[i];
+        double *D = st->dslot[k];
+        const double *dl = st->dlean + MT_LEAN * k + 24;
+        D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
+    }
+    for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
-        if (b->lean) { /* computed by mt_stage_constraints */
-            const double *dl = st->dlean + MT_LEAN * k + 24;
-            D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
-            continue;
-        }
+        if (b->lean) continue;
         memset(D, 0, sizeof(double) * (size_t)(b->nrow * b->nrow));
         int sph = b->prim[0].kind == MT_PRIM_SPH;
         for (int sd = 0; sd < b->nside; sd++) {
@@ -318,11 +321,11 @@ MT_HOT void mt_assemble(MtState *st)
     }
     for (int p = 0; p < st->npair; p++) {
         const MtPair *pr = &st->pair[p];
-        const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
-        if (br->lean && bc->lean && !pr->add) {
+        if (pr->lean) {
             sph_pair(pr->slot, st->dlean + MT_LEAN * pr->r, pr->sr, st->dlean + MT_LEAN * pr->c, pr->sc);
             continue;
         }
+        const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
         if (!pr->add) memset(pr->slot, 0, sizeof(double) * (size_t)(br->nrow * bc->nrow));
         if (br->prim[0].kind == MT_PRIM_SPH)
             gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
@@ -364,6 +367,20 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
+    if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
+        for (int i = 0; i < st->nlean; i++) {
+            const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
+            double l0 = lam[0], l1 = lam[1], l2 = lam[2];
+            for (int side = 0; side < 2; side++) {
+                if (!st->leanmask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
+                const double *y = L + 6 + 9 * side;
+                double *o = out + 6 * st->leanbody[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
+                o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
+                for (int c = 0; c < 3; c++) o[3 + c] += sg * (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
+            }
+        }
+        return;
+    }
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         const double *lam = lambda + b->row0;
@@ -475,7 +492,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             for (int r = 0; r < b->nrow; r++)
                 rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
         }
-        for (int k = 0; k < s->nblock && !feedback; k++) {
+        for (int k = 0; k < s->nblock && !feedback && st->nlean < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];
             if (b->lean) continue; /* mt_stage_constraints_rhs did it */
             for (int r = 0; r < b->nrow; r++) {

@@ -121,6 +121,7 @@ typedef struct {
     int r, sr, c, sc; /* block and side */
     double *slot;     /* storage of A(r,c), size[r] x size[c] */
     int add;          /* the slot is shared with an earlier pair (two blocks sharing two bodies): add to it */
+    int lean;         /* both blocks lean and not add: written from their compact rows (mt_assemble) */
 } MtPair;
 
 typedef struct MtState {
