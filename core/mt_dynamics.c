@@ -254,6 +254,32 @@ static inline void sph_pair(double *restrict out, const double *restrict La, int
     out[0] += im; out[4] += im; out[8] += im;
 }
 
+/* sph_pair for four lean pairs st->pair[pi[0..3]], one per lane (mt_lanes.h). */
+static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, const int *pi)
+{
+    const double *rp[MT_LW], *yp[MT_LW];
+    double *slot[MT_LW], sgl[MT_LW], iml[MT_LW];
+    for (int l = 0; l < MT_LW; l++) {
+        const MtPair *pr = &st->pair[pi[l]];
+        const double *La = st->dlean + MT_LEAN * pr->r, *Lb = st->dlean + MT_LEAN * pr->c;
+        rp[l] = La + 3 * pr->sr;
+        yp[l] = Lb + 6 + 9 * pr->sc;
+        slot[l] = pr->slot;
+        sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
+        iml[l] = (pr->sr ? -1 : 1) * Lb[30 + pr->sc];
+    }
+    MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
+    MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
+    for (int c = 0; c < 3; c++) { /* σ_a σ_b (y_c × r)_a */
+        MtLanes w0 = MT_LANES(yp, 3 * c), w1 = MT_LANES(yp, 3 * c + 1), w2 = MT_LANES(yp, 3 * c + 2);
+        out[0 * 3 + c] = sg * (w1 * r2 - w2 * r1);
+        out[1 * 3 + c] = sg * (w2 * r0 - w0 * r2);
+        out[2 * 3 + c] = sg * (w0 * r1 - w1 * r0);
+    }
+    out[0] += im; out[4] += im; out[8] += im;
+    mt_lanes_put(slot, 9, out);
+}
+
 static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
 {
     switch (nb) {
@@ -319,12 +345,21 @@ MT_HOT void mt_assemble(MtState *st)
                 gwt_modal(D, st->Gw + b->gwoff[sd], b->nrow, st->Ww + b->gwoff[sd], b->nrow, mt_body_modes(s, b->body[sd]));
         }
     }
-    for (int p = 0; p < st->npair; p++) {
-        const MtPair *pr = &st->pair[p];
-        if (pr->lean) {
-            sph_pair(pr->slot, st->dlean + MT_LEAN * pr->r, pr->sr, st->dlean + MT_LEAN * pr->c, pr->sc);
+    int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
+    for (int p = 0; p <= st->npair; p++) {
+        const MtPair *pr = &st->pair[p < st->npair ? p : 0];
+        if (p < st->npair && pr->lean) {
+            pend[npend++] = p;
+            if (npend == MT_LW) { sph_pair4(st, pend); npend = 0; }
             continue;
         }
+        /* before any other pair (it may add to a lean pair's slot) and at the end */
+        for (int i = 0; i < npend; i++) {
+            const MtPair *q = &st->pair[pend[i]];
+            sph_pair(q->slot, st->dlean + MT_LEAN * q->r, q->sr, st->dlean + MT_LEAN * q->c, q->sc);
+        }
+        npend = 0;
+        if (p == st->npair) break;
         const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
         if (!pr->add) memset(pr->slot, 0, sizeof(double) * (size_t)(br->nrow * bc->nrow));
         if (br->prim[0].kind == MT_PRIM_SPH)
