@@ -548,16 +548,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
-    /* x·0 is 0 for finite x, NaN otherwise: one test per evaluation. Eight
-     * independent sums: one sum would be a chain of nu dependent additions
-     * (the compiler may not reorder them), 4 cycles each. */
-    double nf8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, nf = 0;
-    int i8 = 0;
-    for (; i8 + 8 <= s->nu; i8 += 8)
-        for (int j = 0; j < 8; j++) nf8[j] += st->acc[i8 + j] * 0;
-    for (; i8 < s->nu; i8++) nf += st->acc[i8] * 0;
-    for (int j = 0; j < 8; j++) nf += nf8[j];
-    if (nf != 0 || isnan(nf))
+    if (!mt_all_finite(st->acc, s->nu)) /* one test per evaluation, then the culprit */
     for (int i = 0; i < s->nu; i++)
         if (!isfinite(st->acc[i])) {
             const char *name = s->model->body[mt_u_body(s, i)].name;
