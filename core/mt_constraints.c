@@ -321,11 +321,8 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-/* Four lean blocks side by side, one per lane (mt_lanes.h). */
-/* element i of each lane's row at offset o[l] of array A */
+/* Four lean blocks side by side, one per lane (mt_lanes.h); LANES: element i of each lane's row at offset o[l] of A */
 #define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
-#define AND MT_AND
-#define SEL MT_SEL
 
 /* Rows of all lean blocks: dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
  * position rows of the Lagrange right-hand side
@@ -365,9 +362,9 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             MtLanes S4 = LANES(Sall, o, 4), S5 = LANES(Sall, o, 5), S6 = LANES(Sall, o, 6), S7 = LANES(Sall, o, 7);
             MtLanes S8 = LANES(Sall, o, 8);
             if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
-                r0 = SEL(m, r0, pos0); r1 = SEL(m, r1, pos1); r2 = SEL(m, r2, pos2);
-                S0 = AND(m, S0); S1 = AND(m, S1); S2 = AND(m, S2); S3 = AND(m, S3); S4 = AND(m, S4);
-                S5 = AND(m, S5); S6 = AND(m, S6); S7 = AND(m, S7); S8 = AND(m, S8);
+                r0 = MT_SEL(m, r0, pos0); r1 = MT_SEL(m, r1, pos1); r2 = MT_SEL(m, r2, pos2);
+                S0 = MT_AND(m, S0); S1 = MT_AND(m, S1); S2 = MT_AND(m, S2); S3 = MT_AND(m, S3); S4 = MT_AND(m, S4);
+                S5 = MT_AND(m, S5); S6 = MT_AND(m, S6); S7 = MT_AND(m, S7); S8 = MT_AND(m, S8);
             }
             /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
             MtLanes y[3][3] = {{r2 * S1 - r1 * S2, r2 * S4 - r1 * S5, r2 * S7 - r1 * S8},
@@ -391,8 +388,8 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             MtLanes v0 = LANES(u, o, 0), v1 = LANES(u, o, 1), v2 = LANES(u, o, 2);
             MtLanes w0 = LANES(u, o, 3), w1 = LANES(u, o, 4), w2 = LANES(u, o, 5);
             if (ground) {
-                xq0 = AND(m, xq0); xq1 = AND(m, xq1); xq2 = AND(m, xq2);
-                v0 = AND(m, v0); v1 = AND(m, v1); v2 = AND(m, v2); w0 = AND(m, w0); w1 = AND(m, w1); w2 = AND(m, w2);
+                xq0 = MT_AND(m, xq0); xq1 = MT_AND(m, xq1); xq2 = MT_AND(m, xq2);
+                v0 = MT_AND(m, v0); v1 = MT_AND(m, v1); v2 = MT_AND(m, v2); w0 = MT_AND(m, w0); w1 = MT_AND(m, w1); w2 = MT_AND(m, w2);
             }
             MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
             p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
@@ -402,7 +399,7 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
                 MtLanes x0 = LANES(a0, o, 0), x1 = LANES(a0, o, 1), x2 = LANES(a0, o, 2);
                 MtLanes x3 = LANES(a0, o, 3), x4 = LANES(a0, o, 4), x5 = LANES(a0, o, 5);
                 if (ground) {
-                    x0 = AND(m, x0); x1 = AND(m, x1); x2 = AND(m, x2); x3 = AND(m, x3); x4 = AND(m, x4); x5 = AND(m, x5);
+                    x0 = MT_AND(m, x0); x1 = MT_AND(m, x1); x2 = MT_AND(m, x2); x3 = MT_AND(m, x3); x4 = MT_AND(m, x4); x5 = MT_AND(m, x5);
                 }
                 t[sd][0] = x0 + x4 * r2 - x5 * r1;
                 t[sd][1] = x1 + x5 * r0 - x3 * r2;
