@@ -416,7 +416,8 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     for (int k = 0; k < s->nblock; k++) {
         MtCBlock *b = &s->block[k];
         b->lean = b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH && b->nside == 2 && b->gwoff[0] < 0 && b->gwoff[1] < 0 &&
-                  (!s->mflex || (s->mflex[b->mi] < 0 && s->mflex[b->mj] < 0));
+                  (!s->mflex || (s->mflex[b->mi] < 0 && s->mflex[b->mj] < 0)) &&
+                  (b->body[0] >= 0 || b->body[1] >= 0); /* a ground side reads the other body (mt_constraints.c) */
         for (int p = 0; p < b->nprim; p++) s->commit_kin |= b->prim[p].kind == MT_PRIM_COORD;
     }
     for (int k = 0; k < m->nforce; k++) s->commit_kin |= m->force[k].kind == MT_FORCE_TORSION || m->force[k].kind == MT_FORCE_CONTACT;
@@ -531,7 +532,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
@@ -560,9 +561,16 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->fwork = calloc(12 * (size_t)s->dmax + 1, sizeof(double));
     st->fcache = calloc(s->nfcache + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork || !st->fcache) goto nomem;
-    st->dlean = calloc(MT_LEAN * (size_t)s->nblock + 1, sizeof(double));
+    st->dlean = calloc(MT_LEAN * nk, sizeof(double)); /* row nblock: padding lanes write there */
+    st->leanblk = malloc(sizeof(int) * (nk + MT_LW));
+    st->leanrow = malloc(sizeof(int) * (nk + MT_LW));
+    st->leanbody = malloc(sizeof(int) * 2 * (nk + MT_LW));
+    st->leanmask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
+    st->leanground = malloc(nk / MT_LW + 1);
+    st->leanc = calloc(8 * (nk + MT_LW), sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
-    if (!st->dlean || !st->qn) goto nomem;
+    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn)
+        goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
     st->cont = calloc(3 * nr, sizeof(double));
@@ -627,7 +635,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         double *slot = mt_bchol_block(st->chol, k, l, &swap);
         int add = 0;
         for (int q = 0; q < st->npair; q++) add |= st->pair[q].slot == slot;
-        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add} : (MtPair){k, sk, l, sl, slot, add};
+        int lean = s->block[k].lean && s->block[l].lean && !add;
+        st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add, lean} : (MtPair){k, sk, l, sl, slot, add, lean};
     }
     return st;
 nomem:

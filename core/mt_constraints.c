@@ -16,6 +16,7 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
+#include "mt_lanes.h"
 
 /* ---- driver laws ---------------------------------------------------------- */
 
@@ -266,10 +267,12 @@ static void roll_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double
 /* Lean spherical blocks: G = σ[I, −[r]×] and W = M⁻¹Gᵀ = [σ/m I, σ J⁻¹(r × e_a)] per side
  * (σ = +1 on side 0, −1 on side 1). The identity and zero entries and W's
  * linear part never change: they are written once here, and each evaluation
- * rewrites the six r entries of G and the angular part of W only. */
+ * rewrites the six r entries of G and the angular part of W only. Also puts
+ * the lean blocks in lanes (groups of MT_LW) for lean_rows. */
 void mt_state_init_lean(MtState *st)
 {
     const MtSystem *s = st->sys;
+    int n = 0;
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         if (!b->lean) continue;
@@ -280,6 +283,26 @@ void mt_state_init_lean(MtState *st)
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
             st->dlean[MT_LEAN * k + 30 + sd] = im;
+        }
+        st->leanblk[n++] = k;
+    }
+    st->nlean = n;
+    for (int i = 0; i < (n + MT_LW - 1) / MT_LW * MT_LW; i++) {
+        int g = i / MT_LW, l = i % MT_LW, pad = i >= n;
+        const MtCBlock *b = &s->block[st->leanblk[pad ? i - l : i]]; /* padding repeats lane 0 */
+        double *c = st->leanc + 8 * MT_LW * g + l;
+        if (pad) st->leanblk[i] = s->nblock;
+        st->leanrow[i] = pad ? -1 : b->row0;
+        if (l == 0) st->leanground[g] = 0;
+        for (int sd = 0; sd < 2; sd++) {
+            const double *pos = s->mpos + 3 * (sd ? b->mj : b->mi);
+            for (int a = 0; a < 3; a++) c[MT_LW * (3 * sd + a)] = pos[a];
+            c[MT_LW * (6 + sd)] = st->dlean[MT_LEAN * (b - s->block) + 30 + sd];
+            /* a ground side reads the other side's body, masked to zero (both are never ground: mt_compile.c) */
+            int gr = b->body[sd] < 0;
+            st->leanbody[2 * i + sd] = b->body[gr ? 1 - sd : sd];
+            st->leanmask[MT_LW * (2 * g + sd) + l] = gr ? 0 : -1;
+            st->leanground[g] |= (unsigned char)gr;
         }
     }
 }
@@ -298,71 +321,116 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-static inline __attribute__((always_inline)) void sph_lean(MtState *st, const MtCBlock *b, const double *restrict q, const double *restrict u,
-                                                    const double *restrict a0, double c0, double c1, double *restrict rhs)
+/* Four lean blocks side by side, one per lane (mt_lanes.h); LANES: element i of each lane's row at offset o[l] of A */
+#define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
+
+/* Rows of all lean blocks: dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
+ * position rows of the Lagrange right-hand side
+ *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
+ * A ground side reads another body masked to zero: r = marker position, and
+ * zero position, velocity, inverse inertia and acceleration. */
+static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
+                                                     double c0, double c1, double *restrict rhs)
 {
-    const MtSystem *s = st->sys;
-    double p[2][3], vp[2][3], c[2][3], d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0;
-    double *restrict L = st->dlean + MT_LEAN * (b - s->block);
-    for (int sd = 0; sd < 2; sd++) {
-        int mk = sd ? b->mj : b->mi, bd = b->body[sd];
-        const double *pos = s->mpos + 3 * mk;
-        double sg = sd ? -1 : 1, r0, r1, r2;
-        if (bd < 0) {
-            r0 = pos[0]; r1 = pos[1]; r2 = pos[2];
-            for (int a = 0; a < 3; a++) { p[sd][a] = pos[a]; vp[sd][a] = 0; c[sd][a] = 0; }
-        } else {
-            const double *R = st->R + 9 * bd, *x = q + 7 * bd, *v = u + 6 * bd, *w = v + 3;
-            r0 = R[0] * pos[0] + R[1] * pos[1] + R[2] * pos[2];
-            r1 = R[3] * pos[0] + R[4] * pos[1] + R[5] * pos[2];
-            r2 = R[6] * pos[0] + R[7] * pos[1] + R[8] * pos[2];
-            double w0 = w[0], w1 = w[1], w2 = w[2];
-            double wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
-            p[sd][0] = x[0] + r0; p[sd][1] = x[1] + r1; p[sd][2] = x[2] + r2;
-            vp[sd][0] = v[0] + wr0; vp[sd][1] = v[1] + wr1; vp[sd][2] = v[2] + wr2;
-            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
-            const double *S = st->Jwinv + 9 * bd;
-            double y[3][3]; /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
-            for (int i = 0; i < 3; i++) {
-                y[0][i] = r2 * S[3 * i + 1] - r1 * S[3 * i + 2];
-                y[1][i] = r0 * S[3 * i + 2] - r2 * S[3 * i];
-                y[2][i] = r1 * S[3 * i] - r0 * S[3 * i + 1];
+    const double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict a0 = st->a0;
+    double *restrict gall = st->g, *restrict gdall = st->gd, *restrict hall = st->h;
+    const unsigned char *restrict off = st->rowoff;
+    int ngroup = (st->nlean + MT_LW - 1) / MT_LW;
+    for (int gi = 0; gi < ngroup; gi++) {
+        const double *C = st->leanc + 8 * MT_LW * gi;
+        const int *body = st->leanbody + 2 * MT_LW * gi, *blk = st->leanblk + MT_LW * gi, *row = st->leanrow + MT_LW * gi;
+        MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
+        int ground = st->leanground[gi];
+        if (ground) memcpy(gm, st->leanmask + 2 * MT_LW * gi, sizeof gm);
+        MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
+        MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
+        for (int sd = 0; sd < 2; sd++) {
+            /* in phases, each with its own offsets: pointers for all five arrays and four lanes at once
+             * did not fit in the registers */
+            int o[MT_LW];
+            for (int l = 0; l < MT_LW; l++) o[l] = 9 * body[2 * l + sd];
+            MtMask m = gm[sd];
+            MtLanes pos0, pos1, pos2, im;
+            memcpy(&pos0, C + MT_LW * (3 * sd), sizeof(MtLanes));
+            memcpy(&pos1, C + MT_LW * (3 * sd + 1), sizeof(MtLanes));
+            memcpy(&pos2, C + MT_LW * (3 * sd + 2), sizeof(MtLanes));
+            memcpy(&im, C + MT_LW * (6 + sd), sizeof(MtLanes));
+            MtLanes r0 = LANES(Rall, o, 0) * pos0 + LANES(Rall, o, 1) * pos1 + LANES(Rall, o, 2) * pos2;
+            MtLanes r1 = LANES(Rall, o, 3) * pos0 + LANES(Rall, o, 4) * pos1 + LANES(Rall, o, 5) * pos2;
+            MtLanes r2 = LANES(Rall, o, 6) * pos0 + LANES(Rall, o, 7) * pos1 + LANES(Rall, o, 8) * pos2;
+            MtLanes S0 = LANES(Sall, o, 0), S1 = LANES(Sall, o, 1), S2 = LANES(Sall, o, 2), S3 = LANES(Sall, o, 3);
+            MtLanes S4 = LANES(Sall, o, 4), S5 = LANES(Sall, o, 5), S6 = LANES(Sall, o, 6), S7 = LANES(Sall, o, 7);
+            MtLanes S8 = LANES(Sall, o, 8);
+            if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
+                r0 = MT_SEL(m, r0, pos0); r1 = MT_SEL(m, r1, pos1); r2 = MT_SEL(m, r2, pos2);
+                S0 = MT_AND(m, S0); S1 = MT_AND(m, S1); S2 = MT_AND(m, S2); S3 = MT_AND(m, S3); S4 = MT_AND(m, S4);
+                S5 = MT_AND(m, S5); S6 = MT_AND(m, S6); S7 = MT_AND(m, S7); S8 = MT_AND(m, S8);
             }
-                        for (int a = 0; a < 3; a++)
-                for (int i = 0; i < 3; i++) L[6 + 9 * sd + 3 * a + i] = y[a][i];
+            /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
+            MtLanes y[3][3] = {{r2 * S1 - r1 * S2, r2 * S4 - r1 * S5, r2 * S7 - r1 * S8},
+                               {r0 * S2 - r2 * S0, r0 * S5 - r2 * S3, r0 * S8 - r2 * S6},
+                               {r1 * S0 - r0 * S1, r1 * S3 - r0 * S4, r1 * S6 - r0 * S7}};
+            for (int a = 0; a < 3; a++)
+                for (int i = 0; i < 3; i++) out[6 + 9 * sd + 3 * a + i] = y[a][i];
             /* this side's part of A(k,k) = G W: δ/m + (r × e_a)·y_c (σ² = 1), lower triangle */
-            double im = sg * L[30 + sd];
+            out[30 + sd] = im;
+            if (sd) im = -im;
             d00 += im + r2 * y[0][1] - r1 * y[0][2];
             d10 += r0 * y[0][2] - r2 * y[0][0];
             d11 += im - r2 * y[1][0] + r0 * y[1][2];
             d20 += r1 * y[0][0] - r0 * y[0][1];
             d21 += r1 * y[1][0] - r0 * y[1][1];
             d22 += im + r1 * y[2][0] - r0 * y[2][1];
+            out[3 * sd] = r0; out[3 * sd + 1] = r1; out[3 * sd + 2] = r2;
+            for (int l = 0; l < MT_LW; l++) o[l] = 7 * body[2 * l + sd];
+            MtLanes xq0 = LANES(q, o, 0), xq1 = LANES(q, o, 1), xq2 = LANES(q, o, 2);
+            for (int l = 0; l < MT_LW; l++) o[l] = 6 * body[2 * l + sd];
+            MtLanes v0 = LANES(u, o, 0), v1 = LANES(u, o, 1), v2 = LANES(u, o, 2);
+            MtLanes w0 = LANES(u, o, 3), w1 = LANES(u, o, 4), w2 = LANES(u, o, 5);
+            if (ground) {
+                xq0 = MT_AND(m, xq0); xq1 = MT_AND(m, xq1); xq2 = MT_AND(m, xq2);
+                v0 = MT_AND(m, v0); v1 = MT_AND(m, v1); v2 = MT_AND(m, v2); w0 = MT_AND(m, w0); w1 = MT_AND(m, w1); w2 = MT_AND(m, w2);
+            }
+            MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
+            p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
+            vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
+            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
+            if (rhs) { /* this side's σ (a_lin + a_ang × r) of the right-hand side, a = a0 */
+                MtLanes x0 = LANES(a0, o, 0), x1 = LANES(a0, o, 1), x2 = LANES(a0, o, 2);
+                MtLanes x3 = LANES(a0, o, 3), x4 = LANES(a0, o, 4), x5 = LANES(a0, o, 5);
+                if (ground) {
+                    x0 = MT_AND(m, x0); x1 = MT_AND(m, x1); x2 = MT_AND(m, x2); x3 = MT_AND(m, x3); x4 = MT_AND(m, x4); x5 = MT_AND(m, x5);
+                }
+                t[sd][0] = x0 + x4 * r2 - x5 * r1;
+                t[sd][1] = x1 + x5 * r0 - x3 * r2;
+                t[sd][2] = x2 + x3 * r1 - x4 * r0;
+                if (sd) { t[sd][0] = -t[sd][0]; t[sd][1] = -t[sd][1]; t[sd][2] = -t[sd][2]; }
+            }
         }
-        L[3 * sd] = r0; L[3 * sd + 1] = r1; L[3 * sd + 2] = r2;
+        out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
+        double *dl[MT_LW];
+        for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
+        mt_lanes_put(dl, MT_LEAN, out);
+        MtLanes ga[3], gda[3], ha[3], v[3];
+        for (int a = 0; a < 3; a++) {
+            ga[a] = p[0][a] - p[1][a];
+            gda[a] = vp[0][a] - vp[1][a];
+            ha[a] = c[0][a] - c[1][a];
+            v[a] = -ha[a] - c1 * gda[a] - c0 * ga[a];
+        }
+        if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
+            for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
+        for (int l = 0; l < MT_LW; l++) {
+            int r0w = row[l];
+            if (r0w < 0) break; /* padding */
+            for (int a = 0; a < 3; a++) {
+                gall[r0w + a] = ga[a][l];
+                gdall[r0w + a] = gda[a][l];
+                hall[r0w + a] = ha[a][l];
+                if (rhs) rhs[r0w + a] = off[r0w + a] ? 0 : v[a][l];
+            }
+        }
     }
-    double *dl = L + 24;
-    dl[0] = d00; dl[1] = d10; dl[2] = d11; dl[3] = d20; dl[4] = d21; dl[5] = d22;
-    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0, v[3];
-    for (int a = 0; a < 3; a++) {
-        double ga = p[0][a] - p[1][a], gda = vp[0][a] - vp[1][a], ha = c[0][a] - c[1][a];
-        g[a] = ga;
-        gd[a] = gda;
-        h[a] = ha;
-        v[a] = -ha - c1 * gda - c0 * ga;
-    }
-    if (!rhs) return;
-    /* position rows of the Lagrange right-hand side: v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r) */
-    for (int sd = 0; sd < 2; sd++) {
-        if (b->body[sd] < 0) continue;
-        const double *x = a0 + 6 * b->body[sd];
-        double sg = sd ? -1 : 1, r0 = L[3 * sd], r1 = L[3 * sd + 1], r2 = L[3 * sd + 2];
-        v[0] -= sg * (x[0] + x[4] * r2 - x[5] * r1);
-        v[1] -= sg * (x[1] + x[5] * r0 - x[3] * r2);
-        v[2] -= sg * (x[2] + x[3] * r1 - x[4] * r0);
-    }
-    const unsigned char *off = st->rowoff + b->row0;
-    for (int a = 0; a < 3; a++) rhs[b->row0 + a] = off[a] ? 0 : v[a];
 }
 
 /* Rows of a block that is not lean. */
@@ -553,20 +621,20 @@ static void stage_block(MtState *st, int k, double t, const double *q, const dou
 MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
-    for (int k = 0; k < s->nblock; k++) {
-        if (s->block[k].lean) sph_lean(st, &s->block[k], q, u, NULL, 0, 0, NULL);
-        else stage_block(st, k, t, q, u);
-    }
+    lean_rows(st, q, u, 0, 0, NULL);
+    if (st->nlean < s->nblock)
+        for (int k = 0; k < s->nblock; k++)
+            if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }
 
 MT_HOT void mt_stage_constraints_rhs(MtState *st, double t, const double *q, const double *u, double c0, double c1,
                                      double *rhs)
 {
     const MtSystem *s = st->sys;
-    for (int k = 0; k < s->nblock; k++) {
-        if (s->block[k].lean) sph_lean(st, &s->block[k], q, u, st->a0, c0, c1, rhs);
-        else stage_block(st, k, t, q, u);
-    }
+    lean_rows(st, q, u, c0, c1, rhs);
+    if (st->nlean < s->nblock)
+        for (int k = 0; k < s->nblock; k++)
+            if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }
 
 /* Level of each row (0 positions, 1 velocities, 2 accelerations). */

@@ -10,6 +10,7 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
+#include "mt_lanes.h"
 
 void mt_stage_bodies(MtState *st, const double *q)
 {
@@ -43,62 +44,138 @@ void mt_stage_bodies(MtState *st, const double *q)
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
-/* mt_eval's body pass: rotations, world inverse inertia, gravity and gyroscopic
- * forces of rigid bodies in one sweep (R and ω stay in registers); with no
+/* One body of mt_eval's body pass: rotation, world inverse inertia, gravity
+ * and gyroscopic force of a rigid body (R and ω stay in registers); with no
  * other applied forces (done = 1) also the free accelerations a0 and acc. */
+static inline __attribute__((always_inline)) void body_eval(MtState *st, const double *restrict q, const double *restrict u,
+                                                     int done, int b)
+{
+    const MtSystem *s = st->sys;
+    double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+    double nn = st->qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
+    w *= nn; x *= nn; y *= nn; z *= nn;
+    double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
+    double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
+    double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    double *Rb = st->R + 9 * b;
+    for (int i = 0; i < 9; i++) Rb[i] = R[i];
+    const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
+    double S[9];
+    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
+        double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
+        S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+        S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+        S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+        S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+        S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+        S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+    } else mt_m3_rotate_sym(S, R, Ji);
+    double *Sb = st->Jwinv + 9 * b;
+    for (int i = 0; i < 9; i++) Sb[i] = S[i];
+    if (s->nflex && s->bflex[b] >= 0) return; /* mt_flex_forces */
+    const double *om = u + 6 * b + 3;
+    double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
+    f[0] = s->gravity[0] * m; f[1] = s->gravity[1] * m; f[2] = s->gravity[2] * m;
+    mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
+    if (Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0) {
+        wb[0] *= Jc[0]; wb[1] *= Jc[4]; wb[2] *= Jc[8];
+    } else mt_m3_mulv(wb, Jc, wb);
+    mt_m3_mulv(Jw, R, wb);
+    mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
+    double *fb = st->f + 6 * b;
+    for (int i = 0; i < 6; i++) fb[i] = f[i];
+    if (done) {
+        double a[6], im = s->imass[b];
+        a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
+        mt_m3_mulv(a + 3, S, f + 3);
+        for (int i = 0; i < 6; i++) { st->a0[6 * b + i] = a[i]; st->acc[6 * b + i] = a[i]; }
+    }
+}
+
+/* body_eval for the four rigid bodies b..b+3, one per lane (mt_lanes.h),
+ * when their inertia tensors are diagonal in body axes. */
+static inline __attribute__((always_inline)) void body_eval4(MtState *st, const double *restrict q, const double *restrict u,
+                                                      int done, int b)
+{
+    const MtSystem *s = st->sys;
+    const double *qp[MT_LW], *op[MT_LW], *Jip[MT_LW], *Jcp[MT_LW];
+    double *Rr[MT_LW], *Sr[MT_LW], *fr[MT_LW], *ar[MT_LW], *cr[MT_LW];
+    for (int l = 0; l < MT_LW; l++) {
+        qp[l] = q + 7 * (b + l) + 3;
+        op[l] = u + 6 * (b + l) + 3;
+        Jip[l] = s->Jcinv + 9 * (b + l);
+        Jcp[l] = s->Jc + 9 * (b + l);
+        Rr[l] = st->R + 9 * (b + l);
+        Sr[l] = st->Jwinv + 9 * (b + l);
+        fr[l] = st->f + 6 * (b + l);
+        ar[l] = st->a0 + 6 * (b + l);
+        cr[l] = st->acc + 6 * (b + l);
+    }
+    MtLanes nn, m, im;
+    memcpy(&nn, st->qn + b, sizeof nn);
+    memcpy(&m, s->mass + b, sizeof m);
+    memcpy(&im, s->imass + b, sizeof im);
+    MtLanes w = MT_LANES(qp, 0) * nn, x = MT_LANES(qp, 1) * nn, y = MT_LANES(qp, 2) * nn, z = MT_LANES(qp, 3) * nn;
+    MtLanes xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
+    MtLanes wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
+    MtLanes R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    MtLanes d0 = MT_LANES(Jip, 0), d1 = MT_LANES(Jip, 4), d2 = MT_LANES(Jip, 8);
+    MtLanes S[9];
+    S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
+    S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
+    S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
+    S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
+    S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
+    S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+    mt_lanes_put(Rr, 9, R);
+    mt_lanes_put(Sr, 9, S);
+    MtLanes o0 = MT_LANES(op, 0), o1 = MT_LANES(op, 1), o2 = MT_LANES(op, 2);
+    MtLanes wb0 = R[0] * o0 + R[3] * o1 + R[6] * o2; /* J ω = R Jc Rᵀ ω */
+    MtLanes wb1 = R[1] * o0 + R[4] * o1 + R[7] * o2;
+    MtLanes wb2 = R[2] * o0 + R[5] * o1 + R[8] * o2;
+    wb0 *= MT_LANES(Jcp, 0); wb1 *= MT_LANES(Jcp, 4); wb2 *= MT_LANES(Jcp, 8);
+    MtLanes Jw0 = R[0] * wb0 + R[1] * wb1 + R[2] * wb2;
+    MtLanes Jw1 = R[3] * wb0 + R[4] * wb1 + R[5] * wb2;
+    MtLanes Jw2 = R[6] * wb0 + R[7] * wb1 + R[8] * wb2;
+    MtLanes f[6] = {s->gravity[0] * m, s->gravity[1] * m, s->gravity[2] * m, /* −ω × Jω */
+                    Jw1 * o2 - Jw2 * o1, Jw2 * o0 - Jw0 * o2, Jw0 * o1 - Jw1 * o0};
+    mt_lanes_put(fr, 6, f);
+    if (done) {
+        MtLanes a[6] = {f[0] * im, f[1] * im, f[2] * im, S[0] * f[3] + S[1] * f[4] + S[2] * f[5],
+                        S[3] * f[3] + S[4] * f[4] + S[5] * f[5], S[6] * f[3] + S[7] * f[4] + S[8] * f[5]};
+        mt_lanes_put(ar, 6, a);
+        mt_lanes_put(cr, 6, a);
+    }
+}
+
+/* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
+static inline int diagonal4(const MtSystem *s, int b)
+{
+    int off = 0;
+    for (int l = 0; l < MT_LW; l++) {
+        const double *Ji = s->Jcinv + 9 * (b + l), *Jc = s->Jc + 9 * (b + l);
+        off |= Ji[1] != 0 || Ji[2] != 0 || Ji[5] != 0 || Jc[1] != 0 || Jc[2] != 0 || Jc[5] != 0;
+    }
+    return !off;
+}
+
+/* mt_eval's body pass; rigid bodies four at a time. */
 MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
 {
     const MtSystem *s = st->sys;
-    double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict fall = st->f;
-    double *restrict a0 = st->a0, *restrict acc = st->acc;
-    const double *restrict Jiall = s->Jcinv, *restrict Jcall = s->Jc;
-    const double g0 = s->gravity[0], g1 = s->gravity[1], g2 = s->gravity[2];
     double *restrict qn = st->qn;
     for (int b = 0; b < s->nbody; b++) { /* square root and division first, in a loop of their own */
         double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
         qn[b] = 1 / sqrt(w * w + x * x + y * y + z * z);
     }
-    for (int b = 0; b < s->nbody; b++) {
-        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-        double nn = qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
-        w *= nn; x *= nn; y *= nn; z *= nn;
-        double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
-        double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
-        double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
-        double *Rb = Rall + 9 * b;
-        for (int i = 0; i < 9; i++) Rb[i] = R[i];
-        const double *Ji = Jiall + 9 * b, *Jc = Jcall + 9 * b;
-        double S[9];
-        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
-            double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
-            S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
-            S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
-            S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
-            S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
-            S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
-            S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
-        } else mt_m3_rotate_sym(S, R, Ji);
-        double *Sb = Sall + 9 * b;
-        for (int i = 0; i < 9; i++) Sb[i] = S[i];
-        if (s->nflex && s->bflex[b] >= 0) continue; /* mt_flex_forces */
-        const double *om = u + 6 * b + 3;
-        double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
-        f[0] = g0 * m; f[1] = g1 * m; f[2] = g2 * m;
-        mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
-        if (Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0) {
-            wb[0] *= Jc[0]; wb[1] *= Jc[4]; wb[2] *= Jc[8];
-        } else mt_m3_mulv(wb, Jc, wb);
-        mt_m3_mulv(Jw, R, wb);
-        mt_v3_cross(f + 3, Jw, o); /* −ω × Jω */
-        double *fb = fall + 6 * b;
-        for (int i = 0; i < 6; i++) fb[i] = f[i];
-        if (done) {
-            double a[6], im = s->imass[b];
-            a[0] = f[0] * im; a[1] = f[1] * im; a[2] = f[2] * im;
-            mt_m3_mulv(a + 3, S, f + 3);
-            for (int i = 0; i < 6; i++) { a0[6 * b + i] = a[i]; acc[6 * b + i] = a[i]; }
+    int b = 0;
+    if (!s->nflex)
+        for (; b + MT_LW <= s->nbody; b += MT_LW) {
+            if (diagonal4(s, b)) body_eval4(st, q, u, done, b);
+            else
+                for (int l = 0; l < MT_LW; l++) body_eval(st, q, u, done, b + l);
         }
-    }
+    for (; b < s->nbody; b++) body_eval(st, q, u, done, b);
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
@@ -177,6 +254,32 @@ static inline void sph_pair(double *restrict out, const double *restrict La, int
     out[0] += im; out[4] += im; out[8] += im;
 }
 
+/* sph_pair for four lean pairs st->pair[pi[0..3]], one per lane (mt_lanes.h). */
+static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, const int *pi)
+{
+    const double *rp[MT_LW], *yp[MT_LW];
+    double *slot[MT_LW], sgl[MT_LW], iml[MT_LW];
+    for (int l = 0; l < MT_LW; l++) {
+        const MtPair *pr = &st->pair[pi[l]];
+        const double *La = st->dlean + MT_LEAN * pr->r, *Lb = st->dlean + MT_LEAN * pr->c;
+        rp[l] = La + 3 * pr->sr;
+        yp[l] = Lb + 6 + 9 * pr->sc;
+        slot[l] = pr->slot;
+        sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
+        iml[l] = (pr->sr ? -1 : 1) * Lb[30 + pr->sc];
+    }
+    MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
+    MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
+    for (int c = 0; c < 3; c++) { /* σ_a σ_b (y_c × r)_a */
+        MtLanes w0 = MT_LANES(yp, 3 * c), w1 = MT_LANES(yp, 3 * c + 1), w2 = MT_LANES(yp, 3 * c + 2);
+        out[0 * 3 + c] = sg * (w1 * r2 - w2 * r1);
+        out[1 * 3 + c] = sg * (w2 * r0 - w0 * r2);
+        out[2 * 3 + c] = sg * (w0 * r1 - w1 * r0);
+    }
+    out[0] += im; out[4] += im; out[8] += im;
+    mt_lanes_put(slot, 9, out);
+}
+
 static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
 {
     switch (nb) {
@@ -221,14 +324,17 @@ MT_HOT void mt_assemble(MtState *st)
 {
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
-    for (int k = 0; k < s->nblock; k++) {
+    /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
+    for (int i = 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
+        int k = st->leanblk[i];
+        double *D = st->dslot[k];
+        const double *dl = st->dlean + MT_LEAN * k + 24;
+        D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
+    }
+    for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
-        if (b->lean) { /* computed by mt_stage_constraints */
-            const double *dl = st->dlean + MT_LEAN * k + 24;
-            D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
-            continue;
-        }
+        if (b->lean) continue;
         memset(D, 0, sizeof(double) * (size_t)(b->nrow * b->nrow));
         int sph = b->prim[0].kind == MT_PRIM_SPH;
         for (int sd = 0; sd < b->nside; sd++) {
@@ -239,13 +345,22 @@ MT_HOT void mt_assemble(MtState *st)
                 gwt_modal(D, st->Gw + b->gwoff[sd], b->nrow, st->Ww + b->gwoff[sd], b->nrow, mt_body_modes(s, b->body[sd]));
         }
     }
-    for (int p = 0; p < st->npair; p++) {
-        const MtPair *pr = &st->pair[p];
-        const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
-        if (br->lean && bc->lean && !pr->add) {
-            sph_pair(pr->slot, st->dlean + MT_LEAN * pr->r, pr->sr, st->dlean + MT_LEAN * pr->c, pr->sc);
+    int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
+    for (int p = 0; p <= st->npair; p++) {
+        const MtPair *pr = &st->pair[p < st->npair ? p : 0];
+        if (p < st->npair && pr->lean) {
+            pend[npend++] = p;
+            if (npend == MT_LW) { sph_pair4(st, pend); npend = 0; }
             continue;
         }
+        /* before any other pair (it may add to a lean pair's slot) and at the end */
+        for (int i = 0; i < npend; i++) {
+            const MtPair *q = &st->pair[pend[i]];
+            sph_pair(q->slot, st->dlean + MT_LEAN * q->r, q->sr, st->dlean + MT_LEAN * q->c, q->sc);
+        }
+        npend = 0;
+        if (p == st->npair) break;
+        const MtCBlock *br = &s->block[pr->r], *bc = &s->block[pr->c];
         if (!pr->add) memset(pr->slot, 0, sizeof(double) * (size_t)(br->nrow * bc->nrow));
         if (br->prim[0].kind == MT_PRIM_SPH)
             gwt_sph(pr->slot, mt_state_G(st, pr->r, pr->sr), br->nrow, mt_state_W(st, pr->c, pr->sc), bc->nrow);
@@ -287,6 +402,20 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
+    if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
+        for (int i = 0; i < st->nlean; i++) {
+            const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
+            double l0 = lam[0], l1 = lam[1], l2 = lam[2];
+            for (int side = 0; side < 2; side++) {
+                if (!st->leanmask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
+                const double *y = L + 6 + 9 * side;
+                double *o = out + 6 * st->leanbody[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
+                o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
+                for (int c = 0; c < 3; c++) o[3 + c] += sg * (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
+            }
+        }
+        return;
+    }
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         const double *lam = lambda + b->row0;
@@ -398,7 +527,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             for (int r = 0; r < b->nrow; r++)
                 rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
         }
-        for (int k = 0; k < s->nblock && !feedback; k++) {
+        for (int k = 0; k < s->nblock && !feedback && st->nlean < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];
             if (b->lean) continue; /* mt_stage_constraints_rhs did it */
             for (int r = 0; r < b->nrow; r++) {
@@ -418,16 +547,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
-    /* x·0 is 0 for finite x, NaN otherwise: one test per evaluation. Eight
-     * independent sums: one sum would be a chain of nu dependent additions
-     * (the compiler may not reorder them), 4 cycles each. */
-    double nf8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, nf = 0;
-    int i8 = 0;
-    for (; i8 + 8 <= s->nu; i8 += 8)
-        for (int j = 0; j < 8; j++) nf8[j] += st->acc[i8 + j] * 0;
-    for (; i8 < s->nu; i8++) nf += st->acc[i8] * 0;
-    for (int j = 0; j < 8; j++) nf += nf8[j];
-    if (nf != 0 || isnan(nf))
+    if (!mt_all_finite(st->acc, s->nu)) /* one test per evaluation, then the culprit */
     for (int i = 0; i < s->nu; i++)
         if (!isfinite(st->acc[i])) {
             const char *name = s->model->body[mt_u_body(s, i)].name;

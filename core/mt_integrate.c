@@ -54,6 +54,7 @@ static void normalize_quats(const Ode *o, double *y)
 MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
 {
     MtState *st = o->st;
+    if (!mt_all_finite(y, o->nq + o->nu)) /* one test per step, then the culprit */
     for (int i = 0; i < o->nq + o->nu; i++)
         if (!isfinite(y[i])) {
             const MtSystem *sy = st->sys;

@@ -16,6 +16,20 @@
 #define MT_HOT
 #endif
 
+/* 1 if x[0..n-1] are all finite: x·0 is 0 for finite x, NaN otherwise, summed
+ * in eight independent chains (a single running sum is a chain of n dependent
+ * additions, which the compiler may not reorder; it cost 5 % of an evaluation). */
+static inline int mt_all_finite(const double *x, int n)
+{
+    double s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) s8[j] += x[i + j] * 0;
+    for (; i < n; i++) s += x[i] * 0;
+    for (int j = 0; j < 8; j++) s += s8[j];
+    return s == 0;
+}
+
 static inline void mt_v3_set(double *r, double x, double y, double z) { r[0] = x; r[1] = y; r[2] = z; }
 static inline void mt_v3_copy(double *r, const double *a) { r[0] = a[0]; r[1] = a[1]; r[2] = a[2]; }
 static inline void mt_v3_add(double *r, const double *a, const double *b) { r[0] = a[0] + b[0]; r[1] = a[1] + b[1]; r[2] = a[2] + b[2]; }

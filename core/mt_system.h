@@ -10,6 +10,7 @@
 #define MT_SYSTEM_H
 
 #include "mt_bchol.h"
+#include "mt_lanes.h"
 #include "mt_model.h"
 
 typedef enum { MT_PRIM_SPH, MT_PRIM_DOT, MT_PRIM_TRANS, MT_PRIM_DIST, MT_PRIM_COORD, MT_PRIM_ROLL } MtPrimKind;
@@ -120,6 +121,7 @@ typedef struct {
     int r, sr, c, sc; /* block and side */
     double *slot;     /* storage of A(r,c), size[r] x size[c] */
     int add;          /* the slot is shared with an earlier pair (two blocks sharing two bodies): add to it */
+    int lean;         /* both blocks lean and not add: written from their compact rows (mt_assemble) */
 } MtPair;
 
 typedef struct MtState {
@@ -162,6 +164,15 @@ typedef struct MtState {
     double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
                             * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
                             * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
+    /* lean blocks in groups of MT_LW, one vector lane each (mt_constraints.c), padded with lanes that
+     * repeat lane 0 and are not written out */
+    int nlean;
+    int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
+    int *leanrow;          /* per lane: the block's first row, −1 for padding */
+    int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
+    long long *leanmask;   /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
+    unsigned char *leanground; /* per group: one of its sides is ground */
+    double *leanc;         /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */

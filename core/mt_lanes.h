@@ -1,0 +1,45 @@
+/* mt_lanes.h — four values side by side in one vector (GCC vector extensions),
+ * for the passes that run the same arithmetic over bodies or blocks
+ * (mt_dynamics.c, mt_constraints.c). Each lane does exactly the scalar
+ * operations in the same order, so with -ffp-contract=off the results are the
+ * scalar code's to the last bit, whatever the instruction set of the clone. */
+#ifndef MT_LANES_H
+#define MT_LANES_H
+
+#include <string.h>
+
+#define MT_LW 4 /* lanes; MT_LANES and mt_lanes_put4 are written for four */
+typedef double MtLanes __attribute__((vector_size(8 * MT_LW)));
+typedef long long MtMask __attribute__((vector_size(8 * MT_LW)));
+
+/* element i of each lane's array P[l] */
+#define MT_LANES(P, i) ((MtLanes){(P)[0][i], (P)[1][i], (P)[2][i], (P)[3][i]})
+/* a where m is set, +0 elsewhere; a where m is set, b elsewhere */
+#define MT_AND(m, a) ((MtLanes)((MtMask)(a) & (m)))
+#define MT_SEL(m, a, b) ((MtLanes)(((MtMask)(a) & (m)) | ((MtMask)(b) & ~(m))))
+
+/* Fields f..f+3 of the lanes (v[0..3], one field each) into each lane's own
+ * array row[l]: a 4 x 4 transposition, four vector stores. */
+static inline __attribute__((always_inline)) void mt_lanes_put4(double *const *row, int f, const MtLanes *v)
+{
+    const MtMask lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, l2 = {0, 1, 4, 5}, h2 = {2, 3, 6, 7};
+    MtLanes t0 = __builtin_shuffle(v[0], v[1], lo), t1 = __builtin_shuffle(v[0], v[1], hi);
+    MtLanes t2 = __builtin_shuffle(v[2], v[3], lo), t3 = __builtin_shuffle(v[2], v[3], hi);
+    MtLanes o0 = __builtin_shuffle(t0, t2, l2), o1 = __builtin_shuffle(t1, t3, l2);
+    MtLanes o2 = __builtin_shuffle(t0, t2, h2), o3 = __builtin_shuffle(t1, t3, h2);
+    memcpy(row[0] + f, &o0, sizeof o0); /* no array of results: GCC's v3 code went through the stack */
+    memcpy(row[1] + f, &o1, sizeof o1);
+    memcpy(row[2] + f, &o2, sizeof o2);
+    memcpy(row[3] + f, &o3, sizeof o3);
+}
+
+/* All n fields of the lanes into row[l][0..n-1]. */
+static inline __attribute__((always_inline)) void mt_lanes_put(double *const *row, int n, const MtLanes *v)
+{
+    int f = 0;
+    for (; f + 4 <= n; f += 4) mt_lanes_put4(row, f, v + f);
+    for (; f < n; f++)
+        for (int l = 0; l < MT_LW; l++) row[l][f] = v[f][l];
+}
+
+#endif
