@@ -536,6 +536,7 @@ void mt_state_free(MtState *st)
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
+    free(st->near);
     free(st->pair);
     free(st);
 }
@@ -605,6 +606,7 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->enext = calloc((size_t)s->model->nevent + 1, sizeof(double));
     st->lockref = calloc((size_t)s->nrow + 1, sizeof(double));
     st->special = calloc((size_t)s->nrow + 1, 1);
+    if (s->nspecial) st->near = calloc((size_t)s->nrow + 1, sizeof(int));
     if (!st->etime || !st->eprev || !st->enext || !st->lockref || !st->special) goto nomem;
     if (!st->z || !st->dz || !st->cout || !st->rowoff || !st->fdisabled || !st->sdisabled || !st->cdisabled || !st->efired)
         goto nomem;

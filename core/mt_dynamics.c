@@ -371,6 +371,10 @@ MT_HOT void mt_assemble(MtState *st)
             gwt_modal(pr->slot, st->Gw + gr, br->nrow, st->Ww + bc->gwoff[pr->sc], bc->nrow,
                       mt_body_modes(s, br->body[pr->sr]));
     }
+    for (int i = 0; i < st->nnear; i++) { /* rows near dependence: compliant (mt_state_redetect) */
+        int k = st->near[i] >> 3, j = st->near[i] & 7, m = s->block[k].nrow;
+        st->dslot[k][j * m + j] *= 1 + MT_NEAR_EPS;
+    }
 }
 
 /* Names the block that failed to factor. */
@@ -569,9 +573,21 @@ void mt_state_redetect(MtState *st)
     }
     mt_stage_bodies(st, st->q);
     mt_stage_constraints(st, st->t, st->q, st->u);
+    st->nnear = 0;
     mt_assemble(st);
     int bad = -1;
-    mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
+    /* rows near dependence become compliant (MT_NEAR_TOL) */
+    mt_bchol_factor(st->chol, 1, MT_NEAR_TOL, &bad);
+    for (int k = 0; k < s->nblock; k++)
+        for (int j = 0; j < s->block[k].nrow; j++) {
+            int r = s->block[k].row0 + j;
+            if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) st->near[st->nnear++] = 8 * k + j;
+        }
+    for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+    if (st->nnear) { /* else the factor just made is one of A with nothing new out */
+        mt_assemble(st);
+        mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
+    }
     for (int r = 0; r < s->nrow; r++)
         if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) {
             st->special[r] = 1;

@@ -156,6 +156,7 @@ typedef struct MtState {
     int npair;
     MtPair *pair;
     double **dslot;        /* nblock: storage of A(k,k) in the factor */
+    int *near, nnear;      /* rows near dependence at the last re-detection, as block·8 + row in block (MT_NEAR_TOL) */
     long nevals;
     long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
@@ -252,6 +253,16 @@ double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
  * below MT_SPECIAL_TOL) out of the solve and returns the others to it. Called
  * before assembly and after every accepted step; a no-op otherwise. */
 #define MT_SPECIAL_TOL 1e-4
+/* Rows whose pivots fall below MT_NEAR_TOL of their diagonal at a step's
+ * re-detection (rows about to become dependent, or dependent) are made
+ * compliant for the step: their diagonal entries of A are raised by
+ * MT_NEAR_EPS of themselves in every assembly, so both the direct and the
+ * iterative solves see the same matrix. Without it, rows with pivots between
+ * 1e-4 and 1e-12 of their diagonal amplify the Baumgarte right-hand side until
+ * the run diverges: the 12 × 12 and 20 × 20 lattices of bench/grid did in 8 of
+ * 20 runs whose Ts differed by 1e-11 relative (bench/RESULTS.md, Grid). */
+#define MT_NEAR_TOL 1e-3
+#define MT_NEAR_EPS 1e-3
 void mt_state_redetect(MtState *st);
 
 /* How an evaluation solves A λ = b (MtState.linear). AUTO: conjugate
