@@ -49,6 +49,30 @@ static double check_pattern(const char *name, int nb, const int *size, int ne, c
     return check_pattern_mode(name, nb, size, ne, edge, dep_row, 0);
 }
 
+/* A = J Jᵀ (dense, n × n, returned) stored into b's blocks: each
+ * off-diagonal pair once, in its stored orientation. */
+static double *load_gram(MtBchol *b, const double *J, int n, int nc, int nb, const int *size)
+{
+    double *A = calloc((size_t)(n * n), sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int c = 0; c < nc; c++) s += J[(size_t)i * nc + c] * J[(size_t)j * nc + c];
+            A[i * n + j] = s;
+        }
+    mt_bchol_zero(b);
+    for (int k = 0; k < nb; k++)
+        for (int l = 0; l < nb; l++) {
+            int sw;
+            double *blk = mt_bchol_block(b, k, l, &sw);
+            if (!blk || (k != l && sw)) continue;
+            int ok = mt_bchol_offset(b, k), ol = mt_bchol_offset(b, l);
+            for (int i = 0; i < size[k]; i++)
+                for (int j = 0; j < size[l]; j++) blk[i * size[l] + j] = A[(ok + i) * n + (ol + j)];
+        }
+    return A;
+}
+
 /* mode 1: mt_bchol_factor_solve; dep_row (if ≥ 0) is marked out before the
  * factor instead of being made dependent, and the other rows must be solved. */
 static double check_pattern_mode(const char *name, int nb, const int *size, int ne, const int *edge, int dep_row, int mode)
@@ -72,23 +96,7 @@ static double check_pattern_mode(const char *name, int nb, const int *size, int 
     if (dep_row >= 0 && mode == 0) { /* make row dep_row the sum of rows 0 and 1 */
         for (int c = 0; c < nc; c++) J[(size_t)dep_row * nc + c] = J[c] + J[nc + c];
     }
-    double *A = calloc((size_t)(n * n), sizeof(double));
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int c = 0; c < nc; c++) s += J[(size_t)i * nc + c] * J[(size_t)j * nc + c];
-            A[i * n + j] = s;
-        }
-    mt_bchol_zero(b);
-    for (int k = 0; k < nb; k++)
-        for (int l = 0; l < nb; l++) {
-            int sw;
-            double *blk = mt_bchol_block(b, k, l, &sw);
-            if (!blk || (k != l && sw)) continue; /* store each off-diagonal pair once, in its stored orientation */
-            int ok = mt_bchol_offset(b, k), ol = mt_bchol_offset(b, l);
-            for (int i = 0; i < size[k]; i++)
-                for (int j = 0; j < size[l]; j++) blk[i * size[l] + j] = A[(ok + i) * n + (ol + j)];
-        }
+    double *A = load_gram(b, J, n, nc, nb, size);
     int bad = -1;
     double *x = malloc(sizeof(double) * (size_t)n), *xr = malloc(sizeof(double) * (size_t)n), *rhs = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++) rhs[i] = urand();
@@ -156,23 +164,7 @@ static double *pattern_matrix(MtBchol *b, int nb, const int *size, int ne, const
                         row[6 * e + c] = J0 ? J0[(size_t)(o + r) * nc + 6 * e + c] * (1 + eps * urand()) : urand();
         }
     }
-    double *A = calloc((size_t)(n * n), sizeof(double));
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int c = 0; c < nc; c++) s += J[(size_t)i * nc + c] * J[(size_t)j * nc + c];
-            A[i * n + j] = s;
-        }
-    mt_bchol_zero(b);
-    for (int k = 0; k < nb; k++)
-        for (int l = 0; l < nb; l++) {
-            int sw;
-            double *blk = mt_bchol_block(b, k, l, &sw);
-            if (!blk || (k != l && sw)) continue;
-            int ok = mt_bchol_offset(b, k), ol = mt_bchol_offset(b, l);
-            for (int i = 0; i < size[k]; i++)
-                for (int j = 0; j < size[l]; j++) blk[i * size[l] + j] = A[(ok + i) * n + (ol + j)];
-        }
+    double *A = load_gram(b, J, n, nc, nb, size);
     return A;
 }
 
