@@ -504,16 +504,11 @@ static void test_teaching(void)
 
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
     tmp_dir = g_dir_make_tmp("motus-test-edit-XXXXXX", NULL);
     g_setenv("XDG_CONFIG_HOME", tmp_dir, TRUE); /* the recent-projects list goes there */
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
+    ui_test_init(&argc, &argv);
     project_dir = g_strdup(MOTUS_PROJECTS_DIR);
     out_dir = g_strdup(MOTUS_OUT_DIR);
-    win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
     g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
     gtk_window_present(GTK_WINDOW(win));
     g_test_add_func("/edit/pendulum-by-actions", test_pendulum_by_actions);

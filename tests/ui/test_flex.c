@@ -245,12 +245,7 @@ static void test_import(void)
 
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
+    ui_test_init(&argc, &argv);
     g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
     gtk_window_present(GTK_WINDOW(win));
     g_test_add_func("/flex/open-and-pick", test_open_and_pick);

@@ -134,12 +134,7 @@ static void test_levels(void)
 
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
+    ui_test_init(&argc, &argv);
     gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
     gtk_window_present(GTK_WINDOW(win));
     g_autoptr(GFile) f = g_file_new_for_path(MOTUS_LOD_MODEL);

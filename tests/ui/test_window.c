@@ -272,13 +272,8 @@ static void test_pause_stop_reopen(void)
 
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
+    ui_test_init(&argc, &argv);
     project_dir = g_strdup(argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : MOTUS_PROJECTS_DIR);
-    win = motus_window_new(NULL);
-    motus_window_set_batch(win, TRUE);
     g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
     gtk_window_present(GTK_WINDOW(win));
     g_test_add_func("/window/open-and-pick", test_open_and_pick);

@@ -1,6 +1,6 @@
 /* ui-test.h — what every in-process test of the main window under Xvfb
- * shares: the window, the main loop run until a condition holds, and a wait
- * for the 3D view to draw a new frame. Included by one test program each
+ * shares: the window and its set-up, the main loop run until a condition
+ * holds, and a wait for the 3D view to draw a new frame. Included by one test program each
  * (its statics are that program's). */
 #ifndef MOTUS_UI_TEST_H
 #define MOTUS_UI_TEST_H
@@ -12,6 +12,18 @@
 
 static MotusWindow *win;
 static guint frames_mark;
+
+/* GLib's test framework, GTK, the resources and the window in batch mode
+ * (errors printed, no dialogs); not shown yet. */
+static inline void ui_test_init(int *argc, char ***argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(argc, argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    win = motus_window_new(NULL);
+    motus_window_set_batch(win, TRUE);
+}
 
 typedef gboolean (*Cond)(void);
 
