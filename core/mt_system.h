@@ -249,9 +249,11 @@ int mt_joint_term(const MtModel *m, int joint, MtCoordKind c, MtTerm *t);
 double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
 
 /* Models whose equations are dependent only in special configurations (a flat
- * lattice): marks the rows dependent at the current state (relative pivot
- * below MT_SPECIAL_TOL) out of the solve and returns the others to it. Called
- * before assembly and after every accepted step; a no-op otherwise. */
+ * lattice): makes the rows near dependence compliant (MT_NEAR_TOL below) and
+ * marks rows still dependent after that (relative pivot below MT_SPECIAL_TOL,
+ * a safety net: compliance keeps pivots near MT_NEAR_EPS) out of the solve,
+ * returning the others to it. Called before assembly and after every
+ * accepted step; a no-op otherwise. */
 #define MT_SPECIAL_TOL 1e-4
 /* Rows whose pivots fall below MT_NEAR_TOL of their diagonal at a step's
  * re-detection (rows about to become dependent, or dependent) are made
