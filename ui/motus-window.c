@@ -11,6 +11,7 @@
 #include "motus-i18n.h"
 #include "motus-scene.h"
 #include "motus-window-private.h"
+#include "motus-paint-warm.h"
 #include "mt_output.h"
 #include "mt_system.h"
 
@@ -817,6 +818,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
     motus_window_flex_init(self);
+    motus_paint_warm_attach(GTK_WINDOW(self), motus_viewport_get_gl_area(self->viewport));
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);

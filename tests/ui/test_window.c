@@ -1,13 +1,15 @@
 /* The main window in-process, under Xvfb (ctest gui_window): picking selects
  * in the tree and the tree highlights in the view; a run fills the frame
  * store and the plot; playback advances and steps; pause holds the worker;
- * stopping and reopening while a run goes are safe; the plot exports. */
+ * stopping and reopening while a run goes are safe; the plot exports; the
+ * paint memory is held at the window's size and follows it when it grows. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
 
 #include "motus-model-tree.h"
+#include "motus-paint-warm.h"
 #include "motus-plot.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -270,12 +272,48 @@ static void test_pause_stop_reopen(void)
     g_unlink(path);
 }
 
+/* The held image covers the whole window (device pixels). */
+static gboolean held_window_size(void)
+{
+    int w, h;
+    GdkSurface *s = gtk_native_get_surface(GTK_NATIVE(win));
+    int k = gdk_surface_get_scale_factor(s);
+    return motus_paint_warm_held(GTK_WINDOW(win), &w, &h) && w == gdk_surface_get_width(s) * k &&
+           h == gdk_surface_get_height(s) * k;
+}
+
+static int warm_w0;
+static gboolean surface_grown(void) { return gdk_surface_get_width(gtk_native_get_surface(GTK_NATIVE(win))) > warm_w0; }
+
+static void test_paint_warm(void)
+{
+    /* Xvfb paints with GTK's cairo renderer on X11, where the memory is held */
+    GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(win));
+    if (strcmp(G_OBJECT_TYPE_NAME(r), "GskCairoRenderer")) {
+        g_test_skip("not GTK's cairo renderer");
+        return;
+    }
+    g_assert_true(wait_for(held_window_size, 5));
+    int w0, h0;
+    g_assert_true(motus_paint_warm_held(GTK_WINDOW(win), &w0, &h0));
+    warm_w0 = gdk_surface_get_width(gtk_native_get_surface(GTK_NATIVE(win)));
+    /* the window grows: the held image follows once the resize has settled */
+    gtk_widget_set_size_request(GTK_WIDGET(win), w0 + 120, h0 + 80);
+    g_assert_true(wait_for(surface_grown, 5));
+    g_assert_true(wait_for(held_window_size, 5));
+    int w1, h1;
+    g_assert_true(motus_paint_warm_held(GTK_WINDOW(win), &w1, &h1));
+    g_assert_cmpint(w1 * h1, >, w0 * h0);
+    gtk_widget_set_size_request(GTK_WIDGET(win), -1, -1);
+}
+
 int main(int argc, char **argv)
 {
     ui_test_init(&argc, &argv);
     project_dir = g_strdup(argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : MOTUS_PROJECTS_DIR);
     g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
     gtk_window_present(GTK_WINDOW(win));
+    g_test_add_func("/window/paint-warm", test_paint_warm);
     g_test_add_func("/window/open-and-pick", test_open_and_pick);
     g_test_add_func("/window/run-and-playback", test_run_and_playback);
     g_test_add_func("/window/plot-zoom-and-drop", test_plot_zoom_and_drop);
