@@ -9,14 +9,19 @@
  * playback bar at once) then touches thousands of fresh pages: 3000 in
  * 60–80 ms on our 2-core VM, where a page fault costs about 20 µs
  * (bench/RESULTS.md, "The frame when a run starts"). Three things keep that
- * memory: the heap keeps freed blocks up to 32 MiB instead of returning them
- * to the system, one window-sized image from cairo's pool is held for the
- * window's life (the pool is never empty, so it is never freed), and once the
- * window is mapped or has grown, one frame repaints the whole window and the
- * view so the pages are touched while nothing is going on. */
+ * memory, and each is needed (without any one of them the first frame of a
+ * run faults 370–930 pages again): one window-sized image from cairo's pool is
+ * held for the window's life (the pool is never empty, so it is never freed);
+ * once the window is mapped or has grown, one frame repaints the whole window
+ * and the view; after it, four window sizes of heap are touched and freed,
+ * and the heap keeps freed blocks up to 32 MiB and 128 MiB of free top
+ * instead of returning them to the system. All of it happens while nothing
+ * else is going on. Buffers over 32 MiB (a 4K window) are still mapped afresh
+ * by glibc. */
 #include "motus-paint-warm.h"
 
 #include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef GDK_WINDOWING_X11
@@ -29,6 +34,7 @@ typedef struct {
     cairo_surface_t *held;
     int held_w, held_h;
     guint source;
+    size_t slack; /* bytes of heap touched after the repaint */
     gulong layout_id;
     GdkSurface *surface;
 } Warm;
@@ -55,6 +61,19 @@ static gboolean uses_cairo_x11(Warm *w)
 }
 #endif
 
+/* Touched heap at the top for the next frames' paint surface and the view's read-back, once the repaint
+ * has settled: freed, it stays in the heap. One volatile store per page: the compiler drops a memset of
+ * memory that is freed next. */
+static gboolean warm_heap(gpointer data)
+{
+    Warm *w = data;
+    w->source = 0;
+    volatile char *p = malloc(w->slack);
+    for (size_t i = 0; p && i < w->slack; i += 4096) p[i] = 0;
+    free((void *)p);
+    return G_SOURCE_REMOVE;
+}
+
 static gboolean warm_now(gpointer data)
 {
     Warm *w = data;
@@ -69,16 +88,18 @@ static gboolean warm_now(gpointer data)
     if (wa.width * wa.height > w->held_w * w->held_h) {
         cairo_surface_t *xs = cairo_xlib_surface_create(dpy, xid, wa.visual, wa.width, wa.height);
         cairo_surface_t *img = cairo_surface_create_similar_image(xs, CAIRO_FORMAT_ARGB32, wa.width, wa.height);
-        cairo_surface_destroy(xs);
         if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
             if (w->held) cairo_surface_destroy(w->held);
             w->held = img, w->held_w = wa.width, w->held_h = wa.height;
         } else
             cairo_surface_destroy(img);
+        cairo_surface_destroy(xs);
     }
-    /* one frame that repaints everything, the GL view included */
+    /* one frame that repaints everything, the GL view included; then heap */
     if (w->gl_area) gtk_gl_area_queue_render(GTK_GL_AREA(w->gl_area));
     XClearArea(dpy, xid, 0, 0, 0, 0, True);
+    w->slack = MIN((size_t)4 * 4 * (size_t)wa.width * (size_t)wa.height, (size_t)30 << 20);
+    w->source = g_timeout_add(250, warm_heap, w);
 #endif
     return G_SOURCE_REMOVE;
 }
