@@ -117,7 +117,7 @@ int mt_model_orient_bound(const MtModel *m, MtEntityKind kind, int index)
 void mt_model_orient_clear(MtModel *m, MtEntityKind kind, int index)
 {
     MtOrient *o = mt_model_orient(m, kind, index, NULL);
-    if (o) o->form = MT_ORIENT_NONE;
+    if (o) memset(o, 0, sizeof *o);
     int n = 0;
     for (int i = 0; i < m->nbinding; i++) {
         const MtBinding *b = &m->binding[i];
