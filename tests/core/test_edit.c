@@ -398,6 +398,11 @@ static void test_bound_orientations(void)
     rz_rx(-30 * d2r, 10 * d2r, W);
     CHECK(m->body[0].ori.form == MT_ORIENT_NONE && !mt_model_orient_bound(m, MT_ENT_BODY, 0) && max_diff9(m->body[0].rot, W) <= 1e-15,
           "turned 10 deg about z: numbers, R = Rz(-30 deg)·Rx(10 deg)");
+    /* delete the copy: its orientation's binding and its marker's go with it */
+    CHECK(mt_editor_model(e)->nbinding == 3, "three bindings before (%d)", mt_editor_model(e)->nbinding);
+    OK(mt_edit_delete(e, MT_EDIT_BODY, 1, &err_));
+    CHECK(mt_editor_model(e)->nbinding == 0 && mt_editor_model(e)->nbody == 1, "none after deleting the copy (%d)",
+          mt_editor_model(e)->nbinding);
     mt_editor_free(e);
 }
 
