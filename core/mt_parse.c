@@ -1351,7 +1351,8 @@ static void write_shapes(FILE *f, const MtModel *m, int body)
         if (sh->kind == MT_SHAPE_BAR) {
             fprintf(f, " to");
             wvs(f, m, MT_ENT_SHAPE, i, "end", sh->end, 3);
-        } else {
+        }
+        if (sh->kind != MT_SHAPE_BAR || sh->ori.form != MT_ORIENT_NONE) { /* a bar's frame is its ends, unless typed */
             fputc(' ', f);
             write_orient(f, m, MT_ENT_SHAPE, i, &sh->ori, sh->rot);
         }

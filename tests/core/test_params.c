@@ -81,7 +81,8 @@ static const char *orient_model =
     "body arm\n mass 1\n inertia 1 1 1\n orientation axis 0 0 1 {theta}\n"
     " marker m at {a} 0 0 z {cos(a)} {sin(a)} 0 x 0 0 1\n marker n z {cos(a)} 0 {sin(a)}\n"
     " shape box 0.1 0.2 0.3 quat {cos(theta/2)} 0 {sin(theta/2)} 0\n"
-    " shape cylinder 0.1 0.2 at 0 0 0 matrix {cos(t)} {-sin(t)} 0 {sin(t)} {cos(t)} 0 0 0 1\nend\n"
+    " shape cylinder 0.1 0.2 at 0 0 0 matrix {cos(t)} {-sin(t)} 0 {sin(t)} {cos(t)} 0 0 0 1\n"
+    " shape bar 0.01 from 0 0 0 to 1 0 0 axis 0 0 1 {theta}\nend\n"
     "body fly\n mass 1\n inertia 1 1 1\n orientation angles {a} {t} {theta}\nend\n";
 
 static void check_orients(const MtModel *m, double theta, double a, const char *when)
@@ -114,7 +115,7 @@ static void test_orientations(void)
     CHECK(t1 && strstr(t1, "orientation axis 0 0 1 {theta}\n") && strstr(t1, " z {cos(a)} {sin(a)} 0 x 0 0 1\n") &&
               strstr(t1, " z {cos(a)} 0 {sin(a)}\n") && strstr(t1, " quat {cos(theta/2)} 0 {sin(theta/2)} 0") &&
               strstr(t1, " matrix {cos(t)} {-sin(t)} 0 {sin(t)} {cos(t)} 0 0 0 1") &&
-              strstr(t1, "orientation angles {a} {t} {theta}\n"),
+              strstr(t1, "orientation angles {a} {t} {theta}\n") && strstr(t1, " to 1 0 0 axis 0 0 1 {theta}\n"),
           "clauses written as typed:\n%s", t1 ? t1 : "(null)");
     MtModel *m2 = t1 ? mt_model_parse(t1, "o2.motus.txt", &err) : NULL;
     CHECK(m2 != NULL, "written model reads back: %s", err.msg);
