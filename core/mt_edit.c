@@ -379,7 +379,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         add_vec(&f, "com", MT_("CoM"), 3, xyz, MT_DIM_LENGTH, computed);
         add_vec(&f, "inertia", MT_("Inertia"), 6, inertia_comp, MT_DIM_INERTIA, computed);
         add_vec(&f, "position", MT_("Position"), 3, xyz, MT_DIM_LENGTH, X);
-        add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, 0);
+        add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, X);
         add_vec(&f, "velocity", MT_("Velocity"), 3, xyz, MT_DIM_VELOCITY, X);
         add_vec(&f, "omega", MT_("Ang. velocity"), 3, xyz, MT_DIM_ANGVEL, X);
         break;
@@ -387,7 +387,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_MARKER:
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add_vec(&f, "at", MT_("At"), 3, xyz, MT_DIM_LENGTH, X);
-        add_vec(&f, "zaxis", MT_("Axis z"), 3, xyz, MT_DIM_NONE, 0);
+        add_vec(&f, "zaxis", MT_("Axis z"), 3, xyz, MT_DIM_NONE, X);
         break;
     case MT_EDIT_JOINT: {
         const MtJointSpec *j = &m->joint[index];
@@ -561,6 +561,44 @@ static int comp_of(const char *field, const char *base, int n)
     return (*end || k < 0 || k >= n) ? -1 : (int)k;
 }
 
+/* The inspector shows a body's orientation as three angles (the form
+ * 'angles') and a marker's as its z axis (the form 'z', or 'z … x …'):
+ * the word a field is, or -1 for other fields. */
+static int orient_word(MtEditKind kind, const char *field)
+{
+    if (kind == MT_EDIT_BODY) return comp_of(field, "orientation", 3);
+    if (kind == MT_EDIT_MARKER) return comp_of(field, "zaxis", 3);
+    return -1;
+}
+
+/* Whether an entity's orientation is typed in the inspector's form. */
+static int same_form(MtEditKind kind, const MtModel *m, int index)
+{
+    if (kind == MT_EDIT_BODY) return m->body[index].ori.form == MT_ORIENT_ANGLES;
+    MtOrientForm f = m->marker[index].ori.form;
+    return f == MT_ORIENT_Z || f == MT_ORIENT_ZX;
+}
+
+/* The orientation in the inspector's form: as typed, or from the rotation
+ * (the angles of R = Rz·Ry·Rx; the z axis, the third column). */
+static void orient_as_shown(const MtModel *m, MtEditKind kind, int index, MtOrient *o)
+{
+    const double *R = kind == MT_EDIT_BODY ? m->body[index].rot : m->marker[index].rot;
+    if (same_form(kind, m, index)) {
+        *o = kind == MT_EDIT_BODY ? m->body[index].ori : m->marker[index].ori;
+        return;
+    }
+    memset(o, 0, sizeof *o);
+    if (kind == MT_EDIT_BODY) {
+        o->form = MT_ORIENT_ANGLES;
+        mt_edit_rot_to_angles(R, o->w);
+    } else {
+        o->form = MT_ORIENT_Z;
+        for (int k = 0; k < 3; k++) o->w[k] = R[3 * k + 2];
+    }
+    for (int k = 0; k < 3; k++) o->w[k] += 0.0; /* −0 written as 0 */
+}
+
 /* Address of a numeric field (every one is bindable); NULL when there is none. */
 static double *field_addr(MtModel *m, MtEditKind kind, int index, const char *field)
 {
@@ -655,16 +693,16 @@ MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const 
             snprintf(buf, n, "{%s}", b->expr);
             return MT_OK;
         }
-        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
-            double a[3];
-            mt_edit_rot_to_angles(m->body[index].rot, a);
-            mt_units_format(a[comp_of(field, "orientation", 3)], mt_edit_display_unit(m, MT_DIM_ANGLE), 6, buf, n);
-            return MT_OK;
-        }
-        if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0) {
-            /* z axis = third column of the row-major rotation */
-            int k = comp_of(field, "zaxis", 3);
-            mt_units_format(m->marker[index].rot[3 * k + 2], NULL, 6, buf, n);
+        int ow = orient_word(kind, field);
+        if (ow >= 0) { /* the words of the inspector's form, or the present rotation as that form */
+            MtOrient o;
+            orient_as_shown(m, kind, index, &o);
+            char bf[24];
+            snprintf(bf, sizeof bf, "orient.%d", ow);
+            if (same_form(kind, m, index) && (b = mt_model_binding(m, (MtEntityKind)ek, index, bf)))
+                snprintf(buf, n, "{%s}", b->expr);
+            else
+                mt_units_format(o.w[ow], mt_edit_display_unit(m, fi->dim), 6, buf, n);
             return MT_OK;
         }
         double *x = field_addr(m, kind, index, field);
@@ -697,20 +735,35 @@ static int resolve_param(void *user, const char *name, int *slot)
     return 1;
 }
 
-/* Sets a marker's z axis to the direction typed (components one at a time):
- * the x axis is kept as close as possible to the old one. */
-static MtStatus set_zaxis(MtModel *m, int index, int k, double v, MtError *err, const char *what)
+/* Word k of an orientation: a number, or the expression expr. The
+ * orientation is first made the inspector's form from its present rotation
+ * when it has another (whose expressions then go, as under a number typed
+ * over an expression); with no expression left it is numbers again, its
+ * rotation (a marker's x axis then comes from project x, see mt_orient_rot). */
+static MtStatus set_orient_word(MtModel *c, MtEditKind kind, int index, int k, double v, const char *expr, MtError *why)
 {
-    MtMarkerSpec *mk = &m->marker[index];
-    double z[3] = {mk->rot[2], mk->rot[5], mk->rot[8]};
-    z[k] = v;
-    double len = mt_v3_norm(z);
-    if (!(len > 1e-12) || !isfinite(len))
-        return mt_error_set(err, MT_ERR_MODEL, mk->name, MT_("%s, axis z: the direction must not be zero"), what);
-    mt_v3_scale(z, z, 1 / len);
-    double R[9];
-    mt_edit_frame_from_z(z, R);
-    memcpy(mk->rot, R, sizeof R);
+    MtEntityKind ek = (MtEntityKind)entity_kind(kind);
+    double *rot;
+    MtOrient *o = mt_model_orient(c, ek, index, &rot);
+    if (!same_form(kind, c, index)) {
+        MtOrient t;
+        orient_as_shown(c, kind, index, &t);
+        mt_model_orient_clear(c, ek, index);
+        *o = t;
+    }
+    char field[24];
+    snprintf(field, sizeof field, "orient.%d", k);
+    if (expr) {
+        if (mt_model_bind(c, ek, index, field, expr, why) < 0) return why->code ? why->code : MT_ERR_MODEL;
+    } else {
+        o->w[k] = v;
+        unbind(c, ek, index, field);
+    }
+    if (!mt_model_orient_bound(c, ek, index)) {
+        int rc = mt_orient_rot(o->form, o->w, rot);
+        if (rc) return mt_error_set(why, MT_ERR_MODEL, "", "%s", mt_orient_problem(rc));
+        o->form = MT_ORIENT_NONE;
+    }
     return MT_OK;
 }
 
@@ -832,15 +885,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
             if (!mt_expr_is_number(t, &plain)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("'%s': this field takes a plain number"), t);
             v = plain;
         }
-        if (kind == MT_EDIT_MARKER && comp_of(field, "zaxis", 3) >= 0)
-            return set_zaxis(c, index, comp_of(field, "zaxis", 3), v, why, "");
-        if (kind == MT_EDIT_BODY && comp_of(field, "orientation", 3) >= 0) {
-            double a[3];
-            mt_edit_rot_to_angles(c->body[index].rot, a);
-            a[comp_of(field, "orientation", 3)] = v;
-            mt_edit_angles_to_rot(a, c->body[index].rot);
-            return MT_OK;
-        }
+        if (orient_word(kind, field) >= 0) return set_orient_word(c, kind, index, orient_word(kind, field), v, NULL, why);
         double *x = field_addr(c, kind, index, field);
         if (!x) return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("no such field"));
         *x = v;
@@ -872,6 +917,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
     }
     if (!(fi->flags & MT_FIELD_EXPR))
         return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("this field takes a number, not an expression"));
+    if (orient_word(kind, field) >= 0) return set_orient_word(c, kind, index, orient_word(kind, field), 0, t, why);
     if (mt_model_bind(c, (MtEntityKind)ek, index, field, t, why) < 0) return why->code ? why->code : MT_ERR_MODEL;
     return MT_OK;
 }
@@ -924,15 +970,6 @@ void mt_edit_frame_from_z(const double z[3], double R[9])
         R[3 * i + 1] = y[i];
         R[3 * i + 2] = z[i];
     }
-}
-
-/* Rotation = Rz(a2)·Ry(a1)·Rx(a0): turn about project x, then y, then z. */
-void mt_edit_angles_to_rot(const double a[3], double R[9])
-{
-    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]), cz = cos(a[2]), sz = sin(a[2]);
-    R[0] = cz * cy, R[1] = cz * sy * sx - sz * cx, R[2] = cz * sy * cx + sz * sx;
-    R[3] = sz * cy, R[4] = sz * sy * sx + cz * cx, R[5] = sz * sy * cx - cz * sx;
-    R[6] = -sy, R[7] = cy * sx, R[8] = cy * cx;
 }
 
 void mt_edit_rot_to_angles(const double R[9], double a[3])

@@ -11,8 +11,8 @@ char *mt_edit_name_ptr(MtModel *m, MtEditKind kind, int index);
 /* Right-handed orthonormal axes (row-major, columns x y z) with the given unit z. */
 void mt_edit_frame_from_z(const double z[3], double R[9]);
 
-/* Body orientation as turns about project x, y, z (R = Rz·Ry·Rx), and back. */
-void mt_edit_angles_to_rot(const double a[3], double R[9]);
+/* Body orientation as turns about project x, y, z (R = Rz·Ry·Rx; the other
+ * way: mt_orient_rot with MT_ORIENT_ANGLES). */
 void mt_edit_rot_to_angles(const double R[9], double a[3]);
 
 #endif

@@ -382,8 +382,9 @@ static int used_by_expression(MtModel *m, const Marks *k, MtError *err)
                     const MtBinding *b = &m->binding[ex[x].binding];
                     static const MtEditKind of[] = {MT_EDIT_BODY,   MT_EDIT_MARKER, MT_EDIT_JOINT,   MT_EDIT_DRIVER,
                                                     MT_EDIT_SPRING, MT_EDIT_COUPLE, MT_EDIT_NKINDS,  MT_EDIT_GRAVITY,
-                                                    MT_EDIT_SOLVER, MT_EDIT_FORCE};
-                    MtEditKind ok = (int)b->kind < 10 ? of[b->kind] : MT_EDIT_NKINDS;
+                                                    MT_EDIT_SOLVER, MT_EDIT_FORCE,  MT_EDIT_SHAPE,   MT_EDIT_CONTROL,
+                                                    MT_EDIT_EVENT};
+                    MtEditKind ok = (int)b->kind < (int)(sizeof of / sizeof of[0]) ? of[b->kind] : MT_EDIT_NKINDS;
                     char ent[160];
                     if (ok == MT_EDIT_NKINDS) snprintf(ent, sizeof ent, "%s", MT_("an initial condition"));
                     else mt_edit_describe(m, ok, b->index, ent, sizeof ent);

@@ -26,6 +26,8 @@ MtStatus mt_edit_turn_body(MtEditor *e, int body, int axis, double angle, MtErro
     double *Rn = c->body[body].rot;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) Rn[3 * i + j] = T[3 * i] * R[j] + T[3 * i + 1] * R[3 + j] + T[3 * i + 2] * R[6 + j];
+    /* the turned orientation is numbers now, as a number typed over an expression */
+    mt_model_orient_clear(c, MT_ENT_BODY, body);
     char what[160], label[256];
     mt_edit_describe(m, MT_EDIT_BODY, body, what, sizeof what);
     snprintf(label, sizeof label, MT_("turn %s"), what);

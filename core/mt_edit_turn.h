@@ -11,7 +11,8 @@
 
 /* Turns body `body` about the project axis `axis` (0 x, 1 y, 2 z) through its
  * origin by `angle` rad (right-handed): R ← Raxis(angle)·R, its position, its
- * markers and shapes (in body axes) following. MT_ERR_ARG for the ground, a
+ * markers and shapes (in body axes) following; an orientation typed with
+ * expressions becomes the turned numbers. MT_ERR_ARG for the ground, a
  * bad index or axis, or an angle that is not finite. */
 MtStatus mt_edit_turn_body(MtEditor *e, int body, int axis, double angle, MtError *err);
 

@@ -59,6 +59,27 @@ typedef enum {
     MT_METHOD_NMETHODS
 } MtMethod;
 
+/* An orientation typed with expressions of parameters (docs/model-format.md):
+ * its form and words, kept so that rot follows the parameters. A word bound to
+ * an expression is the binding "orient.K" of its body, marker or shape;
+ * mt_model_eval_params recomputes rot from the words (mt_orient_rot). Words are
+ * SI (angles in rad). MT_ORIENT_NONE: rot alone holds the orientation (one
+ * typed with numbers only). */
+typedef enum {
+    MT_ORIENT_NONE,
+    MT_ORIENT_Z,      /* z ax ay az */
+    MT_ORIENT_ZX,     /* z ax ay az x bx by bz */
+    MT_ORIENT_QUAT,   /* quat w x y z */
+    MT_ORIENT_AXIS,   /* axis ax ay az ANGLE */
+    MT_ORIENT_MATRIX, /* matrix r11 r12 … r33 (row-major, columns the axes) */
+    MT_ORIENT_ANGLES, /* angles AX AY AZ: R = Rz(AZ)·Ry(AY)·Rx(AX) */
+    MT_ORIENT_NFORMS
+} MtOrientForm;
+typedef struct {
+    MtOrientForm form;
+    double w[9];
+} MtOrient;
+
 typedef struct {
     char name[MT_NAME_MAX];
     double mass;       /* kg */
@@ -69,6 +90,7 @@ typedef struct {
     double vel[3];     /* velocity of the body frame origin, project axes, m/s */
     double omega[3];   /* angular velocity, project axes, rad/s */
     double density;    /* > 0: mass, com and inertia computed from the solid shapes, kg/m³ */
+    MtOrient ori;      /* rot as typed with expressions, or MT_ORIENT_NONE */
 } MtBodySpec;
 
 typedef struct {
@@ -81,6 +103,7 @@ typedef struct {
      * rigidly (RBE2) to every node within that radius */
     int node;
     double spider;
+    MtOrient ori;           /* rot as typed with expressions, or MT_ORIENT_NONE */
 } MtMarkerSpec;
 
 /* Joint between marker i (on the moving body) and marker j (on the base body),
@@ -294,6 +317,7 @@ typedef struct {
     double end[3];     /* BAR: second end point, body axes */
     float color[3];    /* 0..1; all zero = automatic */
     char mesh[256];    /* MESH: file path, relative to the model file */
+    MtOrient ori;      /* rot as typed with expressions, or MT_ORIENT_NONE */
 } MtShapeSpec;
 
 /* A named design variable: value = expr evaluated over other parameters. */
@@ -354,7 +378,8 @@ typedef enum {
  * "param" (joint pitch/length/radius), "coef.1", "k", "c", "length", "preload",
  * "radius.0", "value", "rate", "gravity.1", "step", "until", "nu"; shapes
  * "size.0", "pos.1", "end.2"; controls their settings ("kp", "tau", …) and
- * "limit.0/1"; events "time" and "value" … */
+ * "limit.0/1"; events "time" and "value"; the words of a body's, marker's or
+ * shape's orientation "orient.0" … (MtOrient) … */
 typedef struct {
     MtEntityKind kind;
     int index;              /* entity index (unused for gravity and solver) */
@@ -560,6 +585,29 @@ void mt_model_flex_invalidate(MtModel *m, int spec);
 /* Reduces again every flexible body whose reduction no longer fits its
  * markers (a marker added, removed, renamed, or newly loaded), or has none. */
 MtStatus mt_model_flex_refresh(MtModel *m, MtError *err);
+
+/* Orientations as typed (mt_orient.c). Words a form takes; its keyword;
+ * the rotation of a form and its words (0, or an MtOrientProblem) and what a
+ * problem means (translated, for "ENTITY: problem" messages). */
+typedef enum { MT_ORIENT_ZERO_Z = 1, MT_ORIENT_X_PARALLEL, MT_ORIENT_ZERO_QUAT, MT_ORIENT_ZERO_AXIS, MT_ORIENT_NOT_FINITE } MtOrientProblem;
+int mt_orient_nwords(MtOrientForm f);
+const char *mt_orient_form_name(MtOrientForm f);
+int mt_orient_rot(MtOrientForm form, const double *w, double R[9]);
+const char *mt_orient_problem(int code);
+/* The orientation of a body, marker or shape (and its rot), or NULL. */
+MtOrient *mt_model_orient(MtModel *m, MtEntityKind kind, int index, double **rot);
+/* How many words of its orientation an entity binds to expressions. */
+int mt_model_orient_bound(const MtModel *m, MtEntityKind kind, int index);
+/* Forgets an entity's orientation as typed and its bindings (rot stays). */
+void mt_model_orient_clear(MtModel *m, MtEntityKind kind, int index);
+/* An orientation's form and words as text ("axis 0 0 1 0.5", numbers only:
+ * projects keep it beside their bindings) and back; 0, or -1 when buf is too
+ * short or the text is not such an orientation. */
+int mt_orient_to_text(const MtOrient *o, char *buf, size_t n);
+int mt_orient_from_text(const char *s, MtOrient *o);
+/* rot of every entity with an orientation as typed from its words; MT_OK or
+ * err naming the entity (a zero axis, x parallel to z …). */
+MtStatus mt_model_update_orients(MtModel *m, MtError *err);
 
 /* Text model format (docs/model-format.md). */
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err);

@@ -150,11 +150,13 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         VEC("position", b->pos, 3);
         VEC("velocity", b->vel, 3);
         VEC("omega", b->omega, 3);
+        VEC("orient", b->ori.w, mt_orient_nwords(b->ori.form));
         return NULL;
     }
     case MT_ENT_MARKER:
         if (index < 0 || index >= m->nmarker) return NULL;
         VEC("at", m->marker[index].pos, 3);
+        VEC("orient", m->marker[index].ori.w, mt_orient_nwords(m->marker[index].ori.form));
         return NULL;
     case MT_ENT_JOINT:
         if (index < 0 || index >= m->njoint) return NULL;
@@ -209,6 +211,7 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         VEC("size", s->size, 3);
         VEC("pos", s->pos, 3);
         VEC("end", s->end, 3);
+        VEC("orient", s->ori.w, mt_orient_nwords(s->ori.form));
         return NULL;
     }
     case MT_ENT_CONTROL: {
@@ -342,7 +345,9 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
             goto done;
         }
     }
-    if (rc == MT_OK && (mt_model_check_shapes(m, err) || mt_model_update_mass_props(m, err))) rc = err->code;
+    /* orientations follow their words; then shapes and mass properties their sizes */
+    if (rc == MT_OK && (mt_model_update_orients(m, err) || mt_model_check_shapes(m, err) || mt_model_update_mass_props(m, err)))
+        rc = err->code;
 done:
     if (ex)
         for (int i = 0; i < n; i++) mt_expr_free(ex[i]);

@@ -158,74 +158,51 @@ static int nums(Parser *p, const char *entity, int i, int n, double *out)
     return 0;
 }
 
-/* Rotation whose z column is along z and x column the part of xhint normal to z. */
-static int frame_from_zx(double *R, const double *z0, const double *xhint)
+/* Reads an orientation from word i to the end of the statement: "z ax ay az
+ * [x bx by bz]", "quat w x y z", "axis ax ay az ANGLE", "matrix r11 … r33" or
+ * "angles AX AY AZ". Any word may be an {expression}: it becomes the binding
+ * "orient.K" of entity (kind, index), *o keeps the form and words, and rot
+ * comes from mt_model_eval_params; without expressions *o stays
+ * MT_ORIENT_NONE and R is the rotation. */
+static int orientation(Parser *p, const char *entity, int i, MtEntityKind kind, int index, MtOrient *o, double *R)
 {
-    double z[3], x[3], y[3];
-    double nz = mt_v3_norm(z0);
-    if (!(nz > 1e-12)) return -1;
-    mt_v3_scale(z, z0, 1 / nz);
-    double h[3];
-    if (xhint) mt_v3_copy(h, xhint);
-    else mt_v3_set(h, 1, 0, 0);
-    mt_v3_axpy(h, -mt_v3_dot(h, z), z);
-    if (mt_v3_norm(h) < 1e-6) { /* hint along z: take the project axis least aligned with z */
-        int k = fabs(z[0]) <= fabs(z[1]) ? (fabs(z[0]) <= fabs(z[2]) ? 0 : 2) : (fabs(z[1]) <= fabs(z[2]) ? 1 : 2);
-        mt_v3_set(h, k == 0, k == 1, k == 2);
-        mt_v3_axpy(h, -mt_v3_dot(h, z), z);
-        if (xhint) return -2;
-    }
-    mt_v3_scale(x, h, 1 / mt_v3_norm(h));
-    mt_v3_cross(y, z, x);
-    for (int r = 0; r < 3; r++) { R[3 * r] = x[r]; R[3 * r + 1] = y[r]; R[3 * r + 2] = z[r]; }
-    return 0;
-}
-
-/* Parses "z ax ay az [x bx by bz]", "quat w x y z" or "axis ax ay az ANGLE" from word i. */
-static int orientation(Parser *p, const char *entity, int i, double *R)
-{
+    static const struct {
+        const char *kw;
+        MtOrientForm form;
+    } forms[] = {{"z", MT_ORIENT_Z}, {"quat", MT_ORIENT_QUAT}, {"axis", MT_ORIENT_AXIS}, {"matrix", MT_ORIENT_MATRIX},
+                 {"angles", MT_ORIENT_ANGLES}};
     if (i >= p->ntok) return perr(p, entity, MT_("'%s': orientation expects 'z …', 'quat …' or 'axis …'"), entity);
     const char *kw = p->tok[i];
-    if (!strcmp(kw, "z")) {
-        double z[3], x[3];
-        int hasx = 0;
-        if (nums(p, entity, i + 1, 3, z)) return -1;
-        if (p->ntok > i + 4) {
-            if (strcmp(p->tok[i + 4], "x") || p->ntok != i + 8)
-                return perr(p, entity, MT_("'%s': after 'z ax ay az' only 'x bx by bz' may follow"), entity);
-            if (nums(p, entity, i + 5, 3, x)) return -1;
-            hasx = 1;
-        }
-        int r = frame_from_zx(R, z, hasx ? x : NULL);
-        if (r == -1) return perr(p, entity, MT_("'%s': the z axis has zero length"), entity);
-        if (r == -2) return perr(p, entity, MT_("'%s': the x axis is parallel to the z axis"), entity);
+    MtOrientForm form = MT_ORIENT_NONE;
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        if (!strcmp(kw, forms[f].kw)) form = forms[f].form;
+    if (form == MT_ORIENT_Z && p->ntok > i + 4) {
+        if (strcmp(p->tok[i + 4], "x") || p->ntok != i + 8)
+            return perr(p, entity, MT_("'%s': after 'z ax ay az' only 'x bx by bz' may follow"), entity);
+        form = MT_ORIENT_ZX;
+    }
+    int n = mt_orient_nwords(form), pend0 = p->npend;
+    if (form == MT_ORIENT_NONE)
+        return perr(p, entity, MT_("'%s': unknown orientation form '%s' (use z, quat, axis, matrix or angles)"), entity, kw);
+    if (form != MT_ORIENT_Z && form != MT_ORIENT_ZX && p->ntok != i + 1 + n) {
+        if (form == MT_ORIENT_QUAT) return perr(p, entity, MT_("'%s': quat takes exactly four numbers"), entity);
+        if (form == MT_ORIENT_AXIS) return perr(p, entity, MT_("'%s': axis takes three components and an angle"), entity);
+        if (form == MT_ORIENT_MATRIX) return perr(p, entity, MT_("'%s': matrix takes nine numbers"), entity);
+        return perr(p, entity, MT_("'%s': angles takes three angles (about x, then y, then z)"), entity);
+    }
+    MtOrient t = {form, {0}};
+    CTX(p, kind, index, "orient");
+    for (int k = 0; k < n; k++) {
+        p->comp = k;
+        if (num(p, entity, i + 1 + k + (k >= 3 && form == MT_ORIENT_ZX), &t.w[k])) return -1;
+    }
+    p->comp = -1;
+    if (p->npend > pend0) { /* the words' values come with the parameters */
+        *o = t;
         return 0;
     }
-    if (!strcmp(kw, "quat")) {
-        double q[4];
-        if (nums(p, entity, i + 1, 4, q)) return -1;
-        double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (!(n > 1e-12)) return perr(p, entity, MT_("'%s': quaternion has zero length"), entity);
-        for (int k = 0; k < 4; k++) q[k] /= n;
-        mt_quat_to_m3(R, q);
-        return p->ntok == i + 5 ? 0 : perr(p, entity, MT_("'%s': quat takes exactly four numbers"), entity);
-    }
-    if (!strcmp(kw, "axis")) {
-        double a[4];
-        if (nums(p, entity, i + 1, 4, a)) return -1;
-        double n = mt_v3_norm(a);
-        if (!(n > 1e-12)) return perr(p, entity, MT_("'%s': rotation axis has zero length"), entity);
-        double v[3], q[4];
-        mt_v3_scale(v, a, a[3] / n);
-        mt_quat_from_rotvec(q, v);
-        mt_quat_to_m3(R, q);
-        return p->ntok == i + 5 ? 0 : perr(p, entity, MT_("'%s': axis takes three components and an angle"), entity);
-    }
-    if (!strcmp(kw, "matrix")) { /* row-major, columns are the axes: exact round trip of any frame */
-        if (p->ntok != i + 10) return perr(p, entity, MT_("'%s': matrix takes nine numbers"), entity);
-        return nums(p, entity, i + 1, 9, R);
-    }
-    return perr(p, entity, MT_("'%s': unknown orientation form '%s' (use z, quat, axis or matrix)"), entity, kw);
+    int rc = mt_orient_rot(form, t.w, R);
+    return rc ? perr(p, entity, "'%s': %s", entity, mt_orient_problem(rc)) : 0;
 }
 
 /* marker NAME [at x y z] [z ax ay az [x bx by bz]] */
@@ -259,7 +236,8 @@ static int marker_line(Parser *p, MtModel *m, int body)
         }
         i += 2;
     }
-    if (i < p->ntok && orientation(p, name, i, R)) return -1;
+    MtOrient ori = {MT_ORIENT_NONE, {0}};
+    if (i < p->ntok && orientation(p, name, i, MT_ENT_MARKER, m->nmarker, &ori, R)) return -1;
     int k = mt_model_add_marker(m, body, name, pos, R, p->err);
     if (k < 0) {
         char msg[512];
@@ -268,6 +246,7 @@ static int marker_line(Parser *p, MtModel *m, int body)
     }
     m->marker[k].node = node;
     m->marker[k].spider = spider;
+    m->marker[k].ori = ori;
     return 0;
 }
 
@@ -322,8 +301,7 @@ static int shape_line(Parser *p, MtModel *m, int body)
             while (j < p->ntok && strcmp(p->tok[j], "color") && strcmp(p->tok[j], "at") && strcmp(p->tok[j], "scale")) j++;
             int save = p->ntok;
             p->ntok = j;
-            CTX(p, MT_ENT_SHAPE, si, NULL);
-            int rc = orientation(p, owner, i, sh.rot);
+            int rc = orientation(p, owner, i, MT_ENT_SHAPE, si, &sh.ori, sh.rot);
             p->ntok = save;
             if (rc) return -1;
             i = j;
@@ -428,7 +406,7 @@ static int body_line(Parser *p, MtModel *m, int bi)
     const char *k = p->tok[0];
     if (!strcmp(k, "marker")) return marker_line(p, m, bi);
     if (!strcmp(k, "shape")) return shape_line(p, m, bi);
-    CTX(p, MT_ENT_BODY, bi, strcmp(k, "orientation") ? k : NULL);
+    CTX(p, MT_ENT_BODY, bi, k);
     if (!strcmp(k, "density")) {
         if (expect_n(p, b->name, 2) || num(p, b->name, 1, &b->density)) return -1;
         /* an expression is checked once evaluated (mt_model_update_mass_props) */
@@ -446,7 +424,15 @@ static int body_line(Parser *p, MtModel *m, int bi)
     }
     if (!strcmp(k, "flexible")) return flexible_line(p, m, bi);
     if (!strcmp(k, "position")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->pos);
-    if (!strcmp(k, "orientation")) return orientation(p, b->name, 1, b->rot);
+    if (!strcmp(k, "orientation")) { /* a second orientation line replaces the first, expressions too */
+        b->ori.form = MT_ORIENT_NONE;
+        int n = 0;
+        for (int q = 0; q < p->npend; q++)
+            if (!(p->pend[q].kind == MT_ENT_BODY && p->pend[q].index == bi && !strncmp(p->pend[q].field, "orient.", 7)))
+                p->pend[n++] = p->pend[q];
+        p->npend = n;
+        return orientation(p, b->name, 1, MT_ENT_BODY, bi, &b->ori, b->rot);
+    }
     if (!strcmp(k, "velocity")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->vel);
     if (!strcmp(k, "omega")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->omega);
     return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, density, flexible, position, orientation, velocity, omega, marker, shape)"),
@@ -1305,9 +1291,9 @@ MtModel *mt_model_load(const char *path, MtError *err)
 /* "z … x …" when that reproduces R bit for bit, else the exact matrix. */
 static void write_frame(FILE *f, const double *R)
 {
-    double z[3] = {R[2], R[5], R[8]}, x[3] = {R[0], R[3], R[6]}, T[9];
-    if (frame_from_zx(T, z, x) == 0 && !memcmp(T, R, sizeof T)) {
-        fprintf(f, "z %.17g %.17g %.17g x %.17g %.17g %.17g", z[0], z[1], z[2], x[0], x[1], x[2]);
+    double zx[6] = {R[2], R[5], R[8], R[0], R[3], R[6]}, T[9];
+    if (mt_orient_rot(MT_ORIENT_ZX, zx, T) == 0 && !memcmp(T, R, sizeof T)) {
+        fprintf(f, "z %.17g %.17g %.17g x %.17g %.17g %.17g", zx[0], zx[1], zx[2], zx[3], zx[4], zx[5]);
         return;
     }
     fprintf(f, "matrix");
@@ -1332,6 +1318,22 @@ static void wvs(FILE *f, const MtModel *m, MtEntityKind kind, int index, const c
     }
 }
 
+/* An orientation: as typed when it holds expressions, else the frame. */
+static void write_orient(FILE *f, const MtModel *m, MtEntityKind kind, int index, const MtOrient *o, const double *R)
+{
+    if (o->form == MT_ORIENT_NONE) {
+        write_frame(f, R);
+        return;
+    }
+    fprintf(f, "%s", mt_orient_form_name(o->form));
+    for (int k = 0; k < mt_orient_nwords(o->form); k++) {
+        char name[24];
+        if (k == 3 && o->form == MT_ORIENT_ZX) fprintf(f, " x");
+        snprintf(name, sizeof name, "orient.%d", k);
+        wv(f, m, kind, index, name, o->w[k]);
+    }
+}
+
 static void write_shapes(FILE *f, const MtModel *m, int body)
 {
     for (int i = 0; i < m->nshape; i++) {
@@ -1349,9 +1351,10 @@ static void write_shapes(FILE *f, const MtModel *m, int body)
         if (sh->kind == MT_SHAPE_BAR) {
             fprintf(f, " to");
             wvs(f, m, MT_ENT_SHAPE, i, "end", sh->end, 3);
-        } else {
+        }
+        if (sh->kind != MT_SHAPE_BAR || sh->ori.form != MT_ORIENT_NONE) { /* a bar's frame is its ends, unless typed */
             fputc(' ', f);
-            write_frame(f, sh->rot);
+            write_orient(f, m, MT_ENT_SHAPE, i, &sh->ori, sh->rot);
         }
         if (sh->color[0] || sh->color[1] || sh->color[2])
             fprintf(f, " color %.9g %.9g %.9g", (double)sh->color[0], (double)sh->color[1], (double)sh->color[2]);
@@ -1369,7 +1372,7 @@ static void write_markers(FILE *f, const MtModel *m, int body)
         if (k->node > 0) fprintf(f, " node %d", k->node);
         if (k->spider > 0) fprintf(f, " spider %.17g", k->spider);
         fputc(' ', f);
-        write_frame(f, k->rot);
+        write_orient(f, m, MT_ENT_MARKER, i, &k->ori, k->rot);
         fputc('\n', f);
     }
 }
@@ -1459,7 +1462,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         fprintf(f, "\n  position");
         wvs(f, m, MT_ENT_BODY, i, "position", bd->pos, 3);
         fprintf(f, "\n  orientation ");
-        write_frame(f, bd->rot);
+        write_orient(f, m, MT_ENT_BODY, i, &bd->ori, bd->rot);
         fprintf(f, "\n  velocity");
         wvs(f, m, MT_ENT_BODY, i, "velocity", bd->vel, 3);
         fprintf(f, "\n  omega");

@@ -18,14 +18,14 @@
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
 SPEC_SIZE(MtModel, 784); /* a new kind of entity needs a table of its own */
-SPEC_SIZE(MtBodySpec, 296);
-SPEC_SIZE(MtMarkerSpec, 184);
+SPEC_SIZE(MtBodySpec, 376);
+SPEC_SIZE(MtMarkerSpec, 264);
 SPEC_SIZE(MtJointSpec, 88);
 SPEC_SIZE(MtDriverSpec, 176);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtSpringSpec, 360);
 SPEC_SIZE(MtInitialSpec, 32);
-SPEC_SIZE(MtShapeSpec, 424);
+SPEC_SIZE(MtShapeSpec, 504);
 SPEC_SIZE(MtForceSpec, 2200);
 SPEC_SIZE(MtSensorSpec, 384);
 SPEC_SIZE(MtControlSpec, 640);
@@ -81,6 +81,12 @@ static void bt(Row *r, const char *t)
     else sqlite3_bind_null(r->st, ++r->i);
 }
 static void bn(Row *r) { sqlite3_bind_null(r->st, ++r->i); }
+/* An orientation as typed (its expressions go into bindings), NULL without one. */
+static void bo(Row *r, const MtOrient *o)
+{
+    char t[512];
+    bt(r, o->form != MT_ORIENT_NONE && mt_orient_to_text(o, t, sizeof t) == 0 ? t : NULL);
+}
 /* Steps an INSERT/UPDATE and makes it ready for the next row; SQLite code. */
 static int done(Row *r)
 {
@@ -188,8 +194,8 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     PREP("INSERT INTO bodies(id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
-         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz) VALUES"
-         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz, orientation) VALUES"
+         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
         bi(&r, i + 1);
@@ -202,11 +208,12 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bdv(&r, b->rot, 9);
         bdv(&r, b->vel, 3);
         bdv(&r, b->omega, 3);
+        bo(&r, &b->ori);
         STEP(b->name);
     }
 
-    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider)"
-         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider, orientation)"
+         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         bi(&r, i + 1);
@@ -216,6 +223,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bdv(&r, k->rot, 9);
         bi(&r, k->node);
         bd(&r, k->spider);
+        bo(&r, &k->ori);
         STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
     }
 
@@ -269,7 +277,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     }
 
     PREP("INSERT INTO shapes(id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
-         " end_x, end_y, end_z, red, green, blue, mesh) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " end_x, end_y, end_z, red, green, blue, mesh, orientation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nshape; i++) {
         const MtShapeSpec *sh = &m->shape[i];
         bi(&r, i + 1);
@@ -281,6 +289,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bdv(&r, sh->end, 3);
         for (int c = 0; c < 3; c++) bd(&r, (double)sh->color[c]);
         bt(&r, sh->mesh);
+        bo(&r, &sh->ori);
         STEP(mt_model_body_name(m, sh->body));
     }
 
@@ -618,7 +627,7 @@ static int idmap_find(const IdMap *m, sqlite3_int64 id)
 
 /* What is wrong with a column; each message is whole for the translators.
  * Arguments: project, table, row id, entity name, column, column text. */
-enum { BAD_NUMBER, BAD_TEXT, BAD_ROWID, BAD_REF, BAD_NAME, BAD_RANGE, BAD_POINTS, BAD_LONG, BAD_SETTING };
+enum { BAD_NUMBER, BAD_TEXT, BAD_ROWID, BAD_REF, BAD_NAME, BAD_RANGE, BAD_POINTS, BAD_LONG, BAD_SETTING, BAD_ORIENT };
 static const char *const bad_msg[] = {
     MT_N_("%s: table %s, row %lld ('%s'): column '%s' must hold a number"),
     MT_N_("%s: table %s, row %lld ('%s'): column '%s' must hold text"),
@@ -628,7 +637,8 @@ static const char *const bad_msg[] = {
     MT_N_("%s: table %s, row %lld ('%s'): column '%s' is out of range"),
     MT_N_("%s: table %s, row %lld ('%s'): column '%s' must number the points 0, 1, 2 … without gaps"),
     MT_N_("%s: table %s, row %lld ('%s'): column '%s' is too long"),
-    MT_N_("%s: table %s, row %lld ('%s'): column '%s' names no setting of this kind of force: '%s'")};
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' names no setting of this kind of force: '%s'"),
+    MT_N_("%s: table %s, row %lld ('%s'): column '%s' is not an orientation (a form and its numbers): '%s'")};
 
 static void bad_column(Load *L, int c, int what)
 {
@@ -663,6 +673,14 @@ static const char *col_text(Load *L, int c, int allow_null)
     const char *t = (const char *)sqlite3_column_text(L->st, c);
     if (!t && !allow_null) bad_column(L, c, BAD_TEXT);
     return t;
+}
+
+/* An orientation as typed, or none (NULL). */
+static void col_orient(Load *L, int c, MtOrient *o)
+{
+    const char *t = (const char *)sqlite3_column_text(L->st, c);
+    o->form = MT_ORIENT_NONE;
+    if (t && mt_orient_from_text(t, o)) bad_column(L, c, BAD_ORIENT);
 }
 
 /* Index of the row an id column refers to (-1 and an error when absent). */
@@ -843,7 +861,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     /* bodies (id 0 is the ground) */
     if (!L.fail && !prep(&L, "bodies",
                          "SELECT id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
-                         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz FROM bodies WHERE id <> 0 ORDER BY id"))
+                         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz, orientation FROM bodies"
+                         " WHERE id <> 0 ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0);
             L.name = name;
@@ -859,11 +878,13 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             col_nums(&L, 16, bd->rot, 9);
             col_nums(&L, 25, bd->vel, 3);
             col_nums(&L, 28, bd->omega, 3);
+            col_orient(&L, 31, &bd->ori);
             if (idmap_add(&bodies, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
     if (!L.fail && !prep(&L, "markers",
-                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider FROM markers"
+                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider, orientation"
+                         " FROM markers"
                          " ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 2, 0);
@@ -878,6 +899,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (k < 0) { api_error(&L); break; }
             m->marker[k].node = sqlite3_column_int(L.st, 15);
             col_num(&L, 16, &m->marker[k].spider, 0);
+            col_orient(&L, 17, &m->marker[k].ori);
             if (idmap_add(&markers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
@@ -955,7 +977,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
 
     if (!L.fail && !prep(&L, "shapes",
                          "SELECT id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
-                         " end_x, end_y, end_z, red, green, blue, mesh FROM shapes ORDER BY id"))
+                         " end_x, end_y, end_z, red, green, blue, mesh, orientation FROM shapes ORDER BY id"))
         while (next(&L) == 1) {
             MtShapeSpec sh;
             memset(&sh, 0, sizeof sh);
@@ -967,6 +989,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             col_nums(&L, 6, sh.pos, 3);
             col_nums(&L, 9, sh.rot, 9);
             col_nums(&L, 18, sh.end, 3);
+            col_orient(&L, 25, &sh.ori);
             for (int c = 0; c < 3; c++) {
                 double x;
                 col_num(&L, 21 + c, &x, 0);

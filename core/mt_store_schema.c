@@ -101,20 +101,26 @@ static const char sql_solver[] = SOLVER_COLUMNS_V2 SOLVER_RHO ", -- generalised-
     "  nu      " SOLVER_NU " -- penalty and mlf: controller circular frequency, rad/s (0: the program's default)\n"
     ")";
 
-static const char sql_bodies[] =
-    "CREATE TABLE bodies ( -- rigid bodies; row 0 is the ground (name 'ground', mass 0, at the project origin)\n"
-    "  id      INTEGER PRIMARY KEY CHECK (id >= 0),\n"
-    "  name    TEXT NOT NULL UNIQUE CHECK ((id = 0) = (name = 'ground')),\n"
-    "  mass    NOT NULL CHECK (id = 0 OR mass > 0), -- kg\n"
-    "  density NOT NULL DEFAULT 0 CHECK (density >= 0), -- kg/m³; > 0: mass, com and inertia follow from the solid shapes\n"
-    "  com_x NOT NULL, com_y NOT NULL, com_z NOT NULL, -- centre of mass in body axes, m\n"
-    "  ixx NOT NULL CHECK (id = 0 OR ixx > 0), iyy NOT NULL CHECK (id = 0 OR iyy > 0), izz NOT NULL CHECK (id = 0 OR izz > 0),\n"
-    "  ixy NOT NULL, ixz NOT NULL, iyz NOT NULL, -- inertia about the centre of mass in body axes, kg·m²\n"
-    "  x NOT NULL, y NOT NULL, z NOT NULL, -- body frame origin in project axes, m\n"
-    "  -- body axes in project axes: the columns of this rotation matrix (r<row><column>)\n" ROT9 "\n"
+#define BODIES_HEAD                                                                                                      \
+    "CREATE TABLE bodies ( -- rigid bodies; row 0 is the ground (name 'ground', mass 0, at the project origin)\n" \
+    "  id      INTEGER PRIMARY KEY CHECK (id >= 0),\n" \
+    "  name    TEXT NOT NULL UNIQUE CHECK ((id = 0) = (name = 'ground')),\n" \
+    "  mass    NOT NULL CHECK (id = 0 OR mass > 0), -- kg\n" \
+    "  density NOT NULL DEFAULT 0 CHECK (density >= 0), -- kg/m³; > 0: mass, com and inertia follow from the solid shapes\n" \
+    "  com_x NOT NULL, com_y NOT NULL, com_z NOT NULL, -- centre of mass in body axes, m\n" \
+    "  ixx NOT NULL CHECK (id = 0 OR ixx > 0), iyy NOT NULL CHECK (id = 0 OR iyy > 0), izz NOT NULL CHECK (id = 0 OR izz > 0),\n" \
+    "  ixy NOT NULL, ixz NOT NULL, iyz NOT NULL, -- inertia about the centre of mass in body axes, kg·m²\n" \
+    "  x NOT NULL, y NOT NULL, z NOT NULL, -- body frame origin in project axes, m\n" \
+    "  -- body axes in project axes: the columns of this rotation matrix (r<row><column>)\n" ROT9 "\n" \
     "  vx NOT NULL, vy NOT NULL, vz NOT NULL, -- initial velocity of the frame origin, project axes, m/s\n"
-    "  wx NOT NULL, wy NOT NULL, wz NOT NULL  -- initial angular velocity, project axes, rad/s\n"
-    ")";
+/* Version 7: bodies, markers and shapes keep an orientation typed with expressions. */
+#define SQL_ORIENT                                                                                                      \
+    "orientation TEXT /* the orientation as typed when expressions of parameters give it: its form and words, "     \
+    "bound words at their last values ('axis 0 0 1 0.5'; their expressions are bindings orient.0 …); NULL: the "    \
+    "rotation alone */"
+static const char sql_bodies_v6[] = BODIES_HEAD "  wx NOT NULL, wy NOT NULL, wz NOT NULL  -- initial angular velocity, project axes, rad/s\n)";
+static const char sql_bodies[] =
+    BODIES_HEAD "  wx NOT NULL, wy NOT NULL, wz NOT NULL, -- initial angular velocity, project axes, rad/s\n  " SQL_ORIENT "\n)";
 
 #define MARKERS_HEAD                                                                                           \
     "CREATE TABLE markers ( -- frames fixed on a body or on the ground; joints, drivers and springs attach to them\n" \
@@ -124,25 +130,28 @@ static const char sql_bodies[] =
     "  x NOT NULL, y NOT NULL, z NOT NULL, -- origin in body axes, m\n"                                           \
     "  -- marker axes in body axes: the columns of this rotation matrix\n" ROT9 "\n"
 static const char sql_markers_v3[] = MARKERS_HEAD "  UNIQUE (body_id, name)\n)";
-static const char sql_markers[] = MARKERS_HEAD
-    "  node    INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0), -- flexible body: the node it rides on (0: the node at its origin)\n"
+#define MARKERS_V6 MARKERS_HEAD \
+    "  node    INTEGER NOT NULL DEFAULT 0 CHECK (node >= 0), -- flexible body: the node it rides on (0: the node at its origin)\n" \
     "  spider  NOT NULL DEFAULT 0 CHECK (spider >= 0),       -- flexible body: radius of a rigid spider to the nodes around it, m\n"
-    "  UNIQUE (body_id, name)\n"
-    ")";
+#define MARKERS_V6_END "  UNIQUE (body_id, name)\n)"
+static const char sql_markers_v6[] = MARKERS_V6 MARKERS_V6_END;
+static const char sql_markers[] = MARKERS_V6 "  " SQL_ORIENT ",\n" MARKERS_V6_END;
 
-static const char sql_shapes[] =
-    "CREATE TABLE shapes ( -- visual geometry of bodies; solid shapes also give mass properties to bodies with a density\n"
-    "  id      INTEGER PRIMARY KEY,\n"
-    "  body_id INTEGER NOT NULL REFERENCES bodies(id),\n"
-    "  kind    TEXT NOT NULL REFERENCES shape_kinds(name),\n"
-    "  size_1 NOT NULL, size_2 NOT NULL, size_3 NOT NULL, -- box: lx ly lz; cylinder, capsule: radius, length;\n"
-    "                                                   -- sphere, bar: radius; mesh: scale (m)\n"
-    "  x NOT NULL, y NOT NULL, z NOT NULL, -- shape frame origin in body axes (bar: first end), m\n"
-    "  -- shape axes in body axes\n" ROT9 "\n"
-    "  end_x NOT NULL, end_y NOT NULL, end_z NOT NULL, -- bar: second end in body axes, m\n"
-    "  red NOT NULL, green NOT NULL, blue NOT NULL, -- colour, 0..1 each (all 0: automatic)\n"
-    "  mesh    TEXT NOT NULL DEFAULT '' -- mesh: STL or OBJ file, relative to the project file\n"
-    ")";
+#define SHAPES_HEAD \
+    "CREATE TABLE shapes ( -- visual geometry of bodies; solid shapes also give mass properties to bodies with a density\n" \
+    "  id      INTEGER PRIMARY KEY,\n" \
+    "  body_id INTEGER NOT NULL REFERENCES bodies(id),\n" \
+    "  kind    TEXT NOT NULL REFERENCES shape_kinds(name),\n" \
+    "  size_1 NOT NULL, size_2 NOT NULL, size_3 NOT NULL, -- box: lx ly lz; cylinder, capsule: radius, length;\n" \
+    "                                                   -- sphere, bar: radius; mesh: scale (m)\n" \
+    "  x NOT NULL, y NOT NULL, z NOT NULL, -- shape frame origin in body axes (bar: first end), m\n" \
+    "  -- shape axes in body axes\n" ROT9 "\n" \
+    "  end_x NOT NULL, end_y NOT NULL, end_z NOT NULL, -- bar: second end in body axes, m\n" \
+    "  red NOT NULL, green NOT NULL, blue NOT NULL, -- colour, 0..1 each (all 0: automatic)\n" \
+    "  mesh    TEXT NOT NULL DEFAULT ''"
+#define SHAPES_MESH_COMMENT " -- mesh: STL or OBJ file, relative to the project file\n"
+static const char sql_shapes_v6[] = SHAPES_HEAD SHAPES_MESH_COMMENT ")";
+static const char sql_shapes[] = SHAPES_HEAD "," SHAPES_MESH_COMMENT "  " SQL_ORIENT "\n)";
 
 static const char sql_joints[] =
     "CREATE TABLE joints ( -- joints between marker i (on the moving body) and marker j (on the base body)\n"
@@ -537,7 +546,7 @@ static const char *const tables_current[] = {
  * units, plots, run log, spring curves or run writer); it is kept so that the
  * migration path stays exercised. */
 static const char *const migrate_1_2[] = {sql_shape_kinds, sql_force_kinds, sql_contact_geometries, sql_sensor_kinds,
-                                          sql_shapes, sql_forces, sql_force_params, sql_sensors, sql_display_units,
+                                          sql_shapes_v6, sql_forces, sql_force_params, sql_sensors, sql_display_units,
                                           sql_plots, sql_run_log, sql_run_log_index,
                                           "ALTER TABLE springs ADD COLUMN curve TEXT NOT NULL DEFAULT ''",
                                           "ALTER TABLE runs ADD COLUMN writer TEXT", NULL};
@@ -575,15 +584,18 @@ static const char *const migrate_4_5[] = {"ALTER TABLE flexible_bodies ADD COLUM
  * program of version 5 must not read bindings it does not know, hence the new version). */
 static const char *const migrate_5_6[] = {"INSERT OR IGNORE INTO entity_kinds(name) VALUES ('shape'), ('control'), ('event')",
                                           NULL};
-static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3,
-                                                                      migrate_3_4, migrate_4_5, migrate_5_6};
+/* Version 6 kept no orientation typed with expressions (only its rotation). */
+static const char *const migrate_6_7[] = {"ALTER TABLE bodies ADD COLUMN " SQL_ORIENT, "ALTER TABLE markers ADD COLUMN " SQL_ORIENT,
+                                          "ALTER TABLE shapes ADD COLUMN " SQL_ORIENT, NULL};
+static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
+                                                                      migrate_4_5, migrate_5_6, migrate_6_7};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
 const char *mt_store_schema_v1_sql(int i);
 const char *mt_store_schema_v1_sql(int i)
 {
-    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies, sql_markers_v3, sql_joints, sql_drivers,
+    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies_v6, sql_markers_v3, sql_joints, sql_drivers,
                                      sql_driver_points, sql_couplings, sql_springs_v1, sql_initial, sql_parameters,
                                      sql_bindings, sql_flexible_v1, sql_runs_v1, sql_run_frames, NULL};
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;
@@ -601,10 +613,12 @@ static const char *schema_old_sql(int version, int i)
         const char *sql = schema_current[k];
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
+        if (version < 7) /* bodies, markers and shapes without their orientation as typed */
+            sql = sql == sql_bodies ? sql_bodies_v6 : sql == sql_markers ? sql_markers_v6 : sql == sql_shapes ? sql_shapes_v6 : sql;
         if (n++ == i && version >= 4) return version == 4 && sql == sql_flexible ? sql_flexible_v4 : sql;
         if (n - 1 == i)
             return sql == sql_sensors ? sql_sensors_v3 : (version < 3 && sql == sql_solver) ? sql_solver_v2
-                 : sql == sql_markers ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1 : sql == sql_runs ? sql_runs_v3 : sql;
+                 : sql == sql_markers_v6 ? sql_markers_v3 : sql == sql_flexible ? sql_flexible_v1 : sql == sql_runs ? sql_runs_v3 : sql;
     }
     return NULL;
 }
@@ -616,6 +630,8 @@ const char *mt_store_schema_v4_sql(int i);
 const char *mt_store_schema_v4_sql(int i) { return schema_old_sql(4, i); }
 const char *mt_store_schema_v5_sql(int i);
 const char *mt_store_schema_v5_sql(int i) { return schema_old_sql(5, i); }
+const char *mt_store_schema_v6_sql(int i);
+const char *mt_store_schema_v6_sql(int i) { return schema_old_sql(6, i); }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
 const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mt_edit.h"
+#include "mt_edit_turn.h"
 #include "mt_flexdata.h"
 #include "mt_test.h"
 
@@ -279,6 +280,132 @@ static void test_bound_shapes(void)
     mt_editor_free(e);
 }
 
+/* Rz(az)·Rx(ax), row-major: a body's angles (ax, 0, az). */
+static void rz_rx(double az, double ax, double W[9])
+{
+    double cz = cos(az), sz = sin(az), cx = cos(ax), sx = sin(ax);
+    double A[9] = {cz, -sz * cx, sz * sx, sz, cz * cx, -cz * sx, 0, sx, cx};
+    memcpy(W, A, sizeof A);
+}
+static double max_diff9(const double *a, const double *b)
+{
+    double d = 0;
+    for (int k = 0; k < 9; k++) d = fmax(d, fabs(a[k] - b[k]));
+    return d;
+}
+
+/* Orientations hold expressions in the inspector: one angle of a body typed
+ * as {expr} keeps the other two, a parameter change turns the body, undo and
+ * redo restore it exactly; a marker's z axis bound to expressions, a
+ * parameter value that makes it zero refused naming the marker with nothing
+ * changed; the bindings renamed with their parameter, protecting it from
+ * deletion, carried by duplicate and dropped by delete; the gizmo's turn
+ * makes the body's orientation numbers. */
+static void test_bound_orientations(void)
+{
+    MtError err = {0};
+    const char *text = "motus-model 1\nunits angle deg\nparameter th 30 deg\nparameter a 1\n"
+                       "ground\n  marker o\nend\n"
+                       "body arm\n  mass 1\n  inertia 1 1 1\n  marker pin\n  marker tip at 1 0 0\nend\n"
+                       "joint pin revolute arm.pin ground.o\n";
+    MtModel *m0 = mt_model_parse(text, "orient", &err);
+    CHECK(m0 != NULL, "model read: %s", err.msg);
+    if (!m0) return;
+    MtEditor *e = mt_editor_new(m0);
+    const double d2r = M_PI / 180;
+    double W[9];
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, 0, "orientation.0", "10", &err_)); /* degrees: the display unit */
+    CHECK(mt_editor_model(e)->body[0].ori.form == MT_ORIENT_NONE, "an angle typed as a number: the rotation holds it");
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, 0, "orientation.2", "{th}", &err_));
+    const MtModel *m = mt_editor_model(e);
+    char ang[3][520];
+    for (int k = 0; k < 3; k++) {
+        char f[24];
+        snprintf(f, sizeof f, "orientation.%d", k);
+        snprintf(ang[k], sizeof ang[k], "%s", get(e, MT_EDIT_BODY, 0, f));
+    }
+    CHECK(!strcmp(ang[0], "10 deg") && !strcmp(ang[1], "0 deg") && !strcmp(ang[2], "{th}"), "the angles read '%s' '%s' '%s'", ang[0],
+          ang[1], ang[2]);
+    rz_rx(30 * d2r, 10 * d2r, W);
+    CHECK_ABS(max_diff9(m->body[0].rot, W), 0, 1e-15, "R = Rz(th)·Rx(10 deg), th = 30 deg: max |R - closed form|");
+    double before[9];
+    memcpy(before, m->body[0].rot, sizeof before);
+    OK(mt_edit_set_field(e, MT_EDIT_PARAM, 0, "expr", "75", &err_));
+    m = mt_editor_model(e);
+    rz_rx(75 * d2r, 10 * d2r, W);
+    CHECK_ABS(max_diff9(m->body[0].rot, W), 0, 1e-15, "th = 75 deg turns the body: max |R - Rz(75 deg)·Rx(10 deg)|");
+    char *t = mt_test_model_text(m);
+    CHECK(t && strstr(t, "  orientation angles 0.17453292519943295 0 {th}\n"), "written as angles with the expression:\n%s", t);
+    free(t);
+    CHECK(mt_editor_undo(e, &err) == MT_OK && !memcmp(mt_editor_model(e)->body[0].rot, before, sizeof before),
+          "undo: th = 30 deg and the body's rotation as it was, bit for bit");
+    CHECK(mt_editor_redo(e, &err) == MT_OK && max_diff9(mt_editor_model(e)->body[0].rot, W) <= 1e-15, "redo: turned again");
+    /* a number over the expression: the angles are numbers again */
+    OK(mt_edit_set_field(e, MT_EDIT_BODY, 0, "orientation.2", "20", &err_));
+    m = mt_editor_model(e);
+    rz_rx(20 * d2r, 10 * d2r, W);
+    CHECK(m->body[0].ori.form == MT_ORIENT_NONE && !mt_model_orient_bound(m, MT_ENT_BODY, 0) && max_diff9(m->body[0].rot, W) <= 1e-15,
+          "a number typed over {th}: no binding, R = Rz(20 deg)·Rx(10 deg)");
+    CHECK(mt_editor_undo(e, &err) == MT_OK, "undo the number");
+
+    /* the marker's z axis from expressions (marker 2 is arm.tip) */
+    OK(mt_edit_set_field(e, MT_EDIT_MARKER, 2, "zaxis.0", "{a}", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_MARKER, 2, "zaxis.2", "{a}", &err_));
+    m = mt_editor_model(e);
+    const double *Rk = m->marker[2].rot;
+    CHECK_ABS(fmax(fabs(Rk[2] - M_SQRT1_2), fmax(fabs(Rk[5]), fabs(Rk[8] - M_SQRT1_2))), 0, 1e-15,
+              "z {a} 0 {a}: the z axis is (1, 0, 1)/sqrt 2, max deviation");
+    CHECK(!strcmp(get(e, MT_EDIT_MARKER, 2, "zaxis.0"), "{a}"), "the axis's x reads '%s'", get(e, MT_EDIT_MARKER, 2, "zaxis.0"));
+    CHECK(!strcmp(get(e, MT_EDIT_MARKER, 2, "zaxis.1"), "0"), "the axis's y reads '%s'", get(e, MT_EDIT_MARKER, 2, "zaxis.1"));
+    char *t0 = mt_test_model_text(mt_editor_model(e));
+    unsigned long state = mt_editor_state(e);
+    MtError e2 = {0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_PARAM, 1, "expr", "0", &e2) != MT_OK && strstr(e2.msg, "marker 'arm.tip'") &&
+              strstr(e2.msg, "zero length"),
+          "a = 0 leaves the marker no z axis: refused naming it: %s", e2.msg);
+    char *t1 = mt_test_model_text(mt_editor_model(e));
+    CHECK(mt_editor_state(e) == state && t0 && t1 && !strcmp(t0, t1), "and the model is unchanged");
+    free(t0);
+    free(t1);
+    /* rename a parameter: the orientations follow; delete it: refused, naming the field */
+    OK(mt_edit_rename(e, MT_EDIT_PARAM, 0, "phi", &err_));
+    CHECK(!strcmp(get(e, MT_EDIT_BODY, 0, "orientation.2"), "{phi}"), "renamed in the angle: %s", get(e, MT_EDIT_BODY, 0, "orientation.2"));
+    MtError e3 = {0};
+    CHECK(mt_edit_delete(e, MT_EDIT_PARAM, 1, &e3) != MT_OK && strstr(e3.msg, "orient.0") && strstr(e3.msg, "arm.tip"),
+          "a parameter an orientation uses is not deleted: %s", e3.msg);
+    /* duplicate the body: its orientation and its markers' come along bound */
+    int nb;
+    OK(mt_edit_duplicate(e, MT_EDIT_BODY, 0, &nb, &err_));
+    m = mt_editor_model(e);
+    int copy_tip = m->nmarker - 1;
+    CHECK(nb == 1 && m->body[1].ori.form == MT_ORIENT_ANGLES && mt_model_binding(m, MT_ENT_BODY, 1, "orient.2") &&
+              m->marker[copy_tip].ori.form == MT_ORIENT_Z && mt_model_binding(m, MT_ENT_MARKER, copy_tip, "orient.0") &&
+              !memcmp(m->body[1].rot, m->body[0].rot, sizeof W),
+          "the copy's orientation and its marker's z axis are bound too (%d bindings)", m->nbinding);
+    OK(mt_edit_set_field(e, MT_EDIT_PARAM, 0, "expr", "-40", &err_));
+    m = mt_editor_model(e);
+    rz_rx(-40 * d2r, 10 * d2r, W);
+    CHECK(max_diff9(m->body[1].rot, W) <= 1e-15 && max_diff9(m->body[0].rot, W) <= 1e-15, "both bodies follow phi = -40 deg");
+    /* delete the original's tip: its bindings go, the copy's stay */
+    OK(mt_edit_delete(e, MT_EDIT_MARKER, 2, &err_));
+    m = mt_editor_model(e);
+    CHECK(mt_model_orient_bound(m, MT_ENT_MARKER, m->nmarker - 1) == 2 && m->marker[m->nmarker - 1].ori.form == MT_ORIENT_Z &&
+              m->nbinding == 4,
+          "deleting arm.tip drops its two bindings and renumbers the copy's (%d bindings)", m->nbinding);
+    /* the gizmo's turn: the orientation becomes the turned numbers */
+    CHECK(mt_edit_turn_body(e, 0, 2, 10 * d2r, &err) == MT_OK, "turn by the gizmo: %s", err.msg);
+    m = mt_editor_model(e);
+    rz_rx(-30 * d2r, 10 * d2r, W);
+    CHECK(m->body[0].ori.form == MT_ORIENT_NONE && !mt_model_orient_bound(m, MT_ENT_BODY, 0) && max_diff9(m->body[0].rot, W) <= 1e-15,
+          "turned 10 deg about z: numbers, R = Rz(-30 deg)·Rx(10 deg)");
+    /* delete the copy: its orientation's binding and its marker's go with it */
+    CHECK(mt_editor_model(e)->nbinding == 3, "three bindings before (%d)", mt_editor_model(e)->nbinding);
+    OK(mt_edit_delete(e, MT_EDIT_BODY, 1, &err_));
+    CHECK(mt_editor_model(e)->nbinding == 0 && mt_editor_model(e)->nbody == 1, "none after deleting the copy (%d)",
+          mt_editor_model(e)->nbinding);
+    mt_editor_free(e);
+}
+
 static void test_undo_redo(void)
 {
     MtError err = {0};
@@ -526,6 +653,7 @@ int main(void)
     test_pendulum_from_nothing();
     test_fields();
     test_bound_shapes();
+    test_bound_orientations();
     test_undo_redo();
     test_rename_duplicate_delete();
     test_snap_and_create();

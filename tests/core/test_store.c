@@ -28,6 +28,7 @@ const char *mt_store_schema_v2_sql(int i);
 const char *mt_store_schema_v3_sql(int i);
 const char *mt_store_schema_v4_sql(int i);
 const char *mt_store_schema_v5_sql(int i);
+const char *mt_store_schema_v6_sql(int i);
 
 static char tmpdir[256];
 
@@ -188,13 +189,13 @@ static const char *const every =
     "  marker o at 0 0 0\n  marker g at 0 0 0 z 1 0 0\n  marker plane at 0 -1 0\n"
     "end\n"
     "body arm\n  mass {M}\n  com {L/2} 0 -0\n  inertia 0.001 0.02 0.02 0.0001 0 0\n  position 0 0 0\n"
-    "  orientation axis 0 0 1 10deg\n  omega 0 0 1\n"
+    "  orientation axis 0 0 {1} {0.35*L}\n  omega 0 0 1\n"
     "  shape bar 0.01 from 0 0 0 to {L} 0 0\n  shape mesh \"meshes/arm part.stl\" scale {0.002*L}\n"
     "  marker o at 0 0 0\n  marker tip at {L} 0 0\nend\n"
     "body disc\n  density 7800\n  position 1 0 0\n  velocity 0.1 0 0\n"
     "  shape cylinder {L/5} 0.02 at 0 0 0 z 0 0 1 color 1 0 0\n  shape sphere 0.02 at 0 0 {L/10}\n"
-    "  shape capsule 0.01 0.05 at 0 0 -0.05 z 1 1 0\n"
-    "  marker c at 0 0 0\n  marker p at 0.1 0 0 quat 0.9 0.1 0.2 0.3\nend\n"
+    "  shape capsule 0.01 0.05 at 0 0 -0.05 z 1 {2*L} 0 x 0 0 1\n"
+    "  marker c at 0 0 0\n  marker p at 0.1 0 0 quat 0.9 {0.2*L} 0.2 0.3\nend\n"
     "body slider\n  mass 0.5\n  inertia 1e-3 1e-3 1e-3\n  position 0.2 0 0\n  marker g at 0 0 0 z 1 0 0\nend\n"
     "body wheel\n  mass 3\n  inertia 0.1 0.1 0.2\n  position 2 -0.7 0\n  marker c at 0 0 0\nend\n"
     "joint j_rev revolute arm.o ground.o\n"
@@ -348,6 +349,8 @@ static void compare_models(const MtModel *a, const MtModel *b)
         DV(x->inertia, y->inertia, 6, "body.inertia");
         DV(x->pos, y->pos, 3, "body.pos");
         DV(x->rot, y->rot, 9, "body.rot");
+        I(x->ori.form, y->ori.form, "body.ori.form");
+        DV(x->ori.w, y->ori.w, mt_orient_nwords(x->ori.form), "body.ori.w");
         DV(x->vel, y->vel, 3, "body.vel");
         DV(x->omega, y->omega, 3, "body.omega");
     }
@@ -357,6 +360,8 @@ static void compare_models(const MtModel *a, const MtModel *b)
         I(x->body, y->body, "marker.body");
         DV(x->pos, y->pos, 3, "marker.pos");
         DV(x->rot, y->rot, 9, "marker.rot");
+        I(x->ori.form, y->ori.form, "marker.ori.form");
+        DV(x->ori.w, y->ori.w, mt_orient_nwords(x->ori.form), "marker.ori.w");
     }
     for (i = 0; i < a->nshape; i++) {
         const MtShapeSpec *x = &a->shape[i], *y = &b->shape[i];
@@ -365,6 +370,8 @@ static void compare_models(const MtModel *a, const MtModel *b)
         DV(x->size, y->size, 3, "shape.size");
         DV(x->pos, y->pos, 3, "shape.pos");
         DV(x->rot, y->rot, 9, "shape.rot");
+        I(x->ori.form, y->ori.form, "shape.ori.form");
+        DV(x->ori.w, y->ori.w, mt_orient_nwords(x->ori.form), "shape.ori.w");
         DV(x->end, y->end, 3, "shape.end");
         for (int k = 0; k < 3; k++) I(x->color[k], y->color[k], "shape.color");
         S(x->mesh, y->mesh, "shape.mesh");
@@ -538,6 +545,9 @@ static void test_every_field(void)
         CHECK(signbit(b->body[0].com[2]), "-0 kept");
         char *t1 = mt_test_model_text(m), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical after the round trip");
+        CHECK(strstr(t2, "  orientation axis 0 0 {1} {0.35*L}\n") && strstr(t2, " z 1 {2*L} 0 x 0 0 1") &&
+                  strstr(t2, " quat 0.90000000000000002 {0.2*L} 0.20000000000000001 0.29999999999999999\n"),
+              "orientations typed with expressions come back as typed");
         free(t1);
         free(t2);
         mt_model_free(b);
@@ -712,6 +722,19 @@ static void test_load_messages(void)
     printf("message: %s\n", err.msg);
     CHECK(!m && strstr(err.msg, "j_uni") && strstr(err.msg, "'type' holds the unknown name 'hinge'"), "an unknown joint type is named");
     mt_store_close(s);
+    db = raw_open(p, 0);
+    raw_exec(db, "UPDATE joints SET type = 'universal' WHERE name = 'j_uni';"
+                 "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2' WHERE name = 'p'");
+    sqlite3_close(db);
+    s = mt_store_open(p, 0, &err);
+    m = mt_store_load_model(s, NULL, &err);
+    printf("message: %s\n", err.msg);
+    CHECK(!m && strstr(err.msg, "markers") && strstr(err.msg, "'orientation' is not an orientation") && strstr(err.msg, "quat 0.9 0.1 0.2"),
+          "an orientation with a word missing: table, column and text named");
+    mt_store_close(s);
+    db = raw_open(p, 0);
+    raw_exec(db, "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2 0.3' WHERE name = 'p'");
+    sqlite3_close(db);
     /* the vocabulary tables refuse unknown kinds */
     db = raw_open(p, 0);
     raw_exec(db, "PRAGMA foreign_keys = ON; UPDATE joints SET type = 'universal' WHERE name = 'j_uni'");
@@ -1339,6 +1362,13 @@ static void test_migration(void)
  * elastic energies (and, before version 3, no controls, events or loops). */
 static void strip_to_version(MtModel *m, int version)
 {
+    /* before version 7 no orientation was typed with expressions (the rotations stay) */
+    int nb0 = m->nbinding;
+    for (int i = 0; i < m->nbody; i++) mt_model_orient_clear(m, MT_ENT_BODY, i);
+    for (int i = 0; i < m->nmarker; i++) mt_model_orient_clear(m, MT_ENT_MARKER, i);
+    for (int i = 0; i < m->nshape; i++) mt_model_orient_clear(m, MT_ENT_SHAPE, i);
+    CHECK(nb0 - m->nbinding == 4, "version %d: the 4 bindings of orientations removed (%d)", version, nb0 - m->nbinding);
+    if (version >= 6) return;
     /* before version 6 no shape, control, event or loop frequency was bound to an expression (the values stay) */
     int nb = 0;
     for (int k = 0; k < m->nbinding; k++)
@@ -1392,7 +1422,8 @@ static void test_migration_old(int version)
     const char *(*schema)(int) = version == 2   ? mt_store_schema_v2_sql
                                  : version == 3 ? mt_store_schema_v3_sql
                                  : version == 4 ? mt_store_schema_v4_sql
-                                                : mt_store_schema_v5_sql;
+                                 : version == 5 ? mt_store_schema_v5_sql
+                                                : mt_store_schema_v6_sql;
     for (; schema(nstmt); nstmt++) raw_exec(db, schema(nstmt));
     if (version == 2)
         CHECK(raw_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('controls', 'events')") == 0 &&
@@ -1405,6 +1436,11 @@ static void test_migration_old(int version)
     else if (version == 4)
         CHECK(raw_int(db, "SELECT count(*) FROM pragma_table_info('flexible_bodies') WHERE name = 'stiffening'") == 0,
               "version 4 has no geometric stiffening");
+    CHECK(raw_int(db, "SELECT count(*) FROM pragma_table_info('bodies') WHERE name = 'orientation'") +
+                  raw_int(db, "SELECT count(*) FROM pragma_table_info('markers') WHERE name = 'orientation'") +
+                  raw_int(db, "SELECT count(*) FROM pragma_table_info('shapes') WHERE name = 'orientation'") ==
+              0,
+          "version %d keeps no orientation as typed", version);
     sqlite3_stmt *tl;
     sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", -1, &tl, NULL);
     int ncopied = 0;
@@ -1425,8 +1461,8 @@ static void test_migration_old(int version)
         ncopied++;
     }
     sqlite3_finalize(tl);
-    /* the entity kinds of version 6 */
-    raw_exec(db, "DELETE FROM main.entity_kinds WHERE name IN ('shape', 'control', 'event')");
+    if (version < 6) /* the entity kinds of version 6 */
+        raw_exec(db, "DELETE FROM main.entity_kinds WHERE name IN ('shape', 'control', 'event')");
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d", MT_STORE_APPLICATION_ID);
     raw_exec(db, sql);
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d; COMMIT; DETACH src", version);
@@ -1495,6 +1531,7 @@ static void test_migration_v2(void) { test_migration_old(2); }
 static void test_migration_v3(void) { test_migration_old(3); }
 static void test_migration_v4(void) { test_migration_old(4); }
 static void test_migration_v5(void) { test_migration_old(5); }
+static void test_migration_v6(void) { test_migration_old(6); }
 
 /* ---- files that are not usable projects ------------------------------------------------------ */
 
@@ -1841,7 +1878,7 @@ int main(void)
     }
     /* test_million first: its memory bound is measured from a small process */
     void (*const tests[])(void) = {test_million,   test_every_field,  test_controls_events, test_load_messages,
-                                   test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3, test_migration_v4, test_migration_v5,
+                                   test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3, test_migration_v4, test_migration_v5, test_migration_v6,
                                    test_bad_files, test_kill_run,     test_kill_save,       test_flexible};
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         double t0 = now_s();
