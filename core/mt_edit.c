@@ -477,6 +477,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         }
         add_vec(&f, "pos", MT_("At"), 3, xyz, MT_DIM_LENGTH, X);
         if (s->kind == MT_SHAPE_BAR) add_vec(&f, "end", MT_("End point"), 3, xyz, MT_DIM_LENGTH, X);
+        else add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, X); /* a bar's frame is its ends */
         break;
     }
     case MT_EDIT_PARAM:
@@ -561,12 +562,12 @@ static int comp_of(const char *field, const char *base, int n)
     return (*end || k < 0 || k >= n) ? -1 : (int)k;
 }
 
-/* The inspector shows a body's orientation as three angles (the form
- * 'angles') and a marker's as its z axis (the form 'z', or 'z … x …'):
- * the word a field is, or -1 for other fields. */
+/* The inspector shows a body's or a shape's orientation as three angles
+ * (the form 'angles') and a marker's as its z axis (the form 'z', or
+ * 'z … x …'): the word a field is, or -1 for other fields. */
 static int orient_word(MtEditKind kind, const char *field)
 {
-    if (kind == MT_EDIT_BODY) return comp_of(field, "orientation", 3);
+    if (kind == MT_EDIT_BODY || kind == MT_EDIT_SHAPE) return comp_of(field, "orientation", 3);
     if (kind == MT_EDIT_MARKER) return comp_of(field, "zaxis", 3);
     return -1;
 }
@@ -574,22 +575,23 @@ static int orient_word(MtEditKind kind, const char *field)
 /* Whether an entity's orientation is typed in the inspector's form. */
 static int same_form(MtEditKind kind, const MtModel *m, int index)
 {
-    if (kind == MT_EDIT_BODY) return m->body[index].ori.form == MT_ORIENT_ANGLES;
-    MtOrientForm f = m->marker[index].ori.form;
-    return f == MT_ORIENT_Z || f == MT_ORIENT_ZX;
+    MtOrientForm f = mt_model_orient((MtModel *)m, (MtEntityKind)entity_kind(kind), index, NULL)->form;
+    if (kind == MT_EDIT_MARKER) return f == MT_ORIENT_Z || f == MT_ORIENT_ZX;
+    return f == MT_ORIENT_ANGLES;
 }
 
 /* The orientation in the inspector's form: as typed, or from the rotation
  * (the angles of R = Rz·Ry·Rx; the z axis, the third column). */
 static void orient_as_shown(const MtModel *m, MtEditKind kind, int index, MtOrient *o)
 {
-    const double *R = kind == MT_EDIT_BODY ? m->body[index].rot : m->marker[index].rot;
+    double *R;
+    const MtOrient *typed = mt_model_orient((MtModel *)m, (MtEntityKind)entity_kind(kind), index, &R);
     if (same_form(kind, m, index)) {
-        *o = kind == MT_EDIT_BODY ? m->body[index].ori : m->marker[index].ori;
+        *o = *typed;
         return;
     }
     memset(o, 0, sizeof *o);
-    if (kind == MT_EDIT_BODY) {
+    if (kind != MT_EDIT_MARKER) {
         o->form = MT_ORIENT_ANGLES;
         mt_edit_rot_to_angles(R, o->w);
     } else {

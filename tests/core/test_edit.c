@@ -406,6 +406,40 @@ static void test_bound_orientations(void)
     mt_editor_free(e);
 }
 
+/* A shape's rotation in the inspector takes an expression too (a bar has no
+ * rotation field: its ends are its frame): a 0.4 × 0.1 × 0.1 m box turned by
+ * {th} = 90 deg about z gives its density body the inertia of a box along y. */
+static void test_shape_rotation(void)
+{
+    MtError err = {0};
+    const char *text = "motus-model 1\nunits angle deg\nparameter th 0 deg\nground\nend\n"
+                       "body b\n  density 1000\n  shape box 0.4 0.1 0.1\n  shape bar 0.01 from 0 0 0 to 1 0 0\nend\n";
+    MtModel *m0 = mt_model_parse(text, "shape-rot", &err);
+    CHECK(m0 != NULL, "model read: %s", err.msg);
+    if (!m0) return;
+    MtEditor *e = mt_editor_new(m0);
+    MtFieldInfo fi[32];
+    int nf = mt_edit_fields(mt_editor_model(e), MT_EDIT_SHAPE, 1, fi, 32);
+    int bar_rot = 0;
+    for (int k = 0; k < nf; k++) bar_rot |= !strncmp(fi[k].name, "orientation", 11);
+    CHECK(!bar_rot, "a bar has no rotation field");
+    const double *I = mt_editor_model(e)->body[0].inertia;
+    double m = 1000 * 0.4 * 0.1 * 0.1, ia = m * (0.1 * 0.1 + 0.1 * 0.1) / 12, ib = m * (0.4 * 0.4 + 0.1 * 0.1) / 12;
+    /* the bar adds its own share; compare differences that the box alone makes */
+    double ixx0 = I[0], iyy0 = I[1];
+    OK(mt_edit_set_field(e, MT_EDIT_SHAPE, 0, "orientation.2", "{th}", &err_));
+    OK(mt_edit_set_field(e, MT_EDIT_PARAM, 0, "expr", "90", &err_));
+    const MtModel *mm = mt_editor_model(e);
+    CHECK(!strcmp(get(e, MT_EDIT_SHAPE, 0, "orientation.2"), "{th}"), "the angle reads '%s'", get(e, MT_EDIT_SHAPE, 0, "orientation.2"));
+    CHECK_ABS((mm->body[0].inertia[0] - ixx0) - (ib - ia), 0, 1e-12, "Ixx grows by the box's (Iyy - Ixx), kg m2");
+    CHECK_ABS((mm->body[0].inertia[1] - iyy0) - (ia - ib), 0, 1e-12, "Iyy shrinks by it, kg m2");
+    char *t = mt_test_model_text(mm);
+    CHECK(t && strstr(t, "{th}"), "the shape's rotation is written with its expression:\n%s", t);
+    free(t);
+    CHECK(mt_editor_undo(e, &err) == MT_OK && fabs(mt_editor_model(e)->body[0].inertia[0] - ixx0) < 1e-15, "undo: the box along x again");
+    mt_editor_free(e);
+}
+
 static void test_undo_redo(void)
 {
     MtError err = {0};
@@ -654,6 +688,7 @@ int main(void)
     test_fields();
     test_bound_shapes();
     test_bound_orientations();
+    test_shape_rotation();
     test_undo_redo();
     test_rename_duplicate_delete();
     test_snap_and_create();
