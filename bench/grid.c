@@ -19,7 +19,10 @@
  *   Ts: Baumgarte period (default 0.01 s; 0 = off).
  *   linear: auto (default), direct or iterative: the solver's linear solves
  *   (docs/performance.md, "Stale factor"); the line reports which one ran
- *   (linear_used), the factorisations and the PCG solves and iterations.
+ *   (linear_used), the factorisations (all of them, the re-detection's
+ *   included), the solves with a factor made at the same positions (reused),
+ *   the re-detections that left the next step's first stage to the step's
+ *   last factor (next_step), and the PCG solves and iterations.
  *   check (0/1, default 0): after the timed runs, one more untimed run that
  *   samples the constraint violation every 10 steps (gmax_run, gdmax_run).
  * Only mt_run is timed (it includes the initial assembly). With reps > 1 the
@@ -134,7 +137,7 @@ int main(int argc, char **argv)
     MtRunStats stats;
     memset(&stats, 0, sizeof stats);
     int blast = plates[n - 1], used_pcg = 0;
-    long nfactor = 0, npcg = 0, npcg_iter = 0, nreuse = 0;
+    long nfactor = 0, npcg = 0, npcg_iter = 0, nreuse = 0, nnext = 0;
     for (int r = 0; r < reps; r++) {
         MtState *st = mt_state_new(sys, &err);
         if (!st) {
@@ -160,6 +163,7 @@ int main(int argc, char **argv)
         npcg = st->npcg;
         npcg_iter = st->npcg_iter;
         nreuse = st->nreuse;
+        nnext = st->nnext;
         mt_state_free(st);
     }
     Track tr = {0, 0, 0};
@@ -190,8 +194,8 @@ int main(int argc, char **argv)
            tc1 - tc0, 1e6 * wmed / (double)(stats.steps ? stats.steps : 1), evals > 0 ? 1e6 * wmed / evals / n : 0.0,
            last[0], last[1], last[2], gmax, gdmax, gall);
     if (check) printf(" gmax_run=%.3e gdmax_run=%.3e gmax_all_run=%.3e", tr.gmax, tr.gdmax, tr.gall);
-    printf(" linear=%s linear_used=%s factors=%ld reused=%ld pcg_solves=%ld pcg_iters=%ld", mt_linear_name(linear),
-           used_pcg ? "iterative" : "direct", nfactor, nreuse, npcg, npcg_iter);
+    printf(" linear=%s linear_used=%s factors=%ld reused=%ld next_step=%ld pcg_solves=%ld pcg_iters=%ld", mt_linear_name(linear),
+           used_pcg ? "iterative" : "direct", nfactor, nreuse, nnext, npcg, npcg_iter);
     printf(" finite=%d\n", finite);
     free(wall);
     free(cpu);
