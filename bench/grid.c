@@ -16,12 +16,23 @@
  *   Baumgarte stabilisation Ts = 0.01 s, ξ = 1 (as bench/chain), no projection.
  *
  * Usage: grid R C [h] [tfinal] [reps] [Ts] [check] [linear]
+ *        grid --kernels R [t0]
  *   Ts: Baumgarte period (default 0.01 s; 0 = off).
  *   linear: auto (default), direct or iterative: the solver's linear solves
  *   (docs/performance.md, "Stale factor"); the line reports which one ran
- *   (linear_used), the factorisations and the PCG solves and iterations.
+ *   (linear_used), the factorisations (all of them, the re-detection's
+ *   included), the solves with a factor made at the same positions (reused),
+ *   the re-detections that left the next step's first stage to the step's
+ *   last factor (next_step), and the PCG solves and iterations.
  *   check (0/1, default 0): after the timed runs, one more untimed run that
  *   samples the constraint violation every 10 steps (gmax_run, gdmax_run).
+ *
+ * grid --kernels R [t0]: the cost of the linear-solve kernels on the R × R
+ * lattice, at the state reached after t0 s (default 0.3, direct solves):
+ * assembly of A, its factorisation, a solve with the factor, a product with
+ * A (µs each, averaged over repeated calls), their ratio, and the ratio
+ * mt_lin_configure estimates from the structure (mt_bchol_costs).
+ *
  * Only mt_run is timed (it includes the initial assembly). With reps > 1 the
  * state is rebuilt and the run repeated; wall_s is the median, wall_min_s the
  * fastest; cpu_s is the process CPU time of mt_run (median), which other jobs
@@ -39,7 +50,9 @@
 #define HAVE_MXCSR 1
 #endif
 
+#include "mt_bchol.h"
 #include "mt_integrate.h"
+#include "mt_kin.h"
 #include "mt_model.h"
 #include "mt_system.h"
 #include "grid_model.h"
@@ -80,8 +93,59 @@ static int track_frame(void *user, MtState *st)
     return 0;
 }
 
+/* grid --kernels R [t0] (see the header). */
+static int kernels(int R, double t0)
+{
+    MtError err;
+    mt_error_clear(&err);
+    int *plates = malloc(sizeof(int) * (size_t)(R * R));
+    MtModel *m = plates ? build_grid(R, R, 1e-3, t0, 0.01, plates, &err) : NULL;
+    MtSystem *s = m && !mt_model_validate(m, &err) ? mt_system_compile(m, &err) : NULL;
+    MtState *st = s ? mt_state_new(s, &err) : NULL;
+    MtRunStats rs;
+    if (st) st->linear = MT_LINEAR_DIRECT;
+    if (!st || mt_run(st, &s->solver, NULL, NULL, NULL, &rs, &err)) {
+        fprintf(stderr, "grid: %s\n", err.msg);
+        return 1;
+    }
+    int n = mt_bchol_rows(st->chol), K = 300, bad = 0;
+    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n), fc, ic;
+    if (!x || !y) return 1;
+    mt_bchol_costs(st->chol, &fc, &ic);
+    mt_stage_bodies(st, st->q);
+    mt_stage_constraints(st, st->t, st->q, st->u);
+    double t = now_s();
+    for (int k = 0; k < K; k++) mt_assemble(st);
+    double ta = (now_s() - t) / K;
+    t = now_s();
+    for (int k = 0; k < K; k++) {
+        mt_assemble(st);
+        mt_bchol_factor(st->chol, 0, MT_PIVOT_REG, &bad);
+    }
+    double tf = (now_s() - t) / K - ta;
+    for (int i = 0; i < n; i++) x[i] = 1.0 / (i + 1);
+    t = now_s();
+    for (int k = 0; k < 5 * K; k++) mt_bchol_solve(st->chol, x);
+    double ts = (now_s() - t) / (5 * K);
+    mt_assemble(st);
+    t = now_s();
+    for (int k = 0; k < 5 * K; k++) mt_bchol_mulv(st->chol, x, y);
+    double tm = (now_s() - t) / (5 * K);
+    printf("code=motus model=grid kernels R=%d rows=%d t0=%g blocks_L=%d factor_ma=%.4g assemble_us=%.2f factor_us=%.2f "
+           "solve_us=%.2f mulv_us=%.2f factor_per_iteration=%.2f costs_ratio=%.2f\n",
+           R, n, t0, mt_bchol_nnz_blocks(st->chol), fc, 1e6 * ta, 1e6 * tf, 1e6 * ts, 1e6 * tm, tf / (ts + tm), fc / ic);
+    free(x);
+    free(y);
+    free(plates);
+    mt_state_free(st);
+    mt_system_free(s);
+    mt_model_free(m);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && !strcmp(argv[1], "--kernels")) return kernels(atoi(argv[2]), argc > 3 ? atof(argv[3]) : 0.3);
     int R = argc > 1 ? atoi(argv[1]) : 3;
     int C = argc > 2 ? atoi(argv[2]) : R;
     double h = argc > 3 ? atof(argv[3]) : 1e-3;
@@ -134,7 +198,7 @@ int main(int argc, char **argv)
     MtRunStats stats;
     memset(&stats, 0, sizeof stats);
     int blast = plates[n - 1], used_pcg = 0;
-    long nfactor = 0, npcg = 0, npcg_iter = 0, nreuse = 0;
+    long nfactor = 0, npcg = 0, npcg_iter = 0, nreuse = 0, nnext = 0;
     for (int r = 0; r < reps; r++) {
         MtState *st = mt_state_new(sys, &err);
         if (!st) {
@@ -160,6 +224,7 @@ int main(int argc, char **argv)
         npcg = st->npcg;
         npcg_iter = st->npcg_iter;
         nreuse = st->nreuse;
+        nnext = st->nnext;
         mt_state_free(st);
     }
     Track tr = {0, 0, 0};
@@ -190,8 +255,8 @@ int main(int argc, char **argv)
            tc1 - tc0, 1e6 * wmed / (double)(stats.steps ? stats.steps : 1), evals > 0 ? 1e6 * wmed / evals / n : 0.0,
            last[0], last[1], last[2], gmax, gdmax, gall);
     if (check) printf(" gmax_run=%.3e gdmax_run=%.3e gmax_all_run=%.3e", tr.gmax, tr.gdmax, tr.gall);
-    printf(" linear=%s linear_used=%s factors=%ld reused=%ld pcg_solves=%ld pcg_iters=%ld", mt_linear_name(linear),
-           used_pcg ? "iterative" : "direct", nfactor, nreuse, npcg, npcg_iter);
+    printf(" linear=%s linear_used=%s factors=%ld reused=%ld next_step=%ld pcg_solves=%ld pcg_iters=%ld", mt_linear_name(linear),
+           used_pcg ? "iterative" : "direct", nfactor, nreuse, nnext, npcg, npcg_iter);
     printf(" finite=%d\n", finite);
     free(wall);
     free(cpu);

@@ -735,10 +735,38 @@ double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b)
 {
     double *t = a->val; a->val = b->val; b->val = t;
     t = a->dinv; a->dinv = b->dinv; b->dinv = t;
+    t = a->diag0; a->diag0 = b->diag0; b->diag0 = t; /* the pivots' reference (mt_bchol_pivot_ratios) */
     unsigned char *l = a->ldl; a->ldl = b->ldl; b->ldl = l;
     memcpy(b->dep, a->dep, (size_t)a->nrows);
     b->nreg = a->nreg;
     return a->val;
+}
+
+/* Pivots read back from the stored factor: a Cholesky column keeps L_jj =
+ * √pivot; an LDLᵀ column keeps the adjugate C of its Schur-complemented
+ * diagonal block D and 1/det, and D's pivots follow from C (C = det·D⁻¹, so
+ * adj(C) = det·D). */
+void mt_bchol_pivot_ratios(const MtBchol *b, double *ratio)
+{
+    for (int c = 0; c < b->n; c++) {
+        int m = b->psize[c], o = b->poff[c];
+        const double *F = b->val + b->dval[c];
+        double p[MT_BLOCK_MAX];
+        if (b->ldl[c]) {
+            double det = 1 / b->dinv[o];
+            if (m == 1) p[0] = det;
+            else if (m == 2) {
+                p[0] = F[3];
+                p[1] = det / F[3];
+            } else {
+                p[0] = (F[4] * F[8] - F[5] * F[7]) / det;
+                p[1] = F[8] / p[0];
+                p[2] = det / F[8];
+            }
+        } else
+            for (int j = 0; j < m; j++) p[j] = F[j * m + j] * F[j * m + j];
+        for (int j = 0; j < m; j++) ratio[o + j] = b->dep[o + j] ? 1 : p[j] / b->diag0[o + j];
+    }
 }
 
 int mt_bchol_same_dependent(const MtBchol *a, const MtBchol *b)

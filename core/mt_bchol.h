@@ -61,6 +61,12 @@ double *mt_bchol_values(MtBchol *b);
  * returned. The blocks of A live
  * in that array (mt_bchol_block): pointers into the old one must be moved. */
 double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b);
+/* Per row (original order): its pivot in the last factorisation relative to
+ * its diagonal in the matrix factored (1 for rows marked dependent). Valid
+ * after mt_bchol_factor with detect or tol > 0, or mt_bchol_factor_solve with
+ * tol > 0 (those keep the diagonal), also in the factor handed over by
+ * mt_bchol_swap_factor. */
+void mt_bchol_pivot_ratios(const MtBchol *b, double *ratio);
 /* 1 if a and b mark the same rows dependent. */
 int mt_bchol_same_dependent(const MtBchol *a, const MtBchol *b);
 /* y = A x with A assembled (not factored) in b; rows marked dependent are out

@@ -566,27 +566,39 @@ void mt_state_redetect(MtState *st)
 {
     const MtSystem *s = st->sys;
     if (!s->nspecial) return;
+    int same = 1; /* the same rows out and near dependence as for the last step */
     for (int r = 0; r < s->nrow; r++) { /* back in unless out for another reason */
-        if (st->special[r]) st->rowoff[r] = 0;
+        if (st->special[r]) {
+            st->rowoff[r] = 0;
+            same = 0;
+        }
         st->special[r] = 0;
         mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
     }
     mt_stage_bodies(st, st->q);
     mt_stage_constraints(st, st->t, st->q, st->u);
+    int nprev = st->nnear;
     st->nnear = 0;
     mt_assemble(st);
     int bad = -1;
     /* rows near dependence become compliant (MT_NEAR_TOL) */
     mt_bchol_factor(st->chol, 1, MT_NEAR_TOL, &bad);
+    st->nfactor++;
     for (int k = 0; k < s->nblock; k++)
         for (int j = 0; j < s->block[k].nrow; j++) {
             int r = s->block[k].row0 + j;
-            if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) st->near[st->nnear++] = 8 * k + j;
+            if (!mt_bchol_row_dependent(st->chol, r) || st->rowoff[r]) continue;
+            if (st->nnear >= nprev || st->near[st->nnear] != 8 * k + j) same = 0;
+            st->near[st->nnear++] = 8 * k + j;
         }
+    if (st->nnear != nprev) same = 0;
     for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, st->rowoff[r]);
+    /* nothing changed: the step's last factor preconditions the next one (mt_linsolve.c) */
+    if (st->nnear && same && mt_lin_serves_next_step(st)) return;
     if (st->nnear) { /* else the factor just made is one of A with nothing new out */
         mt_assemble(st);
         mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
+        st->nfactor++;
     }
     for (int r = 0; r < s->nrow; r++)
         if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) {

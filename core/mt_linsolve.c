@@ -39,7 +39,9 @@ MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err)
     free(st->pre_q);
     st->pre = NULL;
     st->pre_q = NULL;
+    st->pre_piv = NULL;
     st->pre_ok = 0;
+    st->pre_fresh = 0;
     st->pre_dlim = HUGE_VAL;
     if (s->nrow == 0 || st->linear == MT_LINEAR_DIRECT) return MT_OK;
     double f, it;
@@ -54,11 +56,12 @@ MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err)
     /* past about 3/4 of a factor's worth of iterations a new factor is cheaper */
     st->pre_maxit = !iterate ? 0 : st->pre_ratio < 6 ? 4 : st->pre_ratio > 300 ? 200 : (int)(0.75 * st->pre_ratio);
     int *size = malloc(sizeof(int) * (size_t)(s->nblock + 1));
-    st->pre_q = malloc(sizeof(double) * (size_t)(s->nq + 1));
+    st->pre_q = malloc(sizeof(double) * (size_t)(s->nq + s->nrow + 1)); /* and pre_piv */
     if (!size || !st->pre_q) {
         free(size);
         return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory for the integrator"));
     }
+    st->pre_piv = st->pre_q + s->nq;
     for (int k = 0; k < s->nblock; k++) size[k] = s->block[k].nrow;
     st->pre = mt_bchol_new(s->nblock, size, s->nedge, s->edge, err); /* same arguments: the same structure */
     free(size);
@@ -74,6 +77,7 @@ static void keep_factor(MtState *st, const double *q)
     for (int k = 0; k < st->sys->nblock; k++) st->dslot[k] = nw + (st->dslot[k] - base);
     for (int p = 0; p < st->npair; p++) st->pair[p].slot = nw + (st->pair[p].slot - base);
     st->pre_ok = 1;
+    st->pre_fresh = 1;
     memcpy(st->pre_q, q, sizeof(double) * (size_t)st->sys->nq);
 }
 
@@ -121,6 +125,28 @@ MT_HOT int mt_lin_solve(MtState *st, const double *q, double *x, int *bad)
 
 void mt_lin_detected(MtState *st)
 {
-    st->nfactor++;
-    if (st->pre) keep_factor(st, st->q);
+    if (st->pre) {
+        keep_factor(st, st->q);
+        st->pre_fresh = 0;
+    }
+}
+
+int mt_lin_serves_next_step(MtState *st)
+{
+    /* The step's last evaluation factored A with the same compliant rows at
+     * positions O(h²) from st->q (RK4's fourth stage; dp54's last stage is at
+     * st->q itself): PCG with that factor solves the next step's first stage
+     * in a few iterations, so the re-detection need not factor A again. Its
+     * second factor is also the safety net (rows whose compliant pivot is
+     * still below MT_SPECIAL_TOL go out), which this factor's pivots stand in
+     * for. */
+    const MtSystem *s = st->sys;
+    if (!st->pre || !st->pre_fresh || !st->pre_ok || st->pre_maxit <= 0) return 0;
+    double *ratio = st->pre_piv;
+    mt_bchol_pivot_ratios(st->pre, ratio);
+    for (int r = 0; r < s->nrow; r++)
+        if (!st->rowoff[r] && !(ratio[r] >= MT_SPECIAL_TOL)) return 0;
+    st->pre_fresh = 0;
+    st->nnext++;
+    return 1;
 }

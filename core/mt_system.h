@@ -184,9 +184,12 @@ typedef struct MtState {
     MtBchol *pre;          /* NULL: a new factor at every evaluation */
     double *pre_q;         /* nq: the positions pre was factored at */
     int pre_ok, pre_maxit; /* pre holds a factor of the current rows; iteration limit */
+    int pre_fresh;         /* pre was factored by an evaluation since the last re-detection */
+    double *pre_piv;       /* nrow: scratch for pre's pivot ratios (mt_lin_serves_next_step) */
     double pre_ratio, pre_dlim; /* cost of a factor in iterations; distance from pre_q up to which to iterate */
     long npcg, npcg_iter, nfactor, nreuse; /* statistics: iterative solves, their iterations, new factors,
                                             * solves with a factor at the same positions */
+    long nnext;            /* statistics: re-detections that left the next step to the step's last factor */
 } MtState;
 
 void mt_lean_expand(const MtState *st, int k);
@@ -287,6 +290,11 @@ int mt_linear_from_name(const char *s, int *linear);
 MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err);
 int mt_lin_solve(MtState *st, const double *q, double *x, int *bad);
 void mt_lin_detected(MtState *st);
+/* 1 when the step's last factor (kept by mt_lin_solve, of the same A as the
+ * next step's but O(h²) away) may precondition the next step's first
+ * evaluation, so that a re-detection which found the same rows near
+ * dependence need not factor A again at st->q. */
+int mt_lin_serves_next_step(MtState *st);
 
 /* Records the continuous value of every angle in COORD rows at st->q (call
  * after each accepted step, so angles keep counting turns). */

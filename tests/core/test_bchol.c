@@ -4,7 +4,9 @@
  * updates of the fill-in) with mt_bchol_factor_solve, also with a row taken
  * out of the solve beforehand (as the solver does with redundant rows);
  * conjugate gradients preconditioned by the factor of a perturbed matrix
- * (mt_bchol_pcg, the solver's stale factor) against the dense solve. */
+ * (mt_bchol_pcg, the solver's stale factor) against the dense solve; the
+ * pivots read back from a factor (mt_bchol_pivot_ratios) against the dense
+ * determinant. */
 #include <string.h>
 
 #include "mt_bchol.h"
@@ -243,6 +245,67 @@ static double check_pcg(const char *name, int nb, const int *size, int ne, const
     return e / xm;
 }
 
+/* log det of a dense n x n matrix (Gaussian elimination, partial pivoting; A > 0 assumed). */
+static double dense_logdet(int n, const double *A0)
+{
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), ld = 0;
+    memcpy(A, A0, sizeof(double) * (size_t)(n * n));
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++) if (fabs(A[i * n + k]) > fabs(A[p * n + k])) p = i;
+        for (int j = 0; j < n; j++) { double t = A[k * n + j]; A[k * n + j] = A[p * n + j]; A[p * n + j] = t; }
+        ld += log(fabs(A[k * n + k]));
+        for (int i = k + 1; i < n; i++) {
+            double f = A[i * n + k] / A[k * n + k];
+            for (int j = k; j < n; j++) A[i * n + j] -= f * A[k * n + j];
+        }
+    }
+    free(A);
+    return ld;
+}
+
+/* Pivots read back from the factor (both storages: LDLᵀ columns of 1–3 rows
+ * with their adjugates, Cholesky columns of 4–6): their product is det A
+ * whatever the order, so Σ log(ratio·A_ii) must give the dense log det. Also
+ * after the factor is handed over (mt_bchol_swap_factor), and with row
+ * near_row of J a copy of row near_src of the same block plus 1e-5 noise: one
+ * of the two then has a tiny pivot. Returns |Σ log pivot − log det|. */
+static double check_pivots(const char *name, int nb, const int *size, int ne, const int *edge, int near_row, int near_src)
+{
+    MtError err = {0};
+    MtBchol *a = mt_bchol_new(nb, size, ne, edge, &err), *p = mt_bchol_new(nb, size, ne, edge, &err);
+    CHECK(a && p, "%s: %s", name, err.msg);
+    int n = mt_bchol_rows(a), nc = 6 * (ne + nb);
+    double *J = calloc((size_t)n * (size_t)nc, sizeof(double)), *ratio = malloc(sizeof(double) * (size_t)n);
+    double *A = pattern_matrix(a, nb, size, ne, edge, NULL, 0, J);
+    if (near_row >= 0) { /* rows of one block: the same pattern */
+        for (int c = 0; c < nc; c++) {
+            double v = J[(size_t)near_src * nc + c];
+            J[(size_t)near_row * nc + c] = v != 0 ? v + 1e-5 * urand() : 0;
+        }
+        free(A);
+        A = load_gram(a, J, n, nc, nb, size);
+    }
+    int bad = -1;
+    CHECK(mt_bchol_factor(a, 0, 1e-13, &bad) == 0, "%s: factor", name);
+    mt_bchol_pivot_ratios(a, ratio);
+    double ld = 0, rmin = 1;
+    for (int i = 0; i < n; i++) {
+        ld += log(ratio[i] * A[i * n + i]);
+        rmin = fmin(rmin, ratio[i]);
+    }
+    double e = fabs(ld - dense_logdet(n, A));
+    if (near_row >= 0)
+        CHECK(fmin(ratio[near_row], ratio[near_src]) < 1e-6 && rmin == fmin(ratio[near_row], ratio[near_src]),
+              "%s: rows %d and %d nearly equal: the smallest pivot ratio (%.3g) is one of theirs", name, near_row, near_src, rmin);
+    mt_bchol_swap_factor(a, p);
+    double *r2 = malloc(sizeof(double) * (size_t)n);
+    mt_bchol_pivot_ratios(p, r2);
+    CHECK(!memcmp(ratio, r2, sizeof(double) * (size_t)n), "%s: the same pivots after the factor is handed over", name);
+    free(J); free(ratio); free(r2); free(A);
+    mt_bchol_free(a); mt_bchol_free(p);
+    return e;
+}
 
 int main(void)
 {
@@ -297,12 +360,19 @@ int main(void)
                   "7x7 lattice with a row out of the solve, PCG vs dense solve of the others");
         CHECK_ABS(check_pcg("lattice3 pcg exact", NL, sz, n2, ed, 0, -1, &it), 0, 1e-9, "7x7 lattice, PCG with its own factor");
         CHECK(it == 1, "PCG with the factor of A itself: %d iteration (1)", it);
+        CHECK_ABS(check_pivots("lattice3 pivots", NL, sz, n2, ed, -1, -1), 0, 1e-9,
+                  "7x7 lattice: Σ log pivot against the dense log det");
+        /* the tiny pivot (ratio ~1e-10) carries a relative rounding error of ~1e-16 / 1e-10 in both computations */
+        CHECK_ABS(check_pivots("lattice3 near", NL, sz, n2, ed, 3 * 24 + 2, 3 * 24), 0, 1e-4,
+                  "7x7 lattice with two nearly equal rows: Σ log pivot against the dense log det");
     }
     {
         int it = 0;
         for (int k = 0; k < N; k++) size[k] = 1 + k % 6;
         CHECK_ABS(check_pcg("chain pcg", N, size, N - 1, edge, 1e-3, -1, &it), 0, 1e-10, "chain of 40 blocks, PCG vs dense solve");
         CHECK(it >= 2 && it <= 10, "chain, PCG with a factor 1e-3 away: %d iterations (2..10)", it);
+        CHECK_ABS(check_pivots("chain pivots", N, size, N - 1, edge, -1, -1), 0, 1e-9,
+                  "chain of 40 blocks of 1–6 rows: Σ log pivot against the dense log det");
     }
     return mt_test_done();
 }
