@@ -77,6 +77,34 @@ static int iv_push(IVec *a, int x)
     return 0;
 }
 
+/* Block graphs that are forests (chains of joints) factor with no fill in
+ * any order that eliminates a block once at most one neighbour is left. AMD
+ * takes a chain from one end: one serial dependency from column to column
+ * through the factor and both substitutions, so their cost is the latency of
+ * a column. Peeling the leaves in turn (a queue) takes a chain from both ends
+ * at once: consecutive columns are independent and the processor overlaps
+ * them. Returns 0 with the order in queue, or -1 (the graph has a cycle).
+ * deg and queue: n ints each; Ai sorted per block. */
+static int forest_order(int n, const int *Ap, const int *Ai, int *deg, int *queue)
+{
+    int head = 0, tail = 0;
+    for (int k = 0; k < n; k++) {
+        deg[k] = 0;
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) deg[k] += a == Ap[k] || Ai[a] != Ai[a - 1]; /* duplicate pairs once */
+        if (deg[k] <= 1) queue[tail++] = k;
+    }
+    for (; head < tail; head++) {
+        int k = queue[head];
+        deg[k] = -1; /* eliminated */
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) {
+            int w = Ai[a];
+            if ((a > Ap[k] && w == Ai[a - 1]) || deg[w] < 0) continue;
+            if (--deg[w] == 1) queue[tail++] = w;
+        }
+    }
+    return head == n ? 0 : -1;
+}
+
 MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtError *err)
 {
     MtBchol *b = calloc(1, sizeof *b);
@@ -122,7 +150,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     }
     for (int k = 0; k < n; k++)
         if (deg[k] > 1) qsort(Ai + Ap[k], (size_t)deg[k], sizeof(int), cmp_int);
-    if (n > 0) {
+    if (n > 0 && forest_order(n, Ap, Ai, deg, b->perm)) {
         int st = amd_order(n, Ap, Ai, b->perm, NULL, NULL);
         if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
             for (int k = 0; k < n; k++) b->perm[k] = k; /* fall back to natural order */
