@@ -40,6 +40,8 @@ struct MtBchol {
     unsigned char *isfill; /* per entry: fill-in (zero in A), skipped by mt_bchol_mulv */
     double *cg;          /* scratch of mt_bchol_pcg: 5 vectors of nrows */
     int *c3;             /* per position: 5 offsets of a chain column (chain_column), c3[5c] = -1 otherwise */
+    unsigned char *dsave; /* per position, when no column has two below blocks (else NULL): which original
+                           * diagonals the column saves as it starts (1 its own, 2 its parent's) */
 };
 
 int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
@@ -56,7 +58,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
     free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->pan); free(b->xoff); free(b->fill);
-    free(b->isfill); free(b->cg); free(b->c3);
+    free(b->isfill); free(b->cg); free(b->c3); free(b->dsave);
     free(b);
 }
 
@@ -277,6 +279,19 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
         if (b->psize[c] != 3 || b->colptr[c + 1] != e + 1 || b->esize[e] != 3) continue;
         o[0] = b->dval[c]; o[1] = b->poff[c]; o[2] = b->voff[e]; o[3] = b->dval[b->rowpos[e]]; o[4] = b->eoff[e];
     }
+    int single = 1; /* each column updates at most its parent's diagonal block */
+    for (int c = 0; c < n; c++) single &= b->colptr[c + 1] - b->colptr[c] <= 1;
+    if (single) {
+        b->dsave = calloc((size_t)n + 1, 1);
+        if (!b->dsave) goto nomem;
+        for (int c = 0; c < n; c++) b->dsave[c] = 1; /* no child yet: the column saves its own */
+        for (int c = 0; c < n; c++)
+            if (b->colptr[c + 1] > b->colptr[c]) {
+                int p = b->rowpos[b->colptr[c]];
+                if (b->dsave[p] & 1) b->dsave[c] |= 2; /* the first child saves its parent's, before updating it */
+                b->dsave[p] &= (unsigned char)~1;
+            }
+    }
     /* fill-in entries: A has no block there, so mt_bchol_zero_fill clears them before each factor */
     b->fill = malloc(sizeof(int) * (size_t)(2 * sidx.n + 1));
     b->isfill = calloc((size_t)sidx.n + 1, 1);
@@ -325,14 +340,17 @@ void mt_bchol_zero_fill(MtBchol *b)
     for (int i = 0; i < b->nfill; i++) memset(b->val + b->fill[2 * i], 0, sizeof(double) * (size_t)b->fill[2 * i + 1]);
 }
 
+static inline void save_diag_col(MtBchol *b, int c)
+{
+    int m = b->psize[c];
+    const double *D = b->val + b->dval[c];
+    double *d0 = b->diag0 + b->poff[c];
+    for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
+}
+
 static void save_diag(MtBchol *b)
 {
-    for (int c = 0; c < b->n; c++) {
-        int m = b->psize[c];
-        const double *D = b->val + b->dval[c];
-        double *d0 = b->diag0 + b->poff[c];
-        for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
-    }
+    for (int c = 0; c < b->n; c++) save_diag_col(b, c);
 }
 
 void mt_bchol_set_dependent(MtBchol *b, int row, int dep) { b->dep[row] = (unsigned char)(dep != 0); }
@@ -806,10 +824,17 @@ MT_HOT static void bwd_all(const MtBchol *b, double *x)
 
 MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
 {
-    if (tol > 0) save_diag(b);
+    /* the original diagonal: saved column by column where each column has one
+     * parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
+    const unsigned char *dsave = tol > 0 ? b->dsave : NULL;
+    if (tol > 0 && !dsave) save_diag(b);
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
         const int *o = b->c3 + 5 * c;
+        if (dsave && dsave[c]) {
+            if (dsave[c] & 1) save_diag_col(b, c);
+            if (dsave[c] & 2) save_diag_col(b, b->rowpos[b->colptr[c]]);
+        }
         if (o[0] >= 0 && !chain_column(b, c, o, tol, x)) continue;
         int rc;
         switch (b->psize[c]) {
