@@ -345,6 +345,10 @@ static inline void save_diag_col(MtBchol *b, int c)
     int m = b->psize[c];
     const double *D = b->val + b->dval[c];
     double *d0 = b->diag0 + b->poff[c];
+    if (m == 3) { /* spherical joints: unrolled */
+        d0[0] = D[0]; d0[1] = D[4]; d0[2] = D[8];
+        return;
+    }
     for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
 }
 
