@@ -771,15 +771,16 @@ INLINE int chain_column(MtBchol *b, int c, const int *o, double tol, double *x)
     const MtLanes z = {0, 0, 0, 0};
     MtLanes C0 = LD3(C), C1 = LD3(C + 3), C2 = LD3(C + 6); /* rows = columns: C is symmetric */
     ST3(D, C0); ST3(D + 3, C1); ST3(D + 6, C2);
-    MtLanes B0 = LD3(B), B1 = LD3(B + 3), B2 = LD3(B + 6);                   /* rows of B */
-    MtLanes Bc0 = {B[0], B[3], B[6], B[6]}, Bc1 = {B[1], B[4], B[7], B[7]}, Bc2 = {B[2], B[5], B[8], B[8]}; /* columns */
-    /* X̃ = B C: rows (stored in place of B) and columns (for T and the forward step) */
+    MtLanes B0 = LD3(B), B1 = LD3(B + 3), B2 = LD3(B + 6); /* rows of B */
+    /* X̃ = B C: rows (stored in place of B), and columns for T and the forward step (a transposition) */
     MtLanes X0 = ((z + B0[0] * C0) + B0[1] * C1) + B0[2] * C2;
     MtLanes X1 = ((z + B1[0] * C0) + B1[1] * C1) + B1[2] * C2;
     MtLanes X2 = ((z + B2[0] * C0) + B2[1] * C1) + B2[2] * C2;
-    MtLanes Xc0 = ((z + Bc0 * C0[0]) + Bc1 * C1[0]) + Bc2 * C2[0];
-    MtLanes Xc1 = ((z + Bc0 * C0[1]) + Bc1 * C1[1]) + Bc2 * C2[1];
-    MtLanes Xc2 = ((z + Bc0 * C0[2]) + Bc1 * C1[2]) + Bc2 * C2[2];
+    const MtMask lo = {0, 4, 1, 5}, k0 = {0, 1, 4, 4}, k1 = {2, 3, 5, 5}, k2 = {2, 6, 2, 2}; /* 3 x 3 transposition */
+    MtLanes t01 = __builtin_shuffle(X0, X1, lo);                    /* X0[0] X1[0] X0[1] X1[1] */
+    MtLanes Xc0 = __builtin_shuffle(t01, X2, k0), Xc1 = __builtin_shuffle(t01, X2, k1);
+    MtLanes t2 = __builtin_shuffle(X0, X1, k2);                     /* X0[2] X1[2] X0[2] X0[2] */
+    MtLanes Xc2 = {t2[0], t2[1], X2[2], X2[2]};
     /* T -= (B X̃ᵀ)/det, lower triangle (row i, entries j ≤ i) as ldl_column */
     MtLanes T0 = LD3(T), T1 = LD3(T + 3), T2 = LD3(T + 6);
     T0 -= (((z + B0[0] * Xc0) + B0[1] * Xc1) + B0[2] * Xc2) * id;
