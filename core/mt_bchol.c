@@ -780,7 +780,8 @@ INLINE int chain_column(MtBchol *b, int c, const int *o, double tol, double *x)
     MtLanes t01 = __builtin_shuffle(X0, X1, lo);                    /* X0[0] X1[0] X0[1] X1[1] */
     MtLanes Xc0 = __builtin_shuffle(t01, X2, k0), Xc1 = __builtin_shuffle(t01, X2, k1);
     MtLanes t2 = __builtin_shuffle(X0, X1, k2);                     /* X0[2] X1[2] X0[2] X0[2] */
-    MtLanes Xc2 = {t2[0], t2[1], X2[2], X2[2]};
+    const MtMask k3 = {0, 1, 6, 6};
+    MtLanes Xc2 = __builtin_shuffle(t2, X2, k3);
     /* T -= (B X̃ᵀ)/det, lower triangle (row i, entries j ≤ i) as ldl_column */
     MtLanes T0 = LD3(T), T1 = LD3(T + 3), T2 = LD3(T + 6);
     T0 -= (((z + B0[0] * Xc0) + B0[1] * Xc1) + B0[2] * Xc2) * id;
