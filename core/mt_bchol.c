@@ -10,6 +10,7 @@
 #include <suitesparse/amd.h>
 
 #include "mt_i18n.h"
+#include "mt_lanes.h"
 #include "mt_math.h"
 
 struct MtBchol {
@@ -38,6 +39,9 @@ struct MtBchol {
     int nreg; /* pivots regularised by the last factorisation */
     unsigned char *isfill; /* per entry: fill-in (zero in A), skipped by mt_bchol_mulv */
     double *cg;          /* scratch of mt_bchol_pcg: 5 vectors of nrows */
+    int *c3;             /* per position: 5 offsets of a chain column (chain_column), c3[5c] = -1 otherwise */
+    unsigned char *dsave; /* per position, when no column has two below blocks (else NULL): which original
+                           * diagonals the column saves as it starts (1 its own, 2 its parent's) */
 };
 
 int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
@@ -54,7 +58,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->rowpos); free(b->voff); free(b->updptr); free(b->upd_a); free(b->upd_b); free(b->upd_t);
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
     free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->pan); free(b->xoff); free(b->fill);
-    free(b->isfill); free(b->cg);
+    free(b->isfill); free(b->cg); free(b->c3); free(b->dsave);
     free(b);
 }
 
@@ -73,6 +77,34 @@ static int iv_push(IVec *a, int x)
     }
     a->v[a->n++] = x;
     return 0;
+}
+
+/* Block graphs that are forests (chains of joints) factor with no fill in
+ * any order that eliminates a block once at most one neighbour is left. AMD
+ * takes a chain from one end: one serial dependency from column to column
+ * through the factor and both substitutions, so their cost is the latency of
+ * a column. Peeling the leaves in turn (a queue) takes a chain from both ends
+ * at once: consecutive columns are independent and the processor overlaps
+ * them. Returns 0 with the order in queue, or -1 (the graph has a cycle).
+ * deg and queue: n ints each; Ai sorted per block. */
+static int forest_order(int n, const int *Ap, const int *Ai, int *deg, int *queue)
+{
+    int head = 0, tail = 0;
+    for (int k = 0; k < n; k++) {
+        deg[k] = 0;
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) deg[k] += a == Ap[k] || Ai[a] != Ai[a - 1]; /* duplicate pairs once */
+        if (deg[k] <= 1) queue[tail++] = k;
+    }
+    for (; head < tail; head++) {
+        int k = queue[head];
+        deg[k] = -1; /* eliminated */
+        for (int a = Ap[k]; a < Ap[k + 1]; a++) {
+            int w = Ai[a];
+            if ((a > Ap[k] && w == Ai[a - 1]) || deg[w] < 0) continue;
+            if (--deg[w] == 1) queue[tail++] = w;
+        }
+    }
+    return head == n ? 0 : -1;
 }
 
 MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtError *err)
@@ -120,7 +152,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
     }
     for (int k = 0; k < n; k++)
         if (deg[k] > 1) qsort(Ai + Ap[k], (size_t)deg[k], sizeof(int), cmp_int);
-    if (n > 0) {
+    if (n > 0 && forest_order(n, Ap, Ai, deg, b->perm)) {
         int st = amd_order(n, Ap, Ai, b->perm, NULL, NULL);
         if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) {
             for (int k = 0; k < n; k++) b->perm[k] = k; /* fall back to natural order */
@@ -239,6 +271,27 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
             }
     }
     b->updptr[n] = u;
+    b->c3 = malloc(sizeof(int) * (size_t)(5 * n + 1));
+    if (!b->c3) goto nomem;
+    for (int c = 0; c < n; c++) {
+        int e = b->colptr[c], *o = b->c3 + 5 * c;
+        o[0] = -1;
+        if (b->psize[c] != 3 || b->colptr[c + 1] != e + 1 || b->esize[e] != 3) continue;
+        o[0] = b->dval[c]; o[1] = b->poff[c]; o[2] = b->voff[e]; o[3] = b->dval[b->rowpos[e]]; o[4] = b->eoff[e];
+    }
+    int single = 1; /* each column updates at most its parent's diagonal block */
+    for (int c = 0; c < n; c++) single &= b->colptr[c + 1] - b->colptr[c] <= 1;
+    if (single) {
+        b->dsave = calloc((size_t)n + 1, 1);
+        if (!b->dsave) goto nomem;
+        for (int c = 0; c < n; c++) b->dsave[c] = 1; /* no child yet: the column saves its own */
+        for (int c = 0; c < n; c++)
+            if (b->colptr[c + 1] > b->colptr[c]) {
+                int p = b->rowpos[b->colptr[c]];
+                if (b->dsave[p] & 1) b->dsave[c] |= 2; /* the first child saves its parent's, before updating it */
+                b->dsave[p] &= (unsigned char)~1;
+            }
+    }
     /* fill-in entries: A has no block there, so mt_bchol_zero_fill clears them before each factor */
     b->fill = malloc(sizeof(int) * (size_t)(2 * sidx.n + 1));
     b->isfill = calloc((size_t)sidx.n + 1, 1);
@@ -287,14 +340,21 @@ void mt_bchol_zero_fill(MtBchol *b)
     for (int i = 0; i < b->nfill; i++) memset(b->val + b->fill[2 * i], 0, sizeof(double) * (size_t)b->fill[2 * i + 1]);
 }
 
+static inline void save_diag_col(MtBchol *b, int c)
+{
+    int m = b->psize[c];
+    const double *D = b->val + b->dval[c];
+    double *d0 = b->diag0 + b->poff[c];
+    if (m == 3) { /* spherical joints: unrolled */
+        d0[0] = D[0]; d0[1] = D[4]; d0[2] = D[8];
+        return;
+    }
+    for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
+}
+
 static void save_diag(MtBchol *b)
 {
-    for (int c = 0; c < b->n; c++) {
-        int m = b->psize[c];
-        const double *D = b->val + b->dval[c];
-        double *d0 = b->diag0 + b->poff[c];
-        for (int j = 0; j < m; j++) d0[j] = D[j * m + j];
-    }
+    for (int c = 0; c < b->n; c++) save_diag_col(b, c);
 }
 
 void mt_bchol_set_dependent(MtBchol *b, int row, int dep) { b->dep[row] = (unsigned char)(dep != 0); }
@@ -683,9 +743,81 @@ INLINE void fwd_any(const MtBchol *b, int c, double *x)
     } else DISPATCH(fwd_column, b->psize[c], b, c, x)
 }
 
+/* Chain columns: a 3-row block with one below block of 3 rows (a chain or a
+ * branch of spherical joints), factored as LDLᵀ and its forward step done in
+ * one go, in vectors of four lanes holding one row or column of a 3 × 3
+ * block (lane 3 is never stored). Every lane performs the operations of ldl_column and
+ * fwd_ldl on one entry in the same order, the zero start of their sums
+ * included, so the results are theirs to the last bit. The generic path cost
+ * about 380 instructions per column, most of them index arithmetic, scalar
+ * loops and dispatch: the column was bound by instructions more than by the
+ * latency of its dependency on the previous column. */
+/* macros, not functions: a vector argument or result changes the ABI of the baseline clone */
+#define LD3(p) ((MtLanes){(p)[0], (p)[1], (p)[2], (p)[2]}) /* lane 3: any finite number, never stored */
+/* three entries: a 4-lane store would write the next block's first entry */
+#define ST3(p, v) do { MtLanes v_ = (v); (p)[0] = v_[0]; (p)[1] = v_[1]; (p)[2] = v_[2]; } while (0)
+
+/* o: the column's offsets (MtBchol.c3). 1: not taken (rows out of the solve,
+ * or pivots that need the general path), nothing changed then. */
+INLINE int chain_column(MtBchol *b, int c, const int *o, double tol, double *x)
+{
+    const unsigned char *dep = b->dep + o[1];
+    if (dep[0] | dep[1] | dep[2]) return 1;
+    double *D = b->val + o[0], C[9], id;
+    if (adj_small(C, &id, D, b->diag0 + o[1], tol, 3)) return 1;
+    b->ldl[c] = 1;
+    b->dinv[o[1]] = id;
+    double *B = b->val + o[2], *T = b->val + o[3], *xc = x + o[1], *xr = x + o[4];
+    const MtLanes z = {0, 0, 0, 0};
+    MtLanes C0 = LD3(C), C1 = LD3(C + 3), C2 = LD3(C + 6); /* rows = columns: C is symmetric */
+    ST3(D, C0); ST3(D + 3, C1); ST3(D + 6, C2);
+    MtLanes B0 = LD3(B), B1 = LD3(B + 3), B2 = LD3(B + 6); /* rows of B */
+    /* X̃ = B C: rows (stored in place of B), and columns for T and the forward step (a transposition) */
+    MtLanes X0 = ((z + B0[0] * C0) + B0[1] * C1) + B0[2] * C2;
+    MtLanes X1 = ((z + B1[0] * C0) + B1[1] * C1) + B1[2] * C2;
+    MtLanes X2 = ((z + B2[0] * C0) + B2[1] * C1) + B2[2] * C2;
+    const MtMask lo = {0, 4, 1, 5}, k0 = {0, 1, 4, 4}, k1 = {2, 3, 5, 5}, k2 = {2, 6, 2, 2}; /* 3 x 3 transposition */
+    MtLanes t01 = __builtin_shuffle(X0, X1, lo);                    /* X0[0] X1[0] X0[1] X1[1] */
+    MtLanes Xc0 = __builtin_shuffle(t01, X2, k0), Xc1 = __builtin_shuffle(t01, X2, k1);
+    MtLanes t2 = __builtin_shuffle(X0, X1, k2);                     /* X0[2] X1[2] X0[2] X0[2] */
+    const MtMask k3 = {0, 1, 6, 6};
+    MtLanes Xc2 = __builtin_shuffle(t2, X2, k3);
+    /* T -= (B X̃ᵀ)/det, lower triangle (row i, entries j ≤ i) as ldl_column */
+    MtLanes T0 = LD3(T), T1 = LD3(T + 3), T2 = LD3(T + 6);
+    T0 -= (((z + B0[0] * Xc0) + B0[1] * Xc1) + B0[2] * Xc2) * id;
+    T1 -= (((z + B1[0] * Xc0) + B1[1] * Xc1) + B1[2] * Xc2) * id;
+    T2 -= (((z + B2[0] * Xc0) + B2[1] * Xc1) + B2[2] * Xc2) * id;
+    T[0] = T0[0];
+    T[3] = T1[0]; T[4] = T1[1];
+    T[6] = T2[0]; T[7] = T2[1]; T[8] = T2[2];
+    ST3(B, X0); ST3(B + 3, X1); ST3(B + 6, X2);
+    /* forward: y = x_c/det, x_r -= X̃ y, x_c = C y */
+    MtLanes y = LD3(xc) * id;
+    MtLanes r = LD3(xr);
+    r -= ((z + Xc0 * y[0]) + Xc1 * y[1]) + Xc2 * y[2];
+    ST3(xr, r);
+    ST3(xc, ((z + C0 * y[0]) + C1 * y[1]) + C2 * y[2]);
+    return 0;
+}
+
+/* Backward step of a chain column: x_c += (−X̃ᵀ x_r)/det, as bwd_ldl. */
+INLINE void chain_bwd(const MtBchol *b, const int *o, double *x)
+{
+    const double *X = b->val + o[2], *xr = x + o[4];
+    double *xc = x + o[1], id = b->dinv[o[1]];
+    const MtLanes z = {0, 0, 0, 0};
+    MtLanes t = ((z - LD3(X) * xr[0]) - LD3(X + 3) * xr[1]) - LD3(X + 6) * xr[2];
+    ST3(xc, LD3(xc) + t * id);
+}
+
 MT_HOT static void bwd_all(const MtBchol *b, double *x)
 {
     for (int c = b->n - 1; c >= 0; c--) {
+        const int *o = b->c3 + 5 * c;
+        if (o[0] >= 0 && b->ldl[c]) {
+            chain_bwd(b, o, x);
+            continue;
+        }
         if (b->ldl[c]) {
             switch (b->psize[c]) {
             case 1: bwd_ldl(b, c, x, 1); break;
@@ -698,9 +830,18 @@ MT_HOT static void bwd_all(const MtBchol *b, double *x)
 
 MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
 {
-    if (tol > 0) save_diag(b);
+    /* the original diagonal: saved column by column where each column has one
+     * parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
+    const unsigned char *dsave = tol > 0 ? b->dsave : NULL;
+    if (tol > 0 && !dsave) save_diag(b);
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
+        const int *o = b->c3 + 5 * c;
+        if (dsave && dsave[c]) {
+            if (dsave[c] & 1) save_diag_col(b, c);
+            if (dsave[c] & 2) save_diag_col(b, b->rowpos[b->colptr[c]]);
+        }
+        if (o[0] >= 0 && !chain_column(b, c, o, tol, x)) continue;
         int rc;
         switch (b->psize[c]) {
         case 1: rc = ldl_column(b, c, tol, 1) ? factor_column(b, c, 0, tol, 1) : 0; break;

@@ -420,6 +420,20 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
         }
         if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
             for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
+        int r0 = row[0];
+        if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
+            unsigned long long o8;
+            unsigned o4;
+            memcpy(&o8, off + r0, sizeof o8);
+            memcpy(&o4, off + r0 + 8, sizeof o4);
+            if (!rhs || !(o8 | o4)) { /* no row out of the solve among the twelve */
+                mt_lanes_put3(gall + r0, ga);
+                mt_lanes_put3(gdall + r0, gda);
+                mt_lanes_put3(hall + r0, ha);
+                if (rhs) mt_lanes_put3(rhs + r0, v);
+                continue;
+            }
+        }
         for (int l = 0; l < MT_LW; l++) {
             int r0w = row[l];
             if (r0w < 0) break; /* padding */

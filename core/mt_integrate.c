@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_lanes.h"
 #include "mt_math.h"
 
 typedef MtOde Ode;
@@ -29,7 +30,23 @@ MT_HOT MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtE
     MtStatus rc = mt_eval(st, t, q, u, err);
     st->zcur = st->z;
     if (rc) return rc;
-    for (int b = 0; b < s->nbody; b++) {
+    int b = 0;
+    for (; b + MT_LW <= s->nbody; b += MT_LW) { /* four bodies per vector, each lane as the scalar loop below */
+        const double *wl[MT_LW], *pl[MT_LW];
+        double *dl[MT_LW];
+        for (int l = 0; l < MT_LW; l++) {
+            wl[l] = u + 6 * (b + l) + 3;
+            pl[l] = q + 7 * (b + l) + 3;
+            dl[l] = dy + 7 * (b + l);
+            mt_v3_copy(dl[l], u + 6 * (b + l));
+        }
+        MtLanes w0 = MT_LANES(wl, 0), w1 = MT_LANES(wl, 1), w2 = MT_LANES(wl, 2);
+        MtLanes p0 = MT_LANES(pl, 0), p1 = MT_LANES(pl, 1), p2 = MT_LANES(pl, 2), p3 = MT_LANES(pl, 3);
+        MtLanes d[4] = {0.5 * (-w0 * p1 - w1 * p2 - w2 * p3), 0.5 * (w0 * p0 + w1 * p3 - w2 * p2),
+                        0.5 * (w1 * p0 + w2 * p1 - w0 * p3), 0.5 * (w2 * p0 + w0 * p2 - w1 * p1)};
+        mt_lanes_put4(dl, 3, d);
+    }
+    for (; b < s->nbody; b++) {
         const double *w = u + 6 * b + 3, *p = q + 7 * b + 3;
         double *d = dy + 7 * b;
         mt_v3_copy(d, u + 6 * b);

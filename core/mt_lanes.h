@@ -42,4 +42,20 @@ static inline __attribute__((always_inline)) void mt_lanes_put(double *const *ro
         for (int l = 0; l < MT_LW; l++) row[l][f] = v[f][l];
 }
 
+/* Three fields of the lanes (v[0..2]) into one array of four consecutive
+ * rows of three, dst[3 l + a] = v[a][l]: 3 × 4 transposition, three vector
+ * stores (the four rows of consecutive blocks, as in a chain). */
+static inline __attribute__((always_inline)) void mt_lanes_put3(double *dst, const MtLanes *v)
+{
+    const MtMask m01 = {0, 4, 1, 5}, m23 = {2, 6, 3, 7}, m12 = {1, 5, 2, 6};
+    MtLanes t = __builtin_shuffle(v[0], v[1], m01); /* v0[0] v1[0] v0[1] v1[1] */
+    MtLanes u = __builtin_shuffle(v[0], v[1], m23); /* v0[2] v1[2] v0[3] v1[3] */
+    MtLanes w = __builtin_shuffle(v[1], v[2], m12); /* v1[1] v2[1] v1[2] v2[2] */
+    const MtMask k0 = {0, 1, 4, 2}, k1 = {0, 1, 6, 2}, k2 = {6, 2, 3, 7};
+    MtLanes o0 = __builtin_shuffle(t, v[2], k0), o1 = __builtin_shuffle(w, v[0], k1), o2 = __builtin_shuffle(u, v[2], k2);
+    memcpy(dst, &o0, sizeof o0);
+    memcpy(dst + 4, &o1, sizeof o1);
+    memcpy(dst + 8, &o2, sizeof o2);
+}
+
 #endif

@@ -2,7 +2,8 @@
  * patterns with random blocks of 1..6 rows; detection and skipping of
  * dependent rows; lattices of 3-row blocks (block LDLᵀ columns, dense panel
  * updates of the fill-in) with mt_bchol_factor_solve, also with a row taken
- * out of the solve beforehand (as the solver does with redundant rows);
+ * out of the solve beforehand (as the solver does with redundant rows), and
+ * chains and trees of 3-row blocks (chain-column kernel, leaf order) in one sweep;
  * conjugate gradients preconditioned by the factor of a perturbed matrix
  * (mt_bchol_pcg, the solver's stale factor) against the dense solve; the
  * pivots read back from a factor (mt_bchol_pivot_ratios) against the dense
@@ -112,6 +113,16 @@ static double check_pattern_mode(const char *name, int nb, const int *size, int 
         int rc = mt_bchol_factor_solve(b, 1e-13, &bad, x);
         CHECK(rc == 0, "%s: factor failed at block %d", name, bad);
         if (dep_row >= 0) CHECK(x[dep_row] == 0, "%s: the unknown of the row out of the solve is zero", name);
+        for (int i = 0; i < n; i++) {
+            if (i == dep_row) continue;
+            double s = 0;
+            for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+            err_max = fmax(err_max, fabs(s - rhs[i]) / (1 + fabs(rhs[i])));
+        }
+        /* a second right-hand side with the kept factor (mt_bchol_solve reads what the
+         * one-sweep factor stored, chain columns included) */
+        for (int i = 0; i < n; i++) x[i] = rhs[i] = i == dep_row ? 0 : urand();
+        mt_bchol_solve(b, x);
         for (int i = 0; i < n; i++) {
             if (i == dep_row) continue;
             double s = 0;
@@ -331,6 +342,18 @@ int main(void)
     for (int k = 0; k < N; k++) size[k] = 3;
     CHECK_ABS(check_pattern("chain+dependent", N, size, N - 1, edge, 2), 0, 1e-9,
               "residual of independent rows with a dependent row removed");
+    /* chains and trees of 3-row blocks in one sweep: the chain-column kernel, the leaf
+     * order of forests, the diagonal saved column by column (a parent of two children) */
+    CHECK_ABS(check_pattern_mode("chain3 factor_solve", N, size, N - 1, edge, -1, 1), 0, 1e-9,
+              "chain of 40 3-row blocks, factor and solve in one sweep: residual");
+    CHECK_ABS(check_pattern_mode("chain3 row out", N, size, N - 1, edge, 3 * 10 + 1, 1), 0, 1e-9,
+              "chain of 40 3-row blocks with a row out of the solve: residual of the others");
+    {
+        int te[2 * N];
+        for (int k = 1; k < N; k++) { te[2 * (k - 1)] = k; te[2 * (k - 1) + 1] = (k - 1) / 2; }
+        CHECK_ABS(check_pattern_mode("tree3 factor_solve", N, size, N - 1, te, -1, 1), 0, 1e-9,
+                  "binary tree of 40 3-row blocks, factor and solve in one sweep: residual");
+    }
     /* a 7 x 7 lattice of 3-row blocks (each linked to its row and column neighbours and its
      * diagonal ones, as the joints of a plate lattice are): fill-in with columns of many
      * below blocks */
