@@ -1758,6 +1758,10 @@ static void test_kill_run(void)
         MtRunInfo *runs;
         int n = mt_store_list_runs(s, &runs, &err);
         CHECK(n == it + 1, "%d runs stored", n);
+        if (n < 1) { /* the child never started a run (motus-cli missing?): nothing to look at */
+            mt_store_close(s);
+            return;
+        }
         MtRunInfo *ri = &runs[n - 1];
         printf("run %ld: %s, %ld frames, t %g .. %g: %s\n", ri->id, mt_run_status_name(ri->status), ri->frames, ri->t_first,
                ri->t_last, ri->message);
