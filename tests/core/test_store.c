@@ -676,6 +676,20 @@ static void test_controls_events(void)
     sqlite3_close(db);
 }
 
+/* Changes the project file p with sql behind the store's back, then opens it
+ * and loads its model: NULL when refused (err says why, and is printed). The
+ * store is left open in *sp for further checks. */
+static MtModel *edit_and_load(const char *p, const char *sql, MtStore **sp, MtError *err)
+{
+    sqlite3 *db = raw_open(p, 0);
+    raw_exec(db, sql);
+    sqlite3_close(db);
+    *sp = mt_store_open(p, 0, err);
+    MtModel *m = *sp ? mt_store_load_model(*sp, NULL, err) : NULL;
+    printf("message: %s\n", err->msg);
+    return m;
+}
+
 static void test_load_messages(void)
 {
     printf("-- loading checks every row and names the entity\n");
@@ -686,58 +700,32 @@ static void test_load_messages(void)
     mt_store_save_model(s, m, NULL, &err);
     mt_store_close(s);
     mt_model_free(m);
-    sqlite3 *db = raw_open(p, 0);
-    raw_exec(db, "UPDATE bodies SET mass = 'heavy' WHERE name = 'slider'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE bodies SET mass = 'heavy' WHERE name = 'slider'", &s, &err);
     CHECK(!m && strstr(err.msg, "bodies") && strstr(err.msg, "slider") && strstr(err.msg, "'mass'"),
           "a text in a number column: the table, row and column are named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE bodies SET mass = 0.5 WHERE name = 'slider'; UPDATE springs SET name = 'j_rev' WHERE name = 's1'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE bodies SET mass = 0.5 WHERE name = 'slider';"
+                          "UPDATE springs SET name = 'j_rev' WHERE name = 's1'", &s, &err);
     CHECK(!m && strstr(err.msg, "spring 'j_rev'"), "a spring named like a joint: the spring is named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE springs SET name = 's1' WHERE name = 'j_rev'; PRAGMA foreign_keys = OFF;"
-                 "UPDATE joints SET marker_i = 999 WHERE name = 'j_cyl'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE springs SET name = 's1' WHERE name = 'j_rev'; PRAGMA foreign_keys = OFF;"
+                          "UPDATE joints SET marker_i = 999 WHERE name = 'j_cyl'", &s, &err);
     CHECK(!m && strstr(err.msg, "j_cyl") && strstr(err.msg, "marker_i"), "a dangling reference: joint and column named");
     CHECK(mt_store_check(s, &err) != MT_OK && strstr(err.msg, "joints"), "check finds the broken reference: %s", err.msg);
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "PRAGMA foreign_keys = OFF; UPDATE joints SET marker_i = 3 WHERE name = 'j_cyl';"
-                 "UPDATE joints SET type = 'hinge' WHERE name = 'j_uni'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "PRAGMA foreign_keys = OFF; UPDATE joints SET marker_i = 3 WHERE name = 'j_cyl';"
+                          "UPDATE joints SET type = 'hinge' WHERE name = 'j_uni'", &s, &err);
     CHECK(!m && strstr(err.msg, "j_uni") && strstr(err.msg, "'type' holds the unknown name 'hinge'"), "an unknown joint type is named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE joints SET type = 'universal' WHERE name = 'j_uni';"
-                 "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2' WHERE name = 'p'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE joints SET type = 'universal' WHERE name = 'j_uni';"
+                          "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2' WHERE name = 'p'", &s, &err);
     CHECK(!m && strstr(err.msg, "markers") && strstr(err.msg, "'orientation' is not an orientation") && strstr(err.msg, "quat 0.9 0.1 0.2"),
           "an orientation with a word missing: table, column and text named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2 0.3' WHERE name = 'p'");
-    sqlite3_close(db);
     /* the vocabulary tables refuse unknown kinds */
-    db = raw_open(p, 0);
-    raw_exec(db, "PRAGMA foreign_keys = ON; UPDATE joints SET type = 'universal' WHERE name = 'j_uni'");
+    sqlite3 *db = raw_open(p, 0);
+    raw_exec(db, "UPDATE markers SET orientation = 'quat 0.9 0.1 0.2 0.3' WHERE name = 'p';"
+                 "PRAGMA foreign_keys = ON; UPDATE joints SET type = 'universal' WHERE name = 'j_uni'");
     int rc = sqlite3_exec(db, "UPDATE joints SET type = 'hinge' WHERE name = 'j_rev'", NULL, NULL, NULL);
     CHECK(rc != SQLITE_OK, "an unknown joint type is refused by the file itself");
     rc = sqlite3_exec(db, "UPDATE bodies SET mass = -1 WHERE name = 'wheel'", NULL, NULL, NULL);
@@ -751,22 +739,13 @@ static void test_load_messages(void)
     printf("message: %s\n", err.msg);
     CHECK(!s && strstr(err.msg, "damaged") && strstr(err.msg, "controls"), "a lag without tau: the file is refused, the table named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE controls SET tau = 0.05 WHERE name = 'c_lag'; PRAGMA foreign_keys = OFF;"
-                 "UPDATE events SET joint_id = 999 WHERE name = 'e_lock'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE controls SET tau = 0.05 WHERE name = 'c_lag'; PRAGMA foreign_keys = OFF;"
+                          "UPDATE events SET joint_id = 999 WHERE name = 'e_lock'", &s, &err);
     CHECK(!m && strstr(err.msg, "events") && strstr(err.msg, "e_lock") && strstr(err.msg, "'joint_id' refers to a row that does not exist"),
           "an event on a missing joint: event and column named");
     mt_store_close(s);
-    db = raw_open(p, 0);
-    raw_exec(db, "UPDATE events SET joint_id = 1 WHERE name = 'e_lock'; UPDATE controls SET name = 's_pos' WHERE name = 'c_lag'");
-    sqlite3_close(db);
-    s = mt_store_open(p, 0, &err);
-    m = mt_store_load_model(s, NULL, &err);
-    printf("message: %s\n", err.msg);
+    m = edit_and_load(p, "UPDATE events SET joint_id = 1 WHERE name = 'e_lock';"
+                          "UPDATE controls SET name = 's_pos' WHERE name = 'c_lag'", &s, &err);
     CHECK(!m && strstr(err.msg, "control 's_pos'"), "a control named like a sensor: the control is named");
     mt_store_close(s);
 }
