@@ -12,6 +12,29 @@
 #include "mt_kin.h"
 #include "mt_lanes.h"
 
+/* The body pass's arithmetic, written once for one body (double) and for four
+ * (MtLanes): the rotation R of a unit quaternion (w, x, y, z), and the world
+ * inverse inertia S = R·diag(d0, d1, d2)·Rᵀ of principal axes. The same
+ * expressions in both types keep the lanes bit-identical to the scalar path. */
+#define MT_QUAT_ROT(R, w, x, y, z)                                                                                  \
+    do {                                                                                                            \
+        __typeof__(w) xx_ = 2 * (x) * (x), yy_ = 2 * (y) * (y), zz_ = 2 * (z) * (z), xy_ = 2 * (x) * (y),           \
+                      xz_ = 2 * (x) * (z), yz_ = 2 * (y) * (z), wx_ = 2 * (w) * (x), wy_ = 2 * (w) * (y),           \
+                      wz_ = 2 * (w) * (z);                                                                          \
+        R[0] = 1 - (yy_ + zz_), R[1] = xy_ - wz_, R[2] = xz_ + wy_;                                                 \
+        R[3] = xy_ + wz_, R[4] = 1 - (xx_ + zz_), R[5] = yz_ - wx_;                                                 \
+        R[6] = xz_ - wy_, R[7] = yz_ + wx_, R[8] = 1 - (xx_ + yy_);                                                 \
+    } while (0)
+#define MT_ROT_DIAG(S, R, d0, d1, d2)                                                                               \
+    do {                                                                                                            \
+        S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];                                              \
+        S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];                                       \
+        S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];                                       \
+        S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];                                              \
+        S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];                                       \
+        S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];                                              \
+    } while (0)
+
 void mt_stage_bodies(MtState *st, const double *q)
 {
     const MtSystem *s = st->sys;
@@ -22,24 +45,16 @@ void mt_stage_bodies(MtState *st, const double *q)
         double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
         double nn = 1 / sqrt(w * w + x * x + y * y + z * z); /* normalised first: implicit methods' Newton needs it to the last bit */
         w *= nn; x *= nn; y *= nn; z *= nn;
-        double k = 2;
-        double xx = k * x * x, yy = k * y * y, zz = k * z * z, xy = k * x * y, xz = k * x * z, yz = k * y * z;
-        double wx = k * w * x, wy = k * w * y, wz = k * w * z;
-        double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+        double R[9];
+        MT_QUAT_ROT(R, w, x, y, z);
         double *Rb = Rall + 9 * b;
         for (int i = 0; i < 9; i++) Rb[i] = R[i];
         const double *Ji = Jiall + 9 * b;
-        double *S = Sall + 9 * b;
-        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) { /* principal axes: R diag(d) Rᵀ, 6 distinct entries */
-            double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
-            double s00 = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
-            double s01 = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
-            double s02 = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
-            double s11 = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
-            double s12 = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
-            double s22 = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
-            S[0] = s00; S[1] = s01; S[2] = s02; S[3] = s01; S[4] = s11; S[5] = s12; S[6] = s02; S[7] = s12; S[8] = s22;
-        } else mt_m3_rotate_sym(S, R, Ji);
+        double S[9];
+        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) MT_ROT_DIAG(S, R, Ji[0], Ji[4], Ji[8]); /* principal axes */
+        else mt_m3_rotate_sym(S, R, Ji);
+        double *Sb = Sall + 9 * b;
+        for (int i = 0; i < 9; i++) Sb[i] = S[i];
     }
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
@@ -54,22 +69,14 @@ static inline __attribute__((always_inline)) void body_eval(MtState *st, const d
     double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
     double nn = st->qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
     w *= nn; x *= nn; y *= nn; z *= nn;
-    double xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
-    double wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
-    double R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    double R[9];
+    MT_QUAT_ROT(R, w, x, y, z);
     double *Rb = st->R + 9 * b;
     for (int i = 0; i < 9; i++) Rb[i] = R[i];
     const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
     double S[9];
-    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) {
-        double d0 = Ji[0], d1 = Ji[4], d2 = Ji[8];
-        S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
-        S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
-        S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
-        S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
-        S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
-        S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
-    } else mt_m3_rotate_sym(S, R, Ji);
+    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) MT_ROT_DIAG(S, R, Ji[0], Ji[4], Ji[8]);
+    else mt_m3_rotate_sym(S, R, Ji);
     double *Sb = st->Jwinv + 9 * b;
     for (int i = 0; i < 9; i++) Sb[i] = S[i];
     if (s->nflex && s->bflex[b] >= 0) return; /* mt_flex_forces */
@@ -116,17 +123,10 @@ static inline __attribute__((always_inline)) void body_eval4(MtState *st, const 
     memcpy(&m, s->mass + b, sizeof m);
     memcpy(&im, s->imass + b, sizeof im);
     MtLanes w = MT_LANES(qp, 0) * nn, x = MT_LANES(qp, 1) * nn, y = MT_LANES(qp, 2) * nn, z = MT_LANES(qp, 3) * nn;
-    MtLanes xx = 2 * x * x, yy = 2 * y * y, zz = 2 * z * z, xy = 2 * x * y, xz = 2 * x * z, yz = 2 * y * z;
-    MtLanes wx = 2 * w * x, wy = 2 * w * y, wz = 2 * w * z;
-    MtLanes R[9] = {1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)};
+    MtLanes R[9], S[9];
+    MT_QUAT_ROT(R, w, x, y, z);
     MtLanes d0 = MT_LANES(Jip, 0), d1 = MT_LANES(Jip, 4), d2 = MT_LANES(Jip, 8);
-    MtLanes S[9];
-    S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];
-    S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];
-    S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];
-    S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];
-    S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];
-    S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];
+    MT_ROT_DIAG(S, R, d0, d1, d2);
     mt_lanes_put(Rr, 9, R);
     mt_lanes_put(Sr, 9, S);
     MtLanes o0 = MT_LANES(op, 0), o1 = MT_LANES(op, 1), o2 = MT_LANES(op, 2);
