@@ -956,24 +956,6 @@ MtStatus mt_edit_set_field(MtEditor *e, MtEditKind kind, int index, const char *
     return MT_OK;
 }
 
-/* A right-handed orthonormal frame (row-major, columns = axes) whose z is
- * the unit vector z; x is taken from the project axis least along z. */
-void mt_edit_frame_from_z(const double z[3], double R[9])
-{
-    double a[3] = {0, 0, 0};
-    int k = fabs(z[0]) <= fabs(z[1]) && fabs(z[0]) <= fabs(z[2]) ? 0 : fabs(z[1]) <= fabs(z[2]) ? 1 : 2;
-    a[k] = 1;
-    double x[3], y[3];
-    mt_v3_cross(y, z, a);
-    mt_v3_scale(y, y, 1 / mt_v3_norm(y));
-    mt_v3_cross(x, y, z);
-    for (int i = 0; i < 3; i++) {
-        R[3 * i + 0] = x[i];
-        R[3 * i + 1] = y[i];
-        R[3 * i + 2] = z[i];
-    }
-}
-
 void mt_edit_rot_to_angles(const double R[9], double a[3])
 {
     double sy = -R[6];

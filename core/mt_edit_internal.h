@@ -8,8 +8,6 @@
 int mt_edit_valid(const MtModel *m, MtEditKind kind, int index);
 /* The name buffer of a named entity, or NULL. */
 char *mt_edit_name_ptr(MtModel *m, MtEditKind kind, int index);
-/* Right-handed orthonormal axes (row-major, columns x y z) with the given unit z. */
-void mt_edit_frame_from_z(const double z[3], double R[9]);
 
 /* Body orientation as turns about project x, y, z (R = Rz·Ry·Rx; the other
  * way: mt_orient_rot with MT_ORIENT_ANGLES). */

@@ -809,13 +809,10 @@ static int add_marker_at(MtModel *c, int body, const char *base, const double p[
     double lp[3], W[9], R[9];
     to_body(c, body, p, NULL, lp, NULL);
     if (axis) {
-        double n = mt_v3_norm(axis), z[3];
-        if (!(n > 1e-12) || !isfinite(n)) {
+        if (mt_orient_rot(MT_ORIENT_Z, axis, W)) { /* the text format's rule for 'z …' */
             mt_error_set(err, MT_ERR_MODEL, name, MT_("marker '%s': the axis must be a non-zero direction"), name);
             return -1;
         }
-        mt_v3_scale(z, axis, 1 / n);
-        mt_edit_frame_from_z(z, W);
     } else {
         mt_m3_identity(W);
     }
