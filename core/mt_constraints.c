@@ -180,88 +180,71 @@ static void set_row(double *Gi, double *Gj, const double *li, const double *ai, 
     }
 }
 
-/* Sphere rolling on a plane fixed to ground: the contact point is always R below the centre. */
-static void ball_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double *Gj, double *g, double *gd, double *h)
+/* A disk (axle z_i) or a sphere of radius R, centre p_i, rolling without slip
+ * on the plane through p_j normal to n = z_j; the plane's body may move. P =
+ * p_i − R k is the contact point (sphere: k = n; disk: k the unit vector of
+ * the disk's plane nearest n). Rows along e = n, x_j, y_j: the relative
+ * velocity of the two bodies' material points at P, e·(v_i(P) − v_j(P)).
+ * The first is the rate of the height g = n·(P − p_j) (holonomic); the
+ * other two are the no-slip rows (velocity level). h = (d/dt of the rows)·u:
+ * ė·Δv + e·(ω_i × (Ṗ − v_i) − ω_j × (Ṗ − v_j)), Ṗ the rate of the contact point. */
+static void roll_rows(const MtMk *I, const MtMk *J, double R, int sphere, double *Gi, double *Gj, double *g, double *gd,
+                      double *h)
 {
-    const double *n = J->ax[2], *w = I->w;
-    double zero3[3] = {0, 0, 0}, d[3], rn[3], t1[3];
-    mt_v3_sub(d, I->p, J->p);
-    mt_v3_cross(rn, I->r, n);
-    set_row(Gi, Gj, n, rn, zero3, zero3);
-    g[0] = mt_v3_dot(n, d) - R;
-    gd[0] = mt_v3_dot(n, I->vp);
-    mt_v3_cross(t1, w, I->r); mt_v3_cross(t1, w, t1);
-    h[0] = mt_v3_dot(n, t1);
-    double rP[3], vP[3], rPd[3], acc[3];
-    mt_v3_copy(rP, I->r);
-    mt_v3_axpy(rP, -R, n);
-    mt_v3_cross(vP, w, rP);
-    mt_v3_add(vP, vP, I->v);
-    mt_v3_cross(rPd, w, I->r); /* the contact point moves with the centre, not with the material */
-    mt_v3_cross(acc, w, rPd);
-    for (int e = 0; e < 2; e++) {
-        const double *t = J->ax[e];
-        double rt[3];
-        mt_v3_cross(rt, rP, t);
-        set_row(Gi + 6 * (e + 1), Gj + 6 * (e + 1), t, rt, zero3, zero3);
-        g[e + 1] = 0;
-        gd[e + 1] = mt_v3_dot(t, vP);
-        h[e + 1] = mt_v3_dot(t, acc);
+    const double *n = J->ax[2], *wi = I->w, *wj = J->w;
+    double nd[3], k[3], kd[3];
+    mt_v3_cross(nd, wj, n); /* ṅ */
+    if (sphere) {
+        mt_v3_copy(k, n);
+        mt_v3_copy(kd, nd);
+    } else {
+        const double *a = I->ax[2];
+        double na = mt_v3_dot(n, a), ad[3], w[3], wd[3];
+        mt_v3_cross(ad, wi, a); /* ȧ */
+        mt_v3_copy(w, n);
+        mt_v3_axpy(w, -na, a);
+        double wn2 = mt_v3_dot(w, w), wl = sqrt(wn2 > 1e-24 ? wn2 : 1e-24); /* a disk lying flat has no contact point */
+        mt_v3_scale(k, w, 1 / wl);
+        double nad = mt_v3_dot(nd, a) + mt_v3_dot(n, ad); /* d/dt (n·a) */
+        mt_v3_copy(wd, nd);                               /* ẇ = ṅ − (n·a)˙ a − (n·a) ȧ */
+        mt_v3_axpy(wd, -nad, a);
+        mt_v3_axpy(wd, -na, ad);
+        mt_v3_copy(kd, wd); /* k̇ = (ẇ − k (k·ẇ)) / |w| */
+        mt_v3_axpy(kd, -mt_v3_dot(k, wd), k);
+        mt_v3_scale(kd, kd, 1 / wl);
     }
-}
-
-/* Disk rolling on a plane fixed to ground (validated): rows height, slip x_j, slip y_j. */
-static void roll_rows(const MtMk *I, const MtMk *J, double R, double *Gi, double *Gj, int nrow, double *g, double *gd, double *h)
-{
-    const double *n = J->ax[2], *a = I->ax[2], *w = I->w;
-    double na = mt_v3_dot(n, a), wv[3], wn2, wl, k[3];
-    mt_v3_copy(wv, n);
-    mt_v3_axpy(wv, -na, a);
-    wn2 = mt_v3_dot(wv, wv);
-    wl = sqrt(wn2 > 1e-24 ? wn2 : 1e-24); /* a disk lying flat has no contact point */
-    mt_v3_scale(k, wv, 1 / wl);
-    double ad[3], wd[3], kd[3], c[3], cd[3], rP[3], rPd[3], t1[3];
-    mt_v3_cross(ad, w, a);                       /* ȧ */
-    double nad = mt_v3_dot(n, ad);
-    mt_v3_scale(wd, a, -nad);                    /* ẇ = −(n·ȧ) a − (n·a) ȧ */
-    mt_v3_axpy(wd, -na, ad);
-    mt_v3_copy(kd, wd);                          /* k̇ = (ẇ − k (k·ẇ)) / |w| */
-    mt_v3_axpy(kd, -mt_v3_dot(k, wd), k);
-    mt_v3_scale(kd, kd, 1 / wl);
-    /* height: g = n·(p_i − p_j) − R |w| */
-    double beta = R * na / wl, betad = R * nad / (wl * wl * wl);
-    mt_v3_cross(c, a, n);
-    mt_v3_cross(cd, ad, n);
-    double ang[3], rn[3];
-    mt_v3_cross(rn, I->r, n);
-    mt_v3_copy(ang, rn);
-    mt_v3_axpy(ang, beta, c);
-    double d[3], zero3[3] = {0, 0, 0};
-    mt_v3_sub(d, I->p, J->p);
-    set_row(Gi, Gj, n, ang, zero3, zero3);
-    g[0] = mt_v3_dot(n, d) - R * wl;
-    gd[0] = mt_v3_dot(n, I->v) + mt_v3_dot(ang, w);
-    mt_v3_cross(t1, w, I->r); mt_v3_cross(t1, w, t1);
-    h[0] = mt_v3_dot(n, t1) + betad * mt_v3_dot(c, w) + beta * mt_v3_dot(cd, w);
-    /* no slip of the material contact point: t·(v + ω × r_P) = 0 for t = x_j, y_j */
-    mt_v3_copy(rP, I->r);
-    mt_v3_axpy(rP, -R, k);
-    mt_v3_cross(rPd, w, I->r);                   /* ṙ_P = ω × r_i − R k̇ */
-    mt_v3_axpy(rPd, -R, kd);
-    double vP[3], acc[3];
-    mt_v3_cross(vP, w, rP);
-    mt_v3_add(vP, vP, I->v);
-    mt_v3_cross(acc, w, rPd);
-    for (int e = 0; e < 2; e++) {
-        const double *t = J->ax[e];
-        double rt[3];
-        mt_v3_cross(rt, rP, t);
-        set_row(Gi + 6 * (e + 1), Gj + 6 * (e + 1), t, rt, zero3, zero3);
-        g[e + 1] = 0;
-        gd[e + 1] = mt_v3_dot(t, vP);
-        h[e + 1] = mt_v3_dot(t, acc);
+    double ci[3], cj[3], P[3], Pd[3], vi[3], vj[3], dv[3], ai[3], aj[3], t[3];
+    mt_v3_copy(ci, I->r); /* P − centre of mass of i */
+    mt_v3_axpy(ci, -R, k);
+    mt_v3_add(P, I->p, ci);
+    mt_v3_sub(P, P, I->r);
+    mt_v3_sub(cj, P, J->p); /* P − centre of mass of j (ground: P) */
+    mt_v3_add(cj, cj, J->r);
+    mt_v3_copy(Pd, I->vp);
+    mt_v3_axpy(Pd, -R, kd);
+    mt_v3_cross(vi, wi, ci);
+    mt_v3_add(vi, vi, I->v);
+    mt_v3_cross(vj, wj, cj);
+    mt_v3_add(vj, vj, J->v);
+    mt_v3_sub(dv, vi, vj);
+    mt_v3_sub(t, Pd, I->v);
+    mt_v3_cross(ai, wi, t);
+    mt_v3_sub(t, Pd, J->v);
+    mt_v3_cross(aj, wj, t);
+    mt_v3_sub(ai, ai, aj);
+    for (int r = 0; r < 3; r++) {
+        const double *e = J->ax[r == 0 ? 2 : r - 1];
+        double ed[3], ri[3], rj[3], me[3] = {-e[0], -e[1], -e[2]};
+        mt_v3_cross(ed, wj, e);
+        mt_v3_cross(ri, ci, e);
+        mt_v3_cross(rj, e, cj);
+        set_row(Gi + 6 * r, Gj + 6 * r, e, ri, me, rj);
+        gd[r] = mt_v3_dot(e, dv);
+        h[r] = mt_v3_dot(ed, dv) + mt_v3_dot(e, ai);
     }
-    (void)nrow;
+    mt_v3_sub(t, P, J->p);
+    g[0] = mt_v3_dot(n, t);
+    g[1] = g[2] = 0;
 }
 
 /* Lean spherical blocks: G = σ[I, −[r]×] and W = M⁻¹Gᵀ = [σ/m I, σ J⁻¹(r × e_a)] per side
@@ -541,8 +524,7 @@ static void stage_block(MtState *st, int k, double t, const double *q, const dou
                 break;
             }
             case MT_PRIM_ROLL:
-                if (pr->b) ball_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
-                else roll_rows(&I, &J, pr->param, Gi + 6 * r, Gj + 6 * r, nr, g + r, gd + r, h + r);
+                roll_rows(&I, &J, pr->param, pr->b, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
                 /* rows 1 and 2 are velocity-level: mark by level in mt_eval via the primitive */
                 r += 3;
                 break;

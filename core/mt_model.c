@@ -548,8 +548,6 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         if (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL) {
             if (!(isfinite(j->param) && j->param > 0))
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the rolling radius must be positive"), j->name);
-            if (m->marker[j->mj].body != MT_GROUND)
-                return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the plane of a rolling joint (marker j) must be on the ground"), j->name);
         }
     }
     for (int i = 0; i < m->ndriver; i++) {

@@ -2,7 +2,9 @@
  * against a closed-form answer: gear pair (ratio and contact force), rack and
  * pinion, screw (several turns), distance rod (pendulum period), point on
  * line and on plane (sliding under gravity), planar joint, disk rolling down
- * an incline (a = 2/3 g sin α), driver laws at displacement, velocity and
+ * an incline (a = 2/3 g sin α), rolling on moving planes (a disk on an
+ * accelerating platform, a ball on a turntable circling at 2/7 of its speed,
+ * a disk on a rocking plate), driver laws at displacement, velocity and
  * acceleration level, marker driver, linear coupler, and Bricard's
  * overconstrained 6R linkage (Grübler 0, mobility 1). */
 #include <string.h>
@@ -558,6 +560,69 @@ static void flat_lattice(int R, int C)
     mt_system_free(s);
 }
 
+/* Rolling on a moving plane.
+ * (a) A uniform disk standing on a platform driven along x at acceleration a:
+ *     no slip gives ẍ (1 + m R²/I) = a, so its centre moves at a/3 and the
+ *     platform pushes it with m a/3.
+ * (b) A uniform sphere on a turntable spinning at Ω: its velocity turns at
+ *     (2/7) Ω (v̇ = (2/7) Ω ẑ × v), so the centre runs on a circle of radius
+ *     V / ν, ν = 2Ω/7, whatever the table's speed under it. */
+static double plat_exact(double t) { return 0.5 * (3.0 / 3.0) * t * t; }
+static double turn_nu, turn_V, turn_x0;
+static double turn_x(double t) { return turn_x0 + turn_V * (cos(turn_nu * t) - 1) / turn_nu; }
+static double turn_y(double t) { return turn_V * sin(turn_nu * t) / turn_nu; }
+static void rolling_on_moving_plane(void)
+{
+    const char *plat = "gravity 0 0 -9.81\nsolver method dp54 step 1e-3 until 1 rtol 1e-11 atol 1e-13\n"
+                       "ground\n marker rail z 1 0 0\nend\n"
+                       "body plat\n mass 5\n inertia 1 1 1\n marker s z 1 0 0\n marker top at 0 0 0.05\nend\n"
+                       "body disk\n mass 1\n inertia 0.0025 0.0025 0.005\n position 0 0 0.15\n"
+                       " orientation z 0 1 0 x 1 0 0\n marker c\nend\n"
+                       "joint slide prismatic plat.s ground.rail\ndriver push slide poly 0 0 1.5\n"
+                       "joint roll rolling disk.c plat.top radius 0.1\n";
+    double e;
+    run_probe(plat, "disk.x", plat_exact, &e);
+    CHECK_ABS(e, 0, 1e-9, "disk on a platform accelerating at 3 m/s^2: centre travel (a/3) t^2/2, max error [m]");
+    CHECK_ABS(run_probe(plat, "roll.Fx", NULL, NULL), 1.0, 1e-8, "disk on an accelerating platform: friction m a/3 [N]");
+    CHECK_ABS(run_probe(plat, "roll.Fz", NULL, NULL), 9.81, 1e-8, "disk on an accelerating platform: normal force m g [N]");
+    /* ball at x0 moving at V along y; no slip on the table fixes its spin ω_x = (Ω x0 − V)/R */
+    const double W = 2, V = 0.1, x0 = 0.3, R = 0.05;
+    turn_nu = 2 * W / 7, turn_V = V, turn_x0 = x0;
+    char table[1536];
+    snprintf(table, sizeof table,
+             "gravity 0 0 -9.81\nsolver method dp54 step 1e-3 until 5 rtol 1e-11 atol 1e-13\n"
+             "ground\n marker a\nend\n"
+             "body table\n mass 10\n inertia 0.5 0.5 1\n omega 0 0 %g\n marker c\n marker top at 0 0 0.05\nend\n"
+             "body ball\n mass 1\n inertia %.17g %.17g %.17g\n position %g 0 %g\n velocity 0 %g 0\n omega %.17g 0 0\n"
+             " marker c\nend\n"
+             "joint spin revolute table.c ground.a\ndriver turn spin rate %g\n"
+             "joint roll ball ball.c table.top radius %g\n",
+             W, 0.4 * R * R, 0.4 * R * R, 0.4 * R * R, x0, 0.05 + R, V, (W * x0 - V) / R, W, R);
+    run_probe(table, "ball.x", turn_x, &e);
+    CHECK_ABS(e, 0, 1e-9, "ball on a turntable: x of the centre on its circle (nu = 2/7 Omega), max error over 5 s [m]");
+    run_probe(table, "ball.y", turn_y, &e);
+    CHECK_ABS(e, 0, 1e-9, "ball on a turntable: y of the centre on its circle, max error over 5 s [m]");
+    /* (c) the plane's normal turning: a disk on a plate rocked ±0.3 rad about x
+     * at 3 rad/s, without stabilisation. Only exact velocity terms h (those of
+     * the turning normal and of the plate's spin included) keep the contact
+     * closed; dropping either lets it drift by centimetres in 2 s. */
+    const char *tilt = "gravity 0 0 -9.81\nsolver method dp54 step 1e-3 until 2 rtol 1e-12 atol 1e-14 loops lagrange\n"
+                       "ground\n marker h z 1 0 0\nend\n"
+                       "body plate\n mass 5\n inertia 1 1 1\n marker c z 1 0 0\n marker top at 0 0 0.05\nend\n"
+                       "body disk\n mass 1\n inertia 0.0025 0.0025 0.005\n position 0.1 0.05 0.15\n"
+                       " orientation z 0.6 0.8 0 x 0 0 1\n marker c\nend\n"
+                       "joint hinge revolute plate.c ground.h\ndriver tilt hinge harmonic 0.3 3\n"
+                       "joint roll rolling disk.c plate.top radius 0.1\n";
+    MtSystem *s = mt_test_system(tilt);
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, NULL, NULL, &stats);
+    CHECK(st->t > 1.999, "rocking plate: the run reaches 2 s (t = %g)", st->t);
+    CHECK_ABS(stats.gmax, 0, 1e-9, "disk on a rocking plate, no stabilisation: contact height stays closed [m]");
+    CHECK_ABS(stats.gdmax, 0, 1e-8, "disk on a rocking plate, no stabilisation: no slip at the contact [m/s]");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
 static double ball_exact(double t) { return 0.5 * (5.0 / 7.0) * 9.81 * sin(0.3) * t * t; }
 
 int main(void)
@@ -565,6 +630,7 @@ int main(void)
     motion_rank();
     flat_lattice(5, 5);
     rolling_coin();
+    rolling_on_moving_plane();
     static_reaction();
     atwood();
     {
