@@ -389,20 +389,27 @@ MT_HOT void mt_bsuper_solve(MtBsuper *s, double *x)
             for (int i = j + 1; i < w; i++) yk[i] -= col[i] * v;
         }
         if (!nb) continue;
-        for (int i = 0; i < nb; i++) t[i] = 0;
-        int j = 0;
-        for (; j + 4 <= w; j += 4) {
-            const double *c0 = P + (size_t)j * ld + w, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
-            double v0 = yk[j], v1 = yk[j + 1], v2 = yk[j + 2], v3 = yk[j + 3];
-            int i = 0;
-            for (; i + 4 <= nb; i += 4)
-                st4(t + i, ld4(t + i) + (((ld4(c0 + i) * v0 + ld4(c1 + i) * v1) + ld4(c2 + i) * v2) + ld4(c3 + i) * v3));
-            for (; i < nb; i++) t[i] += ((c0[i] * v0 + c1[i] * v1) + c2[i] * v2) + c3[i] * v3;
+        const double *Lb = P + w;
+        int i = 0;
+        for (; i + 8 <= nb; i += 8) { /* t = L_b y_k, eight rows in registers */
+            MtLanes a0 = z, a1 = z;
+            for (int j = 0; j < w; j++) {
+                const double *c = Lb + (size_t)j * ld + i;
+                a0 += ld4(c) * yk[j];
+                a1 += ld4(c + 4) * yk[j];
+            }
+            st4(t + i, a0);
+            st4(t + i + 4, a1);
         }
-        for (; j < w; j++) {
-            const double *c0 = P + (size_t)j * ld + w;
-            double v = yk[j];
-            for (int i = 0; i < nb; i++) t[i] += c0[i] * v;
+        for (; i + 4 <= nb; i += 4) {
+            MtLanes a0 = z;
+            for (int j = 0; j < w; j++) a0 += ld4(Lb + (size_t)j * ld + i) * yk[j];
+            st4(t + i, a0);
+        }
+        for (; i < nb; i++) {
+            double a0 = 0;
+            for (int j = 0; j < w; j++) a0 += Lb[(size_t)j * ld + i] * yk[j];
+            t[i] = a0;
         }
         for (int i = 0; i < nb; i++) y[L[i]] -= t[i];
     }
@@ -422,10 +429,14 @@ MT_HOT void mt_bsuper_solve(MtBsuper *s, double *x)
                     MtLanes ti = ld4(t + i);
                     a0 += ld4(c0 + i) * ti; a1 += ld4(c1 + i) * ti; a2 += ld4(c2 + i) * ti; a3 += ld4(c3 + i) * ti;
                 }
-                double s0 = (a0[0] + a0[1]) + (a0[2] + a0[3]), s1 = (a1[0] + a1[1]) + (a1[2] + a1[3]);
-                double s2 = (a2[0] + a2[1]) + (a2[2] + a2[3]), s3 = (a3[0] + a3[1]) + (a3[2] + a3[3]);
-                for (; i < nb; i++) { s0 += c0[i] * t[i]; s1 += c1[i] * t[i]; s2 += c2[i] * t[i]; s3 += c3[i] * t[i]; }
-                yk[j] -= s0; yk[j + 1] -= s1; yk[j + 2] -= s2; yk[j + 3] -= s3;
+                for (; i < nb; i++) { /* the tail in lane 0 */
+                    a0[0] += c0[i] * t[i]; a1[0] += c1[i] * t[i]; a2[0] += c2[i] * t[i]; a3[0] += c3[i] * t[i];
+                }
+                /* the four sums at once: pairwise sums by two transpositions */
+                const MtMask ev = {0, 4, 2, 6}, od = {1, 5, 3, 7}, lo = {0, 1, 4, 5}, hi = {2, 3, 6, 7};
+                MtLanes u = __builtin_shuffle(a0, a1, ev) + __builtin_shuffle(a0, a1, od);
+                MtLanes v = __builtin_shuffle(a2, a3, ev) + __builtin_shuffle(a2, a3, od);
+                st4(yk + j, ld4(yk + j) - (__builtin_shuffle(u, v, lo) + __builtin_shuffle(u, v, hi)));
             }
             for (; j < w; j++) {
                 const double *c0 = P + (size_t)j * ld + w;
