@@ -180,7 +180,7 @@ int mt_bsuper_new(int n, int nrows, const int *psize, const int *poff, const int
         }
     }
     s->runptr[ns] = r;
-    if (!NEW(s->x, nx) || !NEW(s->dinv, nrows) || !NEW(s->buf, maxbuf) || !NEW(s->y, nrows) || !NEW(s->t, maxnb))
+    if (!NEW(s->x, nx + 8) || !NEW(s->dinv, nrows) || !NEW(s->buf, maxbuf) || !NEW(s->y, nrows) || !NEW(s->t, maxnb))
         goto nomem;
     free(spos); free(where); free(first);
     *out = s;
@@ -196,6 +196,9 @@ nomem:
 /* macros, not functions: a vector argument or result changes the ABI of the baseline clone */
 #define ld4(p) ({ MtLanes v_; memcpy(&v_, (p), sizeof v_); v_; })
 #define st4(p, v) do { MtLanes w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)
+
+/* lanes 0 .. k−1 of four */
+static const MtMask tail_mask[4] = {{0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}};
 
 /* The product kernel of the factor: for rows i in [i0, i1) and the nj (1 or
  * 4) columns j .. j+nj−1, acc(i, j) = Σ_{q < kn} L[i, q]·L[j, q] (L column-
@@ -244,16 +247,21 @@ INLINE void prod(const double *L, size_t ld, int kn, int i0, int i1, int j, cons
             else st4(o, acc[c]);
         }
     }
-    for (; i < i1; i++) {
-        double acc[4] = {0, 0, 0, 0};
+    if (i < i1) { /* the last one to three rows in four lanes: the lanes past i1 read the next entries of
+                   * the panels (x is padded at its end) and leave their targets as they were */
+        const MtMask mk = tail_mask[i1 - i];
+        MtLanes c0 = z, d0 = z, e0 = z, g0 = z;
         for (int q = 0; q < kn; q++) {
             const double *Lq = L + (size_t)q * ld;
-            for (int c = 0; c < nj; c++) acc[c] += Lq[i] * Lq[j + c];
+            MtLanes l0 = ld4(Lq + i);
+            c0 += l0 * Lq[j];
+            if (nj == 4) { d0 += l0 * Lq[j + 1]; e0 += l0 * Lq[j + 2]; g0 += l0 * Lq[j + 3]; }
         }
+        MtLanes acc[4] = {c0, d0, e0, g0};
         for (int c = 0; c < nj; c++) {
             double *o = out + (size_t)(j + c - off) * ldo + (i - off);
-            if (sub) *o -= acc[c];
-            else *o = acc[c];
+            if (sub) st4(o, ld4(o) - MT_AND(mk, acc[c]));
+            else st4(o, MT_SEL(mk, acc[c], ld4(o)));
         }
     }
 }
@@ -319,10 +327,17 @@ INLINE void panel_update(MtBsuper *s, int k)
         int a = s->run_a[r], b = s->run_b[r], t = s->run_t[r], ldc = nb - a, ldt = s->sptr[t + 1] - s->sptr[t];
         const int *map = s->maps + s->run_map[r];
         double *T = s->x + s->px[t]; /* C(i, j), i, j ≥ a, at buf[i − a + (j − a)·ldc] */
+        const int *seg = s->segs + s->run_seg[r];
         int j = a;
+        if (seg[1] == ldc) { /* the target's rows are consecutive: subtract in place (the few entries above
+                              * its diagonal that the four-column groups also form are never read) */
+            double *T0 = T + (size_t)map[0] * ldt + map[0];
+            for (; j + 4 <= b; j += 4) prod(Lb, (size_t)ld, w, j, nb, j, 4, T0, (size_t)ldt, a, 1);
+            for (; j < b; j++) prod(Lb, (size_t)ld, w, j, nb, j, 1, T0, (size_t)ldt, a, 1);
+            continue;
+        }
         for (; j + 4 <= b; j += 4) prod(Lb, (size_t)ld, w, j, nb, j, 4, s->buf, (size_t)ldc, a, 0);
         for (; j < b; j++) prod(Lb, (size_t)ld, w, j, nb, j, 1, s->buf, (size_t)ldc, a, 0);
-        const int *seg = s->segs + s->run_seg[r];
         for (int jj = 0, g = 0; jj < b - a; jj++) {
             double *Tj = T + (size_t)map[jj] * ldt;
             const double *Cj = s->buf + (size_t)jj * ldc;
@@ -331,7 +346,8 @@ INLINE void panel_update(MtBsuper *s, int k)
                 int e = seg[h + 1];
                 double *Tc = Tj + map[seg[h]] - seg[h];
                 for (; i + 4 <= e; i += 4) st4(Tc + i, ld4(Tc + i) - ld4(Cj + i));
-                for (; i < e; i++) Tc[i] -= Cj[i];
+                if (i < e) st4(Tc + i, ld4(Tc + i) - MT_AND(tail_mask[e - i], ld4(Cj + i))); /* as in prod */
+                i = e;
             }
         }
     }
@@ -340,7 +356,7 @@ INLINE void panel_update(MtBsuper *s, int k)
 MT_HOT int mt_bsuper_factor(MtBsuper *s, const double *val, const int *dval, const int *voff, const unsigned char *isfill,
                             unsigned char *dep, double *diag0, int detect, double tol, int *nreg, int *bad_pos)
 {
-    memset(s->x, 0, sizeof(double) * s->nx);
+    memset(s->x, 0, sizeof(double) * (s->nx + 8));
     /* A into the panels; rows out of the solve: a unit diagonal and no coupling */
     for (int c = 0; c < s->n; c++) {
         int k = s->bsn[c], m = s->psize[c], lc = s->lcol[c], o = s->poff[c], ld = s->sptr[k + 1] - s->sptr[k];
@@ -355,9 +371,19 @@ MT_HOT int mt_bsuper_factor(MtBsuper *s, const double *val, const int *dval, con
             if (isfill[e]) continue;
             int rb = s->rowpos[e], mr = s->psize[rb], orow = s->poff[rb], lr = s->erow[e];
             const double *B = val + voff[e];
-            for (int i = 0; i < mr; i++)
-                for (int j = 0; j < m; j++)
-                    P[(size_t)(lc + j) * ld + lr + i] = dep[orow + i] || dep[o + j] ? 0 : B[i * m + j];
+            int out = 0;
+            for (int i = 0; i < mr; i++) out |= dep[orow + i];
+            for (int j = 0; j < m; j++) out |= dep[o + j];
+            double *Pe = P + (size_t)lc * ld + lr;
+            if (!out && m == 3 && mr == 3) /* spherical joints */
+                for (int j = 0; j < 3; j++) {
+                    Pe[(size_t)j * ld] = B[j];
+                    Pe[(size_t)j * ld + 1] = B[3 + j];
+                    Pe[(size_t)j * ld + 2] = B[6 + j];
+                }
+            else
+                for (int i = 0; i < mr; i++)
+                    for (int j = 0; j < m; j++) Pe[(size_t)j * ld + i] = dep[orow + i] || dep[o + j] ? 0 : B[i * m + j];
         }
     }
     *nreg = 0;
