@@ -45,7 +45,7 @@ struct MtBsuper {
     int *sperm, *sblk;   /* per scalar position: original row, block position */
     double *x, *dinv;    /* panels; 1/L_jj per scalar position (0 for rows out) */
     size_t nx;
-    double *buf, *y, *t; /* update buffer; solve scratch */
+    double *buf, *y, *t; /* update buffer; solve scratch (t: a panel's rows, padded) */
 };
 
 void mt_bsuper_free(MtBsuper *s)
@@ -153,12 +153,12 @@ int mt_bsuper_new(int n, int nrows, const int *psize, const int *poff, const int
     if (!NEW(s->run_t, nrun) || !NEW(s->run_a, nrun) || !NEW(s->run_b, nrun) || !NEW(s->run_map, nrun) ||
         !NEW(s->maps, nmap) || !NEW(s->run_seg, nrun) || !NEW(s->segs, nmap + nrun))
         goto nomem;
-    int r = 0, maxbuf = 0, maxnb = 0, so = 0;
+    int r = 0, maxbuf = 0, maxld = 0, so = 0;
     size_t mo = 0;
     for (int k = 0; k < ns; k++) {
         int w = s->sfirst[k + 1] - s->sfirst[k], *L = s->ls + s->sptr[k] + w, nb = s->sptr[k + 1] - s->sptr[k] - w;
         s->runptr[k] = r;
-        maxnb = nb > maxnb ? nb : maxnb;
+        maxld = nb + w > maxld ? nb + w : maxld;
         for (int i = 0; i < nb;) {
             int t = s->bsn[s->sblk[L[i]]], j = i;
             while (j < nb && s->bsn[s->sblk[L[j]]] == t) j++;
@@ -180,7 +180,7 @@ int mt_bsuper_new(int n, int nrows, const int *psize, const int *poff, const int
         }
     }
     s->runptr[ns] = r;
-    if (!NEW(s->x, nx + 8) || !NEW(s->dinv, nrows) || !NEW(s->buf, maxbuf) || !NEW(s->y, nrows) || !NEW(s->t, maxnb))
+    if (!NEW(s->x, nx + 8) || !NEW(s->dinv, nrows) || !NEW(s->buf, maxbuf) || !NEW(s->y, nrows) || !NEW(s->t, maxld + 4))
         goto nomem;
     free(spos); free(where); free(first);
     *out = s;
@@ -198,7 +198,7 @@ nomem:
 #define st4(p, v) do { MtLanes w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)
 
 /* lanes 0 .. k−1 of four */
-static const MtMask tail_mask[4] = {{0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}};
+static const MtMask tail_mask[5] = {{0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
 
 /* The product kernel of the factor: for rows i in [i0, i1) and the nj (1 or
  * 4) columns j .. j+nj−1, acc(i, j) = Σ_{q < kn} L[i, q]·L[j, q] (L column-
@@ -394,89 +394,80 @@ MT_HOT int mt_bsuper_factor(MtBsuper *s, const double *val, const int *dval, con
     return 0;
 }
 
-/* Solves: the panel's triangle one column at a time (short), its rows below
- * four columns at a time (forward: t += Σ col·v, backward: four dot
- * products), gathered from and scattered to the solution vector in the
- * factor's order. */
+/* Solves: each panel's columns four at a time, its triangle row by row and
+ * the rest of the four columns (the triangle's rows below the group, then
+ * the rows below the panel, contiguous in memory) in vectors; the panel's
+ * values in a work vector wk of its rows, gathered from and scattered to the
+ * solution in the factor's order. */
 MT_HOT void mt_bsuper_solve(MtBsuper *s, double *x)
 {
-    double *y = s->y, *t = s->t;
+    double *y = s->y, *wk = s->t;
     const MtLanes z = {0, 0, 0, 0};
     for (int p = 0; p < s->nrows; p++) y[p] = x[s->sperm[p]];
     for (int k = 0; k < s->ns; k++) {
         int f = s->sfirst[k], w = s->sfirst[k + 1] - f, ld = s->sptr[k + 1] - s->sptr[k], nb = ld - w;
         const double *P = s->x + s->px[k];
         const int *L = s->ls + s->sptr[k] + w;
-        double *yk = y + f;
-        for (int j = 0; j < w; j++) {
-            const double *col = P + (size_t)j * ld;
-            double v = yk[j] * s->dinv[f + j]; /* rows out: 0 */
-            yk[j] = v;
-            for (int i = j + 1; i < w; i++) yk[i] -= col[i] * v;
-        }
-        if (!nb) continue;
-        const double *Lb = P + w;
-        int i = 0;
-        for (; i + 8 <= nb; i += 8) { /* t = L_b y_k, eight rows in registers */
-            MtLanes a0 = z, a1 = z;
-            for (int j = 0; j < w; j++) {
-                const double *c = Lb + (size_t)j * ld + i;
-                a0 += ld4(c) * yk[j];
-                a1 += ld4(c + 4) * yk[j];
+        memcpy(wk, y + f, sizeof(double) * (size_t)w);
+        memset(wk + w, 0, sizeof(double) * (size_t)nb);
+        for (int j0 = 0; j0 < w; j0 += 4) {
+            int jb = w - j0 < 4 ? w - j0 : 4, i = j0 + jb;
+            for (int j = j0; j < j0 + jb; j++) {
+                const double *col = P + (size_t)j * ld;
+                double v = wk[j] * s->dinv[f + j]; /* rows out: 0 */
+                wk[j] = v;
+                for (int q = j + 1; q < j0 + jb; q++) wk[q] -= col[q] * v;
             }
-            st4(t + i, a0);
-            st4(t + i + 4, a1);
+            /* a group of fewer than four columns: the missing ones read column j0 with a zero weight */
+            const double *c0 = P + (size_t)j0 * ld, *c1 = jb > 1 ? c0 + ld : c0, *c2 = jb > 2 ? c0 + 2 * ld : c0;
+            const double *c3 = jb > 3 ? c0 + 3 * ld : c0;
+            double v0 = wk[j0], v1 = jb > 1 ? wk[j0 + 1] : 0, v2 = jb > 2 ? wk[j0 + 2] : 0, v3 = jb > 3 ? wk[j0 + 3] : 0;
+            for (; i + 4 <= ld; i += 4)
+                st4(wk + i, ld4(wk + i) - (((ld4(c0 + i) * v0 + ld4(c1 + i) * v1) + ld4(c2 + i) * v2) + ld4(c3 + i) * v3));
+            if (i < ld) /* masked lanes, as in prod (wk and x are padded) */
+                st4(wk + i, ld4(wk + i) - MT_AND(tail_mask[ld - i], ((ld4(c0 + i) * v0 + ld4(c1 + i) * v1) + ld4(c2 + i) * v2) +
+                                                                        ld4(c3 + i) * v3));
         }
-        for (; i + 4 <= nb; i += 4) {
-            MtLanes a0 = z;
-            for (int j = 0; j < w; j++) a0 += ld4(Lb + (size_t)j * ld + i) * yk[j];
-            st4(t + i, a0);
-        }
-        for (; i < nb; i++) {
-            double a0 = 0;
-            for (int j = 0; j < w; j++) a0 += Lb[(size_t)j * ld + i] * yk[j];
-            t[i] = a0;
-        }
-        for (int i = 0; i < nb; i++) y[L[i]] -= t[i];
+        memcpy(y + f, wk, sizeof(double) * (size_t)w);
+        for (int i = 0; i < nb; i++) y[L[i]] += wk[w + i];
     }
     for (int k = s->ns - 1; k >= 0; k--) {
         int f = s->sfirst[k], w = s->sfirst[k + 1] - f, ld = s->sptr[k + 1] - s->sptr[k], nb = ld - w;
         const double *P = s->x + s->px[k];
         const int *L = s->ls + s->sptr[k] + w;
-        double *yk = y + f;
-        if (nb) {
-            for (int i = 0; i < nb; i++) t[i] = y[L[i]];
-            int j = 0;
-            for (; j + 4 <= w; j += 4) {
-                const double *c0 = P + (size_t)j * ld + w, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        memcpy(wk, y + f, sizeof(double) * (size_t)w);
+        for (int i = 0; i < nb; i++) wk[w + i] = y[L[i]];
+        for (int j0 = (w - 1) / 4 * 4; j0 >= 0; j0 -= 4) {
+            int jb = w - j0 < 4 ? w - j0 : 4, i = j0 + jb;
+            {
+                /* fewer than four columns: the missing ones read column j0, their sums are not used */
+                const double *c0 = P + (size_t)j0 * ld, *c1 = jb > 1 ? c0 + ld : c0, *c2 = jb > 2 ? c0 + 2 * ld : c0;
+                const double *c3 = jb > 3 ? c0 + 3 * ld : c0;
                 MtLanes a0 = z, a1 = z, a2 = z, a3 = z;
-                int i = 0;
-                for (; i + 4 <= nb; i += 4) {
-                    MtLanes ti = ld4(t + i);
+                for (; i + 4 <= ld; i += 4) {
+                    MtLanes ti = ld4(wk + i);
                     a0 += ld4(c0 + i) * ti; a1 += ld4(c1 + i) * ti; a2 += ld4(c2 + i) * ti; a3 += ld4(c3 + i) * ti;
                 }
-                for (; i < nb; i++) { /* the tail in lane 0 */
-                    a0[0] += c0[i] * t[i]; a1[0] += c1[i] * t[i]; a2[0] += c2[i] * t[i]; a3[0] += c3[i] * t[i];
+                if (i < ld) {
+                    MtLanes ti = MT_AND(tail_mask[ld - i], ld4(wk + i)); /* lanes past ld: 0 (finite values times 0) */
+                    MtLanes l0 = MT_AND(tail_mask[ld - i], ld4(c0 + i)), l1 = MT_AND(tail_mask[ld - i], ld4(c1 + i));
+                    MtLanes l2 = MT_AND(tail_mask[ld - i], ld4(c2 + i)), l3 = MT_AND(tail_mask[ld - i], ld4(c3 + i));
+                    a0 += l0 * ti; a1 += l1 * ti; a2 += l2 * ti; a3 += l3 * ti;
                 }
                 /* the four sums at once: pairwise sums by two transpositions */
                 const MtMask ev = {0, 4, 2, 6}, od = {1, 5, 3, 7}, lo = {0, 1, 4, 5}, hi = {2, 3, 6, 7};
                 MtLanes u = __builtin_shuffle(a0, a1, ev) + __builtin_shuffle(a0, a1, od);
                 MtLanes v = __builtin_shuffle(a2, a3, ev) + __builtin_shuffle(a2, a3, od);
-                st4(yk + j, ld4(yk + j) - (__builtin_shuffle(u, v, lo) + __builtin_shuffle(u, v, hi)));
+                st4(wk + j0, ld4(wk + j0) - MT_AND(tail_mask[jb], __builtin_shuffle(u, v, lo) + __builtin_shuffle(u, v, hi)));
             }
-            for (; j < w; j++) {
-                const double *c0 = P + (size_t)j * ld + w;
-                double v = 0;
-                for (int i = 0; i < nb; i++) v += c0[i] * t[i];
-                yk[j] -= v;
+            for (int j = j0 + jb - 1; j >= j0; j--) {
+                const double *col = P + (size_t)j * ld;
+                double v = wk[j];
+                for (int q = j + 1; q < j0 + jb; q++) v -= col[q] * wk[q];
+                wk[j] = v * s->dinv[f + j];
             }
         }
-        for (int j = w - 1; j >= 0; j--) {
-            const double *col = P + (size_t)j * ld;
-            double v = yk[j];
-            for (int i = j + 1; i < w; i++) v -= col[i] * yk[i];
-            yk[j] = v * s->dinv[f + j];
-        }
+        memcpy(y + f, wk, sizeof(double) * (size_t)w);
     }
     for (int p = 0; p < s->nrows; p++) x[s->sperm[p]] = y[p];
 }
