@@ -182,6 +182,7 @@ int mt_bsuper_new(int n, int nrows, const int *psize, const int *poff, const int
     s->runptr[ns] = r;
     if (!NEW(s->x, nx + 8) || !NEW(s->dinv, nrows) || !NEW(s->buf, maxbuf) || !NEW(s->y, nrows) || !NEW(s->t, maxld + 4))
         goto nomem;
+    memset(s->x, 0, sizeof(double) * (nx + 8)); /* the padding read by masked lanes, and the entries above the diagonals */
     free(spos); free(where); free(first);
     *out = s;
     return 0;
@@ -356,7 +357,12 @@ INLINE void panel_update(MtBsuper *s, int k)
 MT_HOT int mt_bsuper_factor(MtBsuper *s, const double *val, const int *dval, const int *voff, const unsigned char *isfill,
                             unsigned char *dep, double *diag0, int detect, double tol, int *nreg, int *bad_pos)
 {
-    memset(s->x, 0, sizeof(double) * (s->nx + 8));
+    /* zeroes from each column's diagonal down (entries above it are never read) */
+    for (int k = 0; k < s->ns; k++) {
+        int w = s->sfirst[k + 1] - s->sfirst[k], ld = s->sptr[k + 1] - s->sptr[k];
+        double *P = s->x + s->px[k];
+        for (int j = 0; j < w; j++) memset(P + (size_t)j * ld + j, 0, sizeof(double) * (size_t)(ld - j));
+    }
     /* A into the panels; rows out of the solve: a unit diagonal and no coupling */
     for (int c = 0; c < s->n; c++) {
         int k = s->bsn[c], m = s->psize[c], lc = s->lcol[c], o = s->poff[c], ld = s->sptr[k + 1] - s->sptr[k];
