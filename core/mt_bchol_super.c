@@ -283,12 +283,15 @@ INLINE int panel_factor(MtBsuper *s, int k, unsigned char *dep, const double *di
             else
                 for (int j = j0; j < j1; j++) prod(P, (size_t)ld, j0, j, ld, j, 1, P, (size_t)ld, 0, 1);
         }
+        /* rows of the group's triangle: pivot by pivot; a full group's rows below it are done after, in
+         * one pass, the short groups' here */
+        int iend = j1 - j0 == 4 ? j1 : ld;
         for (int j = j0; j < j1; j++) {
             double *col = P + (size_t)j * ld;
             for (int q = j0; q < j; q++) {
                 const double *Pq = P + (size_t)q * ld;
                 double v = Pq[j];
-                for (int i = j; i < ld; i++) col[i] -= Pq[i] * v;
+                for (int i = j; i < iend; i++) col[i] -= Pq[i] * v;
             }
             int row = s->sperm[f + j];
             double d = col[j], d0 = diag0[row];
@@ -310,7 +313,27 @@ INLINE int panel_factor(MtBsuper *s, int k, unsigned char *dep, const double *di
             double ljj = sqrt(d), inv = 1 / ljj;
             col[j] = ljj;
             s->dinv[f + j] = inv;
-            for (int i = j + 1; i < ld; i++) col[i] *= inv;
+            for (int i = j + 1; i < iend; i++) col[i] *= inv;
+        }
+        if (j1 - j0 < 4) continue;
+        /* the rows below a full group: x_c = (c_c − Σ_{q<c} x_q l_cq)·(1/l_cc), four rows at a time
+         * (columns of rows out: 1/l_cc = 0, the column stays 0) */
+        double *c0 = P + (size_t)j0 * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        const double *iv = s->dinv + f + j0;
+        double l10 = c0[j0 + 1], l20 = c0[j0 + 2], l30 = c0[j0 + 3], l21 = c1[j0 + 2], l31 = c1[j0 + 3], l32 = c2[j0 + 3];
+        for (int i = j1; i < ld; i += 4) {
+            MtLanes x0 = ld4(c0 + i) * iv[0];
+            MtLanes x1 = (ld4(c1 + i) - x0 * l10) * iv[1];
+            MtLanes x2 = ((ld4(c2 + i) - x0 * l20) - x1 * l21) * iv[2];
+            MtLanes x3 = (((ld4(c3 + i) - x0 * l30) - x1 * l31) - x2 * l32) * iv[3];
+            if (i + 4 <= ld) { st4(c0 + i, x0); st4(c1 + i, x1); st4(c2 + i, x2); st4(c3 + i, x3); }
+            else { /* the last rows: masked lanes, as in prod */
+                const MtMask mk = tail_mask[ld - i];
+                st4(c0 + i, MT_SEL(mk, x0, ld4(c0 + i)));
+                st4(c1 + i, MT_SEL(mk, x1, ld4(c1 + i)));
+                st4(c2 + i, MT_SEL(mk, x2, ld4(c2 + i)));
+                st4(c3 + i, MT_SEL(mk, x3, ld4(c3 + i)));
+            }
         }
     }
     return 0;
