@@ -20,13 +20,15 @@
 
 /* Block columns merged into a panel although their row structures differ by
  * at most this many blocks (the panel stores zeros there): wider panels, a
- * few wasted multiply–adds. */
+ * few wasted multiply–adds; and only while the panel's below-diagonal
+ * blocks are at most 5/4 of its nonzero ones (a chain would otherwise merge
+ * into one dense panel). */
 #define SUPER_RELAX 2
 /* Built (without force) when the factor has at least this many multiply–adds
  * and its panels average at least SUPER_MIN_WIDTH columns, weighted by their
  * update work: below that the block kernels are as fast (measured with
  * bench/grid --kernels, bench/RESULTS.md "Supernodal panels"). */
-#define SUPER_MIN_MA 1.0e5
+#define SUPER_MIN_MA 5.0e4
 #define SUPER_MIN_WIDTH 9.0
 
 struct MtBsuper {
@@ -83,11 +85,21 @@ int mt_bsuper_new(int n, int nrows, const int *psize, const int *poff, const int
     /* Panels: a block column joins the panel of the one before when that one's
      * parent is it and their structures nest up to SUPER_RELAX blocks. */
     int ns = 0;
+    long stored = 0, need = 0; /* blocks of the current panel: stored, and nonzero in the factor */
     for (int c = 0; c < n; c++) {
-        int p = c - 1;
-        int join = c > 0 && colptr[p + 1] > colptr[p] && rowpos[colptr[p]] == c &&
-                   (colptr[c + 1] - colptr[c]) + 1 - (colptr[p + 1] - colptr[p]) <= SUPER_RELAX;
-        if (!join) first[ns++] = c;
+        int p = c - 1, nbc = colptr[c + 1] - colptr[c];
+        int join = c > 0 && colptr[p + 1] > colptr[p] && rowpos[colptr[p]] == c;
+        if (join) { /* every column already in the panel now stores the parent's structure */
+            long k = c - first[ns - 1], extra = nbc + 1 - (colptr[p + 1] - colptr[p]);
+            join = extra <= SUPER_RELAX && 4 * (stored + k * extra + nbc) <= 5 * (need + nbc);
+            if (join) stored += k * extra;
+        }
+        if (!join) {
+            first[ns++] = c;
+            stored = need = 0;
+        }
+        stored += nbc;
+        need += nbc;
         s->bsn[c] = ns - 1;
     }
     first[ns] = n;

@@ -417,6 +417,21 @@ static void check_all(void)
 
 int main(void)
 {
+    {
+        /* the structure's choice: a long chain keeps the block kernels (its panels would stay 3 columns
+         * wide, or merge into dense ones) */
+        enum { NC = 400 };
+        int sz[NC], ed[2 * NC];
+        for (int k = 0; k < NC; k++) {
+            sz[k] = 3;
+            ed[2 * k] = k;
+            ed[2 * k + 1] = k + 1 < NC ? k + 1 : k;
+        }
+        MtError err = {0};
+        MtBchol *b = mt_bchol_new(NC, sz, NC - 1, ed, &err);
+        CHECK(b && !mt_bchol_has_panels(b), "chain of 400 3-row blocks: no panels");
+        mt_bchol_free(b);
+    }
     check_all();
     force_panels = 1;
     check_all();
