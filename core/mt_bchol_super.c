@@ -1,11 +1,13 @@
 /* mt_bchol_super.c — supernodal panels for the block Cholesky (see
  * mt_bchol_super.h). Right-looking: every panel starts as A's entries, takes
- * the updates of its descendants, is factored column by column (a pivot at a
+ * the updates of its descendants, is factored four columns at a time (the
+ * columns before the group in one product, the group's triangle a pivot at a
  * time, so the block path's rules for rows out of the solve, detection and
  * regularised pivots apply unchanged), and sends its own update
  * C = L_b L_bᵀ (L_b: its rows below the diagonal block) to its ancestors,
- * one run of consecutive target columns at a time: a dense product into a
- * buffer (8 × 4 register blocks, one load per multiply–add) and a scatter
+ * one run of consecutive target columns at a time: a dense product (8 × 4
+ * register blocks, one load per multiply–add) subtracted in place where the
+ * target's rows are consecutive, else formed in a buffer and scattered
  * through the run's precomputed row map. The block path does the same
  * updates 3 × 3 block by 3 × 3 block with an inner dimension of 3 and index
  * work per block; here the inner dimension is the panel's width. */
