@@ -2,6 +2,7 @@
  * elimination-tree symbolic factor, right-looking numeric factor whose Schur
  * updates are a precomputed list of (source, source, target) block triples. */
 #include "mt_bchol.h"
+#include "mt_bchol_super.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ struct MtBchol {
     int *c3;             /* per position: 5 offsets of a chain column (chain_column), c3[5c] = -1 otherwise */
     unsigned char *dsave; /* per position, when no column has two below blocks (else NULL): which original
                            * diagonals the column saves as it starts (1 its own, 2 its parent's) */
+    MtBsuper *sup;       /* supernodal panels (mt_bchol_super.c) where the structure says they pay, else NULL */
+    int sup_on;          /* the last factor was made by the panels */
 };
 
 int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
@@ -59,6 +62,7 @@ void mt_bchol_free(MtBchol *b)
     free(b->dep); free(b->val); free(b->diag0); free(b->psize); free(b->poff); free(b->esize); free(b->eoff);
     free(b->upd_ma); free(b->upd_mb); free(b->dinv); free(b->ldl); free(b->xs); free(b->pan); free(b->xoff); free(b->fill);
     free(b->isfill); free(b->cg); free(b->c3); free(b->dsave);
+    mt_bsuper_free(b->sup);
     free(b);
 }
 
@@ -309,6 +313,7 @@ MtBchol *mt_bchol_new(int n, const int *size, int nedge, const int *edge, MtErro
                 b->isfill[e] = 1;
             }
     }
+    if (mt_bsuper_new(n, b->nrows, b->psize, b->poff, b->colptr, b->rowpos, 0, &b->sup)) goto nomem;
     free(deg); free(Ap); free(Ai); free(fill); free(parent); free(mark); free(child_head); free(child_next);
     free(adjp); free(adji); free(spos); free(sptr.v); free(sidx.v);
     return b;
@@ -619,8 +624,36 @@ INLINE int ldl_column(MtBchol *b, int c, double tol, const int m)
     return 0;
 }
 
+/* The factor by the panels (mt_bchol_super.c); A stays in val. */
+static int super_factor(MtBchol *b, int detect, double tol, int *bad_block)
+{
+    int pos = 0;
+    b->sup_on = 1;
+    if (mt_bsuper_factor(b->sup, b->val, b->dval, b->voff, b->isfill, b->dep, b->diag0, detect, tol, &b->nreg, &pos)) {
+        if (bad_block) *bad_block = b->perm[pos];
+        return -1;
+    }
+    return 0;
+}
+
+int mt_bchol_use_panels(MtBchol *b, int on)
+{
+    if (!on) {
+        mt_bsuper_free(b->sup);
+        b->sup = NULL;
+        b->sup_on = 0;
+        return 0;
+    }
+    if (b->sup) return 0;
+    return mt_bsuper_new(b->n, b->nrows, b->psize, b->poff, b->colptr, b->rowpos, 1, &b->sup);
+}
+
+int mt_bchol_has_panels(const MtBchol *b) { return b->sup != NULL; }
+
 MT_HOT int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block)
 {
+    if (b->sup) return super_factor(b, detect, tol, bad_block);
+    b->sup_on = 0;
     if (detect || tol > 0) save_diag(b); /* detect keeps rows already marked: they stay out */
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
@@ -830,6 +863,11 @@ MT_HOT static void bwd_all(const MtBchol *b, double *x)
 
 MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x)
 {
+    if (b->sup) {
+        if (super_factor(b, 0, tol, bad_block)) return -1;
+        mt_bsuper_solve(b->sup, x);
+        return 0;
+    }
     /* the original diagonal: saved column by column where each column has one
      * parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
     const unsigned char *dsave = tol > 0 ? b->dsave : NULL;
@@ -863,6 +901,10 @@ MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double 
 
 MT_HOT void mt_bchol_solve(const MtBchol *b, double *x)
 {
+    if (b->sup_on) {
+        mt_bsuper_solve(b->sup, x);
+        return;
+    }
     for (int c = 0; c < b->n; c++) fwd_any(b, c, x);
     bwd_all(b, x);
 }
@@ -878,6 +920,8 @@ double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b)
     t = a->dinv; a->dinv = b->dinv; b->dinv = t;
     t = a->diag0; a->diag0 = b->diag0; b->diag0 = t; /* the pivots' reference (mt_bchol_pivot_ratios) */
     unsigned char *l = a->ldl; a->ldl = b->ldl; b->ldl = l;
+    if (a->sup && b->sup) mt_bsuper_swap(a->sup, b->sup);
+    int on = a->sup_on; a->sup_on = b->sup_on; b->sup_on = on;
     memcpy(b->dep, a->dep, (size_t)a->nrows);
     b->nreg = a->nreg;
     return a->val;
@@ -889,6 +933,10 @@ double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b)
  * adj(C) = det·D). */
 void mt_bchol_pivot_ratios(const MtBchol *b, double *ratio)
 {
+    if (b->sup_on) {
+        mt_bsuper_pivot_ratios(b->sup, b->dep, b->diag0, ratio);
+        return;
+    }
     for (int c = 0; c < b->n; c++) {
         int m = b->psize[c], o = b->poff[c];
         const double *F = b->val + b->dval[c];

@@ -78,6 +78,14 @@ void mt_bchol_mulv(const MtBchol *b, const double *x, double *y);
  * relative. Returns the iterations, or -1 (x = rhs again) when maxit did not
  * suffice or A is not positive definite on the kept rows. */
 int mt_bchol_pcg(MtBchol *a, const MtBchol *p, double *x, double tol, int maxit);
+/* Supernodal panels (mt_bchol_super.c): when built, every factorisation
+ * (detecting ones included) goes through them. mt_bchol_new builds them where
+ * the structure says they pay (wide fronts, as the fill-in of 2-D lattices).
+ * on = 1 builds them regardless, 0 drops them (the block kernels then
+ * factor): for tests and benchmarks comparing the two; the two objects of
+ * mt_bchol_swap_factor must agree. Returns 0, or -1 when out of memory. */
+int mt_bchol_use_panels(MtBchol *b, int on);
+int mt_bchol_has_panels(const MtBchol *b);
 /* Multiply–adds of a factorisation and of one PCG iteration, from the structure. */
 void mt_bchol_costs(const MtBchol *b, double *factor, double *iteration);
 

@@ -7,7 +7,8 @@
  * conjugate gradients preconditioned by the factor of a perturbed matrix
  * (mt_bchol_pcg, the solver's stale factor) against the dense solve; the
  * pivots read back from a factor (mt_bchol_pivot_ratios) against the dense
- * determinant. */
+ * determinant. All of it twice: with the block kernels and with the
+ * supernodal panels (mt_bchol_super.c). */
 #include <string.h>
 
 #include "mt_bchol.h"
@@ -18,6 +19,21 @@ static double urand(void)
 {
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
     return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+/* 1: every factor is made by the supernodal panels (mt_bchol_super.c), which
+ * the structure of these small patterns would not choose; the checks below
+ * run once with the block kernels and once with the panels. */
+static int force_panels;
+
+static MtBchol *new_bchol(int nb, const int *size, int ne, const int *edge, MtError *err)
+{
+    MtBchol *b = mt_bchol_new(nb, size, ne, edge, err);
+    if (b) {
+        CHECK(mt_bchol_use_panels(b, force_panels) == 0, "panels: out of memory");
+        CHECK(mt_bchol_has_panels(b) == force_panels, "panels %s as asked", force_panels ? "on" : "off");
+    }
+    return b;
 }
 
 /* Dense Gaussian elimination with partial pivoting on an n x n copy. */
@@ -81,7 +97,7 @@ static double *load_gram(MtBchol *b, const double *J, int n, int nc, int nb, con
 static double check_pattern_mode(const char *name, int nb, const int *size, int ne, const int *edge, int dep_row, int mode)
 {
     MtError err = {0};
-    MtBchol *b = mt_bchol_new(nb, size, ne, edge, &err);
+    MtBchol *b = new_bchol(nb, size, ne, edge, &err);
     CHECK(b != NULL, "%s: %s", name, err.msg);
     int n = mt_bchol_rows(b);
     /* a "body" per edge plus one per block: J has 6 columns per body */
@@ -191,8 +207,8 @@ static double check_pcg(const char *name, int nb, const int *size, int ne, const
                         int *iters)
 {
     MtError err = {0};
-    MtBchol *a = mt_bchol_new(nb, size, ne, edge, &err), *p = mt_bchol_new(nb, size, ne, edge, &err);
-    MtBchol *f = mt_bchol_new(nb, size, ne, edge, &err);
+    MtBchol *a = new_bchol(nb, size, ne, edge, &err), *p = new_bchol(nb, size, ne, edge, &err);
+    MtBchol *f = new_bchol(nb, size, ne, edge, &err);
     CHECK(a && p && f, "%s: %s", name, err.msg);
     int n = mt_bchol_rows(a), nc = 6 * (ne + nb);
     double *J = calloc((size_t)n * (size_t)nc, sizeof(double)), *J2 = calloc((size_t)n * (size_t)nc, sizeof(double));
@@ -284,7 +300,7 @@ static double dense_logdet(int n, const double *A0)
 static double check_pivots(const char *name, int nb, const int *size, int ne, const int *edge, int near_row, int near_src)
 {
     MtError err = {0};
-    MtBchol *a = mt_bchol_new(nb, size, ne, edge, &err), *p = mt_bchol_new(nb, size, ne, edge, &err);
+    MtBchol *a = new_bchol(nb, size, ne, edge, &err), *p = new_bchol(nb, size, ne, edge, &err);
     CHECK(a && p, "%s: %s", name, err.msg);
     int n = mt_bchol_rows(a), nc = 6 * (ne + nb);
     double *J = calloc((size_t)n * (size_t)nc, sizeof(double)), *ratio = malloc(sizeof(double) * (size_t)n);
@@ -318,7 +334,7 @@ static double check_pivots(const char *name, int nb, const int *size, int ne, co
     return e;
 }
 
-int main(void)
+static void check_all(void)
 {
     enum { N = 40 };
     int size[N], edge[4 * N];
@@ -397,5 +413,27 @@ int main(void)
         CHECK_ABS(check_pivots("chain pivots", N, size, N - 1, edge, -1, -1), 0, 1e-9,
                   "chain of 40 blocks of 1–6 rows: Σ log pivot against the dense log det");
     }
+}
+
+int main(void)
+{
+    {
+        /* the structure's choice: a long chain keeps the block kernels (its panels would stay 3 columns
+         * wide, or merge into dense ones) */
+        enum { NC = 400 };
+        int sz[NC], ed[2 * NC];
+        for (int k = 0; k < NC; k++) {
+            sz[k] = 3;
+            ed[2 * k] = k;
+            ed[2 * k + 1] = k + 1 < NC ? k + 1 : k;
+        }
+        MtError err = {0};
+        MtBchol *b = mt_bchol_new(NC, sz, NC - 1, ed, &err);
+        CHECK(b && !mt_bchol_has_panels(b), "chain of 400 3-row blocks: no panels");
+        mt_bchol_free(b);
+    }
+    check_all();
+    force_panels = 1;
+    check_all();
     return mt_test_done();
 }

@@ -4,10 +4,13 @@
  * refactor at every evaluation. The 5 × 5 plate lattice of bench/grid (closed
  * loops, 9 equations dependent while flat and re-detected every step), the
  * 12 × 12 one, and a chain of boxes on spherical joints; the automatic choice
- * per model. */
+ * per model. The supernodal panels of the block factor against the block
+ * kernels on the 12 × 12 lattice's A. */
 #include <string.h>
 
+#include "mt_bchol.h"
 #include "mt_integrate.h"
+#include "mt_kin.h"
 #include "mt_system.h"
 #include "mt_test.h"
 #include "../../bench/grid_model.h"
@@ -115,8 +118,83 @@ static void near_dependence(void)
     }
 }
 
+/* The supernodal panels (mt_bchol_super.c) against the block kernels on a
+ * real A: the 12 × 12 lattice at t = 0.5 s (rows near dependence compliant)
+ * with one row taken out of the solve as the re-detection does, one factor
+ * and solve each, and the re-detection's detecting factor. */
+static void panels_on_lattice(void)
+{
+    int plates[144], bad = 0;
+    MtError err = {0};
+    MtModel *m = build_grid(12, 12, 1e-3, 0.5, 0.01, plates, &err);
+    MtSystem *s = compile(m);
+    MtRunStats rs;
+    MtState *st = run_with(s, MT_LINEAR_DIRECT, 0.5, &rs);
+    MtBchol *b = st->chol;
+    CHECK(mt_bchol_has_panels(b), "12x12 lattice: the structure chooses the panels");
+    int n = mt_bchol_rows(b), out = 3 * 100 + 1;
+    double *x1 = malloc(sizeof(double) * 6 * (size_t)n), *x2 = x1 + n, *rhs = x2 + n, *y = rhs + n, *p1 = y + n, *p2 = p1 + n;
+    unsigned char *rowout = calloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) rowout[i] = st->rowoff[i] || i == out;
+    for (int i = 0; i < n; i++) {
+        rhs[i] = rowout[i] ? 0 : sin(1.0 + i);
+        mt_bchol_set_dependent(b, i, rowout[i]);
+    }
+    mt_stage_bodies(st, st->q);
+    mt_stage_constraints(st, st->t, st->q, st->u);
+    mt_assemble(st);
+    memcpy(x1, rhs, sizeof(double) * (size_t)n);
+    CHECK(mt_bchol_factor(b, 0, MT_PIVOT_REG, &bad) == 0, "panels: factor");
+    mt_bchol_solve(b, x1);
+    mt_bchol_pivot_ratios(b, p1);
+    mt_bchol_mulv(b, x1, y); /* the panels leave A in place */
+    double res = 0, xn = 0, dx = 0, dp = 0;
+    for (int i = 0; i < n; i++) res = fmax(res, fabs(y[i] - rhs[i]));
+    mt_bchol_use_panels(b, 0);
+    mt_assemble(st);
+    memcpy(x2, rhs, sizeof(double) * (size_t)n);
+    CHECK(mt_bchol_factor(b, 0, MT_PIVOT_REG, &bad) == 0, "block kernels: factor");
+    mt_bchol_solve(b, x2);
+    mt_bchol_pivot_ratios(b, p2);
+    for (int i = 0; i < n; i++) {
+        xn = fmax(xn, fabs(x2[i]));
+        dx = fmax(dx, fabs(x1[i] - x2[i]));
+        dp = fmax(dp, fabs(p1[i] - p2[i]) / p2[i]);
+        CHECK(!rowout[i] || x1[i] == 0, "row %d out of the solve: zero", i);
+    }
+    printf("12x12 lattice, panels against block kernels: |x1 - x2| = %.3g of |x| = %.3g, pivots %.3g relative, "
+           "residual %.3g\n", dx, xn, dp, res);
+    CHECK(res < 1e-9, "panels: residual of A x = b on the kept rows %.3g (< 1e-9; |b| = 1)", res);
+    CHECK(dx < 1e-9 * xn, "panels and block kernels: the same solution to 1e-9 relative (%.3g)", dx / xn);
+    CHECK(dp < 1e-9, "panels and block kernels: the same pivots to 1e-9 relative (%.3g)", dp);
+    /* the re-detection's rule, pivot by pivot: the same rows near dependence */
+    int nnear[2] = {0, 0}, differ = 0;
+    unsigned char *near = calloc((size_t)n, 1);
+    for (int pass = 0; pass < 2; pass++) {
+        mt_bchol_use_panels(b, pass == 1);
+        for (int r = 0; r < n; r++) mt_bchol_set_dependent(b, r, rowout[r]);
+        mt_assemble(st);
+        mt_bchol_factor(b, 1, MT_NEAR_TOL, &bad);
+        for (int r = 0; r < n; r++) {
+            int d = mt_bchol_row_dependent(b, r) && !rowout[r];
+            nnear[pass] += d;
+            if (pass == 0) near[r] = (unsigned char)d;
+            else differ += d != near[r];
+        }
+    }
+    CHECK(nnear[0] > 0 && differ == 0, "detecting factor: %d rows near dependence with the block kernels, %d with the "
+          "panels, %d differ (0)", nnear[0], nnear[1], differ);
+    free(near);
+    free(rowout);
+    free(x1);
+    mt_state_free(st);
+    mt_system_free(s);
+    mt_model_free(m);
+}
+
 int main(void)
 {
+    panels_on_lattice();
     MtRunStats st1, st2;
     near_dependence();
     {
@@ -127,6 +205,7 @@ int main(void)
         MtSystem *s = compile(m);
         CHECK(s->nspecial == 9, "5x5 lattice: %d equations dependent while flat (9)", s->nspecial);
         MtState *a = run_with(s, MT_LINEAR_DIRECT, 1.0, &st1);
+        CHECK(!mt_bchol_has_panels(a->chol), "5x5 lattice: the block kernels (no panels at this size)");
         MtState *b = run_with(s, MT_LINEAR_ITERATIVE, 1.0, &st2);
         CHECK(a->npcg == 0 && a->nreuse == 0 && a->pre == NULL, "direct run: no iterative solves");
         /* a step begins either with the re-detection's factor (reuse) or, when the same rows are near
