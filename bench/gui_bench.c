@@ -519,6 +519,11 @@ static int bench_latency(int n, double until, gboolean full)
     g_autoptr(GArray) steady = g_array_new(FALSE, FALSE, sizeof(double));
     for (guint i = 0; i < l.ticks->len; i++)
         if (g_array_index(l.tick_at, double, i) > 0.25) g_array_append_val(steady, g_array_index(l.ticks, double, i));
+    /* the target is < 20 ms at every frame: how many missed it, and how many of those at the start */
+    guint over = 0, over_start = 0;
+    for (guint i = 0; i < l.ticks->len; i++)
+        if (g_array_index(l.ticks, double, i) > 20) over++, over_start += g_array_index(l.tick_at, double, i) <= 0.25;
+    printf("latency: intervals over 20 ms: %u of %u (%u in the first 0.25 s)\n", over, l.ticks->len, over_start);
     printf("latency: intervals in the first 0.5 s:");
     for (guint i = 0; i < l.ticks->len && g_array_index(l.tick_at, double, i) < 0.5; i++)
         printf(" %.0f", g_array_index(l.ticks, double, i));

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 #ifdef __linux__
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -70,6 +71,7 @@ enum { SIG_FRAMES, SIG_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void finish(MotusRunBridge *self);
+static void block_free(gpointer rows);
 
 static void motus_run_bridge_dispose(GObject *object)
 {
@@ -118,7 +120,7 @@ static void motus_run_bridge_init(MotusRunBridge *self)
 {
     g_mutex_init(&self->lock);
     g_cond_init(&self->cond);
-    self->blocks = g_ptr_array_new_with_free_func(g_free);
+    self->blocks = g_ptr_array_new_with_free_func(block_free);
 }
 
 /* Row i of the store (lock held, or on the worker for its own rows). */
@@ -127,12 +129,50 @@ static double *row_at(MotusRunBridge *self, guint i)
     return (double *)g_ptr_array_index(self->blocks, i / BLOCK_FRAMES) + (gsize)(i % BLOCK_FRAMES) * (gsize)self->stride;
 }
 
+/* A block of rows sits BLOCK_HEAD bytes into its allocation, after its size and how it was made. */
+#define BLOCK_HEAD 64
+typedef struct {
+    gsize bytes;
+    gboolean mapped;
+} BlockHead;
+
+/* A new block of BLOCK_FRAMES rows. On Linux it is mapped with every page populated at once: the
+ * worker would otherwise fault the pages in one by one as it writes rows, which took about half of
+ * its CPU time on a 100-body model (30 KB a frame; a page fault costs ~20 µs on the test VM;
+ * bench/RESULTS.md, "Run start"). */
+static double *block_new(gsize rows_bytes)
+{
+    gsize bytes = rows_bytes + BLOCK_HEAD;
+    char *base = NULL;
+    gboolean mapped = FALSE;
+#if defined(__linux__) && defined(MAP_POPULATE)
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (m != MAP_FAILED) base = m, mapped = TRUE;
+#endif
+    if (!base) base = g_malloc(bytes);
+    BlockHead *h = (BlockHead *)base;
+    h->bytes = bytes, h->mapped = mapped;
+    return (double *)(base + BLOCK_HEAD);
+}
+
+static void block_free(gpointer rows)
+{
+    BlockHead *h = (BlockHead *)((char *)rows - BLOCK_HEAD);
+#if defined(__linux__) && defined(MAP_POPULATE)
+    if (h->mapped) {
+        munmap(h, h->bytes);
+        return;
+    }
+#endif
+    g_free(h);
+}
+
 /* The row frame n goes into, adding a block when n starts one (the worker, or
  * the GTK thread with no worker running; only they append). */
 static double *next_row(MotusRunBridge *self, guint n)
 {
     if (n / BLOCK_FRAMES >= self->blocks->len) {
-        double *b = g_new(double, (gsize)BLOCK_FRAMES * (gsize)self->stride);
+        double *b = block_new((gsize)BLOCK_FRAMES * (gsize)self->stride * sizeof(double));
         g_mutex_lock(&self->lock);
         g_ptr_array_add(self->blocks, b);
         g_mutex_unlock(&self->lock);
