@@ -27,7 +27,8 @@
  *       its paint (snapshot, render, upload); "full": every body at full detail
  *       (no levels of detail). GUI_BENCH_NODES=PREFIX writes the window's
  *       render nodes before the run and after its first three frames to
- *       PREFIX-K.node (compare them with diff to see what a frame changed).
+ *       PREFIX-K.node (compare them with diff to see what a frame changed);
+ *       GUI_BENCH_SHOT=FILE saves the window after the run's fourth painted frame.
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -421,6 +422,11 @@ static void lat_painted(GdkFrameClock *c, gpointer data)
     (void)c;
     Lat *l = data;
     if (l->running && l->npaint < 3) dump_nodes(l->win, l->npaint + 1);
+    /* GUI_BENCH_SHOT=FILE: the window as the run's fourth painted frame left it, to look at (slows that frame) */
+    const char *shot = g_getenv("GUI_BENCH_SHOT");
+    if (shot && l->running && l->npaint == 3 && l->paint_t0 &&
+        !motus_window_save_screenshot(MOTUS_WINDOW(l->win), shot, NULL))
+        fprintf(stderr, "latency: no screenshot %s\n", shot);
     if (!l->running || !l->paint_t0 || !l->frame_t0) return;
     gint64 now = g_get_monotonic_time();
     double lay = (l->paint_t0 - l->frame_t0) * 1e-3, paint = (now - l->paint_t0) * 1e-3;
