@@ -54,6 +54,7 @@ struct _MotusRunBridge {
     GMutex lock;
     GCond cond;
     GPtrArray *blocks; /* double[BLOCK_FRAMES x stride]: per frame t, poses (nbody x 7), values (ncol) */
+    char *pop_end, *pop_limit; /* the newest block: populated up to pop_end (whoever appends; see populate_ahead) */
     int nframes;       /* frames stored (atomic; rows below it are complete) */
     int paused;        /* atomic */
     gboolean done;
@@ -71,7 +72,6 @@ enum { SIG_FRAMES, SIG_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void finish(MotusRunBridge *self);
-static void block_free(gpointer rows);
 
 static void motus_run_bridge_dispose(GObject *object)
 {
@@ -120,7 +120,7 @@ static void motus_run_bridge_init(MotusRunBridge *self)
 {
     g_mutex_init(&self->lock);
     g_cond_init(&self->cond);
-    self->blocks = g_ptr_array_new_with_free_func(block_free);
+    self->blocks = g_ptr_array_new_with_free_func(g_free);
 }
 
 /* Row i of the store (lock held, or on the worker for its own rows). */
@@ -129,42 +129,27 @@ static double *row_at(MotusRunBridge *self, guint i)
     return (double *)g_ptr_array_index(self->blocks, i / BLOCK_FRAMES) + (gsize)(i % BLOCK_FRAMES) * (gsize)self->stride;
 }
 
-/* A block of rows sits BLOCK_HEAD bytes into its allocation, after its size and how it was made. */
-#define BLOCK_HEAD 64
-typedef struct {
-    gsize bytes;
-    gboolean mapped;
-} BlockHead;
+/* The worker populates the pages of the rows ahead of the one it writes, POP_STEP bytes at a time, with
+ * one call (Linux 5.14+) where writing the rows faulted the pages in one by one: the faults took about
+ * half of the worker's CPU time on a 100-body model (30 KB a frame; a page fault costs ~20 µs on the test
+ * VM; bench/RESULTS.md, "Run start"). Small steps keep the address-space lock, which the call holds,
+ * free for the other threads. Pages at the block's ends and memory that cannot be populated fault as
+ * before. */
+#define POP_STEP ((gsize)256 << 10)
 
-/* A new block of BLOCK_FRAMES rows. On Linux it is mapped with every page populated at once: the
- * worker would otherwise fault the pages in one by one as it writes rows, which took about half of
- * its CPU time on a 100-body model (30 KB a frame; a page fault costs ~20 µs on the test VM;
- * bench/RESULTS.md, "Run start"). */
-static double *block_new(gsize rows_bytes)
+static void populate_ahead(MotusRunBridge *self, const double *row_end)
 {
-    gsize bytes = rows_bytes + BLOCK_HEAD;
-    char *base = NULL;
-    gboolean mapped = FALSE;
-#if defined(__linux__) && defined(MAP_POPULATE)
-    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (m != MAP_FAILED) base = m, mapped = TRUE;
-#endif
-    if (!base) base = g_malloc(bytes);
-    BlockHead *h = (BlockHead *)base;
-    h->bytes = bytes, h->mapped = mapped;
-    return (double *)(base + BLOCK_HEAD);
-}
-
-static void block_free(gpointer rows)
-{
-    BlockHead *h = (BlockHead *)((char *)rows - BLOCK_HEAD);
-#if defined(__linux__) && defined(MAP_POPULATE)
-    if (h->mapped) {
-        munmap(h, h->bytes);
-        return;
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    while ((const char *)row_end > self->pop_end && self->pop_end < self->pop_limit) {
+        gsize page = (gsize)sysconf(_SC_PAGESIZE);
+        char *to = MIN(self->pop_end + POP_STEP, self->pop_limit);
+        guintptr a = ((guintptr)self->pop_end + page - 1) & ~(guintptr)(page - 1), z = (guintptr)to & ~(guintptr)(page - 1);
+        if (z > a && madvise((void *)a, z - a, MADV_POPULATE_WRITE)) self->pop_limit = self->pop_end; /* not here: stop */
+        self->pop_end = to;
     }
+#else
+    (void)self, (void)row_end;
 #endif
-    g_free(h);
 }
 
 /* The row frame n goes into, adding a block when n starts one (the worker, or
@@ -172,12 +157,16 @@ static void block_free(gpointer rows)
 static double *next_row(MotusRunBridge *self, guint n)
 {
     if (n / BLOCK_FRAMES >= self->blocks->len) {
-        double *b = block_new((gsize)BLOCK_FRAMES * (gsize)self->stride * sizeof(double));
+        gsize bytes = (gsize)BLOCK_FRAMES * (gsize)self->stride * sizeof(double);
+        double *b = g_malloc(bytes);
         g_mutex_lock(&self->lock);
         g_ptr_array_add(self->blocks, b);
         g_mutex_unlock(&self->lock);
+        self->pop_end = (char *)b, self->pop_limit = (char *)b + bytes;
     }
-    return (double *)g_ptr_array_index(self->blocks, n / BLOCK_FRAMES) + (gsize)(n % BLOCK_FRAMES) * (gsize)self->stride;
+    double *row = (double *)g_ptr_array_index(self->blocks, n / BLOCK_FRAMES) + (gsize)(n % BLOCK_FRAMES) * (gsize)self->stride;
+    populate_ahead(self, row + self->stride);
+    return row;
 }
 
 /* Drops every frame (no worker running). */
