@@ -176,7 +176,10 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
     motus_window_extend_plots(self);
     motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
-    if (n == 1) update_actions(self);
+    if (n > 0 && !self->run_frames_seen) { /* the run's first frames: the actions that need frames */
+        self->run_frames_seen = TRUE;
+        update_actions(self);
+    }
 }
 
 /* The view and its floor take in the whole motion (frames sampled: at most
@@ -248,6 +251,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     if (!motus_run_bridge_start_stored(self->bridge, self->model, project, error)) return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
+    self->run_frames_seen = FALSE;
     self->plotted = 0;
     motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */

@@ -49,6 +49,8 @@ static gboolean action_enabled(const char *action)
     return g_action_group_get_action_enabled(G_ACTION_GROUP(win), action);
 }
 
+static gboolean csv_enabled(void) { return action_enabled("export-csv"); }
+
 /* A copy of the slider-crank that runs for a long time (to be stopped). */
 static char *long_model(void)
 {
@@ -260,6 +262,7 @@ static void test_pause_stop_reopen(void)
     g_assert_true(action_enabled("play-pause"));
     g_assert_true(action_enabled("step"));
     g_assert_true(wait_for(some_frames, 20));
+    g_assert_true(wait_for(csv_enabled, 10)); /* enabled once the window has had the run's first frames */
     activate("pause", NULL);
     gint64 t0 = g_get_monotonic_time();
     while (g_get_monotonic_time() - t0 < 100000) g_main_context_iteration(NULL, FALSE);
