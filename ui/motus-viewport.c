@@ -1704,6 +1704,8 @@ MotusRangeMode motus_viewport_get_range_mode(MotusViewport *self) { return self-
 
 void motus_viewport_set_run_max(MotusViewport *self, double disp, double von_mises)
 {
+    /* every run start resets the maxima: a view with nothing new to show is not drawn again */
+    if (self->run_max[0] == disp && self->run_max[1] == von_mises) return;
     self->run_max[0] = disp;
     self->run_max[1] = von_mises;
     flex_refresh(self);

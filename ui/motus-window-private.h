@@ -67,6 +67,7 @@ struct _MotusWindow {
     GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
     guint active_plot;       /* the plot that takes new curves */
     guint plotted;           /* frames already appended to the curves */
+    gboolean run_frames_seen; /* the running run's first frames came (and enabled what needs frames) */
     double *poses;          /* nbody x 7 */
     double time;
     gboolean playing, follow_live, batch;

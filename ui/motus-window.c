@@ -29,6 +29,8 @@ static void show_time(MotusWindow *self, double t);
 
 void motus_window_set_status(MotusWindow *self, const char *text)
 {
+    /* a new text lays the window out again (on X11 with round trips to the server) */
+    if (!g_strcmp0(gtk_label_get_text(self->status_label), text)) return;
     gtk_label_set_text(self->status_label, text);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->status_label), text);
 }
@@ -174,7 +176,10 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
     motus_window_extend_plots(self);
     motus_window_flex_extend(self);
     if (self->follow_live) show_time(self, last);
-    if (n == 1) update_actions(self);
+    if (n > 0 && !self->run_frames_seen) { /* the run's first frames: the actions that need frames */
+        self->run_frames_seen = TRUE;
+        update_actions(self);
+    }
 }
 
 /* The view and its floor take in the whole motion (frames sampled: at most
@@ -246,6 +251,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     if (!motus_run_bridge_start_stored(self->bridge, self->model, project, error)) return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
+    self->run_frames_seen = FALSE;
     self->plotted = 0;
     motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
@@ -380,20 +386,24 @@ void motus_window_update_actions(MotusWindow *self)
 {
     gboolean running = motus_run_bridge_is_running(self->bridge);
     gboolean frames = n_frames(self) > 0;
+    /* the playback controls a run's frames will need are enabled when it starts, with Run, Pause and Stop:
+     * the widgets change state (and the window repaints them) in that frame, not with the first frames
+     * drawn; with no frames yet they do nothing */
+    gboolean coming = frames || running;
     gboolean doc = self->editor != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
     set_enabled(self, "run", doc && !running && !self->flex_job);
     set_enabled(self, "pause", running);
     set_enabled(self, "stop", running || self->pick != PICK_NONE);
-    set_enabled(self, "play-pause", frames);
-    set_enabled(self, "step", frames);
+    set_enabled(self, "play-pause", coming);
+    set_enabled(self, "step", coming);
     guint curves = self->plots ? motus_window_n_curves(self) : 0;
     set_enabled(self, "export-png", curves > 0);
     set_enabled(self, "export-svg", curves > 0);
     set_enabled(self, "export-csv", curves > 0 && frames);
     set_enabled(self, "clear-plot", curves > 0);
-    set_enabled(self, "pin-curves", curves > 0 && frames);
+    set_enabled(self, "pin-curves", curves > 0 && coming);
     set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
     set_enabled(self, "save", doc && !self->readonly);
     set_enabled(self, "save-as", doc);
@@ -411,10 +421,11 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "flex-modes", doc && motus_viewport_n_modal(self->viewport) > 0);
     set_enabled(self, "import-mesh", doc && !running && !self->flex_job);
     set_enabled(self, "add-flex-marker", doc && !running && !self->flex_job && motus_viewport_n_modal(self->viewport) > 0);
-    gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), frames);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), coming);
     gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
-    gtk_button_set_icon_name(self->play_button,
-                             self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+    /* setting an icon, even the same one, lays the window out again */
+    const char *icon = self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic";
+    if (g_strcmp0(gtk_button_get_icon_name(self->play_button), icon)) gtk_button_set_icon_name(self->play_button, icon);
     if (!running) {
         GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
         if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));

@@ -2,7 +2,8 @@
  * in the tree and the tree highlights in the view; a run fills the frame
  * store and the plot; playback advances and steps; pause holds the worker;
  * stopping and reopening while a run goes are safe; the plot exports; the
- * paint memory is held at the window's size and follows it when it grows. */
+ * paint memory is held at the window's size and follows it when it grows; starting a
+ * run does not draw the 3D view again before its frames arrive. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
@@ -47,6 +48,8 @@ static gboolean action_enabled(const char *action)
 {
     return g_action_group_get_action_enabled(G_ACTION_GROUP(win), action);
 }
+
+static gboolean csv_enabled(void) { return action_enabled("export-csv"); }
 
 /* A copy of the slider-crank that runs for a long time (to be stopped). */
 static char *long_model(void)
@@ -99,6 +102,22 @@ static void test_open_and_pick(void)
     }
     double x, y;
     g_assert_true(motus_viewport_project_body(viewport(), 1, &x, &y));
+}
+
+/* Starting a run redraws only what changes: resetting the run's colour maxima to what they already are
+ * does not draw the 3D view again (every run start resets them), changing them does. */
+static void test_run_start_redraw(void)
+{
+    wait_drawn();
+    frames_mark = motus_viewport_get_frames_drawn(viewport());
+    motus_viewport_set_run_max(viewport(), 0, 0);
+    gint64 t0 = g_get_monotonic_time();
+    while (g_get_monotonic_time() - t0 < 200000) g_main_context_iteration(NULL, FALSE);
+    g_assert_cmpuint(motus_viewport_get_frames_drawn(viewport()), ==, frames_mark);
+    motus_viewport_set_run_max(viewport(), 1e-3, 1e6);
+    g_assert_true(wait_for(drawn, 5));
+    motus_viewport_set_run_max(viewport(), 0, 0);
+    wait_drawn();
 }
 
 static void test_run_and_playback(void)
@@ -239,7 +258,11 @@ static void test_pause_stop_reopen(void)
     g_assert_true(motus_window_is_running(win));
     g_assert_true(action_enabled("stop"));
     g_assert_false(action_enabled("run"));
+    /* the playback controls change state with Run, Pause and Stop, not when the first frames arrive */
+    g_assert_true(action_enabled("play-pause"));
+    g_assert_true(action_enabled("step"));
     g_assert_true(wait_for(some_frames, 20));
+    g_assert_true(wait_for(csv_enabled, 10)); /* enabled once the window has had the run's first frames */
     activate("pause", NULL);
     gint64 t0 = g_get_monotonic_time();
     while (g_get_monotonic_time() - t0 < 100000) g_main_context_iteration(NULL, FALSE);
@@ -315,6 +338,7 @@ int main(int argc, char **argv)
     gtk_window_present(GTK_WINDOW(win));
     g_test_add_func("/window/paint-warm", test_paint_warm);
     g_test_add_func("/window/open-and-pick", test_open_and_pick);
+    g_test_add_func("/window/run-start-redraw", test_run_start_redraw);
     g_test_add_func("/window/run-and-playback", test_run_and_playback);
     g_test_add_func("/window/plot-zoom-and-drop", test_plot_zoom_and_drop);
     g_test_add_func("/window/pause-stop-reopen", test_pause_stop_reopen);
