@@ -287,6 +287,11 @@ void mt_state_init_lean(MtState *st)
         st->leanblk[n++] = k;
     }
     st->nlean = n;
+    st->alldiag = !s->nflex;
+    for (int b = 0; b < s->nbody; b++) {
+        const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
+        st->alldiag &= Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0 && Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0;
+    }
     st->leanchain = !s->nflex && n == s->nblock && n == s->nbody;
     for (int i = 0; i < n && st->leanchain; i++) {
         const MtCBlock *b = &s->block[st->leanblk[i]];

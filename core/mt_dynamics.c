@@ -219,7 +219,7 @@ MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, cons
     int have = 0; /* prev holds the previous group's side 0 */
     if (!s->nflex)
         for (; b + MT_LW <= s->nbody; b += MT_LW) {
-            if (diagonal4(s, b)) {
+            if (st->alldiag || diagonal4(s, b)) {
                 body_eval4(st, q, u, done, b, rows ? cur : NULL);
                 if (!rows) continue;
                 if (!have) lean_in_body(st, q, u, b - 1, prev);

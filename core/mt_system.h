@@ -168,6 +168,7 @@ typedef struct MtState {
     /* lean blocks in groups of MT_LW, one vector lane each (mt_constraints.c), padded with lanes that
      * repeat lane 0 and are not written out */
     int nlean;
+    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (mt_dynamics.c, body_eval4) */
     int leanchain;         /* lean lane i is block i, joining body i (side 0) to body i − 1 (ground for i = 0):
                             * the body pass hands its lanes to the row pass (mt_lean_group) */
     int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
