@@ -407,7 +407,17 @@ MT_HOT void mt_assemble(MtState *st)
         }
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
-    for (int p = 0; p <= st->npair; p++) {
+    int p0 = 0;
+    if (st->leanchain) { /* pairs of consecutive blocks, all lean: straight groups of four */
+        while (p0 < st->npair && st->pair[p0].lean) p0++;
+        if (p0 == st->npair) {
+            for (p0 = 0; p0 + MT_LW <= st->npair; p0 += MT_LW) {
+                int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
+                sph_pair4(st, pi);
+            }
+        } else p0 = 0;
+    }
+    for (int p = p0; p <= st->npair; p++) {
         const MtPair *pr = &st->pair[p < st->npair ? p : 0];
         if (p < st->npair && pr->lean) {
             pend[npend++] = p;
@@ -467,6 +477,24 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
+    if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
+        for (int i = 0; i < st->nlean; i++) {
+            const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = L0[30];
+            const double *y = L0 + 6;
+            a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
+            for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
+            if (i + 1 < st->nlean) {
+                const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = L1[30 + 1];
+                y = L1 + 6 + 9;
+                a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
+                for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);
+            }
+            for (int c = 0; c < 6; c++) o[c] = a[c];
+        }
+        return;
+    }
     if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
         for (int i = 0; i < st->nlean; i++) {
             const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
