@@ -408,15 +408,16 @@ MT_HOT void mt_assemble(MtState *st)
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
     int p0 = 0;
-    if (st->leanchain) { /* pairs of consecutive blocks, all lean: straight groups of four */
+    if (!st->leanpairs) {
         while (p0 < st->npair && st->pair[p0].lean) p0++;
-        if (p0 == st->npair) {
-            for (p0 = 0; p0 + MT_LW <= st->npair; p0 += MT_LW) {
-                int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
-                sph_pair4(st, pi);
-            }
-        } else p0 = 0;
+        st->leanpairs = p0 == st->npair ? 1 : 2;
+        p0 = 0;
     }
+    if (st->leanpairs == 1) /* all lean (chains, trees of spherical joints): straight groups of four */
+        for (; p0 + MT_LW <= st->npair; p0 += MT_LW) {
+            int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
+            sph_pair4(st, pi);
+        }
     for (int p = p0; p <= st->npair; p++) {
         const MtPair *pr = &st->pair[p < st->npair ? p : 0];
         if (p < st->npair && pr->lean) {
