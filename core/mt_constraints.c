@@ -345,8 +345,10 @@ void mt_lean_expand(const MtState *st, int k)
 /* One group gi of lean_rows. pre: NULL to gather the inputs from R, Jwinv,
  * q, u and a0, or those of a lean chain's group (st->leanchain) in lanes:
  * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
- * lane with the first three of pre[0] is side 1 (mt_lean_group). */
-static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, int gi, const MtLeanIn *const *pre,
+ * lane with the first three of pre[0] is side 1 (mt_lean_group). With
+ * dslot, A(k,k) also goes straight to the factor's storage (mt_assemble then
+ * skips its copy: MtState.leandiag). */
+static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, int gi, const MtLeanIn *const *pre, int dslot,
                                                            const double *restrict q, const double *restrict u, double c0,
                                                            double c1, double *restrict rhs)
 {
@@ -428,6 +430,10 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
             }
         }
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
+        for (int l = 0; l < MT_LW && dslot && row[l] >= 0; l++) {
+            double *D = st->dslot[blk[l]];
+            D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+        }
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
         mt_lanes_put(dl, MT_LEAN, out);
@@ -472,14 +478,14 @@ MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLean
                           double c0, double c1, double *rhs)
 {
     const MtLeanIn *pre[2] = {in0, in1};
-    if (in0) lean_rows_group(st, gi, pre, q, u, c0, c1, rhs);
-    else lean_rows_group(st, gi, NULL, q, u, c0, c1, rhs);
+    if (in0) lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
+    else lean_rows_group(st, gi, NULL, 1, q, u, c0, c1, rhs);
 }
 
 static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
                                                      double c0, double c1, double *restrict rhs)
 {
-    for (int gi = 0, ngroup = (st->nlean + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, q, u, c0, c1, rhs);
+    for (int gi = 0, ngroup = (st->nlean + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
 }
 
 /* Rows of a block that is not lean. */

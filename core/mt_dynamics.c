@@ -386,12 +386,13 @@ MT_HOT void mt_assemble(MtState *st)
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
     /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
-    for (int i = 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
+    for (int i = st->leandiag ? st->nlean : 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
         int k = st->leanblk[i];
         double *D = st->dslot[k];
         const double *dl = st->dlean + MT_LEAN * k + 24;
         D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
     }
+    st->leandiag = 0; /* a later assembly (re-detection, projections) copies them */
     for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
@@ -607,6 +608,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
     int rows = done && st->leanchain && !feedback && s->nrow; /* the body pass does the rows too */
     stage_bodies_eval(st, q, u, done, rows, c0, c1, rhs);
+    st->leandiag = rows;
     if (!done) {
         stage_forces(st, t, q, u);
         free_acc(st);

@@ -69,7 +69,8 @@ struct MtState;
 /* The rows of lean group gi (mt_stage_constraints_rhs for one group) of a
  * lean chain (MtState.leanchain) from the inputs of its bodies (in0) and of
  * the previous group's (in1, the last lane read) already in lanes, or
- * gathered from the state when in0 is NULL. */
+ * gathered from the state when in0 is NULL. Also writes the blocks' A(k,k)
+ * into the factor's storage (for mt_eval, with MtState.leandiag). */
 void mt_lean_group(struct MtState *st, int gi, const MtLeanIn *in0, const MtLeanIn *in1, const double *q, const double *u,
                    double c0, double c1, double *rhs);
 
