@@ -177,7 +177,6 @@ static void lean_in_body(const MtState *st, const double *q, const double *u, in
     for (int i = 0; i < 6; i++) in->a[i] += st->a0[6 * b + i];
 }
 
-
 /* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
 static inline int diagonal4(const MtSystem *s, int b)
 {
