@@ -790,17 +790,20 @@ INLINE void fwd_any(const MtBchol *b, int c, double *x)
 /* three entries: a 4-lane store would write the next block's first entry */
 #define ST3(p, v) do { MtLanes v_ = (v); (p)[0] = v_[0]; (p)[1] = v_[1]; (p)[2] = v_[2]; } while (0)
 
-/* o: the column's offsets (MtBchol.c3). 1: not taken (rows out of the solve,
- * or pivots that need the general path), nothing changed then. */
-INLINE int chain_column(MtBchol *b, int c, const int *o, double tol, double *x)
+/* o: the column's offsets (MtBchol.c3); ds: its MtBchol.dsave flags (0 when
+ * not saving), whose diagonals it saves first. 1: not taken (rows out of the
+ * solve, or pivots that need the general path), nothing else changed then. */
+INLINE int chain_column(MtBchol *b, int c, const int *o, double tol, double *x, int ds)
 {
+    double *D = b->val + o[0], *T = b->val + o[3], C[9], id;
+    if (ds & 1) { double *d0 = b->diag0 + o[1]; d0[0] = D[0]; d0[1] = D[4]; d0[2] = D[8]; }
+    if (ds & 2) { double *d0 = b->diag0 + o[4]; d0[0] = T[0]; d0[1] = T[4]; d0[2] = T[8]; }
     const unsigned char *dep = b->dep + o[1];
     if (dep[0] | dep[1] | dep[2]) return 1;
-    double *D = b->val + o[0], C[9], id;
     if (adj_small(C, &id, D, b->diag0 + o[1], tol, 3)) return 1;
     b->ldl[c] = 1;
     b->dinv[o[1]] = id;
-    double *B = b->val + o[2], *T = b->val + o[3], *xc = x + o[1], *xr = x + o[4];
+    double *B = b->val + o[2], *xc = x + o[1], *xr = x + o[4];
     const MtLanes z = {0, 0, 0, 0};
     MtLanes C0 = LD3(C), C1 = LD3(C + 3), C2 = LD3(C + 6); /* rows = columns: C is symmetric */
     ST3(D, C0); ST3(D + 3, C1); ST3(D + 6, C2);
@@ -874,12 +877,13 @@ MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double 
     if (tol > 0 && !dsave) save_diag(b);
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
-        const int *o = b->c3 + 5 * c;
-        if (dsave && dsave[c]) {
-            if (dsave[c] & 1) save_diag_col(b, c);
-            if (dsave[c] & 2) save_diag_col(b, b->rowpos[b->colptr[c]]);
+        const int *o = b->c3 + 5 * c, ds = dsave ? dsave[c] : 0;
+        if (o[0] >= 0) {
+            if (!chain_column(b, c, o, tol, x, ds)) continue;
+        } else if (ds) { /* chain_column saves its own (and again when not taken: the same values) */
+            if (ds & 1) save_diag_col(b, c);
+            if (ds & 2) save_diag_col(b, b->rowpos[b->colptr[c]]);
         }
-        if (o[0] >= 0 && !chain_column(b, c, o, tol, x)) continue;
         int rc;
         switch (b->psize[c]) {
         case 1: rc = ldl_column(b, c, tol, 1) ? factor_column(b, c, 0, tol, 1) : 0; break;

@@ -270,6 +270,16 @@ void mt_state_init_lean(MtState *st)
         st->leanblk[n++] = k;
     }
     st->nlean = n;
+    st->alldiag = !s->nflex;
+    for (int b = 0; b < s->nbody; b++) {
+        const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
+        st->alldiag &= Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0 && Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0;
+    }
+    st->leanchain = !s->nflex && n == s->nblock && n == s->nbody;
+    for (int i = 0; i < n && st->leanchain; i++) {
+        const MtCBlock *b = &s->block[st->leanblk[i]];
+        st->leanchain = b->body[0] == i && (i ? b->body[1] == i - 1 : b->body[1] < 0);
+    }
     for (int i = 0; i < (n + MT_LW - 1) / MT_LW * MT_LW; i++) {
         int g = i / MT_LW, l = i % MT_LW, pad = i >= n;
         const MtCBlock *b = &s->block[st->leanblk[pad ? i - l : i]]; /* padding repeats lane 0 */
@@ -312,14 +322,25 @@ void mt_lean_expand(const MtState *st, int k)
  *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
  * A ground side reads another body masked to zero: r = marker position, and
  * zero position, velocity, inverse inertia and acceleration. */
-static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
-                                                     double c0, double c1, double *restrict rhs)
+/* {p[3], c[0], c[1], c[2]}: lanes one body back along a chain (two shuffles with AVX2, one with AVX-512) */
+#define LEAN_BACK(p, c) __builtin_shuffle(__builtin_shuffle(p, c, (MtMask){2, 3, 4, 5}), c, (MtMask){1, 4, 3, 6})
+
+/* One group gi of lean_rows. pre: NULL to gather the inputs from R, Jwinv,
+ * q, u and a0, or those of a lean chain's group (st->leanchain) in lanes:
+ * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
+ * lane with the first three of pre[0] is side 1 (mt_lean_group). With
+ * dslot, A(k,k) also goes straight to the factor's storage (mt_assemble then
+ * skips its copy: MtState.leandiag). */
+static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, int gi, const MtLeanIn *const *pre, int dslot,
+                                                           const double *restrict q, const double *restrict u, double c0,
+                                                           double c1, double *restrict rhs)
 {
     const double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict a0 = st->a0;
     double *restrict gall = st->g, *restrict gdall = st->gd, *restrict hall = st->h;
     const unsigned char *restrict off = st->rowoff;
-    int ngroup = (st->nlean + MT_LW - 1) / MT_LW;
-    for (int gi = 0; gi < ngroup; gi++) {
+/* field f[i] of this side's inputs, from pre or gathered at the offsets o of array A */
+#define LEAN_IN(f, A, i) (!pre ? LANES(A, o, i) : sd ? LEAN_BACK(pre[1]->f[i], pre[0]->f[i]) : pre[0]->f[i])
+    {
         const double *C = st->leanc + 8 * MT_LW * gi;
         const int *body = st->leanbody + 2 * MT_LW * gi, *blk = st->leanblk + MT_LW * gi, *row = st->leanrow + MT_LW * gi;
         MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
@@ -327,7 +348,8 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
         if (ground) memcpy(gm, st->leanmask + 2 * MT_LW * gi, sizeof gm);
         MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
         MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
-        for (int sd = 0; sd < 2; sd++) {
+#pragma GCC unroll 2
+        for (int sd = 0; sd < 2; sd++) { /* unrolled: pre's fields are read in place, not copied */
             /* in phases, each with its own offsets: pointers for all five arrays and four lanes at once
              * did not fit in the registers */
             int o[MT_LW];
@@ -338,12 +360,12 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             memcpy(&pos1, C + MT_LW * (3 * sd + 1), sizeof(MtLanes));
             memcpy(&pos2, C + MT_LW * (3 * sd + 2), sizeof(MtLanes));
             memcpy(&im, C + MT_LW * (6 + sd), sizeof(MtLanes));
-            MtLanes r0 = LANES(Rall, o, 0) * pos0 + LANES(Rall, o, 1) * pos1 + LANES(Rall, o, 2) * pos2;
-            MtLanes r1 = LANES(Rall, o, 3) * pos0 + LANES(Rall, o, 4) * pos1 + LANES(Rall, o, 5) * pos2;
-            MtLanes r2 = LANES(Rall, o, 6) * pos0 + LANES(Rall, o, 7) * pos1 + LANES(Rall, o, 8) * pos2;
-            MtLanes S0 = LANES(Sall, o, 0), S1 = LANES(Sall, o, 1), S2 = LANES(Sall, o, 2), S3 = LANES(Sall, o, 3);
-            MtLanes S4 = LANES(Sall, o, 4), S5 = LANES(Sall, o, 5), S6 = LANES(Sall, o, 6), S7 = LANES(Sall, o, 7);
-            MtLanes S8 = LANES(Sall, o, 8);
+            MtLanes r0 = LEAN_IN(R, Rall, 0) * pos0 + LEAN_IN(R, Rall, 1) * pos1 + LEAN_IN(R, Rall, 2) * pos2;
+            MtLanes r1 = LEAN_IN(R, Rall, 3) * pos0 + LEAN_IN(R, Rall, 4) * pos1 + LEAN_IN(R, Rall, 5) * pos2;
+            MtLanes r2 = LEAN_IN(R, Rall, 6) * pos0 + LEAN_IN(R, Rall, 7) * pos1 + LEAN_IN(R, Rall, 8) * pos2;
+            MtLanes S0 = LEAN_IN(S, Sall, 0), S1 = LEAN_IN(S, Sall, 1), S2 = LEAN_IN(S, Sall, 2), S3 = LEAN_IN(S, Sall, 3);
+            MtLanes S4 = LEAN_IN(S, Sall, 4), S5 = LEAN_IN(S, Sall, 5), S6 = LEAN_IN(S, Sall, 6), S7 = LEAN_IN(S, Sall, 7);
+            MtLanes S8 = LEAN_IN(S, Sall, 8);
             if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
                 r0 = MT_SEL(m, r0, pos0); r1 = MT_SEL(m, r1, pos1); r2 = MT_SEL(m, r2, pos2);
                 S0 = MT_AND(m, S0); S1 = MT_AND(m, S1); S2 = MT_AND(m, S2); S3 = MT_AND(m, S3); S4 = MT_AND(m, S4);
@@ -366,10 +388,10 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             d22 += im + r1 * y[2][0] - r0 * y[2][1];
             out[3 * sd] = r0; out[3 * sd + 1] = r1; out[3 * sd + 2] = r2;
             for (int l = 0; l < MT_LW; l++) o[l] = 7 * body[2 * l + sd];
-            MtLanes xq0 = LANES(q, o, 0), xq1 = LANES(q, o, 1), xq2 = LANES(q, o, 2);
+            MtLanes xq0 = LEAN_IN(x, q, 0), xq1 = LEAN_IN(x, q, 1), xq2 = LEAN_IN(x, q, 2);
             for (int l = 0; l < MT_LW; l++) o[l] = 6 * body[2 * l + sd];
-            MtLanes v0 = LANES(u, o, 0), v1 = LANES(u, o, 1), v2 = LANES(u, o, 2);
-            MtLanes w0 = LANES(u, o, 3), w1 = LANES(u, o, 4), w2 = LANES(u, o, 5);
+            MtLanes v0 = LEAN_IN(v, u, 0), v1 = LEAN_IN(v, u, 1), v2 = LEAN_IN(v, u, 2);
+            MtLanes w0 = LEAN_IN(w, u + 3, 0), w1 = LEAN_IN(w, u + 3, 1), w2 = LEAN_IN(w, u + 3, 2);
             if (ground) {
                 xq0 = MT_AND(m, xq0); xq1 = MT_AND(m, xq1); xq2 = MT_AND(m, xq2);
                 v0 = MT_AND(m, v0); v1 = MT_AND(m, v1); v2 = MT_AND(m, v2); w0 = MT_AND(m, w0); w1 = MT_AND(m, w1); w2 = MT_AND(m, w2);
@@ -379,8 +401,8 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
             c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
             if (rhs) { /* this side's σ (a_lin + a_ang × r) of the right-hand side, a = a0 */
-                MtLanes x0 = LANES(a0, o, 0), x1 = LANES(a0, o, 1), x2 = LANES(a0, o, 2);
-                MtLanes x3 = LANES(a0, o, 3), x4 = LANES(a0, o, 4), x5 = LANES(a0, o, 5);
+                MtLanes x0 = LEAN_IN(a, a0, 0), x1 = LEAN_IN(a, a0, 1), x2 = LEAN_IN(a, a0, 2);
+                MtLanes x3 = LEAN_IN(a, a0, 3), x4 = LEAN_IN(a, a0, 4), x5 = LEAN_IN(a, a0, 5);
                 if (ground) {
                     x0 = MT_AND(m, x0); x1 = MT_AND(m, x1); x2 = MT_AND(m, x2); x3 = MT_AND(m, x3); x4 = MT_AND(m, x4); x5 = MT_AND(m, x5);
                 }
@@ -391,6 +413,10 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             }
         }
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
+        for (int l = 0; l < MT_LW && dslot && row[l] >= 0; l++) {
+            double *D = st->dslot[blk[l]];
+            D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+        }
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
         mt_lanes_put(dl, MT_LEAN, out);
@@ -414,7 +440,7 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
                 mt_lanes_put3(gdall + r0, gda);
                 mt_lanes_put3(hall + r0, ha);
                 if (rhs) mt_lanes_put3(rhs + r0, v);
-                continue;
+                return;
             }
         }
         for (int l = 0; l < MT_LW; l++) {
@@ -428,6 +454,21 @@ static inline __attribute__((always_inline)) void lean_rows(MtState *st, const d
             }
         }
     }
+#undef LEAN_IN
+}
+
+MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLeanIn *in1, const double *q, const double *u,
+                          double c0, double c1, double *rhs)
+{
+    const MtLeanIn *pre[2] = {in0, in1};
+    if (in0) lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
+    else lean_rows_group(st, gi, NULL, 1, q, u, c0, c1, rhs);
+}
+
+static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
+                                                     double c0, double c1, double *restrict rhs)
+{
+    for (int gi = 0, ngroup = (st->nlean + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
 }
 
 /* Rows of a block that is not lean. */

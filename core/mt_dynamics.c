@@ -100,9 +100,10 @@ static inline __attribute__((always_inline)) void body_eval(MtState *st, const d
 }
 
 /* body_eval for the four rigid bodies b..b+3, one per lane (mt_lanes.h),
- * when their inertia tensors are diagonal in body axes. */
+ * when their inertia tensors are diagonal in body axes; with in (and done),
+ * also their lanes as the row pass reads them. */
 static inline __attribute__((always_inline)) void body_eval4(MtState *st, const double *restrict q, const double *restrict u,
-                                                      int done, int b)
+                                                      int done, int b, MtLeanIn *in)
 {
     const MtSystem *s = st->sys;
     const double *qp[MT_LW], *op[MT_LW], *Jip[MT_LW], *Jcp[MT_LW];
@@ -145,7 +146,35 @@ static inline __attribute__((always_inline)) void body_eval4(MtState *st, const 
                         S[3] * f[3] + S[4] * f[4] + S[5] * f[5], S[6] * f[3] + S[7] * f[4] + S[8] * f[5]};
         mt_lanes_put(ar, 6, a);
         mt_lanes_put(cr, 6, a);
+        if (in) {
+            const double *xp[MT_LW], *vp[MT_LW];
+            for (int l = 0; l < MT_LW; l++) {
+                xp[l] = q + 7 * (b + l);
+                vp[l] = u + 6 * (b + l);
+            }
+            for (int i = 0; i < 9; i++) { in->R[i] = R[i]; in->S[i] = S[i]; }
+            for (int i = 0; i < 3; i++) { in->x[i] = MT_LANES(xp, i); in->v[i] = MT_LANES(vp, i); }
+            in->w[0] = o0; in->w[1] = o1; in->w[2] = o2;
+            for (int i = 0; i < 6; i++) in->a[i] = a[i];
+        }
     }
+}
+
+/* The row pass's inputs of body b in every lane (b < 0: ground, zeros), from the state. */
+static void lean_in_body(const MtState *st, const double *q, const double *u, int b, MtLeanIn *in)
+{
+    memset(in, 0, sizeof *in);
+    if (b < 0) return;
+    for (int i = 0; i < 9; i++) {
+        in->R[i] += st->R[9 * b + i];
+        in->S[i] += st->Jwinv[9 * b + i];
+    }
+    for (int i = 0; i < 3; i++) {
+        in->x[i] += q[7 * b + i];
+        in->v[i] += u[6 * b + i];
+        in->w[i] += u[6 * b + 3 + i];
+    }
+    for (int i = 0; i < 6; i++) in->a[i] += st->a0[6 * b + i];
 }
 
 /* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
@@ -159,8 +188,13 @@ static inline int diagonal4(const MtSystem *s, int b)
     return !off;
 }
 
-/* mt_eval's body pass; rigid bodies four at a time. */
-MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done)
+/* mt_eval's body pass; rigid bodies four at a time. With rows (lean chains,
+ * st->leanchain, and done) also the constraint rows and the right-hand side
+ * (mt_stage_constraints_rhs with c0, c1, rhs), each group of blocks right
+ * after the group of bodies it reads on side 0: its inputs go over in
+ * vectors, not gathered back from R, Jwinv, q, u and a0. */
+MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done, int rows,
+                                     double c0, double c1, double *rhs)
 {
     const MtSystem *s = st->sys;
     double *restrict qn = st->qn;
@@ -180,13 +214,28 @@ MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, cons
         qn[b] = 1 / sqrt(w * w + x * x + y * y + z * z);
     }
     b = 0;
+    MtLeanIn lin[2], *cur = lin, *prev = lin + 1;
+    int have = 0; /* prev holds the previous group's side 0 */
     if (!s->nflex)
         for (; b + MT_LW <= s->nbody; b += MT_LW) {
-            if (diagonal4(s, b)) body_eval4(st, q, u, done, b);
-            else
+            if (st->alldiag || diagonal4(s, b)) {
+                body_eval4(st, q, u, done, b, rows ? cur : NULL);
+                if (!rows) continue;
+                if (!have) lean_in_body(st, q, u, b - 1, prev);
+                mt_lean_group(st, b / MT_LW, cur, prev, q, u, c0, c1, rhs);
+                MtLeanIn *t = prev;
+                prev = cur;
+                cur = t;
+                have = 1;
+            } else {
                 for (int l = 0; l < MT_LW; l++) body_eval(st, q, u, done, b + l);
+                if (rows) mt_lean_group(st, b / MT_LW, NULL, NULL, q, u, c0, c1, rhs);
+                have = 0;
+            }
         }
+    int b1 = b;
     for (; b < s->nbody; b++) body_eval(st, q, u, done, b);
+    if (rows && b1 < s->nbody) mt_lean_group(st, b1 / MT_LW, NULL, NULL, q, u, c0, c1, rhs); /* the last, part-filled group */
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
@@ -336,12 +385,13 @@ MT_HOT void mt_assemble(MtState *st)
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
     /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
-    for (int i = 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
+    for (int i = st->leandiag ? st->nlean : 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
         int k = st->leanblk[i];
         double *D = st->dslot[k];
         const double *dl = st->dlean + MT_LEAN * k + 24;
         D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
     }
+    st->leandiag = 0; /* a later assembly (re-detection, projections) copies them */
     for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
@@ -357,7 +407,18 @@ MT_HOT void mt_assemble(MtState *st)
         }
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
-    for (int p = 0; p <= st->npair; p++) {
+    int p0 = 0;
+    if (!st->leanpairs) {
+        while (p0 < st->npair && st->pair[p0].lean) p0++;
+        st->leanpairs = p0 == st->npair ? 1 : 2;
+        p0 = 0;
+    }
+    if (st->leanpairs == 1) /* all lean (chains, trees of spherical joints): straight groups of four */
+        for (; p0 + MT_LW <= st->npair; p0 += MT_LW) {
+            int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
+            sph_pair4(st, pi);
+        }
+    for (int p = p0; p <= st->npair; p++) {
         const MtPair *pr = &st->pair[p < st->npair ? p : 0];
         if (p < st->npair && pr->lean) {
             pend[npend++] = p;
@@ -417,6 +478,24 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
+    if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
+        for (int i = 0; i < st->nlean; i++) {
+            const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = L0[30];
+            const double *y = L0 + 6;
+            a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
+            for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
+            if (i + 1 < st->nlean) {
+                const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = L1[30 + 1];
+                y = L1 + 6 + 9;
+                a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
+                for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);
+            }
+            for (int c = 0; c < 6; c++) o[c] = a[c];
+        }
+        return;
+    }
     if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
         for (int i = 0; i < st->nlean; i++) {
             const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
@@ -522,19 +601,21 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     st->nevals++;
     /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
     int done = !s->nflex && s->nchan <= 3 && !s->model->ncontrol && !s->model->nforce && !s->nspring;
-    stage_bodies_eval(st, q, u, done);
+    double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
+    double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
+    double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
+    int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
+    int rows = done && st->leanchain && !feedback && s->nrow; /* the body pass does the rows too */
+    stage_bodies_eval(st, q, u, done, rows, c0, c1, rhs);
+    st->leandiag = rows;
     if (!done) {
         stage_forces(st, t, q, u);
         free_acc(st);
     } else st->chan[2] = t;
     if (s->nrow == 0) goto check;
     {
-        double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
-        double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
-        double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
-        int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
         if (feedback) mt_stage_constraints(st, t, q, u);
-        else mt_stage_constraints_rhs(st, t, q, u, c0, c1, rhs); /* lean rows' right-hand side while their r are at hand */
+        else if (!rows) mt_stage_constraints_rhs(st, t, q, u, c0, c1, rhs); /* lean rows' right-hand side while their r are at hand */
         mt_assemble(st);
         for (int k = 0; k < s->nblock && feedback; k++) {
             const MtCBlock *b = &s->block[k];

@@ -168,6 +168,12 @@ typedef struct MtState {
     /* lean blocks in groups of MT_LW, one vector lane each (mt_constraints.c), padded with lanes that
      * repeat lane 0 and are not written out */
     int nlean;
+    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (mt_dynamics.c, body_eval4) */
+    int leanchain;         /* lean lane i is block i, joining body i (side 0) to body i − 1 (ground for i = 0):
+                            * the body pass hands its lanes to the row pass (mt_lean_group) */
+    int leandiag;          /* the row pass wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
+                            * the next mt_assemble skips their copy */
+    int leanpairs;         /* every pair of A is lean: 0 not known yet, 1 yes, 2 no (mt_assemble) */
     int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
     int *leanrow;          /* per lane: the block's first row, −1 for padding */
     int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
