@@ -880,7 +880,7 @@ MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double 
         const int *o = b->c3 + 5 * c, ds = dsave ? dsave[c] : 0;
         if (o[0] >= 0) {
             if (!chain_column(b, c, o, tol, x, ds)) continue;
-        } else if (ds) { /* chain_column saves its own (and again when not taken: the same values) */
+        } else if (ds) { /* chain_column saves its own, taken or not */
             if (ds & 1) save_diag_col(b, c);
             if (ds & 2) save_diag_col(b, b->rowpos[b->colptr[c]]);
         }

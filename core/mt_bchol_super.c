@@ -247,24 +247,10 @@ INLINE void prod(const double *L, size_t ld, int kn, int i0, int i1, int j, cons
             else { st4(o, acc[2 * c]); st4(o + 4, acc[2 * c + 1]); }
         }
     }
-    for (; i + 4 <= i1; i += 4) {
-        MtLanes c0 = z, d0 = z, e0 = z, g0 = z;
-        for (int q = 0; q < kn; q++) {
-            const double *Lq = L + (size_t)q * ld;
-            MtLanes l0 = ld4(Lq + i);
-            c0 += l0 * Lq[j];
-            if (nj == 4) { d0 += l0 * Lq[j + 1]; e0 += l0 * Lq[j + 2]; g0 += l0 * Lq[j + 3]; }
-        }
-        MtLanes acc[4] = {c0, d0, e0, g0};
-        for (int c = 0; c < nj; c++) {
-            double *o = out + (size_t)(j + c - off) * ldo + (i - off);
-            if (sub) st4(o, ld4(o) - acc[c]);
-            else st4(o, acc[c]);
-        }
-    }
-    if (i < i1) { /* the last one to three rows in four lanes: the lanes past i1 read the next entries of
-                   * the panels (x is padded at its end) and leave their targets as they were */
-        const MtMask mk = tail_mask[i1 - i];
+    for (; i < i1; i += 4) { /* four rows, then the last one to three in four lanes: the lanes past i1 read
+                              * the next entries of the panels (x is padded at its end) and leave their
+                              * targets as they were (a full mask changes nothing) */
+        const MtMask mk = tail_mask[i1 - i < 4 ? i1 - i : 4];
         MtLanes c0 = z, d0 = z, e0 = z, g0 = z;
         for (int q = 0; q < kn; q++) {
             const double *Lq = L + (size_t)q * ld;

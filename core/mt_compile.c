@@ -640,6 +640,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         int lean = s->block[k].lean && s->block[l].lean && !add;
         st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add, lean} : (MtPair){k, sk, l, sl, slot, add, lean};
     }
+    st->leanpairs = 1;
+    for (int p = 0; p < st->npair; p++) st->leanpairs &= st->pair[p].lean;
     return st;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory creating the solver state"));

@@ -214,10 +214,10 @@ static void roll_rows(const MtMk *I, const MtMk *J, double R, int sphere, double
         mt_v3_scale(kd, kd, 1 / wl);
     }
     double ci[3], cj[3], P[3], Pd[3], vi[3], vj[3], dv[3], ai[3], aj[3], t[3];
+    mt_v3_copy(P, I->p);
+    mt_v3_axpy(P, -R, k);
     mt_v3_copy(ci, I->r); /* P − centre of mass of i */
     mt_v3_axpy(ci, -R, k);
-    mt_v3_add(P, I->p, ci);
-    mt_v3_sub(P, P, I->r);
     mt_v3_sub(cj, P, J->p); /* P − centre of mass of j (ground: P) */
     mt_v3_add(cj, cj, J->r);
     mt_v3_copy(Pd, I->vp);
@@ -271,10 +271,7 @@ void mt_state_init_lean(MtState *st)
     }
     st->nlean = n;
     st->alldiag = !s->nflex;
-    for (int b = 0; b < s->nbody; b++) {
-        const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
-        st->alldiag &= Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0 && Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0;
-    }
+    for (int b = 0; b < s->nbody; b++) st->alldiag &= mt_inertia_diagonal(s, b);
     st->leanchain = !s->nflex && n == s->nblock && n == s->nbody;
     for (int i = 0; i < n && st->leanchain; i++) {
         const MtCBlock *b = &s->block[st->leanblk[i]];
@@ -461,7 +458,7 @@ MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLean
                           double c0, double c1, double *rhs)
 {
     const MtLeanIn *pre[2] = {in0, in1};
-    if (in0) lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
+    if (in0) /* two inlined copies: with pre a constant NULL the gathering one has no tests per input */ lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
     else lean_rows_group(st, gi, NULL, 1, q, u, c0, c1, rhs);
 }
 

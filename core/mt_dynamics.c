@@ -180,12 +180,9 @@ static void lean_in_body(const MtState *st, const double *q, const double *u, in
 /* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
 static inline int diagonal4(const MtSystem *s, int b)
 {
-    int off = 0;
-    for (int l = 0; l < MT_LW; l++) {
-        const double *Ji = s->Jcinv + 9 * (b + l), *Jc = s->Jc + 9 * (b + l);
-        off |= Ji[1] != 0 || Ji[2] != 0 || Ji[5] != 0 || Jc[1] != 0 || Jc[2] != 0 || Jc[5] != 0;
-    }
-    return !off;
+    int diag = 1;
+    for (int l = 0; l < MT_LW; l++) diag &= mt_inertia_diagonal(s, b + l);
+    return diag;
 }
 
 /* mt_eval's body pass; rigid bodies four at a time. With rows (lean chains,
@@ -408,12 +405,7 @@ MT_HOT void mt_assemble(MtState *st)
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
     int p0 = 0;
-    if (!st->leanpairs) {
-        while (p0 < st->npair && st->pair[p0].lean) p0++;
-        st->leanpairs = p0 == st->npair ? 1 : 2;
-        p0 = 0;
-    }
-    if (st->leanpairs == 1) /* all lean (chains, trees of spherical joints): straight groups of four */
+    if (st->leanpairs) /* all lean (chains, trees of spherical joints): straight groups of four */
         for (; p0 + MT_LW <= st->npair; p0 += MT_LW) {
             int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
             sph_pair4(st, pi);

@@ -173,7 +173,7 @@ typedef struct MtState {
                             * the body pass hands its lanes to the row pass (mt_lean_group) */
     int leandiag;          /* the row pass wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
                             * the next mt_assemble skips their copy */
-    int leanpairs;         /* every pair of A is lean: 0 not known yet, 1 yes, 2 no (mt_assemble) */
+    int leanpairs;         /* every pair of A is lean (mt_assemble takes them in straight groups) */
     int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
     int *leanrow;          /* per lane: the block's first row, −1 for padding */
     int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
@@ -309,6 +309,14 @@ void mt_state_commit(MtState *st);
 void mt_state_init_coords(MtState *st);
 /* Largest constraint violation |g| and |ġ| at the current state (non-dependent rows). */
 void mt_constraint_error(MtState *st, double *gmax, double *gdmax);
+
+/* Body b's inertia and its inverse are diagonal in body axes (the body pass
+ * then takes four such bodies per vector, mt_dynamics.c). */
+static inline int mt_inertia_diagonal(const MtSystem *s, int b)
+{
+    const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
+    return Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0 && Jc[1] == 0 && Jc[2] == 0 && Jc[5] == 0;
+}
 
 /* Body frame origin pose and velocity from the state (project axes). */
 void mt_body_origin(const MtState *st, const double *q, const double *u, int b, double pos[3], double vel[3]);
