@@ -273,7 +273,7 @@ const char *mt_edit_describe(const MtModel *m, MtEditKind kind, int index, char 
     case MT_EDIT_SENSOR: snprintf(buf, n, MT_("sensor '%s'"), name); break;
     case MT_EDIT_SHAPE:
         if (mt_edit_valid(m, kind, index))
-            snprintf(buf, n, MT_("shape %d (%s) of body '%s'"), index + 1, mt_shape_kind_name(m->shape[index].kind),
+            snprintf(buf, n, MT_("shape %d (%s) of body '%s'"), index + 1, mt_shape_kind_label(m->shape[index].kind),
                      mt_model_body_name(m, m->shape[index].body));
         else
             snprintf(buf, n, MT_("shape %d"), index + 1);

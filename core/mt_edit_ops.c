@@ -903,7 +903,8 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
         c->joint[j].param = mt_v3_norm(d) > 0 ? mt_v3_norm(d) : 0.1;
     }
     char label[256];
-    snprintf(label, sizeof label, MT_("add %s joint '%s'"), mt_joint_type_name(t), jn);
+    /* TRANSLATORS: an undo label; %s: the joint type as the interface calls it, then the joint's name. */
+    snprintf(label, sizeof label, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
     MtStatus rc = mt_editor_commit(e, c, label, err);
     if (rc == MT_OK && index) *index = j;
     return rc;
@@ -947,7 +948,7 @@ MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int 
         return err->code;
     if (kind == MT_FORCE_TORSION || kind == MT_FORCE_FRICTION || kind < 0 || kind >= MT_FORCE_NKINDS)
         return mt_error_set(err, MT_ERR_ARG, fn, MT_("force element '%s': a %s acts in a joint, not between two points"),
-                            fn, mt_force_kind_name(kind));
+                            fn, mt_force_kind_label(kind));
     MtModel *c = mt_model_copy(m);
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, fn, "%s", MT_("out of memory"));
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
@@ -961,7 +962,8 @@ MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int 
         return err->code ? err->code : MT_ERR_MODEL;
     }
     char label[256];
-    snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_name(kind), fn);
+    /* TRANSLATORS: an undo label; %s: the kind of force element ("torsion spring"), then its name. */
+    snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
     MtStatus rc = mt_editor_commit(e, c, label, err);
     if (rc == MT_OK && index) *index = f;
     return rc;

@@ -13,7 +13,7 @@
  *
  * The program binds the domain to its catalogue directory
  * (bindtextdomain("motus", dir)); po/ holds the catalogues and po/po-tool.sh
- * (target update-po) lists the xgettext keywords: MT_, MT_N_, _ and N_. */
+ * (target update-po) lists the xgettext keywords: MT_, MT_N_, MT_NC_, _ and N_. */
 #ifndef MT_I18N_H
 #define MT_I18N_H
 
@@ -22,5 +22,10 @@
 #define MT_TEXT_DOMAIN "motus"
 #define MT_(s) dgettext("motus", s)
 #define MT_N_(s) (s)
+/* A word that needs a context to translate (the kind of entity it names):
+ * marked with MT_NC_("context", "word") in a table, looked up with
+ * mt_pgettext("context", table[i]) (core/mt_labels.c). */
+#define MT_NC_(c, s) (s)
+const char *mt_pgettext(const char *context, const char *msgid);
 
 #endif

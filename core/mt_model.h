@@ -558,6 +558,14 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err);
 /* Rows a joint type removes (revolute 5, spherical 3 …). */
 int mt_joint_rows(MtJointType t);
 const char *mt_joint_type_name(MtJointType t);
+/* What the interface calls a kind of entity, translated ("revolute",
+ * "angular velocity", "torsion spring"; core/mt_labels.c) — the *_name
+ * functions give the model format's keywords. */
+const char *mt_joint_type_label(MtJointType t);
+const char *mt_force_kind_label(MtForceKind k);
+const char *mt_sensor_kind_label(MtSensorKind k);
+const char *mt_shape_kind_label(MtShapeKind k);
+const char *mt_couple_kind_label(MtCoupleKind k);
 int mt_joint_type_from_name(const char *s, MtJointType *t);
 const char *mt_method_name(MtMethod m);
 /* Joint coordinates: names ("angle", "disp", "x", "y"), which a joint type has, its first. */

@@ -24,7 +24,7 @@ VERSION=$(sed -n 's/^project(motus VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.
 extract() { # extract OUTPUT.pot
     sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$PO/POTFILES" > "$1.files"
     xgettext --from-code=UTF-8 \
-        --keyword=MT_ --keyword=MT_N_ --keyword=_ --keyword=N_ \
+        --keyword=MT_ --keyword=MT_N_ --keyword=MT_NC_:1c,2 --keyword=_ --keyword=N_ \
         --flag=MT_:1:pass-c-format --flag=_:1:pass-c-format \
         --flag=mt_error_set:4:c-format --flag=perr:3:c-format --flag=cli_err:1:c-format \
         --add-comments=TRANSLATORS: \

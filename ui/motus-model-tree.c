@@ -239,12 +239,12 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
                 g_object_unref(bn);
             }
             g_autofree char *label = g_strdup_printf(_("shape %d"), k + 1);
-            add_child(parent, node_new(MOTUS_ENTITY_SHAPE, k, label, mt_shape_kind_name(m->shape[k].kind)));
+            add_child(parent, node_new(MOTUS_ENTITY_SHAPE, k, label, mt_shape_kind_label(m->shape[k].kind)));
         }
         MotusTreeNode *joints = category(self->root, _("Joints"), m->njoint);
         for (int j = 0; j < m->njoint; j++) {
             const MtJointSpec *js = &m->joint[j];
-            g_snprintf(buf, sizeof buf, "%s", mt_joint_type_name(js->type));
+            g_snprintf(buf, sizeof buf, "%s", mt_joint_type_label(js->type));
             MtCoordKind ck0 = mt_joint_default_coord(js->type);
             add_child(joints, ck0 != MT_COORD_NONE ? with_column(node_new(MOTUS_ENTITY_JOINT, j, js->name, buf),
                                                                   ck0 == MT_COORD_ANGLE ? "%s.angle" : ck0 == MT_COORD_DISP ? "%s.disp" : "%s.x", js->name)
@@ -265,20 +265,19 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
             add_child(springs, with_column(node_new(MOTUS_ENTITY_SPRING, s, m->spring[s].name, buf), "%s.force", m->spring[s].name));
         }
         MotusTreeNode *couples = category(self->root, _("Couplings"), m->ncouple);
-        static const char *const ck[] = {"gear", "rack", "coupler"};
         for (int c = 0; c < m->ncouple; c++) {
             const MtCoupleSpec *cs = &m->couple[c];
             add_child(couples,
-                      node_new(MOTUS_ENTITY_COUPLING, c, cs->name, cs->kind >= 0 && cs->kind < 3 ? ck[cs->kind] : ""));
+                      node_new(MOTUS_ENTITY_COUPLING, c, cs->name, mt_couple_kind_label(cs->kind)));
         }
         MotusTreeNode *forces = category(self->root, _("Force elements"), m->nforce);
         for (int f = 0; f < m->nforce; f++)
-            add_child(forces, with_column(node_new(MOTUS_ENTITY_FORCE, f, m->force[f].name, mt_force_kind_name(m->force[f].kind)),
+            add_child(forces, with_column(node_new(MOTUS_ENTITY_FORCE, f, m->force[f].name, mt_force_kind_label(m->force[f].kind)),
                                           "%s.defl", m->force[f].name));
         MotusTreeNode *sensors = category(self->root, _("Sensors"), m->nsensor);
         for (int k = 0; k < m->nsensor; k++)
             add_child(sensors, with_column(node_new(MOTUS_ENTITY_SENSOR, k, m->sensor[k].name,
-                                                    mt_sensor_kind_name(m->sensor[k].kind)), "%s", m->sensor[k].name));
+                                                    mt_sensor_kind_label(m->sensor[k].kind)), "%s", m->sensor[k].name));
         MotusTreeNode *params = category(self->root, _("Parameters"), m->nparam);
         for (int k = 0; k < m->nparam; k++) {
             g_autofree char *v = g_strdup_printf("%s%s%s", m->param[k].expr, m->param[k].unit[0] ? " " : "", m->param[k].unit);

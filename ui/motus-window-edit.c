@@ -85,7 +85,7 @@ static char *describe(const MtModel *m, MtEditKind kind, int index)
                                m->body[index].mass, m->body[index].com[0], m->body[index].com[1], m->body[index].com[2]);
     case MT_EDIT_JOINT: {
         const MtJointSpec *j = &m->joint[index];
-        return g_strdup_printf(_("joint '%s': %s, %s on %s"), j->name, mt_joint_type_name(j->type),
+        return g_strdup_printf(_("joint '%s': %s, %s on %s"), j->name, mt_joint_type_label(j->type),
                                mt_model_marker_ref(m, j->mi, ref_i, sizeof ref_i),
                                mt_model_marker_ref(m, j->mj, ref_j, sizeof ref_j));
     }
@@ -96,7 +96,7 @@ static char *describe(const MtModel *m, MtEditKind kind, int index)
                                mt_model_marker_ref(m, s->mj, ref_j, sizeof ref_j));
     }
     case MT_EDIT_FORCE:
-        return g_strdup_printf(_("force element '%s': %s"), m->force[index].name, mt_force_kind_name(m->force[index].kind));
+        return g_strdup_printf(_("force element '%s': %s"), m->force[index].name, mt_force_kind_label(m->force[index].kind));
     default: {
         char what[200];
         return g_strdup(mt_edit_describe(m, kind, index, what, sizeof what));

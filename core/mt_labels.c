@@ -1,0 +1,78 @@
+/* mt_labels.c — the words the interface shows for kinds of entities (a joint's
+ * type, a force element's, a sensor's, a shape's, a coupling's), translated.
+ *
+ * The model format's keywords (mt_joint_type_name …) stay English and terse
+ * ("angvel", "inline"); a person reading the model tree or an undo label in
+ * Russian or Chinese gets these instead. Each table's words are looked up
+ * under a gettext context naming the kind of entity, so that one English word
+ * used for two kinds ("distance": a joint and a sensor) can be translated with
+ * the grammatical gender each needs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mt_i18n.h"
+#include "mt_model.h"
+
+const char *mt_pgettext(const char *context, const char *msgid)
+{
+    /* gettext stores a message with a context as "context\004msgid"; when it
+     * has no translation it hands back the key, and then the English word is
+     * the answer (the key itself lives only in this frame). */
+    char key[256];
+    if (snprintf(key, sizeof key, "%s\004%s", context, msgid) >= (int)sizeof key) return msgid;
+    const char *t = dgettext(MT_TEXT_DOMAIN, key);
+    return t == key ? msgid : t;
+}
+
+static const char *const joint_labels[MT_JOINT_NTYPES] = {
+    MT_NC_("joint type", "spherical"),      MT_NC_("joint type", "revolute"),
+    MT_NC_("joint type", "prismatic"),      MT_NC_("joint type", "cylindrical"),
+    MT_NC_("joint type", "universal"),      MT_NC_("joint type", "fixed"),
+    MT_NC_("joint type", "planar"),         MT_NC_("joint type", "screw"),
+    MT_NC_("joint type", "point on line"),  MT_NC_("joint type", "point on plane"),
+    MT_NC_("joint type", "distance"),       MT_NC_("joint type", "rolling disk"),
+    MT_NC_("joint type", "rolling ball")};
+
+static const char *const force_labels[MT_FORCE_NKINDS] = {
+    MT_NC_("force element", "torsion spring"), MT_NC_("force element", "bushing"),
+    MT_NC_("force element", "joint friction"), MT_NC_("force element", "contact"),
+    MT_NC_("force element", "shock strut"),    MT_NC_("force element", "tyre"),
+    MT_NC_("force element", "actuator"),       MT_NC_("force element", "drag")};
+
+static const char *const sensor_labels[MT_SENSOR_NKINDS] = {
+    MT_NC_("sensor", "position"),          MT_NC_("sensor", "velocity"),
+    MT_NC_("sensor", "acceleration"),      MT_NC_("sensor", "angular velocity"),
+    MT_NC_("sensor", "angular acceleration"), MT_NC_("sensor", "distance"),
+    MT_NC_("sensor", "reaction"),          MT_NC_("sensor", "energy"),
+    MT_NC_("sensor", "expression"),        MT_NC_("sensor", "force"),
+    MT_NC_("sensor", "angle"),             MT_NC_("sensor", "joint coordinate"),
+    MT_NC_("sensor", "deformation"),       MT_NC_("sensor", "deformation rate"),
+    MT_NC_("sensor", "deformation acceleration"), MT_NC_("sensor", "stress")};
+
+static const char *const shape_labels[MT_SHAPE_NKINDS] = {
+    MT_NC_("shape", "box"),     MT_NC_("shape", "cylinder"), MT_NC_("shape", "sphere"),
+    MT_NC_("shape", "capsule"), MT_NC_("shape", "bar"),      MT_NC_("shape", "mesh")};
+
+static const char *const couple_labels[] = {MT_NC_("coupling", "gear"), MT_NC_("coupling", "rack"),
+                                            MT_NC_("coupling", "linear coupler")};
+
+const char *mt_joint_type_label(MtJointType t)
+{
+    return t >= 0 && t < MT_JOINT_NTYPES ? mt_pgettext("joint type", joint_labels[t]) : "?";
+}
+const char *mt_force_kind_label(MtForceKind k)
+{
+    return k >= 0 && k < MT_FORCE_NKINDS ? mt_pgettext("force element", force_labels[k]) : "?";
+}
+const char *mt_sensor_kind_label(MtSensorKind k)
+{
+    return k >= 0 && k < MT_SENSOR_NKINDS ? mt_pgettext("sensor", sensor_labels[k]) : "?";
+}
+const char *mt_shape_kind_label(MtShapeKind k)
+{
+    return k >= 0 && k < MT_SHAPE_NKINDS ? mt_pgettext("shape", shape_labels[k]) : "?";
+}
+const char *mt_couple_kind_label(MtCoupleKind k)
+{
+    return k >= 0 && k <= MT_COUPLE_LINEAR ? mt_pgettext("coupling", couple_labels[k]) : "?";
+}
