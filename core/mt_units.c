@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_i18n.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -24,110 +25,110 @@ static const MtUnit units[] = {
     {"", NULL, MT_DIM_NONE, 1, 1},
     {"%", NULL, MT_DIM_NONE, 1, 100},
 
-    {"m", NULL, MT_DIM_LENGTH, 1, 1},
-    {"mm", NULL, MT_DIM_LENGTH, 1, 1000},
-    {"cm", NULL, MT_DIM_LENGTH, 1, 100},
-    {"km", NULL, MT_DIM_LENGTH, 1000, 1},
-    {"µm", NULL, MT_DIM_LENGTH, 1, 1e6},
-    {"in", "inch", MT_DIM_LENGTH, INCH, 1},
-    {"ft", NULL, MT_DIM_LENGTH, 0.3048, 1},
+    {MT_NC_("unit of length", "m"), NULL, MT_DIM_LENGTH, 1, 1},
+    {MT_NC_("unit of length", "mm"), NULL, MT_DIM_LENGTH, 1, 1000},
+    {MT_NC_("unit of length", "cm"), NULL, MT_DIM_LENGTH, 1, 100},
+    {MT_NC_("unit of length", "km"), NULL, MT_DIM_LENGTH, 1000, 1},
+    {MT_NC_("unit of length", "µm"), NULL, MT_DIM_LENGTH, 1, 1e6},
+    {MT_NC_("unit of length", "in"), "inch", MT_DIM_LENGTH, INCH, 1},
+    {MT_NC_("unit of length", "ft"), NULL, MT_DIM_LENGTH, 0.3048, 1},
 
-    {"rad", NULL, MT_DIM_ANGLE, 1, 1},
-    {"deg", NULL, MT_DIM_ANGLE, M_PI, 180},
-    {"rev", "turn", MT_DIM_ANGLE, 2 * M_PI, 1},
+    {MT_NC_("unit of angle", "rad"), NULL, MT_DIM_ANGLE, 1, 1},
+    {MT_NC_("unit of angle", "deg"), NULL, MT_DIM_ANGLE, M_PI, 180},
+    {MT_NC_("unit of angle", "rev"), "turn", MT_DIM_ANGLE, 2 * M_PI, 1},
 
-    {"kg", NULL, MT_DIM_MASS, 1, 1},
-    {"g", NULL, MT_DIM_MASS, 1, 1000},
-    {"t", NULL, MT_DIM_MASS, 1000, 1},
-    {"lb", NULL, MT_DIM_MASS, 0.45359237, 1},
+    {MT_NC_("unit of mass", "kg"), NULL, MT_DIM_MASS, 1, 1},
+    {MT_NC_("unit of mass", "g"), NULL, MT_DIM_MASS, 1, 1000},
+    {MT_NC_("unit of mass", "t"), NULL, MT_DIM_MASS, 1000, 1},
+    {MT_NC_("unit of mass", "lb"), NULL, MT_DIM_MASS, 0.45359237, 1},
 
-    {"s", NULL, MT_DIM_TIME, 1, 1},
-    {"ms", NULL, MT_DIM_TIME, 1, 1000},
-    {"min", NULL, MT_DIM_TIME, 60, 1},
-    {"h", NULL, MT_DIM_TIME, 3600, 1},
+    {MT_NC_("unit of time", "s"), NULL, MT_DIM_TIME, 1, 1},
+    {MT_NC_("unit of time", "ms"), NULL, MT_DIM_TIME, 1, 1000},
+    {MT_NC_("unit of time", "min"), NULL, MT_DIM_TIME, 60, 1},
+    {MT_NC_("unit of time", "h"), NULL, MT_DIM_TIME, 3600, 1},
 
-    {"N", NULL, MT_DIM_FORCE, 1, 1},
-    {"kN", NULL, MT_DIM_FORCE, 1000, 1},
-    {"MN", NULL, MT_DIM_FORCE, 1e6, 1},
-    {"lbf", NULL, MT_DIM_FORCE, LBF, 1},
-    {"kgf", NULL, MT_DIM_FORCE, 9.80665, 1},
+    {MT_NC_("unit of force", "N"), NULL, MT_DIM_FORCE, 1, 1},
+    {MT_NC_("unit of force", "kN"), NULL, MT_DIM_FORCE, 1000, 1},
+    {MT_NC_("unit of force", "MN"), NULL, MT_DIM_FORCE, 1e6, 1},
+    {MT_NC_("unit of force", "lbf"), NULL, MT_DIM_FORCE, LBF, 1},
+    {MT_NC_("unit of force", "kgf"), NULL, MT_DIM_FORCE, 9.80665, 1},
 
-    {"N·m", "Nm", MT_DIM_TORQUE, 1, 1},
-    {"N·mm", "Nmm", MT_DIM_TORQUE, 1, 1000},
-    {"kN·m", "kNm", MT_DIM_TORQUE, 1000, 1},
-    {"lbf·in", NULL, MT_DIM_TORQUE, 0.1129848290276167, 1},
-    {"lbf·ft", NULL, MT_DIM_TORQUE, 1.3558179483314004, 1},
+    {MT_NC_("unit of torque", "N·m"), "Nm", MT_DIM_TORQUE, 1, 1},
+    {MT_NC_("unit of torque", "N·mm"), "Nmm", MT_DIM_TORQUE, 1, 1000},
+    {MT_NC_("unit of torque", "kN·m"), "kNm", MT_DIM_TORQUE, 1000, 1},
+    {MT_NC_("unit of torque", "lbf·in"), NULL, MT_DIM_TORQUE, 0.1129848290276167, 1},
+    {MT_NC_("unit of torque", "lbf·ft"), NULL, MT_DIM_TORQUE, 1.3558179483314004, 1},
 
-    {"m/s", NULL, MT_DIM_VELOCITY, 1, 1},
-    {"mm/s", NULL, MT_DIM_VELOCITY, 1, 1000},
-    {"km/h", "kph", MT_DIM_VELOCITY, 1000, 3600},
-    {"ft/s", NULL, MT_DIM_VELOCITY, 0.3048, 1},
-    {"mph", NULL, MT_DIM_VELOCITY, 1609.344, 3600},
+    {MT_NC_("unit of velocity", "m/s"), NULL, MT_DIM_VELOCITY, 1, 1},
+    {MT_NC_("unit of velocity", "mm/s"), NULL, MT_DIM_VELOCITY, 1, 1000},
+    {MT_NC_("unit of velocity", "km/h"), "kph", MT_DIM_VELOCITY, 1000, 3600},
+    {MT_NC_("unit of velocity", "ft/s"), NULL, MT_DIM_VELOCITY, 0.3048, 1},
+    {MT_NC_("unit of velocity", "mph"), NULL, MT_DIM_VELOCITY, 1609.344, 3600},
 
-    {"rad/s", NULL, MT_DIM_ANGVEL, 1, 1},
-    {"deg/s", NULL, MT_DIM_ANGVEL, M_PI, 180},
-    {"rpm", "r/min|rev/min", MT_DIM_ANGVEL, 2 * M_PI, 60},
-    {"rev/s", "r/s", MT_DIM_ANGVEL, 2 * M_PI, 1},
+    {MT_NC_("unit of angular velocity", "rad/s"), NULL, MT_DIM_ANGVEL, 1, 1},
+    {MT_NC_("unit of angular velocity", "deg/s"), NULL, MT_DIM_ANGVEL, M_PI, 180},
+    {MT_NC_("unit of angular velocity", "rpm"), "r/min|rev/min", MT_DIM_ANGVEL, 2 * M_PI, 60},
+    {MT_NC_("unit of angular velocity", "rev/s"), "r/s", MT_DIM_ANGVEL, 2 * M_PI, 1},
 
-    {"m/s²", NULL, MT_DIM_ACCEL, 1, 1},
-    {"mm/s²", NULL, MT_DIM_ACCEL, 1, 1000},
-    {"g", "gn|g0", MT_DIM_ACCEL, 9.80665, 1},
-    {"ft/s²", NULL, MT_DIM_ACCEL, 0.3048, 1},
+    {MT_NC_("unit of acceleration", "m/s²"), NULL, MT_DIM_ACCEL, 1, 1},
+    {MT_NC_("unit of acceleration", "mm/s²"), NULL, MT_DIM_ACCEL, 1, 1000},
+    {MT_NC_("unit of acceleration", "g"), "gn|g0", MT_DIM_ACCEL, 9.80665, 1},
+    {MT_NC_("unit of acceleration", "ft/s²"), NULL, MT_DIM_ACCEL, 0.3048, 1},
 
-    {"rad/s²", NULL, MT_DIM_ANGACC, 1, 1},
-    {"deg/s²", NULL, MT_DIM_ANGACC, M_PI, 180},
-    {"rpm/s", NULL, MT_DIM_ANGACC, 2 * M_PI, 60},
+    {MT_NC_("unit of angular acceleration", "rad/s²"), NULL, MT_DIM_ANGACC, 1, 1},
+    {MT_NC_("unit of angular acceleration", "deg/s²"), NULL, MT_DIM_ANGACC, M_PI, 180},
+    {MT_NC_("unit of angular acceleration", "rpm/s"), NULL, MT_DIM_ANGACC, 2 * M_PI, 60},
 
-    {"Pa", "N/m²", MT_DIM_PRESSURE, 1, 1},
-    {"kPa", NULL, MT_DIM_PRESSURE, 1000, 1},
-    {"MPa", "N/mm²", MT_DIM_PRESSURE, 1e6, 1},
-    {"GPa", NULL, MT_DIM_PRESSURE, 1e9, 1},
-    {"bar", NULL, MT_DIM_PRESSURE, 1e5, 1},
-    {"psi", "lbf/in²", MT_DIM_PRESSURE, LBF, INCH * INCH},
+    {MT_NC_("unit of pressure", "Pa"), "N/m²", MT_DIM_PRESSURE, 1, 1},
+    {MT_NC_("unit of pressure", "kPa"), NULL, MT_DIM_PRESSURE, 1000, 1},
+    {MT_NC_("unit of pressure", "MPa"), "N/mm²", MT_DIM_PRESSURE, 1e6, 1},
+    {MT_NC_("unit of pressure", "GPa"), NULL, MT_DIM_PRESSURE, 1e9, 1},
+    {MT_NC_("unit of pressure", "bar"), NULL, MT_DIM_PRESSURE, 1e5, 1},
+    {MT_NC_("unit of pressure", "psi"), "lbf/in²", MT_DIM_PRESSURE, LBF, INCH * INCH},
 
-    {"N/m", NULL, MT_DIM_STIFFNESS, 1, 1},
-    {"N/mm", NULL, MT_DIM_STIFFNESS, 1000, 1},
-    {"kN/m", NULL, MT_DIM_STIFFNESS, 1000, 1},
-    {"kN/mm", NULL, MT_DIM_STIFFNESS, 1e6, 1},
-    {"lbf/in", NULL, MT_DIM_STIFFNESS, LBF, INCH},
+    {MT_NC_("unit of stiffness", "N/m"), NULL, MT_DIM_STIFFNESS, 1, 1},
+    {MT_NC_("unit of stiffness", "N/mm"), NULL, MT_DIM_STIFFNESS, 1000, 1},
+    {MT_NC_("unit of stiffness", "kN/m"), NULL, MT_DIM_STIFFNESS, 1000, 1},
+    {MT_NC_("unit of stiffness", "kN/mm"), NULL, MT_DIM_STIFFNESS, 1e6, 1},
+    {MT_NC_("unit of stiffness", "lbf/in"), NULL, MT_DIM_STIFFNESS, LBF, INCH},
 
-    {"N·s/m", "Ns/m", MT_DIM_DAMPING, 1, 1},
-    {"N·s/mm", "Ns/mm", MT_DIM_DAMPING, 1000, 1},
-    {"kN·s/m", "kNs/m", MT_DIM_DAMPING, 1000, 1},
-    {"lbf·s/in", NULL, MT_DIM_DAMPING, LBF, INCH},
+    {MT_NC_("unit of damping", "N·s/m"), "Ns/m", MT_DIM_DAMPING, 1, 1},
+    {MT_NC_("unit of damping", "N·s/mm"), "Ns/mm", MT_DIM_DAMPING, 1000, 1},
+    {MT_NC_("unit of damping", "kN·s/m"), "kNs/m", MT_DIM_DAMPING, 1000, 1},
+    {MT_NC_("unit of damping", "lbf·s/in"), NULL, MT_DIM_DAMPING, LBF, INCH},
 
-    {"N·m/rad", "Nm/rad", MT_DIM_ROTSTIFF, 1, 1},
-    {"N·m/deg", "Nm/deg", MT_DIM_ROTSTIFF, 180, M_PI},
-    {"N·mm/rad", "Nmm/rad", MT_DIM_ROTSTIFF, 1, 1000},
-    {"N·mm/deg", "Nmm/deg", MT_DIM_ROTSTIFF, 0.18, M_PI},
+    {MT_NC_("unit of rotational stiffness", "N·m/rad"), "Nm/rad", MT_DIM_ROTSTIFF, 1, 1},
+    {MT_NC_("unit of rotational stiffness", "N·m/deg"), "Nm/deg", MT_DIM_ROTSTIFF, 180, M_PI},
+    {MT_NC_("unit of rotational stiffness", "N·mm/rad"), "Nmm/rad", MT_DIM_ROTSTIFF, 1, 1000},
+    {MT_NC_("unit of rotational stiffness", "N·mm/deg"), "Nmm/deg", MT_DIM_ROTSTIFF, 0.18, M_PI},
 
-    {"N·m·s/rad", "Nms/rad", MT_DIM_ROTDAMP, 1, 1},
-    {"N·m·s/deg", "Nms/deg", MT_DIM_ROTDAMP, 180, M_PI},
-    {"N·mm·s/rad", "Nmms/rad", MT_DIM_ROTDAMP, 1, 1000},
+    {MT_NC_("unit of rotational damping", "N·m·s/rad"), "Nms/rad", MT_DIM_ROTDAMP, 1, 1},
+    {MT_NC_("unit of rotational damping", "N·m·s/deg"), "Nms/deg", MT_DIM_ROTDAMP, 180, M_PI},
+    {MT_NC_("unit of rotational damping", "N·mm·s/rad"), "Nmms/rad", MT_DIM_ROTDAMP, 1, 1000},
 
-    {"kg·m²", NULL, MT_DIM_INERTIA, 1, 1},
-    {"kg·mm²", NULL, MT_DIM_INERTIA, 1, 1e6},
-    {"kg·cm²", NULL, MT_DIM_INERTIA, 1, 1e4},
-    {"g·cm²", NULL, MT_DIM_INERTIA, 1, 1e7},
-    {"g·mm²", NULL, MT_DIM_INERTIA, 1, 1e9},
-    {"lb·in²", NULL, MT_DIM_INERTIA, 0.0002926396534292, 1},
+    {MT_NC_("unit of moment of inertia", "kg·m²"), NULL, MT_DIM_INERTIA, 1, 1},
+    {MT_NC_("unit of moment of inertia", "kg·mm²"), NULL, MT_DIM_INERTIA, 1, 1e6},
+    {MT_NC_("unit of moment of inertia", "kg·cm²"), NULL, MT_DIM_INERTIA, 1, 1e4},
+    {MT_NC_("unit of moment of inertia", "g·cm²"), NULL, MT_DIM_INERTIA, 1, 1e7},
+    {MT_NC_("unit of moment of inertia", "g·mm²"), NULL, MT_DIM_INERTIA, 1, 1e9},
+    {MT_NC_("unit of moment of inertia", "lb·in²"), NULL, MT_DIM_INERTIA, 0.0002926396534292, 1},
 
-    {"kg/m³", NULL, MT_DIM_DENSITY, 1, 1},
-    {"g/cm³", "kg/dm³|t/m³", MT_DIM_DENSITY, 1000, 1},
-    {"kg/mm³", NULL, MT_DIM_DENSITY, 1e9, 1},
-    {"lb/in³", NULL, MT_DIM_DENSITY, 0.45359237, INCH * INCH * INCH},
+    {MT_NC_("unit of density", "kg/m³"), NULL, MT_DIM_DENSITY, 1, 1},
+    {MT_NC_("unit of density", "g/cm³"), "kg/dm³|t/m³", MT_DIM_DENSITY, 1000, 1},
+    {MT_NC_("unit of density", "kg/mm³"), NULL, MT_DIM_DENSITY, 1e9, 1},
+    {MT_NC_("unit of density", "lb/in³"), NULL, MT_DIM_DENSITY, 0.45359237, INCH * INCH * INCH},
 
-    {"J", "N·m", MT_DIM_ENERGY, 1, 1},
-    {"kJ", NULL, MT_DIM_ENERGY, 1000, 1},
-    {"mJ", "N·mm", MT_DIM_ENERGY, 1, 1000},
+    {MT_NC_("unit of energy", "J"), "N·m", MT_DIM_ENERGY, 1, 1},
+    {MT_NC_("unit of energy", "kJ"), NULL, MT_DIM_ENERGY, 1000, 1},
+    {MT_NC_("unit of energy", "mJ"), "N·mm", MT_DIM_ENERGY, 1, 1000},
 
-    {"W", NULL, MT_DIM_POWER, 1, 1},
-    {"kW", NULL, MT_DIM_POWER, 1000, 1},
-    {"hp", NULL, MT_DIM_POWER, 745.69987158227022, 1},
+    {MT_NC_("unit of power", "W"), NULL, MT_DIM_POWER, 1, 1},
+    {MT_NC_("unit of power", "kW"), NULL, MT_DIM_POWER, 1000, 1},
+    {MT_NC_("unit of power", "hp"), NULL, MT_DIM_POWER, 745.69987158227022, 1},
 
-    {"Hz", "1/s", MT_DIM_FREQUENCY, 1, 1},
-    {"kHz", NULL, MT_DIM_FREQUENCY, 1000, 1},
-    {"1/min", NULL, MT_DIM_FREQUENCY, 1, 60},
+    {MT_NC_("unit of frequency", "Hz"), "1/s", MT_DIM_FREQUENCY, 1, 1},
+    {MT_NC_("unit of frequency", "kHz"), NULL, MT_DIM_FREQUENCY, 1000, 1},
+    {MT_NC_("unit of frequency", "1/min"), NULL, MT_DIM_FREQUENCY, 1, 60},
 };
 #define NUNITS ((int)(sizeof units / sizeof units[0]))
 
@@ -135,30 +136,32 @@ static const struct {
     const char *name;
     signed char exp[4]; /* m, kg, s, rad */
 } dims[MT_DIM_COUNT] = {
-    [MT_DIM_NONE] = {"dimensionless", {0, 0, 0, 0}},
-    [MT_DIM_LENGTH] = {"length", {1, 0, 0, 0}},
-    [MT_DIM_ANGLE] = {"angle", {0, 0, 0, 1}},
-    [MT_DIM_MASS] = {"mass", {0, 1, 0, 0}},
-    [MT_DIM_TIME] = {"time", {0, 0, 1, 0}},
-    [MT_DIM_FORCE] = {"force", {1, 1, -2, 0}},
-    [MT_DIM_TORQUE] = {"torque", {2, 1, -2, 0}},
-    [MT_DIM_VELOCITY] = {"velocity", {1, 0, -1, 0}},
-    [MT_DIM_ANGVEL] = {"angular velocity", {0, 0, -1, 1}},
-    [MT_DIM_ACCEL] = {"acceleration", {1, 0, -2, 0}},
-    [MT_DIM_ANGACC] = {"angular acceleration", {0, 0, -2, 1}},
-    [MT_DIM_PRESSURE] = {"pressure", {-1, 1, -2, 0}},
-    [MT_DIM_STIFFNESS] = {"stiffness", {0, 1, -2, 0}},
-    [MT_DIM_DAMPING] = {"damping", {0, 1, -1, 0}},
-    [MT_DIM_ROTSTIFF] = {"rotational stiffness", {2, 1, -2, -1}},
-    [MT_DIM_ROTDAMP] = {"rotational damping", {2, 1, -1, -1}},
-    [MT_DIM_INERTIA] = {"moment of inertia", {2, 1, 0, 0}},
-    [MT_DIM_DENSITY] = {"density", {-3, 1, 0, 0}},
-    [MT_DIM_ENERGY] = {"energy", {2, 1, -2, 0}},
-    [MT_DIM_POWER] = {"power", {2, 1, -3, 0}},
-    [MT_DIM_FREQUENCY] = {"frequency", {0, 0, -1, 0}},
+    [MT_DIM_NONE] = {MT_NC_("quantity", "dimensionless"), {0, 0, 0, 0}},
+    [MT_DIM_LENGTH] = {MT_NC_("quantity", "length"), {1, 0, 0, 0}},
+    [MT_DIM_ANGLE] = {MT_NC_("quantity", "angle"), {0, 0, 0, 1}},
+    [MT_DIM_MASS] = {MT_NC_("quantity", "mass"), {0, 1, 0, 0}},
+    [MT_DIM_TIME] = {MT_NC_("quantity", "time"), {0, 0, 1, 0}},
+    [MT_DIM_FORCE] = {MT_NC_("quantity", "force"), {1, 1, -2, 0}},
+    [MT_DIM_TORQUE] = {MT_NC_("quantity", "torque"), {2, 1, -2, 0}},
+    [MT_DIM_VELOCITY] = {MT_NC_("quantity", "velocity"), {1, 0, -1, 0}},
+    [MT_DIM_ANGVEL] = {MT_NC_("quantity", "angular velocity"), {0, 0, -1, 1}},
+    [MT_DIM_ACCEL] = {MT_NC_("quantity", "acceleration"), {1, 0, -2, 0}},
+    [MT_DIM_ANGACC] = {MT_NC_("quantity", "angular acceleration"), {0, 0, -2, 1}},
+    [MT_DIM_PRESSURE] = {MT_NC_("quantity", "pressure"), {-1, 1, -2, 0}},
+    [MT_DIM_STIFFNESS] = {MT_NC_("quantity", "stiffness"), {0, 1, -2, 0}},
+    [MT_DIM_DAMPING] = {MT_NC_("quantity", "damping"), {0, 1, -1, 0}},
+    [MT_DIM_ROTSTIFF] = {MT_NC_("quantity", "rotational stiffness"), {2, 1, -2, -1}},
+    [MT_DIM_ROTDAMP] = {MT_NC_("quantity", "rotational damping"), {2, 1, -1, -1}},
+    [MT_DIM_INERTIA] = {MT_NC_("quantity", "moment of inertia"), {2, 1, 0, 0}},
+    [MT_DIM_DENSITY] = {MT_NC_("quantity", "density"), {-3, 1, 0, 0}},
+    [MT_DIM_ENERGY] = {MT_NC_("quantity", "energy"), {2, 1, -2, 0}},
+    [MT_DIM_POWER] = {MT_NC_("quantity", "power"), {2, 1, -3, 0}},
+    [MT_DIM_FREQUENCY] = {MT_NC_("quantity", "frequency"), {0, 0, -1, 0}},
 };
 
 static int valid(MtDim d) { return (int)d >= 0 && d < MT_DIM_COUNT; }
+/* The quantity's name in the user's language (messages; files use dims[].name). */
+static const char *dim_label(MtDim d) { return mt_pgettext("quantity", dims[d].name); }
 
 const char *mt_dim_name(MtDim d) { return valid(d) ? dims[d].name : NULL; }
 
@@ -291,8 +294,8 @@ static void list_units(MtDim d, char *buf, size_t size)
 
 MtStatus mt_units_parse(const char *text, MtDim want, const char *bare_unit, double *si, MtError *err)
 {
-    if (!text) return mt_error_set(err, MT_ERR_ARG, "", "no value");
-    if (want != MT_DIM_ANY && !valid(want)) return mt_error_set(err, MT_ERR_ARG, "", "invalid quantity %d", (int)want);
+    if (!text) return mt_error_set(err, MT_ERR_ARG, "", MT_("no value"));
+    if (want != MT_DIM_ANY && !valid(want)) return mt_error_set(err, MT_ERR_ARG, "", MT_("invalid quantity %d"), (int)want);
     const char *s = text;
     while (*s == ' ' || *s == '\t') s++;
     int neg = 0;
@@ -300,7 +303,7 @@ MtStatus mt_units_parse(const char *text, MtDim want, const char *bare_unit, dou
     else if (!strncmp(s, "\xe2\x88\x92", 3)) neg = 1, s += 3;
     double v;
     size_t n = mt_expr_scan_number(s, &v);
-    if (!n) return mt_error_set(err, MT_ERR_SYNTAX, "", "'%.60s' is not a number", text);
+    if (!n) return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("'%.60s' is not a number"), text);
     if (neg) v = -v;
     s += n;
     while (*s == ' ' || *s == '\t') s++;
@@ -309,7 +312,7 @@ MtStatus mt_units_parse(const char *text, MtDim want, const char *bare_unit, dou
     char name[64];
     const char *uname = bare_unit;
     if (len) {
-        if (len >= sizeof name) return mt_error_set(err, MT_ERR_SYNTAX, "", "unknown unit '%.60s'", s);
+        if (len >= sizeof name) return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("unknown unit '%.60s'"), s);
         memcpy(name, s, len);
         name[len] = 0;
         uname = name;
@@ -320,17 +323,17 @@ MtStatus mt_units_parse(const char *text, MtDim want, const char *bare_unit, dou
         if (!u) {
             char list[256];
             const MtUnit *other = mt_unit_lookup(uname, MT_DIM_ANY);
-            if (want == MT_DIM_ANY) return mt_error_set(err, MT_ERR_SYNTAX, "", "unknown unit '%s'", uname);
+            if (want == MT_DIM_ANY) return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("unknown unit '%s'"), uname);
             list_units(want, list, sizeof list);
             if (other)
-                return mt_error_set(err, MT_ERR_SYNTAX, "", "'%s' is a unit of %s, expected a unit of %s (%s)", uname,
-                                    dims[other->dim].name, dims[want].name, list[0] ? list : "none");
-            return mt_error_set(err, MT_ERR_SYNTAX, "", "unknown unit '%s'; units of %s: %s", uname, dims[want].name,
-                                list[0] ? list : "none");
+                return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("'%s' is a unit of %s, expected a unit of %s (%s)"),
+                                    uname, dim_label(other->dim), dim_label(want), list[0] ? list : MT_("none"));
+            return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("unknown unit '%s'; units of %s: %s"), uname,
+                                dim_label(want), list[0] ? list : MT_("none"));
         }
     }
     v = mt_unit_to_si(u, v);
-    if (!isfinite(v)) return mt_error_set(err, MT_ERR_SYNTAX, "", "'%.60s' is not a finite number", text);
+    if (!isfinite(v)) return mt_error_set(err, MT_ERR_SYNTAX, "", MT_("'%.60s' is not a finite number"), text);
     if (si) *si = v;
     return MT_OK;
 }
@@ -356,4 +359,53 @@ int mt_units_format(double si, const MtUnit *u, int digits, char *buf, size_t si
     }
     const char *un = u && u->name[0] ? u->name : NULL;
     return snprintf(buf, size, "%s%s%s", num, un ? " " : "", un ? un : "");
+}
+
+/* ---- the units in the user's language ---------------------------------- */
+
+const char *mt_unit_label(const MtUnit *u)
+{
+    if (!u) return "";
+    if (!u->name[0] || !valid(u->dim) || u->dim == MT_DIM_NONE) return u->name;
+    char ctx[64]; /* the context of the unit's MT_NC_ mark in the table */
+    snprintf(ctx, sizeof ctx, "unit of %s", dims[u->dim].name);
+    return mt_pgettext(ctx, u->name);
+}
+
+const char *mt_unit_label_of(const char *name, MtDim dim)
+{
+    const MtUnit *u = name ? mt_unit_lookup(name, dim) : NULL;
+    return u ? mt_unit_label(u) : name ? name : "";
+}
+
+int mt_units_delocalise(const char *text, char *out, size_t size)
+{
+    /* a unit is only ever typed after a number ("25 мм"): only that form is
+     * looked at, so that expressions — whose names may be any letters, a
+     * parameter "с" included — pass unchanged */
+    const char *p = text;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '-' || *p == '+') p++;
+    else if (!strncmp(p, "\xe2\x88\x92", 3)) p += 3; /* U+2212 minus */
+    double v;
+    size_t n = mt_expr_scan_number(p, &v);
+    const MtUnit *unit = NULL;
+    size_t head = 0;
+    if (n) {
+        p += n;
+        while (*p == ' ' || *p == '\t') p++;
+        size_t len = strlen(p);
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n' || p[len - 1] == '\r')) len--;
+        for (int i = 0; len && i < NUNITS && !unit; i++) {
+            const char *l = mt_unit_label(&units[i]);
+            if (strlen(l) == len && !strncmp(p, l, len) && strcmp(l, units[i].name)) unit = &units[i];
+        }
+        head = (size_t)(p - text);
+    }
+    int w = unit ? snprintf(out, size, "%.*s%s", (int)head, text, unit->name) : snprintf(out, size, "%s", text);
+    if (w < 0 || (size_t)w >= size) {
+        if (size) out[0] = 0;
+        return -1;
+    }
+    return 0;
 }

@@ -89,4 +89,19 @@ MtStatus mt_units_parse(const char *text, MtDim want, const char *bare_unit, dou
  * Returns the length snprintf would have written. */
 int mt_units_format(double si, const MtUnit *u, int digits, char *buf, size_t size);
 
+/* What the interface shows for unit u in the user's language ("мм" in
+ * Russian; the symbol itself without a catalogue); "" for NULL. The model
+ * format and the project keep the symbols (u->name). */
+const char *mt_unit_label(const MtUnit *u);
+/* The label of the unit spelled name among the units of dim (MT_DIM_ANY:
+ * any), or name itself when it is no unit ("" for NULL). */
+const char *mt_unit_label_of(const char *name, MtDim dim);
+/* Copies a typed value into out with its unit, when written as the user's
+ * language shows it and that differs from the symbol, replaced by the symbol
+ * ("25 мм" → "25 mm", "30°" → "30deg"), so that what a person types in the
+ * units the interface shows is stored the same in every locale. Only the
+ * form "NUMBER UNIT" is changed (expressions and their names never).
+ * -1 when out is too small (out then empty). */
+int mt_units_delocalise(const char *text, char *out, size_t size);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "motus-i18n.h"
+#include "mt_units.h"
 
 typedef struct {
     MtFieldInfo info;
@@ -133,7 +134,10 @@ static gboolean commit(MotusInspector *self, Row *r)
     MtError err = {0};
     char field[sizeof r->info.name];
     g_strlcpy(field, r->info.name, sizeof field);
-    if (mt_edit_set_field(self->editor, self->kind, self->index, field, text, &err) != MT_OK) {
+    /* units typed as the interface shows them ("25 мм") are stored as their symbols */
+    char typed[sizeof r->info.name > 1024 ? sizeof r->info.name : 1024];
+    if (mt_units_delocalise(text, typed, sizeof typed)) g_strlcpy(typed, text, sizeof typed);
+    if (mt_edit_set_field(self->editor, self->kind, self->index, field, typed, &err) != MT_OK) {
         set_message(r, err.msg);
         return FALSE;
     }
@@ -205,7 +209,7 @@ static void read_values(MotusInspector *self)
             gtk_editable_set_text(GTK_EDITABLE(r->editor), buf);
         }
         const MtUnit *u = r->info.type == MT_FIELD_NUMBER ? mt_edit_display_unit(m, r->info.dim) : NULL;
-        gtk_label_set_text(GTK_LABEL(r->unit), u ? u->name : "");
+        gtk_label_set_text(GTK_LABEL(r->unit), mt_unit_label(u));
         set_message(r, NULL);
     }
     self->quiet = FALSE;

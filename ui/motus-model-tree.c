@@ -3,6 +3,7 @@
 #include "motus-model-tree.h"
 
 #include "motus-i18n.h"
+#include "mt_units.h"
 
 /* ---- tree node ------------------------------------------------------------ */
 
@@ -216,7 +217,7 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         MotusTreeNode *bodies = category(self->root, _("Bodies"), m->nbody);
         MotusTreeNode *ground = add_child(bodies, node_new(MOTUS_ENTITY_GROUND, -1, "ground", _("fixed")));
         for (int b = 0; b < m->nbody; b++) {
-            g_autofree char *mass = g_strdup_printf("%.4g kg", m->body[b].mass);
+            g_autofree char *mass = g_strdup_printf("%.4g %s", m->body[b].mass, mt_unit_label(mt_unit_si(MT_DIM_MASS)));
             add_child(bodies, with_column(node_new(MOTUS_ENTITY_BODY, b, m->body[b].name, mass), "%s.y", m->body[b].name));
         }
         for (int k = 0; k < m->nmarker; k++) {

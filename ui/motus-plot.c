@@ -12,6 +12,7 @@
 
 #include "motus-i18n.h"
 #include "motus-plot-axis.h"
+#include "mt_units.h"
 
 typedef struct {
     char *name, *unit;
@@ -284,7 +285,7 @@ int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
 {
     Curve *c = g_new0(Curve, 1);
     c->name = g_strdup(name);
-    c->unit = g_strdup(unit ? unit : "");
+    c->unit = g_strdup(mt_unit_label_of(unit, MT_DIM_ANY)); /* shown in the user's language */
     c->x = g_array_new(FALSE, FALSE, sizeof(double));
     c->y = g_array_new(FALSE, FALSE, sizeof(double));
     c->ylo = c->xlo = INFINITY;
@@ -364,7 +365,8 @@ void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit
     g_free(self->x_name);
     self->xy = column != NULL;
     self->x_name = g_strdup(column ? column : "time");
-    self->x_label = column ? (unit && unit[0] ? g_strdup_printf("%s, %s", column, unit) : g_strdup(column))
+    self->x_label = column ? (unit && unit[0] ? g_strdup_printf("%s, %s", column, mt_unit_label_of(unit, MT_DIM_ANY))
+                                              : g_strdup(column))
                            : g_strdup(_("time, s"));
     invalidate(self);
 }

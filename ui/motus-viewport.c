@@ -15,6 +15,7 @@
 #include "mt_edit.h"
 #include "mt_flexdata.h"
 #include "mt_flexview.h"
+#include "mt_units.h"
 
 #define RES "/org/motus/Motus/shaders/"
 #define TRIAD_PX 96 /* size of the corner axis triad, logical pixels */
@@ -1504,7 +1505,9 @@ static void bound_activated(GtkEntry *entry, gpointer data)
     const MtUnit *u = field_unit(self, self->field);
     double v;
     MtError err = {0};
-    if (!u || mt_units_parse(gtk_editable_get_text(GTK_EDITABLE(entry)), field_dim(self->field), u->name, &v, &err)) {
+    char typed[256];
+    if (mt_units_delocalise(gtk_editable_get_text(GTK_EDITABLE(entry)), typed, sizeof typed)) typed[0] = 0;
+    if (!u || mt_units_parse(typed, field_dim(self->field), u->name, &v, &err)) {
         gtk_widget_add_css_class(GTK_WIDGET(entry), "error");
         gtk_widget_set_tooltip_text(GTK_WIDGET(entry), err.msg);
         return;
@@ -1553,7 +1556,7 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
                                 fb->freq ? fb->freq[self->prev_mode] : 0.0);
     } else {
         title = g_strdup_printf("%s\n%s", f == MOTUS_FIELD_VONMISES ? _("von Mises stress") : _("Displacement"),
-                                u ? u->name : "");
+                                mt_unit_label(u));
     }
     pango_layout_set_text(l, title, -1);
     pango_layout_set_width(l, (width - 16) * PANGO_SCALE);

@@ -10,6 +10,7 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
+#include "mt_units.h"
 
 /* ---- kinds ------------------------------------------------------------------------ */
 
@@ -154,7 +155,9 @@ gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, c
                                 GError **error)
 {
     MtError err = {0};
-    if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, text, &err) != MT_OK) {
+    char typed[1024];
+    if (mt_units_delocalise(text, typed, sizeof typed)) g_strlcpy(typed, text, sizeof typed);
+    if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, typed, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->editor ? err.msg : _("no model is open"));
         return FALSE;
     }

@@ -13,6 +13,7 @@
 #include "mt_flexdata.h"
 #include "mt_flexedit.h"
 #include "mt_flexview.h"
+#include "mt_units.h"
 
 static void modes_fill(MotusWindow *self, GtkWidget *d);
 static GArray *flex_bodies(MotusWindow *self);
@@ -489,7 +490,9 @@ static gboolean read_quantity(GtkWidget *d, const char *key, MtDim dim, const ch
 {
     GtkEditable *e = g_object_get_data(G_OBJECT(d), key);
     MtError err = {0};
-    if (mt_units_parse(gtk_editable_get_text(e), dim, unit, v, &err) == MT_OK) {
+    char typed[256];
+    if (mt_units_delocalise(gtk_editable_get_text(e), typed, sizeof typed)) typed[0] = 0;
+    if (mt_units_parse(typed, dim, unit, v, &err) == MT_OK) {
         gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
         return TRUE;
     }
@@ -741,7 +744,8 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
     const MtFlexBody *fb = self->model->flex[mt_model_body_flex(self->model, b)].data->body;
     double r = 0;
     MtError err = {0};
-    const char *rt = gtk_editable_get_text(GTK_EDITABLE(self->spider_entry));
+    char rt[256];
+    if (mt_units_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)), rt, sizeof rt)) rt[0] = 0;
     if (rt[0] && mt_units_parse(rt, MT_DIM_LENGTH, "mm", &r, &err) != MT_OK) {
         motus_window_set_status(self, err.msg);
         return;

@@ -14,6 +14,7 @@
 #include "motus-paint-warm.h"
 #include "mt_output.h"
 #include "mt_system.h"
+#include "mt_units.h"
 
 G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -65,7 +66,8 @@ static void set_time_label(MotusWindow *self)
 {
     double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (self->model ? self->model->solver.until : 0);
     char buf[64];
-    g_snprintf(buf, sizeof buf, "%.3f s / %.3f s", self->time, end);
+    const char *s = mt_unit_label(mt_unit_si(MT_DIM_TIME));
+    g_snprintf(buf, sizeof buf, "%.3f %s / %.3f %s", self->time, s, end, s);
     motus_ticker_set_text(self->time_label, buf);
 }
 

@@ -10,6 +10,7 @@
 
 #include "mt_i18n.h"
 #include "mt_test.h"
+#include "mt_units.h"
 
 typedef const char *(*Label)(int);
 static const char *joint(int k) { return mt_joint_type_label((MtJointType)k); }
@@ -40,6 +41,36 @@ static void check_tables(const char *lang)
         }
 }
 
+/* Every unit's label reads back as that unit once delocalised (the inspector
+ * shows labels and takes what the user types in them), and no two units of
+ * one quantity share a label. */
+static void check_units(const char *lang)
+{
+    for (int d = 0; d < MT_DIM_COUNT; d++) {
+        const MtUnit *u;
+        int n = mt_units_of((MtDim)d, &u);
+        for (int k = 0; k < n; k++) {
+            const char *l = mt_unit_label(&u[k]);
+            char typed[64], back[64];
+            snprintf(typed, sizeof typed, "2.5 %s", l);
+            CHECK(mt_units_delocalise(typed, back, sizeof back) == 0, "%s: delocalise '%s'", lang, typed);
+            double si = 0, want = mt_unit_to_si(&u[k], 2.5);
+            MtError err = {0};
+            CHECK(mt_units_parse(back, (MtDim)d, NULL, &si, &err) == MT_OK && fabs(si - want) <= 1e-15 * fabs(want),
+                  "%s: '%s' typed as '%s' reads %g, not %g (%s)", lang, typed, back, si, want, err.msg);
+            for (int j = 0; j < k; j++)
+                CHECK(strcmp(l, mt_unit_label(&u[j])), "%s: %s and %s both shown as '%s'", lang, u[j].name, u[k].name, l);
+            /* a translated label must name one unit only, whatever the quantity (delocalising knows no quantity) */
+            for (int e = 0; strcmp(l, u[k].name) && e < d; e++) {
+                const MtUnit *v;
+                int m = mt_units_of((MtDim)e, &v);
+                for (int j = 0; j < m; j++)
+                    CHECK(strcmp(l, mt_unit_label(&v[j])), "%s: %s and %s both shown as '%s'", lang, v[j].name, u[k].name, l);
+            }
+        }
+    }
+}
+
 static void use_language(const char *lang)
 {
     setenv("LANGUAGE", lang, 1);
@@ -59,6 +90,9 @@ int main(void)
     CHECK(!strcmp(mt_force_kind_label(MT_FORCE_TORSION), "torsion spring"), "torsion: '%s'",
           mt_force_kind_label(MT_FORCE_TORSION));
     CHECK(!strcmp(mt_joint_type_label((MtJointType)99), "?"), "out of range");
+    check_units("English");
+    CHECK(!strcmp(mt_unit_label_of("Nm", MT_DIM_TORQUE), "N·m"), "Nm shown as '%s'", mt_unit_label_of("Nm", MT_DIM_TORQUE));
+    CHECK(!strcmp(mt_unit_label_of("widgets", MT_DIM_ANY), "widgets"), "no unit shown as itself");
 
     const char *dir = getenv("MOTUS_LOCALEDIR");
     if (!dir) {
@@ -77,11 +111,32 @@ int main(void)
     CHECK(!strcmp(sd, "расстояние") && strcmp(jd, sd), "ru: the distance joint and sensor need their own words");
     CHECK(!strcmp(mt_force_kind_label(MT_FORCE_STRUT), "амортизационная стойка"), "ru strut: '%s'",
           mt_force_kind_label(MT_FORCE_STRUT));
+    check_units("ru");
+    CHECK(!strcmp(mt_unit_label_of("mm", MT_DIM_LENGTH), "мм"), "ru mm: '%s'", mt_unit_label_of("mm", MT_DIM_LENGTH));
+    CHECK(!strcmp(mt_unit_label_of("g", MT_DIM_MASS), "г") && !strcmp(mt_unit_label_of("g", MT_DIM_ACCEL), "g"),
+          "ru: the gram and standard gravity told apart by their quantity");
+    {
+        /* typed text: labels as whole words only, expressions' names and Latin symbols untouched */
+        static const char *const in[][2] = {{"250 мм", "250 mm"},       {"30°", "30deg"},
+                                            {" -250 МПа ", " -250 MPa"},  {"5 ммм", "5 ммм"},
+                                            {"3 Н·м", "3 N·m"},           {"1500 об/мин", "1500 rpm"},
+                                            {"2 mm", "2 mm"},             {"7 кг·м²", "7 kg·m²"},
+                                            {"{2*с}", "{2*с}"},           {"с", "с"},
+                                            {"{L} мм", "{L} мм"}};
+        for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+            char out[64];
+            CHECK(mt_units_delocalise(in[i][0], out, sizeof out) == 0 && !strcmp(out, in[i][1]),
+                  "ru: '%s' delocalised to '%s', want '%s'", in[i][0], out, in[i][1]);
+        }
+        char tiny[4];
+        CHECK(mt_units_delocalise("25 мм", tiny, sizeof tiny) == -1 && !tiny[0], "too small a buffer reported");
+    }
     /* an ordinary message of the same catalogue still found: the context did not hide the domain */
     CHECK(strcmp(MT_("out of memory"), "out of memory"), "ru: 'out of memory' untranslated");
 
     use_language("zh_CN");
     check_tables("zh_CN");
+    check_units("zh_CN");
     printf("zh_CN: revolute '%s', angular velocity '%s'\n", mt_joint_type_label(MT_JOINT_REVOLUTE),
            mt_sensor_kind_label(MT_SENSOR_ANGVEL));
     CHECK(!strcmp(mt_joint_type_label(MT_JOINT_REVOLUTE), "转动副"), "zh_CN revolute: '%s'",

@@ -1,0 +1,79 @@
+/* The window in Russian in-process under Xvfb (ctest gui_i18n): the inspector
+ * shows units as the interface's language writes them (м, кг), a value typed
+ * with such a unit ("250 мм") is read and kept in the model as its symbol
+ * ("mm", so the project reads the same in every language), a unit of another
+ * language's word refused beside the field, and the model tree names a
+ * joint's type in Russian. */
+#include <gtk/gtk.h>
+#include <libintl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "motus-inspector.h"
+#include "motus-window.h"
+#include "mt_edit.h"
+#include "ui-test.h"
+
+static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
+
+static char *model_text(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mt_model_write(model(), f, NULL);
+    fclose(f);
+    return buf;
+}
+
+static void test_units_typed_in_russian(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    int b = mt_model_find_body(model(), "slider");
+    g_assert_cmpint(b, >=, 0);
+    motus_window_select_entity(win, MT_EDIT_BODY, b);
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "position.0"), ==, "м");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "mass"), ==, "кг");
+
+    /* typed as shown: 250 мм is 0.25 m, and the model keeps the symbol */
+    g_assert_true(motus_inspector_enter(inspector(), "position.2", "250 мм"));
+    g_assert_cmpfloat_with_epsilon(model()->body[b].pos[2], 0.25, 1e-15);
+    char buf[256];
+    MtError err = {0};
+    g_assert_cmpint(mt_edit_get_field(model(), MT_EDIT_BODY, b, "position.2", buf, sizeof buf, &err), ==, MT_OK);
+    g_print("position z after '250 мм': '%s'\n", buf);
+    g_assert_null(strstr(buf, "мм"));
+    g_autofree char *text = model_text();
+    g_assert_null(strstr(text, "мм"));
+
+    /* a word that is no unit: refused beside the field, in Russian, the model unchanged */
+    g_assert_false(motus_inspector_enter(inspector(), "position.2", "3 ммм"));
+    const char *msg = motus_inspector_get_message(inspector(), "position.2");
+    g_print("refused: %s\n", msg);
+    g_assert_nonnull(strstr(msg, "slider"));
+    g_assert_nonnull(strstr(msg, "неизвестная единица «ммм»"));
+    g_autofree char *after = model_text();
+    g_assert_cmpstr(text, ==, after);
+
+    /* the joint's type in the delete explanation is the Russian word */
+    int j = mt_model_find_joint(model(), "main");
+    g_assert_cmpint(j, >=, 0);
+    g_assert_cmpstr(mt_joint_type_label(model()->joint[j].type), ==, "вращательный");
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "C.UTF-8"); /* LANGUAGE (ctest's environment) then picks ru */
+    bindtextdomain("motus", MOTUS_LOCALEDIR);
+    bind_textdomain_codeset("motus", "UTF-8");
+    ui_test_init(&argc, &argv);
+    gtk_window_present(GTK_WINDOW(win));
+    g_test_add_func("/i18n/units-typed-in-russian", test_units_typed_in_russian);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    return rc;
+}
