@@ -5,6 +5,7 @@
  * whose top of stack lives in a register, with immediate forms of + − × ÷
  * for constant and variable right operands and jumps for conditionals. */
 #include "mt_expr.h"
+#include "mt_i18n.h"
 
 #include <locale.h>
 #include <math.h>
@@ -387,7 +388,7 @@ static int fail(C *c, size_t pos, const char *fmt, ...)
 static int oom(C *c)
 {
     if (!c->failed) c->nomem = 1;
-    return fail(c, 0, "out of memory");
+    return fail(c, 0, MT_("out of memory"));
 }
 
 /* Grows *p (of element size sz, capacity *cap) to hold need elements. */
@@ -449,8 +450,8 @@ static const char *show_char(const C *c, size_t pos, char *buf, size_t size)
     unsigned char ch = (unsigned char)c->src[pos];
     unsigned cp;
     int n = utf8((const unsigned char *)c->src + pos, c->len - pos, &cp);
-    if (ch < 0x20 || ch == 0x7F) snprintf(buf, size, "control character 0x%02X", ch);
-    else if (n < 0) snprintf(buf, size, "byte 0x%02X (not valid UTF-8)", ch);
+    if (ch < 0x20 || ch == 0x7F) snprintf(buf, size, MT_("control character 0x%02X"), ch);
+    else if (n < 0) snprintf(buf, size, MT_("byte 0x%02X (not valid UTF-8)"), ch);
     else snprintf(buf, size, "'%.*s'", n, c->src + pos);
     return buf;
 }
@@ -458,7 +459,7 @@ static const char *show_char(const C *c, size_t pos, char *buf, size_t size)
 /* The current token, quoted for a message. */
 static const char *show_tok(const C *c, char *buf, size_t size)
 {
-    if (c->tok == T_END) snprintf(buf, size, "the end");
+    if (c->tok == T_END) snprintf(buf, size, "%s", MT_("the end"));
     else {
         size_t n = c->tlen > 40 ? 40 : c->tlen;
         while (n < c->tlen && n > 0 && ((unsigned char)c->src[c->tpos + n] & 0xC0) == 0x80) n--;
@@ -494,15 +495,15 @@ static void next(C *c)
             int len = r - p > 40 ? 40 : (int)(r - p);
             c->tok = T_ERR;
             if (s[q] == '.' || s[q] == 'e' || s[q] == 'E' || dig(s[q]))
-                fail(c, p, "malformed number '%.*s'", len, s + p);
+                fail(c, p, MT_("malformed number '%.*s'"), len, s + p);
             else
-                fail(c, q, "'%.*s': a number cannot be followed by a name (expressions take plain SI numbers, "
-                     "without units)", len, s + p);
+                fail(c, q, MT_("'%.*s': a number cannot be followed by a name (expressions take plain SI numbers, "
+                     "without units)"), len, s + p);
             return;
         }
         if (!isfinite(c->tnum)) {
             c->tok = T_ERR;
-            fail(c, p, "number '%.*s' is too large", (int)(m > 40 ? 40 : m), s + p);
+            fail(c, p, MT_("number '%.*s' is too large"), (int)(m > 40 ? 40 : m), s + p);
             return;
         }
         c->tok = T_NUM;
@@ -515,12 +516,12 @@ static void next(C *c)
         while (q < c->len && s[q] != '`') q++;
         if (q >= c->len) {
             c->tok = T_ERR;
-            fail(c, p, "the name quoted with '`' is not closed");
+            fail(c, p, MT_("the name quoted with '`' is not closed"));
             return;
         }
         if (q == p + 1) {
             c->tok = T_ERR;
-            fail(c, p, "empty quoted name");
+            fail(c, p, MT_("empty quoted name"));
             return;
         }
         c->tok = T_NAME;
@@ -572,7 +573,7 @@ static void next(C *c)
         if (s[p + 1] == '=') tok = T_EQ, len = 2;
         else {
             c->tok = T_ERR;
-            fail(c, p, "'=' is not an operator here: write '==' to compare");
+            fail(c, p, MT_("'=' is not an operator here: write '==' to compare"));
             return;
         }
         break;
@@ -584,7 +585,7 @@ static void next(C *c)
         if (s[p + 1] == '&') tok = T_AND, len = 2;
         else {
             c->tok = T_ERR;
-            fail(c, p, "'&' is not an operator: write '&&' for 'and'");
+            fail(c, p, MT_("'&' is not an operator: write '&&' for 'and'"));
             return;
         }
         break;
@@ -592,7 +593,7 @@ static void next(C *c)
         if (s[p + 1] == '|') tok = T_OR, len = 2;
         else {
             c->tok = T_ERR;
-            fail(c, p, "'|' is not an operator: write '||' for 'or', abs(x) for |x|");
+            fail(c, p, MT_("'|' is not an operator: write '||' for 'or', abs(x) for |x|"));
             return;
         }
         break;
@@ -603,7 +604,7 @@ static void next(C *c)
             break;
         }
         c->tok = T_ERR;
-        fail(c, p, "unexpected %s", show_char(c, p, buf, sizeof buf));
+        fail(c, p, MT_("unexpected %s"), show_char(c, p, buf, sizeof buf));
         return;
     }
     c->tok = tok;
@@ -681,7 +682,7 @@ static int parse_unary(C *c);
 static int deeper(C *c, size_t pos)
 {
     if (++c->depth > MT_EXPR_MAX_NESTING)
-        return fail(c, pos, "too deeply nested (more than %d levels)", MT_EXPR_MAX_NESTING);
+        return fail(c, pos, MT_("too deeply nested (more than %d levels)"), MT_EXPR_MAX_NESTING);
     return 0;
 }
 
@@ -691,8 +692,8 @@ static int unclosed(C *c, size_t lp, const char *what)
     char buf[64];
     if (c->tok == T_ERR) return -1;
     if (c->tok == T_END)
-        return fail(c, c->tpos, "missing ')': the '(' at column %d is not closed", column(c->src, lp));
-    return fail(c, c->tpos, "expected %s, found %s", what, show_tok(c, buf, sizeof buf));
+        return fail(c, c->tpos, MT_("missing ')': the '(' at column %d is not closed"), column(c->src, lp));
+    return fail(c, c->tpos, MT_("expected %s, found %s"), what, show_tok(c, buf, sizeof buf));
 }
 
 /* Computes the pool entry of table ti for linear (spline 0) or natural cubic
@@ -702,13 +703,13 @@ static int table_pool(C *c, int ti, int spline, size_t pos)
     const MtExprTable *t = &c->env->tables[ti];
     if (c->tabat[2 * ti + spline] >= 0) return c->tabat[2 * ti + spline];
     int n = t->n;
-    if (n < 1 || !t->x || !t->y) return fail(c, pos, "table '%s' has no points", t->name);
-    if (n > (1 << 24)) return fail(c, pos, "table '%s' has too many points", t->name);
+    if (n < 1 || !t->x || !t->y) return fail(c, pos, MT_("table '%s' has no points"), t->name);
+    if (n > (1 << 24)) return fail(c, pos, MT_("table '%s' has too many points"), t->name);
     for (int i = 0; i < n; i++) {
         if (!isfinite(t->x[i]) || !isfinite(t->y[i]))
-            return fail(c, pos, "table '%s': point %d is not a pair of finite numbers", t->name, i + 1);
+            return fail(c, pos, MT_("table '%s': point %d is not a pair of finite numbers"), t->name, i + 1);
         if (i > 0 && !(t->x[i] > t->x[i - 1]))
-            return fail(c, pos, "table '%s': x must increase from point to point (point %d: x = %g after %g)",
+            return fail(c, pos, MT_("table '%s': x must increase from point to point (point %d: x = %g after %g)"),
                         t->name, i + 1, t->x[i], t->x[i - 1]);
     }
     int size = spline ? 5 * n - 3 : 2 * n;
@@ -766,7 +767,7 @@ static int parse_call(C *c, size_t fpos, const char *name)
     int f = -1;
     for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
         if (!strcmp(funcs[i].name, name)) f = (int)i;
-    if (f < 0) return fail(c, fpos, "unknown function '%s'", name);
+    if (f < 0) return fail(c, fpos, MT_("unknown function '%s'"), name);
     int op = funcs[f].op, want = funcs[f].nargs;
     size_t lp = c->tpos;
     next(c); /* '(' */
@@ -776,12 +777,12 @@ static int parse_call(C *c, size_t fpos, const char *name)
         kids[0] = parse_ternary(c);
         if (kids[0] < 0) return -1;
         if (c->tok != T_COMMA) {
-            if (c->tok == T_RP) return fail(c, c->tpos, "'%s' takes 2 arguments: x and the name of a table", name);
-            return unclosed(c, lp, "',' and a table name");
+            if (c->tok == T_RP) return fail(c, c->tpos, MT_("'%s' takes 2 arguments: x and the name of a table"), name);
+            return unclosed(c, lp, MT_("',' and a table name"));
         }
         next(c);
         if (c->tok != T_NAME)
-            return c->tok == T_ERR ? -1 : fail(c, c->tpos, "the second argument of '%s' must be the name of a table, found %s",
+            return c->tok == T_ERR ? -1 : fail(c, c->tpos, MT_("the second argument of '%s' must be the name of a table, found %s"),
                                               name, show_tok(c, buf, sizeof buf));
         size_t tp = c->tpos;
         int ti = -1;
@@ -790,11 +791,11 @@ static int parse_call(C *c, size_t fpos, const char *name)
                 const char *tn = c->env->tables[i].name;
                 if (tn && strlen(tn) == c->nlen && !memcmp(tn, c->src + c->npos, c->nlen)) ti = i;
             }
-        if (ti < 0) return fail(c, tp, "unknown table '%.*s'", (int)(c->nlen > 80 ? 80 : c->nlen), c->src + c->npos);
+        if (ti < 0) return fail(c, tp, MT_("unknown table '%.*s'"), (int)(c->nlen > 80 ? 80 : c->nlen), c->src + c->npos);
         int off = table_pool(c, ti, op == OP_SPLINE, tp);
         if (off < 0) return -1;
         next(c);
-        if (c->tok != T_RP) return unclosed(c, lp, "')' after the table name");
+        if (c->tok != T_RP) return unclosed(c, lp, MT_("')' after the table name"));
         next(c);
         int i = node_new(c, op, fpos);
         if (i < 0) return -1;
@@ -814,7 +815,7 @@ static int parse_call(C *c, size_t fpos, const char *name)
         for (;;) {
             size_t apos = c->tpos;
             if (want >= 0 && nk == want)
-                return fail(c, apos, "too many arguments: '%s' takes %d", name, want);
+                return fail(c, apos, MT_("too many arguments: '%s' takes %d"), name, want);
             int a = parse_ternary(c);
             if (a < 0) return -1;
             if (want >= 0) kids[nk] = a;
@@ -825,20 +826,21 @@ static int parse_call(C *c, size_t fpos, const char *name)
                 continue;
             }
             if (c->tok == T_RP) break;
-            return unclosed(c, lp, "',' or ')'");
+            return unclosed(c, lp, MT_("',' or ')'"));
         }
     }
     next(c); /* ')' */
     if (want < 0) {
-        if (nk == 0) return fail(c, fpos, "'%s' needs at least one argument", name);
+        if (nk == 0) return fail(c, fpos, MT_("'%s' needs at least one argument"), name);
         return acc;
     }
     if (nk != want)
-        return fail(c, fpos, "'%s' takes %d argument%s, found %d", name, want, want == 1 ? "" : "s", nk);
+        return want == 1 ? fail(c, fpos, MT_("'%s' takes 1 argument, found %d"), name, nk)
+                         : fail(c, fpos, MT_("'%s' takes %d arguments, found %d"), name, want, nk);
     if (is_smooth(op)) {
         const Node *x0 = &c->node[kids[1]], *x1 = &c->node[kids[3]];
         if (x0->op == OP_K && x1->op == OP_K && !(x1->k > x0->k))
-            return fail(c, fpos, "'%s': x1 (%g) must be greater than x0 (%g)", name, x1->k, x0->k);
+            return fail(c, fpos, MT_("'%s': x1 (%g) must be greater than x0 (%g)"), name, x1->k, x0->k);
     }
     return node_op(c, op, fpos, nk, kids);
 }
@@ -858,22 +860,22 @@ static int parse_primary(C *c)
         next(c);
         int e = parse_ternary(c);
         if (e < 0) return -1;
-        if (c->tok != T_RP) return unclosed(c, pos, "')' or an operator");
+        if (c->tok != T_RP) return unclosed(c, pos, MT_("')' or an operator"));
         next(c);
         return e;
     }
     case T_NAME: {
         char name[MT_EXPR_MAX_NAME + 1];
-        if (c->nlen > MT_EXPR_MAX_NAME) return fail(c, pos, "name too long (more than %d bytes)", MT_EXPR_MAX_NAME);
+        if (c->nlen > MT_EXPR_MAX_NAME) return fail(c, pos, MT_("name too long (more than %d bytes)"), MT_EXPR_MAX_NAME);
         memcpy(name, c->src + c->npos, c->nlen);
         name[c->nlen] = 0;
-        if (memchr(name, 0, c->nlen)) return fail(c, pos, "invalid name");
+        if (memchr(name, 0, c->nlen)) return fail(c, pos, MT_("invalid name"));
         next(c);
         if (c->tok == T_LP) return parse_call(c, pos, name);
         if (c->tok == T_ERR) return -1;
         int slot = -1;
         if (c->env && c->env->resolve && c->env->resolve(c->env->user, name, &slot)) {
-            if (slot < 0) return fail(c, pos, "name '%s' has no value (slot %d)", name, slot);
+            if (slot < 0) return fail(c, pos, MT_("name '%s' has no value (slot %d)"), name, slot);
             int i = node_new(c, OP_V, pos);
             if (i >= 0) c->node[i].a = slot;
             return i;
@@ -881,12 +883,12 @@ static int parse_primary(C *c)
         if (!strcmp(name, "pi") || !strcmp(name, "\xcf\x80")) return leaf_k(c, M_PI, pos);
         if (!strcmp(name, "e")) return leaf_k(c, M_E, pos);
         for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
-            if (!strcmp(funcs[i].name, name)) return fail(c, pos, "'%s' is a function: write %s(...)", name, name);
-        return fail(c, pos, "unknown name '%s'", name);
+            if (!strcmp(funcs[i].name, name)) return fail(c, pos, MT_("'%s' is a function: write %s(...)"), name, name);
+        return fail(c, pos, MT_("unknown name '%s'"), name);
     }
     case T_END:
-        return fail(c, pos, "expected a value at the end of the expression");
-    default: return fail(c, pos, "expected a value, found %s", show_tok(c, buf, sizeof buf));
+        return fail(c, pos, MT_("expected a value at the end of the expression"));
+    default: return fail(c, pos, MT_("expected a value, found %s"), show_tok(c, buf, sizeof buf));
     }
 }
 
@@ -962,7 +964,7 @@ static int parse_cmp(C *c)
     next(c);
     l = node2(c, op, pos, l, parse_add(c));
     if (l >= 0 && relop(c->tok) >= 0)
-        return fail(c, c->tpos, "comparisons cannot be chained: write 'a < b && b < c'");
+        return fail(c, c->tpos, MT_("comparisons cannot be chained: write 'a < b && b < c'"));
     return l;
 }
 
@@ -1001,7 +1003,7 @@ static int parse_ternary(C *c)
         if (c->tok != T_COLON) {
             char buf[64];
             if (c->tok == T_ERR) return -1;
-            return fail(c, c->tpos, "expected ':' for the '?' at column %d, found %s", column(c->src, q),
+            return fail(c, c->tpos, MT_("expected ':' for the '?' at column %d, found %s"), column(c->src, q),
                         show_tok(c, buf, sizeof buf));
         }
         next(c);
@@ -1025,7 +1027,7 @@ static int emit(C *c, int op, int a, double k, int effect, size_t pos)
     c->sdepth += effect;
     if (c->sdepth > c->smax) c->smax = c->sdepth;
     if (c->sdepth > MT_EXPR_MAX_STACK)
-        return fail(c, pos, "too deeply nested (needs more than %d stack entries)", MT_EXPR_MAX_STACK);
+        return fail(c, pos, MT_("too deeply nested (needs more than %d stack entries)"), MT_EXPR_MAX_STACK);
     return c->ncode++;
 }
 
@@ -1121,7 +1123,7 @@ MtExpr *mt_expr_compile(const char *src, const MtExprEnv *env, int *errcol, MtEr
     if (errcol) *errcol = 0;
     if (!src) {
         if (errcol) *errcol = 1;
-        mt_error_set(err, MT_ERR_ARG, "", "column 1: no expression");
+        mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("column 1: no expression"));
         return NULL;
     }
     C c;
@@ -1189,8 +1191,8 @@ done:
     if (!e) {
         int col = column(src, c.errpos);
         if (errcol) *errcol = col;
-        if (c.nomem) mt_error_set(err, MT_ERR_NOMEM, "", "out of memory while compiling an expression");
-        else mt_error_set(err, MT_ERR_SYNTAX, "", "column %d: %s", col, c.msg);
+        if (c.nomem) mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory while compiling an expression"));
+        else mt_error_set(err, MT_ERR_SYNTAX, "", MT_("column %d: %s"), col, c.msg);
     }
     free(c.node);
     free(c.pool);

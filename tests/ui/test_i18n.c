@@ -2,8 +2,8 @@
  * shows units as the interface's language writes them (м, кг), a value typed
  * with such a unit ("250 мм") is read and kept in the model as its symbol
  * ("mm", so the project reads the same in every language), a unit of another
- * language's word refused beside the field, and the model tree names a
- * joint's type in Russian. */
+ * language's word and a broken expression refused beside the field in
+ * Russian, and a joint's type named in Russian. */
 #include <gtk/gtk.h>
 #include <libintl.h>
 #include <locale.h>
@@ -58,6 +58,11 @@ static void test_units_typed_in_russian(void)
     g_assert_nonnull(strstr(msg, "неизвестная единица «ммм»"));
     g_autofree char *after = model_text();
     g_assert_cmpstr(text, ==, after);
+    /* a broken expression: the expression compiler's message in Russian too */
+    g_assert_false(motus_inspector_enter(inspector(), "position.2", "{2 *}"));
+    msg = motus_inspector_get_message(inspector(), "position.2");
+    g_print("refused: %s\n", msg);
+    g_assert_nonnull(strstr(msg, "в конце выражения ожидалось значение"));
 
     /* the joint's type in the delete explanation is the Russian word */
     int j = mt_model_find_joint(model(), "main");
