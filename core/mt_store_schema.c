@@ -664,6 +664,11 @@ static MtStatus sqlerr(MtStore *s, int rc, MtError *err)
     case SQLITE_NOMEM: return mt_error_set(err, MT_ERR_NOMEM, path, "%s", MT_("out of memory"));
     case SQLITE_CANTOPEN:
         return mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s' (%s; is its directory writable?)"), path, detail);
+    case SQLITE_ERROR: /* the statements are Motus's own: a table or column they name is missing or changed */
+        return mt_error_set(err, MT_ERR_IO, path,
+                            MT_("'%s': its tables are not as Motus writes them (%s); the file is damaged or was changed "
+                                "by another program: restore it from a backup"),
+                            path, detail);
     default: return mt_error_set(err, MT_ERR_IO, path, "'%s': %s", path, detail);
     }
 }

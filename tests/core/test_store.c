@@ -748,6 +748,12 @@ static void test_load_messages(void)
                           "UPDATE controls SET name = 's_pos' WHERE name = 'c_lag'", &s, &err);
     CHECK(!m && strstr(err.msg, "control 's_pos'"), "a control named like a sensor: the control is named");
     mt_store_close(s);
+    /* a column renamed by another program: what is missing named, and what to do */
+    m = edit_and_load(p, "UPDATE controls SET name = 'c_lag' WHERE name = 's_pos';"
+                          "ALTER TABLE springs RENAME COLUMN curve TO law", &s, &err);
+    CHECK(!m && strstr(err.msg, "not as Motus writes them") && strstr(err.msg, "curve") && strstr(err.msg, "backup"),
+          "a renamed column: the file's tables said to be changed, the column named, a backup suggested");
+    mt_store_close(s);
 }
 
 static void test_examples(void)
