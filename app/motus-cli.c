@@ -140,6 +140,31 @@ static void row_words(const MtSystem *s, int row, char *buf, size_t n)
     else snprintf(buf, n, _("coupling '%s': %s"), s->model->couple[b->src].name, what);
 }
 
+/* Every column a `plot` line names is one the run writes; -1 and err naming the first that is not. */
+static int check_plots(const MtSystem *s, MtError *err)
+{
+    MtCsv *c = mt_csv_new(s, NULL, err);
+    if (!c) return -1;
+    int bad = 0;
+    const MtModel *m = s->model;
+    for (int p = 0; p < m->nplot && !bad; p++)
+        for (int i = -1; i < m->plot[p].ncurve && !bad; i++) {
+            const char *name = i < 0 ? m->plot[p].x : m->plot[p].curve[i];
+            if (!name[0]) continue;
+            int found = 0;
+            for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), name);
+            if (!found) {
+                mt_error_set(err, MT_ERR_MODEL, "plot",
+                             _("plot %d: the run writes no column '%s' (see the header of 'motus-cli run MODEL --out "
+                               "FILE.csv')"),
+                             p + 1, name);
+                bad = -1;
+            }
+        }
+    mt_csv_free(c);
+    return bad;
+}
+
 static void print_diagnostics(const MtSystem *s, FILE *f)
 {
     const MtModel *m = s->model;
@@ -269,8 +294,10 @@ int main(int argc, char **argv)
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
         print_diagnostics(s, stdout);
-        fputs(_("check: OK\n"), stdout);
+        int bad = check_plots(s, &err);
         mt_system_free(s);
+        if (bad) return fail(&err);
+        fputs(_("check: OK\n"), stdout);
         return 0;
     }
     const MtSolverSpec *sv = &s->solver;

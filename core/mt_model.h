@@ -393,6 +393,19 @@ typedef struct {
     char unit[16];
 } MtDisplayUnit;
 
+/* A plot to show with the model: result columns ("crank.wz", "pin.Fy",
+ * a sensor's name) against time, or against column x (an X–Y plot). Kept
+ * with the model so that a text model and a project open with the plots
+ * their author chose (`plot …` lines; the project's plots table). */
+#define MT_PLOT_MAX 8        /* plots per model */
+#define MT_PLOT_CURVES 8     /* curves per plot */
+#define MT_PLOT_NAME 80      /* longest column name */
+typedef struct {
+    char x[MT_PLOT_NAME]; /* "" = against time */
+    int ncurve;
+    char curve[MT_PLOT_CURVES][MT_PLOT_NAME];
+} MtPlotSpec;
+
 typedef struct MtModel {
     char title[128];
     double gravity[3];
@@ -426,6 +439,8 @@ typedef struct MtModel {
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
     int ntable, cap_table;
     MtTableSpec *table; /* named tables of expressions */
+    int nplot;
+    MtPlotSpec plot[MT_PLOT_MAX];
 } MtModel;
 
 /* Treatments of the constraints (DESIGN §2, "alternative treatments of closed
@@ -494,6 +509,10 @@ int mt_model_find_force(const MtModel *m, const char *name);
 int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError *err);
 int mt_model_find_sensor(const MtModel *m, const char *name);
 const char *mt_sensor_kind_name(MtSensorKind k);
+/* The quantity a sensor of model m measures (an MtDim of mt_units.h, as an
+ * int to keep this header apart; -1 for an expression, whose quantity is its
+ * author's: see its unit hint). */
+int mt_sensor_dim(const MtModel *m, const MtSensorSpec *s);
 int mt_sensor_kind_from_name(const char *s, MtSensorKind *k);
 
 /* Control channels and events: add one (kind-specific fields set by the caller). */
@@ -521,6 +540,16 @@ MtStatus mt_tables_validate(const MtModel *m, MtError *err);
 void mt_model_free_tables(MtModel *m);
 int mt_model_copy_tables(MtModel *dst, const MtModel *src);
 struct MtExprTable *mt_model_expr_tables(const MtModel *m);
+
+/* Plots (mt_plots.c): a column name a plot may hold (letters, digits and
+ * "_.-", shorter than MT_PLOT_NAME); the plots as the project stores them,
+ * {"active": A, "plots": [{"x": null|"col", "curves": ["a", …]}, …]}
+ * (malloc'd; NULL when out of memory), and read back (at most MT_PLOT_MAX
+ * plots of MT_PLOT_CURVES curves; names that are no column names dropped;
+ * -1 when the text is not such a list). */
+int mt_plot_name_ok(const char *name);
+char *mt_plots_to_json(const MtPlotSpec *plot, int nplot, int active);
+int mt_plots_from_json(const char *json, MtPlotSpec *plot, int *nplot, int *active);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

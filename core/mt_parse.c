@@ -559,6 +559,27 @@ static int top_line(Parser *p, MtModel *m, int *block)
         return 0;
     }
     if (!strcmp(k, "solver")) return solver_line(p, m);
+    if (!strcmp(k, "plot")) { /* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
+        int n = p->ntok - 1, xy = n >= 3 && !strcmp(p->tok[p->ntok - 2], "against");
+        if (xy) n -= 2;
+        for (int i = 1; i < p->ntok; i++)
+            if (!strcmp(p->tok[i], "against") && !(xy && i == p->ntok - 2)) n = 0; /* 'against' not before one last column */
+        if (n < 1) return perr(p, "plot", "%s", MT_("plot: write 'plot COLUMN [COLUMN …] [against COLUMN]'"));
+        if (m->nplot >= MT_PLOT_MAX) return perr(p, "plot", MT_("plot: at most %d plots"), MT_PLOT_MAX);
+        if (n > MT_PLOT_CURVES) return perr(p, "plot", MT_("plot: at most %d curves in one plot"), MT_PLOT_CURVES);
+        MtPlotSpec *ps = &m->plot[m->nplot];
+        memset(ps, 0, sizeof *ps);
+        for (int i = 1; i <= n + 2 * xy; i++) {
+            if (xy && i == n + 1) continue; /* the word 'against' */
+            if (!mt_plot_name_ok(p->tok[i]))
+                return perr(p, "plot", MT_("plot: '%s' is not a result column (names like crank.wz, pin.Fy or a sensor's)"), p->tok[i]);
+        }
+        for (int i = 0; i < n; i++) snprintf(ps->curve[i], MT_PLOT_NAME, "%s", p->tok[1 + i]);
+        ps->ncurve = n;
+        if (xy) snprintf(ps->x, sizeof ps->x, "%s", p->tok[p->ntok - 1]);
+        m->nplot++;
+        return 0;
+    }
     if (!strcmp(k, "table")) { /* table NAME, then lines of points X Y, then end */
         if (p->ntok != 2)
             return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
@@ -1095,7 +1116,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         }
         return 0;
     }
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table or units)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units or plot)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1660,6 +1681,14 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         default: break;
         }
         if (tn[0]) fprintf(f, " %s", tn);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < m->nplot; i++) {
+        const MtPlotSpec *ps = &m->plot[i];
+        if (!ps->ncurve) continue; /* an empty plot of the window: nothing to keep */
+        fprintf(f, "plot");
+        for (int c = 0; c < ps->ncurve; c++) fprintf(f, " %s", ps->curve[c]);
+        if (ps->x[0]) fprintf(f, " against %s", ps->x);
         fputc('\n', f);
     }
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));

@@ -12,6 +12,7 @@
 #include "mt_i18n.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
+#include "mt_units.h"
 
 static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity", "acceleration", "angvel", "angacc",
                                                          "distance", "reaction", "energy", "expr", "force", "angle",
@@ -19,6 +20,44 @@ static const char *const kind_names[MT_SENSOR_NKINDS] = {"position", "velocity",
                                                          "stress"};
 
 const char *mt_sensor_kind_name(MtSensorKind k) { return (k >= 0 && k < MT_SENSOR_NKINDS) ? kind_names[k] : "?"; }
+
+int mt_sensor_dim(const MtModel *m, const MtSensorSpec *s)
+{
+    /* loads: components 0..2 and 6 are forces, 3..5 and 7 moments */
+    int load = s->comp == 6 || (s->comp >= 0 && s->comp < 3) ? MT_DIM_FORCE : MT_DIM_TORQUE;
+    switch (s->kind) {
+    case MT_SENSOR_POSITION:
+    case MT_SENSOR_DISTANCE:
+    case MT_SENSOR_DEFORM: return MT_DIM_LENGTH;
+    case MT_SENSOR_VELOCITY:
+    case MT_SENSOR_DEFORM_VEL: return MT_DIM_VELOCITY;
+    case MT_SENSOR_ACCELERATION:
+    case MT_SENSOR_DEFORM_ACC: return MT_DIM_ACCEL;
+    case MT_SENSOR_ANGVEL: return MT_DIM_ANGVEL;
+    case MT_SENSOR_ANGACC: return MT_DIM_ANGACC;
+    case MT_SENSOR_ANGLE: return MT_DIM_ANGLE;
+    case MT_SENSOR_ENERGY: return MT_DIM_ENERGY;
+    case MT_SENSOR_STRESS: return MT_DIM_PRESSURE;
+    case MT_SENSOR_REACTION: return load;
+    case MT_SENSOR_FORCE:
+        if (s->comp == 9) return MT_DIM_POWER;
+        if (s->comp == 10) return MT_DIM_ENERGY;
+        if (s->comp == 8) /* deflection: an angle for elements acting about a joint's axis */
+            return s->force >= 0 && s->force < m->nforce &&
+                           (m->force[s->force].kind == MT_FORCE_TORSION ||
+                            (m->force[s->force].joint >= 0 && m->force[s->force].joint < m->njoint &&
+                             mt_joint_default_coord(m->joint[m->force[s->force].joint].type) == MT_COORD_ANGLE &&
+                             m->force[s->force].kind == MT_FORCE_FRICTION))
+                       ? MT_DIM_ANGLE
+                       : MT_DIM_LENGTH;
+        return load;
+    case MT_SENSOR_JOINT: {
+        int angle = s->coord == MT_COORD_ANGLE;
+        return s->comp == 1 ? (angle ? MT_DIM_ANGVEL : MT_DIM_VELOCITY) : (angle ? MT_DIM_ANGLE : MT_DIM_LENGTH);
+    }
+    default: return -1;
+    }
+}
 
 int mt_sensor_kind_from_name(const char *s, MtSensorKind *k)
 {

@@ -17,7 +17,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 784); /* a new kind of entity needs a table of its own */
+SPEC_SIZE(MtModel, 6584); /* a new kind of entity needs a table of its own (plots: the plots table) */
 SPEC_SIZE(MtBodySpec, 376);
 SPEC_SIZE(MtMarkerSpec, 264);
 SPEC_SIZE(MtJointSpec, 88);
@@ -562,6 +562,18 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, m->unit[i].quantity);
         bt(&r, m->unit[i].unit);
         STEP(m->unit[i].quantity);
+    }
+
+    /* the model's plots become the project's layout (the window saves its own after this) */
+    if (m->nplot > 0) {
+        char *layout = mt_plots_to_json(m->plot, m->nplot, 0);
+        if (!layout) {
+            mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+            goto fail;
+        }
+        MtStatus prc = mt_store_save_plot(s, "layout", layout, err);
+        free(layout);
+        if (prc != MT_OK) goto fail;
     }
 
     PREP("SELECT model_version FROM project WHERE id = 1");
@@ -1340,6 +1352,15 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     free(controls.id);
     free(shapes.id);
     free(events.id);
+
+    /* the plots the project was saved with, as the model's (presentation: a layout that does not read is none) */
+    if (!L.fail) {
+        MtError perr = {0};
+        char *layout = mt_store_load_plot(s, "layout", &perr);
+        int active;
+        if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, &active)) m->nplot = 0;
+        free(layout);
+    }
 
     /* parameters, computed mass properties and the model's own checks */
     if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);

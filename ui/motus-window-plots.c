@@ -9,6 +9,7 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
+#include "mt_units.h"
 #include "mt_output.h"
 #include "mt_system.h"
 
@@ -66,7 +67,14 @@ static const char *effort_unit(const MtModel *m, const char *name, size_t len)
 static const char *column_unit(const MtModel *m, const char *name)
 {
     const char *q = strrchr(name, '.');
-    if (!q) return !strcmp(name, "time") ? "s" : "";
+    if (!q) { /* time, or a sensor: its unit hint, else the SI unit of what it measures */
+        if (!strcmp(name, "time")) return "s";
+        int k = m ? mt_model_find_sensor(m, name) : -1;
+        if (k < 0) return "";
+        const MtSensorSpec *s = &m->sensor[k];
+        const MtUnit *u = s->unit[0] ? NULL : mt_unit_si((MtDim)mt_sensor_dim(m, s));
+        return s->unit[0] ? s->unit : u ? u->name : "";
+    }
     if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
     q++;
     if (g_str_has_prefix(name, "system.")) return "J";
@@ -363,7 +371,8 @@ gboolean motus_window_remove_plot(MotusWindow *self)
     GtkWidget *w = GTK_WIDGET(ps->w);
     g_ptr_array_remove_index(self->plots, self->active_plot);
     gtk_box_remove(self->plots_box, w);
-    if (w == GTK_WIDGET(self->plot)) self->plot = spec(self, 0)->w; /* the first plot is the one tests name */
+    /* the first plot is the one tests name; w is gone now, so compare pointers without a checked cast */
+    if ((gpointer)w == (gpointer)self->plot) self->plot = spec(self, 0)->w;
     self->active_plot = MIN(self->active_plot, self->plots->len - 1);
     show_active(self);
     return TRUE;
@@ -498,76 +507,67 @@ static void act_pin(GSimpleAction *a, GVariant *p, gpointer data)
 
 /* ---- the layout saved with the project ---------------------------------------------------- */
 
-/* {"active": 0, "plots": [{"x": null, "curves": ["a.x", "b.y"]}, …]} — names
- * hold no quotes or backslashes (the model refuses them), so no escaping. */
+/* The plots as the model and the project keep them (the first MT_PLOT_MAX
+ * plots, MT_PLOT_CURVES curves each). */
+int motus_window_plots_specs(MotusWindow *self, MtPlotSpec *out, int *active)
+{
+    int n = 0;
+    for (guint p = 0; p < self->plots->len && n < MT_PLOT_MAX; p++) {
+        MotusPlotSpec *ps = spec(self, p);
+        MtPlotSpec *o = &out[n++];
+        memset(o, 0, sizeof *o);
+        if (ps->x) g_strlcpy(o->x, ps->x, sizeof o->x);
+        for (guint i = 0; i < ps->curves->len && o->ncurve < MT_PLOT_CURVES; i++)
+            g_strlcpy(o->curve[o->ncurve++], g_ptr_array_index(ps->curves, i), MT_PLOT_NAME);
+    }
+    if (active) *active = (int)MIN(self->active_plot, (guint)MAX(n - 1, 0));
+    return n;
+}
+
 char *motus_window_plots_layout(MotusWindow *self)
 {
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "{\"active\": %u, \"plots\": [", self->active_plot);
-    for (guint p = 0; p < self->plots->len; p++) {
-        MotusPlotSpec *ps = spec(self, p);
-        g_string_append_printf(s, "%s{\"x\": ", p ? ", " : "");
-        if (ps->x) g_string_append_printf(s, "\"%s\"", ps->x);
-        else g_string_append(s, "null");
-        g_string_append(s, ", \"curves\": [");
-        for (guint i = 0; i < ps->curves->len; i++)
-            g_string_append_printf(s, "%s\"%s\"", i ? ", " : "", (char *)g_ptr_array_index(ps->curves, i));
-        g_string_append(s, "]}");
-    }
-    g_string_append(s, "]}");
-    return g_string_free(s, FALSE);
+    MtPlotSpec plot[MT_PLOT_MAX];
+    int active, n = motus_window_plots_specs(self, plot, &active);
+    return mt_plots_to_json(plot, n, active);
 }
 
-/* Reads a quoted string at *p (after spaces); NULL when there is none. */
-static char *json_string(const char **p)
+void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, int act)
 {
-    const char *s = *p;
-    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r') s++;
-    if (*s != '"') return NULL;
-    const char *e = strchr(s + 1, '"');
-    if (!e) return NULL;
-    *p = e + 1;
-    return g_strndup(s + 1, (gsize)(e - s - 1));
-}
-
-gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json)
-{
-    const char *plots = json ? strstr(json, "\"plots\"") : NULL;
-    if (!plots) return FALSE;
     while (self->plots->len > 1) motus_window_remove_plot(self);
-    guint k = 0;
-    for (const char *o = strchr(plots, '{'); o; o = strchr(o + 1, '{'), k++) {
+    GString *missing = g_string_new(NULL);
+    for (int k = 0; k < MAX(n, 1); k++) {
         if (k > 0) motus_window_add_plot(self);
         MotusPlotSpec *ps = active(self);
         g_ptr_array_set_size(ps->curves, 0);
         g_ptr_array_set_size(ps->refs, 0);
         g_clear_pointer(&ps->x, g_free);
-        const char *end = strchr(o, '}');
-        const char *x = strstr(o, "\"x\"");
-        if (x && (!end || x < end)) {
-            x = strchr(x + 3, ':');
-            if (x) {
-                x++;
-                char *name = json_string(&x);
-                if (name && motus_window_has_column(self, name)) ps->x = name;
-                else g_free(name);
+        if (k >= n) break;
+        for (int i = -1; i < plot[k].ncurve; i++) {
+            const char *name = i < 0 ? plot[k].x : plot[k].curve[i];
+            if (!name[0]) continue;
+            if (!motus_window_has_column(self, name)) { /* a column the model no longer has */
+                g_string_append_printf(missing, "%s%s", missing->len ? ", " : "", name);
+                continue;
             }
-        }
-        const char *c = strstr(o, "\"curves\"");
-        c = c && (!end || c < end) ? strchr(c, '[') : NULL;
-        for (const char *q = c ? c + 1 : NULL; q;) {
-            char *name = json_string(&q);
-            if (!name) break;
-            if (motus_window_has_column(self, name)) g_ptr_array_add(ps->curves, name);
-            else g_free(name); /* a column the model no longer has */
-            while (*q == ' ' || *q == ',') q++;
+            if (i < 0) ps->x = g_strdup(name);
+            else g_ptr_array_add(ps->curves, g_strdup(name));
         }
         refill_one(self, ps, self->plotted);
     }
-    const char *a = strstr(json, "\"active\"");
-    guint act = 0;
-    if (a && (a = strchr(a, ':'))) act = (guint)g_ascii_strtoull(a + 1, NULL, 10);
-    motus_window_set_active_plot(self, MIN(act, self->plots->len - 1));
+    motus_window_set_active_plot(self, (guint)CLAMP(act, 0, (int)self->plots->len - 1));
+    if (missing->len) {
+        g_autofree char *msg = g_strdup_printf(_("Plots: the model has no result column %s (left out)"), missing->str);
+        motus_window_set_status(self, msg);
+    }
+    g_string_free(missing, TRUE);
+}
+
+gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json)
+{
+    MtPlotSpec plot[MT_PLOT_MAX];
+    int n, active;
+    if (mt_plots_from_json(json, plot, &n, &active)) return FALSE;
+    motus_window_plots_apply(self, plot, n, active);
     return TRUE;
 }
 

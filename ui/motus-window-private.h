@@ -130,6 +130,9 @@ void motus_window_plots_default_curve(MotusWindow *self);
 MotusPlot *motus_window_active_plot(MotusWindow *self);
 /* The layout as JSON text (plots table of the project), and back. */
 char *motus_window_plots_layout(MotusWindow *self);
+/* The window's plots as the model keeps them (returns how many); shows plots (columns it lacks left out, said in the status bar). */
+int motus_window_plots_specs(MotusWindow *self, MtPlotSpec *out, int *active);
+void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, int active);
 gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 
 /* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */

@@ -78,11 +78,13 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
         g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base, m->nbody, m->njoint,
                         m->ndriver, m->nspring);
     motus_window_set_status(self, text);
-    if (store) { /* the plots as they were saved, then the newest run in them */
+    if (store) { /* the plots as they were saved (the active one too), then the newest run in them */
         MtError perr = {0};
         g_autofree char *layout = mt_store_load_plot(store, "layout", &perr);
         if (layout) motus_window_plots_apply_layout(self, layout);
         motus_window_load_last_run(self);
+    } else if (m->nplot) { /* a text model's `plot` lines */
+        motus_window_plots_apply(self, m->plot, m->nplot, 0);
     }
     if (recovered) {
         g_autofree char *t2 = g_strdup_printf(_("%s — %d runs whose program had stopped were marked interrupted"), text, recovered);
@@ -116,7 +118,7 @@ void motus_window_new_project(MotusWindow *self)
 }
 
 /* Writes a text model atomically (a temporary file renamed over it). */
-static gboolean write_text(const MtModel *m, const char *path, GError **error)
+static gboolean write_model(const MtModel *m, const char *path, GError **error)
 {
     g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", path);
     int fd = g_mkstemp(tmp);
@@ -136,6 +138,20 @@ static gboolean write_text(const MtModel *m, const char *path, GError **error)
         return FALSE;
     }
     return TRUE;
+}
+
+/* The model in its text form with the window's plots as its `plot` lines. */
+static gboolean write_text(MotusWindow *self, const char *path, GError **error)
+{
+    MtModel *m = mt_model_copy(self->model);
+    if (!m) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("out of memory"));
+        return FALSE;
+    }
+    m->nplot = motus_window_plots_specs(self, m->plot, NULL);
+    gboolean ok = write_model(m, path, error);
+    mt_model_free(m);
+    return ok;
 }
 
 gboolean motus_window_save(MotusWindow *self, GError **error)
@@ -160,7 +176,7 @@ gboolean motus_window_save(MotusWindow *self, GError **error)
             g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
             return FALSE;
         }
-    } else if (!write_text(self->model, self->path, error)) {
+    } else if (!write_text(self, self->path, error)) {
         return FALSE;
     }
     mt_editor_mark_saved(self->editor);
@@ -183,7 +199,7 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
     }
     MtError err = {0};
     if (is_text_path(path)) { /* the text form: the model only */
-        if (!write_text(self->model, path, error)) return FALSE;
+        if (!write_text(self, path, error)) return FALSE;
         g_clear_pointer(&self->store, mt_store_close);
         self->readonly = FALSE;
     } else {

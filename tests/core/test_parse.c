@@ -15,7 +15,8 @@ static const char *good =
     " omega 0 0 0\n marker b\n marker s z 1 0 0\nend\n"
     "joint pivot revolute crank.o ground.o\njoint crank_pin revolute rod.a crank.pin\n"
     "joint wrist revolute slider.b rod.b\njoint slide prismatic slider.s ground.rail\n"
-    "driver spin pivot rate 10 start 0\nspring sp crank.pin ground.o k 100 c 0.5\n";
+    "driver spin pivot rate 10 start 0\nspring sp crank.pin ground.o k 100 c 0.5\n"
+    "plot slide.disp against pivot.angle\nplot sp.force crank.wz rod.x\n";
 
 /* The message must mention every fragment. */
 static void expect_error(const char *what, const char *text, const char *frag1, const char *frag2)
@@ -55,6 +56,37 @@ int main(void)
           "numbers survive the round trip bit for bit");
     free(t1); free(t2);
     mt_model_free(m2);
+
+    /* plots: what the lines say, kept in the round trip above and in the project's form */
+    CHECK(m->nplot == 2 && !strcmp(m->plot[0].x, "pivot.angle") && m->plot[0].ncurve == 1 &&
+              !strcmp(m->plot[0].curve[0], "slide.disp") && !m->plot[1].x[0] && m->plot[1].ncurve == 3 &&
+              !strcmp(m->plot[1].curve[2], "rod.x"),
+          "two plot lines: an X-Y plot and three curves against time");
+    char *json = mt_plots_to_json(m->plot, m->nplot, 1);
+    printf("  plots as the project keeps them: %s\n", json);
+    MtPlotSpec back[MT_PLOT_MAX];
+    int nback = -1, active = -1;
+    CHECK(json && !mt_plots_from_json(json, back, &nback, &active) && nback == 2 && active == 1 &&
+              !memcmp(back, m->plot, sizeof back[0] * 2),
+          "the project's form reads back to the same plots");
+    free(json);
+    CHECK(mt_plots_from_json("{\"plots\": [{\"x\": \"a\\\"b\", \"curves\": [\"ok.x\", \"bad name\", \"b.y\"]}]}", back, &nback,
+                             &active) == 0 &&
+              nback == 1 && !back[0].x[0] && back[0].ncurve == 2 && !strcmp(back[0].curve[1], "b.y") && active == 0,
+          "names that are no column names are dropped when read");
+    CHECK(mt_plots_from_json("not a layout", back, &nback, &active) == -1, "a text that is no layout is refused");
+    expect_error("plot without columns", "plot\n", "plot", "COLUMN");
+    expect_error("plot of a bad name", "plot a;b\n", "plot", "'a;b'");
+    expect_error("plot against nothing", "plot a.x against\n", "plot", "against COLUMN");
+    expect_error("plot against two", "plot a.x against b.y c.z\n", "plot", "against COLUMN");
+    {
+        char many[1024] = "plot";
+        for (int i = 0; i < MT_PLOT_CURVES + 1; i++) snprintf(many + strlen(many), sizeof many - strlen(many), " c%d.x", i);
+        expect_error("too many curves", many, "plot", "at most");
+        char nine[512] = "";
+        for (int i = 0; i < MT_PLOT_MAX + 1; i++) strcat(nine, "plot a.x\n");
+        expect_error("too many plots", nine, "plot", "at most");
+    }
 
     expect_error("unknown joint type", "ground\n marker o\nend\nbody b\n marker o\nend\njoint j1 hinge b.o ground.o\n", "j1", "hinge");
     expect_error("line number", "ground\n marker o\nend\nbody b\n marker o\nend\njoint j1 hinge b.o ground.o\n", ":7:", NULL);

@@ -10,6 +10,7 @@
 
 #include "mt_output.h"
 #include "mt_test.h"
+#include "mt_units.h"
 
 static const double r = 0.1, l = 0.3, w = 10;
 
@@ -136,6 +137,20 @@ int main(void)
     CHECK_ABS(a.err[12], 0, 1e-9, "angle sensor: whole rotation of the rod relative to the crank, wt + beta (mod 2 pi) [rad]");
     CHECK_ABS(a.err[13], 0, 1e-8, "joint sensor: rate of the wrist angle, d(beta)/dt [rad/s]");
     CHECK_ABS(a.err[14], 0, 1e-9, "joint sensor: slider displacement r cos(wt) + l cos(beta) [m]");
+    /* the quantity each sensor measures (the plots' units), as the checks above state them */
+    static const struct {
+        const char *name;
+        int dim;
+    } dims[] = {{"vslider", MT_DIM_VELOCITY}, {"apin", MT_DIM_ACCEL},      {"wrod", MT_DIM_ANGVEL},
+                {"span", MT_DIM_LENGTH},      {"pin_fx", MT_DIM_FORCE},    {"motor", MT_DIM_TORQUE},
+                {"e_all", MT_DIM_ENERGY},     {"twice", -1},               {"rod_az", MT_DIM_ANGLE},
+                {"wrist_rate", MT_DIM_ANGVEL}, {"slide_x", MT_DIM_LENGTH}};
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++) {
+        int k = mt_model_find_sensor(s->model, dims[i].name);
+        int d = k >= 0 ? mt_sensor_dim(s->model, &s->model->sensor[k]) : -2;
+        CHECK(d == dims[i].dim, "sensor %s measures %s, not %s", dims[i].name, mt_dim_name((MtDim)dims[i].dim),
+              mt_dim_name((MtDim)d));
+    }
     free(a.v);
     mt_csv_free(a.csv);
     mt_state_free(st);

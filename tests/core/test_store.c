@@ -1858,6 +1858,38 @@ static void test_kill_save(void)
     mt_store_close(s);
 }
 
+/* The model's plots are the project's plot layout: saved with the model, read
+ * back with it; a layout that does not read leaves the model without plots. */
+static void test_plots(void)
+{
+    printf("-- plots saved with the model\n");
+    const char *p = tpath("plots.motus");
+    rm_project(p);
+    char text[2048];
+    snprintf(text, sizeof text, "%splot pin.angle pin.wz\nplot pin.Fx against pin.angle\n", pendulum);
+    MtModel *m = parse_or_die(text);
+    MtError err = {0};
+    MtStore *s = mt_store_open(p, MT_STORE_CREATE, &err);
+    CHECK(s && mt_store_save_model(s, m, NULL, &err) == MT_OK, "saved: %s", err.msg);
+    char *layout = s ? mt_store_load_plot(s, "layout", &err) : NULL;
+    printf("layout: %s\n", layout ? layout : "(none)");
+    CHECK(layout && strstr(layout, "\"pin.wz\"") && strstr(layout, "\"x\": \"pin.angle\""),
+          "the plots are the project's layout");
+    free(layout);
+    mt_store_close(s);
+    s = mt_store_open(p, 0, &err);
+    MtModel *back = s ? mt_store_load_model(s, NULL, &err) : NULL;
+    CHECK(back && back->nplot == 2 && !memcmp(back->plot, m->plot, 2 * sizeof m->plot[0]), "read back the same: %s", err.msg);
+    mt_model_free(back);
+    /* the window's layout replaced by something unreadable: the model still loads, without plots */
+    CHECK(s && mt_store_save_plot(s, "layout", "garbage", &err) == MT_OK, "layout overwritten");
+    back = s ? mt_store_load_model(s, NULL, &err) : NULL;
+    CHECK(back && back->nplot == 0, "an unreadable layout: the model loads without plots (%s)", err.msg);
+    mt_model_free(back);
+    mt_store_close(s);
+    mt_model_free(m);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/motus-store-XXXXXX");
@@ -1868,7 +1900,7 @@ int main(void)
     /* test_million first: its memory bound is measured from a small process */
     void (*const tests[])(void) = {test_million,   test_every_field,  test_controls_events, test_load_messages,
                                    test_examples,  test_runs,         test_migration,       test_migration_v2,     test_migration_v3, test_migration_v4, test_migration_v5, test_migration_v6,
-                                   test_bad_files, test_kill_run,     test_kill_save,       test_flexible};
+                                   test_bad_files, test_kill_run,     test_kill_save,       test_flexible, test_plots};
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         double t0 = now_s();
         tests[i]();

@@ -442,7 +442,26 @@ static void test_plots(void)
     g_assert_cmpuint(motus_window_n_plots(win), ==, 2);
     p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
     g_assert_cmpstr(motus_plot_curve_name(p1, 0), ==, "slide.disp");
+    /* and with a text model, as its plot lines */
+    g_autofree char *txt = tmp_path("plots.motus.txt");
+    g_assert_true(motus_window_save_as(win, txt, &error));
+    g_autofree char *saved = NULL;
+    g_assert_true(g_file_get_contents(txt, &saved, NULL, NULL));
+    g_assert_nonnull(strstr(saved, "\nplot slide.disp\nplot slide.disp against main.angle\n"));
+    activate("new", NULL);
+    open_path(txt);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, 2);
+    p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
+    g_assert_cmpstr(motus_plot_curve_name(p1, 0), ==, "slide.disp");
+    /* a plot line naming a column the model lacks: the rest shown, the missing one said */
+    g_autofree char *typo = g_strconcat(saved, "plot main.angel main.angle\n", NULL);
+    g_assert_true(g_file_set_contents(txt, typo, -1, NULL));
+    open_path(txt);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, 3);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "main.angel"));
+    g_assert_cmpint(motus_plot_n_curves(MOTUS_PLOT(motus_window_get_plot_n(win, 2))), ==, 1);
     motus_window_set_active_plot(win, 1);
+    g_assert_true(motus_window_remove_plot(win));
     g_assert_true(motus_window_remove_plot(win));
     g_assert_false(motus_window_remove_plot(win)); /* the last plot stays */
 }
