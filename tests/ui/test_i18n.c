@@ -63,6 +63,11 @@ static void test_units_typed_in_russian(void)
     msg = motus_inspector_get_message(inspector(), "position.2");
     g_print("refused: %s\n", msg);
     g_assert_nonnull(strstr(msg, "в конце выражения ожидалось значение"));
+    /* the window as a Russian user sees it, kept as an artifact */
+    wait_drawn();
+    g_autofree char *png = g_build_filename(MOTUS_OUT_DIR, "i18n-ru.png", NULL);
+    g_assert_true(motus_window_save_screenshot(win, png, &error));
+    g_print("screenshot: %s\n", png);
 
     /* the joint's type in the delete explanation is the Russian word */
     int j = mt_model_find_joint(model(), "main");
