@@ -299,6 +299,19 @@ static const char *const joint_type_choices[] = {"spherical", "revolute", "prism
 static const char *const method_choices[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL};
 static const char *const loops_choices[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
 static const char *const onoff_choices[] = {"off", "on", NULL};
+/* in the order of MtDriverLevel and MtDriverKind */
+static const char *const level_choices[] = {"disp", "vel", "acc", NULL};
+static const char *const law_choices[] = {"poly", "rate", "harmonic", "step", "table", NULL};
+
+/* The quantity of a driver's coordinate (angle or length) differentiated
+ * `order` times: 0 the value, 1 its rate, 2 its acceleration; NONE beyond. */
+static MtDim driver_dim(const MtDriverSpec *d, int order)
+{
+    int angle = d->joint >= 0 ? d->coord == MT_COORD_ANGLE : d->comp >= MT_COMP_AX;
+    static const MtDim dims[2][3] = {{MT_DIM_LENGTH, MT_DIM_VELOCITY, MT_DIM_ACCEL},
+                                     {MT_DIM_ANGLE, MT_DIM_ANGVEL, MT_DIM_ANGACC}};
+    return order >= 0 && order < 3 ? dims[angle][order] : MT_DIM_NONE;
+}
 
 typedef struct {
     MtFieldInfo *out;
@@ -404,15 +417,32 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_DRIVER: {
         const MtDriverSpec *d = &m->driver[index];
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        MtDim dim = d->joint >= 0 ? (d->coord == MT_COORD_ANGLE ? MT_DIM_ANGLE : MT_DIM_LENGTH)
-                                  : (d->comp >= MT_COMP_AX ? MT_DIM_ANGLE : MT_DIM_LENGTH);
+        add_choice(&f, "level", MT_("Prescribes"), level_choices);
+        add_choice(&f, "law", MT_("Law"), law_choices);
+        /* what the law gives: the coordinate, its rate or its acceleration (level), and its derivative */
+        MtDim q = driver_dim(d, (int)d->level), dq = driver_dim(d, (int)d->level + 1);
+        const char *lb[4] = {NULL};
+        MtDim dm[4] = {q, dq, MT_DIM_NONE, MT_DIM_NONE};
+        switch (d->kind) {
+        case MT_DRIVER_RATE: lb[0] = MT_("Start value"), lb[1] = MT_("Rate"); break;
+        case MT_DRIVER_HARMONIC:
+            lb[0] = MT_("Amplitude"), lb[1] = MT_("Circular frequency"), lb[2] = MT_("Phase"), lb[3] = MT_("Offset");
+            dm[1] = MT_DIM_ANGVEL, dm[2] = MT_DIM_ANGLE, dm[3] = q;
+            break;
+        case MT_DRIVER_STEP:
+            lb[0] = MT_("Start time"), lb[1] = MT_("Value before"), lb[2] = MT_("End time"), lb[3] = MT_("Value after");
+            dm[0] = MT_DIM_TIME, dm[1] = q, dm[2] = MT_DIM_TIME, dm[3] = q;
+            break;
+        default: /* a polynomial: c0 has the law's quantity, c1 its rate, c2 (of a position) an acceleration */
+            dm[2] = d->level == MT_LEVEL_DISP ? driver_dim(d, 2) : MT_DIM_NONE;
+            break;
+        }
         if (d->kind != MT_DRIVER_TABLE)
             for (int k = 0; k < d->ncoef; k++) {
-                char nm[24], lb[64];
+                char nm[24], text[64];
                 snprintf(nm, sizeof nm, "coef.%d", k);
-                snprintf(lb, sizeof lb, MT_("Coefficient c%d"), k);
-                /* the constant term of a polynomial has the coordinate's quantity */
-                add(&f, nm, lb, MT_FIELD_NUMBER, (k == 0 && d->kind == MT_DRIVER_POLY) ? dim : MT_DIM_NONE, X);
+                snprintf(text, sizeof text, MT_("Coefficient c%d"), k);
+                add(&f, nm, k < 4 && lb[k] ? lb[k] : text, MT_FIELD_NUMBER, k < 4 ? dm[k] : MT_DIM_NONE, X);
             }
         break;
     }
@@ -669,6 +699,8 @@ MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const 
         else if (!strcmp(field, "correct_pos")) v = m->solver.correct_pos != 0;
         else if (!strcmp(field, "correct_vel")) v = m->solver.correct_vel != 0;
         else if (!strcmp(field, "disabled")) v = m->control[index].disabled != 0;
+        else if (!strcmp(field, "level")) v = (int)m->driver[index].level;
+        else if (!strcmp(field, "law")) v = (int)m->driver[index].kind;
         snprintf(buf, n, "%s", fi->choices[v]);
         return MT_OK;
     }
@@ -769,6 +801,46 @@ static MtStatus set_orient_word(MtModel *c, MtEditKind kind, int index, int k, d
     return MT_OK;
 }
 
+/* Gives driver d another law, its coefficients started from the old law's
+ * value at t = 0 and rate where the new law has them (a unit-sized motion
+ * otherwise: 1 rad or 0.1 m); the old coefficients' expressions go, as their
+ * meaning does. A table's points are typed in the model text. */
+static MtStatus set_driver_law(MtModel *c, int index, MtDriverKind kind, MtError *why)
+{
+    MtDriverSpec *d = &c->driver[index];
+    if (kind == d->kind) return MT_OK;
+    if (kind == MT_DRIVER_TABLE)
+        return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("a table law is written with its points in the model text "
+                                                         "('driver NAME JOINT table T0 F0 T1 F1 …')"));
+    double v0 = 0, r0 = 0;
+    switch (d->kind) {
+    case MT_DRIVER_POLY: v0 = d->coef[0], r0 = d->ncoef > 1 ? d->coef[1] : 0; break;
+    case MT_DRIVER_RATE: v0 = d->coef[0], r0 = d->coef[1]; break;
+    case MT_DRIVER_HARMONIC: v0 = d->coef[0] * sin(d->coef[2]) + d->coef[3], r0 = d->coef[0] * d->coef[1] * cos(d->coef[2]); break;
+    case MT_DRIVER_STEP: v0 = d->coef[1]; break;
+    case MT_DRIVER_TABLE: v0 = d->ntab > 0 ? d->tab[1] : 0; break;
+    }
+    double unit = driver_dim(d, 0) == MT_DIM_ANGLE ? 1 : 0.1;
+    if (r0 == 0) r0 = unit;
+    for (int k = 0; k < d->ncoef && k < MT_POLY_MAX; k++) {
+        char f[24];
+        snprintf(f, sizeof f, "coef.%d", k);
+        unbind(c, MT_ENT_DRIVER, index, f);
+    }
+    free(d->tab);
+    d->tab = NULL;
+    d->ntab = 0;
+    memset(d->coef, 0, sizeof d->coef);
+    switch (kind) {
+    case MT_DRIVER_RATE:
+    case MT_DRIVER_POLY: d->ncoef = 2, d->coef[0] = v0, d->coef[1] = r0; break;
+    case MT_DRIVER_HARMONIC: d->ncoef = 4, d->coef[0] = unit, d->coef[1] = 2 * M_PI, d->coef[3] = v0; break;
+    default: d->ncoef = 4, d->coef[1] = v0, d->coef[2] = 1, d->coef[3] = v0 + unit; break; /* step over the first second */
+    }
+    d->kind = kind;
+    return MT_OK;
+}
+
 /* Stops a refused edit's message from repeating the entity: when the core's
  * message starts with "<what>: ", the field goes in after <what>. */
 static MtStatus field_error(MtError *err, const char *entity, const char *what, const char *label, const MtError *why)
@@ -824,6 +896,8 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         else if (!strcmp(field, "correct_pos")) c->solver.correct_pos = v;
         else if (!strcmp(field, "correct_vel")) c->solver.correct_vel = v;
         else if (!strcmp(field, "disabled")) c->control[index].disabled = v;
+        else if (!strcmp(field, "level")) c->driver[index].level = (MtDriverLevel)v;
+        else if (!strcmp(field, "law")) return set_driver_law(c, index, (MtDriverKind)v, why);
         return MT_OK;
     }
     case MT_FIELD_TEXT: {

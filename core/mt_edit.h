@@ -181,6 +181,22 @@ MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double 
  * strut, tyre, actuator), with the kind's default settings. */
 MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int bi, const double pi[3], int bj,
                            const double pj[3], int *index, MtError *err);
+/* What the inspector shows for a choice of a field (the joint type
+ * "revolute", a driver's law "rate" → "constant rate", an integrator "dp54" →
+ * "Dormand–Prince 5(4), adaptive"), in the user's language; the value itself
+ * when it has no other words. Values typed and stored stay the keywords. */
+const char *mt_edit_choice_label(const char *field, const char *value);
+/* A motion driver on joint j's first coordinate (its angle, else its
+ * displacement, else x): at position level, rate law starting from 0 (the
+ * value of a joint built in the window, whose markers coincide) at 1 rad/s
+ * or 0.1 m/s, to be edited in the inspector. name "" = automatic. Refused
+ * for a joint without a coordinate or one already driven (naming the driver). */
+MtStatus mt_edit_add_driver(MtEditor *e, const char *name, int j, int *index, MtError *err);
+/* A force element acting in joint j (MT_FORCE_TORSION: a revolute or
+ * cylindrical joint; MT_FORCE_FRICTION: revolute, cylindrical or prismatic)
+ * with a start for the settings a user sets first (torsion k = 1 N·m/rad;
+ * friction mu = 0.1, pin radius 10 mm) and the kind's defaults. */
+MtStatus mt_edit_add_joint_force(MtEditor *e, const char *name, MtForceKind kind, int j, int *index, MtError *err);
 /* A sensor on an entity: on a marker (POSITION, VELOCITY, ACCELERATION of
  * its origin; comp 0..3 = x y z magnitude), on a joint (REACTION force,
  * comp 0..7 as MtSensorSpec), or on a spring or force element (an EXPR

@@ -938,6 +938,67 @@ MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double 
     return rc;
 }
 
+MtStatus mt_edit_add_driver(MtEditor *e, const char *name, int j, int *index, MtError *err)
+{
+    const MtModel *m = mt_editor_model(e);
+    if (j < 0 || j >= m->njoint) return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("choose a joint to drive"));
+    const MtJointSpec *js = &m->joint[j];
+    MtCoordKind coord = mt_joint_default_coord(js->type);
+    if (coord == MT_COORD_NONE)
+        return mt_error_set(err, MT_ERR_ARG, js->name,
+                            MT_("joint '%s' (%s) has no coordinate to drive; drive a marker's motion in the model text "
+                                "('driver NAME markers …')"),
+                            js->name, mt_joint_type_label(js->type));
+    for (int d = 0; d < m->ndriver; d++)
+        if (m->driver[d].joint == j && m->driver[d].coord == coord)
+            return mt_error_set(err, MT_ERR_ARG, js->name, MT_("joint '%s' is driven already, by '%s'"), js->name,
+                                m->driver[d].name);
+    char dn[MT_NAME_MAX];
+    if (new_name(m, name, "driver", MT_EDIT_DRIVER, dn, err)) return err->code;
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, dn, "%s", MT_("out of memory"));
+    const double coef[2] = {0, coord == MT_COORD_ANGLE ? 1 : 0.1};
+    int d = mt_model_add_driver(c, dn, j, MT_DRIVER_RATE, 2, coef, err);
+    if (d < 0) {
+        mt_model_free(c);
+        return err->code ? err->code : MT_ERR_MODEL;
+    }
+    c->driver[d].coord = coord;
+    c->driver[d].level = MT_LEVEL_DISP;
+    char label[256];
+    /* TRANSLATORS: an undo label: the driver's name, then the joint's. */
+    snprintf(label, sizeof label, MT_("add driver '%s' on joint '%s'"), dn, js->name);
+    MtStatus rc = mt_editor_commit(e, c, label, err);
+    if (rc == MT_OK && index) *index = d;
+    return rc;
+}
+
+MtStatus mt_edit_add_joint_force(MtEditor *e, const char *name, MtForceKind kind, int j, int *index, MtError *err)
+{
+    const MtModel *m = mt_editor_model(e);
+    if (j < 0 || j >= m->njoint) return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("choose a joint"));
+    if (kind != MT_FORCE_TORSION && kind != MT_FORCE_FRICTION)
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("a %s acts between two points, not in a joint"), mt_force_kind_label(kind));
+    char fn[MT_NAME_MAX];
+    if (new_name(m, name, mt_force_kind_name(kind), MT_EDIT_FORCE, fn, err)) return err->code;
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, fn, "%s", MT_("out of memory"));
+    int f = mt_model_add_force(c, fn, kind, -1, -1, j, err);
+    if (f >= 0 && kind == MT_FORCE_TORSION) c->force[f].p[0] = 1;                              /* k, N·m/rad */
+    if (f >= 0 && kind == MT_FORCE_FRICTION) c->force[f].p[0] = 0.1, c->force[f].p[5] = 0.01; /* mu, pin radius */
+    MtStatus rc = f < 0 ? (err->code ? err->code : MT_ERR_MODEL) : MT_OK;
+    if (rc == MT_OK && mt_model_validate(c, err)) rc = err->code ? err->code : MT_ERR_MODEL; /* the joint's type */
+    if (rc != MT_OK) {
+        mt_model_free(c);
+        return rc;
+    }
+    char label[256];
+    snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
+    rc = mt_editor_commit(e, c, label, err);
+    if (rc == MT_OK && index) *index = f;
+    return rc;
+}
+
 MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int bi, const double pi[3], int bj,
                            const double pj[3], int *index, MtError *err)
 {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mt_edit.h"
 #include "mt_i18n.h"
 #include "mt_model.h"
 
@@ -55,6 +56,46 @@ static const char *const shape_labels[MT_SHAPE_NKINDS] = {
 
 static const char *const couple_labels[] = {MT_NC_("coupling", "gear"), MT_NC_("coupling", "rack"),
                                             MT_NC_("coupling", "linear coupler")};
+
+/* Choices of the inspector's fields (field NULL: any field) and their words. */
+static const struct {
+    const char *field, *value, *context, *label;
+} choice_labels[] = {
+    {"level", "disp", "driver prescribes", MT_NC_("driver prescribes", "position")},
+    {"level", "vel", "driver prescribes", MT_NC_("driver prescribes", "velocity")},
+    {"level", "acc", "driver prescribes", MT_NC_("driver prescribes", "acceleration")},
+    {"law", "poly", "driver law", MT_NC_("driver law", "polynomial")},
+    {"law", "rate", "driver law", MT_NC_("driver law", "constant rate")},
+    {"law", "harmonic", "driver law", MT_NC_("driver law", "harmonic")},
+    {"law", "step", "driver law", MT_NC_("driver law", "smooth step")},
+    {"law", "table", "driver law", MT_NC_("driver law", "table (spline)")},
+    {"method", "rk4", "integrator", MT_NC_("integrator", "RK4, fixed step")},
+    {"method", "dp54", "integrator", MT_NC_("integrator", "Dormand–Prince 5(4), adaptive")},
+    {"method", "adams", "integrator", MT_NC_("integrator", "Adams (CVODE), variable order")},
+    {"method", "euler", "integrator", MT_NC_("integrator", "implicit Euler")},
+    {"method", "park", "integrator", MT_NC_("integrator", "Park, implicit")},
+    {"method", "hht", "integrator", MT_NC_("integrator", "HHT-α, implicit")},
+    {"method", "galpha", "integrator", MT_NC_("integrator", "generalised-α, implicit")},
+    {"loops", "baumgarte", "closed loops", MT_NC_("closed loops", "Baumgarte stabilisation")},
+    {"loops", "lagrange", "closed loops", MT_NC_("closed loops", "Lagrange multipliers only")},
+    {"loops", "penalty", "closed loops", MT_NC_("closed loops", "penalty")},
+    {"loops", "mlf", "closed loops", MT_NC_("closed loops", "modified Lagrange function")},
+    {NULL, "off", "switch", MT_NC_("switch", "off")},
+    {NULL, "on", "switch", MT_NC_("switch", "on")},
+};
+
+const char *mt_edit_choice_label(const char *field, const char *value)
+{
+    if (!value) return "";
+    MtJointType t;
+    if (field && !strcmp(field, "type") && !mt_joint_type_from_name(value, &t)) return mt_joint_type_label(t);
+    for (size_t i = 0; i < sizeof choice_labels / sizeof *choice_labels; i++) {
+        const char *f = choice_labels[i].field;
+        if ((!f || (field && !strcmp(f, field))) && !strcmp(choice_labels[i].value, value))
+            return mt_pgettext(choice_labels[i].context, choice_labels[i].label);
+    }
+    return value;
+}
 
 const char *mt_joint_type_label(MtJointType t)
 {

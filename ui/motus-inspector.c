@@ -113,6 +113,36 @@ static void set_message(Row *r, const char *msg)
         gtk_widget_remove_css_class(r->editor, "error");
 }
 
+/* A choice as the drop-down shows it (the list holds the keywords): its
+ * words in the user's language, ellipsized in the button so that a long one
+ * does not widen the inspector's pane, whole in the list. */
+static void choice_setup(GtkSignalListItemFactory *f, GtkListItem *item, gpointer ellipsize)
+{
+    (void)f;
+    GtkWidget *l = gtk_label_new(NULL);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    if (ellipsize) gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
+    gtk_list_item_set_child(item, l);
+}
+
+static void choice_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    (void)data;
+    GtkStringObject *s = gtk_list_item_get_item(item);
+    const char *label = mt_edit_choice_label(g_object_get_data(G_OBJECT(f), "field"), s ? gtk_string_object_get_string(s) : NULL);
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(item)), label);
+    gtk_widget_set_tooltip_text(gtk_list_item_get_child(item), label);
+}
+
+static GtkListItemFactory *choice_factory(const char *field, gboolean ellipsize)
+{
+    GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+    g_object_set_data_full(G_OBJECT(f), "field", g_strdup(field), g_free);
+    g_signal_connect(f, "setup", G_CALLBACK(choice_setup), GINT_TO_POINTER(ellipsize));
+    g_signal_connect(f, "bind", G_CALLBACK(choice_bind), NULL);
+    return f;
+}
+
 static const char *row_text(Row *r)
 {
     if (GTK_IS_DROP_DOWN(r->editor)) {
@@ -250,6 +280,13 @@ static void build_rows(MotusInspector *self, const MtFieldInfo *f, int n)
                 for (int k = 0; k < m->nmarker; k++) gtk_string_list_append(r->choices, mt_model_marker_ref(m, k, ref, sizeof ref));
             }
             r->editor = gtk_drop_down_new(G_LIST_MODEL(g_object_ref(r->choices)), NULL);
+            if (f[i].type == MT_FIELD_CHOICE) {
+                GtkListItemFactory *button = choice_factory(f[i].name, TRUE), *list = choice_factory(f[i].name, FALSE);
+                gtk_drop_down_set_factory(GTK_DROP_DOWN(r->editor), button);
+                gtk_drop_down_set_list_factory(GTK_DROP_DOWN(r->editor), list);
+                g_object_unref(button);
+                g_object_unref(list);
+            }
             g_signal_connect(r->editor, "notify::selected", G_CALLBACK(choice_changed), self);
         } else {
             r->editor = gtk_entry_new();

@@ -615,6 +615,76 @@ gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **e
     return TRUE;
 }
 
+/* The selected joint, or -1 with the reason set. */
+static int selected_joint(MotusWindow *self, GError **error)
+{
+    if (!self->editor) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", _("no model is open"));
+        return -1;
+    }
+    if (self->sel_kind != MT_EDIT_JOINT || self->sel_index < 0) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s",
+                    _("select a joint first (in the model tree or in the 3D view)"));
+        return -1;
+    }
+    return self->sel_index;
+}
+
+gboolean motus_window_add_driver(MotusWindow *self, GError **error)
+{
+    int j = selected_joint(self, error), idx = -1;
+    if (j < 0) return FALSE;
+    MtError err = {0};
+    if (mt_edit_add_driver(self->editor, "", j, &idx, &err) != MT_OK) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
+        return FALSE;
+    }
+    done(self, MT_EDIT_DRIVER, idx);
+    return TRUE;
+}
+
+gboolean motus_window_add_joint_force(MotusWindow *self, const char *kind, GError **error)
+{
+    int j = selected_joint(self, error), idx = -1;
+    if (j < 0) return FALSE;
+    MtForceKind k = MT_FORCE_TORSION;
+    if (mt_force_kind_from_name(kind, &k) || (k != MT_FORCE_TORSION && k != MT_FORCE_FRICTION)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("'%s' does not act in a joint"), kind);
+        return FALSE;
+    }
+    MtError err = {0};
+    if (mt_edit_add_joint_force(self->editor, "", k, j, &idx, &err) != MT_OK) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
+        return FALSE;
+    }
+    done(self, MT_EDIT_FORCE, idx);
+    return TRUE;
+}
+
+static void act_add_driver(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_add_driver(self, &error)) {
+        MtError err = {0};
+        g_strlcpy(err.msg, error->message, sizeof err.msg);
+        refused(self, _("Cannot add the driver"), &err);
+    }
+}
+
+static void act_add_joint_force(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a;
+    MotusWindow *self = data;
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_add_joint_force(self, g_variant_get_string(p, NULL), &error)) {
+        MtError err = {0};
+        g_strlcpy(err.msg, error->message, sizeof err.msg);
+        refused(self, _("Cannot add the force element"), &err);
+    }
+}
+
 static void act_add_sensor(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a;
@@ -703,6 +773,8 @@ void motus_window_edit_init(MotusWindow *self)
         {"add-joint", act_add_joint, "s", NULL, NULL, {0}},
         {"add-force", act_add_force, "s", NULL, NULL, {0}},
         {"add-sensor", act_add_sensor, "s", NULL, NULL, {0}},
+        {"add-driver", act_add_driver, NULL, NULL, NULL, {0}},
+        {"add-joint-force", act_add_joint_force, "s", NULL, NULL, {0}},
         {"add-parameter", act_add_parameter, NULL, NULL, NULL, {0}},
         {"pick-cancel", act_pick_cancel, NULL, NULL, NULL, {0}},
         {"solver-settings", act_solver, NULL, NULL, NULL, {0}},

@@ -418,6 +418,8 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "add-joint", doc);
     set_enabled(self, "add-force", doc);
     set_enabled(self, "add-sensor", doc);
+    set_enabled(self, "add-driver", doc);
+    set_enabled(self, "add-joint-force", doc);
     set_enabled(self, "add-parameter", doc);
     set_enabled(self, "solver-settings", doc);
     set_enabled(self, "flex-modes", doc && motus_viewport_n_modal(self->viewport) > 0);

@@ -64,6 +64,12 @@ gboolean motus_window_is_picking(MotusWindow *self);
 /* A sensor ("position", "velocity", "acceleration"; joints give reactions,
  * springs and force elements their force) on the selection. */
 gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **error);
+/* On the selected joint: a motion driver (a rate law on its first
+ * coordinate, shown in the inspector to edit), or a force element acting in
+ * it ("torsion" or "friction"); FALSE with the reason when no joint is
+ * selected or the joint cannot take it. */
+gboolean motus_window_add_driver(MotusWindow *self, GError **error);
+gboolean motus_window_add_joint_force(MotusWindow *self, const char *kind, GError **error);
 /* Opens the list of modes of the flexible bodies (body: the one shown
  * first, -1 the first); selecting a mode animates its shape in the view.
  * Its "list" (GtkListBox) is reachable with g_object_get_data for tests. */

@@ -115,6 +115,89 @@ static void test_pendulum_from_nothing(void)
     mt_editor_free(e);
 }
 
+/* The crank's centre of mass at the last frame. */
+static int last_pos(void *user, MtState *st)
+{
+    double *p = user;
+    p[0] = st->t, p[1] = st->q[0], p[2] = st->q[1];
+    return 0;
+}
+
+/* A crank driven by a motor added by edits turns as its law says; the law's
+ * settings carry the units of what they are; the law can be changed and the
+ * change undone; joints that cannot take a driver or element are refused. */
+static void test_drivers_and_joint_forces(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    snprintf(d.name, sizeof d.name, "crank");
+    d.size[0] = 0.1, d.size[1] = d.size[2] = 0.02;
+    d.pos[0] = 0.05;
+    int b = -1, j = -1, ball = -1, dv = -1;
+    double origin[3] = {0, 0, 0}, axis[3] = {0, 0, 1}, far[3] = {0.1, 0, 0};
+    OK(mt_edit_add_body(e, &d, &b, &err_));
+    OK(mt_edit_add_joint(e, "pivot", MT_JOINT_REVOLUTE, b, MT_GROUND, origin, axis, &j, &err_));
+    CHECK(mt_edit_add_driver(e, "", j, &dv, &err) == MT_OK, "a driver on the revolute joint: %s", err.msg);
+    const MtModel *m = mt_editor_model(e);
+    CHECK(dv == 0 && m->driver[0].joint == j && m->driver[0].coord == MT_COORD_ANGLE && !strcmp(m->driver[0].name, "driver1"),
+          "the driver drives the joint's angle and is called driver1");
+    CHECK(!strcmp(get(e, MT_EDIT_DRIVER, 0, "law"), "rate") && !strcmp(get(e, MT_EDIT_DRIVER, 0, "level"), "disp"),
+          "a rate law on the position: law %s, level %s", get(e, MT_EDIT_DRIVER, 0, "law"), get(e, MT_EDIT_DRIVER, 0, "level"));
+    MtFieldInfo fi[MT_FIELD_MAX];
+    int nf = mt_edit_fields(m, MT_EDIT_DRIVER, 0, fi, MT_FIELD_MAX), rate = -1;
+    for (int k = 0; k < nf; k++)
+        if (!strcmp(fi[k].name, "coef.1")) rate = k;
+    CHECK(rate >= 0 && fi[rate].dim == MT_DIM_ANGVEL && !strcmp(fi[rate].label, "Rate"), "the rate is an angular velocity");
+    OK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "coef.1", "30 deg/s", &err_));
+    m = mt_editor_model(e);
+    CHECK_ABS(m->driver[0].coef[1], M_PI / 6, 1e-15, "30 deg/s typed into the rate [rad/s]");
+    OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "2", &err_));
+    MtSystem *s = mt_system_compile(mt_editor_model(e), &err);
+    CHECK(s != NULL, "compiles: %s", err.msg);
+    if (s) {
+        double last[3] = {0};
+        MtState *st = mt_test_run(s, last_pos, last, NULL);
+        double th = M_PI / 6 * last[0];
+        CHECK_ABS(last[0], 2, 1e-12, "ran to t = 2 s");
+        CHECK_ABS(hypot(last[1] - 0.05 * cos(th), last[2] - 0.05 * sin(th)), 0, 1e-9,
+                  "the crank's centre at 30 deg/s x 2 s = 60 deg [m]");
+        mt_state_free(st);
+        mt_system_free(s);
+    }
+    /* another law: started from the old one's value and rate; undone in one step */
+    OK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "law", "harmonic", &err_));
+    m = mt_editor_model(e);
+    CHECK(m->driver[0].kind == MT_DRIVER_HARMONIC && m->driver[0].ncoef == 4 && m->driver[0].coef[3] == 0 &&
+              m->driver[0].coef[0] == 1,
+          "harmonic: amplitude 1 rad about the old start value 0");
+    CHECK(mt_editor_undo(e, &err) == MT_OK && mt_editor_model(e)->driver[0].kind == MT_DRIVER_RATE &&
+              fabs(mt_editor_model(e)->driver[0].coef[1] - M_PI / 6) < 1e-15,
+          "undo brings the rate law back with its 30 deg/s");
+    CHECK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "law", "table", &err) != MT_OK && strstr(err.msg, "model text"),
+          "a table law is refused in a field: %s", err.msg);
+    memset(&err, 0, sizeof err);
+    CHECK(mt_edit_add_driver(e, "", j, NULL, &err) != MT_OK && strstr(err.msg, "driver1"),
+          "a second driver on the joint refused, the first named: %s", err.msg);
+    /* elements in joints */
+    int f = -1;
+    CHECK(mt_edit_add_joint_force(e, "", MT_FORCE_TORSION, j, &f, &err) == MT_OK, "a torsion spring in the pivot: %s",
+          err.msg);
+    m = mt_editor_model(e);
+    CHECK(f >= 0 && m->force[f].joint == j && m->force[f].p[0] == 1, "the torsion spring acts in the pivot, k = 1 N·m/rad");
+    OK(mt_edit_add_joint(e, "ball", MT_JOINT_SPHERICAL, b, MT_GROUND, far, axis, &ball, &err_));
+    memset(&err, 0, sizeof err);
+    CHECK(mt_edit_add_driver(e, "", ball, NULL, &err) != MT_OK && strstr(err.msg, "ball") && strstr(err.msg, "no coordinate"),
+          "a spherical joint has no coordinate to drive: %s", err.msg);
+    int before = mt_editor_model(e)->nforce;
+    memset(&err, 0, sizeof err);
+    CHECK(mt_edit_add_joint_force(e, "", MT_FORCE_FRICTION, ball, NULL, &err) != MT_OK && strstr(err.msg, "ball") &&
+              mt_editor_model(e)->nforce == before,
+          "friction refused in a spherical joint, the model unchanged: %s", err.msg);
+    mt_editor_free(e);
+}
+
 static void test_fields(void)
 {
     MtError err = {0};
@@ -685,6 +768,7 @@ static void test_flexible(void)
 int main(void)
 {
     test_pendulum_from_nothing();
+    test_drivers_and_joint_forces();
     test_fields();
     test_bound_shapes();
     test_bound_orientations();

@@ -466,6 +466,56 @@ static void test_plots(void)
     g_assert_false(motus_window_remove_plot(win)); /* the last plot stays */
 }
 
+/* A motor and a torsion spring put on a selected joint through the window's
+ * actions: the driver's rate typed with its unit in the inspector, the run
+ * follows the law; nothing selected or a joint that cannot take it is refused. */
+static void test_joint_driver(void)
+{
+    g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
+    open_path(src);
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    g_autoptr(GError) error = NULL;
+    g_assert_false(motus_window_add_driver(win, &error));
+    g_print("refused: %s\n", error->message);
+    g_assert_nonnull(strstr(error->message, "select a joint"));
+    g_clear_error(&error);
+    motus_window_select_entity(win, MT_EDIT_JOINT, 0); /* pin */
+    activate("add-driver", NULL);
+    g_assert_cmpint(model()->ndriver, ==, 1);
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "law"), ==, "rate");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "coef.1"), ==, "rad/s");
+    enter("coef.1", "90 deg/s");
+    g_assert_cmpfloat(fabs(model()->driver[0].coef[1] - G_PI / 2), <, 1e-15);
+    const char *cols[] = {"pin.angle", NULL};
+    g_assert_true(motus_window_set_plot_columns(win, cols, &error));
+    run_to_end();
+    /* the driven angle: 0 at the start (the bob assembled onto the law), 90 deg/s × 2 s at the end */
+    MotusPlot *p0 = MOTUS_PLOT(motus_window_get_plot_n(win, 0));
+    guint n = motus_plot_n_points(p0, 0);
+    double t, a;
+    g_assert_true(motus_plot_get_point(p0, 0, 0, &t, &a));
+    g_assert_cmpfloat(fabs(a), <, 1e-9);
+    g_assert_true(motus_plot_get_point(p0, 0, n - 1, &t, &a));
+    g_print("driven pin: %u frames, angle %.12g rad at t = %g s\n", n, a, t);
+    g_assert_cmpfloat(fabs(t - 2), <, 1e-12);
+    g_assert_cmpfloat(fabs(a - G_PI), <, 1e-6);
+    /* a torsion spring in the same joint; a second driver there is refused, naming the first */
+    motus_window_select_entity(win, MT_EDIT_JOINT, 0);
+    activate("add-joint-force", g_variant_new_string("torsion"));
+    g_assert_cmpint(model()->nforce, ==, 1);
+    g_assert_cmpint(model()->force[0].joint, ==, 0);
+    motus_window_select_entity(win, MT_EDIT_JOINT, 0);
+    g_assert_false(motus_window_add_driver(win, &error));
+    g_assert_nonnull(strstr(error->message, "driver1"));
+    g_clear_error(&error);
+    /* undone one by one */
+    activate("undo", NULL);
+    g_assert_cmpint(model()->nforce, ==, 0);
+    activate("undo", NULL);
+    activate("undo", NULL);
+    g_assert_cmpint(model()->ndriver, ==, 0);
+}
+
 /* Playback for teaching: trajectory, velocity, acceleration and reaction
  * vectors of the simple pendulum (a 1 kg point on a 1 m rod released at 60°)
  * against energy conservation: v² = 2gL(cos θ − cos θ0), rod tension
@@ -534,6 +584,7 @@ int main(int argc, char **argv)
     g_test_add_func("/edit/projects", test_projects);
     g_test_add_func("/edit/cancelled-run", test_cancelled_run);
     g_test_add_func("/edit/plots", test_plots);
+    g_test_add_func("/edit/joint-driver", test_joint_driver);
     g_test_add_func("/edit/teaching", test_teaching);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));

@@ -68,6 +68,15 @@ static void test_units_typed_in_russian(void)
     g_autofree char *png = g_build_filename(MOTUS_OUT_DIR, "i18n-ru.png", NULL);
     g_assert_true(motus_window_save_screenshot(win, png, &error));
     g_print("screenshot: %s\n", png);
+    /* the motor's law with its settings' units in Russian (the drop-downs show words, keep keywords) */
+    motus_window_select_entity(win, MT_EDIT_DRIVER, 0);
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "law"), ==, "rate");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "coef.1"), ==, "рад/с");
+    g_assert_true(motus_inspector_enter(inspector(), "coef.1", "120 об/мин"));
+    g_assert_cmpfloat_with_epsilon(model()->driver[0].coef[1], 4 * G_PI, 1e-12);
+    wait_drawn();
+    g_autofree char *png2 = g_build_filename(MOTUS_OUT_DIR, "i18n-ru-driver.png", NULL);
+    g_assert_true(motus_window_save_screenshot(win, png2, &error));
 
     /* the joint's type in the delete explanation is the Russian word */
     int j = mt_model_find_joint(model(), "main");
