@@ -312,6 +312,15 @@ static void plot_pressed(GtkGestureClick *g, int n, double x, double y, gpointer
 }
 
 /* A result column dragged from the model tree onto a plot: a curve of that plot. */
+/* A plot keeps at most MT_PLOT_CURVES curves (what the model and the project store). */
+static gboolean room_for_curve(MotusWindow *self, MotusPlotSpec *ps)
+{
+    if (ps->curves->len < MT_PLOT_CURVES) return TRUE;
+    g_autofree char *msg = g_strdup_printf(_("A plot shows at most %d curves: add another plot (+)"), MT_PLOT_CURVES);
+    motus_window_set_status(self, msg);
+    return FALSE;
+}
+
 static void column_dropped(MotusPlot *w, const char *column, gpointer data)
 {
     MotusWindow *self = data;
@@ -325,7 +334,7 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
         }
         gboolean there = FALSE;
         for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
-        if (!there) {
+        if (!there && room_for_curve(self, ps)) {
             g_ptr_array_add(ps->curves, g_strdup(column));
             refill_one(self, ps, self->plotted);
             motus_window_update_actions(self);
@@ -353,6 +362,11 @@ static MotusPlotSpec *spec_new(MotusWindow *self, MotusPlot *w)
 
 guint motus_window_add_plot(MotusWindow *self)
 {
+    if (self->plots->len >= MT_PLOT_MAX) { /* what the model and the project store */
+        g_autofree char *msg = g_strdup_printf(_("At most %d plots"), MT_PLOT_MAX);
+        motus_window_set_status(self, msg);
+        return self->plots->len - 1;
+    }
     GtkWidget *w = motus_plot_new();
     gtk_widget_set_vexpand(w, TRUE);
     gtk_widget_set_size_request(w, 200, 90);
@@ -384,6 +398,11 @@ MotusPlot *motus_window_active_plot(MotusWindow *self) { return active(self)->w;
 
 gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *names, GError **error)
 {
+    if (names && g_strv_length((char **)names) > MT_PLOT_CURVES) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("A plot shows at most %d curves: add another plot (+)"),
+                    MT_PLOT_CURVES);
+        return FALSE;
+    }
     for (int i = 0; names && names[i]; i++)
         if (!motus_window_has_column(self, names[i])) {
             g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no result column '%s' in this model"), names[i]);
@@ -453,7 +472,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     MotusPlotSpec *ps = active(self);
     gboolean there = FALSE;
     for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
-    if (!there) {
+    if (!there && room_for_curve(self, ps)) {
         g_ptr_array_add(ps->curves, g_strdup(name));
         refill_one(self, ps, self->plotted);
         motus_window_update_actions(self);

@@ -407,6 +407,7 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "clear-plot", curves > 0);
     set_enabled(self, "pin-curves", curves > 0 && coming);
     set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
+    set_enabled(self, "add-plot", self->plots && self->plots->len < MT_PLOT_MAX);
     set_enabled(self, "save", doc && !self->readonly);
     set_enabled(self, "save-as", doc);
     set_enabled(self, "undo", doc && mt_editor_can_undo(self->editor));

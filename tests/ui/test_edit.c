@@ -403,6 +403,10 @@ static void test_plots(void)
     g_assert_true(motus_window_set_plot_x(win, "main.angle", &error));
     g_assert_false(motus_window_set_plot_x(win, "main.nothing", &error));
     g_clear_error(&error);
+    const char *nine[] = {"main.angle", "main.wz", "main.Fx", "main.Fy", "main.Fz", "main.Tx", "main.Ty", "main.Tz", "slide.disp", NULL};
+    g_assert_false(motus_window_set_plot_columns(win, nine, &error)); /* more than a plot keeps */
+    g_assert_nonnull(strstr(error->message, "at most 8"));
+    g_clear_error(&error);
     MotusPlot *p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
     g_assert_cmpuint(motus_plot_n_points(p1, 0), ==, 2001);
     double x, y;
