@@ -33,6 +33,8 @@ typedef struct {
     MotusTicks tx, ty;
     gboolean any;              /* some curve has points */
     double bx, by, bw, bh;     /* the legend box (bw = 0: none) */
+    double lcw;                /* its column width */
+    int lrows;                 /* entries per column: a short plot gets them side by side */
 } Frame;
 
 struct _MotusPlot {
@@ -653,8 +655,11 @@ static void place_legend(MotusPlot *self, cairo_t *cr, Frame *f)
         text_size(cr, s, &tw, &th);
         lwid = fmax(lwid, tw);
     }
-    double px = f->px, py = f->py, pw = f->pw, ph = f->ph;
-    double bw = lwid + 34, bh = (f->th + 2) * self->curves->len + 8;
+    double px = f->px, py = f->py, pw = f->pw, ph = f->ph, lh = f->th + 2;
+    int n = (int)self->curves->len, fit = (int)((ph - 24) / lh);
+    f->lrows = MAX(1, MIN(n, fit));
+    f->lcw = lwid + 34;
+    double bw = f->lcw * ((n + f->lrows - 1) / f->lrows), bh = lh * f->lrows + 8;
     double cx[4] = {px + pw - bw - 8, px + 8, px + pw - bw - 8, px + 8};
     double cy[4] = {py + 8, py + 8, py + ph - bh - 8, py + ph - bh - 8};
     long best = -1;
@@ -686,17 +691,17 @@ static void draw_legend(MotusPlot *self, cairo_t *cr, const Frame *f)
     for (guint i = 0; i < self->curves->len; i++) {
         const Curve *c = g_ptr_array_index(self->curves, i);
         const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
-        double yy = by + 4 + lh * i + lh / 2;
+        double yy = by + 4 + lh * ((int)i % f->lrows) + lh / 2, x0 = bx + f->lcw * (double)((int)i / f->lrows);
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 2.5);
         static const double dash[] = {5, 3};
         cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
-        cairo_move_to(cr, bx + 6, yy), cairo_line_to(cr, bx + 24, yy);
+        cairo_move_to(cr, x0 + 6, yy), cairo_line_to(cr, x0 + 24, yy);
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
         cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
         g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
-        text_at(cr, s, bx + 29, yy, 0, 0.5);
+        text_at(cr, s, x0 + 29, yy, 0, 0.5);
     }
 }
 
