@@ -75,6 +75,8 @@ struct _MotusViewport {
     DetailGl *lod[MOTUS_LOD_LEVELS]; /* nbuf entries per level; coarser levels empty (count 0) where the body has none */
     GlBuf *axes;
     int *level;       /* nbuf: the level of detail each body was drawn at in the last frame (-1: not drawn) */
+    int *order;       /* nbuf: bodies nearest first in the last frame (solids are drawn in this order) */
+    float *near;      /* nbuf: eye distance of the nearest point of each body's bounding sphere, last frame */
     long tris_drawn;  /* solid triangles of the scene in the last frame (motus_viewport_get_triangles_drawn) */
     gboolean full_detail; /* every body at level 0 */
     GlBuf spring, grid, triad;
@@ -142,15 +144,19 @@ static void flex_controls_init(MotusViewport *self);
 
 /* ---- GL helpers -------------------------------------------------------------- */
 
-static GLuint compile_shader(GLenum type, const char *res, GError **error)
+/* Compiles a shader from the resources; defines (or NULL) go right after its #version line. */
+static GLuint compile_shader(GLenum type, const char *res, const char *defines, GError **error)
 {
     g_autoptr(GBytes) src = g_resources_lookup_data(res, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
     if (!src) return 0;
     gsize len;
     const char *text = g_bytes_get_data(src, &len);
-    GLint glen = (GLint)len;
+    const char *eol = memchr(text, '\n', len);
+    gsize head = eol ? (gsize)(eol + 1 - text) : len;
+    const char *parts[3] = {text, defines ? defines : "", text + head};
+    GLint lens[3] = {(GLint)head, -1, (GLint)(len - head)};
     GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &text, &glen);
+    glShaderSource(s, 3, parts, lens);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -164,11 +170,11 @@ static GLuint compile_shader(GLenum type, const char *res, GError **error)
     return s;
 }
 
-static GLuint link_program(const char *vert, const char *frag, GError **error)
+static GLuint link_program(const char *vert, const char *frag, const char *defines, GError **error)
 {
-    GLuint v = compile_shader(GL_VERTEX_SHADER, vert, error);
+    GLuint v = compile_shader(GL_VERTEX_SHADER, vert, defines, error);
     if (!v) return 0;
-    GLuint f = compile_shader(GL_FRAGMENT_SHADER, frag, error);
+    GLuint f = compile_shader(GL_FRAGMENT_SHADER, frag, defines, error);
     if (!f) {
         glDeleteShader(v);
         return 0;
@@ -359,6 +365,8 @@ static void delete_scene_buffers(MotusViewport *self)
     }
     for (int l = 0; l < MOTUS_LOD_LEVELS; l++) g_clear_pointer(&self->lod[l], g_free);
     g_clear_pointer(&self->level, g_free);
+    g_clear_pointer(&self->order, g_free);
+    g_clear_pointer(&self->near, g_free);
     g_clear_pointer(&self->axes, g_free);
     g_clear_pointer(&self->flexgl, g_free);
     self->nbuf = 0;
@@ -417,7 +425,9 @@ static void upload_scene(MotusViewport *self)
     self->nbuf = self->scene->nbody + 1;
     for (int l = 0; l < MOTUS_LOD_LEVELS; l++) self->lod[l] = g_new0(DetailGl, self->nbuf);
     self->level = g_new(int, self->nbuf);
-    for (int i = 0; i < self->nbuf; i++) self->level[i] = -1;
+    self->order = g_new(int, self->nbuf);
+    self->near = g_new0(float, self->nbuf);
+    for (int i = 0; i < self->nbuf; i++) self->level[i] = -1, self->order[i] = i;
     self->axes = g_new0(GlBuf, self->nbuf);
     self->flexgl = g_new0(FlexGl, self->nbuf);
     for (int i = 0; i < self->nbuf; i++) {
@@ -452,12 +462,12 @@ static void area_realize(GtkGLArea *area, gpointer data)
         return;
     }
     GError *error = NULL;
-    self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", &error);
-    if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", &error);
-    if (self->prog_pick) self->prog_line = link_program(RES "line.vert", RES "line.frag", &error);
-    if (self->prog_line) self->prog_bg = link_program(RES "background.vert", RES "background.frag", &error);
-    if (self->prog_bg) self->prog_flex = link_program(RES "flex.vert", RES "mesh.frag", &error);
-    if (self->prog_flex) self->prog_flex_pick = link_program(RES "flex.vert", RES "pick.frag", &error);
+    self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", NULL, &error);
+    if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", NULL, &error);
+    if (self->prog_pick) self->prog_line = link_program(RES "line.vert", RES "line.frag", NULL, &error);
+    if (self->prog_line) self->prog_bg = link_program(RES "background.vert", RES "background.frag", NULL, &error);
+    if (self->prog_bg) self->prog_flex = link_program(RES "flex.vert", RES "mesh.frag", "#define COLOUR_MAP 1\n", &error);
+    if (self->prog_flex) self->prog_flex_pick = link_program(RES "flex.vert", RES "pick.frag", NULL, &error);
     if (!self->prog_flex_pick) {
         self->gl_error = error;
         self->gl_ok = FALSE;
@@ -541,7 +551,7 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
     mat3 N;
     glm_mat4_mul(V, M, VM);
     glm_mat4_pick3(VM, N); /* rigid: the inverse transpose is the rotation itself */
-    glUniformMatrix4fv(glGetUniformLocation(prog, "uModel"), 1, GL_FALSE, (const float *)M);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uModelView"), 1, GL_FALSE, (const float *)VM);
     glUniformMatrix3fv(glGetUniformLocation(prog, "uNormal"), 1, GL_FALSE, (const float *)N);
     glUniform4fv(glGetUniformLocation(prog, "uHighlight"), 1, hl);
     glBindVertexArray(b->vao);
@@ -552,16 +562,33 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
 }
 
 /* The level of detail of body i in this frame: from the size on screen of
- * its bounding sphere (centre at pose M, viewport H device pixels high). */
+ * its bounding sphere (centre at pose M, viewport H device pixels high).
+ * Also sets near[i], the eye distance of the sphere's nearest point. */
 static int body_level(MotusViewport *self, int i, mat4 V, mat4 M, float H)
 {
     const MotusBodyMesh *bm = &self->scene->body[i];
-    if (self->full_detail || !bm->coarse[0].tri) return 0;
     vec4 c = {bm->centre[0], bm->centre[1], bm->centre[2], 1.0f}, w, e;
     glm_mat4_mulv(M, c, w);
     glm_mat4_mulv(V, w, e);
-    double dist = self->cam.ortho ? self->cam.distance : -e[2]; /* the eye looks along −z */
+    self->near[i] = -e[2] - bm->radius; /* the eye looks along −z */
+    if (self->full_detail || !bm->coarse[0].tri) return 0;
+    double dist = self->cam.ortho ? self->cam.distance : -e[2];
     return motus_lod_level(motus_lod_radius_px(bm->radius, dist, self->cam.fovy, H));
+}
+
+/* Bodies nearest first: the rasteriser's depth test then rejects hidden
+ * fragments before their shading, where drawn far first every covered
+ * fragment would be shaded (a chain seen end-on: 100 spheres over one
+ * another). Insertion sort from the last frame's order, which a moving
+ * camera changes little. */
+static void sort_near_first(MotusViewport *self)
+{
+    int *o = self->order;
+    for (int k = 1; k < self->nbuf; k++) {
+        int b = o[k], j = k;
+        for (; j > 0 && self->near[o[j - 1]] > self->near[b]; j--) o[j] = o[j - 1];
+        o[j] = b;
+    }
 }
 
 static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
@@ -754,7 +781,13 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
         self->tris_drawn = 0;
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
-            const DetailGl *d = &self->lod[self->level[i] = body_level(self, i, V, M, (float)H)][i];
+            self->level[i] = body_level(self, i, V, M, (float)H);
+        }
+        sort_near_first(self);
+        for (int k = 0; k < self->nbuf; k++) {
+            int i = self->order[k];
+            body_matrix(self, i, M);
+            const DetailGl *d = &self->lod[self->level[i]][i];
             if (self->scene->body[i].closed)
                 glEnable(GL_CULL_FACE);
             else
@@ -2142,6 +2175,14 @@ void motus_viewport_set_full_detail(MotusViewport *self, gboolean full)
 int motus_viewport_get_body_detail(MotusViewport *self, int body)
 {
     return body >= 0 && body < self->nbuf ? self->level[body] : -1;
+}
+
+int motus_viewport_get_draw_rank(MotusViewport *self, int body)
+{
+    if (body < 0 || body >= self->nbuf || self->level[body] < 0) return -1;
+    for (int k = 0; k < self->nbuf; k++)
+        if (self->order[k] == body) return k;
+    return -1;
 }
 
 long motus_viewport_get_triangles_drawn(MotusViewport *self) { return self->tris_drawn; }
