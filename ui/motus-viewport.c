@@ -82,6 +82,8 @@ struct _MotusViewport {
     GlBuf spring, grid, triad;
     GArray *spring_verts;
     GLuint pick_fbo, pick_color, pick_depth;
+    GLuint bg_fbo, bg_tex; /* the background gradient, drawn once per size and copied into each frame */
+    int bg_w, bg_h;
     int pick_w, pick_h;
     guint frames;
 
@@ -516,7 +518,11 @@ static void area_unrealize(GtkGLArea *area, gpointer data)
         if (self->pick_fbo) glDeleteFramebuffers(1, &self->pick_fbo);
         if (self->pick_color) glDeleteRenderbuffers(1, &self->pick_color);
         if (self->pick_depth) glDeleteRenderbuffers(1, &self->pick_depth);
+        if (self->bg_fbo) glDeleteFramebuffers(1, &self->bg_fbo);
+        if (self->bg_tex) glDeleteTextures(1, &self->bg_tex);
     }
+    self->bg_fbo = self->bg_tex = 0;
+    self->bg_w = self->bg_h = 0;
     self->vao_empty = self->prog_mesh = self->prog_pick = self->prog_line = self->prog_bg = 0;
     self->prog_flex = self->prog_flex_pick = self->map_tex = 0;
     self->pick_fbo = self->pick_color = self->pick_depth = 0;
@@ -733,6 +739,70 @@ static void fit_now(MotusViewport *self)
     self->touched = FALSE;
 }
 
+/* The background gradient, full-screen and shaded per pixel, was a tenth of
+ * the software rasteriser's work in a frame of the 200k-triangle benchmark:
+ * it is drawn once per size into a texture of the format of GTK's, and each
+ * frame copies it (glBlitFramebuffer of the same size and format is a memory
+ * copy in Mesa). Without a texture of that format the gradient is drawn. */
+static void draw_background(MotusViewport *self, int W, int H)
+{
+    GLint target = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+    glDisable(GL_DEPTH_TEST);
+    if (self->bg_fbo && (self->bg_w != W || self->bg_h != H)) {
+        glDeleteFramebuffers(1, &self->bg_fbo);
+        glDeleteTextures(1, &self->bg_tex);
+        self->bg_fbo = self->bg_tex = 0;
+    }
+    gboolean fresh = FALSE;
+    if (!self->bg_fbo && W > 0 && H > 0) {
+        GLint type = 0, name = 0, format = 0;
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+        if (type == GL_TEXTURE && name) {
+            glBindTexture(GL_TEXTURE_2D, (GLuint)name);
+            glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        } else if (type == GL_RENDERBUFFER && name) {
+            glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+            glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+            glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        }
+        if (format) {
+            glGenTextures(1, &self->bg_tex);
+            glBindTexture(GL_TEXTURE_2D, self->bg_tex);
+            glTexImage2D(GL_TEXTURE_2D, 0, format, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+            glGenFramebuffers(1, &self->bg_fbo);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, self->bg_fbo);
+            glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, self->bg_tex, 0);
+            if (glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+                fresh = TRUE;
+                self->bg_w = W, self->bg_h = H;
+            } else {
+                glDeleteFramebuffers(1, &self->bg_fbo);
+                glDeleteTextures(1, &self->bg_tex);
+                self->bg_fbo = self->bg_tex = 0;
+                glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)target);
+            }
+        }
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    if (!self->bg_fbo || fresh) {
+        glUseProgram(self->prog_bg);
+        glUniform3fv(glGetUniformLocation(self->prog_bg, "uTop"), 1, bg_top);
+        glUniform3fv(glGetUniformLocation(self->prog_bg, "uBottom"), 1, bg_bottom);
+        glBindVertexArray(self->vao_empty);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    if (self->bg_fbo) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)target);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, self->bg_fbo);
+        glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)target);
+    }
+}
+
 static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
 {
     (void)ctx;
@@ -749,16 +819,8 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
     int sf = gtk_widget_get_scale_factor(GTK_WIDGET(area));
     int W = gtk_widget_get_width(GTK_WIDGET(area)) * sf, H = gtk_widget_get_height(GTK_WIDGET(area)) * sf;
     glViewport(0, 0, W, H);
-    glClearColor(0.8f, 0.84f, 0.9f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-
-    /* background gradient */
-    glDisable(GL_DEPTH_TEST);
-    glUseProgram(self->prog_bg);
-    glUniform3fv(glGetUniformLocation(self->prog_bg, "uTop"), 1, bg_top);
-    glUniform3fv(glGetUniformLocation(self->prog_bg, "uBottom"), 1, bg_bottom);
-    glBindVertexArray(self->vao_empty);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_background(self, W, H);
+    glClear(GL_DEPTH_BUFFER_BIT);
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);

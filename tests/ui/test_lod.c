@@ -7,7 +7,8 @@
  * - the small ball is still drawn where it should be, in its colour, and
  *   covers as many pixels (within 15 % and 3 px) as at full detail: still round;
  * - picking (always at full detail) finds it; selecting it keeps its level.
- * - solids are drawn nearest first and the picture is the same (test_order).
+ * - solids are drawn nearest first and the picture is the same (test_order);
+ * - the background gradient, drawn once per size, follows a resize.
  * Screenshots lod.png, lod_full.png, lod_zoom.png and lod_zoom_middle.png
  * (the small and the middle ball magnified, coarse left, full detail right)
  * and order_right.png stay in build/tests/ui. */
@@ -184,6 +185,62 @@ static void test_order(void)
     g_assert_cmpint(motus_viewport_get_draw_rank(viewport(), 4), ==, -1); /* no such body */
 }
 
+/* Pixels of the 3D view's left strip (20 px wide, rows 5 % … 35 % of its
+ * height: no body, grid or triad there) that show the background gradient
+ * within 3 levels, of how many were checked. */
+static void background_pixels(const char *png, int *match, int *total)
+{
+    GtkWidget *area = motus_viewport_get_gl_area(viewport());
+    graphene_point_t o = GRAPHENE_POINT_INIT(0, 0), vo;
+    g_assert_true(gtk_widget_compute_point(area, GTK_WIDGET(win), &o, &vo));
+    int vx = (int)vo.x, vy = (int)vo.y, vh = gtk_widget_get_height(area);
+    float top[3], bot[3];
+    motus_viewport_get_background(viewport(), top, bot);
+    g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, NULL);
+    g_assert_nonnull(tex);
+    int w = gdk_texture_get_width(tex), h = gdk_texture_get_height(tex);
+    guchar *px = g_malloc((gsize)w * h * 4);
+    gdk_texture_download(tex, px, (gsize)w * 4);
+    *match = *total = 0;
+    for (int y = vy + vh / 20; y < vy + 7 * vh / 20 && y < h; y++)
+        for (int x = vx + 10; x < vx + 30 && x < w; x++) {
+            double f = (double)(y - vy) / (vh - 1); /* 0 at the top */
+            const guchar *q = px + ((gsize)y * w + x) * 4; /* B G R A */
+            int d = 0;
+            for (int k = 0; k < 3; k++) d = MAX(d, abs(q[2 - k] - (int)lround(255 * ((1 - f) * top[k] + f * bot[k]))));
+            *match += d <= 3;
+            (*total)++;
+        }
+    g_free(px);
+}
+
+/* The background gradient is drawn once per size of the view and copied into
+ * each frame: it must be the gradient at every size. */
+static void test_background(void)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(win), "view-front", NULL);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "fit-all", NULL);
+    int sizes[2][2] = {{1280, 800}, {1000, 640}}, view_h[2];
+    for (int k = 0; k < 2; k++) {
+        gtk_window_set_default_size(GTK_WINDOW(win), sizes[k][0], sizes[k][1]);
+        wait_drawn();
+        wait_drawn();
+        g_autofree char *shot = NULL, *name = g_strdup_printf("background_%d.png", sizes[k][0]);
+        shoot(name, &shot);
+        int match, total;
+        background_pixels(shot, &match, &total);
+        GtkWidget *area = motus_viewport_get_gl_area(viewport());
+        g_test_message("window %dx%d, view %dx%d: %d of %d pixels of the strip show the gradient", sizes[k][0],
+                       sizes[k][1], gtk_widget_get_width(area), gtk_widget_get_height(area), match, total);
+        view_h[k] = gtk_widget_get_height(area);
+        g_assert_cmpint(total, >, 1000);
+        g_assert_cmpint(match, ==, total);
+    }
+    g_assert_cmpint(view_h[1], <, view_h[0]); /* the view did change size */
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    wait_drawn();
+}
+
 int main(int argc, char **argv)
 {
     ui_test_init(&argc, &argv);
@@ -194,6 +251,7 @@ int main(int argc, char **argv)
     if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
     g_test_add_func("/lod/levels", test_levels);
     g_test_add_func("/lod/order", test_order);
+    g_test_add_func("/lod/background", test_background);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     return rc;
