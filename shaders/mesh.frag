@@ -2,10 +2,10 @@
 // Blinn–Phong with a key light from the upper left and a headlight, both
 // fixed to the eye; two-sided (the side facing the eye is lit), so a mesh
 // with inverted normals is not drawn dark. Compiled twice: with COLOUR_MAP
-// (flexible bodies, colour from a field) and without (rigid bodies). The
-// software rasteriser runs both sides of a branch on every fragment, so the
-// rigid variant leaves the colour map's texture read out instead of
-// branching over it.
+// (flexible bodies, colour from a field) and without (rigid bodies). Mesa's
+// llvmpipe evaluates both sides of a branch under a lane mask, so a branch
+// on uField did not spare rigid bodies the colour map's texture read: the
+// rigid variant leaves it out.
 in vec3 vPos;
 in vec3 vNormal;
 flat in vec3 vColor; // constant over each shape (mesh.vert, flex.vert)
