@@ -135,6 +135,105 @@ typedef struct {
 
 G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
+/* The GL area. Under GTK's cairo renderer (software GL: motus_ui_choose_renderer)
+ * GTK 4.8 downloads the area's GL texture every frame and converts it to
+ * cairo's pixel format through floats, pixel by pixel: a quarter of the
+ * instructions of a frame of the main window during a run (bench/RESULTS.md).
+ * There the area reads its picture back itself, in cairo's format
+ * (glReadPixels as BGRA), and shows it as a memory texture; under GTK's GL
+ * renderer it shows its GL texture as GtkGLArea does. */
+#define MOTUS_TYPE_GL_VIEW (motus_gl_view_get_type())
+G_DECLARE_FINAL_TYPE(MotusGlView, motus_gl_view, MOTUS, GL_VIEW, GtkGLArea)
+
+struct _MotusGlView {
+    GtkGLArea parent_instance;
+    gboolean read_back; /* the window draws with cairo: render reads the picture back into frame */
+    cairo_surface_t *frame; /* the picture of the last render (read_back only) */
+};
+
+G_DEFINE_FINAL_TYPE(MotusGlView, motus_gl_view, GTK_TYPE_GL_AREA)
+
+static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
+{
+    MotusGlView *v = MOTUS_GL_VIEW(w);
+    GtkNative *native = gtk_widget_get_native(w);
+    GskRenderer *r = native ? gtk_native_get_renderer(native) : NULL;
+    v->read_back = r && GSK_IS_CAIRO_RENDERER(r);
+    if (!v->read_back) {
+        g_clear_pointer(&v->frame, cairo_surface_destroy);
+        GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, snapshot);
+        return;
+    }
+    /* GtkGLArea renders here (area_render fills frame); its own texture node is dropped */
+    GtkSnapshot *inner = gtk_snapshot_new();
+    GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, inner);
+    GskRenderNode *node = gtk_snapshot_free_to_node(inner);
+    if (v->frame) {
+        /* a cairo node: GTK 4.8 would convert a texture through floats again at every paint */
+        cairo_t *cr = gtk_snapshot_append_cairo(
+            snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(w), (float)gtk_widget_get_height(w)));
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_set_source_surface(cr, v->frame, 0, 0);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+    } else if (node) /* an error message, or nothing rendered yet */
+        gtk_snapshot_append_node(snapshot, node);
+    if (node) gsk_render_node_unref(node);
+}
+
+static void gl_view_unrealize(GtkWidget *w)
+{
+    g_clear_pointer(&MOTUS_GL_VIEW(w)->frame, cairo_surface_destroy);
+    GTK_WIDGET_CLASS(motus_gl_view_parent_class)->unrealize(w);
+}
+
+static void gl_view_finalize(GObject *o)
+{
+    g_clear_pointer(&MOTUS_GL_VIEW(o)->frame, cairo_surface_destroy);
+    G_OBJECT_CLASS(motus_gl_view_parent_class)->finalize(o);
+}
+
+static void motus_gl_view_class_init(MotusGlViewClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = gl_view_finalize;
+    GTK_WIDGET_CLASS(klass)->snapshot = gl_view_snapshot;
+    GTK_WIDGET_CLASS(klass)->unrealize = gl_view_unrealize;
+}
+
+static void motus_gl_view_init(MotusGlView *v) { (void)v; }
+
+/* At the end of a render (the area's framebuffer bound, W x H device pixels,
+ * scale sf): the picture as a cairo image, rows top first, as the area's frame.
+ * A new image each time: the last frame's node may still hold the old one. */
+static void gl_view_read_back(MotusGlView *v, int W, int H, int sf)
+{
+    if (W <= 0 || H <= 0) return;
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    int stride = cairo_image_surface_get_stride(img);
+    guint8 *data = cairo_image_surface_get_data(img), *row = g_malloc((gsize)stride);
+    if (!data) {
+        cairo_surface_destroy(img);
+        g_free(row);
+        return;
+    }
+    cairo_surface_flush(img);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, stride / 4);
+    /* bytes B G R A, opaque: cairo's ARGB32 on a little-endian machine; GL_UNSIGNED_INT_8_8_8_8_REV
+     * gives the same 32-bit words on any */
+    glReadPixels(0, 0, W, H, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, data);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    for (int j = 0; j < H / 2; j++) { /* GL's rows go bottom up */
+        guint8 *a = data + (gsize)j * stride, *b = data + (gsize)(H - 1 - j) * stride;
+        memcpy(row, a, (gsize)stride), memcpy(a, b, (gsize)stride), memcpy(b, row, (gsize)stride);
+    }
+    g_free(row);
+    cairo_surface_mark_dirty(img);
+    cairo_surface_set_device_scale(img, sf, sf);
+    g_clear_pointer(&v->frame, cairo_surface_destroy);
+    v->frame = img;
+}
+
 enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
 enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, SIG_GIZMO_DRAGGED, N_SIGNALS };
@@ -928,6 +1027,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
 
     glBindVertexArray(0);
     glUseProgram(0);
+    if (MOTUS_GL_VIEW(area)->read_back) gl_view_read_back(MOTUS_GL_VIEW(area), W, H, sf);
     self->frames++;
     hud_refresh(self);
     return TRUE;
@@ -1395,7 +1495,7 @@ static void motus_viewport_init(MotusViewport *self)
 
     self->overlay = gtk_overlay_new();
     gtk_widget_set_parent(self->overlay, GTK_WIDGET(self));
-    self->area = gtk_gl_area_new();
+    self->area = g_object_new(MOTUS_TYPE_GL_VIEW, NULL);
     GtkGLArea *area = GTK_GL_AREA(self->area);
     gtk_gl_area_set_required_version(area, 3, 3);
 #if GTK_CHECK_VERSION(4, 12, 0)
@@ -2238,6 +2338,8 @@ int motus_viewport_get_body_detail(MotusViewport *self, int body)
 {
     return body >= 0 && body < self->nbuf ? self->level[body] : -1;
 }
+
+gboolean motus_viewport_reads_back(MotusViewport *self) { return MOTUS_GL_VIEW(self->area)->frame != NULL; }
 
 int motus_viewport_get_draw_rank(MotusViewport *self, int body)
 {

@@ -8,7 +8,9 @@
  *   covers as many pixels (within 15 % and 3 px) as at full detail: still round;
  * - picking (always at full detail) finds it; selecting it keeps its level.
  * - solids are drawn nearest first and the picture is the same (test_order);
- * - the background gradient, drawn once per size, follows a resize.
+ * - the background gradient, drawn once per size, follows a resize, and
+ *   the view's picture is the right way up whether GTK's cairo renderer
+ *   (the view reads it back itself) or GTK's GL renderer shows it (gui_lod_gl).
  * Screenshots lod.png, lod_full.png, lod_zoom.png and lod_zoom_middle.png
  * (the small and the middle ball magnified, coarse left, full detail right)
  * and order_right.png stay in build/tests/ui. */
@@ -235,6 +237,11 @@ static void test_background(void)
         view_h[k] = gtk_widget_get_height(area);
         g_assert_cmpint(total, >, 1000);
         g_assert_cmpint(match, ==, total);
+        /* under GTK's cairo renderer the view reads its picture back itself (rows flipped: the gradient
+         * above would be upside down), under GTK's GL renderer GTK shows the GL texture (ctest gui_lod_gl) */
+        GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(win));
+        g_test_message("renderer %s, view read back: %d", G_OBJECT_TYPE_NAME(r), motus_viewport_reads_back(viewport()));
+        g_assert_cmpint(motus_viewport_reads_back(viewport()), ==, GSK_IS_CAIRO_RENDERER(r));
     }
     g_assert_cmpint(view_h[1], <, view_h[0]); /* the view did change size */
     gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
