@@ -643,6 +643,7 @@ static void body_matrix(MotusViewport *self, int i, mat4 M)
         motus_scene_pose_matrix(self->poses + 7 * i, M);
 }
 
+/* mesh.vert has no uView (draw_solid sets uModelView): GL ignores location -1. */
 static void set_camera_uniforms(GLuint prog, mat4 V, mat4 P)
 {
     glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, (const float *)V);
