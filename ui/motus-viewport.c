@@ -149,6 +149,7 @@ struct _MotusGlView {
     GtkGLArea parent_instance;
     gboolean read_back; /* the window draws with cairo: render reads the picture back into frame */
     cairo_surface_t *frame; /* the picture of the last render (read_back only) */
+    cairo_surface_t *spare; /* the one before, written again once GTK no longer shows it */
 };
 
 G_DEFINE_FINAL_TYPE(MotusGlView, motus_gl_view, GTK_TYPE_GL_AREA)
@@ -161,6 +162,7 @@ static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     v->read_back = r && GSK_IS_CAIRO_RENDERER(r);
     if (!v->read_back) {
         g_clear_pointer(&v->frame, cairo_surface_destroy);
+        g_clear_pointer(&v->spare, cairo_surface_destroy);
         GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, snapshot);
         return;
     }
@@ -184,12 +186,14 @@ static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 static void gl_view_unrealize(GtkWidget *w)
 {
     g_clear_pointer(&MOTUS_GL_VIEW(w)->frame, cairo_surface_destroy);
+    g_clear_pointer(&MOTUS_GL_VIEW(w)->spare, cairo_surface_destroy);
     GTK_WIDGET_CLASS(motus_gl_view_parent_class)->unrealize(w);
 }
 
 static void gl_view_finalize(GObject *o)
 {
     g_clear_pointer(&MOTUS_GL_VIEW(o)->frame, cairo_surface_destroy);
+    g_clear_pointer(&MOTUS_GL_VIEW(o)->spare, cairo_surface_destroy);
     G_OBJECT_CLASS(motus_gl_view_parent_class)->finalize(o);
 }
 
@@ -204,11 +208,18 @@ static void motus_gl_view_init(MotusGlView *v) { (void)v; }
 
 /* At the end of a render (the area's framebuffer bound, W x H device pixels,
  * scale sf): the picture as a cairo image, rows top first, as the area's frame.
- * A new image each time: the last frame's node may still hold the old one. */
+ * Two images take turns: the last frame's node may still show the newer one,
+ * and the older is written again only when nothing else holds it (a new
+ * image each frame would be fresh memory, page-faulted in, on every frame). */
 static void gl_view_read_back(MotusGlView *v, int W, int H, int sf)
 {
     if (W <= 0 || H <= 0) return;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_surface_t *img = v->spare;
+    v->spare = NULL;
+    if (img && (cairo_image_surface_get_width(img) != W || cairo_image_surface_get_height(img) != H ||
+                cairo_surface_get_reference_count(img) != 1))
+        g_clear_pointer(&img, cairo_surface_destroy);
+    if (!img) img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
     int stride = cairo_image_surface_get_stride(img);
     guint8 *data = cairo_image_surface_get_data(img), *row = g_malloc((gsize)stride);
     if (!data) {
@@ -230,7 +241,7 @@ static void gl_view_read_back(MotusGlView *v, int W, int H, int sf)
     g_free(row);
     cairo_surface_mark_dirty(img);
     cairo_surface_set_device_scale(img, sf, sf);
-    g_clear_pointer(&v->frame, cairo_surface_destroy);
+    v->spare = v->frame;
     v->frame = img;
 }
 
