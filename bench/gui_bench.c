@@ -8,6 +8,13 @@
  *       of detail (far fewer: the spheres are a few pixels across).
  *   gui_bench fps-full [BODIES [SECONDS]]  the same with every body at full
  *       detail: the issue's benchmark of 200k triangles at 1280x800.
+ *       For both: GUI_BENCH_PRESET=K keeps one view (0 iso, 1 front, 2 top,
+ *       3 right: the chain end-on) instead of turning through the four;
+ *       GUI_BENCH_SHOT=FILE saves the window at the end; GUI_BENCH_FRAMES=N
+ *       measures N frames instead of SECONDS, and under valgrind's callgrind
+ *       (--instr-atstart=no) counts the instructions of those N frames only,
+ *       all threads included: a figure that the other users of a shared
+ *       machine do not change (bench/RESULTS.md).
  *   gui_bench window [BODIES [SECONDS [gizmo|full]]]   the same chain in the whole main
  *       window at 1280x800 (3D view, tree, plot …), the camera turning every
  *       frame, no run: frames per second of the window as a user orbiting sees
@@ -46,6 +53,13 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h> /* counted frames under callgrind: GUI_BENCH_FRAMES */
+#define HAVE_CALLGRIND 1
+#endif
+#endif
 
 #include "motus-scene.h"
 #include "motus-viewport.h"
@@ -124,26 +138,57 @@ static gboolean fps_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     (void)w;
     Fps *f = data;
     gint64 now = gdk_frame_clock_get_frame_time(clock);
+    /* GUI_BENCH_FRAMES=N: N frames instead of a time (under callgrind, which counts only those) */
+    const char *nf = g_getenv("GUI_BENCH_FRAMES");
     if (!f->start && motus_viewport_get_frames_drawn(f->vp) > 5) { /* after start-up */
         f->start = now;
         f->cpu0 = cpu_seconds();
         f->frames0 = motus_viewport_get_frames_drawn(f->vp);
+#ifdef HAVE_CALLGRIND
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_START_INSTRUMENTATION;
+#endif
     }
     /* a new view every frame, so that every frame is drawn */
     static const MotusViewPreset presets[] = {MOTUS_VIEW_ISO, MOTUS_VIEW_FRONT, MOTUS_VIEW_TOP, MOTUS_VIEW_RIGHT};
     static int k;
-    motus_viewport_view_preset(f->vp, presets[k++ % 4]);
+    const char *fix = g_getenv("GUI_BENCH_PRESET");
+    motus_viewport_view_preset(f->vp, presets[fix ? atoi(fix) % 4 : k % 4]);
+    k++;
     if (f->w) { /* flexible bodies: new modal coordinates every frame, as during playback */
         for (int i = 0; i < f->nw; i++) f->w[i] = f->amp[i] * sin(0.3 * k + i);
         motus_viewport_set_modal(f->vp, f->w, f->nw);
     }
-    if (f->start && now - f->start > (gint64)(f->seconds * 1e6)) {
+    if (f->start && (nf ? motus_viewport_get_frames_drawn(f->vp) - f->frames0 >= (guint)atoi(nf)
+                        : now - f->start > (gint64)(f->seconds * 1e6))) {
+#ifdef HAVE_CALLGRIND
+        CALLGRIND_STOP_INSTRUMENTATION;
+        CALLGRIND_DUMP_STATS_AT("frames");
+#endif
         f->end = now;
         f->cpu1 = cpu_seconds();
         g_main_loop_quit(f->loop);
         return G_SOURCE_REMOVE;
     }
     return G_SOURCE_CONTINUE;
+}
+
+/* The window as its renderer draws it, to a PNG (what was measured, to look at). */
+static void save_window_png(GtkWidget *win, const char *path)
+{
+    int w = gtk_widget_get_width(win), h = gtk_widget_get_height(win);
+    GdkPaintable *p = gtk_widget_paintable_new(win);
+    GtkSnapshot *snap = gtk_snapshot_new();
+    gdk_paintable_snapshot(p, GDK_SNAPSHOT(snap), w, h);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snap);
+    GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(win));
+    if (node && r) {
+        GdkTexture *tex = gsk_renderer_render_texture(r, node, &GRAPHENE_RECT_INIT(0, 0, (float)w, (float)h));
+        if (!gdk_texture_save_to_png(tex, path)) fprintf(stderr, "cannot write %s\n", path);
+        g_object_unref(tex);
+    }
+    if (node) gsk_render_node_unref(node);
+    g_object_unref(p);
 }
 
 static int bench_fps(int n, double seconds, gboolean full)
@@ -179,6 +224,8 @@ static int bench_fps(int n, double seconds, gboolean full)
     printf("fps: %u frames in %.2f s = %.1f frames/s; CPU %.1f ms per frame (%.0f%% of one core); load average %.2f\n",
            frames, wall, frames / wall, 1e3 * (f.cpu1 - f.cpu0) / frames, 100 * (f.cpu1 - f.cpu0) / wall,
            load_average());
+    const char *shot = g_getenv("GUI_BENCH_SHOT");
+    if (shot) save_window_png(win, shot);
     g_main_loop_unref(f.loop);
     gtk_window_destroy(GTK_WINDOW(win));
     mt_model_free(m);

@@ -28,7 +28,7 @@ uniform vec3 uRigR;    // taken off so the body stays on its joints (mt_flexview
 
 out vec3 vPos;
 out vec3 vNormal;
-out vec3 vColor;
+flat out vec3 vColor; // one colour per body
 out float vValue;
 
 void main()

@@ -76,11 +76,15 @@ struct _MotusViewport {
     DetailGl *lod[MOTUS_LOD_LEVELS]; /* nbuf entries per level; coarser levels empty (count 0) where the body has none */
     GlBuf *axes;
     int *level;       /* nbuf: the level of detail each body was drawn at in the last frame (-1: not drawn) */
+    int *order;       /* nbuf: bodies nearest first in the last frame (solids are drawn in this order) */
+    float *near;      /* nbuf: eye distance of the nearest point of each body's bounding sphere, last frame */
     long tris_drawn;  /* solid triangles of the scene in the last frame (motus_viewport_get_triangles_drawn) */
     gboolean full_detail; /* every body at level 0 */
     GlBuf spring, grid, triad;
     GArray *spring_verts;
     GLuint pick_fbo, pick_color, pick_depth;
+    GLuint bg_fbo, bg_tex; /* the background gradient, drawn once per size and copied into each frame */
+    int bg_w, bg_h;
     int pick_w, pick_h;
     guint frames;
 
@@ -132,6 +136,116 @@ typedef struct {
 
 G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
+/* The GL area. Under GTK's cairo renderer (software GL: motus_ui_choose_renderer)
+ * GTK 4.8 downloads the area's GL texture every frame and converts it to
+ * cairo's pixel format through floats, pixel by pixel: a quarter of the
+ * instructions of a frame of the main window during a run (bench/RESULTS.md).
+ * There the area reads its picture back itself, in cairo's format
+ * (glReadPixels as BGRA), and shows it as a memory texture; under GTK's GL
+ * renderer it shows its GL texture as GtkGLArea does. */
+#define MOTUS_TYPE_GL_VIEW (motus_gl_view_get_type())
+G_DECLARE_FINAL_TYPE(MotusGlView, motus_gl_view, MOTUS, GL_VIEW, GtkGLArea)
+
+struct _MotusGlView {
+    GtkGLArea parent_instance;
+    gboolean read_back; /* the window draws with cairo: render reads the picture back into frame */
+    cairo_surface_t *frame; /* the picture of the last render (read_back only) */
+    cairo_surface_t *spare; /* the one before, written again once GTK no longer shows it */
+};
+
+G_DEFINE_FINAL_TYPE(MotusGlView, motus_gl_view, GTK_TYPE_GL_AREA)
+
+static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
+{
+    MotusGlView *v = MOTUS_GL_VIEW(w);
+    GtkNative *native = gtk_widget_get_native(w);
+    GskRenderer *r = native ? gtk_native_get_renderer(native) : NULL;
+    v->read_back = r && GSK_IS_CAIRO_RENDERER(r);
+    if (!v->read_back) {
+        g_clear_pointer(&v->frame, cairo_surface_destroy);
+        g_clear_pointer(&v->spare, cairo_surface_destroy);
+        GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, snapshot);
+        return;
+    }
+    /* GtkGLArea renders here (area_render fills frame); its own texture node is dropped */
+    GtkSnapshot *inner = gtk_snapshot_new();
+    GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, inner);
+    GskRenderNode *node = gtk_snapshot_free_to_node(inner);
+    if (v->frame) {
+        /* a cairo node: GTK 4.8 would convert a texture through floats again at every paint */
+        cairo_t *cr = gtk_snapshot_append_cairo(
+            snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(w), (float)gtk_widget_get_height(w)));
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_set_source_surface(cr, v->frame, 0, 0);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+    } else if (node) /* an error message, or nothing rendered yet */
+        gtk_snapshot_append_node(snapshot, node);
+    if (node) gsk_render_node_unref(node);
+}
+
+static void gl_view_unrealize(GtkWidget *w)
+{
+    g_clear_pointer(&MOTUS_GL_VIEW(w)->frame, cairo_surface_destroy);
+    g_clear_pointer(&MOTUS_GL_VIEW(w)->spare, cairo_surface_destroy);
+    GTK_WIDGET_CLASS(motus_gl_view_parent_class)->unrealize(w);
+}
+
+static void gl_view_finalize(GObject *o)
+{
+    g_clear_pointer(&MOTUS_GL_VIEW(o)->frame, cairo_surface_destroy);
+    g_clear_pointer(&MOTUS_GL_VIEW(o)->spare, cairo_surface_destroy);
+    G_OBJECT_CLASS(motus_gl_view_parent_class)->finalize(o);
+}
+
+static void motus_gl_view_class_init(MotusGlViewClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = gl_view_finalize;
+    GTK_WIDGET_CLASS(klass)->snapshot = gl_view_snapshot;
+    GTK_WIDGET_CLASS(klass)->unrealize = gl_view_unrealize;
+}
+
+static void motus_gl_view_init(MotusGlView *v) { (void)v; }
+
+/* At the end of a render (the area's framebuffer bound, W x H device pixels,
+ * scale sf): the picture as a cairo image, rows top first, as the area's frame.
+ * Two images take turns: the last frame's node may still show the newer one,
+ * and the older is written again only when nothing else holds it (a new
+ * image each frame would be fresh memory, page-faulted in, on every frame). */
+static void gl_view_read_back(MotusGlView *v, int W, int H, int sf)
+{
+    if (W <= 0 || H <= 0) return;
+    cairo_surface_t *img = v->spare;
+    v->spare = NULL;
+    if (img && (cairo_image_surface_get_width(img) != W || cairo_image_surface_get_height(img) != H ||
+                cairo_surface_get_reference_count(img) != 1))
+        g_clear_pointer(&img, cairo_surface_destroy);
+    if (!img) img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    int stride = cairo_image_surface_get_stride(img);
+    guint8 *data = cairo_image_surface_get_data(img), *row = g_malloc((gsize)stride);
+    if (!data) {
+        cairo_surface_destroy(img);
+        g_free(row);
+        return;
+    }
+    cairo_surface_flush(img);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, stride / 4);
+    /* bytes B G R A, opaque: cairo's ARGB32 on a little-endian machine; GL_UNSIGNED_INT_8_8_8_8_REV
+     * gives the same 32-bit words on any */
+    glReadPixels(0, 0, W, H, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, data);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    for (int j = 0; j < H / 2; j++) { /* GL's rows go bottom up */
+        guint8 *a = data + (gsize)j * stride, *b = data + (gsize)(H - 1 - j) * stride;
+        memcpy(row, a, (gsize)stride), memcpy(a, b, (gsize)stride), memcpy(b, row, (gsize)stride);
+    }
+    g_free(row);
+    cairo_surface_mark_dirty(img);
+    cairo_surface_set_device_scale(img, sf, sf);
+    v->spare = v->frame;
+    v->frame = img;
+}
+
 enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
 enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, SIG_GIZMO_DRAGGED, N_SIGNALS };
@@ -143,15 +257,19 @@ static void flex_controls_init(MotusViewport *self);
 
 /* ---- GL helpers -------------------------------------------------------------- */
 
-static GLuint compile_shader(GLenum type, const char *res, GError **error)
+/* Compiles a shader from the resources; defines (or NULL) go right after its #version line. */
+static GLuint compile_shader(GLenum type, const char *res, const char *defines, GError **error)
 {
     g_autoptr(GBytes) src = g_resources_lookup_data(res, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
     if (!src) return 0;
     gsize len;
     const char *text = g_bytes_get_data(src, &len);
-    GLint glen = (GLint)len;
+    const char *eol = memchr(text, '\n', len);
+    gsize head = eol ? (gsize)(eol + 1 - text) : len;
+    const char *parts[3] = {text, defines ? defines : "", text + head};
+    GLint lens[3] = {(GLint)head, -1, (GLint)(len - head)};
     GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &text, &glen);
+    glShaderSource(s, 3, parts, lens);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -165,11 +283,11 @@ static GLuint compile_shader(GLenum type, const char *res, GError **error)
     return s;
 }
 
-static GLuint link_program(const char *vert, const char *frag, GError **error)
+static GLuint link_program(const char *vert, const char *frag, const char *defines, GError **error)
 {
-    GLuint v = compile_shader(GL_VERTEX_SHADER, vert, error);
+    GLuint v = compile_shader(GL_VERTEX_SHADER, vert, defines, error);
     if (!v) return 0;
-    GLuint f = compile_shader(GL_FRAGMENT_SHADER, frag, error);
+    GLuint f = compile_shader(GL_FRAGMENT_SHADER, frag, defines, error);
     if (!f) {
         glDeleteShader(v);
         return 0;
@@ -360,6 +478,8 @@ static void delete_scene_buffers(MotusViewport *self)
     }
     for (int l = 0; l < MOTUS_LOD_LEVELS; l++) g_clear_pointer(&self->lod[l], g_free);
     g_clear_pointer(&self->level, g_free);
+    g_clear_pointer(&self->order, g_free);
+    g_clear_pointer(&self->near, g_free);
     g_clear_pointer(&self->axes, g_free);
     g_clear_pointer(&self->flexgl, g_free);
     self->nbuf = 0;
@@ -418,7 +538,9 @@ static void upload_scene(MotusViewport *self)
     self->nbuf = self->scene->nbody + 1;
     for (int l = 0; l < MOTUS_LOD_LEVELS; l++) self->lod[l] = g_new0(DetailGl, self->nbuf);
     self->level = g_new(int, self->nbuf);
-    for (int i = 0; i < self->nbuf; i++) self->level[i] = -1;
+    self->order = g_new(int, self->nbuf);
+    self->near = g_new0(float, self->nbuf);
+    for (int i = 0; i < self->nbuf; i++) self->level[i] = -1, self->order[i] = i;
     self->axes = g_new0(GlBuf, self->nbuf);
     self->flexgl = g_new0(FlexGl, self->nbuf);
     for (int i = 0; i < self->nbuf; i++) {
@@ -453,12 +575,12 @@ static void area_realize(GtkGLArea *area, gpointer data)
         return;
     }
     GError *error = NULL;
-    self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", &error);
-    if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", &error);
-    if (self->prog_pick) self->prog_line = link_program(RES "line.vert", RES "line.frag", &error);
-    if (self->prog_line) self->prog_bg = link_program(RES "background.vert", RES "background.frag", &error);
-    if (self->prog_bg) self->prog_flex = link_program(RES "flex.vert", RES "mesh.frag", &error);
-    if (self->prog_flex) self->prog_flex_pick = link_program(RES "flex.vert", RES "pick.frag", &error);
+    self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", NULL, &error);
+    if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", NULL, &error);
+    if (self->prog_pick) self->prog_line = link_program(RES "line.vert", RES "line.frag", NULL, &error);
+    if (self->prog_line) self->prog_bg = link_program(RES "background.vert", RES "background.frag", NULL, &error);
+    if (self->prog_bg) self->prog_flex = link_program(RES "flex.vert", RES "mesh.frag", "#define COLOUR_MAP 1\n", &error);
+    if (self->prog_flex) self->prog_flex_pick = link_program(RES "flex.vert", RES "pick.frag", NULL, &error);
     if (!self->prog_flex_pick) {
         self->gl_error = error;
         self->gl_ok = FALSE;
@@ -507,7 +629,11 @@ static void area_unrealize(GtkGLArea *area, gpointer data)
         if (self->pick_fbo) glDeleteFramebuffers(1, &self->pick_fbo);
         if (self->pick_color) glDeleteRenderbuffers(1, &self->pick_color);
         if (self->pick_depth) glDeleteRenderbuffers(1, &self->pick_depth);
+        if (self->bg_fbo) glDeleteFramebuffers(1, &self->bg_fbo);
+        if (self->bg_tex) glDeleteTextures(1, &self->bg_tex);
     }
+    self->bg_fbo = self->bg_tex = 0;
+    self->bg_w = self->bg_h = 0;
     self->vao_empty = self->prog_mesh = self->prog_pick = self->prog_line = self->prog_bg = 0;
     self->prog_flex = self->prog_flex_pick = self->map_tex = 0;
     self->pick_fbo = self->pick_color = self->pick_depth = 0;
@@ -529,6 +655,7 @@ static void body_matrix(MotusViewport *self, int i, mat4 M)
         motus_scene_pose_matrix(self->poses + 7 * i, M);
 }
 
+/* mesh.vert has no uView (draw_solid sets uModelView): GL ignores location -1. */
 static void set_camera_uniforms(GLuint prog, mat4 V, mat4 P)
 {
     glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, (const float *)V);
@@ -542,7 +669,7 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
     mat3 N;
     glm_mat4_mul(V, M, VM);
     glm_mat4_pick3(VM, N); /* rigid: the inverse transpose is the rotation itself */
-    glUniformMatrix4fv(glGetUniformLocation(prog, "uModel"), 1, GL_FALSE, (const float *)M);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uModelView"), 1, GL_FALSE, (const float *)VM);
     glUniformMatrix3fv(glGetUniformLocation(prog, "uNormal"), 1, GL_FALSE, (const float *)N);
     glUniform4fv(glGetUniformLocation(prog, "uHighlight"), 1, hl);
     glBindVertexArray(b->vao);
@@ -553,16 +680,33 @@ static void draw_solid(GLuint prog, const GlBuf *b, mat4 V, mat4 M, const float 
 }
 
 /* The level of detail of body i in this frame: from the size on screen of
- * its bounding sphere (centre at pose M, viewport H device pixels high). */
+ * its bounding sphere (centre at pose M, viewport H device pixels high).
+ * Also sets near[i], the eye distance of the sphere's nearest point. */
 static int body_level(MotusViewport *self, int i, mat4 V, mat4 M, float H)
 {
     const MotusBodyMesh *bm = &self->scene->body[i];
-    if (self->full_detail || !bm->coarse[0].tri) return 0;
     vec4 c = {bm->centre[0], bm->centre[1], bm->centre[2], 1.0f}, w, e;
     glm_mat4_mulv(M, c, w);
     glm_mat4_mulv(V, w, e);
-    double dist = self->cam.ortho ? self->cam.distance : -e[2]; /* the eye looks along −z */
+    self->near[i] = -e[2] - bm->radius; /* the eye looks along −z */
+    if (self->full_detail || !bm->coarse[0].tri) return 0;
+    double dist = self->cam.ortho ? self->cam.distance : -e[2];
     return motus_lod_level(motus_lod_radius_px(bm->radius, dist, self->cam.fovy, H));
+}
+
+/* Bodies nearest first: the rasteriser's depth test then rejects hidden
+ * fragments before their shading, where drawn far first every covered
+ * fragment would be shaded (a chain seen end-on: 100 spheres over one
+ * another). Insertion sort from the last frame's order, which a moving
+ * camera changes little. */
+static void sort_near_first(MotusViewport *self)
+{
+    int *o = self->order;
+    for (int k = 1; k < self->nbuf; k++) {
+        int b = o[k], j = k;
+        for (; j > 0 && self->near[o[j - 1]] > self->near[b]; j--) o[j] = o[j - 1];
+        o[j] = b;
+    }
 }
 
 static void draw_lines(GLuint prog, const GlBuf *b, mat4 M, float alpha)
@@ -707,6 +851,70 @@ static void fit_now(MotusViewport *self)
     self->touched = FALSE;
 }
 
+/* The background gradient, full-screen and shaded per pixel, was a tenth of
+ * the software rasteriser's work in a frame of the 200k-triangle benchmark:
+ * it is drawn once per size into a texture of the format of GTK's, and each
+ * frame copies it (glBlitFramebuffer of the same size and format is a memory
+ * copy in Mesa). Without a texture of that format the gradient is drawn. */
+static void draw_background(MotusViewport *self, int W, int H)
+{
+    GLint target = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+    glDisable(GL_DEPTH_TEST);
+    if (self->bg_fbo && (self->bg_w != W || self->bg_h != H)) {
+        glDeleteFramebuffers(1, &self->bg_fbo);
+        glDeleteTextures(1, &self->bg_tex);
+        self->bg_fbo = self->bg_tex = 0;
+    }
+    gboolean fresh = FALSE;
+    if (!self->bg_fbo && W > 0 && H > 0) {
+        GLint type = 0, name = 0, format = 0;
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+        if (type == GL_TEXTURE && name) {
+            glBindTexture(GL_TEXTURE_2D, (GLuint)name);
+            glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        } else if (type == GL_RENDERBUFFER && name) {
+            glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+            glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+            glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        }
+        if (format) {
+            glGenTextures(1, &self->bg_tex);
+            glBindTexture(GL_TEXTURE_2D, self->bg_tex);
+            glTexImage2D(GL_TEXTURE_2D, 0, format, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+            glGenFramebuffers(1, &self->bg_fbo);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, self->bg_fbo);
+            glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, self->bg_tex, 0);
+            if (glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+                fresh = TRUE;
+                self->bg_w = W, self->bg_h = H;
+            } else {
+                glDeleteFramebuffers(1, &self->bg_fbo);
+                glDeleteTextures(1, &self->bg_tex);
+                self->bg_fbo = self->bg_tex = 0;
+                glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)target);
+            }
+        }
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    if (!self->bg_fbo || fresh) {
+        glUseProgram(self->prog_bg);
+        glUniform3fv(glGetUniformLocation(self->prog_bg, "uTop"), 1, bg_top);
+        glUniform3fv(glGetUniformLocation(self->prog_bg, "uBottom"), 1, bg_bottom);
+        glBindVertexArray(self->vao_empty);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    if (self->bg_fbo) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)target);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, self->bg_fbo);
+        glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)target);
+    }
+}
+
 static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
 {
     (void)ctx;
@@ -723,16 +931,8 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
     int sf = gtk_widget_get_scale_factor(GTK_WIDGET(area));
     int W = gtk_widget_get_width(GTK_WIDGET(area)) * sf, H = gtk_widget_get_height(GTK_WIDGET(area)) * sf;
     glViewport(0, 0, W, H);
-    glClearColor(0.8f, 0.84f, 0.9f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-
-    /* background gradient */
-    glDisable(GL_DEPTH_TEST);
-    glUseProgram(self->prog_bg);
-    glUniform3fv(glGetUniformLocation(self->prog_bg, "uTop"), 1, bg_top);
-    glUniform3fv(glGetUniformLocation(self->prog_bg, "uBottom"), 1, bg_bottom);
-    glBindVertexArray(self->vao_empty);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_background(self, W, H);
+    glClear(GL_DEPTH_BUFFER_BIT);
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
@@ -755,7 +955,13 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
         self->tris_drawn = 0;
         for (int i = 0; i < self->nbuf; i++) {
             body_matrix(self, i, M);
-            const DetailGl *d = &self->lod[self->level[i] = body_level(self, i, V, M, (float)H)][i];
+            self->level[i] = body_level(self, i, V, M, (float)H);
+        }
+        sort_near_first(self);
+        for (int k = 0; k < self->nbuf; k++) {
+            int i = self->order[k];
+            body_matrix(self, i, M);
+            const DetailGl *d = &self->lod[self->level[i]][i];
             if (self->scene->body[i].closed)
                 glEnable(GL_CULL_FACE);
             else
@@ -834,6 +1040,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
 
     glBindVertexArray(0);
     glUseProgram(0);
+    if (MOTUS_GL_VIEW(area)->read_back) gl_view_read_back(MOTUS_GL_VIEW(area), W, H, sf);
     self->frames++;
     hud_refresh(self);
     return TRUE;
@@ -1301,7 +1508,7 @@ static void motus_viewport_init(MotusViewport *self)
 
     self->overlay = gtk_overlay_new();
     gtk_widget_set_parent(self->overlay, GTK_WIDGET(self));
-    self->area = gtk_gl_area_new();
+    self->area = g_object_new(MOTUS_TYPE_GL_VIEW, NULL);
     GtkGLArea *area = GTK_GL_AREA(self->area);
     gtk_gl_area_set_required_version(area, 3, 3);
 #if GTK_CHECK_VERSION(4, 12, 0)
@@ -2145,6 +2352,16 @@ void motus_viewport_set_full_detail(MotusViewport *self, gboolean full)
 int motus_viewport_get_body_detail(MotusViewport *self, int body)
 {
     return body >= 0 && body < self->nbuf ? self->level[body] : -1;
+}
+
+gboolean motus_viewport_reads_back(MotusViewport *self) { return MOTUS_GL_VIEW(self->area)->frame != NULL; }
+
+int motus_viewport_get_draw_rank(MotusViewport *self, int body)
+{
+    if (body < 0 || body >= self->nbuf || self->level[body] < 0) return -1;
+    for (int k = 0; k < self->nbuf; k++)
+        if (self->order[k] == body) return k;
+    return -1;
 }
 
 long motus_viewport_get_triangles_drawn(MotusViewport *self) { return self->tris_drawn; }

@@ -100,6 +100,12 @@ void motus_viewport_set_full_detail(MotusViewport *self, gboolean full);
 /* The level body `body` (nbody: the ground) was drawn at in the last frame
  * (0: full detail), -1 before it was drawn. */
 int motus_viewport_get_body_detail(MotusViewport *self, int body);
+/* TRUE when the view's last frame was read back from GL into a cairo image
+ * (the window drawn by GTK's cairo renderer), FALSE when GTK shows its GL texture. */
+gboolean motus_viewport_reads_back(MotusViewport *self);
+/* Where body `body` (nbody: the ground) came in the last frame's drawing of
+ * rigid solids, which goes nearest first (0: first), -1 before a frame. */
+int motus_viewport_get_draw_rank(MotusViewport *self, int body);
 /* Solid triangles of the scene (bodies, glyphs, springs, flexible surfaces)
  * drawn in the last frame, before back faces are culled. */
 long motus_viewport_get_triangles_drawn(MotusViewport *self);

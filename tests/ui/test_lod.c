@@ -7,9 +7,13 @@
  * - the small ball is still drawn where it should be, in its colour, and
  *   covers as many pixels (within 15 % and 3 px) as at full detail: still round;
  * - picking (always at full detail) finds it; selecting it keeps its level.
+ * - solids are drawn nearest first and the picture is the same (test_order);
+ * - the background gradient, drawn once per size, follows a resize, and
+ *   the view's picture is the right way up whether GTK's cairo renderer
+ *   (the view reads it back itself) or GTK's GL renderer shows it (gui_lod_gl).
  * Screenshots lod.png, lod_full.png, lod_zoom.png and lod_zoom_middle.png
  * (the small and the middle ball magnified, coarse left, full detail right)
- * stay in build/tests/ui. */
+ * and order_right.png stay in build/tests/ui. */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -45,21 +49,29 @@ static void ball_on_screen(int b, double *x, double *y, double *r)
     *x = out.x, *y = out.y;
 }
 
-/* Pixels of a screenshot within r + 2 px of (x, y) whose green stands out (the small ball's colour). */
-static int green_pixels(const char *png, double x, double y, double r)
+/* Pixels of a screenshot between r0 and r1 px from (x, y) in which channel c (0 blue, 1 green, 2 red) stands
+ * out from the other two by 40 levels (a ball's colour). */
+static int colour_pixels(const char *png, double x, double y, double r0, double r1, int c)
 {
     g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, NULL);
     g_assert_nonnull(tex);
-    int w = gdk_texture_get_width(tex), h = gdk_texture_get_height(tex), n = 0, R = (int)ceil(r) + 2;
+    int w = gdk_texture_get_width(tex), h = gdk_texture_get_height(tex), n = 0, R = (int)ceil(r1);
     guchar *px = g_malloc((gsize)w * h * 4);
     gdk_texture_download(tex, px, (gsize)w * 4);
     for (int j = MAX(0, (int)y - R); j <= MIN(h - 1, (int)y + R); j++)
         for (int i = MAX(0, (int)x - R); i <= MIN(w - 1, (int)x + R); i++) {
             const guchar *q = px + ((gsize)j * w + i) * 4; /* B G R A */
-            if (q[1] > q[2] + 40 && q[1] > q[0] + 40) n++;
+            double d = hypot(i - x, j - y);
+            if (d >= r0 && d <= r1 && q[c] > q[(c + 1) % 3] + 40 && q[c] > q[(c + 2) % 3] + 40) n++;
         }
     g_free(px);
     return n;
+}
+
+/* Pixels within r + 2 px of (x, y) whose green stands out (the small ball's colour); the square around it. */
+static int green_pixels(const char *png, double x, double y, double r)
+{
+    return colour_pixels(png, x, y, 0, (r + 2) * G_SQRT2, 1);
 }
 
 /* Both pictures of an S × S square around (x, y) side by side, magnified Z×, to look at. */
@@ -132,6 +144,110 @@ static void test_levels(void)
     g_assert_cmpint(motus_viewport_get_body_detail(viewport(), 2), ==, MOTUS_LOD_LEVELS - 1);
 }
 
+/* Rigid solids are drawn nearest first, so that the rasteriser's depth test
+ * rejects hidden fragments before they are shaded; the picture must not
+ * change. Seen from the right (the eye on +x) in orthographic projection the
+ * row of balls is end-on: the small green one (x = 12) is drawn first, then
+ * the blue one, then the big red one (x = 0), and they show as a green disc
+ * in a blue ring in a red ring. From the front the big one, whose bounding
+ * sphere comes nearest, is drawn first. */
+static void test_order(void)
+{
+    motus_viewport_set_orthographic(viewport(), TRUE);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "view-right", NULL);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "fit-all", NULL);
+    wait_drawn();
+    int rank[3];
+    for (int b = 0; b < 3; b++) rank[b] = motus_viewport_get_draw_rank(viewport(), b);
+    g_test_message("seen from the right: drawn in ranks near %d, middle %d, far %d", rank[0], rank[1], rank[2]);
+    g_assert_cmpint(rank[2], >=, 0);
+    g_assert_cmpint(rank[2], <, rank[1]);
+    g_assert_cmpint(rank[1], <, rank[0]);
+    double x[3], y[3], r[3];
+    for (int b = 0; b < 3; b++) ball_on_screen(b, &x[b], &y[b], &r[b]);
+    g_assert_cmpfloat(fabs(x[0] - x[2]) + fabs(y[0] - y[2]), <, 1); /* end-on */
+    g_autofree char *shot = NULL;
+    shoot("order_right.png", &shot);
+    /* each colour where its ball is in front, 2 px clear of the outlines */
+    double a[3] = {G_PI * ((r[0] - 2) * (r[0] - 2) - (r[1] + 2) * (r[1] + 2)),
+                   G_PI * ((r[1] - 2) * (r[1] - 2) - (r[2] + 2) * (r[2] + 2)), G_PI * (r[2] - 2) * (r[2] - 2)};
+    int n[3] = {colour_pixels(shot, x[2], y[2], r[1] + 2, r[0] - 2, 2), colour_pixels(shot, x[2], y[2], r[2] + 2, r[1] - 2, 0),
+                colour_pixels(shot, x[2], y[2], 0, r[2] - 2, 1)};
+    for (int b = 0; b < 3; b++) {
+        g_test_message("ball %d, %.1f px in radius: %d of %.0f pixels in its colour", b, r[b], n[b], a[b]);
+        g_assert_cmpfloat(n[b], >, 0.6 * a[b]); /* the lit side of the small green ball is yellowish */
+    }
+
+    motus_viewport_set_orthographic(viewport(), FALSE);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "view-front", NULL);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "fit-all", NULL);
+    wait_drawn();
+    g_assert_cmpint(motus_viewport_get_draw_rank(viewport(), 0), <, motus_viewport_get_draw_rank(viewport(), 1));
+    g_assert_cmpint(motus_viewport_get_draw_rank(viewport(), 0), <, motus_viewport_get_draw_rank(viewport(), 2));
+    g_assert_cmpint(motus_viewport_get_draw_rank(viewport(), 4), ==, -1); /* no such body */
+}
+
+/* Pixels of the 3D view's left strip (20 px wide, rows 5 % … 35 % of its
+ * height: no body, grid or triad there) that show the background gradient
+ * within 3 levels, of how many were checked. */
+static void background_pixels(const char *png, int *match, int *total)
+{
+    GtkWidget *area = motus_viewport_get_gl_area(viewport());
+    graphene_point_t o = GRAPHENE_POINT_INIT(0, 0), vo;
+    g_assert_true(gtk_widget_compute_point(area, GTK_WIDGET(win), &o, &vo));
+    int vx = (int)vo.x, vy = (int)vo.y, vh = gtk_widget_get_height(area);
+    float top[3], bot[3];
+    motus_viewport_get_background(viewport(), top, bot);
+    g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, NULL);
+    g_assert_nonnull(tex);
+    int w = gdk_texture_get_width(tex), h = gdk_texture_get_height(tex);
+    guchar *px = g_malloc((gsize)w * h * 4);
+    gdk_texture_download(tex, px, (gsize)w * 4);
+    *match = *total = 0;
+    for (int y = vy + vh / 20; y < vy + 7 * vh / 20 && y < h; y++)
+        for (int x = vx + 10; x < vx + 30 && x < w; x++) {
+            double f = (double)(y - vy) / (vh - 1); /* 0 at the top */
+            const guchar *q = px + ((gsize)y * w + x) * 4; /* B G R A */
+            int d = 0;
+            for (int k = 0; k < 3; k++) d = MAX(d, abs(q[2 - k] - (int)lround(255 * ((1 - f) * top[k] + f * bot[k]))));
+            *match += d <= 3;
+            (*total)++;
+        }
+    g_free(px);
+}
+
+/* The background gradient is drawn once per size of the view and copied into
+ * each frame: it must be the gradient at every size. */
+static void test_background(void)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(win), "view-front", NULL);
+    g_action_group_activate_action(G_ACTION_GROUP(win), "fit-all", NULL);
+    int sizes[2][2] = {{1280, 800}, {1000, 640}}, view_h[2];
+    for (int k = 0; k < 2; k++) {
+        gtk_window_set_default_size(GTK_WINDOW(win), sizes[k][0], sizes[k][1]);
+        wait_drawn();
+        wait_drawn();
+        g_autofree char *shot = NULL, *name = g_strdup_printf("background_%d.png", sizes[k][0]);
+        shoot(name, &shot);
+        int match, total;
+        background_pixels(shot, &match, &total);
+        GtkWidget *area = motus_viewport_get_gl_area(viewport());
+        g_test_message("window %dx%d, view %dx%d: %d of %d pixels of the strip show the gradient", sizes[k][0],
+                       sizes[k][1], gtk_widget_get_width(area), gtk_widget_get_height(area), match, total);
+        view_h[k] = gtk_widget_get_height(area);
+        g_assert_cmpint(total, >, 1000);
+        g_assert_cmpint(match, ==, total);
+        /* under GTK's cairo renderer the view reads its picture back itself (rows flipped: the gradient
+         * above would be upside down), under GTK's GL renderer GTK shows the GL texture (ctest gui_lod_gl) */
+        GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(win));
+        g_test_message("renderer %s, view read back: %d", G_OBJECT_TYPE_NAME(r), motus_viewport_reads_back(viewport()));
+        g_assert_cmpint(motus_viewport_reads_back(viewport()), ==, GSK_IS_CAIRO_RENDERER(r));
+    }
+    g_assert_cmpint(view_h[1], <, view_h[0]); /* the view did change size */
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
+    wait_drawn();
+}
+
 int main(int argc, char **argv)
 {
     ui_test_init(&argc, &argv);
@@ -141,6 +257,8 @@ int main(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
     g_test_add_func("/lod/levels", test_levels);
+    g_test_add_func("/lod/order", test_order);
+    g_test_add_func("/lod/background", test_background);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     return rc;
