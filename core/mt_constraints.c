@@ -426,16 +426,18 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
         }
         if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
             for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
-        int r0 = row[0];
+        int r0 = row[0], keep = !dslot || !st->stage; /* an inner stage wants the right-hand side only */
         if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
             unsigned long long o8;
             unsigned o4;
             memcpy(&o8, off + r0, sizeof o8);
             memcpy(&o4, off + r0 + 8, sizeof o4);
             if (!rhs || !(o8 | o4)) { /* no row out of the solve among the twelve */
-                mt_lanes_put3(gall + r0, ga);
-                mt_lanes_put3(gdall + r0, gda);
-                mt_lanes_put3(hall + r0, ha);
+                if (keep) {
+                    mt_lanes_put3(gall + r0, ga);
+                    mt_lanes_put3(gdall + r0, gda);
+                    mt_lanes_put3(hall + r0, ha);
+                }
                 if (rhs) mt_lanes_put3(rhs + r0, v);
                 return;
             }
@@ -444,9 +446,11 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
             int r0w = row[l];
             if (r0w < 0) break; /* padding */
             for (int a = 0; a < 3; a++) {
-                gall[r0w + a] = ga[a][l];
-                gdall[r0w + a] = gda[a][l];
-                hall[r0w + a] = ha[a][l];
+                if (keep) {
+                    gall[r0w + a] = ga[a][l];
+                    gdall[r0w + a] = gda[a][l];
+                    hall[r0w + a] = ha[a][l];
+                }
                 if (rhs) rhs[r0w + a] = off[r0w + a] ? 0 : v[a][l];
             }
         }
