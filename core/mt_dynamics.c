@@ -123,29 +123,26 @@ static inline __attribute__((always_inline)) void body_eval4(MtState *st, const 
                                                       int done, int b, MtLeanIn *in, int lean)
 {
     const MtSystem *s = st->sys;
-    const double *qp[MT_LW], *op[MT_LW], *Jip[MT_LW], *Jcp[MT_LW];
+    const double *qp[MT_LW], *op[MT_LW];
     double *Rr[MT_LW], *Sr[MT_LW], *fr[MT_LW], *ar[MT_LW], *cr[MT_LW];
     for (int l = 0; l < MT_LW; l++) {
         qp[l] = q + 7 * (b + l) + 3;
         op[l] = u + 6 * (b + l) + 3;
-        Jip[l] = s->Jcinv + 9 * (b + l);
-        Jcp[l] = s->Jc + 9 * (b + l);
         Rr[l] = st->R + 9 * (b + l);
         Sr[l] = st->Jwinv + 9 * (b + l);
         fr[l] = st->f + 6 * (b + l);
         ar[l] = st->a0 + 6 * (b + l);
         cr[l] = st->acc + 6 * (b + l);
     }
-    MtLanes nn, m, im;
+    MtLanes nn, c[8]; /* MtSystem.bodyc: diagonals of Jcinv and Jc, m, 1/m */
     memcpy(&nn, st->qn + b, sizeof nn);
-    memcpy(&m, s->mass + b, sizeof m);
-    memcpy(&im, s->imass + b, sizeof im);
+    memcpy(c, s->bodyc + 8 * b, sizeof c);
+    MtLanes m = c[6], im = c[7];
     MtLanes p0 = MT_LANES(qp, 0), p1 = MT_LANES(qp, 1), p2 = MT_LANES(qp, 2), p3 = MT_LANES(qp, 3);
     MtLanes w = p0 * nn, x = p1 * nn, y = p2 * nn, z = p3 * nn;
     MtLanes R[9], S[9];
     MT_QUAT_ROT(R, w, x, y, z);
-    MtLanes d0 = MT_LANES(Jip, 0), d1 = MT_LANES(Jip, 4), d2 = MT_LANES(Jip, 8);
-    MT_ROT_DIAG(S, R, d0, d1, d2);
+    MT_ROT_DIAG(S, R, c[0], c[1], c[2]);
     if (!lean) {
         mt_lanes_put(Rr, 9, R);
         mt_lanes_put(Sr, 9, S);
@@ -164,7 +161,7 @@ static inline __attribute__((always_inline)) void body_eval4(MtState *st, const 
     MtLanes wb0 = R[0] * o0 + R[3] * o1 + R[6] * o2; /* J ω = R Jc Rᵀ ω */
     MtLanes wb1 = R[1] * o0 + R[4] * o1 + R[7] * o2;
     MtLanes wb2 = R[2] * o0 + R[5] * o1 + R[8] * o2;
-    wb0 *= MT_LANES(Jcp, 0); wb1 *= MT_LANES(Jcp, 4); wb2 *= MT_LANES(Jcp, 8);
+    wb0 *= c[3]; wb1 *= c[4]; wb2 *= c[5];
     MtLanes Jw0 = R[0] * wb0 + R[1] * wb1 + R[2] * wb2;
     MtLanes Jw1 = R[3] * wb0 + R[4] * wb1 + R[5] * wb2;
     MtLanes Jw2 = R[6] * wb0 + R[7] * wb1 + R[8] * wb2;

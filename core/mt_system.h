@@ -83,6 +83,8 @@ typedef struct MtSystem {
     double *mass;          /* nbody */
     double *imass;         /* nbody: 1/mass */
     double *Jc, *Jcinv;    /* nbody x 9: inertia about the centre of mass, body axes */
+    double *bodyc;         /* per group of MT_LW bodies (full groups), 8 x MT_LW field-major: the diagonals of
+                            * Jcinv and Jc (3 + 3), mass, 1/mass; what the body pass reads (mt_dynamics.c) */
     double *com;           /* nbody x 3: centre of mass in body axes */
     int *mbody;            /* nmarker */
     double *mpos;          /* nmarker x 3: marker origin relative to the centre of mass, body axes */
