@@ -156,14 +156,14 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
     MtStatus rc;
     for (long i = 0;; i++) {
         double t = t0 + i * h;
-        /* k1 at the step start doubles as the output evaluation */
-        if (!have_k1 && (rc = deriv(o, t, y, k1, err))) return rc;
+        int out = i % sv->every == 0 || i == nsteps, cancelled = cancel && *cancel;
+        /* k1 at the step start doubles as the output evaluation, and leaves st as the run's
+         * end state: an inner stage's evaluation only when neither, nor events, need st */
+        if (!have_k1 && (rc = (out || cancelled || events ? deriv : deriv_stage)(o, t, y, k1, err))) return rc;
         have_k1 = 0;
         if (i == 0 && events) mt_events_sample(o->st);
-        if (i % sv->every == 0 || i == nsteps) {
-            if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
-        }
-        if (i == nsteps || stop || (cancel && *cancel)) break;
+        if (out && (rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+        if (i == nsteps || stop || cancelled) break;
         double tend = (i == nsteps - 1) ? sv->until : t + h, ts = t;
         for (;;) { /* one grid step, cut at events */
             double hh = tend - ts;
