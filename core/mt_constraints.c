@@ -410,9 +410,13 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
             }
         }
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
-        for (int l = 0; l < MT_LW && dslot && row[l] >= 0; l++) {
-            double *D = st->dslot[blk[l]];
-            D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+        if (dslot) { /* and the diagonal, the factor's pivot reference (mt_bchol_diag0) */
+            double *d0 = mt_bchol_diag0(st->chol);
+            for (int l = 0; l < MT_LW && row[l] >= 0; l++) {
+                double *D = st->dslot[blk[l]];
+                D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+                d0[row[l]] = d00[l]; d0[row[l] + 1] = d11[l]; d0[row[l] + 2] = d22[l];
+            }
         }
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];

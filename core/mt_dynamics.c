@@ -661,7 +661,11 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             }
         }
         int bad = 0;
-        if (mt_lin_solve(st, q, st->lambda, &bad)) return singular(st, bad, t, err);
+        /* the row pass wrote A's diagonal (none raised: no rows near dependence) */
+        mt_bchol_diag0_given(st->chol, rows && !st->nnear);
+        int fail = mt_lin_solve(st, q, st->lambda, &bad);
+        mt_bchol_diag0_given(st->chol, 0);
+        if (fail) return singular(st, bad, t, err);
     }
     add_reactions(st, st->lambda, st->acc);
 check:;
