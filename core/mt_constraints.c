@@ -420,7 +420,8 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
         }
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
-        mt_lanes_put(dl, MT_LEAN, out);
+        /* an inner stage leaves A(k,k) to the factor's storage and σ/m as it was (a constant) */
+        mt_lanes_put(dl, dslot && st->stage ? 24 : MT_LEAN, out);
         MtLanes ga[3], gda[3], ha[3], v[3];
         for (int a = 0; a < 3; a++) {
             ga[a] = p[0][a] - p[1][a];
