@@ -66,8 +66,8 @@ static void normalize_quats(const Ode *o, double *y)
     for (int b = 0; b < o->st->sys->nbody; b++) mt_quat_normalize(y + 7 * b + 3);
 }
 
-/* Writes y into the state, applies the optional projections. */
-MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+/* mt_ode_settle's checks and normalisation of y, st untouched. */
+MT_HOT static MtStatus settle_y(Ode *o, double t, double *y, MtError *err)
 {
     MtState *st = o->st;
     if (!mt_all_finite(y, o->nq + o->nu)) /* one test per step, then the culprit */
@@ -81,11 +81,26 @@ MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *s
                                     "or check masses and forces)"), name, t);
         }
     normalize_quats(o, y);
+    return MT_OK;
+}
+
+/* Writes y into the state (t, q, u, z). */
+static void put_state(Ode *o, double t, const double *y)
+{
+    MtState *st = o->st;
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
     if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
     st->t = t;
-    MtStatus rc = MT_OK;
+}
+
+/* Writes y into the state, applies the optional projections. */
+MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+{
+    MtState *st = o->st;
+    MtStatus rc = settle_y(o, t, y, err);
+    if (rc) return rc;
+    put_state(o, t, y);
     if (sv->correct_pos) rc = mt_project_positions(st, 1e-12, 5, err);
     if (!rc && sv->correct_vel) rc = mt_project_velocities(st, err);
     if (sv->correct_pos || sv->correct_vel) {
@@ -102,11 +117,8 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
                      int need_eval, MtError *err)
 {
     MtState *st = o->st;
-    memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
-    memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
-    if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
+    put_state(o, t, y);
     normalize_quats(o, st->q);
-    st->t = t;
     if (need_eval) {
         MtStatus rc = mt_eval(st, t, st->q, st->u, err);
         if (rc) return rc;
@@ -153,17 +165,25 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
     long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
     if (nsteps < 0) nsteps = 0;
     int stop = 0, events = o->st->sys->model->nevent > 0, have_k1 = 0;
+    /* st follows y only at frames and at the end when a step needs nothing of it (no
+     * projections, turn counting, re-detection, events or integrated states): a copy less */
+    const MtSystem *s = o->st->sys;
+    int lazy = !events && !sv->correct_pos && !sv->correct_vel && !s->commit_kin && !s->nspecial && !s->naux, yok = 1;
+    double tset = t0; /* lazy: the time of the last settled y */
     MtStatus rc;
     for (long i = 0;; i++) {
         double t = t0 + i * h;
         int out = i % sv->every == 0 || i == nsteps, cancelled = cancel && *cancel;
         /* k1 at the step start doubles as the output evaluation, and leaves st as the run's
          * end state: an inner stage's evaluation only when neither, nor events, need st */
-        if (!have_k1 && (rc = (out || cancelled || events ? deriv : deriv_stage)(o, t, y, k1, err))) return rc;
+        if (!have_k1 && (rc = (out || cancelled || events ? deriv : deriv_stage)(o, t, y, k1, err))) goto fail;
         have_k1 = 0;
         if (i == 0 && events) mt_events_sample(o->st);
         if (out && (rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
-        if (i == nsteps || stop || cancelled) break;
+        if (i == nsteps || stop || cancelled) {
+            if (lazy && !out) put_state(o, tset, y);
+            break;
+        }
         double tend = (i == nsteps - 1) ? sv->until : t + h, ts = t;
         for (;;) { /* one grid step, cut at events */
             double hh = tend - ts;
@@ -172,17 +192,22 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
                 memcpy(d1, k1, sizeof(double) * (size_t)n); /* d1 holds f at the sub-step start for now */
             }
             for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k1[j];
-            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k2, err))) return rc;
+            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k2, err))) goto fail;
             for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k2[j];
-            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k3, err))) return rc;
+            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k3, err))) goto fail;
             for (int j = 0; j < n; j++) {
                 yt[j] = y[j] + hh * k3[j];
                 k2[j] += k3[j];
             }
-            if ((rc = deriv_stage(o, ts + hh, yt, k3, err))) return rc; /* k4 */
+            if ((rc = deriv_stage(o, ts + hh, yt, k3, err))) goto fail; /* k4 */
             for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * k2[j] + k3[j]);
             if (!events) {
-                if ((rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+                if (!lazy && (rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+                if (lazy && (rc = settle_y(o, tend, y, err))) {
+                    yok = 0;
+                    goto fail;
+                }
+                tset = tend;
                 break;
             }
             /* f at the step end: the next step's k1, and the crossing functions there */
@@ -204,6 +229,10 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
         if (stop) break;
     }
     return MT_OK;
+fail: /* st as if every step had been settled: the last settled y, or its time when y is not finite */
+    if (lazy && yok) put_state(o, tset, y);
+    else if (lazy) o->st->t = tset;
+    return rc;
 }
 
 /* Dormand–Prince 5(4) tableau. */
