@@ -539,7 +539,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanim); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
@@ -576,8 +576,9 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->leanmask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
     st->leanground = malloc(nk / MT_LW + 1);
     st->leanc = calloc(8 * (nk + MT_LW), sizeof(double));
+    st->leanim = calloc(2 * nk, sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
-    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn)
+    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn || !st->leanim)
         goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));

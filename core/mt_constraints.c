@@ -266,6 +266,7 @@ void mt_state_init_lean(MtState *st)
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
             st->dlean[MT_LEAN * k + 30 + sd] = im;
+            st->leanim[2 * k + sd] = im;
         }
         st->leanblk[n++] = k;
     }

@@ -353,7 +353,7 @@ static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, c
         yp[l] = Lb + 6 + 9 * pr->sc;
         slot[l] = pr->slot;
         sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
-        iml[l] = (pr->sr ? -1 : 1) * Lb[30 + pr->sc];
+        iml[l] = (pr->sr ? -1 : 1) * st->leanim[2 * pr->c + pr->sc];
     }
     MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
     MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
@@ -503,13 +503,13 @@ MT_HOT static void add_reactions(const MtState *st, const double *lambda, double
     if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
         for (int i = 0; i < st->nlean; i++) {
             const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
-            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = L0[30];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->leanim[2 * st->leanblk[i]];
             const double *y = L0 + 6;
             a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
             for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
             if (i + 1 < st->nlean) {
                 const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
-                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = L1[30 + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->leanim[2 * st->leanblk[i + 1] + 1];
                 y = L1 + 6 + 9;
                 a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
                 for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);

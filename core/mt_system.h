@@ -184,6 +184,8 @@ typedef struct MtState {
     int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
     long long *leanmask;   /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
     unsigned char *leanground; /* per group: one of its sides is ground */
+    double *leanim;        /* nblock x 2: σ/m of a lean block's sides, as in dlean (the hot loops read them here:
+                            * inner stages then touch three of dlean's four cache lines per block) */
     double *leanc;         /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
