@@ -45,6 +45,7 @@ struct MtBchol {
                            * diagonals the column saves as it starts (1 its own, 2 its parent's) */
     MtBsuper *sup;       /* supernodal panels (mt_bchol_super.c) where the structure says they pay, else NULL */
     int sup_on;          /* the last factor was made by the panels */
+    int d0given;         /* diag0 was written with A (mt_bchol_diag0_given) */
 };
 
 int mt_bchol_regularised(const MtBchol *b) { return b->nreg; }
@@ -871,10 +872,12 @@ MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double 
         mt_bsuper_solve(b->sup, x);
         return 0;
     }
-    /* the original diagonal: saved column by column where each column has one
-     * parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
-    const unsigned char *dsave = tol > 0 ? b->dsave : NULL;
-    if (tol > 0 && !dsave) save_diag(b);
+    /* the original diagonal: given by the caller, or saved column by column where each
+     * column has one parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
+    int given = b->d0given;
+    b->d0given = 0;
+    const unsigned char *dsave = tol > 0 && !given ? b->dsave : NULL;
+    if (tol > 0 && !dsave && !given) save_diag(b);
     b->nreg = 0;
     for (int c = 0; c < b->n; c++) {
         const int *o = b->c3 + 5 * c, ds = dsave ? dsave[c] : 0;
@@ -917,6 +920,8 @@ MT_HOT void mt_bchol_solve(const MtBchol *b, double *x)
 /* ---- stale factor as preconditioner ---------------------------------- */
 
 double *mt_bchol_values(MtBchol *b) { return b->val; }
+double *mt_bchol_diag0(MtBchol *b) { return b->diag0; }
+void mt_bchol_diag0_given(MtBchol *b, int given) { b->d0given = given; }
 
 double *mt_bchol_swap_factor(MtBchol *a, MtBchol *b)
 {

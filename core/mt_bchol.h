@@ -38,6 +38,12 @@ int mt_bchol_factor(MtBchol *b, int detect, double tol, int *bad_block);
  * forward substitution follows its factorisation (x = rhs on entry, the
  * solution on return). */
 int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double *x);
+/* The original diagonal of A by row (original order), which a factor with
+ * tol > 0 keeps as the pivots' reference: a caller that writes it while
+ * assembling A calls mt_bchol_diag0_given(b, 1), and the next
+ * mt_bchol_factor_solve does not save it again (0 withdraws the hand-over). */
+double *mt_bchol_diag0(MtBchol *b);
+void mt_bchol_diag0_given(MtBchol *b, int given);
 /* Solves A x = rhs in place (x in the original block order, concatenated). */
 void mt_bchol_solve(const MtBchol *b, double *x);
 /* Row-offset of block k in the concatenated vector; total rows. */

@@ -78,7 +78,7 @@ void mt_system_free(MtSystem *s)
     mt_forces_free(s);
     mt_flex_free(s);
     mt_model_free(s->model);
-    free(s->mass); free(s->imass); free(s->Jc); free(s->Jcinv); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
+    free(s->mass); free(s->imass); free(s->Jc); free(s->Jcinv); free(s->bodyc); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
     free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->lockrow); free(s->zoff_control); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
     free(s);
 }
@@ -189,6 +189,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     if (!s->imass) goto nomem;
     s->Jc = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
     s->Jcinv = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
+    s->bodyc = malloc(sizeof(double) * 8 * (size_t)(nb + 1));
     s->com = malloc(sizeof(double) * 3 * (size_t)(nb + 1));
     s->mbody = malloc(sizeof(int) * (size_t)(m->nmarker + 1));
     s->mpos = malloc(sizeof(double) * 3 * (size_t)(m->nmarker + 1));
@@ -197,7 +198,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
     s->q0 = malloc(sizeof(double) * 7 * (size_t)(nb + 1));
     s->u0 = malloc(sizeof(double) * 6 * (size_t)(nb + 1));
     s->free_body = malloc(sizeof(int) * (size_t)(nb + 1));
-    if (!s->mass || !s->Jc || !s->Jcinv || !s->com || !s->mbody || !s->mpos || !s->mrot || !s->block || !s->q0 ||
+    if (!s->mass || !s->Jc || !s->Jcinv || !s->bodyc || !s->com || !s->mbody || !s->mpos || !s->mrot || !s->block || !s->q0 ||
         !s->u0 || !s->free_body)
         goto nomem;
     for (int i = 0; i < nb; i++) {
@@ -218,6 +219,12 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         mt_v3_cross(wr, b->omega, rc);
         mt_v3_add(u, b->vel, wr);
         mt_v3_copy(u + 3, b->omega);
+    }
+    for (int i = 0; i < nb - nb % MT_LW; i++) { /* the body pass's constants, four bodies per vector load */
+        double *c = s->bodyc + 8 * MT_LW * (i / MT_LW) + i % MT_LW;
+        const double *Ji = s->Jcinv + 9 * i, *Jc = s->Jc + 9 * i;
+        double v[8] = {Ji[0], Ji[4], Ji[8], Jc[0], Jc[4], Jc[8], s->mass[i], s->imass[i]};
+        for (int f = 0; f < 8; f++) c[MT_LW * f] = v[f];
     }
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];
@@ -532,7 +539,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanim); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
@@ -569,8 +576,9 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->leanmask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
     st->leanground = malloc(nk / MT_LW + 1);
     st->leanc = calloc(8 * (nk + MT_LW), sizeof(double));
+    st->leanim = calloc(2 * nk, sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
-    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn)
+    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn || !st->leanim)
         goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));

@@ -266,6 +266,7 @@ void mt_state_init_lean(MtState *st)
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
             st->dlean[MT_LEAN * k + 30 + sd] = im;
+            st->leanim[2 * k + sd] = im;
         }
         st->leanblk[n++] = k;
     }
@@ -410,13 +411,18 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
             }
         }
         out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
-        for (int l = 0; l < MT_LW && dslot && row[l] >= 0; l++) {
-            double *D = st->dslot[blk[l]];
-            D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+        if (dslot) { /* and the diagonal, the factor's pivot reference (mt_bchol_diag0) */
+            double *d0 = mt_bchol_diag0(st->chol);
+            for (int l = 0; l < MT_LW && row[l] >= 0; l++) {
+                double *D = st->dslot[blk[l]];
+                D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
+                d0[row[l]] = d00[l]; d0[row[l] + 1] = d11[l]; d0[row[l] + 2] = d22[l];
+            }
         }
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
-        mt_lanes_put(dl, MT_LEAN, out);
+        /* an inner stage leaves A(k,k) to the factor's storage and σ/m as it was (a constant) */
+        mt_lanes_put(dl, dslot && st->stage ? 24 : MT_LEAN, out);
         MtLanes ga[3], gda[3], ha[3], v[3];
         for (int a = 0; a < 3; a++) {
             ga[a] = p[0][a] - p[1][a];
@@ -426,16 +432,18 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
         }
         if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
             for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
-        int r0 = row[0];
+        int r0 = row[0], keep = !dslot || !st->stage; /* an inner stage wants the right-hand side only */
         if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
             unsigned long long o8;
             unsigned o4;
             memcpy(&o8, off + r0, sizeof o8);
             memcpy(&o4, off + r0 + 8, sizeof o4);
             if (!rhs || !(o8 | o4)) { /* no row out of the solve among the twelve */
-                mt_lanes_put3(gall + r0, ga);
-                mt_lanes_put3(gdall + r0, gda);
-                mt_lanes_put3(hall + r0, ha);
+                if (keep) {
+                    mt_lanes_put3(gall + r0, ga);
+                    mt_lanes_put3(gdall + r0, gda);
+                    mt_lanes_put3(hall + r0, ha);
+                }
                 if (rhs) mt_lanes_put3(rhs + r0, v);
                 return;
             }
@@ -444,9 +452,11 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
             int r0w = row[l];
             if (r0w < 0) break; /* padding */
             for (int a = 0; a < 3; a++) {
-                gall[r0w + a] = ga[a][l];
-                gdall[r0w + a] = gda[a][l];
-                hall[r0w + a] = ha[a][l];
+                if (keep) {
+                    gall[r0w + a] = ga[a][l];
+                    gdall[r0w + a] = gda[a][l];
+                    hall[r0w + a] = ha[a][l];
+                }
                 if (rhs) rhs[r0w + a] = off[r0w + a] ? 0 : v[a][l];
             }
         }

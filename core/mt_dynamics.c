@@ -34,6 +34,14 @@
         S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];                                       \
         S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];                                              \
     } while (0)
+/* ṗ = ½ (0, ω) ⊗ p of the stored quaternion p (not normalised), ω in project axes */
+#define MT_QDOT(d, w0, w1, w2, p0, p1, p2, p3)                                                                      \
+    do {                                                                                                            \
+        d[0] = 0.5 * (-w0 * p1 - w1 * p2 - w2 * p3);                                                                \
+        d[1] = 0.5 * (w0 * p0 + w1 * p3 - w2 * p2);                                                                 \
+        d[2] = 0.5 * (w1 * p0 + w2 * p1 - w0 * p3);                                                                 \
+        d[3] = 0.5 * (w2 * p0 + w0 * p2 - w1 * p1);                                                                 \
+    } while (0)
 
 void mt_stage_bodies(MtState *st, const double *q)
 {
@@ -67,6 +75,12 @@ static inline __attribute__((always_inline)) void body_eval(MtState *st, const d
 {
     const MtSystem *s = st->sys;
     double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+    if (st->dq) { /* mt_deriv's q̇ while the body is at hand */
+        double *d = st->dq + 7 * b, *dp = d + 3;
+        const double *om = u + 6 * b + 3;
+        mt_v3_copy(d, u + 6 * b);
+        MT_QDOT(dp, om[0], om[1], om[2], w, x, y, z);
+    }
     double nn = st->qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
     w *= nn; x *= nn; y *= nn; z *= nn;
     double R[9];
@@ -101,50 +115,63 @@ static inline __attribute__((always_inline)) void body_eval(MtState *st, const d
 
 /* body_eval for the four rigid bodies b..b+3, one per lane (mt_lanes.h),
  * when their inertia tensors are diagonal in body axes; with in (and done),
- * also their lanes as the row pass reads them. */
+ * also their lanes as the row pass reads them. With lean (an inner stage of
+ * a lean chain, whose row pass takes everything from in) only acc is
+ * written, not R, Jwinv, f, a0: nobody reads them before the next full
+ * evaluation (MtState.stage). */
 static inline __attribute__((always_inline)) void body_eval4(MtState *st, const double *restrict q, const double *restrict u,
-                                                      int done, int b, MtLeanIn *in)
+                                                      int done, int b, MtLeanIn *in, int lean)
 {
     const MtSystem *s = st->sys;
-    const double *qp[MT_LW], *op[MT_LW], *Jip[MT_LW], *Jcp[MT_LW];
+    const double *qp[MT_LW], *op[MT_LW];
     double *Rr[MT_LW], *Sr[MT_LW], *fr[MT_LW], *ar[MT_LW], *cr[MT_LW];
     for (int l = 0; l < MT_LW; l++) {
         qp[l] = q + 7 * (b + l) + 3;
         op[l] = u + 6 * (b + l) + 3;
-        Jip[l] = s->Jcinv + 9 * (b + l);
-        Jcp[l] = s->Jc + 9 * (b + l);
         Rr[l] = st->R + 9 * (b + l);
         Sr[l] = st->Jwinv + 9 * (b + l);
         fr[l] = st->f + 6 * (b + l);
         ar[l] = st->a0 + 6 * (b + l);
         cr[l] = st->acc + 6 * (b + l);
     }
-    MtLanes nn, m, im;
+    MtLanes nn, c[8]; /* MtSystem.bodyc: diagonals of Jcinv and Jc, m, 1/m */
     memcpy(&nn, st->qn + b, sizeof nn);
-    memcpy(&m, s->mass + b, sizeof m);
-    memcpy(&im, s->imass + b, sizeof im);
-    MtLanes w = MT_LANES(qp, 0) * nn, x = MT_LANES(qp, 1) * nn, y = MT_LANES(qp, 2) * nn, z = MT_LANES(qp, 3) * nn;
+    memcpy(c, s->bodyc + 8 * b, sizeof c);
+    MtLanes m = c[6], im = c[7];
+    MtLanes p0 = MT_LANES(qp, 0), p1 = MT_LANES(qp, 1), p2 = MT_LANES(qp, 2), p3 = MT_LANES(qp, 3);
+    MtLanes w = p0 * nn, x = p1 * nn, y = p2 * nn, z = p3 * nn;
     MtLanes R[9], S[9];
     MT_QUAT_ROT(R, w, x, y, z);
-    MtLanes d0 = MT_LANES(Jip, 0), d1 = MT_LANES(Jip, 4), d2 = MT_LANES(Jip, 8);
-    MT_ROT_DIAG(S, R, d0, d1, d2);
-    mt_lanes_put(Rr, 9, R);
-    mt_lanes_put(Sr, 9, S);
+    MT_ROT_DIAG(S, R, c[0], c[1], c[2]);
+    if (!lean) {
+        mt_lanes_put(Rr, 9, R);
+        mt_lanes_put(Sr, 9, S);
+    }
     MtLanes o0 = MT_LANES(op, 0), o1 = MT_LANES(op, 1), o2 = MT_LANES(op, 2);
+    if (st->dq) { /* mt_deriv's q̇ while the bodies are at hand */
+        double *dl[MT_LW];
+        for (int l = 0; l < MT_LW; l++) {
+            dl[l] = st->dq + 7 * (b + l);
+            mt_v3_copy(dl[l], u + 6 * (b + l));
+        }
+        MtLanes d[4];
+        MT_QDOT(d, o0, o1, o2, p0, p1, p2, p3);
+        mt_lanes_put4(dl, 3, d);
+    }
     MtLanes wb0 = R[0] * o0 + R[3] * o1 + R[6] * o2; /* J ω = R Jc Rᵀ ω */
     MtLanes wb1 = R[1] * o0 + R[4] * o1 + R[7] * o2;
     MtLanes wb2 = R[2] * o0 + R[5] * o1 + R[8] * o2;
-    wb0 *= MT_LANES(Jcp, 0); wb1 *= MT_LANES(Jcp, 4); wb2 *= MT_LANES(Jcp, 8);
+    wb0 *= c[3]; wb1 *= c[4]; wb2 *= c[5];
     MtLanes Jw0 = R[0] * wb0 + R[1] * wb1 + R[2] * wb2;
     MtLanes Jw1 = R[3] * wb0 + R[4] * wb1 + R[5] * wb2;
     MtLanes Jw2 = R[6] * wb0 + R[7] * wb1 + R[8] * wb2;
     MtLanes f[6] = {s->gravity[0] * m, s->gravity[1] * m, s->gravity[2] * m, /* −ω × Jω */
                     Jw1 * o2 - Jw2 * o1, Jw2 * o0 - Jw0 * o2, Jw0 * o1 - Jw1 * o0};
-    mt_lanes_put(fr, 6, f);
+    if (!lean) mt_lanes_put(fr, 6, f);
     if (done) {
         MtLanes a[6] = {f[0] * im, f[1] * im, f[2] * im, S[0] * f[3] + S[1] * f[4] + S[2] * f[5],
                         S[3] * f[3] + S[4] * f[4] + S[5] * f[5], S[6] * f[3] + S[7] * f[4] + S[8] * f[5]};
-        mt_lanes_put(ar, 6, a);
+        if (!lean) mt_lanes_put(ar, 6, a);
         mt_lanes_put(cr, 6, a);
         if (in) {
             const double *xp[MT_LW], *vp[MT_LW];
@@ -213,10 +240,13 @@ MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, cons
     b = 0;
     MtLeanIn lin[2], *cur = lin, *prev = lin + 1;
     int have = 0; /* prev holds the previous group's side 0 */
+    /* an inner stage: groups below blean write only what the rows and acc need; a part-filled
+     * last group gathers its lane 0's side 1 from the state, so the group before writes it all */
+    int blean = !st->stage || !rows || !st->alldiag ? 0 : s->nbody % MT_LW ? s->nbody - s->nbody % MT_LW - MT_LW : s->nbody;
     if (!s->nflex)
         for (; b + MT_LW <= s->nbody; b += MT_LW) {
             if (st->alldiag || diagonal4(s, b)) {
-                body_eval4(st, q, u, done, b, rows ? cur : NULL);
+                body_eval4(st, q, u, done, b, rows ? cur : NULL, b < blean);
                 if (!rows) continue;
                 if (!have) lean_in_body(st, q, u, b - 1, prev);
                 mt_lean_group(st, b / MT_LW, cur, prev, q, u, c0, c1, rhs);
@@ -323,7 +353,7 @@ static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, c
         yp[l] = Lb + 6 + 9 * pr->sc;
         slot[l] = pr->slot;
         sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
-        iml[l] = (pr->sr ? -1 : 1) * Lb[30 + pr->sc];
+        iml[l] = (pr->sr ? -1 : 1) * st->leanim[2 * pr->c + pr->sc];
     }
     MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
     MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
@@ -473,13 +503,13 @@ MT_HOT static void add_reactions(const MtState *st, const double *lambda, double
     if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
         for (int i = 0; i < st->nlean; i++) {
             const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
-            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = L0[30];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->leanim[2 * st->leanblk[i]];
             const double *y = L0 + 6;
             a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
             for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
             if (i + 1 < st->nlean) {
                 const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
-                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = L1[30 + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->leanim[2 * st->leanblk[i + 1] + 1];
                 y = L1 + 6 + 9;
                 a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
                 for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);
@@ -592,7 +622,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     const MtSystem *s = st->sys;
     st->nevals++;
     /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
-    int done = !s->nflex && s->nchan <= 3 && !s->model->ncontrol && !s->model->nforce && !s->nspring;
+    int done = mt_gravity_only(s);
     double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
     double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
@@ -631,7 +661,11 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             }
         }
         int bad = 0;
-        if (mt_lin_solve(st, q, st->lambda, &bad)) return singular(st, bad, t, err);
+        /* the row pass wrote A's diagonal (none raised: no rows near dependence) */
+        mt_bchol_diag0_given(st->chol, rows && !st->nnear);
+        int fail = mt_lin_solve(st, q, st->lambda, &bad);
+        mt_bchol_diag0_given(st->chol, 0);
+        if (fail) return singular(st, bad, t, err);
     }
     add_reactions(st, st->lambda, st->acc);
 check:;

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "mt_i18n.h"
-#include "mt_lanes.h"
 #include "mt_math.h"
 
 typedef MtOde Ode;
@@ -21,45 +20,45 @@ static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *er
     return mt_deriv(o->st, t, y, dy, err);
 }
 
-MT_HOT MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
+/* One evaluation into dy; the body pass writes q̇ (MtState.dq). stage: an
+ * inner stage of a step, whose side results in st (acc, R, f, g, …) nobody
+ * reads before the next full evaluation: with only gravity acting, the
+ * accelerations go straight into dy, not through st->acc (MtState.stage). */
+static inline __attribute__((always_inline)) MtStatus deriv_into(MtState *st, double t, const double *y, double *dy,
+                                                                 int stage, MtError *err)
 {
     const MtSystem *s = st->sys;
     int nq = s->nq, nu = s->nu;
     const double *q = y, *u = y + nq;
     if (s->naux) st->zcur = y + nq + nu; /* control and loop states follow q and u */
+    double *acc = st->acc;
+    stage = stage && mt_gravity_only(s);
+    if (stage) {
+        st->acc = dy + nq;
+        st->stage = 1;
+    }
+    st->dq = dy;
     MtStatus rc = mt_eval(st, t, q, u, err);
+    st->dq = NULL;
+    st->acc = acc;
+    st->stage = 0;
     st->zcur = st->z;
     if (rc) return rc;
-    int b = 0;
-    for (; b + MT_LW <= s->nbody; b += MT_LW) { /* four bodies per vector, each lane as the scalar loop below */
-        const double *wl[MT_LW], *pl[MT_LW];
-        double *dl[MT_LW];
-        for (int l = 0; l < MT_LW; l++) {
-            wl[l] = u + 6 * (b + l) + 3;
-            pl[l] = q + 7 * (b + l) + 3;
-            dl[l] = dy + 7 * (b + l);
-            mt_v3_copy(dl[l], u + 6 * (b + l));
-        }
-        MtLanes w0 = MT_LANES(wl, 0), w1 = MT_LANES(wl, 1), w2 = MT_LANES(wl, 2);
-        MtLanes p0 = MT_LANES(pl, 0), p1 = MT_LANES(pl, 1), p2 = MT_LANES(pl, 2), p3 = MT_LANES(pl, 3);
-        MtLanes d[4] = {0.5 * (-w0 * p1 - w1 * p2 - w2 * p3), 0.5 * (w0 * p0 + w1 * p3 - w2 * p2),
-                        0.5 * (w1 * p0 + w2 * p1 - w0 * p3), 0.5 * (w2 * p0 + w0 * p2 - w1 * p1)};
-        mt_lanes_put4(dl, 3, d);
-    }
-    for (; b < s->nbody; b++) {
-        const double *w = u + 6 * b + 3, *p = q + 7 * b + 3;
-        double *d = dy + 7 * b;
-        mt_v3_copy(d, u + 6 * b);
-        /* ṗ = ½ (0, ω) ⊗ p, ω in project axes */
-        d[3] = 0.5 * (-w[0] * p[1] - w[1] * p[2] - w[2] * p[3]);
-        d[4] = 0.5 * (w[0] * p[0] + w[1] * p[3] - w[2] * p[2]);
-        d[5] = 0.5 * (w[1] * p[0] + w[2] * p[1] - w[0] * p[3]);
-        d[6] = 0.5 * (w[2] * p[0] + w[0] * p[2] - w[1] * p[1]);
-    }
     for (int i = 0; i < s->nmodal; i++) dy[7 * s->nbody + i] = u[6 * s->nbody + i]; /* ẇ */
-    memcpy(dy + nq, st->acc, sizeof(double) * (size_t)nu);
+    if (!stage) memcpy(dy + nq, st->acc, sizeof(double) * (size_t)nu);
     if (s->naux) memcpy(dy + nq + nu, st->dz, sizeof(double) * (size_t)s->naux);
     return MT_OK;
+}
+
+MT_HOT MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *err)
+{
+    return deriv_into(st, t, y, dy, 0, err);
+}
+
+/* mt_deriv for an inner stage of a step: st's side results are left stale. */
+MT_HOT static MtStatus deriv_stage(Ode *o, double t, const double *y, double *dy, MtError *err)
+{
+    return deriv_into(o->st, t, y, dy, 1, err);
 }
 
 static void normalize_quats(const Ode *o, double *y)
@@ -67,8 +66,8 @@ static void normalize_quats(const Ode *o, double *y)
     for (int b = 0; b < o->st->sys->nbody; b++) mt_quat_normalize(y + 7 * b + 3);
 }
 
-/* Writes y into the state, applies the optional projections. */
-MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+/* mt_ode_settle's checks and normalisation of y, st untouched. */
+MT_HOT static MtStatus settle_y(Ode *o, double t, double *y, MtError *err)
 {
     MtState *st = o->st;
     if (!mt_all_finite(y, o->nq + o->nu)) /* one test per step, then the culprit */
@@ -82,11 +81,26 @@ MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *s
                                     "or check masses and forces)"), name, t);
         }
     normalize_quats(o, y);
+    return MT_OK;
+}
+
+/* Writes y into the state (t, q, u, z). */
+static void put_state(Ode *o, double t, const double *y)
+{
+    MtState *st = o->st;
     memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
     memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
     if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
     st->t = t;
-    MtStatus rc = MT_OK;
+}
+
+/* Writes y into the state, applies the optional projections. */
+MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *sv, MtError *err)
+{
+    MtState *st = o->st;
+    MtStatus rc = settle_y(o, t, y, err);
+    if (rc) return rc;
+    put_state(o, t, y);
     if (sv->correct_pos) rc = mt_project_positions(st, 1e-12, 5, err);
     if (!rc && sv->correct_vel) rc = mt_project_velocities(st, err);
     if (sv->correct_pos || sv->correct_vel) {
@@ -103,11 +117,8 @@ MtStatus mt_ode_emit(Ode *o, double t, const double *y, MtFrameFn fn, void *user
                      int need_eval, MtError *err)
 {
     MtState *st = o->st;
-    memcpy(st->q, y, sizeof(double) * (size_t)o->nq);
-    memcpy(st->u, y + o->nq, sizeof(double) * (size_t)o->nu);
-    if (st->sys->naux) memcpy(st->z, y + o->nq + o->nu, sizeof(double) * (size_t)st->sys->naux);
+    put_state(o, t, y);
     normalize_quats(o, st->q);
-    st->t = t;
     if (need_eval) {
         MtStatus rc = mt_eval(st, t, st->q, st->u, err);
         if (rc) return rc;
@@ -147,23 +158,32 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
                         MtRunStats *stats, MtError *err, double *work)
 {
     int n = o->n;
-    double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
+    /* k4 goes to k3's array once k2 holds k2 + k3: one array less to keep in the caches */
+    double *k1 = work, *k2 = k1 + n, *k3 = k2 + n, *yt = k3 + n;
     double *y0 = yt + n, *d1 = y0 + n, *ye = d1 + n, *sc = ye + n;
     double t0 = o->st->t, h = sv->step;
     long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
     if (nsteps < 0) nsteps = 0;
     int stop = 0, events = o->st->sys->model->nevent > 0, have_k1 = 0;
+    /* st follows y only at frames and at the end when a step needs nothing of it (no
+     * projections, turn counting, re-detection, events or integrated states): a copy less */
+    const MtSystem *s = o->st->sys;
+    int lazy = !events && !sv->correct_pos && !sv->correct_vel && !s->commit_kin && !s->nspecial && !s->naux, yok = 1;
+    double tset = t0; /* lazy: the time of the last settled y */
     MtStatus rc;
     for (long i = 0;; i++) {
         double t = t0 + i * h;
-        /* k1 at the step start doubles as the output evaluation */
-        if (!have_k1 && (rc = deriv(o, t, y, k1, err))) return rc;
+        int out = i % sv->every == 0 || i == nsteps, cancelled = cancel && *cancel;
+        /* k1 at the step start doubles as the output evaluation, and leaves st as the run's
+         * end state: an inner stage's evaluation only when neither, nor events, need st */
+        if (!have_k1 && (rc = (out || cancelled || events ? deriv : deriv_stage)(o, t, y, k1, err))) goto fail;
         have_k1 = 0;
         if (i == 0 && events) mt_events_sample(o->st);
-        if (i % sv->every == 0 || i == nsteps) {
-            if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+        if (out && (rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
+        if (i == nsteps || stop || cancelled) {
+            if (lazy && !out) put_state(o, tset, y);
+            break;
         }
-        if (i == nsteps || stop || (cancel && *cancel)) break;
         double tend = (i == nsteps - 1) ? sv->until : t + h, ts = t;
         for (;;) { /* one grid step, cut at events */
             double hh = tend - ts;
@@ -172,14 +192,22 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
                 memcpy(d1, k1, sizeof(double) * (size_t)n); /* d1 holds f at the sub-step start for now */
             }
             for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k1[j];
-            if ((rc = deriv(o, ts + 0.5 * hh, yt, k2, err))) return rc;
+            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k2, err))) goto fail;
             for (int j = 0; j < n; j++) yt[j] = y[j] + 0.5 * hh * k2[j];
-            if ((rc = deriv(o, ts + 0.5 * hh, yt, k3, err))) return rc;
-            for (int j = 0; j < n; j++) yt[j] = y[j] + hh * k3[j];
-            if ((rc = deriv(o, ts + hh, yt, k4, err))) return rc;
-            for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * (k2[j] + k3[j]) + k4[j]);
+            if ((rc = deriv_stage(o, ts + 0.5 * hh, yt, k3, err))) goto fail;
+            for (int j = 0; j < n; j++) {
+                yt[j] = y[j] + hh * k3[j];
+                k2[j] += k3[j];
+            }
+            if ((rc = deriv_stage(o, ts + hh, yt, k3, err))) goto fail; /* k4 */
+            for (int j = 0; j < n; j++) y[j] += hh / 6 * (k1[j] + 2 * k2[j] + k3[j]);
             if (!events) {
-                if ((rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+                if (!lazy && (rc = mt_ode_settle(o, tend, y, sv, err))) return rc;
+                if (lazy && (rc = settle_y(o, tend, y, err))) {
+                    yok = 0;
+                    goto fail;
+                }
+                tset = tend;
                 break;
             }
             /* f at the step end: the next step's k1, and the crossing functions there */
@@ -201,6 +229,10 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
         if (stop) break;
     }
     return MT_OK;
+fail: /* st as if every step had been settled: the last settled y, or its time when y is not finite */
+    if (lazy && yok) put_state(o, tset, y);
+    else if (lazy) o->st->t = tset;
+    return rc;
 }
 
 /* Dormand–Prince 5(4) tableau. */
@@ -253,15 +285,15 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
                                 MT_("solver: step size fell below %.3g s at t = %.6g s; the motion is too stiff or singular for "
                                     "these tolerances"), h, t);
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * a21 * k1[j];
-        if ((rc = deriv(o, t + c2 * h, yt, k2, err))) return rc;
+        if ((rc = deriv_stage(o, t + c2 * h, yt, k2, err))) return rc;
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a31 * k1[j] + a32 * k2[j]);
-        if ((rc = deriv(o, t + c3 * h, yt, k3, err))) return rc;
+        if ((rc = deriv_stage(o, t + c3 * h, yt, k3, err))) return rc;
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a41 * k1[j] + a42 * k2[j] + a43 * k3[j]);
-        if ((rc = deriv(o, t + c4 * h, yt, k4, err))) return rc;
+        if ((rc = deriv_stage(o, t + c4 * h, yt, k4, err))) return rc;
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a51 * k1[j] + a52 * k2[j] + a53 * k3[j] + a54 * k4[j]);
-        if ((rc = deriv(o, t + c5 * h, yt, k5, err))) return rc;
+        if ((rc = deriv_stage(o, t + c5 * h, yt, k5, err))) return rc;
         for (int j = 0; j < n; j++) yt[j] = y[j] + h * (a61 * k1[j] + a62 * k2[j] + a63 * k3[j] + a64 * k4[j] + a65 * k5[j]);
-        if ((rc = deriv(o, t + h, yt, k6, err))) return rc;
+        if ((rc = deriv_stage(o, t + h, yt, k6, err))) return rc;
         for (int j = 0; j < n; j++) yn[j] = y[j] + h * (a71 * k1[j] + a73 * k3[j] + a74 * k4[j] + a75 * k5[j] + a76 * k6[j]);
         if ((rc = deriv(o, t + h, yn, k7, err))) return rc;
         double en = 0;
@@ -364,7 +396,7 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
         free(yv);
         return rc;
     }
-    int nwork = sv->method == MT_METHOD_RK4 ? 10 : 20;
+    int nwork = sv->method == MT_METHOD_RK4 ? 9 : 20;
     double *work = calloc((size_t)nwork * (size_t)(o.n + 1), sizeof(double));
     if (!work) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
     double *y = work + (size_t)(nwork - 1) * (size_t)(o.n + 1);

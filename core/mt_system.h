@@ -83,6 +83,8 @@ typedef struct MtSystem {
     double *mass;          /* nbody */
     double *imass;         /* nbody: 1/mass */
     double *Jc, *Jcinv;    /* nbody x 9: inertia about the centre of mass, body axes */
+    double *bodyc;         /* per group of MT_LW bodies (full groups), 8 x MT_LW field-major: the diagonals of
+                            * Jcinv and Jc (3 + 3), mass, 1/mass; what the body pass reads (mt_dynamics.c) */
     double *com;           /* nbody x 3: centre of mass in body axes */
     int *mbody;            /* nmarker */
     double *mpos;          /* nmarker x 3: marker origin relative to the centre of mass, body axes */
@@ -162,6 +164,9 @@ typedef struct MtState {
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
     /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
     double *qn;            /* nbody: scratch, 1/|quaternion| of the evaluation */
+    double *dq;            /* set by mt_deriv for its evaluation: the body pass writes q̇ there (7 per body) */
+    int stage;             /* set by mt_deriv_stage: only the derivative is wanted (an integrator's inner
+                            * stage); a lean chain's body and row passes skip R, Jwinv, f, a0, g, ġ, h */
     double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
                             * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
                             * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
@@ -179,6 +184,8 @@ typedef struct MtState {
     int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
     long long *leanmask;   /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
     unsigned char *leanground; /* per group: one of its sides is ground */
+    double *leanim;        /* nblock x 2: σ/m of a lean block's sides, as in dlean (the hot loops read them here:
+                            * inner stages then touch three of dlean's four cache lines per block) */
     double *leanc;         /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
@@ -309,6 +316,14 @@ void mt_state_commit(MtState *st);
 void mt_state_init_coords(MtState *st);
 /* Largest constraint violation |g| and |ġ| at the current state (non-dependent rows). */
 void mt_constraint_error(MtState *st, double *gmax, double *gdmax);
+
+/* Nothing but gravity and gyroscopic forces act: mt_eval's body pass finishes
+ * the free accelerations, and nothing in an evaluation reads acc before it
+ * writes it. */
+static inline int mt_gravity_only(const MtSystem *s)
+{
+    return !s->nflex && s->nchan <= 3 && !s->model->ncontrol && !s->model->nforce && !s->nspring;
+}
 
 /* Body b's inertia and its inverse are diagonal in body axes (the body pass
  * then takes four such bodies per vector, mt_dynamics.c). */
