@@ -16,6 +16,40 @@
 
 #include "mt_test.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+
+/* The run's frames see subnormals flushed: a tiny number halved reads as 0. */
+static int flush_seen(void *user, MtState *st)
+{
+    (void)st;
+    volatile double tiny = 1e-308;
+    int *seen = user;
+    *seen += (tiny * 1e-10 == 0) && (_mm_getcsr() & 0x8040u) == 0x8040u;
+    return 0;
+}
+
+/* mt_run flushes subnormals on its thread while it runs and gives the caller's mode back. */
+static void flush_to_zero(void)
+{
+    MtSystem *s = mt_test_system("gravity 0 -9.81 0\nsolver method rk4 step 0.01 until 0.05\n"
+                                 "ground\n marker o\nend\nbody b\n mass 1\n inertia 1 1 1\n marker o\nend\n"
+                                 "joint j revolute b.o ground.o\n");
+    MtError err = {0};
+    MtState *st = mt_state_new(s, &err);
+    unsigned int before = _mm_getcsr();
+    int seen = 0;
+    CHECK(mt_run(st, &s->solver, flush_seen, &seen, NULL, NULL, &err) == MT_OK, "run: %s", err.msg);
+    volatile double tiny = 1e-308;
+    CHECK(seen == 6, "every frame of the run saw subnormals flushed to zero (%d of 6)", seen);
+    CHECK(_mm_getcsr() == before && tiny * 1e-10 != 0, "the caller's floating-point mode is back after the run");
+    mt_state_free(st);
+    mt_system_free(s);
+}
+#else
+static void flush_to_zero(void) {}
+#endif
+
 /* ---- helpers ----------------------------------------------------------------- */
 
 typedef struct {
@@ -427,6 +461,7 @@ static void failures(Trace *tr)
 int main(void)
 {
     Trace *tr = trace_new(20000);
+    flush_to_zero();
     pendulum(tr);
     energy(tr);
     stiff(tr);
