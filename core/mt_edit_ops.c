@@ -986,15 +986,14 @@ MtStatus mt_edit_add_joint_force(MtEditor *e, const char *name, MtForceKind kind
     int f = mt_model_add_force(c, fn, kind, -1, -1, j, err);
     if (f >= 0 && kind == MT_FORCE_TORSION) c->force[f].p[0] = 1;                              /* k, N·m/rad */
     if (f >= 0 && kind == MT_FORCE_FRICTION) c->force[f].p[0] = 0.1, c->force[f].p[5] = 0.01; /* mu, pin radius */
-    MtStatus rc = f < 0 ? (err->code ? err->code : MT_ERR_MODEL) : MT_OK;
-    if (rc == MT_OK && mt_model_validate(c, err)) rc = err->code ? err->code : MT_ERR_MODEL; /* the joint's type */
-    if (rc != MT_OK) {
+    if (f < 0) {
         mt_model_free(c);
-        return rc;
+        return err->code ? err->code : MT_ERR_MODEL;
     }
     char label[256];
     snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
-    rc = mt_editor_commit(e, c, label, err);
+    /* the commit's checks refuse a joint of the wrong type, naming it */
+    MtStatus rc = mt_editor_commit(e, c, label, err);
     if (rc == MT_OK && index) *index = f;
     return rc;
 }

@@ -97,23 +97,14 @@ const char *mt_edit_choice_label(const char *field, const char *value)
     return value;
 }
 
-const char *mt_joint_type_label(MtJointType t)
+/* Entry k of a table of n words, looked up under its context; "?" out of range. */
+static const char *word(const char *context, const char *const *table, int n, int k)
 {
-    return t >= 0 && t < MT_JOINT_NTYPES ? mt_pgettext("joint type", joint_labels[t]) : "?";
+    return k >= 0 && k < n ? mt_pgettext(context, table[k]) : "?";
 }
-const char *mt_force_kind_label(MtForceKind k)
-{
-    return k >= 0 && k < MT_FORCE_NKINDS ? mt_pgettext("force element", force_labels[k]) : "?";
-}
-const char *mt_sensor_kind_label(MtSensorKind k)
-{
-    return k >= 0 && k < MT_SENSOR_NKINDS ? mt_pgettext("sensor", sensor_labels[k]) : "?";
-}
-const char *mt_shape_kind_label(MtShapeKind k)
-{
-    return k >= 0 && k < MT_SHAPE_NKINDS ? mt_pgettext("shape", shape_labels[k]) : "?";
-}
-const char *mt_couple_kind_label(MtCoupleKind k)
-{
-    return k >= 0 && k <= MT_COUPLE_LINEAR ? mt_pgettext("coupling", couple_labels[k]) : "?";
-}
+
+const char *mt_joint_type_label(MtJointType t) { return word("joint type", joint_labels, MT_JOINT_NTYPES, (int)t); }
+const char *mt_force_kind_label(MtForceKind k) { return word("force element", force_labels, MT_FORCE_NKINDS, (int)k); }
+const char *mt_sensor_kind_label(MtSensorKind k) { return word("sensor", sensor_labels, MT_SENSOR_NKINDS, (int)k); }
+const char *mt_shape_kind_label(MtShapeKind k) { return word("shape", shape_labels, MT_SHAPE_NKINDS, (int)k); }
+const char *mt_couple_kind_label(MtCoupleKind k) { return word("coupling", couple_labels, MT_COUPLE_LINEAR + 1, (int)k); }

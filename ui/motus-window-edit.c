@@ -200,11 +200,11 @@ static void act_redo(GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 /* An edit that failed: the message in the status bar (and a dialog unless batch). */
-static void refused(MotusWindow *self, const char *title, const MtError *err)
+static void refused(MotusWindow *self, const char *title, const char *msg)
 {
-    motus_window_set_status(self, err->msg);
+    motus_window_set_status(self, msg);
     gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
-    motus_window_error_dialog(self, title, err->msg);
+    motus_window_error_dialog(self, title, msg);
 }
 
 static void done(MotusWindow *self, MtEditKind kind, int index)
@@ -221,7 +221,7 @@ static void delete_now(MotusWindow *self, MtEditKind kind, int index)
 {
     MtError err = {0};
     if (mt_edit_delete(self->editor, kind, index, &err) != MT_OK) {
-        refused(self, _("Cannot delete"), &err);
+        refused(self, _("Cannot delete"), err.msg);
         return;
     }
     done(self, MT_EDIT_NKINDS, -1);
@@ -243,7 +243,7 @@ gboolean motus_window_delete_selected(MotusWindow *self, gboolean ask)
     char deps[1024], what[200];
     int n = mt_edit_dependents(self->model, self->sel_kind, self->sel_index, deps, sizeof deps, &err);
     if (n < 0) {
-        refused(self, _("Cannot delete"), &err);
+        refused(self, _("Cannot delete"), err.msg);
         return FALSE;
     }
     if (n == 0 || !ask || self->batch) {
@@ -279,7 +279,7 @@ static void act_duplicate(GSimpleAction *a, GVariant *p, gpointer data)
     MtError err = {0};
     int ni = -1;
     if (mt_edit_duplicate(self->editor, self->sel_kind, self->sel_index, &ni, &err) != MT_OK) {
-        refused(self, _("Cannot duplicate"), &err);
+        refused(self, _("Cannot duplicate"), err.msg);
         return;
     }
     done(self, self->sel_kind, ni);
@@ -328,9 +328,7 @@ static void act_add_body(GSimpleAction *a, GVariant *p, gpointer data)
     }
     g_autoptr(GError) error = NULL;
     if (!motus_window_add_body(self, &d, NULL, &error)) {
-        MtError err = {0};
-        g_strlcpy(err.msg, error->message, sizeof err.msg);
-        refused(self, _("Cannot add the body"), &err);
+        refused(self, _("Cannot add the body"), error->message);
     } else {
         motus_window_set_status(self, _("Body added at the origin: set its position, shape and density in the "
                                         "properties, or its mass with density 0"));
@@ -473,7 +471,7 @@ static void finish_joint(MotusWindow *self)
     int bi = self->pick_body[0], bj = self->pick_body[1];
     motus_window_pick_cancel(self);
     if (mt_edit_add_joint(self->editor, "", t, bi, bj, self->pick_point[0], axis, &j, &err) != MT_OK) {
-        refused(self, _("Cannot add the joint"), &err);
+        refused(self, _("Cannot add the joint"), err.msg);
         return;
     }
     done(self, MT_EDIT_JOINT, j);
@@ -496,7 +494,7 @@ static void finish_force(MotusWindow *self)
         rc = mt_edit_add_force(self->editor, "", fk, bi, self->pick_point[0], bj, self->pick_point[1], &idx, &err);
     }
     if (rc != MT_OK) {
-        refused(self, _("Cannot add the force element"), &err);
+        refused(self, _("Cannot add the force element"), err.msg);
         return;
     }
     done(self, kind, idx);
@@ -667,9 +665,7 @@ static void act_add_driver(GSimpleAction *a, GVariant *p, gpointer data)
     MotusWindow *self = data;
     g_autoptr(GError) error = NULL;
     if (!motus_window_add_driver(self, &error)) {
-        MtError err = {0};
-        g_strlcpy(err.msg, error->message, sizeof err.msg);
-        refused(self, _("Cannot add the driver"), &err);
+        refused(self, _("Cannot add the driver"), error->message);
     }
 }
 
@@ -679,9 +675,7 @@ static void act_add_joint_force(GSimpleAction *a, GVariant *p, gpointer data)
     MotusWindow *self = data;
     g_autoptr(GError) error = NULL;
     if (!motus_window_add_joint_force(self, g_variant_get_string(p, NULL), &error)) {
-        MtError err = {0};
-        g_strlcpy(err.msg, error->message, sizeof err.msg);
-        refused(self, _("Cannot add the force element"), &err);
+        refused(self, _("Cannot add the force element"), error->message);
     }
 }
 
@@ -691,9 +685,7 @@ static void act_add_sensor(GSimpleAction *a, GVariant *p, gpointer data)
     MotusWindow *self = data;
     g_autoptr(GError) error = NULL;
     if (!motus_window_add_sensor(self, g_variant_get_string(p, NULL), &error)) {
-        MtError err = {0};
-        g_strlcpy(err.msg, error->message, sizeof err.msg);
-        refused(self, _("Cannot add the sensor"), &err);
+        refused(self, _("Cannot add the sensor"), error->message);
     }
 }
 
@@ -704,7 +696,7 @@ static void act_add_parameter(GSimpleAction *a, GVariant *p, gpointer data)
     MtError err = {0};
     int idx = -1;
     if (mt_edit_add_param(self->editor, "", "1", "", &idx, &err) != MT_OK) {
-        refused(self, _("Cannot add the parameter"), &err);
+        refused(self, _("Cannot add the parameter"), err.msg);
         return;
     }
     done(self, MT_EDIT_PARAM, idx);

@@ -70,16 +70,6 @@ static void screen_of(const double p[3], double *x, double *y)
     g_assert_true(motus_viewport_project_point(viewport(), p, x, y));
 }
 
-static char *model_text(void)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(model(), f, NULL);
-    fclose(f);
-    return buf;
-}
-
 /* Period from the downward crossings of the middle of the swing (linear
  * interpolation), and the amplitude from the sampled extremes. */
 static double period_of(const double *t, const double *v, guint n, double *amp)

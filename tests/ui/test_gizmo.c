@@ -38,16 +38,6 @@ static void activate(const char *action, GVariant *param)
     g_action_group_activate_action(G_ACTION_GROUP(win), action, param);
 }
 
-static char *model_text(void)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(model(), f, NULL);
-    fclose(f);
-    return buf;
-}
-
 static int body_index(const char *name)
 {
     for (int b = 0; b < model()->nbody; b++)

@@ -17,16 +17,6 @@
 
 static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
 
-static char *model_text(void)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(model(), f, NULL);
-    fclose(f);
-    return buf;
-}
-
 static void test_units_typed_in_russian(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);

@@ -6,6 +6,7 @@
 #define MOTUS_UI_TEST_H
 
 #include <gtk/gtk.h>
+#include <stdio.h>
 
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -52,6 +53,17 @@ static inline gboolean wait_for(Cond cond, double seconds)
 
 static inline MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
 static inline const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+
+/* The open model in its text form (free() it): edits compared whole. */
+static inline char *model_text(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mt_model_write(model(), f, NULL);
+    fclose(f);
+    return buf;
+}
 static inline gboolean drawn(void) { return motus_viewport_get_frames_drawn(viewport()) > frames_mark; }
 
 /* Asks the 3D view for a frame and waits until it is drawn. */
