@@ -21,6 +21,7 @@ typedef struct {
     gboolean dashed; /* a curve kept from an earlier run */
     int colour;      /* palette index */
     guint drawn;     /* points drawn into the widget's cache */
+    double label_w, label_th; /* width of its legend text, measured at text height label_th */
 } Curve;
 
 /* Where a render puts things: the plot rectangle, the ranges and ticks, the legend. */
@@ -35,6 +36,7 @@ typedef struct {
     double bx, by, bw, bh;     /* the legend box (bw = 0: none) */
     double lcw;                /* its column width */
     int lrows;                 /* entries per column: a short plot gets them side by side */
+    gboolean legend_out;       /* the legend right of the plot rectangle, not over the curves */
 } Frame;
 
 struct _MotusPlot {
@@ -48,8 +50,10 @@ struct _MotusPlot {
     char *x_label;     /* "time, s" or the x column */
     char *x_name;      /* first column of the CSV: "time" or the x column */
     gboolean xy;       /* x is another column: points in data order, no cursor */
-    /* plot rectangle of the last render, widget coordinates */
+    /* plot rectangle of the last render, widget coordinates; its legend box (lw = 0: none) */
     double px, py, pw, ph;
+    double lx, ly, lw, lh;
+    gboolean legend_out;
     double xlo, xhi, ylo, yhi;
     /* the user's view: zoomed or panned range, box being dragged, pan start */
     gboolean zoomed;
@@ -107,6 +111,18 @@ static void invalidate(MotusPlot *self)
 
 void motus_plot_redraw_whole(MotusPlot *self) { invalidate(self); }
 guint motus_plot_get_full_draws(MotusPlot *self) { return self->full_draws; }
+
+void motus_plot_get_area(MotusPlot *self, double rect[4], double range[4])
+{
+    rect[0] = self->px, rect[1] = self->py, rect[2] = self->pw, rect[3] = self->ph;
+    range[0] = self->xlo, range[1] = self->xhi, range[2] = self->ylo, range[3] = self->yhi;
+}
+
+gboolean motus_plot_get_legend(MotusPlot *self, double *x, double *y, double *w, double *h, gboolean *outside)
+{
+    *x = self->lx, *y = self->ly, *w = self->lw, *h = self->lh, *outside = self->legend_out;
+    return self->lw > 0;
+}
 
 void motus_plot_set_pointer(MotusPlot *self, gboolean inside, double x, double y)
 {
@@ -466,6 +482,22 @@ static gboolean ticks_equal(const MotusTicks *a, const MotusTicks *b)
 
 /* The frame of a width x height render; measuring the y tick labels is skipped
  * when prev has the same ticks and size. FALSE when too small to draw. */
+/* The widest legend text ("name [unit]"), each measured once per text height. */
+static double legend_text_width(MotusPlot *self, cairo_t *cr, double th)
+{
+    double w = 0, tw, h;
+    for (guint i = 0; i < self->curves->len; i++) {
+        Curve *c = g_ptr_array_index(self->curves, i);
+        if (c->label_th != th) {
+            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+            text_size(cr, s, &tw, &h);
+            c->label_w = tw, c->label_th = th;
+        }
+        w = fmax(w, c->label_w);
+    }
+    return w;
+}
+
 static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, const Frame *prev, Frame *f)
 {
     memset(f, 0, sizeof *f);
@@ -501,8 +533,26 @@ static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, 
         text_size(cr, "0", &tw, &f->th);
     }
     double left = f->lw + 12 + (f->unit ? f->th + 6 : 0), right = 16, top = 12, bottom = 2 * f->th + 14;
+    /* A short plot (several stacked): a legend inside would cover more than a third of its height and
+     * hide curves in every corner, so it goes right of the plot rectangle when that leaves the curves
+     * most of the width. Decided from sizes only, so a live run's picture keeps its frame. */
+    int n = (int)self->curves->len;
+    double lh = f->th + 2, ph0 = height - top - bottom;
+    double gap = 8;
+    if (n && lh * MIN(n, MAX(1, (int)((ph0 - 24) / lh))) + 8 > ph0 / 3) {
+        /* it may reach down beside the x tick labels, clear of the last one */
+        int rows = MAX(1, MIN(n, (int)((height - top - 8) / lh)));
+        double lcw = legend_text_width(self, cr, f->th) + 34, ow = lcw * ((n + rows - 1) / rows);
+        if (lh * rows + 8 > ph0) gap = 8 + 2 * f->th;
+        if (width - left - ow - gap - 8 >= 0.6 * width) {
+            f->legend_out = TRUE, f->lrows = rows, f->lcw = lcw;
+            f->bw = ow, f->bh = lh * rows + 8;
+            right = ow + gap + 8;
+        }
+    }
     f->px = left, f->py = top, f->pw = width - left - right, f->ph = height - top - bottom;
     if (f->pw < 20 || f->ph < 20) return FALSE;
+    if (f->legend_out) f->bx = f->px + f->pw + gap, f->by = f->py;
     int nx = (int)(f->pw / 90) > 2 ? (int)(f->pw / 90) : 2;
     if (self->zoomed) xlo = self->zx0, xhi = self->zx1;
     motus_ticks_compute(xlo, xhi, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && f->any, &f->tx);
@@ -622,7 +672,7 @@ static void draw_curves(MotusPlot *self, cairo_t *cr, const Frame *f, gboolean g
 {
     cairo_save(cr);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
-    if (grow && f->bw > 0) {
+    if (grow && f->bw > 0 && !f->legend_out) {
         cairo_rectangle(cr, f->bx - 1, f->by - 1, f->bw + 2, f->bh + 2);
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
     }
@@ -644,17 +694,12 @@ static void draw_curves(MotusPlot *self, cairo_t *cr, const Frame *f, gboolean g
     cairo_restore(cr);
 }
 
-/* Puts the legend in the corner that hides the fewest points (top right first). */
+/* Puts the legend in the corner that hides the fewest points (top right first), unless plot_frame put it
+ * right of the plot. */
 static void place_legend(MotusPlot *self, cairo_t *cr, Frame *f)
 {
-    if (!self->curves->len) return;
-    double lwid = 0, tw, th;
-    for (guint i = 0; i < self->curves->len; i++) {
-        const Curve *c = g_ptr_array_index(self->curves, i);
-        g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
-        text_size(cr, s, &tw, &th);
-        lwid = fmax(lwid, tw);
-    }
+    if (!self->curves->len || f->legend_out) return;
+    double lwid = legend_text_width(self, cr, f->th);
     double px = f->px, py = f->py, pw = f->pw, ph = f->ph, lh = f->th + 2;
     int n = (int)self->curves->len, fit = (int)((ph - 24) / lh);
     f->lrows = MAX(1, MIN(n, fit));
@@ -782,6 +827,7 @@ static void draw_base(MotusPlot *self, cairo_t *cr, Frame *f, gboolean record)
     draw_curves(self, cr, f, FALSE, record);
     place_legend(self, cr, f);
     draw_legend(self, cr, f);
+    self->lx = f->bx, self->ly = f->by, self->lw = f->bw, self->lh = f->bh, self->legend_out = f->legend_out;
 }
 
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)

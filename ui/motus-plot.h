@@ -63,6 +63,13 @@ void motus_plot_redraw_whole(MotusPlot *self);
 /* How many of the widget's frames drew the plot whole (the others drew only
  * the points appended since the frame before); for tests and benchmarks. */
 guint motus_plot_get_full_draws(MotusPlot *self);
+/* The plot rectangle of the last picture drawn whole (x, y, width, height in
+ * widget coordinates) and its ranges (x from, to, y from, to). */
+void motus_plot_get_area(MotusPlot *self, double rect[4], double range[4]);
+/* Its legend box (FALSE: no legend); *outside: right of the plot rectangle (a
+ * short plot, where a legend inside would hide curves), else in the corner
+ * over the plot that hides the fewest points. */
+gboolean motus_plot_get_legend(MotusPlot *self, double *x, double *y, double *w, double *h, gboolean *outside);
 
 /* Draws the plot into cr over width x height (used by the widget and the export). */
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height);

@@ -6,7 +6,8 @@
  * (motus_plot_render, the export's path). Two curves: one with fewer points
  * than pixel columns (drawn as a polyline), one with many per column (drawn
  * as each column's smallest-to-largest segment). Leaves plot_live.png in the
- * build directory: the plot drawn at once, the live one, their difference. */
+ * build directory: the plot drawn at once, the live one, their difference.
+ * Also where the legend goes in a short plot and a tall one (plot_legend.png). */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -157,11 +158,97 @@ static void test_live_equals_whole(void)
     gtk_window_destroy(GTK_WINDOW(win));
 }
 
+/* Points of the plot's curves under the legend box of its last picture (render: width x height). */
+static int points_under_legend(MotusPlot *p, int n, const int *curve)
+{
+    double r[4], v[4], lx, ly, lw, lh;
+    gboolean out;
+    motus_plot_get_area(p, r, v);
+    double px = r[0], py = r[1], pw = r[2], ph = r[3], x0 = v[0], x1 = v[1], y0 = v[2], y1 = v[3];
+    g_assert_true(motus_plot_get_legend(p, &lx, &ly, &lw, &lh, &out));
+    int hidden = 0;
+    for (int c = 0; c < n; c++)
+        for (guint i = 0; i < motus_plot_n_points(p, curve[c]); i++) {
+            double x, y;
+            g_assert_true(motus_plot_get_point(p, curve[c], i, &x, &y));
+            double sx = px + (x - x0) / (x1 - x0) * pw, sy = py + ph - (y - y0) / (y1 - y0) * ph;
+            hidden += sx >= lx && sx <= lx + lw && sy >= ly && sy <= ly + lh;
+        }
+    return hidden;
+}
+
+/* Short plots (several stacked in the plot pane) with curves across their
+ * whole width: a legend in any corner would hide some, so it goes right of the
+ * plot rectangle, which keeps most of the width; a tall plot keeps it inside,
+ * in the corner that hides the fewest points. Leaves plot_legend.png. */
+static void test_legend_outside(void)
+{
+    GtkWidget *w = motus_plot_new();
+    g_object_ref_sink(w);
+    MotusPlot *p = MOTUS_PLOT(w);
+    int curve[3] = {motus_plot_add_curve(p, "motor.effort", "N·m"), motus_plot_add_curve(p, "shaft.Tz", "N·m"),
+                    motus_plot_add_curve(p, "out_pin.angle", "rad")};
+    enum { NP = 400 };
+    double x[NP], y[NP];
+    for (int c = 0; c < 3; c++) {
+        for (int i = 0; i < NP; i++) x[i] = 3.0 * i / (NP - 1), y[i] = sin(4 * x[i] + c) * (1 + 0.3 * c);
+        motus_plot_set_data(p, curve[c], x, y, NP);
+    }
+    const int WS = 900, HS = 90, HT = 400;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, WS, HS + HT);
+    cairo_t *cr = cairo_create(s);
+    motus_plot_render(p, cr, WS, HS);
+    double r[4], v[4], lx, ly, lw, lh;
+    gboolean out;
+    motus_plot_get_area(p, r, v);
+    double px = r[0], pw = r[2], ph = r[3];
+    g_assert_true(motus_plot_get_legend(p, &lx, &ly, &lw, &lh, &out));
+    g_test_message("short plot: area %.0f+%.0f x %.0f, legend at %.0f, %.0f x %.0f, outside %d", px, pw, ph, lx, lw, lh, out);
+    g_assert_true(out);
+    g_assert_cmpfloat(lx, >=, px + pw);     /* right of the curves */
+    g_assert_cmpfloat(lx + lw, <=, WS);     /* and in the picture */
+    g_assert_cmpfloat(ly + lh, <=, HS);
+    g_assert_cmpfloat(pw, >=, 0.6 * WS - 60); /* the curves keep most of the width */
+    g_assert_cmpfloat(lh, >, ph);             /* three entries one under another, beside the tick labels */
+    g_assert_cmpint(points_under_legend(p, 3, curve), ==, 0);
+    /* the legend's swatches are drawn there: pixels of the first curve's colour (blue) in the box */
+    cairo_surface_flush(s);
+    const guchar *d = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), blue = 0;
+    for (int yy = (int)ly; yy < (int)(ly + lh); yy++)
+        for (int xx = (int)lx; xx < (int)(lx + lw); xx++) {
+            const guchar *q = d + (gsize)yy * stride + 4 * xx; /* B G R */
+            blue += q[0] > 150 && q[2] < 100;
+        }
+    g_assert_cmpint(blue, >, 20);
+
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, HS, WS, HT);
+    cairo_clip(cr);
+    cairo_translate(cr, 0, HS);
+    motus_plot_render(p, cr, WS, HT);
+    cairo_restore(cr);
+    motus_plot_get_area(p, r, v);
+    px = r[0], pw = r[2];
+    g_assert_true(motus_plot_get_legend(p, &lx, &ly, &lw, &lh, &out));
+    g_test_message("tall plot: legend at %.0f, %.0f, outside %d", lx, ly, out);
+    g_assert_false(out);
+    g_assert_cmpfloat(lx, >=, px);
+    g_assert_cmpfloat(lx + lw, <=, px + pw);
+    g_assert_cmpfloat(pw, >=, WS - 120);
+    cairo_destroy(cr);
+    g_autofree char *png = g_build_filename(MOTUS_OUT_DIR, "plot_legend.png", NULL);
+    g_assert_cmpint(cairo_surface_write_to_png(s, png), ==, CAIRO_STATUS_SUCCESS);
+    cairo_surface_destroy(s);
+    g_object_unref(w);
+}
+
 int main(int argc, char **argv)
 {
     gtk_disable_setlocale();
     g_test_init(&argc, &argv, NULL);
     gtk_init();
     g_test_add_func("/plot/live-equals-whole", test_live_equals_whole);
+    g_test_add_func("/plot/legend-outside", test_legend_outside);
     return g_test_run();
 }
