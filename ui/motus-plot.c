@@ -54,6 +54,8 @@ struct _MotusPlot {
     double px, py, pw, ph;
     double lx, ly, lw, lh;
     gboolean legend_out;
+    double own_left, own_right; /* margins its own last picture needed (0: none yet); see align_margins */
+    guint align_tick;           /* redraws the sibling plots at the next frame */
     double xlo, xhi, ylo, yhi;
     /* the user's view: zoomed or panned range, box being dragged, pan start */
     gboolean zoomed;
@@ -498,7 +500,39 @@ static double legend_text_width(MotusPlot *self, cairo_t *cr, double th)
     return w;
 }
 
-static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, const Frame *prev, Frame *f)
+/* Plots stacked in one box (the window's plot pane) share their plot
+ * rectangles' left and right edges, so their time axes line up as in a
+ * post-processor's page: each keeps the margins it needs itself and takes the
+ * widest of its visible sibling plots'. A change of its own needs redraws the
+ * siblings at the next frame. */
+static gboolean redraw_siblings(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    (void)clock, (void)data;
+    MOTUS_PLOT(w)->align_tick = 0;
+    GtkWidget *parent = gtk_widget_get_parent(w);
+    for (GtkWidget *c = parent ? gtk_widget_get_first_child(parent) : NULL; c; c = gtk_widget_get_next_sibling(c))
+        if (c != w && MOTUS_IS_PLOT(c)) gtk_widget_queue_draw(c);
+    return G_SOURCE_REMOVE;
+}
+
+static void align_margins(MotusPlot *self, double *left, double *right)
+{
+    gboolean changed = fabs(*left - self->own_left) > 0.5 || fabs(*right - self->own_right) > 0.5;
+    self->own_left = *left, self->own_right = *right;
+    GtkWidget *parent = gtk_widget_get_parent(GTK_WIDGET(self));
+    if (!parent) return;
+    for (GtkWidget *c = gtk_widget_get_first_child(parent); c; c = gtk_widget_get_next_sibling(c)) {
+        if (c == GTK_WIDGET(self) || !MOTUS_IS_PLOT(c) || !gtk_widget_get_visible(c)) continue;
+        MotusPlot *p = MOTUS_PLOT(c);
+        *left = fmax(*left, p->own_left), *right = fmax(*right, p->own_right);
+    }
+    /* not from here: a draw queued while the pane is being snapshot would be lost */
+    if (changed && !self->align_tick)
+        self->align_tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), redraw_siblings, NULL, NULL);
+}
+
+static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, const Frame *prev, gboolean widget,
+                           Frame *f)
 {
     memset(f, 0, sizeof *f);
     f->width = width, f->height = height;
@@ -550,6 +584,7 @@ static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, 
             right = ow + gap + 8;
         }
     }
+    if (widget) align_margins(self, &left, &right);
     f->px = left, f->py = top, f->pw = width - left - right, f->ph = height - top - bottom;
     if (f->pw < 20 || f->ph < 20) return FALSE;
     if (f->legend_out) f->bx = f->px + f->pw + gap, f->by = f->py;
@@ -835,7 +870,7 @@ void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)
     cairo_set_user_data(cr, &plot_key, self, NULL);
     cairo_save(cr);
     Frame f;
-    if (plot_frame(self, cr, width, height, NULL, &f)) {
+    if (plot_frame(self, cr, width, height, NULL, FALSE, &f)) {
         draw_base(self, cr, &f, FALSE);
         draw_overlay(self, cr, &f);
     } else {
@@ -856,7 +891,7 @@ static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, 
     int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
     cairo_set_user_data(cr, &plot_key, self, NULL);
     Frame f;
-    if (!plot_frame(self, cr, width, height, self->cache ? &self->cache_frame : NULL, &f)) {
+    if (!plot_frame(self, cr, width, height, self->cache ? &self->cache_frame : NULL, TRUE, &f)) {
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_paint(cr);
         return;

@@ -243,6 +243,48 @@ static void test_legend_outside(void)
     g_object_unref(w);
 }
 
+/* Two plots stacked in a box (as in the window's plot pane) with different
+ * tick labels (0.05 … against 6) and legends: their plot rectangles share
+ * left and right edges, so the time axes line up; alone, the first is wider. */
+static void test_stacked_align(void)
+{
+    GtkWidget *win = gtk_window_new();
+    gtk_window_set_decorated(GTK_WINDOW(win), FALSE);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *pw[2];
+    const char *name[2] = {"block.x", "friction_force_of_the_belt"};
+    for (int k = 0; k < 2; k++) {
+        pw[k] = motus_plot_new();
+        gtk_widget_set_size_request(pw[k], 900, 90);
+        gtk_box_append(GTK_BOX(box), pw[k]);
+        MotusPlot *p = MOTUS_PLOT(pw[k]);
+        int c = motus_plot_add_curve(p, name[k], k ? "N" : "m");
+        double x[200], y[200];
+        for (int i = 0; i < 200; i++) x[i] = 3.0 * i / 199, y[i] = k ? 6 * fabs(sin(x[i])) : 0.05 * sin(5 * x[i]);
+        motus_plot_set_data(p, c, x, y, 200);
+    }
+    gtk_window_set_child(GTK_WINDOW(win), box);
+    gtk_window_present(GTK_WINDOW(win));
+    while (!gtk_widget_get_mapped(pw[1])) g_main_context_iteration(NULL, TRUE);
+    g_signal_connect(gtk_widget_get_frame_clock(win), "after-paint", G_CALLBACK(after_paint), NULL);
+    for (int k = 0; k < 3; k++) wait_paint(win); /* the second lines up at the frame after the first */
+    double r[2][4], v[4];
+    for (int k = 0; k < 2; k++) motus_plot_get_area(MOTUS_PLOT(pw[k]), r[k], v);
+    g_test_message("plot rectangles: %.1f + %.1f and %.1f + %.1f", r[0][0], r[0][2], r[1][0], r[1][2]);
+    g_assert_cmpfloat(fabs(r[0][0] - r[1][0]), <, 0.5);
+    g_assert_cmpfloat(fabs(r[0][2] - r[1][2]), <, 0.5);
+    /* the same plot alone (the export's path) keeps its own margins: a narrower legend, wider curves */
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 90);
+    cairo_t *cr = cairo_create(s);
+    motus_plot_render(MOTUS_PLOT(pw[0]), cr, 900, 90);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    double alone[4];
+    motus_plot_get_area(MOTUS_PLOT(pw[0]), alone, v);
+    g_assert_cmpfloat(alone[2], >, r[0][2] + 20);
+    gtk_window_destroy(GTK_WINDOW(win));
+}
+
 int main(int argc, char **argv)
 {
     gtk_disable_setlocale();
@@ -250,5 +292,6 @@ int main(int argc, char **argv)
     gtk_init();
     g_test_add_func("/plot/live-equals-whole", test_live_equals_whole);
     g_test_add_func("/plot/legend-outside", test_legend_outside);
+    g_test_add_func("/plot/stacked-align", test_stacked_align);
     return g_test_run();
 }
