@@ -30,7 +30,8 @@
 #endif
 
 typedef struct {
-    GtkWidget *window, *gl_area;
+    GtkWidget *window;
+    MotusViewport *viewport;
     cairo_surface_t *held;
     int held_w, held_h;
     guint source;
@@ -96,7 +97,7 @@ static gboolean warm_now(gpointer data)
         cairo_surface_destroy(xs);
     }
     /* one frame that repaints everything, the GL view included; then heap */
-    if (w->gl_area) gtk_gl_area_queue_render(GTK_GL_AREA(w->gl_area));
+    if (w->viewport) motus_viewport_queue_render(w->viewport);
     XClearArea(dpy, xid, 0, 0, 0, 0, True);
     w->slack = MIN((size_t)4 * 4 * (size_t)wa.width * (size_t)wa.height, (size_t)30 << 20);
     w->source = g_timeout_add(250, warm_heap, w);
@@ -131,7 +132,7 @@ static void window_mapped(GtkWidget *window, gpointer data)
     warm_later(w, 300); /* after the first frames */
 }
 
-void motus_paint_warm_attach(GtkWindow *window, GtkWidget *gl_area)
+void motus_paint_warm_attach(GtkWindow *window, MotusViewport *viewport)
 {
     static gsize once;
     if (g_once_init_enter(&once)) {
@@ -142,7 +143,7 @@ void motus_paint_warm_attach(GtkWindow *window, GtkWidget *gl_area)
     }
     Warm *w = g_new0(Warm, 1);
     w->window = GTK_WIDGET(window);
-    w->gl_area = gl_area;
+    w->viewport = viewport;
     g_object_set_data_full(G_OBJECT(window), warm_key, w, warm_free);
     g_signal_connect(window, "map", G_CALLBACK(window_mapped), w);
 }

@@ -140,54 +140,164 @@ G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
  * GTK 4.8 downloads the area's GL texture every frame and converts it to
  * cairo's pixel format through floats, pixel by pixel: a quarter of the
  * instructions of a frame of the main window during a run (bench/RESULTS.md).
- * There the area reads its picture back itself, in cairo's format
- * (glReadPixels as BGRA), and shows it as a memory texture; under GTK's GL
- * renderer it shows its GL texture as GtkGLArea does. */
+ * There the area draws into a framebuffer of its own and reads its picture
+ * back itself, in cairo's format (glReadPixels as BGRA), shown as a cairo
+ * image; under GTK's GL renderer it shows its GL texture as GtkGLArea does.
+ *
+ * Reading back one frame later: the software rasteriser's threads finish a
+ * picture after the draw calls return, so a frame that read it back at once
+ * waited for them, 3-4 of its 10-11 ms (bench/RESULTS.md, "Reading back a
+ * frame later"). A render only queues the
+ * picture and flushes; the next frame's update phase reads it back and shows
+ * it, while the rasteriser worked between the two frames. The first picture
+ * and one of a new size are read back at once. There a frame of the view
+ * (motus_viewport_get_frames_drawn) is a picture shown, not a render: the
+ * window's picture holds it once the count has grown. */
 #define MOTUS_TYPE_GL_VIEW (motus_gl_view_get_type())
 G_DECLARE_FINAL_TYPE(MotusGlView, motus_gl_view, MOTUS, GL_VIEW, GtkGLArea)
 
 struct _MotusGlView {
     GtkGLArea parent_instance;
-    gboolean read_back; /* the window draws with cairo: render reads the picture back into frame */
-    cairo_surface_t *frame; /* the picture of the last render (read_back only) */
+    gboolean read_back; /* the window draws with cairo: the view renders into fbo and reads it back */
+    cairo_surface_t *frame; /* the picture of the last render read back (read_back only) */
     cairo_surface_t *spare; /* the one before, written again once GTK no longer shows it */
+    GLuint fbo, color, depth; /* read_back only: where render draws, fbo_w x fbo_h device pixels */
+    int fbo_w, fbo_h, fbo_sf;
+    gboolean dirty;   /* a render was asked for (motus_gl_view_queue_render) */
+    gboolean pending; /* rendered into fbo, not read back yet */
+    gboolean fresh;   /* frame was read back and not shown yet */
+    guint shown;      /* pictures shown */
+    guint tick;       /* the tick callback that reads it back */
 };
 
 G_DEFINE_FINAL_TYPE(MotusGlView, motus_gl_view, GTK_TYPE_GL_AREA)
 
+static void gl_view_read_back(MotusGlView *v);
+
+/* Asks for a new picture: under GTK's GL renderer GtkGLArea renders in its snapshot; with read-back
+ * the view's own snapshot renders when dirty. */
+static void motus_gl_view_queue_render(MotusGlView *v)
+{
+    v->dirty = TRUE;
+    gtk_gl_area_queue_render(GTK_GL_AREA(v));
+}
+
+/* Reads back a picture still waiting; redraw: show it (not needed from the snapshot itself). */
+static void gl_view_collect(MotusGlView *v, gboolean redraw)
+{
+    if (!v->pending) return;
+    v->pending = FALSE;
+    gtk_gl_area_make_current(GTK_GL_AREA(v));
+    if (gtk_gl_area_get_error(GTK_GL_AREA(v)) || !v->fbo) return;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
+    gl_view_read_back(v);
+    v->fresh = TRUE;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    if (redraw) gtk_widget_queue_draw(GTK_WIDGET(v));
+}
+
+static gboolean gl_view_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    (void)clock, (void)data;
+    MotusGlView *v = MOTUS_GL_VIEW(w);
+    v->tick = 0;
+    gl_view_collect(v, TRUE);
+    return G_SOURCE_REMOVE;
+}
+
+/* The framebuffer render draws into, of the widget's size; FALSE if GL cannot make one. */
+static gboolean gl_view_fbo(MotusGlView *v, int W, int H, int sf)
+{
+    if (!v->fbo) {
+        glGenFramebuffers(1, &v->fbo);
+        glGenRenderbuffers(1, &v->color);
+        glGenRenderbuffers(1, &v->depth);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
+    if (W != v->fbo_w || H != v->fbo_h) {
+        glBindRenderbuffer(GL_RENDERBUFFER, v->color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+        glBindRenderbuffer(GL_RENDERBUFFER, v->depth);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, W, H);
+        glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, v->color);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, v->depth);
+        v->fbo_w = W, v->fbo_h = H;
+    }
+    v->fbo_sf = sf;
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+static void gl_view_delete_fbo(MotusGlView *v)
+{
+    if (v->fbo && gtk_widget_get_realized(GTK_WIDGET(v))) {
+        gtk_gl_area_make_current(GTK_GL_AREA(v));
+        if (!gtk_gl_area_get_error(GTK_GL_AREA(v))) {
+            glDeleteFramebuffers(1, &v->fbo);
+            glDeleteRenderbuffers(1, &v->color);
+            glDeleteRenderbuffers(1, &v->depth);
+        }
+    }
+    v->fbo = v->color = v->depth = 0;
+    v->fbo_w = v->fbo_h = 0;
+    v->pending = FALSE;
+}
+
 static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
     MotusGlView *v = MOTUS_GL_VIEW(w);
+    GtkGLArea *area = GTK_GL_AREA(w);
     GtkNative *native = gtk_widget_get_native(w);
     GskRenderer *r = native ? gtk_native_get_renderer(native) : NULL;
     v->read_back = r && GSK_IS_CAIRO_RENDERER(r);
-    if (!v->read_back) {
+    int sf = gtk_widget_get_scale_factor(w), W = gtk_widget_get_width(w) * sf, H = gtk_widget_get_height(w) * sf;
+    gboolean ours = v->read_back && gtk_gl_area_get_context(area) && !gtk_gl_area_get_error(area) && W > 0 && H > 0;
+    if (!ours) {
+        /* GTK's way: its texture, or its message when GL failed */
         g_clear_pointer(&v->frame, cairo_surface_destroy);
         g_clear_pointer(&v->spare, cairo_surface_destroy);
+        if (v->fbo) gl_view_delete_fbo(v);
         GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, snapshot);
         return;
     }
-    /* GtkGLArea renders here (area_render fills frame); its own texture node is dropped */
-    GtkSnapshot *inner = gtk_snapshot_new();
-    GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, inner);
-    GskRenderNode *node = gtk_snapshot_free_to_node(inner);
-    if (v->frame) {
-        /* a cairo node: GTK 4.8 would convert a texture through floats again at every paint */
-        cairo_t *cr = gtk_snapshot_append_cairo(
-            snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(w), (float)gtk_widget_get_height(w)));
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-        cairo_set_source_surface(cr, v->frame, 0, 0);
-        cairo_paint(cr);
-        cairo_destroy(cr);
-    } else if (node) /* an error message, or nothing rendered yet */
-        gtk_snapshot_append_node(snapshot, node);
-    if (node) gsk_render_node_unref(node);
+    gl_view_collect(v, FALSE);
+    gboolean resized = !v->frame || W != v->fbo_w || H != v->fbo_h || sf != v->fbo_sf;
+    if (v->dirty || resized) {
+        v->dirty = FALSE;
+        gtk_gl_area_make_current(area);
+        if (gl_view_fbo(v, W, H, sf)) {
+            gboolean unused;
+            g_signal_emit_by_name(area, "render", gtk_gl_area_get_context(area), &unused);
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            glFlush(); /* the rasteriser starts now */
+            v->pending = TRUE;
+            if (resized) /* nothing of this size to show yet */
+                gl_view_collect(v, FALSE);
+            else if (!v->tick)
+                v->tick = gtk_widget_add_tick_callback(w, gl_view_tick, NULL, NULL);
+        } else
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    if (!v->frame) return;
+    if (v->fresh) v->shown++, v->fresh = FALSE;
+    /* a cairo node: GTK 4.8 would convert a texture through floats again at every paint */
+    cairo_t *cr = gtk_snapshot_append_cairo(
+        snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(w), (float)gtk_widget_get_height(w)));
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    cairo_set_source_surface(cr, v->frame, 0, 0);
+    cairo_paint(cr);
+    cairo_destroy(cr);
 }
 
 static void gl_view_unrealize(GtkWidget *w)
 {
-    g_clear_pointer(&MOTUS_GL_VIEW(w)->frame, cairo_surface_destroy);
-    g_clear_pointer(&MOTUS_GL_VIEW(w)->spare, cairo_surface_destroy);
+    MotusGlView *v = MOTUS_GL_VIEW(w);
+    if (v->tick) gtk_widget_remove_tick_callback(w, v->tick);
+    v->tick = 0;
+    gl_view_delete_fbo(v);
+    g_clear_pointer(&v->frame, cairo_surface_destroy);
+    g_clear_pointer(&v->spare, cairo_surface_destroy);
+    v->dirty = TRUE;
     GTK_WIDGET_CLASS(motus_gl_view_parent_class)->unrealize(w);
 }
 
@@ -205,15 +315,16 @@ static void motus_gl_view_class_init(MotusGlViewClass *klass)
     GTK_WIDGET_CLASS(klass)->unrealize = gl_view_unrealize;
 }
 
-static void motus_gl_view_init(MotusGlView *v) { (void)v; }
+static void motus_gl_view_init(MotusGlView *v) { v->dirty = TRUE; }
 
-/* At the end of a render (the area's framebuffer bound, W x H device pixels,
- * scale sf): the picture as a cairo image, rows top first, as the area's frame.
+/* The picture in the bound read framebuffer (fbo_w x fbo_h device pixels,
+ * scale fbo_sf) as a cairo image, rows top first, as the area's frame.
  * Two images take turns: the last frame's node may still show the newer one,
  * and the older is written again only when nothing else holds it (a new
  * image each frame would be fresh memory, page-faulted in, on every frame). */
-static void gl_view_read_back(MotusGlView *v, int W, int H, int sf)
+static void gl_view_read_back(MotusGlView *v)
 {
+    int W = v->fbo_w, H = v->fbo_h, sf = v->fbo_sf;
     if (W <= 0 || H <= 0) return;
     cairo_surface_t *img = v->spare;
     v->spare = NULL;
@@ -1040,8 +1151,7 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
 
     glBindVertexArray(0);
     glUseProgram(0);
-    if (MOTUS_GL_VIEW(area)->read_back) gl_view_read_back(MOTUS_GL_VIEW(area), W, H, sf);
-    self->frames++;
+    if (!MOTUS_GL_VIEW(area)->read_back) self->frames++; /* else counted when shown */
     hud_refresh(self);
     return TRUE;
 }
@@ -1156,7 +1266,7 @@ static void drag_update(GtkGestureDrag *g, double ox, double oy, gpointer data)
         motus_camera_orbit(&self->cam, (float)(-dx * 0.008), (float)(dy * 0.008));
     else if (self->drag_mode == DRAG_PAN)
         motus_camera_pan(&self->cam, (float)dx, (float)dy, (float)gtk_widget_get_height(self->area));
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
@@ -1197,7 +1307,7 @@ static gboolean scrolled(GtkEventControllerScroll *c, double dx, double dy, gpoi
     MotusViewport *self = data;
     motus_camera_zoom(&self->cam, powf(1.15f, (float)dy));
     self->touched = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     return TRUE;
 }
 
@@ -1220,7 +1330,7 @@ static gboolean key_pressed(GtkEventControllerKey *c, guint key, guint code, Gdk
     default: return FALSE;
     }
     self->touched = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     return TRUE;
 }
 
@@ -1634,7 +1744,7 @@ static void flex_refresh(MotusViewport *self)
 {
     update_frame_max(self);
     gtk_widget_queue_draw(self->legend);
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 /* Which of the bar's widgets show: the bar with flexible bodies, the range
@@ -1850,7 +1960,7 @@ static gboolean preview_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     double t = (double)(now - self->prev_t0) * 1e-6;
     self->wp[fm->moff + self->prev_mode] = self->prev_amp * sin(2 * G_PI * t / PREVIEW_PERIOD);
     update_rig(self);
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     return G_SOURCE_CONTINUE;
 }
 
@@ -1998,7 +2108,7 @@ void motus_viewport_preview_mode(MotusViewport *self, int body, int mode)
     if (!self->prev_tick) self->prev_tick = gtk_widget_add_tick_callback(self->area, preview_tick, self, NULL);
     flex_widgets(self);
     gtk_widget_queue_draw(self->legend);
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 int motus_viewport_preview_body(MotusViewport *self) { return self->prev_body; }
@@ -2101,7 +2211,7 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     }
     flex_model_changed(self);
     self->scene_dirty = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     hud_refresh(self);
 }
 
@@ -2134,7 +2244,7 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     self->selected = sel == nbody_old ? m->nbody : (sel < m->nbody ? sel : -1);
     if (!self->touched || was_empty) self->need_fit = TRUE;
     self->scene_dirty = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     hud_refresh(self);
 }
 
@@ -2143,7 +2253,7 @@ void motus_viewport_show_initial(MotusViewport *self)
     if (!self->model) return;
     motus_scene_model_poses(self->model, self->poses);
     motus_viewport_set_modal(self, NULL, 0); /* and undeformed */
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     hud_refresh(self);
 }
 
@@ -2227,7 +2337,7 @@ void motus_viewport_look_at(MotusViewport *self, const double p[3])
 {
     if (self->need_fit) fit_now(self);
     for (int k = 0; k < 3; k++) self->cam.target[k] = (float)p[k];
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 double motus_viewport_get_scale(MotusViewport *self) { return self->scene ? self->scene->scale : 1.0; }
@@ -2236,7 +2346,7 @@ void motus_viewport_set_poses(MotusViewport *self, const double *poses)
 {
     if (!self->model) return;
     memcpy(self->poses, poses, 7 * (size_t)self->model->nbody * sizeof(double));
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 void motus_viewport_include_poses(MotusViewport *self, const double *poses)
@@ -2256,14 +2366,14 @@ void motus_viewport_motion_done(MotusViewport *self)
         self->grid_dirty = TRUE;
     }
     if (!self->touched) self->need_fit = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 void motus_viewport_set_selected_body(MotusViewport *self, int body)
 {
     if (self->selected == body) return;
     self->selected = body;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 int motus_viewport_get_selected_body(MotusViewport *self) { return self->selected; }
@@ -2271,13 +2381,13 @@ int motus_viewport_get_selected_body(MotusViewport *self) { return self->selecte
 void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p)
 {
     motus_camera_preset(&self->cam, p);
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 void motus_viewport_fit_all(MotusViewport *self)
 {
     fit_now(self);
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 void motus_viewport_fit_body(MotusViewport *self, int body)
@@ -2294,7 +2404,7 @@ void motus_viewport_fit_body(MotusViewport *self, int body)
     fit_points(self, pts, 8);
     self->need_fit = FALSE;
     self->touched = TRUE;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
@@ -2302,7 +2412,7 @@ void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
     ortho = !!ortho;
     if (self->cam.ortho == ortho) return;
     self->cam.ortho = ortho;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
 }
 
@@ -2336,17 +2446,17 @@ int motus_viewport_pick_at(MotusViewport *self, double x, double y)
 {
     int b = pick(self, x, y);
     self->selected = b;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     g_signal_emit(self, signals[SIG_BODY_PICKED], 0, b);
     return b;
 }
 
-guint motus_viewport_get_frames_drawn(MotusViewport *self) { return self->frames; }
+guint motus_viewport_get_frames_drawn(MotusViewport *self) { return self->frames + MOTUS_GL_VIEW(self->area)->shown; }
 
 void motus_viewport_set_full_detail(MotusViewport *self, gboolean full)
 {
     self->full_detail = full;
-    gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
 int motus_viewport_get_body_detail(MotusViewport *self, int body)
@@ -2376,7 +2486,7 @@ const GError *motus_viewport_get_error(MotusViewport *self) { return self->gl_er
 const char *motus_viewport_get_gl_info(MotusViewport *self) { return self->gl_info; }
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self) { return self->area; }
 
-void motus_viewport_queue_render(MotusViewport *self) { gtk_gl_area_queue_render(GTK_GL_AREA(self->area)); }
+void motus_viewport_queue_render(MotusViewport *self) { motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area)); }
 
 /* ---- the move/rotate gizmo ------------------------------------------------------------- */
 
@@ -2390,7 +2500,7 @@ void motus_viewport_set_gizmo(MotusViewport *self, MotusGizmoMode mode, const do
         if (self->gizmo_body >= 0) memcpy(self->poses + 7 * self->gizmo_body, self->gizmo_pose, sizeof self->gizmo_pose);
         self->gizmo_handle = -1;
         self->gizmo_amount = 0;
-        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+        motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     }
     self->gizmo.mode = mode;
     if (mode != MOTUS_GIZMO_OFF) {
@@ -2460,7 +2570,7 @@ void motus_viewport_gizmo_update(MotusViewport *self, double x, double y, gboole
             p[5] = w * q[2] - v[0] * q[3] + v[1] * q[0] + v[2] * q[1];
             p[6] = w * q[3] + v[0] * q[2] - v[1] * q[1] + v[2] * q[0];
         }
-        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+        motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     }
     gtk_widget_queue_draw(self->hud);
 }
@@ -2474,7 +2584,7 @@ void motus_viewport_gizmo_end(MotusViewport *self)
     self->gizmo_amount = 0;
     if (self->gizmo_body >= 0) { /* back as it was: the edit (if any) redraws the model */
         memcpy(self->poses + 7 * self->gizmo_body, self->gizmo_pose, sizeof self->gizmo_pose);
-        gtk_gl_area_queue_render(GTK_GL_AREA(self->area));
+        motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     }
     gtk_widget_queue_draw(self->hud);
     if (amount != 0) g_signal_emit(self, signals[SIG_GIZMO_DRAGGED], 0, (int)self->gizmo.mode, k, amount);

@@ -90,7 +90,9 @@ gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, d
 /* What a click at (x, y) does: picks the body there (colour-ID pass), highlights
  * it, emits "body-picked" and returns it (nbody: the ground; -1: none). */
 int motus_viewport_pick_at(MotusViewport *self, double x, double y);
-/* Number of frames rendered so far (tests wait for one). */
+/* Number of frames drawn so far (tests wait for one): renders under GTK's GL
+ * renderer; pictures shown where the view reads its pictures back (the window
+ * then holds the new picture). */
 guint motus_viewport_get_frames_drawn(MotusViewport *self);
 /* Levels of detail (motus-scene.h): each frame, every rigid body made of
  * primitives is drawn at the coarsest level that still looks round at its

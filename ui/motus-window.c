@@ -834,7 +834,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
     motus_window_flex_init(self);
-    motus_paint_warm_attach(GTK_WINDOW(self), motus_viewport_get_gl_area(self->viewport));
+    motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);
     update_actions(self);
