@@ -2486,7 +2486,12 @@ const GError *motus_viewport_get_error(MotusViewport *self) { return self->gl_er
 const char *motus_viewport_get_gl_info(MotusViewport *self) { return self->gl_info; }
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self) { return self->area; }
 
-void motus_viewport_queue_render(MotusViewport *self) { motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area)); }
+void motus_viewport_queue_render(MotusViewport *self)
+{
+    MotusGlView *v = MOTUS_GL_VIEW(self->area);
+    v->pending = v->fresh = FALSE; /* drawn before the request: the next frame counted must be newer */
+    motus_gl_view_queue_render(v);
+}
 
 /* ---- the move/rotate gizmo ------------------------------------------------------------- */
 

@@ -119,7 +119,9 @@ const GError *motus_viewport_get_error(MotusViewport *self);
 const char *motus_viewport_get_gl_info(MotusViewport *self);
 /* The GL drawing area inside (for window snapshots and tests). */
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self);
-/* Asks for a redraw. */
+/* Asks for a redraw; a picture drawn before and not shown yet is dropped, so
+ * the next frame counted by motus_viewport_get_frames_drawn is drawn after
+ * this call (what a test or a screenshot waits for). */
 void motus_viewport_queue_render(MotusViewport *self);
 
 /* ---- the move/rotate gizmo ----
