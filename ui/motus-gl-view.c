@@ -13,10 +13,12 @@
  * waited for them, 3-4 of its 10-11 ms (bench/RESULTS.md, "reading back a
  * frame later"). A render only queues the picture and flushes; the next
  * frame's update phase reads it back and shows it, while the rasteriser
- * worked between the two frames. The first picture
- * and one of a new size are read back at once. There a frame of the view
- * (motus_viewport_get_frames_drawn) is a picture shown, not a render: the
- * window's picture holds it once the count has grown. */
+ * worked between the two frames. The first picture, one of a new size and
+ * one whose render asks for it (motus_gl_view_show_at_once: the viewport
+ * does when arrows, labels, the gizmo or the triad's letters are drawn over
+ * it, or the camera moved) are read back at once. A frame of the view
+ * (motus_viewport_get_frames_drawn) is then a picture shown, not a render:
+ * the window's picture holds it once the count has grown. */
 #include "motus-gl-view.h"
 
 #include <epoxy/gl.h>
@@ -32,6 +34,7 @@ struct _MotusGlView {
     gboolean dirty;   /* a render was asked for (motus_gl_view_queue_render) */
     gboolean pending; /* rendered into fbo, not read back yet */
     gboolean fresh;   /* frame was read back and not shown yet */
+    gboolean at_once; /* the render asked for its picture in its own frame */
     guint shown;      /* pictures shown */
     guint tick;       /* the tick callback that reads it back */
 };
@@ -133,11 +136,12 @@ static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         gtk_gl_area_make_current(area);
         if (gl_view_fbo(v, W, H, sf)) {
             gboolean unused;
+            v->at_once = FALSE;
             g_signal_emit_by_name(area, "render", gtk_gl_area_get_context(area), &unused);
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glFlush(); /* the rasteriser starts now */
             v->pending = TRUE;
-            if (resized) /* nothing of this size to show yet */
+            if (resized || v->at_once) /* nothing of this size to show yet, or something drawn over it must match */
                 gl_view_collect(v, FALSE);
             else if (!v->tick)
                 v->tick = gtk_widget_add_tick_callback(w, gl_view_tick, NULL, NULL);
@@ -230,6 +234,8 @@ void motus_gl_view_queue_fresh(MotusGlView *v)
     v->pending = v->fresh = FALSE; /* drawn before the request: the next picture counted must be newer */
     motus_gl_view_queue_render(v);
 }
+
+void motus_gl_view_show_at_once(MotusGlView *v) { v->at_once = TRUE; }
 
 gboolean motus_gl_view_reading_back(MotusGlView *v) { return v->read_back; }
 gboolean motus_gl_view_has_picture(MotusGlView *v) { return v->frame != NULL; }

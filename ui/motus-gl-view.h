@@ -17,6 +17,9 @@ void motus_gl_view_queue_render(MotusGlView *v);
 /* The same, dropping a picture drawn before and not shown yet: the next
  * picture shown is drawn after this call. */
 void motus_gl_view_queue_fresh(MotusGlView *v);
+/* From the "render" handler: show this render's picture in its own frame (what
+ * is drawn over the view, in other widgets, must match it). */
+void motus_gl_view_show_at_once(MotusGlView *v);
 /* The window draws with cairo and the view reads its pictures back. */
 gboolean motus_gl_view_reading_back(MotusGlView *v);
 /* It has read a picture back (shown as a cairo image, not a GL texture). */

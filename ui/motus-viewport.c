@@ -88,6 +88,7 @@ struct _MotusViewport {
     int bg_w, bg_h;
     int pick_w, pick_h;
     guint frames;
+    mat4 drawn_V, drawn_P;  /* the camera of the last render */
 
     /* overlay over the GL view (picking marks, traces, vectors), project axes */
     GArray *ov;       /* OverlayItem */
@@ -830,6 +831,12 @@ static gboolean area_render(GtkGLArea *area, GdkGLContext *ctx, gpointer data)
     mat4 V, P, M;
     motus_camera_view(&self->cam, V);
     motus_camera_proj(&self->cam, W > 0 && H > 0 ? (float)W / (float)H : 1.0f, P);
+    /* read back later only when nothing drawn over the view must match the picture: the overlay's
+     * arrows and labels, the gizmo and the triad's letters (a moved camera) are drawn at once */
+    if (self->ov->len || self->gizmo.mode != MOTUS_GIZMO_OFF || memcmp(V, self->drawn_V, sizeof(mat4)) ||
+        memcmp(P, self->drawn_P, sizeof(mat4)))
+        motus_gl_view_show_at_once(MOTUS_GL_VIEW(area));
+    glm_mat4_copy(V, self->drawn_V), glm_mat4_copy(P, self->drawn_P);
 
     if (self->scene) {
         /* solids, pushed back a little so that edges drawn over them win */
