@@ -266,7 +266,8 @@ static void build_rows(MotusInspector *self, const MtFieldInfo *f, int n)
         r->info = f[i];
         r->label = gtk_label_new(f[i].label);
         gtk_label_set_xalign(GTK_LABEL(r->label), 0);
-        gtk_label_set_ellipsize(GTK_LABEL(r->label), PANGO_ELLIPSIZE_END);
+        /* shortened in the middle: the end names the component (Inertia xx, yy …), which must stay */
+        gtk_label_set_ellipsize(GTK_LABEL(r->label), PANGO_ELLIPSIZE_MIDDLE);
         gtk_label_set_width_chars(GTK_LABEL(r->label), 12);
         gtk_label_set_max_width_chars(GTK_LABEL(r->label), 22);
         gtk_widget_set_tooltip_text(r->label, f[i].label);
