@@ -482,8 +482,6 @@ static gboolean ticks_equal(const MotusTicks *a, const MotusTicks *b)
     return a->lo == b->lo && a->hi == b->hi && a->first == b->first && a->step == b->step && a->n == b->n;
 }
 
-/* The frame of a width x height render; measuring the y tick labels is skipped
- * when prev has the same ticks and size. FALSE when too small to draw. */
 /* The widest legend text ("name [unit]"), each measured once per text height. */
 static double legend_text_width(MotusPlot *self, cairo_t *cr, double th)
 {
@@ -500,11 +498,7 @@ static double legend_text_width(MotusPlot *self, cairo_t *cr, double th)
     return w;
 }
 
-/* Plots stacked in one box (the window's plot pane) share their plot
- * rectangles' left and right edges, so their time axes line up as in a
- * post-processor's page: each keeps the margins it needs itself and takes the
- * widest of its visible sibling plots'. A change of its own needs redraws the
- * siblings at the next frame. */
+/* Tick callback: the other plots in the box draw again (their margins follow this one's). */
 static gboolean redraw_siblings(GtkWidget *w, GdkFrameClock *clock, gpointer data)
 {
     (void)clock, (void)data;
@@ -515,6 +509,11 @@ static gboolean redraw_siblings(GtkWidget *w, GdkFrameClock *clock, gpointer dat
     return G_SOURCE_REMOVE;
 }
 
+/* Plots stacked in one box (the window's plot pane) share their plot
+ * rectangles' left and right edges, so their time axes line up as in a
+ * post-processor's page: each keeps the margins it needs itself and takes the
+ * widest of its visible sibling plots'. A change of its own needs redraws the
+ * siblings at the next frame. */
 static void align_margins(MotusPlot *self, double *left, double *right)
 {
     gboolean changed = fabs(*left - self->own_left) > 0.5 || fabs(*right - self->own_right) > 0.5;
@@ -531,6 +530,9 @@ static void align_margins(MotusPlot *self, double *left, double *right)
         self->align_tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), redraw_siblings, NULL, NULL);
 }
 
+/* The frame of a width x height render; measuring the y tick labels is skipped
+ * when prev has the same ticks and size; widget: the widget's own picture
+ * (aligned with its sibling plots), not an export. FALSE when too small to draw. */
 static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, const Frame *prev, gboolean widget,
                            Frame *f)
 {
