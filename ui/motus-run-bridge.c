@@ -49,6 +49,7 @@ struct _MotusRunBridge {
     long run_id;        /* stored run (0: not stored); readable from the GTK thread after start */
     char store_error[512]; /* why the run could not be stored completely ("" when it was) */
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
+    gboolean nomem;     /* set by the frame callback when a block of frames could not be allocated */
 
     /* shared */
     GMutex lock;
@@ -153,12 +154,14 @@ static void populate_ahead(MotusRunBridge *self, const double *row_end)
 }
 
 /* The row frame n goes into, adding a block when n starts one (the worker, or
- * the GTK thread with no worker running; only they append). */
+ * the GTK thread with no worker running; only they append); NULL when memory
+ * for the block cannot be had. */
 static double *next_row(MotusRunBridge *self, guint n)
 {
     if (n / BLOCK_FRAMES >= self->blocks->len) {
         gsize bytes = (gsize)BLOCK_FRAMES * (gsize)self->stride * sizeof(double);
-        double *b = g_malloc(bytes);
+        double *b = g_try_malloc(bytes);
+        if (!b) return NULL;
         g_mutex_lock(&self->lock);
         g_ptr_array_add(self->blocks, b);
         g_mutex_unlock(&self->lock);
@@ -217,7 +220,12 @@ static int frame_cb(void *user, MtState *st)
     MotusRunBridge *self = user;
     if (!check_finite(self, st)) return 1;
     guint n = (guint)g_atomic_int_get(&self->nframes);
-    fill_row(self->csv, st, next_row(self, n)); /* beyond nframes: no reader looks at it yet */
+    double *row = next_row(self, n);
+    if (!row) {
+        self->nomem = TRUE;
+        return 1;
+    }
+    fill_row(self->csv, st, row); /* beyond nframes: no reader looks at it yet */
     if (self->run && mt_store_run_frame(self->run, st)) {
         g_strlcpy(self->store_error, mt_store_run_error(self->run)->msg, sizeof self->store_error);
         return 1;
@@ -253,12 +261,20 @@ static gpointer worker(gpointer data)
     MtStatus rc = MT_ERR_NOMEM;
     MtState *st = mt_state_new(self->sys, &err);
     self->diverged[0] = 0;
+    self->nomem = FALSE;
     if (st) rc = mt_run(st, &self->sys->solver, frame_cb, self, &self->cancel, &stats, &err);
     double t_end = st ? st->t : 0;
     mt_state_free(st);
     if (rc == MT_OK && self->diverged[0]) {
         rc = MT_ERR_SOLVE;
         g_strlcpy(err.msg, self->diverged, sizeof err.msg);
+    }
+    if (rc == MT_OK && self->nomem) {
+        rc = MT_ERR_NOMEM;
+        g_snprintf(err.msg, sizeof err.msg,
+                   _("the results no longer fit in memory: the run was stopped at t = %g s (the frames so far are "
+                     "kept); set a larger output step or 'every' in the solver settings"),
+                   t_end);
     }
     if (rc == MT_OK && self->store_error[0]) {
         rc = MT_ERR_IO;
@@ -342,6 +358,37 @@ static void set_shape(MotusRunBridge *self, const MtSystem *sys, MtCsv *csv)
     for (int k = 0; k < self->ncol; k++) self->colnames[k] = g_strdup(mt_csv_colname(csv, k));
 }
 
+/* Memory the system could give now, bytes (0: unknown). */
+static guint64 available_memory(void)
+{
+    g_autofree char *text = NULL;
+    if (g_file_get_contents("/proc/meminfo", &text, NULL, NULL)) {
+        const char *p = strstr(text, "MemAvailable:");
+        if (p) return g_ascii_strtoull(p + strlen("MemAvailable:"), NULL, 10) * 1024;
+    }
+#ifdef _SC_AVPHYS_PAGES
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) return (guint64)pages * (guint64)size;
+#endif
+    return 0;
+}
+
+/* Refuses a run (or a stored run to show) whose frames would not fit in the
+ * memory free now: the window keeps every frame, and running out of it would
+ * end the application with the user's unsaved work. */
+static gboolean frames_fit(double frames, int stride, GError **error)
+{
+    double bytes = frames * (double)stride * sizeof(double);
+    guint64 avail = available_memory();
+    if (!avail || bytes <= 0.8 * (double)avail) return TRUE;
+    g_autofree char *need = g_format_size((guint64)fmin(bytes, 1e18)), *have = g_format_size(avail);
+    g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL,
+                _("the run would keep %s of results in memory (%.0f frames of %d values), more than the %s free: set "
+                  "a larger output step or 'every' in the solver settings, or an earlier end time"),
+                need, frames, stride, have);
+    return FALSE;
+}
+
 gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error)
 {
     return motus_run_bridge_start_stored(self, model, NULL, error);
@@ -364,6 +411,13 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
     if (!csv) {
         mt_system_free(sys);
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
+        return FALSE;
+    }
+    const MtSolverSpec *sv = &sys->solver;
+    double frames = sv->step > 0 ? floor(sv->until / (sv->step * MAX(sv->every, 1))) + 2 : 2;
+    if (!frames_fit(frames, 1 + 7 * sys->nbody + mt_csv_ncols(csv), error)) {
+        mt_csv_free(csv);
+        mt_system_free(sys);
         return FALSE;
     }
     /* the worker writes the run through its own handle on the project */
@@ -542,6 +596,17 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     MtState *st = csv ? mt_state_new(sys, &err) : NULL;
     MtFrameReader *rd = st ? mt_frames_open(store, run, &err) : NULL;
     gboolean ok = rd != NULL;
+    g_autoptr(GError) big = NULL;
+    if (ok && !frames_fit((double)mt_frames_count(rd), 1 + 7 * sys->nbody + mt_csv_ncols(csv), &big)) {
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, _("run %ld of '%s' cannot be shown: %s"), run,
+                    project, big->message);
+        mt_frames_close(rd);
+        mt_state_free(st);
+        mt_csv_free(csv);
+        mt_system_free(sys);
+        mt_store_close(store);
+        return FALSE;
+    }
     if (ok) {
         set_shape(self, sys, csv);
         self->until = info.solver.until;
@@ -551,8 +616,13 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
         for (long i = 0; i < n && ok; i++) {
             const double *f = mt_frames_get(rd, i, &err);
             ok = f && mt_state_from_frame(st, f, sys->nbody, sys->nrow, &err) == MT_OK;
+            double *row = ok ? next_row(self, (guint)i) : NULL;
+            if (ok && !row) {
+                ok = FALSE;
+                g_strlcpy(err.msg, _("out of memory"), sizeof err.msg);
+            }
             if (ok) {
-                fill_row(csv, st, next_row(self, (guint)i));
+                fill_row(csv, st, row);
                 g_atomic_int_set(&self->nframes, (int)i + 1);
             }
         }

@@ -58,7 +58,8 @@ static char *long_model(void)
     g_autofree char *text = NULL;
     g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
     char *path = g_build_filename(g_get_tmp_dir(), "motus-test-long.motus.txt", NULL);
-    g_autofree char *longer = g_strconcat(text, "\nsolver step 1e-4 until 1000\n", NULL);
+    /* every 100th step written: 10^5 frames if it ran to the end, which the window has memory for */
+    g_autofree char *longer = g_strconcat(text, "\nsolver step 1e-4 until 1000 every 100\n", NULL);
     g_assert_true(g_file_set_contents(path, longer, -1, NULL));
     return path;
 }
@@ -295,6 +296,37 @@ static void test_pause_stop_reopen(void)
     g_unlink(path);
 }
 
+/* A run whose frames could not fit in memory (10^12 of them) is refused before it starts, with what
+ * to change; the model stays open and nothing runs. */
+static void test_run_too_big(void)
+{
+    g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    g_autofree char *path = g_build_filename(g_get_tmp_dir(), "motus-test-huge.motus.txt", NULL);
+    g_autofree char *huge = g_strconcat(text, "\nsolver step 1e-6 until 1e6\n", NULL);
+    g_assert_true(g_file_set_contents(path, huge, -1, NULL));
+    open_model(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_false(motus_window_run(win, &error));
+    g_assert_nonnull(error);
+    g_test_message("%s", error->message);
+    g_assert_nonnull(strstr(error->message, "in memory"));
+    g_assert_nonnull(strstr(error->message, "output step"));
+    g_assert_false(motus_window_is_running(win));
+    g_assert_cmpuint(motus_window_get_n_frames(win), ==, 0);
+    g_assert_cmpstr(gtk_window_get_title(GTK_WINDOW(win)), ==, "Simple pendulum");
+    /* the same model with a sensible end time runs */
+    g_autofree char *fine = g_strconcat(text, "\nsolver step 1e-3 until 0.5\n", NULL);
+    g_assert_true(g_file_set_contents(path, fine, -1, NULL));
+    open_model(path);
+    finished_calls = 0;
+    g_assert_true(motus_window_run(win, &error));
+    g_assert_true(wait_for(finished, 30));
+    g_assert_true(finished_ok);
+    g_unlink(path);
+}
+
 /* The held image covers the whole window (device pixels). */
 static gboolean held_window_size(void)
 {
@@ -342,6 +374,7 @@ int main(int argc, char **argv)
     g_test_add_func("/window/run-and-playback", test_run_and_playback);
     g_test_add_func("/window/plot-zoom-and-drop", test_plot_zoom_and_drop);
     g_test_add_func("/window/pause-stop-reopen", test_pause_stop_reopen);
+    g_test_add_func("/window/run-too-big", test_run_too_big);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     g_free(project_dir);
