@@ -4,6 +4,7 @@
  * joints, springs, force elements, sensors and parameters, and snap points.
  * Each works on a copy of the model and commits it through the editor. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ static int name_used(const MtModel *m, const char *name, MtEditKind kind, int in
             if (!(named_kinds[k] == kind && i == index) && !strcmp(mt_edit_name(m, named_kinds[k], i), name)) return 1;
     }
     return 0;
+}
+
+/* The end of every "add": commits the copy c holding the new entity k under
+ * the undo label fmt, and tells the caller its index. */
+static MtStatus commit_added(MtEditor *e, MtModel *c, int k, int *index, MtError *err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static MtStatus commit_added(MtEditor *e, MtModel *c, int k, int *index, MtError *err, const char *fmt, ...)
+{
+    char label[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(label, sizeof label, fmt, ap);
+    va_end(ap);
+    MtStatus rc = mt_editor_commit(e, c, label, err);
+    if (rc == MT_OK && index) *index = k;
+    return rc;
 }
 
 static MtStatus check_new_name(const MtModel *m, const char *name, MtEditKind kind, int index, int marker_body,
@@ -777,11 +794,7 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
             for (int k = 0; k < 6; k++) bd->inertia[k] = J[k] * def->mass / m1;
         }
     }
-    char label[256];
-    snprintf(label, sizeof label, MT_("add body '%s'"), name);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = b;
-    return rc;
+    return commit_added(e, c, b, index, err, MT_("add body '%s'"), name);
 }
 
 /* Point and axis of the project frame → body axes, by the body's initial pose. */
@@ -848,11 +861,8 @@ MtStatus mt_edit_add_marker(MtEditor *e, int body, const char *name, const doubl
         mt_model_free(c);
         return err->code;
     }
-    char ref[2 * MT_NAME_MAX + 2], label[256];
-    snprintf(label, sizeof label, MT_("add marker '%s'"), mt_model_marker_ref(c, k, ref, sizeof ref));
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = k;
-    return rc;
+    char ref[2 * MT_NAME_MAX + 2];
+    return commit_added(e, c, k, index, err, MT_("add marker '%s'"), mt_model_marker_ref(c, k, ref, sizeof ref));
 }
 
 static MtStatus new_name(const MtModel *m, const char *name, const char *base, MtEditKind kind, char *out, MtError *err)
@@ -902,12 +912,8 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
         mt_v3_sub(d, a, b);
         c->joint[j].param = mt_v3_norm(d) > 0 ? mt_v3_norm(d) : 0.1;
     }
-    char label[256];
     /* TRANSLATORS: an undo label; %s: the joint type as the interface calls it, then the joint's name. */
-    snprintf(label, sizeof label, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = j;
-    return rc;
+    return commit_added(e, c, j, index, err, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
 }
 
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],
@@ -931,11 +937,7 @@ MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double 
         mt_model_free(c);
         return err->code ? err->code : MT_ERR_MODEL;
     }
-    char label[256];
-    snprintf(label, sizeof label, MT_("add spring '%s'"), sn);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = s;
-    return rc;
+    return commit_added(e, c, s, index, err, MT_("add spring '%s'"), sn);
 }
 
 MtStatus mt_edit_add_driver(MtEditor *e, const char *name, int j, int *index, MtError *err)
@@ -965,12 +967,8 @@ MtStatus mt_edit_add_driver(MtEditor *e, const char *name, int j, int *index, Mt
     }
     c->driver[d].coord = coord;
     c->driver[d].level = MT_LEVEL_DISP;
-    char label[256];
     /* TRANSLATORS: an undo label: the driver's name, then the joint's. */
-    snprintf(label, sizeof label, MT_("add driver '%s' on joint '%s'"), dn, js->name);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = d;
-    return rc;
+    return commit_added(e, c, d, index, err, MT_("add driver '%s' on joint '%s'"), dn, js->name);
 }
 
 MtStatus mt_edit_add_joint_force(MtEditor *e, const char *name, MtForceKind kind, int j, int *index, MtError *err)
@@ -990,12 +988,8 @@ MtStatus mt_edit_add_joint_force(MtEditor *e, const char *name, MtForceKind kind
         mt_model_free(c);
         return err->code ? err->code : MT_ERR_MODEL;
     }
-    char label[256];
-    snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
     /* the commit's checks refuse a joint of the wrong type, naming it */
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = f;
-    return rc;
+    return commit_added(e, c, f, index, err, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
 }
 
 MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int bi, const double pi[3], int bj,
@@ -1021,12 +1015,8 @@ MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int 
         mt_model_free(c);
         return err->code ? err->code : MT_ERR_MODEL;
     }
-    char label[256];
     /* TRANSLATORS: an undo label; %s: the kind of force element ("torsion spring"), then its name. */
-    snprintf(label, sizeof label, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = f;
-    return rc;
+    return commit_added(e, c, f, index, err, MT_("add %s '%s'"), mt_force_kind_label(kind), fn);
 }
 
 MtStatus mt_edit_add_sensor(MtEditor *e, const char *name, MtSensorKind kind, MtEditKind on, int target, int comp,
@@ -1084,11 +1074,7 @@ MtStatus mt_edit_add_sensor(MtEditor *e, const char *name, MtSensorKind kind, Mt
     } else {
         snprintf(ss->expr, sizeof ss->expr, "%s.force", m->spring[target].name);
     }
-    char label[256];
-    snprintf(label, sizeof label, MT_("add sensor '%s'"), sn);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = s;
-    return rc;
+    return commit_added(e, c, s, index, err, MT_("add sensor '%s'"), sn);
 }
 
 MtStatus mt_edit_add_param(MtEditor *e, const char *name, const char *expr, const char *unit, int *index, MtError *err)
@@ -1103,11 +1089,7 @@ MtStatus mt_edit_add_param(MtEditor *e, const char *name, const char *expr, cons
         mt_model_free(c);
         return err->code ? err->code : MT_ERR_MODEL;
     }
-    char label[256];
-    snprintf(label, sizeof label, MT_("add parameter '%s'"), pn);
-    MtStatus rc = mt_editor_commit(e, c, label, err);
-    if (rc == MT_OK && index) *index = p;
-    return rc;
+    return commit_added(e, c, p, index, err, MT_("add parameter '%s'"), pn);
 }
 
 /* ---- snap points ---------------------------------------------------------------------- */
