@@ -29,8 +29,8 @@ struct _MotusGlView {
     gboolean read_back; /* the window draws with cairo: the view renders into fbo and reads it back */
     cairo_surface_t *frame; /* the picture of the last render read back (read_back only) */
     cairo_surface_t *spare; /* the one before, written again once GTK no longer shows it */
-    GLuint fbo, color, depth; /* read_back only: where render draws, fbo_w x fbo_h device pixels */
-    int fbo_w, fbo_h, fbo_sf;
+    MotusFbo fb;        /* read_back only: where render draws, device pixels */
+    int fb_sf;          /* the scale it was drawn at */
     gboolean dirty;   /* a render was asked for (motus_gl_view_queue_render) */
     gboolean pending; /* rendered into fbo, not read back yet */
     gboolean fresh;   /* frame was read back and not shown yet */
@@ -57,8 +57,8 @@ static void gl_view_collect(MotusGlView *v, gboolean redraw)
     if (!v->pending) return;
     v->pending = FALSE;
     gtk_gl_area_make_current(GTK_GL_AREA(v));
-    if (gtk_gl_area_get_error(GTK_GL_AREA(v)) || !v->fbo) return;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fbo);
+    if (gtk_gl_area_get_error(GTK_GL_AREA(v)) || !v->fb.fbo) return;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->fb.fbo);
     gl_view_read_back(v);
     v->fresh = TRUE;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -74,41 +74,42 @@ static gboolean gl_view_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     return G_SOURCE_REMOVE;
 }
 
-/* The framebuffer render draws into, of the widget's size; FALSE if GL cannot make one. */
-static gboolean gl_view_fbo(MotusGlView *v, int W, int H, int sf)
+gboolean motus_fbo_bind(MotusFbo *f, int w, int h)
 {
-    if (!v->fbo) {
-        glGenFramebuffers(1, &v->fbo);
-        glGenRenderbuffers(1, &v->color);
-        glGenRenderbuffers(1, &v->depth);
+    if (!f->fbo) {
+        glGenFramebuffers(1, &f->fbo);
+        glGenRenderbuffers(1, &f->color);
+        glGenRenderbuffers(1, &f->depth);
     }
-    glBindFramebuffer(GL_FRAMEBUFFER, v->fbo);
-    if (W != v->fbo_w || H != v->fbo_h) {
-        glBindRenderbuffer(GL_RENDERBUFFER, v->color);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-        glBindRenderbuffer(GL_RENDERBUFFER, v->depth);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, W, H);
+    glBindFramebuffer(GL_FRAMEBUFFER, f->fbo);
+    if (w != f->w || h != f->h) {
+        glBindRenderbuffer(GL_RENDERBUFFER, f->color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, f->depth);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
         glBindRenderbuffer(GL_RENDERBUFFER, 0);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, v->color);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, v->depth);
-        v->fbo_w = W, v->fbo_h = H;
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, f->color);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, f->depth);
+        f->w = w, f->h = h;
     }
-    v->fbo_sf = sf;
     return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+void motus_fbo_delete(MotusFbo *f)
+{
+    if (f->fbo) glDeleteFramebuffers(1, &f->fbo);
+    if (f->color) glDeleteRenderbuffers(1, &f->color);
+    if (f->depth) glDeleteRenderbuffers(1, &f->depth);
+    *f = (MotusFbo){0};
 }
 
 static void gl_view_delete_fbo(MotusGlView *v)
 {
-    if (v->fbo && gtk_widget_get_realized(GTK_WIDGET(v))) {
+    if (v->fb.fbo && gtk_widget_get_realized(GTK_WIDGET(v))) {
         gtk_gl_area_make_current(GTK_GL_AREA(v));
-        if (!gtk_gl_area_get_error(GTK_GL_AREA(v))) {
-            glDeleteFramebuffers(1, &v->fbo);
-            glDeleteRenderbuffers(1, &v->color);
-            glDeleteRenderbuffers(1, &v->depth);
-        }
+        if (!gtk_gl_area_get_error(GTK_GL_AREA(v))) motus_fbo_delete(&v->fb);
     }
-    v->fbo = v->color = v->depth = 0;
-    v->fbo_w = v->fbo_h = 0;
+    v->fb = (MotusFbo){0};
     v->pending = FALSE;
 }
 
@@ -125,16 +126,17 @@ static void gl_view_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         /* GTK's way: its texture, or its message when GL failed */
         g_clear_pointer(&v->frame, cairo_surface_destroy);
         g_clear_pointer(&v->spare, cairo_surface_destroy);
-        if (v->fbo) gl_view_delete_fbo(v);
+        if (v->fb.fbo) gl_view_delete_fbo(v);
         GTK_WIDGET_CLASS(motus_gl_view_parent_class)->snapshot(w, snapshot);
         return;
     }
     gl_view_collect(v, FALSE);
-    gboolean resized = !v->frame || W != v->fbo_w || H != v->fbo_h || sf != v->fbo_sf;
+    gboolean resized = !v->frame || W != v->fb.w || H != v->fb.h || sf != v->fb_sf;
     if (v->dirty || resized) {
         v->dirty = FALSE;
         gtk_gl_area_make_current(area);
-        if (gl_view_fbo(v, W, H, sf)) {
+        v->fb_sf = sf;
+        if (motus_fbo_bind(&v->fb, W, H)) {
             gboolean unused;
             v->at_once = FALSE;
             g_signal_emit_by_name(area, "render", gtk_gl_area_get_context(area), &unused);
@@ -187,14 +189,14 @@ static void motus_gl_view_class_init(MotusGlViewClass *klass)
 
 static void motus_gl_view_init(MotusGlView *v) { v->dirty = TRUE; }
 
-/* The picture in the bound read framebuffer (fbo_w x fbo_h device pixels,
- * scale fbo_sf) as a cairo image, rows top first, as the area's frame.
+/* The picture in the bound read framebuffer (fb.w x fb.h device pixels,
+ * scale fb_sf) as a cairo image, rows top first, as the area's frame.
  * Two images take turns: the last frame's node may still show the newer one,
  * and the older is written again only when nothing else holds it (a new
  * image each frame would be fresh memory, page-faulted in, on every frame). */
 static void gl_view_read_back(MotusGlView *v)
 {
-    int W = v->fbo_w, H = v->fbo_h, sf = v->fbo_sf;
+    int W = v->fb.w, H = v->fb.h, sf = v->fb_sf;
     if (W <= 0 || H <= 0) return;
     cairo_surface_t *img = v->spare;
     v->spare = NULL;

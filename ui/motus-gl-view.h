@@ -11,6 +11,18 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(MotusGlView, motus_gl_view, MOTUS, GL_VIEW, GtkGLArea)
 
 GtkWidget *motus_gl_view_new(void);
+
+/* An offscreen framebuffer: RGBA8 colour and 24-bit depth renderbuffers
+ * (the view's picture under the cairo renderer, the picking pass). */
+typedef struct {
+    guint fbo, color, depth; /* GL names, 0 before the first bind */
+    int w, h;                /* device pixels */
+} MotusFbo;
+/* Makes it w x h (the first time, or at a new size) and binds it as the
+ * framebuffer (a GL context current); FALSE when GL cannot complete it. */
+gboolean motus_fbo_bind(MotusFbo *f, int w, int h);
+/* Deletes its GL objects (its context current) and zeroes it. */
+void motus_fbo_delete(MotusFbo *f);
 /* Asks for a render ("render" is emitted with the context current and, when
  * reading back, the view's framebuffer bound). */
 void motus_gl_view_queue_render(MotusGlView *v);

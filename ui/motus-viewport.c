@@ -83,10 +83,9 @@ struct _MotusViewport {
     gboolean full_detail; /* every body at level 0 */
     GlBuf spring, grid, triad;
     GArray *spring_verts;
-    GLuint pick_fbo, pick_color, pick_depth;
+    MotusFbo pick_fb; /* the colour-ID picking pass */
     GLuint bg_fbo, bg_tex; /* the background gradient, drawn once per size and copied into each frame */
     int bg_w, bg_h;
-    int pick_w, pick_h;
     guint frames;
     mat4 drawn_V, drawn_P;  /* the camera of the last render */
 
@@ -518,9 +517,7 @@ static void area_unrealize(GtkGLArea *area, gpointer data)
                           self->prog_flex_pick};
         for (guint i = 0; i < G_N_ELEMENTS(progs); i++)
             if (progs[i]) glDeleteProgram(progs[i]);
-        if (self->pick_fbo) glDeleteFramebuffers(1, &self->pick_fbo);
-        if (self->pick_color) glDeleteRenderbuffers(1, &self->pick_color);
-        if (self->pick_depth) glDeleteRenderbuffers(1, &self->pick_depth);
+        motus_fbo_delete(&self->pick_fb);
         if (self->bg_fbo) glDeleteFramebuffers(1, &self->bg_fbo);
         if (self->bg_tex) glDeleteTextures(1, &self->bg_tex);
     }
@@ -528,8 +525,7 @@ static void area_unrealize(GtkGLArea *area, gpointer data)
     self->bg_w = self->bg_h = 0;
     self->vao_empty = self->prog_mesh = self->prog_pick = self->prog_line = self->prog_bg = 0;
     self->prog_flex = self->prog_flex_pick = self->map_tex = 0;
-    self->pick_fbo = self->pick_color = self->pick_depth = 0;
-    self->pick_w = self->pick_h = 0;
+    self->pick_fb = (MotusFbo){0};
     self->gl_ok = FALSE;
 }
 
@@ -956,23 +952,8 @@ static int pick(MotusViewport *self, double x, double y)
     int sf = gtk_widget_get_scale_factor(self->area);
     int W = gtk_widget_get_width(self->area) * sf, H = gtk_widget_get_height(self->area) * sf;
     if (W <= 0 || H <= 0) return -1;
-    if (!self->pick_fbo) {
-        glGenFramebuffers(1, &self->pick_fbo);
-        glGenRenderbuffers(1, &self->pick_color);
-        glGenRenderbuffers(1, &self->pick_depth);
-    }
-    glBindFramebuffer(GL_FRAMEBUFFER, self->pick_fbo);
-    if (W != self->pick_w || H != self->pick_h) {
-        glBindRenderbuffer(GL_RENDERBUFFER, self->pick_color);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-        glBindRenderbuffer(GL_RENDERBUFFER, self->pick_depth);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, W, H);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->pick_color);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->pick_depth);
-        self->pick_w = W, self->pick_h = H;
-    }
     int result = -1;
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+    if (motus_fbo_bind(&self->pick_fb, W, H)) {
         glViewport(0, 0, W, H);
         glClearColor(0, 0, 0, 0);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
