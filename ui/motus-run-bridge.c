@@ -596,18 +596,9 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     MtState *st = csv ? mt_state_new(sys, &err) : NULL;
     MtFrameReader *rd = st ? mt_frames_open(store, run, &err) : NULL;
     gboolean ok = rd != NULL;
-    g_autoptr(GError) big = NULL;
-    if (ok && !frames_fit((double)mt_frames_count(rd), 1 + 7 * sys->nbody + mt_csv_ncols(csv), &big)) {
-        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, _("run %ld of '%s' cannot be shown: %s"), run,
-                    project, big->message);
-        mt_frames_close(rd);
-        mt_state_free(st);
-        mt_csv_free(csv);
-        mt_system_free(sys);
-        mt_store_close(store);
-        return FALSE;
-    }
-    if (ok) {
+    g_autoptr(GError) big = NULL; /* too many frames to hold: the frames shown stay */
+    gboolean fits = !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * sys->nbody + mt_csv_ncols(csv), &big);
+    if (ok && fits) {
         set_shape(self, sys, csv);
         self->until = info.solver.until;
         self->run_id = run;
@@ -629,7 +620,10 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
         self->last_emitted = motus_run_bridge_n_frames(self);
         self->t_start = self->t_end = 0;
     }
-    if (!ok) {
+    if (!fits) {
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, _("run %ld of '%s' cannot be shown: %s"), run,
+                    project, big->message);
+    } else if (!ok) {
         motus_run_bridge_clear(self);
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_STORE, _("run %ld of '%s' cannot be read: %s"), run, project,
                     err.msg);
@@ -639,7 +633,7 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     mt_csv_free(csv);
     mt_system_free(sys);
     mt_store_close(store);
-    return ok;
+    return ok && fits;
 }
 
 double motus_run_bridge_value(MotusRunBridge *self, int col, guint i)
