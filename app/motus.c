@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app_common.h"
+#include "motus-app.h"
 #include "motus-i18n.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -276,60 +277,11 @@ static void on_open(GApplication *app, GFile **files, int n, const char *hint, g
     }
 }
 
-static void act_about(GSimpleAction *a, GVariant *p, gpointer app)
-{
-    (void)a, (void)p;
-    static const char *authors[] = {"The Motus authors", NULL};
-    gtk_show_about_dialog(gtk_application_get_active_window(GTK_APPLICATION(app)), "program-name", "Motus",
-                          "logo-icon-name", "org.motus.Motus", "version", MOTUS_VERSION, "comments",
-                          _("Interactive studio for the dynamics of multibody systems"), "authors", authors, NULL);
-}
-
-static void act_quit(GSimpleAction *a, GVariant *p, gpointer app)
-{
-    (void)a, (void)p;
-    g_application_quit(G_APPLICATION(app));
-}
-
 static void on_startup(GApplication *app, gpointer data)
 {
     (void)data;
     motus_ui_choose_renderer(); /* before the first window: cairo on a software OpenGL */
-    static const GActionEntry entries[] = {
-        {"about", act_about, NULL, NULL, NULL, {0}},
-        {"quit", act_quit, NULL, NULL, NULL, {0}},
-    };
-    g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
-    static const struct {
-        const char *action, *accel;
-    } accels[] = {
-        {"win.new", "<Control>n"},
-        {"win.open", "<Control>o"},
-        {"win.save", "<Control>s"},
-        {"win.save-as", "<Control><Shift>s"},
-        {"win.undo", "<Control>z"},
-        {"win.redo", "<Control><Shift>z"},
-        {"win.delete", "Delete"},
-        {"win.duplicate", "<Control>d"},
-        {"win.rename", "F2"},
-        {"win.add-parameter", "<Control><Shift>p"},
-        {"win.solver-settings", "F6"},
-        {"win.run", "F5"},
-        {"win.stop", "Escape"},
-        {"app.quit", "<Control>q"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(accels); i++) {
-        const char *a[] = {accels[i].accel, NULL};
-        gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action, a);
-    }
-    /* redo has a second key; adding bodies and joints take their kind as target */
-    const char *redo[] = {"<Control><Shift>z", "<Control>y", NULL};
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.redo", redo);
-    const char *box[] = {"<Control>b", NULL}, *rev[] = {"<Control>j", NULL}, *spring[] = {"<Control>k", NULL};
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-body::box", box);
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-joint::revolute", rev);
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "win.add-force::spring", spring);
-    gtk_window_set_default_icon_name("org.motus.Motus");
+    motus_app_setup(GTK_APPLICATION(app), MOTUS_VERSION);
 }
 
 static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data)

@@ -37,7 +37,6 @@ MtModel *mt_edit_new_model(void)
 {
     MtModel *m = mt_model_new();
     if (!m) return NULL;
-    snprintf(m->title, sizeof m->title, "%s", MT_("Untitled"));
     m->gravity[1] = -9.81;
     return m;
 }

@@ -89,7 +89,7 @@ int mt_edit_count(const MtModel *m, MtEditKind kind);
 typedef struct MtEditor MtEditor;
 
 /* A new project's model: the ground, gravity 9.81 m/s² along −y, default
- * solver settings, title "Untitled". */
+ * solver settings, no title (the window shows the file's name). */
 MtModel *mt_edit_new_model(void);
 /* Takes ownership of m (which must validate); NULL when out of memory. */
 MtEditor *mt_editor_new(MtModel *m);

@@ -11,7 +11,7 @@ PACKAGES=(
     libarpack2-dev
     libsqlite3-dev sqlite3 gettext
     # GUI (GTK 4 application) and headless GUI tests
-    libgtk-4-dev libx11-dev libcairo2-dev libepoxy-dev libcglm-dev xvfb xauth
+    libgtk-4-dev libx11-dev libxtst-dev libcairo2-dev libepoxy-dev libcglm-dev xvfb xauth
     fonts-wqy-microhei
     # benchmark peers (never linked into Motus)
     libsimbody-dev libode-dev g++

@@ -720,6 +720,12 @@ GtkWidget *motus_window_show_solver_settings(MotusWindow *self)
         gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
         gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
         gtk_window_set_default_size(GTK_WINDOW(d), 460, 560);
+        /* Escape closes it, as it closes a dialog */
+        GtkEventController *keys = gtk_shortcut_controller_new();
+        gtk_shortcut_controller_add_shortcut(
+            GTK_SHORTCUT_CONTROLLER(keys),
+            gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_Escape, 0), gtk_named_action_new("window.close")));
+        gtk_widget_add_controller(d, keys);
         GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
         GtkWidget *note = gtk_label_new(_("Changes apply to the next run and can be undone (Ctrl+Z). Ts is the period "
                                           "of the constraint stabilisation, ξs its damping."));

@@ -56,6 +56,8 @@ struct _MotusWindow {
     char *path;             /* the project (.motus) or text model (.motus.txt); NULL for a new project */
     MtStore *store;         /* the open project (this thread's handle); NULL for text models and new projects */
     gboolean readonly;      /* the project file cannot be written */
+    char *scratch;          /* a project in a temporary folder holding the runs of a document without one (a new
+                             * project, a text model) until it is saved as a project; NULL before its first run */
     unsigned long view_state; /* editor state the views show */
     MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
     int sel_index;
@@ -156,6 +158,8 @@ void motus_window_gizmo_refresh(MotusWindow *self);
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);
 void motus_window_project_dispose(MotusWindow *self);
+const char *motus_window_scratch_project(MotusWindow *self, GError **error);
+void motus_window_drop_scratch(MotusWindow *self);
 /* Shows the newest stored run of the open project (no-op without one). */
 void motus_window_load_last_run(MotusWindow *self);
 

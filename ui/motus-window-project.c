@@ -74,9 +74,12 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
     motus_window_set_document(self, ed, path, store);
     remember(self, path);
     g_autofree char *base = g_path_get_basename(path);
-    g_autofree char *text =
-        g_strdup_printf(_("Opened %s: %d bodies, %d joints, %d drivers, %d springs"), base, m->nbody, m->njoint,
-                        m->ndriver, m->nspring);
+    g_autofree char *nb = g_strdup_printf(ngettext("%d body", "%d bodies", m->nbody), m->nbody);
+    g_autofree char *nj = g_strdup_printf(ngettext("%d joint", "%d joints", m->njoint), m->njoint);
+    g_autofree char *nd = g_strdup_printf(ngettext("%d driver", "%d drivers", m->ndriver), m->ndriver);
+    g_autofree char *ns = g_strdup_printf(ngettext("%d spring", "%d springs", m->nspring), m->nspring);
+    /* TRANSLATORS: "Opened FILE: 3 bodies, 4 joints, 1 driver, 0 springs" */
+    g_autofree char *text = g_strdup_printf(_("Opened %s: %s, %s, %s, %s"), base, nb, nj, nd, ns);
     motus_window_set_status(self, text);
     if (store) { /* the plots as they were saved (the active one too), then the newest run in them */
         MtError perr = {0};
@@ -204,15 +207,22 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
         self->readonly = FALSE;
     } else {
         /* a project: a copy of the open one (model, plots, runs) or a new file, then the model saved in it */
-        if (self->store && strcmp(path, self->path)) {
-            if (mt_project_save_copy(self->store, path, &err) != MT_OK) {
+        MtStore *scratch = !self->store && self->scratch ? mt_store_open(self->scratch, 0, &err) : NULL;
+        MtStore *from = self->store ? self->store : scratch; /* the runs made before saving come along */
+        if (from && (!self->path || strcmp(path, self->path))) {
+            MtStatus rc = mt_project_save_copy(from, path, &err);
+            mt_store_close(scratch);
+            if (rc != MT_OK) {
                 g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
                 return FALSE;
             }
-        } else if (!self->store && g_file_test(path, G_FILE_TEST_EXISTS) && g_unlink(path) != 0) {
-            g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot replace '%s': %s"), path,
-                        g_strerror(errno));
-            return FALSE;
+        } else {
+            mt_store_close(scratch);
+            if (!self->store && g_file_test(path, G_FILE_TEST_EXISTS) && g_unlink(path) != 0) {
+                g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot replace '%s': %s"), path,
+                            g_strerror(errno));
+                return FALSE;
+            }
         }
         MtStore *s = mt_store_open(path, MT_STORE_CREATE, &err);
         g_autofree char *layout = motus_window_plots_layout(self);
@@ -225,6 +235,7 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
         g_clear_pointer(&self->store, mt_store_close);
         self->store = s;
         self->readonly = FALSE;
+        motus_window_drop_scratch(self); /* its runs are in the project now */
     }
     g_free(self->path);
     self->path = g_strdup(path);
@@ -468,11 +479,20 @@ static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
     }
 }
 
+static gboolean destroy_idle(gpointer w)
+{
+    gtk_window_destroy(GTK_WINDOW(w));
+    return G_SOURCE_REMOVE;
+}
+
+/* The window goes once the question's dialog is gone: destroyed inside the
+ * dialog's response it was finalized while the dialog, still handling the
+ * click, pointed to it as its parent. */
 static void close_then(MotusWindow *self, gpointer data)
 {
     (void)data;
     if (self->editor) mt_editor_mark_saved(self->editor); /* the user chose: do not ask again */
-    gtk_window_destroy(GTK_WINDOW(self));
+    g_idle_add_full(G_PRIORITY_DEFAULT, destroy_idle, g_object_ref(self), g_object_unref);
 }
 
 static gboolean close_request(GtkWindow *w, gpointer data)
@@ -498,4 +518,45 @@ void motus_window_project_init(MotusWindow *self)
     fill_recent_menu(self);
 }
 
-void motus_window_project_dispose(MotusWindow *self) { (void)self; }
+/* ---- runs of a document without a project -------------------------------------------- */
+
+/* The scratch project with the model as it is now (a new version when it
+ * changed): a run of a new project or of a text model is stored there, so
+ * that Save As can keep it. NULL with error when it cannot be written. */
+const char *motus_window_scratch_project(MotusWindow *self, GError **error)
+{
+    if (!self->scratch) {
+        g_autofree char *dir = g_dir_make_tmp("motus-runs-XXXXXX", NULL);
+        if (!dir) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot make a folder for the runs in '%s'"),
+                        g_get_tmp_dir());
+            return NULL;
+        }
+        self->scratch = g_build_filename(dir, "runs.motus", NULL);
+    }
+    MtError err = {0};
+    MtStore *s = mt_store_open(self->scratch, MT_STORE_CREATE, &err);
+    if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK) {
+        mt_store_close(s);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
+        return NULL;
+    }
+    mt_store_close(s);
+    return self->scratch;
+}
+
+/* Deletes the scratch project and its folder (no run of it is going). */
+void motus_window_drop_scratch(MotusWindow *self)
+{
+    if (!self->scratch) return;
+    static const char *const tails[] = {"", "-wal", "-shm", "-journal"};
+    for (guint i = 0; i < G_N_ELEMENTS(tails); i++) {
+        g_autofree char *f = g_strconcat(self->scratch, tails[i], NULL);
+        g_unlink(f);
+    }
+    g_autofree char *dir = g_path_get_dirname(self->scratch);
+    g_rmdir(dir);
+    g_clear_pointer(&self->scratch, g_free);
+}
+
+void motus_window_project_dispose(MotusWindow *self) { motus_window_drop_scratch(self); }

@@ -250,7 +250,10 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     /* a run of a project is stored in it, with the model it belongs to: unsaved edits are saved first */
     const char *project = self->store && !self->readonly ? self->path : NULL;
     if (project && mt_editor_dirty(self->editor) && !motus_window_save(self, error)) return FALSE;
-    if (!motus_run_bridge_start_stored(self->bridge, self->model, project, error)) return FALSE;
+    /* a document without a project keeps its runs in a scratch one until it is saved as a project */
+    const char *store_in = project ? project : self->store ? NULL : motus_window_scratch_project(self, error);
+    if (!project && !self->store && !store_in) return FALSE;
+    if (!motus_run_bridge_start_stored(self->bridge, self->model, store_in, error)) return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->run_frames_seen = FALSE;
@@ -279,6 +282,7 @@ gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is
 
 void motus_window_refresh_title(MotusWindow *self)
 {
+    /* the model's title, else the file's name: a new project saved as my-pendulum.motus is "my-pendulum.motus" */
     g_autofree char *base = self->path ? g_path_get_basename(self->path) : g_strdup(_("New project"));
     const char *title = self->model && self->model->title[0] ? self->model->title : base;
     gboolean dirty = self->editor && mt_editor_dirty(self->editor);
@@ -329,6 +333,7 @@ void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *
     set_playing(self, FALSE);
     g_clear_pointer(&self->editor, mt_editor_free);
     g_clear_pointer(&self->store, mt_store_close);
+    motus_window_drop_scratch(self);
     g_free(self->path);
     self->editor = editor;
     self->store = store;
@@ -792,30 +797,54 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, run_label);
     gtk_widget_class_bind_template_child(wc, MotusWindow, progress);
 
-    /* Keys that act when the focused widget does not use them (bubble phase):
-     * numeric-keypad-like view presets, F to fit, Space to play. */
-    static const struct {
-        guint key;
-        const char *action;
-    } keys[] = {
-        {GDK_KEY_space, "win.play-pause"},   {GDK_KEY_1, "win.view-front"},      {GDK_KEY_KP_1, "win.view-front"},
-        {GDK_KEY_KP_End, "win.view-front"},  {GDK_KEY_3, "win.view-right"},      {GDK_KEY_KP_3, "win.view-right"},
-        {GDK_KEY_KP_Next, "win.view-right"}, {GDK_KEY_7, "win.view-top"},        {GDK_KEY_KP_7, "win.view-top"},
-        {GDK_KEY_KP_Home, "win.view-top"},   {GDK_KEY_0, "win.view-iso"},        {GDK_KEY_KP_0, "win.view-iso"},
-        {GDK_KEY_KP_Insert, "win.view-iso"}, {GDK_KEY_f, "win.fit-all"},         {GDK_KEY_Home, "win.fit-all"},
-        {GDK_KEY_5, "win.orthographic"},     {GDK_KEY_KP_5, "win.orthographic"}, {GDK_KEY_KP_Begin, "win.orthographic"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
-        gtk_widget_class_add_binding_action(wc, keys[i].key, 0, keys[i].action, NULL);
-    gtk_widget_class_add_binding_action(wc, GDK_KEY_period, 0, "win.step", "i", 1);
-    gtk_widget_class_add_binding_action(wc, GDK_KEY_g, 0, "win.gizmo", "s", "move");
-    gtk_widget_class_add_binding_action(wc, GDK_KEY_r, 0, "win.gizmo", "s", "turn");
-    gtk_widget_class_add_binding_action(wc, GDK_KEY_comma, 0, "win.step", "i", -1);
+}
+
+/* Keys that act when the focused widget does not use them: view presets, F
+ * to fit, Space to play, comma and period to step, G and R for the gizmo.
+ * They are read on the window's child in the bubble phase, so they come
+ * after the focused widget (an entry keeps its Space) and before GtkWindow's
+ * own bindings, which would take Space to activate the focus. */
+static const struct {
+    guint key;
+    const char *action, *arg;
+} view_keys[] = {
+    {GDK_KEY_space, "play-pause", NULL},   {GDK_KEY_1, "view-front", NULL},     {GDK_KEY_KP_1, "view-front", NULL},
+    {GDK_KEY_KP_End, "view-front", NULL},  {GDK_KEY_3, "view-right", NULL},     {GDK_KEY_KP_3, "view-right", NULL},
+    {GDK_KEY_KP_Next, "view-right", NULL}, {GDK_KEY_7, "view-top", NULL},       {GDK_KEY_KP_7, "view-top", NULL},
+    {GDK_KEY_KP_Home, "view-top", NULL},   {GDK_KEY_0, "view-iso", NULL},       {GDK_KEY_KP_0, "view-iso", NULL},
+    {GDK_KEY_KP_Insert, "view-iso", NULL}, {GDK_KEY_f, "fit-all", NULL},        {GDK_KEY_Home, "fit-all", NULL},
+    {GDK_KEY_5, "orthographic", NULL},     {GDK_KEY_KP_5, "orthographic", NULL}, {GDK_KEY_KP_Begin, "orthographic", NULL},
+    {GDK_KEY_period, "step", "1"},         {GDK_KEY_comma, "step", "-1"},       {GDK_KEY_g, "gizmo", "'move'"},
+    {GDK_KEY_r, "gizmo", "'turn'"},
+};
+
+static gboolean view_key_pressed(GtkEventControllerKey *c, guint key, guint code, GdkModifierType mods, gpointer data)
+{
+    (void)c, (void)code;
+    if (mods & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) return FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(view_keys); i++) {
+        if (view_keys[i].key != key) continue;
+        GActionGroup *g = G_ACTION_GROUP(data);
+        if (!g_action_group_get_action_enabled(g, view_keys[i].action)) return FALSE;
+        GVariant *arg = view_keys[i].arg ? g_variant_parse(NULL, view_keys[i].arg, NULL, NULL, NULL) : NULL;
+        g_action_group_activate_action(g, view_keys[i].action, arg);
+        return TRUE;
+    }
+    return FALSE;
+}
+
+static void add_view_keys(MotusWindow *self)
+{
+    GtkEventController *c = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(c, GTK_PHASE_BUBBLE);
+    g_signal_connect(c, "key-pressed", G_CALLBACK(view_key_pressed), self);
+    gtk_widget_add_controller(gtk_window_get_child(GTK_WINDOW(self)), c);
 }
 
 static void motus_window_init(MotusWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    add_view_keys(self);
     g_autofree char *widest = run_info(999.999, 999999, 999.9, 999.9); /* the run label's width */
     g_object_set(self->run_label, "sample", widest, NULL);
     self->bridge = motus_run_bridge_new();

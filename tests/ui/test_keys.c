@@ -1,0 +1,520 @@
+/* Every key the README and the shortcuts window list, and the main menu's
+ * Quit, pressed or clicked for real under Xvfb (XTest through the X server,
+ * ctest gui_keys): the application is set up as the program sets it up
+ * (motus_app_setup), and each key is checked by what it does to the window,
+ * the model or the files. Quitting with unsaved changes asks; "Cancel" keeps
+ * the window and the edit. Save As of a new project names the window after
+ * the file and stores the run made before saving. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "motus-app.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+#include "mt_store.h"
+#include "xinput.h"
+
+static GtkApplication *app;
+static MotusWindow *win;
+static char *tmpdir, *model_path;
+
+typedef gboolean (*Cond)(void);
+
+static gboolean wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+static gboolean wait_for(Cond cond, double seconds)
+{
+    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
+    guint id = g_timeout_add(10, wake, NULL);
+    gboolean ok = TRUE;
+    while (!cond()) {
+        if (g_get_monotonic_time() > end) {
+            ok = FALSE;
+            break;
+        }
+        g_main_context_iteration(NULL, TRUE);
+    }
+    g_source_remove(id);
+    return ok;
+}
+
+/* Lets the window handle what it was sent (a short settle for keys that change nothing visible at once). */
+static void settle(void)
+{
+    gint64 end = g_get_monotonic_time() + 150000;
+    guint id = g_timeout_add(10, wake, NULL);
+    while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
+}
+
+/* A PNG of a toplevel as drawn (an artifact of the run, for a person to look at). */
+static void shot(GtkWidget *w, const char *name)
+{
+    int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
+    GdkPaintable *p = gtk_widget_paintable_new(w);
+    GtkSnapshot *snap = gtk_snapshot_new();
+    gdk_paintable_snapshot(p, snap, width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snap);
+    if (node) {
+        GdkTexture *t = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(w)), node,
+                                                    &GRAPHENE_RECT_INIT(0, 0, width, height));
+        g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+        gdk_texture_save_to_png(t, path);
+        g_object_unref(t);
+        gsk_render_node_unref(node);
+    }
+    g_object_unref(p);
+}
+
+static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+
+static char *model_text(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mt_model_write(model(), f, NULL);
+    fclose(f);
+    return buf;
+}
+
+/* A toplevel other than the main window of the given type, shown. */
+static GtkWindow *dialog_of(GType type)
+{
+    GListModel *tops = gtk_window_get_toplevels();
+    for (guint i = 0; i < g_list_model_get_n_items(tops); i++) {
+        GtkWindow *w = g_list_model_get_item(tops, i);
+        g_object_unref(w);
+        if ((gpointer)w != (gpointer)win && G_TYPE_CHECK_INSTANCE_TYPE(w, type) && gtk_widget_get_visible(GTK_WIDGET(w)))
+            return w;
+    }
+    return NULL;
+}
+static gboolean message_shown(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) != NULL; }
+static gboolean message_gone(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) == NULL; }
+static gboolean chooser_shown(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL; }
+static gboolean chooser_gone(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL; }
+static gboolean other_window_shown(void) { return dialog_of(GTK_TYPE_WINDOW) != NULL; }
+static gboolean other_window_gone(void) { return dialog_of(GTK_TYPE_WINDOW) == NULL; }
+
+/* The main window keeps the X focus (dialogs take it while they are up). */
+static void focus_main(void)
+{
+    xin_focus(GTK_WIDGET(win));
+    settle();
+}
+
+static int nbody0, nparam0;
+static double t0;
+static gboolean more_bodies(void) { return model()->nbody > nbody0; }
+static gboolean fewer_bodies(void) { return model()->nbody < nbody0; }
+static gboolean more_params(void) { return model()->nparam > nparam0; }
+static gboolean running(void) { return motus_window_is_running(win); }
+static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
+static gboolean playing(void) { return motus_window_is_playing(win); }
+static gboolean not_playing(void) { return !motus_window_is_playing(win); }
+static gboolean later(void) { return motus_window_get_time(win) > t0; }
+static gboolean earlier(void) { return motus_window_get_time(win) < t0; }
+static gboolean picking(void) { return motus_window_is_picking(win); }
+static gboolean not_picking(void) { return !motus_window_is_picking(win); }
+static gboolean clean(void) { return !motus_window_is_dirty(win); }
+static gboolean dirty(void) { return motus_window_is_dirty(win); }
+static MotusGizmoMode gizmo_want;
+static gboolean gizmo_is(void) { return motus_viewport_get_gizmo(viewport()) == gizmo_want; }
+static double px0, py0;
+static gboolean moved(void)
+{
+    double x, y;
+    return motus_viewport_project_body(viewport(), 0, &x, &y) && (fabs(x - px0) > 1 || fabs(y - py0) > 1);
+}
+static void mark_body(void) { g_assert_true(motus_viewport_project_body(viewport(), 0, &px0, &py0)); }
+
+static void open_copy(void)
+{
+    g_autofree char *src = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    model_path = g_build_filename(tmpdir, "slider-crank.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(model_path, text, -1, NULL));
+    g_autoptr(GFile) f = g_file_new_for_path(model_path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    /* the counts in the status bar in the singular and the plural */
+    const char *status = motus_window_get_status(win);
+    g_test_message("status: %s", status);
+    g_assert_nonnull(strstr(status, "3 bodies, 4 joints, 1 driver, 0 springs"));
+}
+
+/* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
+static void test_run_and_playback(void)
+{
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(running, 10));
+    g_assert_true(wait_for(run_done, 60));
+    motus_window_set_time(win, 0.5);
+    xin_press("space");
+    g_assert_true(wait_for(playing, 5));
+    xin_press("space");
+    g_assert_true(wait_for(not_playing, 5));
+    t0 = motus_window_get_time(win);
+    xin_press("period");
+    g_assert_true(wait_for(later, 5));
+    t0 = motus_window_get_time(win);
+    xin_press("comma");
+    g_assert_true(wait_for(earlier, 5));
+    /* a long run stopped by Escape keeps its frames */
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "1000", NULL));
+    xin_press("F5");
+    g_assert_true(wait_for(running, 10));
+    xin_press("Escape");
+    g_assert_true(wait_for(run_done, 20));
+    g_assert_true(motus_window_undo(win));
+}
+
+/* 1 3 7 0 give four different views, 5 switches the projection, f fits; in
+ * the view the arrows orbit and plus/minus zoom. */
+static void test_view_keys(void)
+{
+    focus_main();
+    const char *presets[] = {"1", "3", "7", "0"};
+    double xs[4], ys[4];
+    for (int i = 0; i < 4; i++) {
+        mark_body();
+        xin_press(presets[i]);
+        settle();
+        g_assert_true(motus_viewport_project_body(viewport(), 0, &xs[i], &ys[i]));
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) g_assert_true(fabs(xs[i] - xs[j]) + fabs(ys[i] - ys[j]) > 1);
+    /* the keypad's keys give the same views (NumLock off: KP_End …; on: KP_1 …) in the view (the tree, when it
+     * has the focus, moves its cursor with KP_End and KP_Home) */
+    gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport()));
+    const char *keypad[] = {"KP_1", "KP_3", "KP_7", "KP_0"};
+    for (int i = 0; i < 4; i++) {
+        xin_press(presets[(i + 3) % 4]);
+        settle();
+        xin_press(keypad[i]);
+        settle();
+        double x, y;
+        g_assert_true(motus_viewport_project_body(viewport(), 0, &x, &y));
+        g_assert_cmpfloat(fabs(x - xs[i]) + fabs(y - ys[i]), <, 0.5);
+    }
+    gboolean ortho = motus_viewport_get_orthographic(viewport());
+    xin_press("5");
+    settle();
+    g_assert_true(motus_viewport_get_orthographic(viewport()) != ortho);
+    xin_press("5");
+    settle();
+    g_assert_true(motus_viewport_get_orthographic(viewport()) == ortho);
+    /* keys of the view itself: it has the focus */
+    gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport()));
+    const char *view_keys[] = {"Left", "Right", "Up", "Down", "plus", "minus"};
+    for (guint i = 0; i < G_N_ELEMENTS(view_keys); i++) {
+        mark_body();
+        xin_press(view_keys[i]);
+        g_assert_true(wait_for(moved, 5));
+    }
+    for (int i = 0; i < 6; i++) xin_press("minus");
+    settle();
+    const char *fit[] = {"f", "Home"};
+    for (int i = 0; i < 2; i++) {
+        mark_body();
+        xin_press(fit[i]);
+        g_assert_true(wait_for(moved, 5));
+        for (int k = 0; k < 6; k++) xin_press("minus");
+        settle();
+    }
+}
+
+/* G and R show the move arrows and the turn rings on the selected body; again hides them. */
+static void test_gizmo_keys(void)
+{
+    focus_main();
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    const char *keys[] = {"g", "g", "r", "r"};
+    MotusGizmoMode want[] = {MOTUS_GIZMO_MOVE, MOTUS_GIZMO_OFF, MOTUS_GIZMO_TURN, MOTUS_GIZMO_OFF};
+    for (int i = 0; i < 4; i++) {
+        gizmo_want = want[i];
+        xin_press(keys[i]);
+        g_assert_true(wait_for(gizmo_is, 5));
+    }
+}
+
+static void click_dialog_button(const char *label)
+{
+    GtkWidget *d = GTK_WIDGET(dialog_of(GTK_TYPE_MESSAGE_DIALOG));
+    g_assert_nonnull(d);
+    GtkWidget *b = xin_find(d, xin_has_label, label);
+    g_assert_nonnull(b);
+    xin_click(b);
+}
+
+/* Ctrl+B adds a box, Ctrl+Z takes it back, Ctrl+Shift+Z and Ctrl+Y redo it;
+ * Ctrl+D duplicates the selection and Delete deletes it; F2 puts the cursor
+ * in the name; Ctrl+Shift+P adds a parameter; Ctrl+J and Ctrl+K start
+ * picking and Escape ends it; F6, Ctrl+O open their dialogs and Escape
+ * closes them; Ctrl+S saves. */
+static void test_edit_keys(void)
+{
+    focus_main();
+    g_autofree char *before = model_text();
+    nbody0 = model()->nbody;
+    xin_press("<Control>b");
+    g_assert_true(wait_for(more_bodies, 5));
+    g_autofree char *added = model_text();
+    xin_press("<Control>z");
+    g_assert_true(wait_for(fewer_bodies, 5) || model()->nbody == nbody0);
+    g_autofree char *undone = model_text();
+    g_assert_cmpstr(undone, ==, before);
+    const char *redo[] = {"<Control><Shift>z", "<Control>y"};
+    for (int i = 0; i < 2; i++) {
+        xin_press(redo[i]);
+        g_assert_true(wait_for(more_bodies, 5));
+        g_autofree char *redone = model_text();
+        g_assert_cmpstr(redone, ==, added);
+        if (i == 0) {
+            xin_press("<Control>z");
+            settle();
+            g_assert_cmpint(model()->nbody, ==, nbody0);
+        }
+    }
+    /* the new box: duplicate it, then delete the copy (selected after duplicating) */
+    nbody0 = model()->nbody;
+    motus_window_select_entity(win, MT_EDIT_BODY, nbody0 - 1);
+    xin_press("<Control>d");
+    g_assert_true(wait_for(more_bodies, 5));
+    nbody0 = model()->nbody;
+    focus_main();
+    xin_press("Delete"); /* it says what goes with the body (its shape) first */
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Delete");
+    g_assert_true(wait_for(fewer_bodies, 5));
+
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    focus_main();
+    xin_press("F2");
+    settle();
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(win));
+    g_assert_nonnull(focus);
+    g_assert_true(gtk_widget_is_ancestor(focus, motus_window_get_inspector(win)));
+    GtkWidget *entry = gtk_widget_get_ancestor(focus, GTK_TYPE_ENTRY);
+    g_assert_nonnull(entry);
+    g_assert_cmpstr(gtk_editable_get_text(GTK_EDITABLE(entry)), ==, model()->body[0].name);
+
+    focus_main();
+    gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport()));
+    nparam0 = model()->nparam;
+    xin_press("<Control><Shift>p");
+    g_assert_true(wait_for(more_params, 5));
+
+    const char *pickers[] = {"<Control>j", "<Control>k"};
+    for (int i = 0; i < 2; i++) {
+        focus_main();
+        gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport()));
+        xin_press(pickers[i]);
+        g_assert_true(wait_for(picking, 5));
+        xin_press("Escape");
+        g_assert_true(wait_for(not_picking, 5));
+    }
+
+    focus_main();
+    xin_press("F6");
+    g_assert_true(wait_for(other_window_shown, 5));
+    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_WINDOW)));
+    xin_press("Escape");
+    g_assert_true(wait_for(other_window_gone, 5));
+
+    focus_main();
+    xin_press("<Control>o");
+    g_assert_true(wait_for(chooser_shown, 5));
+    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG)));
+    xin_press("Escape");
+    g_assert_true(wait_for(chooser_gone, 5));
+
+    focus_main();
+    g_assert_true(motus_window_is_dirty(win));
+    xin_press("<Control>s");
+    g_assert_true(wait_for(clean, 5));
+    g_autofree char *saved = NULL;
+    g_assert_true(g_file_get_contents(model_path, &saved, NULL, NULL));
+    g_assert_nonnull(strstr(saved, model()->body[model()->nbody - 1].name));
+}
+
+/* A new project (Ctrl+N) run before it is saved, then Save As
+ * (Ctrl+Shift+S, the name typed in the file chooser, Enter): the window is
+ * named after the file and the file holds the run with all its frames. */
+static void test_new_run_save_as(void)
+{
+    focus_main();
+    xin_press("<Control>n");
+    g_assert_true(wait_for(clean, 5));
+    settle();
+    g_assert_null(motus_window_get_path(win));
+    nbody0 = model()->nbody;
+    xin_press("<Control>b");
+    g_assert_true(wait_for(more_bodies, 5));
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "0.2", NULL));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(running, 10));
+    g_assert_true(wait_for(run_done, 60));
+    guint frames = motus_window_get_n_frames(win);
+    g_assert_cmpuint(frames, >, 10);
+
+    g_autofree char *path = g_build_filename(tmpdir, "my-pendulum.motus", NULL);
+    xin_press("<Control><Shift>s");
+    g_assert_true(wait_for(chooser_shown, 5));
+    GtkWidget *chooser = GTK_WIDGET(dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG));
+    xin_focus(chooser);
+    settle();
+    xin_press("<Control>a");
+    xin_type(path);
+    settle();
+    xin_press("Return");
+    settle();
+    shot(chooser, "keys-save-as.png");
+    /* GTK's chooser may take the first Enter for its completion of the typed path */
+    if (chooser_shown()) {
+        GtkWidget *save = xin_find(chooser, xin_has_label, "Save");
+        g_assert_nonnull(save);
+        xin_click(save);
+    }
+    g_assert_true(wait_for(chooser_gone, 10));
+    g_assert_true(wait_for(clean, 5));
+    g_assert_cmpstr(motus_window_get_path(win), ==, path);
+    const char *title = gtk_window_get_title(GTK_WINDOW(win));
+    g_test_message("title after Save As: %s", title);
+    g_assert_nonnull(strstr(title, "my-pendulum"));
+
+    MtError err = {0};
+    MtStore *s = mt_store_open(path, MT_STORE_READONLY, &err);
+    g_assert_nonnull(s);
+    MtRunInfo *runs = NULL;
+    int n = mt_store_list_runs(s, &runs, &err);
+    g_assert_cmpint(n, ==, 1);
+    g_assert_cmpint(runs[0].status, ==, MT_RUN_FINISHED);
+    g_assert_cmpint(runs[0].frames, ==, (long)frames);
+    g_assert_cmpfloat_with_epsilon(runs[0].t_last, 0.2, 1e-9);
+    free(runs);
+    mt_store_close(s);
+}
+
+static gboolean is_primary_menu(GtkWidget *w, gconstpointer data)
+{
+    (void)data;
+    return GTK_IS_MENU_BUTTON(w) && !g_strcmp0(gtk_menu_button_get_icon_name(GTK_MENU_BUTTON(w)), "open-menu-symbolic");
+}
+
+static GtkWidget *quit_item(void)
+{
+    GtkWidget *mb = xin_find(GTK_WIDGET(win), is_primary_menu, NULL);
+    GtkPopover *pop = gtk_menu_button_get_popover(GTK_MENU_BUTTON(mb));
+    return pop ? xin_find(GTK_WIDGET(pop), xin_has_label, "Quit") : NULL;
+}
+static gboolean quit_item_shown(void)
+{
+    GtkWidget *q = quit_item();
+    return q && gtk_widget_get_mapped(q);
+}
+
+static gboolean win_gone;
+static gboolean window_gone(void) { return win_gone; }
+static void on_destroy(GtkWidget *w, gpointer data)
+{
+    (void)w, (void)data;
+    win_gone = TRUE;
+}
+
+/* Ctrl+Q and the main menu's Quit with an unsaved edit ask; Cancel keeps
+ * the window and the edit; Discard closes the window. */
+static void test_quit_asks(void)
+{
+    focus_main();
+    nbody0 = model()->nbody;
+    xin_press("<Control>b");
+    g_assert_true(wait_for(more_bodies, 5));
+    g_assert_true(dirty());
+    g_autofree char *edited = model_text();
+
+    xin_press("<Control>q");
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Cancel");
+    g_assert_true(wait_for(message_gone, 5));
+    settle();
+    g_assert_false(win_gone);
+    g_assert_true(dirty());
+    g_autofree char *kept = model_text();
+    g_assert_cmpstr(kept, ==, edited);
+
+    /* the main menu's Quit, clicked */
+    focus_main();
+    GtkWidget *mb = xin_find(GTK_WIDGET(win), is_primary_menu, NULL);
+    g_assert_nonnull(mb);
+    xin_click(mb);
+    g_assert_true(wait_for(quit_item_shown, 5));
+    settle();
+    xin_click(quit_item());
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Cancel");
+    g_assert_true(wait_for(message_gone, 5));
+    settle();
+    g_assert_false(win_gone);
+    g_autofree char *kept2 = model_text();
+    g_assert_cmpstr(kept2, ==, edited);
+
+    focus_main();
+    xin_press("<Control>q");
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Discard");
+    g_assert_true(wait_for(window_gone, 5));
+}
+
+static void on_startup(GApplication *a, gpointer data)
+{
+    (void)data;
+    motus_app_setup(GTK_APPLICATION(a), "test");
+}
+
+static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    app = gtk_application_new("org.motus.MotusKeysTest", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
+    win = motus_window_new(app);
+    g_signal_connect(win, "destroy", G_CALLBACK(on_destroy), NULL);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
+    gtk_window_present(GTK_WINDOW(win));
+    g_assert_true(wait_for(mapped, 10));
+    tmpdir = g_dir_make_tmp("motus-keys-XXXXXX", NULL);
+    open_copy();
+    g_test_add_func("/keys/run-playback", test_run_and_playback);
+    g_test_add_func("/keys/view", test_view_keys);
+    g_test_add_func("/keys/gizmo", test_gizmo_keys);
+    g_test_add_func("/keys/edit", test_edit_keys);
+    g_test_add_func("/keys/new-run-save-as", test_new_run_save_as);
+    g_test_add_func("/keys/quit-asks", test_quit_asks);
+    int rc = g_test_run();
+    if (!win_gone) gtk_window_destroy(GTK_WINDOW(win));
+    g_object_unref(app);
+    g_free(model_path);
+    g_free(tmpdir);
+    return rc;
+}

@@ -1,0 +1,123 @@
+/* xinput.h — real input for the GUI tests under Xvfb: key presses and mouse
+ * clicks sent through the X server's XTest extension, so they reach the
+ * window the way a user's do (GTK's key bindings, accelerators, focus and
+ * popovers all take part). Included by one test program each. */
+#ifndef MOTUS_XINPUT_H
+#define MOTUS_XINPUT_H
+
+#include <X11/XKBlib.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/XTest.h>
+#include <gdk/x11/gdkx.h>
+#include <gtk/gtk.h>
+
+static inline Display *xin_display(void) { return gdk_x11_display_get_xdisplay(gdk_display_get_default()); }
+
+static inline Window xin_window(GtkWidget *w)
+{
+    return gdk_x11_surface_get_xid(gtk_native_get_surface(gtk_widget_get_native(w)));
+}
+
+/* Gives the X input focus to a toplevel (there is no window manager under Xvfb). */
+static inline void xin_focus(GtkWidget *toplevel)
+{
+    Display *d = xin_display();
+    XRaiseWindow(d, xin_window(toplevel));
+    XSetInputFocus(d, xin_window(toplevel), RevertToPointerRoot, CurrentTime);
+    XSync(d, False);
+}
+
+static inline void xin_key_event(KeySym sym, Bool down)
+{
+    Display *d = xin_display();
+    KeyCode kc = XKeysymToKeycode(d, sym);
+    g_assert_cmpuint(kc, !=, 0);
+    XTestFakeKeyEvent(d, kc, down, CurrentTime);
+}
+
+/* Presses and releases an accelerator written as GTK writes them
+ * ("<Control><Shift>s", "F5", "space", "plus"); a keysym on the second level of
+ * its key (plus on the = key) is typed with Shift, as a user does. */
+static inline void xin_press(const char *accel)
+{
+    guint key = 0;
+    GdkModifierType mods = 0;
+    g_assert_true(gtk_accelerator_parse(accel, &key, &mods));
+    Display *d = xin_display();
+    KeyCode kc = XKeysymToKeycode(d, key);
+    g_assert_cmpuint(kc, !=, 0);
+    /* (not on the keypad, whose second level is NumLock's: KP_1 is sent as the key, read as KP_End) */
+    if (!IsKeypadKey(key) && XkbKeycodeToKeysym(d, kc, 0, 0) != key && XkbKeycodeToKeysym(d, kc, 0, 1) == key)
+        mods |= GDK_SHIFT_MASK;
+    if (mods & GDK_CONTROL_MASK) xin_key_event(XK_Control_L, True);
+    if (mods & GDK_SHIFT_MASK) xin_key_event(XK_Shift_L, True);
+    XTestFakeKeyEvent(d, kc, True, CurrentTime);
+    XTestFakeKeyEvent(d, kc, False, CurrentTime);
+    if (mods & GDK_SHIFT_MASK) xin_key_event(XK_Shift_L, False);
+    if (mods & GDK_CONTROL_MASK) xin_key_event(XK_Control_L, False);
+    XSync(d, False);
+}
+
+/* Types ASCII text key by key. */
+static inline void xin_type(const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        char name[16] = {g_ascii_tolower(*c), 0};
+        if (g_ascii_isupper(*c)) g_snprintf(name, sizeof name, "<Shift>%c", g_ascii_tolower(*c));
+        const char *accel = *c == '/' ? "slash" : *c == '.' ? "period" : *c == '-' ? "minus" : *c == '_' ? "underscore"
+                                                                                                  : name;
+        xin_press(accel);
+    }
+}
+
+/* A left click at the centre of a widget (mapped, in a window on screen). */
+static inline void xin_click(GtkWidget *w)
+{
+    graphene_rect_t r;
+    GtkNative *native = gtk_widget_get_native(w);
+    g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + r.size.width / 2),
+                          (int)(sy + r.origin.y + r.size.height / 2), &rx, &ry, &child);
+    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XTestFakeButtonEvent(d, 1, True, CurrentTime);
+    XTestFakeButtonEvent(d, 1, False, CurrentTime);
+    XSync(d, False);
+}
+
+/* The first widget under root (depth first) for which match(w, data) holds. */
+static inline GtkWidget *xin_find(GtkWidget *root, gboolean (*match)(GtkWidget *, gconstpointer), gconstpointer data)
+{
+    if (match(root, data)) return root;
+    for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+        GtkWidget *f = xin_find(c, match, data);
+        if (f) return f;
+    }
+    return NULL;
+}
+
+/* Matches a button or menu item showing a label (mnemonic underscores ignored). */
+static inline gboolean xin_has_label(GtkWidget *w, gconstpointer label)
+{
+    const char *want = label;
+    char *text = NULL;
+    if (GTK_IS_LABEL(w) && gtk_widget_get_mapped(w))
+        text = g_strdup(gtk_label_get_label(GTK_LABEL(w)));
+    else if (g_object_class_find_property(G_OBJECT_GET_CLASS(w), "text") && !GTK_IS_EDITABLE(w) && gtk_widget_get_mapped(w))
+        g_object_get(w, "text", &text, NULL);
+    if (!text) return FALSE;
+    char *plain = g_strdup(text), *o = plain;
+    for (const char *i = text; *i; i++)
+        if (*i != '_') *o++ = *i;
+    *o = 0;
+    gboolean same = !strcmp(plain, want);
+    g_free(plain);
+    g_free(text);
+    return same;
+}
+
+#endif
