@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-gl-driver.h"
 #include "motus-gl-view.h"
 #include "motus-i18n.h"
 #include "motus-plot-axis.h"
@@ -465,6 +466,7 @@ static void area_realize(GtkGLArea *area, gpointer data)
         hud_refresh(self);
         return;
     }
+    motus_gl_driver_keep_loaded(); /* sanitizer builds: its leaks named at exit (motus-gl-driver.h) */
     GError *error = NULL;
     self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", NULL, &error);
     if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", NULL, &error);
