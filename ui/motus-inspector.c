@@ -165,8 +165,7 @@ static gboolean commit(MotusInspector *self, Row *r)
     char field[sizeof r->info.name];
     g_strlcpy(field, r->info.name, sizeof field);
     /* units typed as the interface shows them ("25 мм") are stored as their symbols */
-    char typed[sizeof r->info.name > 1024 ? sizeof r->info.name : 1024];
-    if (mt_units_delocalise(text, typed, sizeof typed)) g_strlcpy(typed, text, sizeof typed);
+    g_autofree char *typed = motus_delocalise(text);
     if (mt_edit_set_field(self->editor, self->kind, self->index, field, typed, &err) != MT_OK) {
         set_message(r, err.msg);
         return FALSE;

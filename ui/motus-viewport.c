@@ -133,8 +133,10 @@ typedef struct {
     OverlayKind kind;
     guint first, n; /* points in ov_pts (arrow: tail, tip) */
     float rgb[3];
-    char label[48];
+    char *label; /* whole, however long the names in it ("" for none) */
 } OverlayItem;
+
+static void overlay_item_clear(gpointer p) { g_free(((OverlayItem *)p)->label); }
 
 G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
@@ -1382,6 +1384,7 @@ static void motus_viewport_init(MotusViewport *self)
     self->spring_verts = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
     self->env = g_array_new(FALSE, FALSE, sizeof(float));
     self->ov = g_array_new(FALSE, FALSE, sizeof(OverlayItem));
+    g_array_set_clear_func(self->ov, overlay_item_clear);
     self->ov_pts = g_array_new(FALSE, FALSE, sizeof(double));
     motus_camera_init(&self->cam, 1);
     self->grid_step = 0.1f;
@@ -1592,8 +1595,7 @@ static void bound_activated(GtkEntry *entry, gpointer data)
     const MtUnit *u = field_unit(self, self->field);
     double v;
     MtError err = {0};
-    char typed[256];
-    if (mt_units_delocalise(gtk_editable_get_text(GTK_EDITABLE(entry)), typed, sizeof typed)) typed[0] = 0;
+    g_autofree char *typed = motus_delocalise(gtk_editable_get_text(GTK_EDITABLE(entry)));
     if (!u || mt_units_parse(typed, field_dim(self->field), u->name, &v, &err)) {
         gtk_widget_add_css_class(GTK_WIDGET(entry), "error");
         gtk_widget_set_tooltip_text(GTK_WIDGET(entry), err.msg);
@@ -2072,8 +2074,7 @@ void motus_viewport_clear_overlay(MotusViewport *self)
 
 static void add_item(MotusViewport *self, OverlayKind kind, const double *pts, guint n, const float rgb[3], const char *label)
 {
-    OverlayItem it = {kind, self->ov_pts->len / 3, n, {rgb[0], rgb[1], rgb[2]}, ""};
-    if (label) g_strlcpy(it.label, label, sizeof it.label);
+    OverlayItem it = {kind, self->ov_pts->len / 3, n, {rgb[0], rgb[1], rgb[2]}, g_strdup(label ? label : "")};
     g_array_append_vals(self->ov_pts, pts, 3 * n);
     g_array_append_val(self->ov, it);
     hud_refresh(self);

@@ -155,8 +155,7 @@ gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, c
                                 GError **error)
 {
     MtError err = {0};
-    char typed[1024];
-    if (mt_units_delocalise(text, typed, sizeof typed)) g_strlcpy(typed, text, sizeof typed);
+    g_autofree char *typed = motus_delocalise(text);
     if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, typed, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->editor ? err.msg : _("no model is open"));
         return FALSE;
@@ -505,7 +504,7 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
     if (self->pick == PICK_NONE || !self->model) return FALSE;
     gboolean empty;
     int under = body_under(self, x, y, &empty);
-    char label[96];
+    g_autofree char *label = NULL;
     MtSnapKind sk;
     int sb;
     double w[3];
@@ -533,7 +532,7 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
             return TRUE;
         }
         self->pick_step++;
-        g_snprintf(label, sizeof label, "%s", mt_model_body_name(self->model, self->pick_body[self->pick_step - 1]));
+        label = g_strdup(mt_model_body_name(self->model, self->pick_body[self->pick_step - 1]));
         double c[3] = {0, 0, 0};
         int b = self->pick_body[self->pick_step - 1];
         if (b >= 0) memcpy(c, self->model->body[b].com, sizeof c);
@@ -557,7 +556,8 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
         }
         self->pick_body[self->pick_step] = sb;
         memcpy(self->pick_point[self->pick_step], w, sizeof w);
-        g_snprintf(label, sizeof label, "%s: %s", mt_model_body_name(self->model, sb), mt_snap_kind_name(sk));
+        g_free(label);
+        label = g_strdup_printf("%s: %s", mt_model_body_name(self->model, sb), mt_snap_kind_name(sk));
         motus_viewport_add_overlay_point(self->viewport, w, pick_rgb, label);
         if (++self->pick_step == 2) finish_force(self);
         else pick_prompt(self);

@@ -267,7 +267,7 @@ GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body)
 
 typedef struct FlexJob {
     MtModel *model;      /* the worker's while it runs */
-    char label[160];     /* the edit, for undo ("import flexible body 'strut'") */
+    char *label;         /* the edit, for undo ("import flexible body 'strut'") */
     MtEditKind sel_kind; /* what to select afterwards */
     int sel_index;
     unsigned long state; /* the editor's state the copy was made from */
@@ -317,6 +317,7 @@ static void job_free(FlexJob *j)
     }
     mt_model_free(j->model);
     g_mutex_clear(&j->lock);
+    g_free(j->label);
     g_free(j);
 }
 
@@ -396,7 +397,7 @@ gboolean motus_window_flex_reduce(MotusWindow *self, MtModel *copy, const char *
     FlexJob *j = g_new0(FlexJob, 1);
     g_mutex_init(&j->lock);
     j->model = copy;
-    g_strlcpy(j->label, label, sizeof j->label);
+    j->label = g_strdup(label);
     j->sel_kind = sel_kind;
     j->sel_index = sel_index;
     j->state = self->editor ? mt_editor_state(self->editor) : 0;
@@ -490,8 +491,7 @@ static gboolean read_quantity(GtkWidget *d, const char *key, MtDim dim, const ch
 {
     GtkEditable *e = g_object_get_data(G_OBJECT(d), key);
     MtError err = {0};
-    char typed[256];
-    if (mt_units_delocalise(gtk_editable_get_text(e), typed, sizeof typed)) typed[0] = 0;
+    g_autofree char *typed = motus_delocalise(gtk_editable_get_text(e));
     if (mt_units_parse(typed, dim, unit, v, &err) == MT_OK) {
         gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
         return TRUE;
@@ -744,8 +744,7 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
     const MtFlexBody *fb = self->model->flex[mt_model_body_flex(self->model, b)].data->body;
     double r = 0;
     MtError err = {0};
-    char rt[256];
-    if (mt_units_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)), rt, sizeof rt)) rt[0] = 0;
+    g_autofree char *rt = motus_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)));
     if (rt[0] && mt_units_parse(rt, MT_DIM_LENGTH, "mm", &r, &err) != MT_OK) {
         motus_window_set_status(self, err.msg);
         return;

@@ -175,8 +175,7 @@ void motus_window_teach_update(MotusWindow *self)
                 for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(self->bridge, fc[j][k], cur);
                 if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, x)) continue;
                 double s = 0.3 * L * f / fmax_, d[3] = {F[0] * s, F[1] * s, F[2] * s};
-                char label[64];
-                g_snprintf(label, sizeof label, "%s: F = %.4g N", m->joint[j].name, norm3(F));
+                g_autofree char *label = g_strdup_printf("%s: F = %.4g N", m->joint[j].name, norm3(F));
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, force_rgb, label);
             }
         }

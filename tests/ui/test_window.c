@@ -362,12 +362,30 @@ static void test_paint_warm(void)
     gtk_widget_set_size_request(GTK_WIDGET(win), -1, -1);
 }
 
+/* A label drawn in the view is kept whole: a long Cyrillic one was cut at 48 bytes, in the middle of a
+ * character. */
+static void test_overlay_label_whole(void)
+{
+    g_autoptr(GString) label = g_string_new("шарнир_кривошипа");
+    for (int i = 0; i < 20; i++) g_string_append(label, "_звено");
+    g_string_append(label, ": F = 18.65 kN");
+    const double p[3] = {0, 0, 0};
+    const float rgb[3] = {1, 0, 0};
+    motus_viewport_clear_overlay(viewport());
+    motus_viewport_add_overlay_point(viewport(), p, rgb, label->str);
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 1);
+    g_assert_cmpstr(motus_viewport_overlay_label(viewport(), 0), ==, label->str);
+    g_assert_true(g_utf8_validate(motus_viewport_overlay_label(viewport(), 0), -1, NULL));
+    motus_viewport_clear_overlay(viewport());
+}
+
 int main(int argc, char **argv)
 {
     ui_test_init(&argc, &argv);
     project_dir = g_strdup(argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : MOTUS_PROJECTS_DIR);
     g_signal_connect(win, "run-finished", G_CALLBACK(on_finished), NULL);
     gtk_window_present(GTK_WINDOW(win));
+    g_test_add_func("/window/overlay-label-whole", test_overlay_label_whole);
     g_test_add_func("/window/paint-warm", test_paint_warm);
     g_test_add_func("/window/open-and-pick", test_open_and_pick);
     g_test_add_func("/window/run-start-redraw", test_run_start_redraw);
