@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_file.h"
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
@@ -1272,12 +1273,8 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
 
 MtModel *mt_model_load(const char *path, MtError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s': %s"), path, strerror(e));
-        return NULL;
-    }
+    FILE *f = mt_file_open_regular(path, err); /* a FIFO or device would never end */
+    if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     size_t r;
