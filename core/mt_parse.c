@@ -539,14 +539,24 @@ static int top_line(Parser *p, MtModel *m, int *block)
     if (!strcmp(k, "parameter")) { /* parameter NAME VALUE|{EXPR} [UNIT] */
         if (p->ntok != 3 && p->ntok != 4)
             return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("parameter: write 'parameter NAME VALUE [UNIT]' or 'parameter NAME {EXPRESSION} [UNIT]'"));
-        const char *v = p->tok[2];
+        const char *v = p->tok[2], *unit = p->ntok == 4 ? p->tok[3] : "";
         char expr[MT_EXPR_MAX];
         size_t len = strlen(v);
         if (v[0] == '{') snprintf(expr, sizeof expr, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
         else snprintf(expr, sizeof expr, "%s", v);
+        /* "90deg": the deg suffix any number may carry (Numbers in model-format.md) is the parameter's unit */
+        size_t nl = len > 3 && !strcmp(v + len - 3, "deg") ? len - 3 : 0;
+        if (v[0] != '{' && nl && nl < sizeof expr) {
+            expr[nl] = 0;
+            if (!mt_expr_is_number(expr, NULL)) snprintf(expr, sizeof expr, "%s", v); /* not a number: the evaluator says why */
+            else if (unit[0])
+                return perr(p, p->tok[1], MT_("parameter '%s': '%s' is in degrees already; drop the unit '%s' or the suffix 'deg'"),
+                            p->tok[1], v, unit);
+            else unit = "deg";
+        }
         if (mt_model_find_param(m, p->tok[1]) >= 0)
             return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
-        if (mt_model_add_param(m, p->tok[1], expr, p->ntok == 4 ? p->tok[3] : "", err) < 0) return perr(p, p->tok[1], "%s", err->msg);
+        if (mt_model_add_param(m, p->tok[1], expr, unit, err) < 0) return perr(p, p->tok[1], "%s", err->msg);
         return 0;
     }
     if (!strcmp(k, "units")) { /* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */

@@ -84,5 +84,29 @@ int main(void)
     mt_model_free(m2);
     free(t1);
     mt_model_free(m);
+
+    /* 'parameter theta0 90deg': the deg suffix that any number may carry (it was refused) */
+    m = parse("parameter theta0 90deg\nparameter a -12.5deg\nparameter b {2*theta0}\n"
+              "ground\n marker o\nend\nbody r\n mass 1\n inertia 1 1 1\n orientation axis 0 0 1 90deg\n marker o\nend\n"
+              "body s\n mass 1\n inertia 1 1 1\n orientation axis 0 0 1 {theta0}\n marker o\nend\n"
+              "joint j revolute r.o ground.o\njoint k revolute s.o ground.o\n");
+    if (m) {
+        CHECK(m->nparam == 3 && same_bits(m->param[0].value, 90 * (M_PI / 180.0)) &&
+                  same_bits(m->param[1].value, -12.5 * (M_PI / 180.0)) && same_bits(m->param[2].value, 2 * m->param[0].value),
+              "90deg, -12.5deg are pi/2 and -12.5 pi/180 (%.17g, %.17g)", m->param[0].value, m->param[1].value);
+        CHECK(!memcmp(m->body[0].rot, m->body[1].rot, sizeof m->body[0].rot), "a parameter 90deg turns a body as the number 90deg does");
+        t1 = mt_test_model_text(m);
+        CHECK(strstr(t1, "parameter theta0 90 deg\n") && strstr(t1, "parameter a -12.5 deg\n"), "written as 'parameter theta0 90 deg'");
+        m2 = parse(t1);
+        CHECK(m2 && same_bits(m2->param[0].value, m->param[0].value), "and read back to the same value");
+        mt_model_free(m2);
+        free(t1);
+    }
+    mt_model_free(m);
+    MtError err = {0};
+    m = mt_model_parse("parameter t 90deg rad\n", "deg.txt", &err);
+    CHECK(!m && strstr(err.msg, "deg.txt:1") && strstr(err.msg, "'t'") && strstr(err.msg, "'90deg'"),
+          "a unit after 90deg is refused naming the parameter: %s", err.msg);
+    mt_model_free(m);
     return mt_test_done();
 }
