@@ -41,6 +41,7 @@ typedef struct {
     char tname[MT_NAME_MAX];
     int tline, ntp, captp;
     double *tp;
+    MtParamIndex pix; /* the parameters' names, to find a repeated one without a linear search */
 } Parser;
 
 #define CTX(p, k, i, name) ((p)->fk = (k), (p)->fi = (i), (p)->fname = (name), (p)->comp = -1)
@@ -554,9 +555,11 @@ static int top_line(Parser *p, MtModel *m, int *block)
                             p->tok[1], v, unit);
             else unit = "deg";
         }
-        if (mt_model_find_param(m, p->tok[1]) >= 0)
+        if (mt_param_index_find(&p->pix, m, p->tok[1]) >= 0)
             return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
-        if (mt_model_add_param(m, p->tok[1], expr, unit, err) < 0) return perr(p, p->tok[1], "%s", err->msg);
+        int i = mt_model_append_param(m, p->tok[1], expr, unit, err);
+        if (i < 0) return perr(p, p->tok[1], "%s", err->msg);
+        if (mt_param_index_add(&p->pix, m, i)) return perr(p, p->tok[1], "%s", MT_("out of memory"));
         return 0;
     }
     if (!strcmp(k, "units")) { /* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */
@@ -1207,6 +1210,7 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
     free(buf);
     free(p.tok);
     free(p.tp);
+    mt_param_index_free(&p.pix);
     for (int i = 0; !fail && i < p.npend; i++) { /* fields written as {expression} */
         const Pending *pd = &p.pend[i];
         if (mt_model_bind(m, pd->kind, pd->index, pd->field, pd->expr, err) < 0) {
