@@ -343,6 +343,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const MtSolverSpec *sv = &s->solver;
+    /* refused before a CSV or a stored run is begun ('until 1e300' ran for ever) */
+    if (mt_run_check_length(0, sv->until, sv->step, _("solver"), &err)) { mt_system_free(s); return fail(&err); }
     if (!quiet && sv->stab_period > 0 && sv->method == MT_METHOD_RK4 && sv->step * 2 * M_PI / sv->stab_period > 1.0)
         cli_err(_("warning: the step %g s is large against the stabilisation period %g s; "
                   "the run may go unstable (use ts >= %g)"), sv->step, sv->stab_period, 2 * M_PI * sv->step);
