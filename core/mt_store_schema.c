@@ -1290,6 +1290,18 @@ MtStatus mt_store_compact(MtStore *s, MtError *err)
     MtError local;
     if (!err) err = &local;
     if (mt_store_need_write(s, err)) return err->code;
+    /* a run being written adds pages while VACUUM copies the file: the result
+     * was larger than before ("compacted from 8720384 to 9768960 bytes") */
+    MtRunInfo *runs = NULL;
+    int n = mt_store_list_runs(s, &runs, err);
+    if (n < 0) return err->code;
+    long busy = 0;
+    for (int i = 0; i < n && !busy; i++)
+        if (runs[i].status == MT_RUN_RUNNING && runs[i].writer_alive != 0) busy = runs[i].id;
+    free(runs);
+    if (busy)
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("%s: run %ld is still being computed; compact the project when it has "
+                                                     "ended (or stop it first)"), s->path, busy);
     if (mt_store_exec(s, "VACUUM", err)) return err->code;
     return mt_store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", err);
 }
