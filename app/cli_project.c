@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <libintl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -293,6 +294,18 @@ static int cmd_delete_run(int argc, char **argv)
     return 0;
 }
 
+/* Bytes of a project with its write-ahead log (pending pages are part of it
+ * until they are copied into the file). */
+static long long file_bytes(const char *path)
+{
+    struct stat sb;
+    char wal[PATH_MAX];
+    long long n = stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &sb) == 0) n += (long long)sb.st_size;
+    return n;
+}
+
 static int cmd_compact(int argc, char **argv)
 {
     const char *path = argv[2];
@@ -301,16 +314,18 @@ static int cmd_compact(int argc, char **argv)
         return 2;
     }
     if (need_project(path)) return 1;
-    struct stat a, b;
     MtError err = {0};
     MtStore *s = mt_store_open(path, 0, &err);
     if (!s) return fail(&err);
-    stat(path, &a);
+    long long before = file_bytes(path);
     MtStatus rc = mt_store_compact(s, &err);
     mt_store_close(s);
     if (rc) return fail(&err);
-    stat(path, &b);
-    printf(_("%s: compacted from %lld to %lld bytes\n"), path, (long long)a.st_size, (long long)b.st_size);
+    long long after = file_bytes(path);
+    if (after <= before) printf(_("%s: compacted from %lld to %lld bytes\n"), path, before, after);
+    else
+        printf(_("%s: compacted, but it is now %lld bytes, more than the %lld before: another program wrote to it "
+                 "meanwhile\n"), path, after, before);
     return 0;
 }
 

@@ -38,7 +38,8 @@
  * strtod reads "0.5", and CSV files and summaries always print a '.'. */
 static void init_i18n(void) { app_init_i18n(); }
 
-static void usage(FILE *f)
+/* The parts of the usage text; `motus-cli COMMAND --help` prints its command's. */
+static void usage_model(FILE *f)
 {
     fputs(_("usage: motus-cli COMMAND MODEL [options]\n"
             "commands:\n"
@@ -46,6 +47,10 @@ static void usage(FILE *f)
             "  check MODEL    validate and print diagnostics (degrees of freedom, redundant equations)\n"
             "  export MODEL   write the model in canonical text form to standard output\n"),
           f);
+}
+
+static void usage_run(FILE *f)
+{
     fputs(_("run options:\n"
             "  --until T      end time, s\n"
             "  --step H       step of the fixed-step methods / output interval, s\n"
@@ -61,7 +66,10 @@ static void usage(FILE *f)
             "  --quiet        no summary\n"),
           f);
     fputs(_("options follow MODEL; settings given here override the model's solver line\n"), f);
-    cli_project_usage(f);
+}
+
+static void usage_analyses(FILE *f)
+{
     fputs(_("analyses (docs/analyses.md):\n"
             "  kinematics MODEL [--until T --step H --every N --out F.csv]\n"
             "                 fully driven mechanism: motion from the drivers, reactions by inverse dynamics\n"
@@ -71,12 +79,39 @@ static void usage(FILE *f)
             "  modes MODEL [--at equilibrium|initial]\n"
             "                 eigenfrequencies, damping ratios and mode shapes of the linearised system\n"),
           f);
+}
+
+static void usage_reduce(FILE *f)
+{
     fputs(_("flexible bodies (docs/flexible-bodies.md):\n"
             "  reduce MESH [--method cb|free|guyan|attach] [--modes N] [--interface NODES|auto]\n"
             "              [--spider NSET] [--fix NSET] [--material E,NU,RHO] [--out FILE]\n"
             "                 a Gmsh, Abaqus/CalculiX or Nastran mesh to a reduced flexible body: frequencies,\n"
             "                 effective masses, time and memory (more options in the documentation)\n"),
           f);
+}
+
+static void usage(FILE *f)
+{
+    usage_model(f);
+    usage_run(f);
+    cli_project_usage(f);
+    usage_analyses(f);
+    usage_reduce(f);
+}
+
+/* `motus-cli COMMAND ... --help|-h`: the usage of that command, exit 0; -1 for an unknown command. */
+static int command_usage(const char *cmd, FILE *f)
+{
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "export")) {
+        usage_model(f);
+        usage_run(f);
+        if (!strcmp(cmd, "run") || !strcmp(cmd, "export")) cli_project_usage(f); /* they take projects too */
+    } else if (!strcmp(cmd, "kinematics") || !strcmp(cmd, "statics") || !strcmp(cmd, "modes")) usage_analyses(f);
+    else if (!strcmp(cmd, "reduce")) usage_reduce(f);
+    else if (cli_project_handles(cmd)) cli_project_usage(f);
+    else return -1;
+    return 0;
 }
 
 /* The analyses besides 'run' (cli_analysis.c): argv as given to main. */
@@ -225,11 +260,18 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc == 2 && !command_usage(argv[1], stderr)) return 2; /* a command without its MODEL */
     if (argc < 3) {
         usage(stderr);
         return 2;
     }
     const char *cmd = argv[1], *path = argv[2];
+    /* every command answers --help and -h, wherever they stand after it (not taken for a file name) */
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (!command_usage(cmd, stdout)) return 0;
+            break;
+        }
     if (!strcmp(cmd, "kinematics")) return cli_kinematics(argc, argv);
     if (!strcmp(cmd, "statics")) return cli_statics(argc, argv);
     if (!strcmp(cmd, "modes")) return cli_modes(argc, argv);
@@ -301,6 +343,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const MtSolverSpec *sv = &s->solver;
+    /* refused before a CSV or a stored run is begun ('until 1e300' ran for ever) */
+    if (mt_run_check_length(0, sv->until, sv->step, _("solver"), &err)) { mt_system_free(s); return fail(&err); }
     if (!quiet && sv->stab_period > 0 && sv->method == MT_METHOD_RK4 && sv->step * 2 * M_PI / sv->stab_period > 1.0)
         cli_err(_("warning: the step %g s is large against the stabilisation period %g s; "
                   "the run may go unstable (use ts >= %g)"), sv->step, sv->stab_period, 2 * M_PI * sv->step);

@@ -487,6 +487,8 @@ MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFram
     if (!(step > 0) || !(until >= st->t) || every < 1)
         return mt_error_set(err, MT_ERR_ARG, "solver",
                             MT_("kinematic analysis: need step > 0, end time ≥ start time and every ≥ 1"));
+    MtStatus lrc = mt_run_check_length(st->t, until, step, MT_("kinematic analysis"), err);
+    if (lrc) return lrc;
     if (s->nbody == 0)
         return mt_error_set(err, MT_ERR_MODEL, "", "%s", MT_("kinematic analysis: the model has no bodies"));
     for (int r = 0; r < s->nrow; r++)

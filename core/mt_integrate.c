@@ -395,6 +395,17 @@ MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, c
 #endif
 }
 
+MtStatus mt_run_check_length(double t0, double until, double step, const char *what, MtError *err)
+{
+    double n = (until - t0) / step;
+    if (n <= MT_RUN_MAX_STEPS) return MT_OK;
+    /* TRANSLATORS: the first %s names the analysis ("solver", "kinematic analysis") */
+    return mt_error_set(err, MT_ERR_MODEL, "solver",
+                        MT_("%s: from t = %g s to the end time %g s in steps of %g s is %.3g steps, more than the %.0f a run "
+                            "may take: set an earlier end time ('until') or a larger step"),
+                        what, t0, until, step, n, MT_RUN_MAX_STEPS);
+}
+
 static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                     MtRunStats *stats, MtError *err)
 {
@@ -402,6 +413,9 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
     if (stats) memset(stats, 0, sizeof *stats);
     if (!(sv->step > 0) || !(sv->until >= st->t) || sv->every < 1)
         return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: need step > 0, end time ≥ start time and every ≥ 1"));
+    /* before anything starts: 'until 1e300' ran for ever */
+    MtStatus lrc = mt_run_check_length(st->t, sv->until, sv->step, MT_("solver"), err);
+    if (lrc) return lrc;
     Ode o = {st, s->nq, s->nu, s->nq + s->nu + s->naux};
     MtStatus rc = mt_lin_configure(st, sv, err);
     if (!rc) rc = mt_assemble_initial(st, err);

@@ -32,6 +32,15 @@ MtStatus mt_deriv(MtState *st, double t, const double *y, double *dy, MtError *e
  * `initial` coordinates of the model are held, then velocities (mt_assembly.c). */
 MtStatus mt_assemble_initial(MtState *st, MtError *err);
 
+/* Most steps (or output intervals of the adaptive methods) a run may ask for:
+ * 1e9 takes from a quarter of an hour (the smallest model) to days, and keeps
+ * t + step > t for any end time (a step below the rounding of t, as with
+ * 'until 1e300', would never end). */
+#define MT_RUN_MAX_STEPS 1e9
+/* MT_OK when (until − t0) / step ≤ MT_RUN_MAX_STEPS, else MT_ERR_MODEL with a
+ * message saying what to change; what names the analysis ("solver", …). */
+MtStatus mt_run_check_length(double t0, double until, double step, const char *what, MtError *err);
+
 /* Assembles the initial state (Newton on positions, then velocities), then
  * integrates from st->t to sv->until. cancel (may be NULL) is polled between
  * steps. */

@@ -483,6 +483,22 @@ int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value
  * parameter of the same name; bind replaces an existing binding of the field. */
 int mt_model_add_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err);
 int mt_model_find_param(const MtModel *m, const char *name);
+/* A hash index of the parameters' names, for readers of many parameters (a
+ * linear mt_model_find_param per parameter made a chain of 100 000 take
+ * minutes). Valid while the parameters are only appended to. */
+typedef struct {
+    int *slot;   /* parameter index + 1, 0 = empty */
+    size_t mask; /* size − 1, a power of two */
+    int n;
+} MtParamIndex;
+/* Indexes the parameters present; -1 when out of memory. */
+int mt_param_index_build(MtParamIndex *ix, const MtModel *m);
+int mt_param_index_find(const MtParamIndex *ix, const MtModel *m, const char *name);
+/* Adds parameter i (already in m); -1 when out of memory. */
+int mt_param_index_add(MtParamIndex *ix, const MtModel *m, int i);
+void mt_param_index_free(MtParamIndex *ix);
+/* mt_model_add_param for a NAME the caller knows is new (no search); -1 with err set. */
+int mt_model_append_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err);
 int mt_model_bind(MtModel *m, MtEntityKind kind, int index, const char *field, const char *expr, MtError *err);
 /* The binding of a field, or NULL. */
 const MtBinding *mt_model_binding(const MtModel *m, MtEntityKind kind, int index, const char *field);

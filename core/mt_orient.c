@@ -10,6 +10,7 @@
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
+#include "mt_units.h"
 
 int mt_orient_nwords(MtOrientForm f)
 {
@@ -160,7 +161,7 @@ int mt_orient_to_text(const MtOrient *o, char *buf, size_t n)
 {
     size_t used = (size_t)snprintf(buf, n, "%s", mt_orient_form_name(o->form));
     for (int k = 0; k < mt_orient_nwords(o->form) && used < n; k++)
-        used += (size_t)snprintf(buf + used, n - used, "%s %.17g", k == 3 && o->form == MT_ORIENT_ZX ? " x" : "", o->w[k]);
+        used += (size_t)snprintf(buf + used, n - used, "%s %s", k == 3 && o->form == MT_ORIENT_ZX ? " x" : "", MT_DOUBLE_STR(o->w[k]));
     return used < n ? 0 : -1;
 }
 

@@ -29,7 +29,77 @@ int mt_model_find_param(const MtModel *m, const char *name)
     return -1;
 }
 
+static size_t name_hash(const char *s)
+{
+    size_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+int mt_param_index_find(const MtParamIndex *ix, const MtModel *m, const char *name)
+{
+    if (!ix->slot) return -1;
+    for (size_t h = name_hash(name) & ix->mask;; h = (h + 1) & ix->mask) {
+        int v = ix->slot[h];
+        if (!v) return -1;
+        if (!strcmp(m->param[v - 1].name, name)) return v - 1;
+    }
+}
+
+static void index_put(MtParamIndex *ix, const MtModel *m, int i)
+{
+    size_t h = name_hash(m->param[i].name) & ix->mask;
+    while (ix->slot[h]) h = (h + 1) & ix->mask;
+    ix->slot[h] = i + 1;
+    ix->n++;
+}
+
+int mt_param_index_add(MtParamIndex *ix, const MtModel *m, int i)
+{
+    if (!ix->slot || 2 * (size_t)(ix->n + 1) > ix->mask + 1) { /* at most half full */
+        size_t size = ix->slot ? 2 * (ix->mask + 1) : 64;
+        while (size < 4 * (size_t)(ix->n + 1)) size *= 2;
+        int *slot = calloc(size, sizeof *slot);
+        if (!slot) return -1;
+        MtParamIndex nx = {slot, size - 1, 0};
+        if (ix->slot)
+            for (size_t k = 0; k <= ix->mask; k++)
+                if (ix->slot[k]) index_put(&nx, m, ix->slot[k] - 1);
+        free(ix->slot);
+        *ix = nx;
+    }
+    index_put(ix, m, i);
+    return 0;
+}
+
+int mt_param_index_build(MtParamIndex *ix, const MtModel *m)
+{
+    *ix = (MtParamIndex){0};
+    for (int i = 0; i < m->nparam; i++)
+        if (mt_param_index_add(ix, m, i)) return -1;
+    return 0;
+}
+
+void mt_param_index_free(MtParamIndex *ix)
+{
+    free(ix->slot);
+    *ix = (MtParamIndex){0};
+}
+
+static int set_param(MtModel *m, int i, const char *name, const char *expr, const char *unit, MtError *err);
+
 int mt_model_add_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err)
+{
+    return set_param(m, name ? mt_model_find_param(m, name) : -1, name, expr, unit, err);
+}
+
+int mt_model_append_param(MtModel *m, const char *name, const char *expr, const char *unit, MtError *err)
+{
+    return set_param(m, -1, name, expr, unit, err);
+}
+
+/* Parameter i (-1: a new one) set to NAME = EXPR [UNIT]. */
+static int set_param(MtModel *m, int i, const char *name, const char *expr, const char *unit, MtError *err)
 {
     if (!name || !name[0] || strlen(name) >= MT_NAME_MAX || strpbrk(name, ".#\" \t{}")) {
         mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("parameter '%s': give it a name without spaces, dots or braces"),
@@ -45,7 +115,6 @@ int mt_model_add_param(MtModel *m, const char *name, const char *expr, const cha
         mt_error_set(err, MT_ERR_MODEL, name, MT_("parameter '%s': unknown unit '%s'"), name, unit);
         return -1;
     }
-    int i = mt_model_find_param(m, name);
     if (i < 0) {
         if (grow((void **)&m->param, &m->cap_param, m->nparam, sizeof *m->param)) {
             mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
@@ -255,9 +324,15 @@ static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, 
     }
 }
 
+typedef struct {
+    const MtModel *m;
+    MtParamIndex ix;
+} Resolver;
+
 static int resolve_param(void *user, const char *name, int *slot)
 {
-    int i = mt_model_find_param(user, name);
+    const Resolver *r = user;
+    int i = mt_param_index_find(&r->ix, r->m, name);
     if (i < 0) return 0;
     *slot = i;
     return 1;
@@ -271,8 +346,9 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
     int *state = calloc((size_t)n + 1, sizeof *state), *order = calloc((size_t)n + 1, sizeof *order), *stack = calloc((size_t)n + 1, sizeof *stack);
     MtStatus rc = MT_OK;
     MtExprTable *tabs = mt_model_expr_tables(m); /* parameters may read named tables too */
-    MtExprEnv env = {resolve_param, m, tabs, m->ntable};
-    if (!ex || !val || !state || !order || !stack || !tabs) { rc = mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); goto done; }
+    Resolver res = {m, {0}};
+    MtExprEnv env = {resolve_param, &res, tabs, m->ntable};
+    if (!ex || !val || !state || !order || !stack || !tabs || mt_param_index_build(&res.ix, m)) { rc = mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); goto done; }
     for (int i = 0; i < n; i++) {
         int col = 0;
         MtError e = {0};
@@ -352,5 +428,6 @@ done:
     if (ex)
         for (int i = 0; i < n; i++) mt_expr_free(ex[i]);
     free(ex); free(val); free(state); free(order); free(stack); free(tabs);
+    mt_param_index_free(&res.ix);
     return rc;
 }

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "mt_expr.h"
+#include "mt_file.h"
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
+#include "mt_units.h"
 
 #define MAXTOK (1 << 22) /* words in one statement (a driver table of two million points) */
 
@@ -39,6 +41,7 @@ typedef struct {
     char tname[MT_NAME_MAX];
     int tline, ntp, captp;
     double *tp;
+    MtParamIndex pix; /* the parameters' names, to find a repeated one without a linear search */
 } Parser;
 
 #define CTX(p, k, i, name) ((p)->fk = (k), (p)->fi = (i), (p)->fname = (name), (p)->comp = -1)
@@ -537,14 +540,26 @@ static int top_line(Parser *p, MtModel *m, int *block)
     if (!strcmp(k, "parameter")) { /* parameter NAME VALUE|{EXPR} [UNIT] */
         if (p->ntok != 3 && p->ntok != 4)
             return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("parameter: write 'parameter NAME VALUE [UNIT]' or 'parameter NAME {EXPRESSION} [UNIT]'"));
-        const char *v = p->tok[2];
+        const char *v = p->tok[2], *unit = p->ntok == 4 ? p->tok[3] : "";
         char expr[MT_EXPR_MAX];
         size_t len = strlen(v);
         if (v[0] == '{') snprintf(expr, sizeof expr, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
         else snprintf(expr, sizeof expr, "%s", v);
-        if (mt_model_find_param(m, p->tok[1]) >= 0)
+        /* "90deg": the deg suffix any number may carry (Numbers in model-format.md) is the parameter's unit */
+        size_t nl = len > 3 && !strcmp(v + len - 3, "deg") ? len - 3 : 0;
+        if (v[0] != '{' && nl && nl < sizeof expr) {
+            expr[nl] = 0;
+            if (!mt_expr_is_number(expr, NULL)) snprintf(expr, sizeof expr, "%s", v); /* not a number: the evaluator says why */
+            else if (unit[0])
+                return perr(p, p->tok[1], MT_("parameter '%s': '%s' is in degrees already; drop the unit '%s' or the suffix 'deg'"),
+                            p->tok[1], v, unit);
+            else unit = "deg";
+        }
+        if (mt_param_index_find(&p->pix, m, p->tok[1]) >= 0)
             return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
-        if (mt_model_add_param(m, p->tok[1], expr, p->ntok == 4 ? p->tok[3] : "", err) < 0) return perr(p, p->tok[1], "%s", err->msg);
+        int i = mt_model_append_param(m, p->tok[1], expr, unit, err);
+        if (i < 0) return perr(p, p->tok[1], "%s", err->msg);
+        if (mt_param_index_add(&p->pix, m, i)) return perr(p, p->tok[1], "%s", MT_("out of memory"));
         return 0;
     }
     if (!strcmp(k, "units")) { /* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */
@@ -1195,6 +1210,7 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
     free(buf);
     free(p.tok);
     free(p.tp);
+    mt_param_index_free(&p.pix);
     for (int i = 0; !fail && i < p.npend; i++) { /* fields written as {expression} */
         const Pending *pd = &p.pend[i];
         if (mt_model_bind(m, pd->kind, pd->index, pd->field, pd->expr, err) < 0) {
@@ -1272,12 +1288,8 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
 
 MtModel *mt_model_load(const char *path, MtError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s': %s"), path, strerror(e));
-        return NULL;
-    }
+    FILE *f = mt_file_open_regular(path, err); /* a FIFO or device would never end */
+    if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     size_t r;
@@ -1314,11 +1326,11 @@ static void write_frame(FILE *f, const double *R)
 {
     double zx[6] = {R[2], R[5], R[8], R[0], R[3], R[6]}, T[9];
     if (mt_orient_rot(MT_ORIENT_ZX, zx, T) == 0 && !memcmp(T, R, sizeof T)) {
-        fprintf(f, "z %.17g %.17g %.17g x %.17g %.17g %.17g", zx[0], zx[1], zx[2], zx[3], zx[4], zx[5]);
+        fprintf(f, "z %s %s %s x %s %s %s", MT_DOUBLE_STR(zx[0]), MT_DOUBLE_STR(zx[1]), MT_DOUBLE_STR(zx[2]), MT_DOUBLE_STR(zx[3]), MT_DOUBLE_STR(zx[4]), MT_DOUBLE_STR(zx[5]));
         return;
     }
     fprintf(f, "matrix");
-    for (int k = 0; k < 9; k++) fprintf(f, " %.17g", R[k]);
+    for (int k = 0; k < 9; k++) fprintf(f, " %s", MT_DOUBLE_STR(R[k]));
 }
 
 /* One numeric field: its expression in braces when it is bound, else the number. */
@@ -1326,7 +1338,7 @@ static void wv(FILE *f, const MtModel *m, MtEntityKind kind, int index, const ch
 {
     const MtBinding *b = mt_model_binding(m, kind, index, field);
     if (b) fprintf(f, " {%s}", b->expr);
-    else fprintf(f, " %.17g", v);
+    else fprintf(f, " %s", MT_DOUBLE_STR(v));
 }
 
 /* n components field.0 … field.(n−1). */
@@ -1391,7 +1403,7 @@ static void write_markers(FILE *f, const MtModel *m, int body)
         fprintf(f, "  marker %s at", k->name);
         wvs(f, m, MT_ENT_MARKER, i, "at", k->pos, 3);
         if (k->node > 0) fprintf(f, " node %d", k->node);
-        if (k->spider > 0) fprintf(f, " spider %.17g", k->spider);
+        if (k->spider > 0) fprintf(f, " spider %s", MT_DOUBLE_STR(k->spider));
         fputc(' ', f);
         write_orient(f, m, MT_ENT_MARKER, i, &k->ori, k->rot);
         fputc('\n', f);
@@ -1412,7 +1424,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     for (int i = 0; i < m->ntable; i++) {
         const MtTableSpec *t = &m->table[i];
         fprintf(f, "table %s\n", t->name);
-        for (int k = 0; k < t->n; k++) fprintf(f, "  %.17g %.17g\n", t->x[k], t->y[k]);
+        for (int k = 0; k < t->n; k++) fprintf(f, "  %s %s\n", MT_DOUBLE_STR(t->x[k]), MT_DOUBLE_STR(t->y[k]));
         fprintf(f, "end\n");
     }
     for (int i = 0; i < m->nparam; i++) {
@@ -1458,16 +1470,17 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             const MtFlexSpec *fl = &m->flex[fx];
             static const char *const rn[] = {"free", "cb", "guyan", "attach"};
             if (fl->source == MT_FLEX_BEAM) {
-                fprintf(f, "\n  flexible beam length %.17g elements %d section %s %.17g", fl->length, fl->elements,
-                        fl->section == MT_SECTION_RECT ? "rect" : fl->section == MT_SECTION_CIRCLE ? "circle" : "tube", fl->sec[0]);
-                if (fl->section != MT_SECTION_CIRCLE) fprintf(f, " %.17g", fl->sec[1]);
+                fprintf(f, "\n  flexible beam length %s elements %d section %s %s", MT_DOUBLE_STR(fl->length), fl->elements,
+                        fl->section == MT_SECTION_RECT ? "rect" : fl->section == MT_SECTION_CIRCLE ? "circle" : "tube",
+                        MT_DOUBLE_STR(fl->sec[0]));
+                if (fl->section != MT_SECTION_CIRCLE) fprintf(f, " %s", MT_DOUBLE_STR(fl->sec[1]));
             } else {
                 fprintf(f, "\n  flexible mesh \"%s\"", fl->file);
-                if (fl->thickness > 0) fprintf(f, " thickness %.17g", fl->thickness);
+                if (fl->thickness > 0) fprintf(f, " thickness %s", MT_DOUBLE_STR(fl->thickness));
             }
-            if (fl->source == MT_FLEX_BEAM || fl->E > 0) fprintf(f, " E %.17g nu %.17g rho %.17g", fl->E, fl->nu, fl->rho);
-            fprintf(f, " method %s modes %d zeta %.17g", rn[fl->method & 3], fl->modes, fl->zeta);
-            if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %.17g %.17g", fl->alpha, fl->beta);
+            if (fl->source == MT_FLEX_BEAM || fl->E > 0) fprintf(f, " E %s nu %s rho %s", MT_DOUBLE_STR(fl->E), MT_DOUBLE_STR(fl->nu), MT_DOUBLE_STR(fl->rho));
+            fprintf(f, " method %s modes %d zeta %s", rn[fl->method & 3], fl->modes, MT_DOUBLE_STR(fl->zeta));
+            if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %s %s", MT_DOUBLE_STR(fl->alpha), MT_DOUBLE_STR(fl->beta));
             if (fl->stiffening) fprintf(f, " stiffening");
         } else if (bd->density > 0) {
             fprintf(f, "\n  density");
@@ -1535,7 +1548,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             break;
         case MT_DRIVER_TABLE:
             fprintf(f, " table");
-            for (int k = 0; k < 2 * d->ntab; k++) fprintf(f, " %.17g", d->tab[k]);
+            for (int k = 0; k < 2 * d->ntab; k++) fprintf(f, " %s", MT_DOUBLE_STR(d->tab[k]));
             break;
         default:
             fprintf(f, " poly");

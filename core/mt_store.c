@@ -821,6 +821,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     }
 
     /* parameters first, as in the text form (sensor names must differ from them) */
+    MtParamIndex pix = {0}; /* names looked up by hash: a linear search per row took minutes for 100 000 */
     if (!L.fail && !prep(&L, "parameters", "SELECT id, name, expr, value, unit FROM parameters ORDER BY id"))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0), *expr = col_text(&L, 2, 0), *unit = col_text(&L, 4, 0);
@@ -828,10 +829,17 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             double value;
             int hv = col_num(&L, 3, &value, 1);
             if (L.fail || !name || !expr) break;
-            int p = mt_model_add_param(m, name, expr, unit, err);
+            int old = mt_param_index_find(&pix, m, name) >= 0;
+            int p = old ? mt_model_add_param(m, name, expr, unit, err) : mt_model_append_param(m, name, expr, unit, err);
             if (p < 0) { api_error(&L); break; }
+            if (!old && mt_param_index_add(&pix, m, p)) {
+                mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+                api_error(&L);
+                break;
+            }
             m->param[p].value = hv ? value : NAN;
         }
+    mt_param_index_free(&pix);
 
     /* named tables, also before the parameters are evaluated (they may read them) */
     if (!L.fail && !prep(&L, "lookup_table_points",

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
 
@@ -797,7 +798,7 @@ int mt_store_writer_alive(const char *writer)
 int mt_store_is_sqlite_file(const char *path)
 {
     char head[16];
-    FILE *f = fopen(path, "rb");
+    FILE *f = mt_file_open_regular(path, NULL); /* a FIFO would block */
     if (!f) return 0;
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);
@@ -833,11 +834,8 @@ static char *immutable_uri(const char *path)
 static MtStatus check_header(const char *path, const struct stat *sb, MtError *err)
 {
     unsigned char h[100];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        return mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s': %s"), path, strerror(e));
-    }
+    FILE *f = mt_file_open_regular(path, err);
+    if (!f) return err->code;
     size_t n = fread(h, 1, sizeof h, f);
     int ioerr = ferror(f);
     fclose(f);
@@ -1133,6 +1131,7 @@ MtStore *mt_store_open(const char *path, int flags, MtError *err)
             mt_error_set(err, MT_ERR_IO, path, MT_("'%s' is a directory, not a project file"), path);
             return NULL;
         }
+        if (mt_file_check_regular(path, err) != MT_OK) return NULL; /* SQLite would block on a FIFO */
         if (!ro && (access(path, W_OK) != 0 || !(sb.st_mode & 0222))) {
             mt_error_set(err, MT_ERR_IO, path, MT_("'%s' is read-only: it cannot be changed (nothing was written)"), path);
             return NULL;
@@ -1291,6 +1290,18 @@ MtStatus mt_store_compact(MtStore *s, MtError *err)
     MtError local;
     if (!err) err = &local;
     if (mt_store_need_write(s, err)) return err->code;
+    /* a run being written adds pages while VACUUM copies the file: the result
+     * was larger than before ("compacted from 8720384 to 9768960 bytes") */
+    MtRunInfo *runs = NULL;
+    int n = mt_store_list_runs(s, &runs, err);
+    if (n < 0) return err->code;
+    long busy = 0;
+    for (int i = 0; i < n && !busy; i++)
+        if (runs[i].status == MT_RUN_RUNNING && runs[i].writer_alive != 0) busy = runs[i].id;
+    free(runs);
+    if (busy)
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("%s: run %ld is still being computed; compact the project when it has "
+                                                     "ended (or stop it first)"), s->path, busy);
     if (mt_store_exec(s, "VACUUM", err)) return err->code;
     return mt_store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", err);
 }

@@ -409,3 +409,14 @@ int mt_units_delocalise(const char *text, char *out, size_t size)
     }
     return 0;
 }
+
+const char *mt_double_str(double v, char buf[MT_DOUBLE_BUF])
+{
+    for (int prec = 15; prec < 17; prec++) {
+        snprintf(buf, MT_DOUBLE_BUF, "%.*g", prec, v);
+        double r = strtod(buf, NULL);
+        if (!memcmp(&r, &v, sizeof r)) return buf; /* memcmp: -0 must stay -0 */
+    }
+    snprintf(buf, MT_DOUBLE_BUF, "%.17g", v); /* always exact (and nan, inf as they are) */
+    return buf;
+}

@@ -104,4 +104,13 @@ const char *mt_unit_label_of(const char *name, MtDim dim);
  * -1 when out is too small (out then empty). */
 int mt_units_delocalise(const char *text, char *out, size_t size);
 
+/* The shortest of %.15g, %.16g and %.17g that strtod reads back as the very
+ * same double (bit for bit, -0 included): 9.81 is written "9.81", not
+ * "9.8100000000000005", and a model written and read again runs identically.
+ * Returns buf. MT_DOUBLE_STR(v) gives a buffer that lives to the end of the
+ * enclosing full statement (a compound literal), for use in printf arguments. */
+#define MT_DOUBLE_BUF 32
+const char *mt_double_str(double v, char buf[MT_DOUBLE_BUF]);
+#define MT_DOUBLE_STR(v) mt_double_str((v), (char[MT_DOUBLE_BUF]){0})
+
 #endif

@@ -42,9 +42,9 @@ typedef struct {
 
 static void put(Buf *b, const void *src, size_t size, size_t count)
 {
-    if (b->fail) return;
     size_t len = size * count;
-    if (count && len / count != size) {
+    if (b->fail || !count) return; /* an empty section (modes 0): src may be NULL, memcpy must not see it */
+    if (len / count != size) {
         b->fail = 1;
         return;
     }

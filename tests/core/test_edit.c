@@ -331,7 +331,7 @@ static void test_bound_shapes(void)
     CHECK_ABS(m->loop_freq, 800, 1e-12, "nu = 1000 L");
     /* text form */
     char *t = mt_test_model_text(m);
-    CHECK(strstr(t, "shape box {L} 0.10000000000000001 0.10000000000000001 at {L/2} 0 0") && strstr(t, "kp {10*L}") &&
+    CHECK(strstr(t, "shape box {L} 0.1 0.1 at {L/2} 0 0") && strstr(t, "kp {10*L}") &&
               strstr(t, "event stop at {2*L}") && strstr(t, "nu {1000*L}"),
           "written with the expressions:\n%s", t);
     MtModel *back = mt_model_parse(t, "back", &err);
