@@ -63,6 +63,10 @@ current)
     extract "$tmp/fresh.pot"
     msgcmp --use-untranslated "$PO/motus.pot" "$tmp/fresh.pot" ||
         { echo "FAIL: po/motus.pot is out of date: run 'cmake --build build --target update-po'"; status=1; }
+    # every source that marks messages is listed in POTFILES (a new file was missed once)
+    for f in $(cd "$SRC" && grep -lE '(MT_|MT_N_|[^A-Za-z0-9_]N?_)\("' core/*.c core/*/*.c app/*.c ui/*.c 2>/dev/null); do
+        grep -qx "$f" "$PO/POTFILES" || { echo "FAIL: $f marks messages but is not in po/POTFILES"; status=1; }
+    done
     for l in $LINGUAS; do
         msgcmp "$PO/$l.po" "$tmp/fresh.pot" ||
             { echo "FAIL: po/$l.po does not translate every message of the sources"; status=1; }
