@@ -1,6 +1,6 @@
 /* mt_controls.c — control channels (PID, first- and second-order lags) whose
- * states are integrated with the mechanics, and the model-side registry of
- * controls, events and loop-closure methods. The runtime stage reads its
+ * states are integrated with the mechanics (their names, parameters and
+ * defaults are the model's: mt_catalogue.c). The runtime stage reads its
  * inputs from the channels of mt_forces.c and writes its outputs back into
  * them, so actuators can use them in the same evaluation. */
 #include <stdlib.h>
@@ -11,106 +11,6 @@
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
-
-static const char *const kind_names[MT_CONTROL_NKINDS] = {"pid", "lag", "second"};
-static const char *const action_names[] = {"stop", "break", "lock", "enable", "disable"};
-static const char *const loop_names[] = {"baumgarte", "lagrange", "penalty", "mlf"};
-
-const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CONTROL_NKINDS) ? kind_names[k] : "?"; }
-const char *mt_event_action_name(MtEventAction a) { return (a >= 0 && a <= MT_ACTION_DISABLE) ? action_names[a] : "?"; }
-const char *mt_loop_method_name(int m) { return (m >= 0 && m <= MT_LOOPS_MLF) ? loop_names[m] : "?"; }
-
-const char *const *mt_control_param_names(MtControlKind k)
-{
-    static const char *const pid[] = {"kp", "ki", "kd", "tf", NULL}, *const lag[] = {"k", "tau", NULL},
-                             *const sec[] = {"k", "wn", "zeta", NULL};
-    return k == MT_CONTROL_PID ? pid : k == MT_CONTROL_LAG ? lag : sec;
-}
-
-int mt_control_kind_from_name(const char *s, MtControlKind *k)
-{
-    for (int i = 0; i < MT_CONTROL_NKINDS; i++)
-        if (!strcmp(s, kind_names[i])) { *k = (MtControlKind)i; return 0; }
-    return -1;
-}
-
-int mt_loop_method_from_name(const char *s, int *m)
-{
-    for (int i = 0; i <= MT_LOOPS_MLF; i++)
-        if (!strcmp(s, loop_names[i])) { *m = i; return 0; }
-    return -1;
-}
-
-int mt_model_find_control(const MtModel *m, const char *name)
-{
-    for (int i = 0; i < m->ncontrol; i++)
-        if (!strcmp(m->control[i].name, name)) return i;
-    return -1;
-}
-
-static int grow(void **arr, int *cap, int n, size_t size)
-{
-    if (n < *cap) return 0;
-    int nc = *cap ? 2 * *cap : 8;
-    void *p = realloc(*arr, (size_t)nc * size);
-    if (!p) return -1;
-    *arr = p;
-    *cap = nc;
-    return 0;
-}
-
-static int bad_name(const char *name)
-{
-    return !name || !name[0] || strlen(name) >= MT_NAME_MAX || strpbrk(name, ".#\" \t{}");
-}
-
-int mt_model_add_control(MtModel *m, const char *name, MtControlKind kind, MtError *err)
-{
-    if (bad_name(name)) {
-        mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("control '%s': give it a name without spaces, dots or braces"),
-                     name ? name : "");
-        return -1;
-    }
-    if (mt_model_find_control(m, name) >= 0 || mt_model_find_param(m, name) >= 0 || mt_model_find_sensor(m, name) >= 0) {
-        mt_error_set(err, MT_ERR_MODEL, name, MT_("control '%s': a control, parameter or sensor of that name already exists"), name);
-        return -1;
-    }
-    if (grow((void **)&m->control, &m->cap_control, m->ncontrol, sizeof *m->control)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
-        return -1;
-    }
-    MtControlSpec *c = &m->control[m->ncontrol];
-    memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", name);
-    c->kind = kind;
-    if (kind == MT_CONTROL_PID) { c->p[3] = 1e-3; c->p[4] = -INFINITY; c->p[5] = INFINITY; }
-    else { c->p[0] = 1; c->p[1] = kind == MT_CONTROL_LAG ? 0.1 : 10; c->p[2] = kind == MT_CONTROL_LAG ? -INFINITY : 0.7;
-           c->p[3] = kind == MT_CONTROL_LAG ? INFINITY : -INFINITY; c->p[4] = INFINITY; }
-    return m->ncontrol++;
-}
-
-int mt_model_add_event(MtModel *m, const char *name, MtError *err)
-{
-    if (bad_name(name)) {
-        mt_error_set(err, MT_ERR_MODEL, name ? name : "", MT_("event '%s': give it a name without spaces, dots or braces"),
-                     name ? name : "");
-        return -1;
-    }
-    for (int i = 0; i < m->nevent; i++)
-        if (!strcmp(m->event[i].name, name)) {
-            mt_error_set(err, MT_ERR_MODEL, name, MT_("event '%s' is defined twice"), name);
-            return -1;
-        }
-    if (grow((void **)&m->event, &m->cap_event, m->nevent, sizeof *m->event)) {
-        mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
-        return -1;
-    }
-    MtEventSpec *e = &m->event[m->nevent];
-    memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "%s", name);
-    e->target = -1;
-    return m->nevent++;
-}
 
 /* Lower and upper output limits of a control (p indices by kind). */
 static void limits(const MtControlSpec *c, double *lo, double *hi)

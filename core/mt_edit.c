@@ -296,7 +296,6 @@ static const char *const joint_type_choices[] = {"spherical", "revolute", "prism
                                                  "fixed", "planar", "screw", "inline", "inplane", "distance",
                                                  "rolling", "ball", NULL};
 static const char *const method_choices[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL};
-static const char *const loops_choices[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
 static const char *const onoff_choices[] = {"off", "on", NULL};
 /* in the order of MtDriverLevel and MtDriverKind */
 static const char *const level_choices[] = {"disp", "vel", "acc", NULL};
@@ -553,7 +552,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         add_choice(&f, "correct_vel", MT_("Velocity correction"), onoff_choices);
         add(&f, "alpha", MT_("HHT α"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
         add(&f, "rho", MT_("Generalised-α ρ∞"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add_choice(&f, "loops", MT_("Closed loops"), loops_choices);
+        add_choice(&f, "loops", MT_("Closed loops"), mt_loop_methods);
         add(&f, "nu", MT_("Loop controller frequency ν (0: default)"), MT_FIELD_NUMBER, MT_DIM_ANGVEL, X);
         break;
     default: break;

@@ -542,6 +542,8 @@ const char *const *mt_control_param_names(MtControlKind k);
 int mt_model_add_event(MtModel *m, const char *name, MtError *err);
 const char *mt_event_action_name(MtEventAction a);
 const char *mt_loop_method_name(int method);
+/* The loop methods' keywords in MT_LOOPS_* order, NULL-terminated (reader, writer, store, editor). */
+extern const char *const mt_loop_methods[];
 int mt_loop_method_from_name(const char *s, int *method);
 
 /* Named tables (mt_tables.c): add one (n points x0 y0 x1 y1 …, copied;

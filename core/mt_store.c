@@ -49,7 +49,6 @@ static const char *const control_kind_names[] = {"pid", "lag", "second"};
 static const char *const trigger_names[] = {"at", "crosses"};
 static const char *const action_names[] = {"stop", "break", "lock", "enable", "disable"};
 static const char *const direction_names[] = {"falling", "either", "rising"}; /* direction −1, 0, +1 */
-static const char *const loop_names[] = {"baumgarte", "lagrange", "penalty", "mlf"};
 #define ENUM_SIZE(last, n) _Static_assert((last) == (n) - 1, #last " changed: update the CHECK list in mt_store_schema.c (a migration) and mt_store.c")
 ENUM_SIZE(MT_CONTROL_NKINDS - 1, 3);
 ENUM_SIZE(MT_EVENT_CROSSES, 2);
@@ -185,7 +184,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
     bt(&r, correct_name(sv));
     bd(&r, sv->hht_alpha);
     bd(&r, sv->rho_inf);
-    bt(&r, loop_names[m->loops]);
+    bt(&r, mt_loop_methods[m->loops]);
     bd(&r, m->loop_freq);
     STEP("solver");
     if (sqlite3_changes(s->db) != 1) {
@@ -811,7 +810,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             col_num(&L, 10, &sv->hht_alpha, 0);
             col_num(&L, 11, &sv->rho_inf, 0);
             const char *loops = col_text(&L, 12, 0);
-            m->loops = name_index(loop_names, 4, loops);
+            m->loops = name_index(mt_loop_methods, 4, loops);
             if (m->loops < 0) {
                 if (loops) bad_name(&L, 12);
                 m->loops = MT_LOOPS_BAUMGARTE;
