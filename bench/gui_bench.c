@@ -64,7 +64,7 @@
 #include "motus-scene.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexview.h"
 
 static char *chain_text(int n, double until)

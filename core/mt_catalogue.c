@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_model.h"
 #include "mt_units.h"
@@ -305,3 +306,75 @@ int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError
 }
 
 /* Load of constraint block k on the body of the block's marker i, about that marker's origin. */
+
+/* ---- flexible bodies -------------------------------------------------------- */
+
+MtFlexData *mt_flex_data_ref(MtFlexData *d)
+{
+    if (d) __atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
+    return d;
+}
+
+void mt_flex_data_unref(MtFlexData *d)
+{
+    if (!d || __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
+    if (d->free_body) d->free_body(d->body);
+    free(d->mname);
+    free(d->mnode);
+    free(d);
+}
+
+int mt_flex_data_marker_node(const MtFlexData *d, const char *marker)
+{
+    for (int i = 0; i < d->nmarker; i++)
+        if (!strcmp(d->mname[i], marker)) return d->mnode[i];
+    return 0;
+}
+
+int mt_model_body_flex(const MtModel *m, int body)
+{
+    if (body < 0) return -1;
+    for (int i = 0; i < m->nflex; i++)
+        if (m->flex[i].body == body) return i;
+    return -1;
+}
+
+int mt_model_add_flex(MtModel *m, int body, MtFlexSource source, MtError *err)
+{
+    if (body < 0 || body >= m->nbody) {
+        mt_error_set(err, MT_ERR_ARG, "", MT_("a flexible body needs a body (not the ground)"));
+        return -1;
+    }
+    const char *name = m->body[body].name;
+    if (mt_model_body_flex(m, body) >= 0) {
+        mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': it is flexible already (one 'flexible' line per body)"), name);
+        return -1;
+    }
+    if (m->nflex == m->cap_flex) {
+        int nc = m->cap_flex ? 2 * m->cap_flex : 4;
+        MtFlexSpec *p = realloc(m->flex, sizeof *p * (size_t)nc);
+        if (!p) {
+            mt_error_set(err, MT_ERR_NOMEM, name, MT_("body '%s': out of memory"), name);
+            return -1;
+        }
+        m->flex = p;
+        m->cap_flex = nc;
+    }
+    MtFlexSpec *f = &m->flex[m->nflex];
+    memset(f, 0, sizeof *f);
+    f->body = body;
+    f->source = source;
+    f->method = MT_REDUCE_CB;
+    f->modes = 6;
+    f->zeta = 0.01;
+    f->nu = 0.3;
+    return m->nflex++;
+}
+
+void mt_model_flex_invalidate(MtModel *m, int spec)
+{
+    if (spec < 0 || spec >= m->nflex) return;
+    mt_flex_data_unref(m->flex[spec].data);
+    m->flex[spec].data = NULL;
+}
+

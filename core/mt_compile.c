@@ -8,7 +8,7 @@
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_flex.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
 #include "mt_system.h"

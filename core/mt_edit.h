@@ -181,11 +181,6 @@ MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double 
  * strut, tyre, actuator), with the kind's default settings. */
 MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int bi, const double pi[3], int bj,
                            const double pj[3], int *index, MtError *err);
-/* What the inspector shows for a choice of a field (the joint type
- * "revolute", a driver's law "rate" → "constant rate", an integrator "dp54" →
- * "Dormand–Prince 5(4), adaptive"), in the user's language; the value itself
- * when it has no other words. Values typed and stored stay the keywords. */
-const char *mt_edit_choice_label(const char *field, const char *value);
 /* A motion driver on joint j's first coordinate (its angle, else its
  * displacement, else x): at position level, rate law starting from 0 (the
  * value of a joint built in the window, whose markers coincide) at 1 rad/s

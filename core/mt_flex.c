@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "mt_flex.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_mesh.h"
 

@@ -7,31 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_mesh.h"
 
-MtFlexData *mt_flex_data_ref(MtFlexData *d)
+MtFlexData *mt_flex_data_new(MtFlexBody *body)
 {
-    if (d) __atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
+    MtFlexData *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->refs = 1;
+    d->body = body;
+    d->free_body = mt_flex_body_free;
     return d;
-}
-
-void mt_flex_data_unref(MtFlexData *d)
-{
-    if (!d || __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
-    mt_flex_body_free(d->body);
-    free(d->mname);
-    free(d->mnode);
-    free(d);
-}
-
-int mt_flex_data_marker_node(const MtFlexData *d, const char *marker)
-{
-    for (int i = 0; i < d->nmarker; i++)
-        if (!strcmp(d->mname[i], marker)) return d->mnode[i];
-    return 0;
 }
 
 int mt_flex_data_if_row(const MtFlexData *d, int label)
@@ -39,53 +27,6 @@ int mt_flex_data_if_row(const MtFlexData *d, int label)
     for (int i = 0; i < d->body->nif; i++)
         if (d->body->if_id[i] == label) return i;
     return -1;
-}
-
-int mt_model_body_flex(const MtModel *m, int body)
-{
-    if (body < 0) return -1;
-    for (int i = 0; i < m->nflex; i++)
-        if (m->flex[i].body == body) return i;
-    return -1;
-}
-
-int mt_model_add_flex(MtModel *m, int body, MtFlexSource source, MtError *err)
-{
-    if (body < 0 || body >= m->nbody) {
-        mt_error_set(err, MT_ERR_ARG, "", MT_("a flexible body needs a body (not the ground)"));
-        return -1;
-    }
-    const char *name = m->body[body].name;
-    if (mt_model_body_flex(m, body) >= 0) {
-        mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': it is flexible already (one 'flexible' line per body)"), name);
-        return -1;
-    }
-    if (m->nflex == m->cap_flex) {
-        int nc = m->cap_flex ? 2 * m->cap_flex : 4;
-        MtFlexSpec *p = realloc(m->flex, sizeof *p * (size_t)nc);
-        if (!p) {
-            mt_error_set(err, MT_ERR_NOMEM, name, MT_("body '%s': out of memory"), name);
-            return -1;
-        }
-        m->flex = p;
-        m->cap_flex = nc;
-    }
-    MtFlexSpec *f = &m->flex[m->nflex];
-    memset(f, 0, sizeof *f);
-    f->body = body;
-    f->source = source;
-    f->method = MT_REDUCE_CB;
-    f->modes = 6;
-    f->zeta = 0.01;
-    f->nu = 0.3;
-    return m->nflex++;
-}
-
-void mt_model_flex_invalidate(MtModel *m, int spec)
-{
-    if (spec < 0 || spec >= m->nflex) return;
-    mt_flex_data_unref(m->flex[spec].data);
-    m->flex[spec].data = NULL;
 }
 
 /* Second moments and torsion constant of a beam section (y, z local axes = body y, z). */
@@ -305,11 +246,10 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
                             MT_("body '%s': flexible settings out of range (0 ≤ modes ≤ 500, damping ≥ 0)"), name);
     MtFeModel *fe = f->source == MT_FLEX_BEAM ? beam_model(f, name, err) : mesh_model(f, name, basedir, err);
     if (!fe) return err ? err->code : MT_ERR_MODEL;
-    MtFlexData *d = calloc(1, sizeof *d);
+    MtFlexData *d = mt_flex_data_new(NULL);
     int *ifn = NULL, nif = 0;
     MtStatus rc = MT_OK;
     if (!d) { rc = mt_error_set(err, MT_ERR_NOMEM, name, MT_("body '%s': out of memory"), name); goto done; }
-    d->refs = 1;
     if ((rc = attach_markers(m, f, fe, d, &ifn, &nif, err))) goto done;
     MtReduceOptions o;
     mt_reduce_options_init(&o);
@@ -407,4 +347,38 @@ MtStatus mt_model_reduce_flex_progress(MtModel *m, const char *basedir, const Mt
         if (rc) return rc;
     }
     return MT_OK;
+}
+
+/* ---- reading a model with its flexible bodies reduced --------------------------- */
+
+/* Reduces what m's flexible bodies need; an error is prefixed with the source, as the reader's are. */
+static MtModel *reduced(MtModel *m, const char *source_name, MtError *err)
+{
+    if (!m || !m->nflex || mt_model_reduce_flex(m, NULL, err) == MT_OK) return m;
+    char msg[512], entity[sizeof err->entity];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    snprintf(entity, sizeof entity, "%s", err->entity);
+    mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", source_name ? source_name : "<text>", msg);
+    mt_model_free(m);
+    return NULL;
+}
+
+MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    MtModel *m = mt_model_parse_text(text, source_name, err);
+    return reduce ? reduced(m, source_name, err) : m;
+}
+
+MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
+{
+    return mt_model_parse_ex(text, source_name, 1, err);
+}
+
+MtModel *mt_model_load(const char *path, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    return reduced(mt_model_load_text(path, err), path, err);
 }

@@ -33,9 +33,6 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
 double mt_spring_curve(MtState *st, int spring, double x, double v);
 /* After an accepted step (st->R at st->q): turn counts, contact impact speeds. */
 void mt_forces_commit(MtState *st);
-/* Index in MtForceSpec.p of entry (i, j) (0-based, x y z rx ry rz) of a
- * bushing's stiffness (c = 0) or damping (c = 1) matrix. */
-int mt_bushing_index(int c, int i, int j);
 /* Elastic energy stored in the force elements (from st->fout). */
 double mt_forces_potential(const MtState *st);
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mt_edit.h"
 #include "mt_i18n.h"
 #include "mt_model.h"
 

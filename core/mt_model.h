@@ -274,6 +274,10 @@ typedef struct {
  * SECOND second-order: ÿ + 2ζω ẏ + ω² y = k ω²·input
  * p[]: PID kp ki kd tf lo hi; LAG k tau lo hi; SECOND k wn zeta lo hi
  * (lo/hi = ∓inf when not limited). */
+/* How a flexible body is reduced (core/flex does it): free-interface modes,
+ * Craig–Bampton, Guyan, or the interface's attachment modes. */
+typedef enum { MT_REDUCE_MODES, MT_REDUCE_CB, MT_REDUCE_GUYAN, MT_REDUCE_ATTACH } MtReduceMethod;
+
 typedef enum { MT_CONTROL_PID, MT_CONTROL_LAG, MT_CONTROL_SECOND, MT_CONTROL_NKINDS } MtControlKind;
 typedef struct {
     char name[MT_NAME_MAX];
@@ -348,7 +352,7 @@ typedef struct {
     double sec[2];
     double E, nu, rho;   /* material (BEAM; MESH: used where the mesh has none) */
     double thickness;    /* MESH: shell thickness where the mesh has none */
-    int method;          /* MtReduceMethod (mt_fe_reduce.h): 1 cb, 0 free, 2 guyan, 3 attach */
+    int method;          /* MtReduceMethod: 1 cb, 0 free, 2 guyan, 3 attach */
     int modes;           /* modes kept (cb: fixed-interface modes) */
     double zeta;         /* modal damping ratio of every mode */
     double alpha, beta;  /* or Rayleigh damping D = αK + βM (used when either is > 0) */
@@ -612,7 +616,15 @@ const char *mt_joint_type_label(MtJointType t);
 const char *mt_force_kind_label(MtForceKind k);
 const char *mt_sensor_kind_label(MtSensorKind k);
 const char *mt_shape_kind_label(MtShapeKind k);
+/* Index in MtForceSpec.p of entry (i, j) (0-based, x y z rx ry rz) of a
+ * bushing's stiffness (c = 0) or damping (c = 1) matrix. */
+int mt_bushing_index(int c, int i, int j);
 const char *mt_couple_kind_label(MtCoupleKind k);
+/* What the inspector shows for a choice of a field (the joint type
+ * "revolute", a driver's law "rate" → "constant rate", an integrator "dp54" →
+ * "Dormand–Prince 5(4), adaptive"), in the user's language; the value itself
+ * when it has no other words. Values typed and stored stay the keywords. */
+const char *mt_edit_choice_label(const char *field, const char *value);
 int mt_joint_type_from_name(const char *s, MtJointType *t);
 const char *mt_method_name(MtMethod m);
 /* Joint coordinates: names ("angle", "disp", "x", "y"), which a joint type has, its first. */
@@ -625,7 +637,7 @@ const char *mt_comp_name(MtComp c);
 int mt_comp_from_name(const char *s, MtComp *c);
 int mt_method_from_name(const char *s, MtMethod *m);
 
-/* Flexible bodies (mt_flexmodel.c). mt_model_add_flex makes a body flexible
+/* Flexible bodies (descriptions: mt_catalogue.c; reductions: mt_flexmodel.c). mt_model_add_flex makes a body flexible
  * (defaults: cb, 6 modes, ζ = 0.01; source and material set by the caller);
  * mt_model_body_flex gives the spec index of a body or -1. */
 int mt_model_add_flex(MtModel *m, int body, MtFlexSource source, MtError *err);
@@ -664,9 +676,14 @@ int mt_orient_from_text(const char *s, MtOrient *o);
  * err naming the entity (a zero axis, x parallel to z …). */
 MtStatus mt_model_update_orients(MtModel *m, MtError *err);
 
-/* Text model format (docs/model-format.md). */
+/* Text model format (docs/model-format.md): the model as written, its
+ * flexible bodies not reduced yet (mt_parse.c). */
+MtModel *mt_model_parse_text(const char *text, const char *source_name, MtError *err);
+MtModel *mt_model_load_text(const char *path, MtError *err);
+/* The same with the flexible bodies reduced (mt_flexmodel.c, on the floor of
+ * core/flex above the model's); reduce = 0 leaves them unreduced (the caller
+ * supplies their data). */
 MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err);
-/* reduce = 0: flexible bodies are left unreduced (the caller supplies their data). */
 MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce, MtError *err);
 MtModel *mt_model_load(const char *path, MtError *err);
 /* Writes the model in canonical text form. */

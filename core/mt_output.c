@@ -9,7 +9,7 @@
 #include "mt_i18n.h"
 #include "mt_expr.h"
 #include "mt_flex.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
 

@@ -9,7 +9,6 @@
 
 #include "mt_expr.h"
 #include "mt_file.h"
-#include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
@@ -1144,12 +1143,7 @@ static void marker_world(const MtModel *m, int mk, double *p)
     mt_v3_add(p, p, b->pos);
 }
 
-MtModel *mt_model_parse(const char *text, const char *source_name, MtError *err)
-{
-    return mt_model_parse_ex(text, source_name, 1, err);
-}
-
-MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce, MtError *err)
+MtModel *mt_model_parse_text(const char *text, const char *source_name, MtError *err)
 {
     MtError local;
     if (!err) err = &local;
@@ -1237,15 +1231,6 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
         const char *slash = strrchr(p.src, '/');
         snprintf(m->basedir, sizeof m->basedir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);
     }
-    if (!fail && m->nflex && reduce) {
-        if (mt_model_reduce_flex(m, NULL, err)) {
-            char msg[512], entity[sizeof err->entity];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            snprintf(entity, sizeof entity, "%s", err->entity);
-            mt_error_set(err, MT_ERR_MODEL, entity, "%s: %s", p.src, msg);
-            fail = 1;
-        }
-    }
     if (fail) {
         if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", MT_("%s:%d: syntax error"), p.src, p.line);
         mt_model_free(m);
@@ -1286,7 +1271,7 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
     return m;
 }
 
-MtModel *mt_model_load(const char *path, MtError *err)
+MtModel *mt_model_load_text(const char *path, MtError *err)
 {
     FILE *f = mt_file_open_regular(path, err); /* a FIFO or device would never end */
     if (!f) return NULL;
@@ -1316,7 +1301,7 @@ MtModel *mt_model_load(const char *path, MtError *err)
         mt_error_set(err, MT_ERR_SYNTAX, path, MT_("'%s' is not a Motus text model (it contains binary data)"), path);
         return NULL;
     }
-    MtModel *m = mt_model_parse(text, path, err);
+    MtModel *m = mt_model_parse_text(text, path, err);
     free(text);
     return m;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
 
@@ -959,12 +959,11 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (L.fail) break;
             if (sqlite3_column_type(L.st, 17) == SQLITE_NULL) { need_reduce = 1; continue; }
             MtError e2 = {0};
-            MtFlexData *d = calloc(1, sizeof *d);
+            MtFlexData *d = mt_flex_data_new(NULL);
             const char *nodes = col_text(&L, 18, 0);
             int nk = 0;
             for (const char *c = nodes ? nodes : ""; *c; c++) nk += *c == '=';
             if (d) {
-                d->refs = 1;
                 d->mname = calloc((size_t)nk + 1, sizeof *d->mname);
                 d->mnode = calloc((size_t)nk + 1, sizeof *d->mnode);
                 d->body = mt_flex_body_deserialize(sqlite3_column_blob(L.st, 17), (size_t)sqlite3_column_bytes(L.st, 17), &e2);

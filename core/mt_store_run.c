@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
 

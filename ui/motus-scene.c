@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "motus-i18n.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexview.h"
 
 #define SEG MOTUS_LOD_SEGMENTS(0) /* segments around the triad's rods and cones (always the finest) */

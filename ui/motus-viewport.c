@@ -15,7 +15,7 @@
 #include "motus-gizmo.h"
 #include "motus-scene.h"
 #include "mt_edit.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexview.h"
 #include "mt_units.h"
 

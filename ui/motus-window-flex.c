@@ -10,7 +10,7 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexedit.h"
 #include "mt_flexview.h"
 #include "mt_units.h"

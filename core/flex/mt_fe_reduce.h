@@ -23,8 +23,9 @@
 #include <stddef.h>
 
 #include "mt_fe.h"
+#include "mt_model.h" /* MtReduceMethod */
 
-typedef enum { MT_REDUCE_MODES, MT_REDUCE_CB, MT_REDUCE_GUYAN, MT_REDUCE_ATTACH } MtReduceMethod;
+/* MtReduceMethod: the model chooses it (mt_model.h) */
 
 typedef struct {
     int method;          /* MtReduceMethod */

@@ -8,7 +8,7 @@
 
 #include "mt_edit.h"
 #include "mt_edit_turn.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_test.h"
 
 static const char *get(const MtEditor *e, MtEditKind k, int i, const char *field)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexedit.h"
 #include "mt_test.h"
 

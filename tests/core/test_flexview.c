@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "mt_flexview.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_math.h"
 #include "mt_mesh.h"
 #include "mt_test.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "mt_output.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_store.h"
 #include "mt_test.h"
 

@@ -17,7 +17,7 @@
 #include "motus-window.h"
 #include "ui-test.h"
 #include "mt_flexedit.h"
-#include "mt_flexdata.h"
+#include "mt_flexmodel.h"
 #include "mt_flexview.h"
 
 static int finished_calls;
