@@ -1,4 +1,4 @@
-/* cli_analysis.c — the analyses of motus-cli besides 'run' (core/mt_analysis.h,
+/* cli_analysis.c — the analyses of motus-cli besides 'run' (core/analysis/mt_analysis.h,
  * docs/analyses.md):
  *   kinematics MODEL [--until T] [--step H] [--every N] [--out F.csv] [--quiet]
  *   statics MODEL [--relax] [--out F.csv] [--quiet]

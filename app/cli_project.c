@@ -1,4 +1,4 @@
-/* cli_project.c — motus-cli with projects (one SQLite file, core/mt_store.h,
+/* cli_project.c — motus-cli with projects (one SQLite file, core/store/mt_store.h,
  * docs/project-format.md): import and export of the text form, runs stored
  * in the project, the list of runs, CSV export of a stored run (any result
  * column, computed from the frames), deleting runs and compacting. */

@@ -4,7 +4,7 @@
  * elements by picking points in the view (snapped to centres of mass,
  * markers, face centres, centres and corners), sensors on the selection,
  * parameters, and the solver settings dialog. Every change goes through the
- * window's MtEditor (core/mt_edit.h), so it is checked and undoable. */
+ * window's MtEditor (core/edit/mt_edit.h), so it is checked and undoable. */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Analyses besides time integration (core/mt_analysis.c) against closed form:
+/* Analyses besides time integration (core/analysis/mt_analysis.c) against closed form:
  *   kinematics  slider-crank driven at constant speed: slider position,
  *               velocity and acceleration; the crank-pin reaction against a
  *               Newton–Euler calculation and the motor torque against the

@@ -1,4 +1,4 @@
-/* test_edit.c — core/mt_edit*.c: a pendulum built from nothing by edits runs
+/* test_edit.c — core/edit/mt_edit*.c: a pendulum built from nothing by edits runs
  * with the period of the exact large-amplitude formula; fields are set from
  * numbers with units and from expressions, bad values are refused with the
  * entity and field named and the model left as it was; undo and redo walk

@@ -1,4 +1,4 @@
-/* test_edit_turn.c — core/mt_edit_turn.c: a body turned about project x, y
+/* test_edit_turn.c — core/edit/mt_edit_turn.c: a body turned about project x, y
  * and z as one edit. A box turned 90° about x carries its y axis onto
  * project z (and a marker on it along); turns compose (30° + 60° about z is
  * the orientation field 90°); 90° about y carries x onto −z; one undo restores the exact text of the model;

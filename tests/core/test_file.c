@@ -1,4 +1,4 @@
-/* test_file.c — mt_file_open_regular (core/mt_file.c): regular files open,
+/* test_file.c — mt_file_open_regular (core/model/mt_file.c): regular files open,
  * a FIFO, a device and a directory are refused at once with a message naming
  * the path, and so are the model and project readers that use it. */
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_flex.c — flexible bodies in the dynamics (core/mt_flex.c, issue 8):
+/* test_flex.c — flexible bodies in the dynamics (core/engine/mt_flex.c, issue 8):
  * conservation of energy and momentum by a free tumbling flexible beam, the
  * static sag of a cantilever under gravity against beam theory, a very stiff
  * flexible connecting rod against the rigid slider-crank, convergence of the

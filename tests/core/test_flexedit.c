@@ -1,5 +1,5 @@
 /* test_flexedit.c — flexible bodies made the way the application makes them
- * (core/mt_flexedit.c, and the progress variants of the reduction in
+ * (core/edit/mt_flexedit.c, and the progress variants of the reduction in
  * mt_flexmodel.c): the strut mesh of the landing-gear example described;
  * a body made from a mesh file, reduced with progress reported, weighs what
  * its steel tube weighs; a cancelled reduction leaves the body unreduced and

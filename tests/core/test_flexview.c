@@ -1,4 +1,4 @@
-/* test_flexview.c — the view fields of a flexible body (core/mt_flexview.c):
+/* test_flexview.c — the view fields of a flexible body (core/flex/mt_flexview.c):
  * von Mises of known stress states; on a reduced solid bar (hex8, free-free
  * modes) the surface displacement of each vertex equals the interface rows
  * of the same node, the von Mises field of a single mode equals the

@@ -1,4 +1,4 @@
-/* test_labels.c — the interface's words for kinds of entities (core/mt_labels.c):
+/* test_labels.c — the interface's words for kinds of entities (core/model/mt_labels.c):
  * one for every kind, no two alike within a table, English without a
  * catalogue, and looked up in the compiled catalogues (build/locale) under
  * their context, so that "distance" as a joint type and as a sensor can be

@@ -1,4 +1,4 @@
-/* Linear solves of the equations of motion (core/mt_linsolve.c): runs with
+/* Linear solves of the equations of motion (core/engine/mt_linsolve.c): runs with
  * the stale factor (PCG preconditioned by an older factor, and the factor of
  * a step's re-detection reused at the same positions) against runs that
  * refactor at every evaluation. The 5 × 5 plate lattice of bench/grid (closed

@@ -1,4 +1,4 @@
-/* test_store.c — projects in SQLite (core/mt_store.h): every entity kind and
+/* test_store.c — projects in SQLite (core/store/mt_store.h): every entity kind and
  * field round trips; text → project → text is identical for every example;
  * runs stream frames in bounded memory (10⁶ frames) and read back in constant
  * time; result columns are computed from stored frames, also for a sensor

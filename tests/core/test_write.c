@@ -1,4 +1,4 @@
-/* test_write.c — the text writer (mt_model_write, core/mt_parse.c): numbers
+/* test_write.c — the text writer (mt_model_write, core/model/mt_parse.c): numbers
  * are written in the shortest form that reads back as the same double, and
  * what the user typed comes back whole. */
 #include <float.h>

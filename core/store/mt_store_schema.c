@@ -414,7 +414,7 @@ static const char sql_bindings[] =
 static const char sql_display_units[] =
     "CREATE TABLE display_units ( -- the unit each quantity is shown and typed in (values are stored in SI)\n"
     "  id       INTEGER PRIMARY KEY,\n"
-    "  quantity TEXT NOT NULL UNIQUE, -- 'length', 'angle', 'force' … (core/mt_units.h)\n"
+    "  quantity TEXT NOT NULL UNIQUE, -- 'length', 'angle', 'force' … (core/model/mt_units.h)\n"
     "  unit     TEXT NOT NULL         -- 'mm', 'deg', 'kN' …\n"
     ")";
 

@@ -24,7 +24,7 @@
 #define MT_N_(s) (s)
 /* A word that needs a context to translate (the kind of entity it names):
  * marked with MT_NC_("context", "word") in a table, looked up with
- * mt_pgettext("context", table[i]) (core/mt_labels.c). */
+ * mt_pgettext("context", table[i]) (core/model/mt_labels.c). */
 #define MT_NC_(c, s) (s)
 const char *mt_pgettext(const char *context, const char *msgid);
 

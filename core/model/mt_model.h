@@ -610,7 +610,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err);
 int mt_joint_rows(MtJointType t);
 const char *mt_joint_type_name(MtJointType t);
 /* What the interface calls a kind of entity, translated ("revolute",
- * "angular velocity", "torsion spring"; core/mt_labels.c) — the *_name
+ * "angular velocity", "torsion spring"; core/model/mt_labels.c) — the *_name
  * functions give the model format's keywords. */
 const char *mt_joint_type_label(MtJointType t);
 const char *mt_force_kind_label(MtForceKind k);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# floors.sh CORE_DIR LIB_model LIB_flex LIB_engine LIB_analysis LIB_store LIB_edit
+# (ctest core_floors) — core/'s floors are used only downward (core/CMakeLists.txt):
+# no floor's library calls a function or uses data defined by a floor above it
+# (floors in order: model, flex, engine, analysis, store, edit), and no file of
+# a floor includes a header of a floor above it.
+set -eu
+core=$1
+shift
+floors="model flex engine analysis store edit"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=0
+for f in $floors; do
+    i=$((i + 1))
+    lib=$(eval echo "\${$i}")
+    nm --defined-only -g "$lib" 2>/dev/null | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort -u > "$tmp/def.$i"
+    nm -u "$lib" 2>/dev/null | awk '{print $NF}' | sort -u > "$tmp/use.$i"
+    ls "$core/$f" | grep '\.h$' | sort -u > "$tmp/hdr.$i"
+done
+status=0
+i=0
+for f in $floors; do
+    i=$((i + 1))
+    j=$i
+    for g in $(echo "$floors" | cut -d' ' -f$((i + 1))-); do
+        j=$((j + 1))
+        [ "$g" = "$f" ] && continue
+        calls=$(comm -12 "$tmp/use.$i" "$tmp/def.$j" | tr '\n' ' ')
+        if [ -n "$calls" ]; then
+            echo "FAIL: core/$f uses core/$g, a floor above it: $calls"
+            status=1
+        fi
+        for h in $(cat "$tmp/hdr.$j"); do
+            hits=$(grep -l "#include \"$h\"" "$core/$f"/*.c "$core/$f"/*.h 2>/dev/null | tr '\n' ' ' || true)
+            if [ -n "$hits" ]; then
+                echo "FAIL: $hits include $h of core/$g, a floor above"
+                status=1
+            fi
+        done
+    done
+done
+n=$(cat "$tmp"/use.* | wc -l)
+[ $status -eq 0 ] && echo "core floors: $floors; $n symbol uses checked, all downward"
+exit $status
