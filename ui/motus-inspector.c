@@ -216,7 +216,7 @@ static void read_values(MotusInspector *self)
     self->quiet = TRUE;
     for (int i = 0; i < self->nrows; i++) {
         Row *r = &self->rows[i];
-        char buf[512];
+        char buf[MT_FIELD_TEXT_MAX]; /* a whole expression: a cut one would be committed cut */
         MtError err = {0};
         if (mt_edit_get_field(m, self->kind, self->index, r->info.name, buf, sizeof buf, &err)) g_strlcpy(buf, err.msg, sizeof buf);
         g_free(r->shown);

@@ -115,7 +115,7 @@ static int push(Snap **arr, int *n, int *cap, MtModel *m, unsigned long state, c
     Snap *s = &(*arr)[(*n)++];
     s->m = m;
     s->state = state;
-    snprintf(s->label, sizeof s->label, "%s", label ? label : "");
+    mt_utf8_fmt(s->label, sizeof s->label, "%s", label ? label : "");
     return 0;
 }
 
@@ -139,7 +139,7 @@ MtStatus mt_editor_commit(MtEditor *e, MtModel *changed, const char *label, MtEr
     e->nredo = 0;
     e->model = changed;
     e->state = e->next_state++;
-    snprintf(e->cur_label, sizeof e->cur_label, "%s", label ? label : "");
+    mt_utf8_fmt(e->cur_label, sizeof e->cur_label, "%s", label ? label : "");
     return MT_OK;
 }
 
@@ -153,7 +153,7 @@ MtStatus mt_editor_undo(MtEditor *e, MtError *err)
     }
     e->model = prev.m;
     e->state = prev.state;
-    snprintf(e->cur_label, sizeof e->cur_label, "%s", prev.label);
+    mt_utf8_fmt(e->cur_label, sizeof e->cur_label, "%s", prev.label);
     return MT_OK;
 }
 
@@ -167,7 +167,7 @@ MtStatus mt_editor_redo(MtEditor *e, MtError *err)
     }
     e->model = next.m;
     e->state = next.state;
-    snprintf(e->cur_label, sizeof e->cur_label, "%s", next.label);
+    mt_utf8_fmt(e->cur_label, sizeof e->cur_label, "%s", next.label);
     return MT_OK;
 }
 
@@ -260,28 +260,28 @@ const char *mt_edit_describe(const MtModel *m, MtEditKind kind, int index, char 
     char ref[2 * MT_NAME_MAX + 2];
     const char *name = mt_edit_name(m, kind, index);
     switch (kind) {
-    case MT_EDIT_BODY: snprintf(buf, n, MT_("body '%s'"), name); break;
+    case MT_EDIT_BODY: mt_utf8_fmt(buf, n, MT_("body '%s'"), name); break;
     case MT_EDIT_MARKER:
-        snprintf(buf, n, MT_("marker '%s'"), mt_edit_valid(m, kind, index) ? mt_model_marker_ref(m, index, ref, sizeof ref) : "?");
+        mt_utf8_fmt(buf, n, MT_("marker '%s'"), mt_edit_valid(m, kind, index) ? mt_model_marker_ref(m, index, ref, sizeof ref) : "?");
         break;
-    case MT_EDIT_JOINT: snprintf(buf, n, MT_("joint '%s'"), name); break;
-    case MT_EDIT_DRIVER: snprintf(buf, n, MT_("driver '%s'"), name); break;
-    case MT_EDIT_SPRING: snprintf(buf, n, MT_("spring '%s'"), name); break;
-    case MT_EDIT_COUPLE: snprintf(buf, n, MT_("coupling '%s'"), name); break;
-    case MT_EDIT_FORCE: snprintf(buf, n, MT_("force element '%s'"), name); break;
-    case MT_EDIT_SENSOR: snprintf(buf, n, MT_("sensor '%s'"), name); break;
+    case MT_EDIT_JOINT: mt_utf8_fmt(buf, n, MT_("joint '%s'"), name); break;
+    case MT_EDIT_DRIVER: mt_utf8_fmt(buf, n, MT_("driver '%s'"), name); break;
+    case MT_EDIT_SPRING: mt_utf8_fmt(buf, n, MT_("spring '%s'"), name); break;
+    case MT_EDIT_COUPLE: mt_utf8_fmt(buf, n, MT_("coupling '%s'"), name); break;
+    case MT_EDIT_FORCE: mt_utf8_fmt(buf, n, MT_("force element '%s'"), name); break;
+    case MT_EDIT_SENSOR: mt_utf8_fmt(buf, n, MT_("sensor '%s'"), name); break;
     case MT_EDIT_SHAPE:
         if (mt_edit_valid(m, kind, index))
-            snprintf(buf, n, MT_("shape %d (%s) of body '%s'"), index + 1, mt_shape_kind_label(m->shape[index].kind),
+            mt_utf8_fmt(buf, n, MT_("shape %d (%s) of body '%s'"), index + 1, mt_shape_kind_label(m->shape[index].kind),
                      mt_model_body_name(m, m->shape[index].body));
         else
-            snprintf(buf, n, MT_("shape %d"), index + 1);
+            mt_utf8_fmt(buf, n, MT_("shape %d"), index + 1);
         break;
-    case MT_EDIT_PARAM: snprintf(buf, n, MT_("parameter '%s'"), name); break;
-    case MT_EDIT_CONTROL: snprintf(buf, n, MT_("control '%s'"), name); break;
-    case MT_EDIT_EVENT: snprintf(buf, n, MT_("event '%s'"), name); break;
-    case MT_EDIT_GRAVITY: snprintf(buf, n, "%s", MT_("gravity")); break;
-    case MT_EDIT_SOLVER: snprintf(buf, n, "%s", MT_("solver")); break;
+    case MT_EDIT_PARAM: mt_utf8_fmt(buf, n, MT_("parameter '%s'"), name); break;
+    case MT_EDIT_CONTROL: mt_utf8_fmt(buf, n, MT_("control '%s'"), name); break;
+    case MT_EDIT_EVENT: mt_utf8_fmt(buf, n, MT_("event '%s'"), name); break;
+    case MT_EDIT_GRAVITY: mt_utf8_fmt(buf, n, "%s", MT_("gravity")); break;
+    case MT_EDIT_SOLVER: mt_utf8_fmt(buf, n, "%s", MT_("solver")); break;
     default: snprintf(buf, n, "?"); break;
     }
     return buf;
@@ -322,7 +322,7 @@ static void add(Fields *f, const char *name, const char *label, MtFieldType type
     MtFieldInfo *x = &f->out[f->n++];
     memset(x, 0, sizeof *x);
     snprintf(x->name, sizeof x->name, "%s", name);
-    snprintf(x->label, sizeof x->label, "%s", label);
+    mt_utf8_fmt(x->label, sizeof x->label, "%s", label);
     x->type = type;
     x->dim = dim;
     x->flags = flags;
@@ -338,9 +338,9 @@ static void add_choice(Fields *f, const char *name, const char *label, const cha
 static void add_vec(Fields *f, const char *name, const char *label, int n, const char *const *comp, MtDim dim, int flags)
 {
     for (int k = 0; k < n; k++) {
-        char nm[24], lb[64];
+        char nm[24], lb[128];
         snprintf(nm, sizeof nm, "%s.%d", name, k);
-        snprintf(lb, sizeof lb, "%s %s", label, comp[k]);
+        mt_utf8_fmt(lb, sizeof lb, "%s %s", label, comp[k]);
         add(f, nm, lb, MT_FIELD_NUMBER, dim, flags);
     }
 }
@@ -437,9 +437,9 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         }
         if (d->kind != MT_DRIVER_TABLE)
             for (int k = 0; k < d->ncoef; k++) {
-                char nm[24], text[64];
+                char nm[24], text[128];
                 snprintf(nm, sizeof nm, "coef.%d", k);
-                snprintf(text, sizeof text, MT_("Coefficient c%d"), k);
+                mt_utf8_fmt(text, sizeof text, MT_("Coefficient c%d"), k);
                 add(&f, nm, k < 4 && lb[k] ? lb[k] : text, MT_FIELD_NUMBER, k < 4 ? dm[k] : MT_DIM_NONE, X);
             }
         break;
@@ -457,9 +457,9 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_COUPLE:
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         for (int k = 0; k < m->couple[index].n; k++) {
-            char nm[24], lb[64];
+            char nm[24], lb[128];
             snprintf(nm, sizeof nm, "coef.%d", k);
-            snprintf(lb, sizeof lb, MT_("Coefficient %d (joint '%s')"), k + 1, m->joint[m->couple[index].joint[k]].name);
+            mt_utf8_fmt(lb, sizeof lb, MT_("Coefficient %d (joint '%s')"), k + 1, m->joint[m->couple[index].joint[k]].name);
             add(&f, nm, lb, MT_FIELD_NUMBER, MT_DIM_NONE, X);
         }
         break;
@@ -664,8 +664,29 @@ static int choice_index(const char *const *choices, const char *s)
     return -1;
 }
 
+static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                          MtError *err);
+
 MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
                            MtError *err)
+{
+    /* the whole text, then refused if it does not fit: a cut expression shown in
+     * the inspector would be committed cut when the user edits it */
+    char t[MT_FIELD_TEXT_MAX + 64];
+    MtStatus rc = get_field(cm, kind, index, field, t, sizeof t, err);
+    if (rc) return rc;
+    size_t len = strlen(t);
+    if (len >= n) {
+        if (n) buf[0] = 0;
+        return mt_error_set(err, MT_ERR_ARG, field, MT_("the text of field '%s' is %zu bytes long, more than the %zu of the buffer"),
+                            field, len, n ? n - 1 : 0);
+    }
+    memcpy(buf, t, len + 1);
+    return MT_OK;
+}
+
+static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                          MtError *err)
 {
     MtModel *m = (MtModel *)cm; /* only read */
     if (kind == MT_EDIT_GRAVITY || kind == MT_EDIT_SOLVER) index = 0; /* bindings use 0 */
@@ -1022,7 +1043,7 @@ MtStatus mt_edit_set_field(MtEditor *e, MtEditKind kind, int index, const char *
         return field_error(err, entity, what, fi->label, &why);
     }
     char label[256];
-    snprintf(label, sizeof label, MT_("set %s of %s"), fi->label, what);
+    mt_utf8_fmt(label, sizeof label, MT_("set %s of %s"), fi->label, what);
     rc = mt_editor_commit(e, c, label, &why);
     if (rc) return field_error(err, entity, what, fi->label, &why);
     return MT_OK;

@@ -60,7 +60,7 @@ enum {
 
 typedef struct {
     char name[24];               /* "mass", "com.0", "name", "type", "mi" */
-    char label[64];              /* for people, translated: "Centre of mass x" */
+    char label[128];             /* for people, translated: "Centre of mass x" (cut, if ever, on a whole character) */
     MtFieldType type;
     MtDim dim;                   /* NUMBER: the quantity (MT_DIM_NONE: a plain number) */
     int flags;                   /* MT_FIELD_READONLY, MT_FIELD_EXPR */
@@ -72,7 +72,9 @@ typedef struct {
 int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max);
 /* Text of a field: "{L/2}" for a field bound to an expression, else the
  * value in the display unit ("25 mm"), the name, the choice or "body.marker".
- * MT_ERR_ARG for an unknown field. */
+ * MT_ERR_ARG for an unknown field, or when the text does not fit in n bytes
+ * (never cut: MT_FIELD_TEXT_MAX always fits). */
+#define MT_FIELD_TEXT_MAX (MT_EXPR_MAX + 2) /* "{expression}" and its NUL */
 MtStatus mt_edit_get_field(const MtModel *m, MtEditKind kind, int index, const char *field, char *buf, size_t n,
                            MtError *err);
 /* The unit a quantity is shown and typed in: the project's display unit, or SI. */

@@ -77,7 +77,7 @@ static MtStatus check_new_name(const MtModel *m, const char *name, MtEditKind ki
 static void unique_name(const MtModel *m, const char *base, int numbered, MtEditKind kind, int marker_body, char *out)
 {
     char b[MT_NAME_MAX - 12]; /* room for "_NNNNNNNNNN" */
-    snprintf(b, sizeof b, "%.*s", (int)sizeof b - 1, base);
+    snprintf(b, sizeof b, "%.*s", (int)mt_utf8_prefix(base, sizeof b - 1), base); /* a whole character last */
     if (!numbered && !name_used(m, b, kind, -1, marker_body)) {
         snprintf(out, MT_NAME_MAX, "%s", b);
         return;
@@ -247,7 +247,7 @@ MtStatus mt_edit_rename(MtEditor *e, MtEditKind kind, int index, const char *nam
         free(ex);
     }
     char label[256];
-    snprintf(label, sizeof label, MT_("rename %s to '%s'"), what, name);
+    mt_utf8_fmt(label, sizeof label, MT_("rename %s to '%s'"), what, name);
     return mt_editor_commit(e, c, label, err);
 }
 
@@ -403,9 +403,9 @@ static int used_by_expression(MtModel *m, const Marks *k, MtError *err)
                                                     MT_EDIT_EVENT};
                     MtEditKind ok = (int)b->kind < (int)(sizeof of / sizeof of[0]) ? of[b->kind] : MT_EDIT_NKINDS;
                     char ent[160];
-                    if (ok == MT_EDIT_NKINDS) snprintf(ent, sizeof ent, "%s", MT_("an initial condition"));
+                    if (ok == MT_EDIT_NKINDS) mt_utf8_fmt(ent, sizeof ent, "%s", MT_("an initial condition"));
                     else mt_edit_describe(m, ok, b->index, ent, sizeof ent);
-                    snprintf(owner, sizeof owner, MT_("field %s of %s"), b->field, ent);
+                    mt_utf8_fmt(owner, sizeof owner, MT_("field %s of %s"), b->field, ent);
                 } else {
                     mt_edit_describe(m, ex[x].owner, ex[x].index, owner, sizeof owner);
                 }
@@ -489,7 +489,7 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err)
     if (rc) return rc;
     char what[160], label[256];
     mt_edit_describe(m, kind, index, what, sizeof what);
-    snprintf(label, sizeof label, MT_("delete %s"), what);
+    mt_utf8_fmt(label, sizeof label, MT_("delete %s"), what);
     MtModel *c = mt_model_copy(m);
     int total = 2 + m->nbody + m->nmarker + m->njoint + m->ndriver + m->nspring + m->ncouple + m->nforce + m->nsensor +
                 m->nshape + m->nparam + m->ncontrol + m->nevent + m->ninitial + m->nbinding;
@@ -729,7 +729,7 @@ MtStatus mt_edit_duplicate(MtEditor *e, MtEditKind kind, int index, int *new_ind
     }
     if (kind != MT_EDIT_SHAPE) snprintf(mt_edit_name_ptr(c, kind, ni), MT_NAME_MAX, "%s", name);
     char label[256];
-    snprintf(label, sizeof label, MT_("duplicate %s"), what);
+    mt_utf8_fmt(label, sizeof label, MT_("duplicate %s"), what);
     rc = mt_editor_commit(e, c, label, err);
     if (rc == MT_OK && new_index) *new_index = ni;
     return rc;
@@ -751,7 +751,7 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
     char name[MT_NAME_MAX];
     if (def->name[0]) {
         char what[160];
-        snprintf(what, sizeof what, MT_("body '%s'"), def->name);
+        mt_utf8_fmt(what, sizeof what, MT_("body '%s'"), def->name);
         MtStatus rc = check_new_name(m, def->name, MT_EDIT_BODY, -1, 0, what, err);
         if (rc) return rc;
         snprintf(name, sizeof name, "%s", def->name);
@@ -849,7 +849,7 @@ MtStatus mt_edit_add_marker(MtEditor *e, int body, const char *name, const doubl
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     if (name && name[0]) {
         char what[160];
-        snprintf(what, sizeof what, MT_("marker '%s.%s'"), mt_model_body_name(m, body), name);
+        mt_utf8_fmt(what, sizeof what, MT_("marker '%s.%s'"), mt_model_body_name(m, body), name);
         MtStatus rc = check_new_name(m, name, MT_EDIT_MARKER, -1, body, what, err);
         if (rc) {
             mt_model_free(c);
@@ -869,7 +869,7 @@ static MtStatus new_name(const MtModel *m, const char *name, const char *base, M
 {
     if (name && name[0]) {
         char what[160];
-        snprintf(what, sizeof what, "'%s'", name);
+        mt_utf8_fmt(what, sizeof what, "'%s'", name);
         MtStatus rc = check_new_name(m, name, kind, -1, 0, what, err);
         if (rc) return rc;
         snprintf(out, MT_NAME_MAX, "%s", name);
@@ -893,8 +893,8 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
     MtModel *c = mt_model_copy(m);
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, jn, "%s", MT_("out of memory"));
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
-    snprintf(base_i, sizeof base_i, "%.58s_i", jn);
-    snprintf(base_j, sizeof base_j, "%.58s_j", jn);
+    snprintf(base_i, sizeof base_i, "%.*s_i", (int)mt_utf8_prefix(jn, 58), jn);
+    snprintf(base_j, sizeof base_j, "%.*s_j", (int)mt_utf8_prefix(jn, 58), jn);
     int mi = add_marker_at(c, bi, base_i, point, axis, err);
     int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, point, axis, err);
     int j = mj < 0 ? -1 : mt_model_add_joint(c, jn, t, mi, mj, err);
@@ -926,8 +926,8 @@ MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double 
     MtModel *c = mt_model_copy(m);
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, sn, "%s", MT_("out of memory"));
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
-    snprintf(base_i, sizeof base_i, "%.58s_i", sn);
-    snprintf(base_j, sizeof base_j, "%.58s_j", sn);
+    snprintf(base_i, sizeof base_i, "%.*s_i", (int)mt_utf8_prefix(sn, 58), sn);
+    snprintf(base_j, sizeof base_j, "%.*s_j", (int)mt_utf8_prefix(sn, 58), sn);
     int mi = add_marker_at(c, bi, base_i, pi, NULL, err);
     int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, pj, NULL, err);
     double d[3];
@@ -1006,8 +1006,8 @@ MtStatus mt_edit_add_force(MtEditor *e, const char *name, MtForceKind kind, int 
     MtModel *c = mt_model_copy(m);
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, fn, "%s", MT_("out of memory"));
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
-    snprintf(base_i, sizeof base_i, "%.58s_i", fn);
-    snprintf(base_j, sizeof base_j, "%.58s_j", fn);
+    snprintf(base_i, sizeof base_i, "%.*s_i", (int)mt_utf8_prefix(fn, 58), fn);
+    snprintf(base_j, sizeof base_j, "%.*s_j", (int)mt_utf8_prefix(fn, 58), fn);
     int mi = add_marker_at(c, bi, base_i, pi, NULL, err);
     int mj = mi < 0 || kind == MT_FORCE_DRAG ? -1 : add_marker_at(c, bj, base_j, pj, NULL, err);
     int f = (mi < 0 || (mj < 0 && kind != MT_FORCE_DRAG)) ? -1 : mt_model_add_force(c, fn, kind, mi, mj, -1, err);
@@ -1030,10 +1030,10 @@ MtStatus mt_edit_add_sensor(MtEditor *e, const char *name, MtSensorKind kind, Mt
     static const char *const fcols[] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "defl", "power"};
     static const char *const rcomp[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
     if (on == MT_EDIT_MARKER)
-        snprintf(base, sizeof base, "%.20s_%.20s_%s", m->marker[target].name, mt_sensor_kind_name(kind),
+        snprintf(base, sizeof base, "%.*s_%.20s_%s", (int)mt_utf8_prefix(m->marker[target].name, 20), m->marker[target].name, mt_sensor_kind_name(kind),
                  comp_names[comp >= 0 && comp < 4 ? comp : 0]);
     else if (on == MT_EDIT_JOINT)
-        snprintf(base, sizeof base, "%.40s_%s", m->joint[target].name, rcomp[comp >= 0 && comp < 8 ? comp : 0]);
+        snprintf(base, sizeof base, "%.*s_%s", (int)mt_utf8_prefix(m->joint[target].name, 40), m->joint[target].name, rcomp[comp >= 0 && comp < 8 ? comp : 0]);
     else if (on == MT_EDIT_FORCE)
         snprintf(base, sizeof base, "%.40s_%s", m->force[target].name, fcols[comp >= 0 && comp < 8 ? comp : 0]);
     else if (on == MT_EDIT_SPRING)

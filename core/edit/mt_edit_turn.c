@@ -30,6 +30,6 @@ MtStatus mt_edit_turn_body(MtEditor *e, int body, int axis, double angle, MtErro
     mt_model_orient_clear(c, MT_ENT_BODY, body);
     char what[160], label[256];
     mt_edit_describe(m, MT_EDIT_BODY, body, what, sizeof what);
-    snprintf(label, sizeof label, MT_("turn %s"), what);
+    mt_utf8_fmt(label, sizeof label, MT_("turn %s"), what);
     return mt_editor_commit(e, c, label, err);
 }

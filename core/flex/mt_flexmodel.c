@@ -105,11 +105,18 @@ fail: {
 
 static MtFeModel *mesh_model(const MtFlexSpec *f, const char *name, const char *basedir, MtError *err)
 {
-    char path[1024];
-    if (f->file[0] == '/' || !basedir || !basedir[0]) snprintf(path, sizeof path, "%s", f->file);
-    else snprintf(path, sizeof path, "%s/%s", basedir, f->file);
+    /* the whole path, however long (a fixed buffer cut it) */
+    int rel = f->file[0] != '/' && basedir && basedir[0];
+    size_t n = (rel ? strlen(basedir) + 1 : 0) + strlen(f->file) + 1;
+    char *path = malloc(n);
+    if (!path) {
+        mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
+        return NULL;
+    }
+    snprintf(path, n, "%s%s%s", rel ? basedir : "", rel ? "/" : "", f->file);
     MtError e2 = {0};
     MtFeModel *fe = mt_mesh_read(path, &e2);
+    free(path);
     if (!fe) {
         mt_error_set(err, e2.code ? e2.code : MT_ERR_IO, name, MT_("body '%s': its mesh cannot be read: %s"), name, e2.msg);
         return NULL;

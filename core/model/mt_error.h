@@ -27,4 +27,14 @@ MtStatus mt_error_set(MtError *err, MtStatus code, const char *entity, const cha
 /* Reset to MT_OK. */
 void mt_error_clear(MtError *err);
 
+/* Texts cut to fit a fixed buffer end on a whole UTF-8 character (a label
+ * of the Russian solver dialog showed "…мет" and half a letter).
+ * mt_utf8_prefix: bytes of the longest prefix of s of at most max bytes that
+ * does not end inside a character. mt_utf8_fmt: snprintf that, when the text
+ * does not fit, cuts it there and ends it with "…", so the cut shows; it
+ * returns the full length, as snprintf does. mt_error_set cuts the same way. */
+#include <stddef.h>
+size_t mt_utf8_prefix(const char *s, size_t max);
+int mt_utf8_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -10,7 +10,7 @@
 #include "mt_error.h"
 
 #define MT_NAME_MAX 64
-#define MT_EXPR_MAX 256 /* longest expression in a field or parameter */
+#define MT_EXPR_MAX 1024 /* longest expression in a field or parameter (+1); longer ones are refused, never cut */
 #define MT_GROUND (-1) /* body index of the ground */
 
 typedef enum {
@@ -438,7 +438,7 @@ typedef struct MtModel {
     MtEventSpec *event;
     int nflex, cap_flex;
     MtFlexSpec *flex;
-    char basedir[256];  /* directory the model was read from (mesh files are relative to it); "" = current */
+    char basedir[4096]; /* directory the model was read from (mesh files are relative to it); "" = current; a longer one is refused */
     int loops;         /* MtLoopMethod: how closed loops are kept closed */
     double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
     int ntable, cap_table;

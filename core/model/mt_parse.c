@@ -58,6 +58,20 @@ static MtStatus perr(Parser *p, const char *entity, const char *fmt, ...)
     return mt_error_set(p->err, MT_ERR_SYNTAX, entity, "%s:%d: %s", p->src, p->line, msg);
 }
 
+/* Copies the len bytes of src, which the user typed, into dst (cap bytes)
+ * whole, or refuses naming the entity and what it is: nothing typed is
+ * shortened silently (an expression of 200 terms was cut to 128). */
+static int put_text(Parser *p, char *dst, size_t cap, const char *src, size_t len, const char *entity, const char *what)
+{
+    if (len >= cap)
+        return perr(p, entity, MT_("'%s': the %s is %zu bytes long, more than the %zu accepted; shorten it"), entity, what, len,
+                    cap - 1);
+    memcpy(dst, src, len);
+    dst[len] = 0;
+    return 0;
+}
+#define PUT_WORD(p, dst, src, entity, what) put_text(p, dst, sizeof(dst), src, strlen(src), entity, what)
+
 /* One more word slot; -1 when the statement is too long or memory is out. */
 static int tok_room(Parser *p)
 {
@@ -267,7 +281,7 @@ static int shape_line(Parser *p, MtModel *m, int body)
     CTX(p, MT_ENT_SHAPE, si, "size");
     if (sh.kind == MT_SHAPE_MESH) {
         if (p->ntok < 3) return perr(p, owner, MT_("'%s': write 'shape mesh FILE [scale S]'"), owner);
-        snprintf(sh.mesh, sizeof sh.mesh, "%s", p->tok[2]);
+        if (PUT_WORD(p, sh.mesh, p->tok[2], owner, MT_("file name"))) return -1;
         sh.size[0] = 1;
         i = 3;
     } else if (nums(p, owner, i, n, sh.size)) return -1;
@@ -355,7 +369,7 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
     MtFlexSpec *f = &m->flex[fi];
     int i = 2;
     if (!beam) {
-        snprintf(f->file, sizeof f->file, "%s", p->tok[2]);
+        if (PUT_WORD(p, f->file, p->tok[2], name, MT_("file name"))) return -1;
         i = 3;
     }
     CTX(p, MT_ENT_BODY, 0, NULL);
@@ -529,7 +543,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
     }
     if (!strcmp(k, "title")) {
         if (p->ntok != 2) return perr(p, "title", MT_("title: put the title in quotes"));
-        snprintf(m->title, sizeof m->title, "%s", p->tok[1]);
+        if (PUT_WORD(p, m->title, p->tok[1], "title", MT_("title"))) return -1;
         return 0;
     }
     if (!strcmp(k, "gravity")) {
@@ -542,8 +556,9 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *v = p->tok[2], *unit = p->ntok == 4 ? p->tok[3] : "";
         char expr[MT_EXPR_MAX];
         size_t len = strlen(v);
-        if (v[0] == '{') snprintf(expr, sizeof expr, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
-        else snprintf(expr, sizeof expr, "%s", v);
+        if (v[0] == '{' ? put_text(p, expr, sizeof expr, v + 1, len >= 2 ? len - 2 : 0, p->tok[1], MT_("expression"))
+                        : PUT_WORD(p, expr, v, p->tok[1], MT_("expression")))
+            return -1;
         /* "90deg": the deg suffix any number may carry (Numbers in model-format.md) is the parameter's unit */
         size_t nl = len > 3 && !strcmp(v + len - 3, "deg") ? len - 3 : 0;
         if (v[0] != '{' && nl && nl < sizeof expr) {
@@ -565,7 +580,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
         if (p->ntok < 3 || p->ntok % 2 == 0) return perr(p, "units", "%s", MT_("units: write 'units QUANTITY UNIT [QUANTITY UNIT …]'"));
         for (int i = 1; i < p->ntok; i += 2) {
             char q[24];
-            snprintf(q, sizeof q, "%s", p->tok[i]);
+            if (PUT_WORD(p, q, p->tok[i], "units", MT_("quantity"))) return -1;
             for (char *c = q; *c; c++)
                 if (*c == '_') *c = ' ';
             if (mt_model_set_unit(m, q, p->tok[i + 1], err) < 0) return perr(p, "units", "%s", err->msg);
@@ -588,9 +603,10 @@ static int top_line(Parser *p, MtModel *m, int *block)
             if (!mt_plot_name_ok(p->tok[i]))
                 return perr(p, "plot", MT_("plot: '%s' is not a result column (names like crank.wz, pin.Fy or a sensor's)"), p->tok[i]);
         }
-        for (int i = 0; i < n; i++) snprintf(ps->curve[i], MT_PLOT_NAME, "%s", p->tok[1 + i]);
+        for (int i = 0; i < n; i++)
+            if (PUT_WORD(p, ps->curve[i], p->tok[1 + i], "plot", MT_("column name"))) return -1;
         ps->ncurve = n;
-        if (xy) snprintf(ps->x, sizeof ps->x, "%s", p->tok[p->ntok - 1]);
+        if (xy && PUT_WORD(p, ps->x, p->tok[p->ntok - 1], "plot", MT_("column name"))) return -1;
         m->nplot++;
         return 0;
     }
@@ -599,7 +615,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
                         MT_("table: write 'table NAME' on its own line, then the points 'X Y' (one or more per line), then 'end'"));
         if (mt_model_find_table(m, p->tok[1]) >= 0) return perr(p, p->tok[1], MT_("table '%s' is defined twice"), p->tok[1]);
-        snprintf(p->tname, sizeof p->tname, "%s", p->tok[1]);
+        if (PUT_WORD(p, p->tname, p->tok[1], p->tok[1], MT_("name"))) return -1;
         p->tline = p->line;
         p->ntp = 0;
         *block = -3;
@@ -655,7 +671,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             i = 6;
         } else {
             char jn[MT_NAME_MAX + 16];
-            snprintf(jn, sizeof jn, "%s", p->tok[2]);
+            if (PUT_WORD(p, jn, p->tok[2], name, MT_("joint name"))) return -1;
             char *dot = strchr(jn, '.');
             if (dot) {
                 *dot = 0;
@@ -747,7 +763,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
     if (!strcmp(k, "initial")) { /* initial JOINT[.COORD] [VALUE] [rate V] */
         if (p->ntok < 3) return perr(p, "", "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
         char jn[MT_NAME_MAX + 16];
-        snprintf(jn, sizeof jn, "%s", p->tok[1]);
+        if (PUT_WORD(p, jn, p->tok[1], "initial", MT_("joint name"))) return -1;
         MtCoordKind coord = MT_COORD_NONE;
         char *dot = strchr(jn, '.');
         if (dot) {
@@ -804,7 +820,11 @@ static int top_line(Parser *p, MtModel *m, int *block)
                     coef[1] = -coef[1];
                     if (p->npend > before) { /* an internal gear's radius enters with its sign */
                         char e[MT_EXPR_MAX];
-                        snprintf(e, sizeof e, "-(%.*s)", MT_EXPR_MAX - 4, p->pend[p->npend - 1].expr);
+                        const char *x = p->pend[p->npend - 1].expr;
+                        if (strlen(x) + 3 >= sizeof e) /* the sign's "-()" must fit too */
+                            return perr(p, name, MT_("'%s': the %s is %zu bytes long, more than the %zu accepted; shorten it"),
+                                        name, MT_("expression"), strlen(x) + 3, sizeof e - 1);
+                        snprintf(e, sizeof e, "-(%s)", x);
                         memcpy(p->pend[p->npend - 1].expr, e, sizeof e);
                     }
                 }
@@ -814,7 +834,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             n = (p->ntok - 2) / 2;
             for (int t = 0; t < n; t++) {
                 char jn[MT_NAME_MAX + 16];
-                snprintf(jn, sizeof jn, "%s", p->tok[2 + 2 * t]);
+                if (PUT_WORD(p, jn, p->tok[2 + 2 * t], name, MT_("joint name"))) return -1;
                 char *dot = strchr(jn, '.');
                 if (dot) {
                     *dot = 0;
@@ -882,7 +902,8 @@ static int top_line(Parser *p, MtModel *m, int *block)
                 const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
                 size_t len = strlen(e);
                 if (e[0] != '{' || len < 3) return perr(p, name, MT_("control '%s': write '%s {EXPRESSION}'"), name, key);
-                snprintf(key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, "%.*s", (int)(len - 2), e + 1);
+                if (put_text(p, key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, e + 1, len - 2, name, MT_("expression")))
+                    return -1;
                 i += 2;
             } else if (!strcmp(key, "limit")) {
                 CTX(p, MT_ENT_CONTROL, c, "limit");
@@ -922,7 +943,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
             if (x[0] != '{' || len < 3 || p->ntok < 6 || strcmp(p->tok[4], "crosses"))
                 return perr(p, name, MT_("event '%s': write 'when {EXPRESSION} crosses VALUE'"), name);
             ev->trigger = MT_EVENT_CROSSES;
-            snprintf(ev->expr, sizeof ev->expr, "%.*s", (int)(len - 2), x + 1);
+            if (put_text(p, ev->expr, sizeof ev->expr, x + 1, len - 2, name, MT_("expression"))) return -1;
             CTX(p, MT_ENT_EVENT, e, "value");
             if (num(p, name, 5, &ev->value)) return -1;
             i = 6;
@@ -975,14 +996,14 @@ static int top_line(Parser *p, MtModel *m, int *block)
             const char *e = p->tok[3];
             size_t len = strlen(e);
             if (e[0] != '{' || len < 3) return perr(p, name, MT_("sensor '%s': write 'expr {EXPRESSION}'"), name);
-            snprintf(ss->expr, sizeof ss->expr, "%.*s", (int)(len - 2), e + 1);
+            if (put_text(p, ss->expr, sizeof ss->expr, e + 1, len - 2, name, MT_("expression"))) return -1;
         } else if (kind == MT_SENSOR_REACTION) {
             ss->joint = mt_model_find_joint(m, p->tok[3]);
             if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
             ss->comp = 6;
         } else if (kind == MT_SENSOR_JOINT) {
             char jn[MT_NAME_MAX + 16];
-            snprintf(jn, sizeof jn, "%s", p->tok[3]);
+            if (PUT_WORD(p, jn, p->tok[3], name, MT_("joint name"))) return -1;
             char *dot = strchr(jn, '.');
             MtCoordKind ck = MT_COORD_NONE;
             if (dot) {
@@ -1053,7 +1074,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
                     if (!strcmp(v, parts[c])) { ss->part = (MtReactionPart)c; ok = 1; }
                 if (!ok) return perr(p, name, MT_("sensor '%s': unknown part '%s' (total, constraint, friction, driver)"), name, v);
             } else if (!strcmp(key, "unit")) {
-                snprintf(ss->unit, sizeof ss->unit, "%s", v);
+                if (PUT_WORD(p, ss->unit, v, name, MT_("unit"))) return -1;
                 ok = 1;
             }
             if (!ok) return perr(p, name, MT_("sensor '%s': unexpected '%s'"), name, key);
@@ -1116,8 +1137,9 @@ static int top_line(Parser *p, MtModel *m, int *block)
                     if (!strcmp(key, comp[c])) {
                         const char *v = p->tok[i + 1];
                         size_t len = strlen(v);
-                        if (v[0] == '{') snprintf(fs->expr[c], MT_EXPR_MAX, "%.*s", (int)(len >= 2 ? len - 2 : 0), v + 1);
-                        else snprintf(fs->expr[c], MT_EXPR_MAX, "%s", v);
+                        if (v[0] == '{' ? put_text(p, fs->expr[c], MT_EXPR_MAX, v + 1, len >= 2 ? len - 2 : 0, name, MT_("expression"))
+                                        : PUT_WORD(p, fs->expr[c], v, name, MT_("expression")))
+                            return -1;
                         done = 1;
                     }
             for (int q = 0; pn[q] && !done; q++)
@@ -1229,7 +1251,11 @@ MtModel *mt_model_parse_text(const char *text, const char *source_name, MtError 
     }
     { /* mesh files are relative to the model file */
         const char *slash = strrchr(p.src, '/');
-        snprintf(m->basedir, sizeof m->basedir, "%.*s", slash ? (int)(slash - p.src) : 0, p.src);
+        size_t n = slash ? (size_t)(slash - p.src) : 0;
+        if (n >= sizeof m->basedir && !fail) /* cut, its meshes would be looked for elsewhere */
+            fail = mt_error_set(err, MT_ERR_IO, p.src, MT_("%s: the path of its directory is longer than %zu bytes"), p.src,
+                                sizeof m->basedir - 1) || 1;
+        else snprintf(m->basedir, sizeof m->basedir, "%.*s", (int)n, p.src);
     }
     if (fail) {
         if (err->code == MT_OK) mt_error_set(err, MT_ERR_SYNTAX, "", MT_("%s:%d: syntax error"), p.src, p.line);

@@ -17,21 +17,21 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 6584); /* a new kind of entity needs a table of its own (plots: the plots table) */
+SPEC_SIZE(MtModel, 10424); /* a new kind of entity needs a table of its own (plots: the plots table) */
 SPEC_SIZE(MtBodySpec, 376);
 SPEC_SIZE(MtMarkerSpec, 264);
 SPEC_SIZE(MtJointSpec, 88);
 SPEC_SIZE(MtDriverSpec, 176);
 SPEC_SIZE(MtCoupleSpec, 120);
-SPEC_SIZE(MtSpringSpec, 360);
+SPEC_SIZE(MtSpringSpec, 1128);
 SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 504);
-SPEC_SIZE(MtForceSpec, 2200);
-SPEC_SIZE(MtSensorSpec, 384);
-SPEC_SIZE(MtControlSpec, 640);
-SPEC_SIZE(MtEventSpec, 360);
-SPEC_SIZE(MtParamSpec, 344);
-SPEC_SIZE(MtBinding, 288);
+SPEC_SIZE(MtForceSpec, 6808);
+SPEC_SIZE(MtSensorSpec, 1152);
+SPEC_SIZE(MtControlSpec, 2176);
+SPEC_SIZE(MtEventSpec, 1128);
+SPEC_SIZE(MtParamSpec, 1112);
+SPEC_SIZE(MtBinding, 1056);
 SPEC_SIZE(MtDisplayUnit, 40);
 SPEC_SIZE(MtSolverSpec, 88);
 #endif
@@ -1373,7 +1373,12 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     if (!L.fail && mt_model_update_mass_props(m, err)) api_error(&L);
     { /* meshes are relative to the project */
         const char *slash = strrchr(s->path, '/');
-        snprintf(m->basedir, sizeof m->basedir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
+        size_t n = slash ? (size_t)(slash - s->path) : 0;
+        if (n >= sizeof m->basedir && !L.fail) { /* cut, its meshes would be looked for elsewhere */
+            mt_error_set(err, MT_ERR_IO, s->path, MT_("%s: the path of its directory is longer than %zu bytes"), s->path,
+                         sizeof m->basedir - 1);
+            api_error(&L);
+        } else snprintf(m->basedir, sizeof m->basedir, "%.*s", (int)n, s->path);
     }
     if (!L.fail && need_reduce && mt_model_reduce_flex(m, NULL, err)) api_error(&L); /* saved without its reduction */
     if (!L.fail && mt_model_validate(m, err)) api_error(&L);

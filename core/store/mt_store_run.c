@@ -505,13 +505,16 @@ MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err)
                 mt_model_flex_attach(m, i, mt_flex_data_ref(g->data));
         }
         mt_model_free(pm);
-        char dir[1024]; /* the others from their meshes, relative to the project */
+        /* the others from their meshes, relative to the project (the whole path: a fixed buffer cut it) */
         const char *slash = strrchr(s->path, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - s->path) : 0, s->path);
-        if (mt_model_reduce_flex(m, slash ? dir : NULL, err)) {
+        char *dir = slash ? strndup(s->path, (size_t)(slash - s->path)) : NULL;
+        if ((slash && !dir) || mt_model_reduce_flex(m, dir, err)) {
+            if (slash && !dir) mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+            free(dir);
             mt_model_free(m);
             return NULL;
         }
+        free(dir);
     }
     MtSystem *sys = mt_system_compile(m, err);
     mt_model_free(m);

@@ -4,7 +4,9 @@
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "mt_store.h"
 #include "mt_test.h"
 #include "mt_units.h"
 
@@ -103,7 +105,70 @@ int main(void)
         free(t1);
     }
     mt_model_free(m);
+    /* an expression of 200 terms (399 characters) comes back whole: it was cut to 255, n = 128 */
+    char expr[1200] = "";
+    for (int i = 0; i < 200; i++) strcat(expr, i ? "+1" : "1");
+    char *src = malloc(4096);
+    snprintf(src, 4096, "parameter n {%s}\nparameter g {n/1e3}\ngravity 0 {-(%s)} 0\n", expr, expr);
+    m = parse(src);
+    if (m) {
+        CHECK(m->nparam == 2 && !strcmp(m->param[0].expr, expr) && m->param[0].value == 200, "n = %g from %zu characters kept whole",
+              m->param[0].value, strlen(m->param[0].expr));
+        CHECK(m->gravity[1] == -200, "a field's expression of 200 terms too: gravity y = %g", m->gravity[1]);
+        t1 = mt_test_model_text(m);
+        m2 = parse(t1);
+        CHECK(m2 && !strcmp(m2->param[0].expr, expr) && m2->param[0].value == 200 && m2->gravity[1] == -200,
+              "parse -> write -> parse: n = %g", m2 ? m2->param[0].value : NAN);
+        char *t2 = m2 ? mt_test_model_text(m2) : NULL;
+        CHECK(t2 && !strcmp(t1, t2), "and the text is the same");
+        free(t2);
+        mt_model_free(m2);
+        /* and through a project */
+        char path[] = "/tmp/mt_write_XXXXXX";
+        int fd = mkstemp(path);
+        if (fd >= 0) close(fd);
+        unlink(path);
+        MtError se = {0};
+        MtStore *st = mt_store_open(path, MT_STORE_CREATE, &se);
+        long ver = 0;
+        CHECK(st && mt_store_save_model(st, m, &ver, &se) == MT_OK, "saved in a project: %s", se.msg);
+        MtModel *b = st ? mt_store_load_model(st, &ver, &se) : NULL;
+        CHECK(b && b->nparam == 2 && !strcmp(b->param[0].expr, expr) && b->param[0].value == 200 && b->gravity[1] == -200,
+              "project: the 200 terms come back, n = %g (%s)", b ? b->param[0].value : NAN, se.msg);
+        char *t3 = b ? mt_test_model_text(b) : NULL;
+        CHECK(t3 && !strcmp(t1, t3), "project: the same text");
+        free(t3);
+        mt_model_free(b);
+        mt_store_close(st);
+        unlink(path);
+        free(t1);
+    }
+    mt_model_free(m);
+    /* longer than the limit: refused naming the parameter and the line, never cut */
+    char *big = malloc(8192);
+    strcpy(big, "# a comment\nparameter huge {1");
+    for (int i = 0; i < 1000; i++) strcat(big, "+1");
+    strcat(big, "}\n");
     MtError err = {0};
+    m = mt_model_parse(big, "big.txt", &err);
+    CHECK(!m && strstr(err.msg, "big.txt:2") && strstr(err.msg, "'huge'") && strstr(err.msg, "2001 bytes long"),
+          "a 2001-character expression is refused: %s", err.msg);
+    mt_model_free(m);
+    snprintf(big, 8192, "gravity 0 {1");
+    for (int i = 0; i < 1000; i++) strcat(big, "+1");
+    strcat(big, "} 0\n");
+    m = mt_model_parse(big, "big.txt", &err);
+    CHECK(!m && strstr(err.msg, "big.txt:1") && strstr(err.msg, "gravity"), "and in a field: %s", err.msg);
+    mt_model_free(m);
+    /* other words typed: a title, a joint name, a sensor unit; refused whole, not cut */
+    snprintf(big, 8192, "title \"%0200d\"\n", 7);
+    m = mt_model_parse(big, "t.txt", &err);
+    CHECK(!m && strstr(err.msg, "t.txt:1") && strstr(err.msg, "title") && strstr(err.msg, "202 bytes") == NULL &&
+              strstr(err.msg, "200 bytes long"), "a 200-byte title: %s", err.msg);
+    mt_model_free(m);
+    free(big);
+    free(src);
+
     m = mt_model_parse("parameter t 90deg rad\n", "deg.txt", &err);
     CHECK(!m && strstr(err.msg, "deg.txt:1") && strstr(err.msg, "'t'") && strstr(err.msg, "'90deg'"),
           "a unit after 90deg is refused naming the parameter: %s", err.msg);
