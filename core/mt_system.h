@@ -1,7 +1,7 @@
 /* mt_system.h — the compiled, immutable numeric system built from a model, and
  * the per-run state (coordinates plus all scratch memory, allocated once).
  *
- * Coordinates (DESIGN §2, with the body frame moved to the centre of mass so
+ * Coordinates (docs/design.md §2.1, with the body frame moved to the centre of mass so
  * that M is block diagonal with a scalar mass block):
  *   q  (nbody x 7)  centre of mass x y z in project axes, quaternion w x y z
  *   u  (nbody x 6)  centre-of-mass velocity, angular velocity (project axes)
