@@ -1,5 +1,5 @@
 /* chain.c — benchmark: chain of N rigid boxes joined end to end by spherical
- * joints, the same problem as ../shared/peers/simbody_chain.cpp.
+ * joints, the same problem as the Simbody peer program of bench/run_chain.py.
  *
  *   body i (i = 0..N-1): uniform box, 1 kg, 0.1 m along x, 0.01 x 0.01 m
  *   cross-section; body frame origin at its inboard joint point (x = 0.1 i at

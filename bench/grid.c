@@ -1,5 +1,5 @@
 /* grid.c — benchmark: R × C lattice of thin square plates joined by spherical
- * joints (closed loops), the same problem as ../shared/peers/simbody_grid.cpp.
+ * joints (closed loops), the same problem as the Simbody peer program of bench/run_grid.py.
  *
  *   plate (i, j), i = row 0..R-1 (along +y), j = column 0..C-1 (along +x):
  *   uniform box 1.25 kg, side a = 1/7 m, thickness 0.01 m; body frame origin

@@ -14,7 +14,7 @@
  *       measures N frames instead of SECONDS, and under valgrind's callgrind
  *       (--instr-atstart=no) counts the instructions of those N frames only,
  *       all threads included: a figure that the other users of a shared
- *       machine do not change (bench/RESULTS.md).
+ *       machine do not change (commit 94deecb of bench/RESULTS.md).
  *   gui_bench window [BODIES [SECONDS [gizmo|full]]]   the same chain in the whole main
  *       window at 1280x800 (3D view, tree, plot …), the camera turning every
  *       frame, no run: frames per second of the window as a user orbiting sees

@@ -1,6 +1,6 @@
 /* loops.c — benchmark: the loop-closure methods of Motus (solver loops
  * lagrange | baumgarte | penalty | mlf) on the two models of Ivanov & Poloskov,
- * "Method of the modified Lagrange functions..." (../shared/literature/002_*):
+ * "Method of the modified Lagrange functions..." (docs/loops.md):
  *
  *   pendulum  two planar pendulums of n = 6 point masses (m = 10 kg, links
  *             l = 1.8 m as massless rods) hanging from pivots h = 4 m apart,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Flexible-body reduction against CalculiX (issue 7, bench/RESULTS.md "Reduction").
+"""Flexible-body reduction against CalculiX (issue 7, bench/RESULTS.md "Flexible-body reduction").
 
-The steel cantilever block 1.0 x 0.1 x 0.05 m of ../shared/peers/ccx/beam.geo,
+The steel cantilever block 1.0 x 0.1 x 0.05 m of the CalculiX peer harness (beam.geo in --peers DIR/ccx),
 meshed by gmsh with 10-node tetrahedra at the peer harness's three sizes
 (about 20k, 100k and 300k DOF), on the same machine, side by side:
 

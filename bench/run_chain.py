@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Chain benchmark: Motus (bench/chain) against Simbody (../shared/peers/simbody_chain),
+"""Chain benchmark: Motus (bench/chain) against Simbody (the peer program simbody_chain in PEERS_DIR),
 run side by side on this machine. Prints a Markdown table, the fitted exponents
 alpha of time ~ N^alpha and the accuracy check. See bench/RESULTS.md.
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Grid benchmark: Motus (bench/grid) against Simbody (../shared/peers/simbody_grid),
+"""Grid benchmark: Motus (bench/grid) against Simbody (the peer program simbody_grid in PEERS_DIR),
 an R x C lattice of plates with spherical joints (closed loops), run side by side on
 this machine. Prints a Markdown table, the fitted exponent alpha of time ~ bodies^alpha
 and the comparison with the targets of issue 3, item 9. See bench/RESULTS.md ("Grid").
 
-Simbody runs where it can (as ../shared/peers/run_mbs.py): 3x3, 5x5 and 8x8 over 1 s,
+Simbody runs where it can (as the peers' own harness runs it): 3x3, 5x5 and 8x8 over 1 s,
 12x12 over its first 0.1 s (it goes NaN at t ~ 0.14 s) with the time scaled to 1 s;
 not above 12x12. Its failures (non-zero exit, NaN, failed projections) are reported.
 

@@ -3,15 +3,15 @@
  * Under GTK's cairo renderer (software GL: motus_ui_choose_renderer)
  * GTK 4.8 downloads the area's GL texture every frame and converts it to
  * cairo's pixel format through floats, pixel by pixel: a quarter of the
- * instructions of a frame of the main window during a run (bench/RESULTS.md).
+ * instructions of a frame of the main window during a run (commit 94deecb of bench/RESULTS.md).
  * There the area draws into a framebuffer of its own and reads its picture
  * back itself, in cairo's format (glReadPixels as BGRA), shown as a cairo
  * image; under GTK's GL renderer it shows its GL texture as GtkGLArea does.
  *
  * Reading back one frame later: the software rasteriser's threads finish a
  * picture after the draw calls return, so a frame that read it back at once
- * waited for them, 3-4 of its 10-11 ms (bench/RESULTS.md, "reading back a
- * frame later"). A render only queues the picture and flushes; the next
+ * waited for them, 3-4 of its 10-11 ms (bench/RESULTS.md, GUI: the
+ * measurement before and after commit f2dc26b). A render only queues the picture and flushes; the next
  * frame's update phase reads it back and shows it, while the rasteriser
  * worked between the two frames. The first picture, one of a new size and
  * one whose render asks for it (motus_gl_view_show_at_once: the viewport

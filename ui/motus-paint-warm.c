@@ -8,7 +8,7 @@
  * more than the frames before it (the first frame of a run: view, plot and
  * playback bar at once) then touches thousands of fresh pages: 3000 in
  * 60–80 ms on our 2-core VM, where a page fault costs about 20 µs
- * (bench/RESULTS.md, "The frame when a run starts"). Three things keep that
+ * (bench/RESULTS.md, "Run start"). Three things keep that
  * memory, and each is needed (without any one of them the first frame of a
  * run faults 370–930 pages again): one window-sized image from cairo's pool is
  * held for the window's life (the pool is never empty, so it is never freed);

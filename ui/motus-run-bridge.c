@@ -245,7 +245,7 @@ static int frame_cb(void *user, MtState *st)
  * loaded by other users (load average 4.6-5), nice 5 took the 95th
  * percentile of the window's frame interval from 50 to 33 ms and of a 5 ms
  * timer's lateness from 35-45 to 21 ms, and the run did not take longer
- * (bench/RESULTS.md, GUI). nice 10 did as well for the window but lengthened
+ * (measured 2026-11-24, commit 19c80ce of bench/RESULTS.md). nice 10 did as well for the window but lengthened
  * runs by up to a third under a synthetic load, hence the middle value. */
 enum { SOLVER_NICE = 5 };
 

@@ -209,7 +209,7 @@ static gboolean vertex_equal(gconstpointer a, gconstpointer b) { return g_bytes_
 
 /* Triangle soup → distinct vertices and indices: a smooth sphere's vertices
  * are shared by six triangles, and the software rasteriser's cost grows with
- * the vertices it transforms (bench/RESULTS.md, "GUI"). */
+ * the vertices it transforms (measured 2026-11-24, commit 4dd8b96 of bench/RESULTS.md). */
 static GArray *share_vertices(GArray *verts, GArray *out)
 {
     GArray *idx = g_array_sized_new(FALSE, FALSE, sizeof(guint32), verts->len);
@@ -1247,7 +1247,7 @@ static void hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpo
 
 /* The letters of the corner triad, in a small area of their own: a cairo
  * layer over the whole view would be uploaded with every frame, which costs a
- * software renderer more than the bodies (bench/RESULTS.md, "GUI"). */
+ * software renderer more than the bodies (measured 2026-11-24, commit 4dd8b96 of bench/RESULTS.md). */
 static void axes_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)da, (void)width;

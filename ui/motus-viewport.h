@@ -28,7 +28,7 @@ GtkWidget *motus_viewport_new(void);
  * while its cairo renderer redraws only what changed; in the main window at
  * 1280x800 with llvmpipe that is 50-60 against 7-10 ms of CPU per frame
  * during a run and 21 against 60 frames/s when orbiting a small model
- * (bench/RESULTS.md). So with a software OpenGL GSK_RENDERER is set to
+ * (measured 2026-11-24, commit 19c80ce of bench/RESULTS.md). So with a software OpenGL GSK_RENDERER is set to
  * "cairo" (the 3D view still renders with OpenGL). A GSK_RENDERER set by the
  * user is kept. Returns the renderer chosen or kept, NULL when GTK's default
  * stays. */

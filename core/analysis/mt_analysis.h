@@ -1,5 +1,5 @@
-/* mt_analysis.h — analyses besides time integration (DESIGN §2, last
- * paragraphs; docs/analyses.md):
+/* mt_analysis.h — analyses besides time integration (docs/design.md §2.8;
+ * docs/analyses.md):
  *
  *   kinematics  fully driven mechanisms (no degree of freedom left): positions
  *               by Newton, velocities and accelerations from the constraints

@@ -29,7 +29,7 @@
 /* Built (without force) when the factor has at least this many multiply–adds
  * and its panels average at least SUPER_MIN_WIDTH columns, weighted by their
  * update work: below that the block kernels are as fast (measured with
- * bench/grid --kernels, bench/RESULTS.md "Supernodal panels"). */
+ * bench/grid --kernels, commit 636bbf9 of bench/RESULTS.md, "Supernodal panels"). */
 #define SUPER_MIN_MA 5.0e4
 #define SUPER_MIN_WIDTH 9.0
 

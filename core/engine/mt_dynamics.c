@@ -1,4 +1,4 @@
-/* mt_dynamics.c — one evaluation of the equations of motion (DESIGN §2):
+/* mt_dynamics.c — one evaluation of the equations of motion (docs/design.md §2):
  * body stage (rotations, world inertia), applied and inertia forces, free
  * accelerations, constraint rows, A = G·M⁻¹·Gᵀ assembled from blocks and
  * factored, multipliers with Baumgarte stabilisation, accelerations. */

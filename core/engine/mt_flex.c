@@ -1,4 +1,4 @@
-/* mt_flex.c — flexible bodies in the dynamics (mt_flex.h; DESIGN §4).
+/* mt_flex.c — flexible bodies in the dynamics (mt_flex.h; docs/design.md §4.3).
  *
  * Floating frame at the undeformed centre of mass, axes of the FE model;
  * rotation A (body → project), body-axis angular velocity Ω = Aᵀω; nodal

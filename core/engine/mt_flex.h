@@ -1,4 +1,4 @@
-/* mt_flex.h — flexible bodies in the dynamics (internal to core; DESIGN §4,
+/* mt_flex.h — flexible bodies in the dynamics (internal to core; docs/design.md §4.3,
  * docs/flexible-bodies.md "Dynamics"): the compiled data of each flexible
  * body and the stages that give its mass matrix, its quadratic velocity,
  * elastic and gravity forces, the kinematics of markers on its nodes, the

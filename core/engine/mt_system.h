@@ -1,7 +1,7 @@
 /* mt_system.h — the compiled, immutable numeric system built from a model, and
  * the per-run state (coordinates plus all scratch memory, allocated once).
  *
- * Coordinates (DESIGN §2, with the body frame moved to the centre of mass so
+ * Coordinates (docs/design.md §2.1, with the body frame moved to the centre of mass so
  * that M is block diagonal with a scalar mass block):
  *   q  (nbody x 7)  centre of mass x y z in project axes, quaternion w x y z
  *   u  (nbody x 6)  centre-of-mass velocity, angular velocity (project axes)
@@ -278,7 +278,7 @@ double mt_term_value(const MtState *st, const double *q, const MtTerm *t);
  * iterative solves see the same matrix. Without it, rows with pivots between
  * 1e-4 and 1e-12 of their diagonal amplify the Baumgarte right-hand side until
  * the run diverges: the 12 × 12 and 20 × 20 lattices of bench/grid did in 8 of
- * 20 runs whose Ts differed by 1e-11 relative (bench/RESULTS.md, Grid). */
+ * 20 runs whose Ts differed by 1e-11 relative (commit d0bc621 of bench/RESULTS.md). */
 #define MT_NEAR_TOL 1e-3
 #define MT_NEAR_EPS 1e-3
 void mt_state_redetect(MtState *st);

@@ -1,4 +1,4 @@
-/* mt_fe.h — finite-element models of flexible bodies (DESIGN §4,
+/* mt_fe.h — finite-element models of flexible bodies (docs/design.md §4.5,
  * docs/flexible-bodies.md): nodes, elements, materials, properties, named
  * sets, lumped masses, rigid elements (RBE2 spider, RBE3 interpolation) and
  * fixed degrees of freedom. A model is built by the mesh importers

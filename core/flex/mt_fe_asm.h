@@ -93,7 +93,7 @@ void mt_fe_symm(const MtFeCsc *A, const double *v, int nrhs, const double *X, do
 /* The same on the leading n×n block, with leading dimensions ldx and ldy. */
 void mt_fe_symm_block(const MtFeCsc *A, const double *v, int n, int nrhs, const double *X, int ldx, double *Y, int ldy);
 
-/* The nodal rigid-body shares of DESIGN §4 ("small rigid bodies at the
+/* The nodal rigid-body shares of docs/design.md §4.2 ("small rigid bodies at the
  * nodes"): per model node, mass, first moment about the node (Σ m·c) and
  * inertia about the node (3×3), summed over the elements' shares
  * (mt_fe_elem_inertia) and the lumped masses. Arrays of nnode, 3·nnode and

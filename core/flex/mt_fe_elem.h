@@ -29,7 +29,7 @@ int mt_fe_elem_km(const MtFeModel *m, int e, int lumped, double *K, double *M, M
 /* Rigid-body mass properties of element e: mass, centre of mass c, inertia
  * tensor about c (3×3 row-major) and the share w[a] (Σ w = 1) of each node
  * (diagonal scaling of the consistent mass, HRZ). The node shares are the
- * "small rigid bodies" of DESIGN §4: node a carries mass w[a]·mass, centre at
+ * "small rigid bodies" of docs/design.md §4.2: node a carries mass w[a]·mass, centre at
  * c, inertia w[a]·Ic, so the shares sum to the element's exact properties. */
 int mt_fe_elem_inertia(const MtFeModel *m, int e, double *mass, double c[3], double Ic[9], double *w, MtError *err);
 

@@ -1,6 +1,6 @@
 /* mt_fe_geom.c — geometric stiffening of a reduced flexible body: the
  * stiffness that the pre-stress of inertial loads adds (a spinning blade
- * stiffens, DESIGN §4). The loads are body forces per unit mass, linear in
+ * stiffens, docs/design.md §4.4). The loads are body forces per unit mass, linear in
  * the position, b(x) = g + C x (gravity and frame acceleration g, the
  * centrifugal field C = ω²1 − ωωᵀ); each of the nine unit cases of
  * mt_fe_reduce.h is applied to the nodal masses with the interface held (the

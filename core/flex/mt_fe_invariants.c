@@ -1,5 +1,5 @@
 /* mt_fe_invariants.c — the inertia invariants of a reduced flexible body
- * (DESIGN §4, "shifted rigid bodies"): the body is approximated, in the
+ * (docs/design.md §4.2, "shifted rigid bodies"): the body is approximated, in the
  * inertial sense, by one small rigid body per node carrying the node's share
  * of the element masses (mt_fe_node_shares): mass m, centre ρ = x + c,
  * inertia J about that centre. The centre moves with the node: its elastic

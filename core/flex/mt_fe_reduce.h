@@ -1,5 +1,5 @@
 /* mt_fe_reduce.h — reduction of a finite-element model to a flexible body
- * for the dynamics (DESIGN §4, docs/flexible-bodies.md).
+ * for the dynamics (docs/design.md §4.1, docs/flexible-bodies.md).
  *
  * Methods (nodal displacements x = H·w in the floating frame):
  *   MODES   normal modes of the model as given: free-free when nothing is
@@ -78,7 +78,7 @@ typedef struct MtFlexBody {
     int *if_id;          /* labels */
     double *if_x;        /* 3·nif positions */
     double *if_H;        /* (6·nif)×N: rows ux uy uz rx ry rz of each interface node */
-    /* inertia invariants (nodal rigid bodies, DESIGN §4; docs/flexible-bodies.md):
+    /* inertia invariants (nodal rigid bodies, docs/design.md §4.2; docs/flexible-bodies.md):
      * node k: mass m, centre ρ = x + c, inertia J about it, translation Φ (3×N)
      * of its centre and rotation Ψ (3×N); φ_j = column j of Φ. */
     double mass;         /* Σ m */

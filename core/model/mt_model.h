@@ -332,7 +332,7 @@ typedef struct {
     char unit[16];          /* display unit the user typed the value in ("" = SI) */
 } MtParamSpec;
 
-/* A flexible body (DESIGN §4, docs/flexible-bodies.md): the finite-element
+/* A flexible body (docs/design.md §4, docs/flexible-bodies.md): the finite-element
  * model of a body, reduced to N modal coordinates when the model is read
  * (mt_model_reduce_flex), moving in a floating frame. Its source is a mesh
  * file or a beam generated along the body's x axis from its origin (nodes
@@ -447,8 +447,8 @@ typedef struct MtModel {
     MtPlotSpec plot[MT_PLOT_MAX];
 } MtModel;
 
-/* Treatments of the constraints (DESIGN §2, "alternative treatments of closed
- * loops"): Lagrange multipliers without or with Baumgarte stabilisation,
+/* Treatments of the constraints (docs/design.md §2.6, "Loop-closure
+ * methods"): Lagrange multipliers without or with Baumgarte stabilisation,
  * stiff spring–dampers instead of constraints (penalty), and the modified
  * Lagrange function (an augmented Lagrangian with integral feedback). */
 typedef enum { MT_LOOPS_BAUMGARTE, MT_LOOPS_LAGRANGE, MT_LOOPS_PENALTY, MT_LOOPS_MLF } MtLoopMethod;

@@ -1,4 +1,4 @@
-/* test_text.c — texts in fixed buffers (core/mt_error.c, core/mt_edit.c): a
+/* test_text.c — texts in fixed buffers (core/model/mt_error.c, core/edit/mt_edit.c): a
  * text cut to fit ends on a whole UTF-8 character with "…" (a label of the
  * Russian solver dialog ended in half a letter), the inspector's labels are
  * not cut at all, and a field's text is given whole or refused, never cut. */
