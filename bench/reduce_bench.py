@@ -83,7 +83,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--work", default=os.path.join(os.getcwd(), "reduce_bench_work"))
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "app", "motus-cli"))
-    ap.add_argument("--peers", default=os.path.join(ROOT, "..", "shared", "peers"))
+    ap.add_argument("--peers", default=os.environ.get("PEERS_DIR", ""), help="folder of the peer programs (default $PEERS_DIR)")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "reduce.csv"))
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(a.peers, "ccx"))

@@ -16,7 +16,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PEERS = os.environ.get("PEERS_DIR", os.path.normpath(os.path.join(ROOT, "..", "shared", "peers")))
+PEERS = os.environ.get("PEERS_DIR", "")  # the peer programs are not in this repository
 
 
 def sh(cmd, **kw):
@@ -32,6 +32,9 @@ def build_motus(build):
 
 def build_simbody(outdir):
     exe = os.path.join(outdir, "simbody_chain")
+    if not PEERS or not os.path.isdir(PEERS):
+        sys.exit("set PEERS_DIR to the folder of the peer programs (simbody_*.cpp and build.sh), "
+                 "or give --peers-bin with simbody_* already built")
     src = os.path.join(PEERS, "simbody_chain.cpp")
     if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(src):
         return exe

@@ -427,7 +427,7 @@ static const char sql_plots[] =
     ")";
 
 static const char sql_flexible_v1[] =
-    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4); reserved: the\n"
+    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, docs/design.md §4); reserved: the\n"
     "  -- flexible-body import fills it. Matrices are little-endian doubles, column after column\n"
     "  id               INTEGER PRIMARY KEY,\n"
     "  name             TEXT NOT NULL UNIQUE,\n"
@@ -445,7 +445,7 @@ static const char sql_flexible_v1[] =
 /* Version 4: a flexible body is a body with this row (docs/flexible-bodies.md);
  * version 5 added the last column (ALTER TABLE puts it last as well). */
 #define SQL_FLEXIBLE_V4_COLUMNS \
-    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, DESIGN §4): the body's\n" \
+    "CREATE TABLE flexible_bodies ( -- flexible bodies (floating frame of reference, docs/design.md §4): the body's\n" \
     "  -- finite-element model and its reduction; the body's mass properties follow from it\n" \
     "  body_id   INTEGER PRIMARY KEY REFERENCES bodies(id) ON DELETE CASCADE CHECK (body_id > 0),\n" \
     "  source    TEXT NOT NULL CHECK (source IN ('beam','mesh')),\n" \
