@@ -780,7 +780,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
         } else if (rc == 1) {
             L.name = "project";
             const char *t = col_text(&L, 1, 0);
-            if (t) snprintf(m->title, sizeof m->title, "%s", t);
+            if (t && strlen(t) >= sizeof m->title) bad_column(&L, 1, BAD_LONG); /* refused, not cut */
+            else if (t) snprintf(m->title, sizeof m->title, "%s", t);
             col_nums(&L, 2, m->gravity, 3);
             ver = (long)sqlite3_column_int64(L.st, 5);
         }
@@ -938,6 +939,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (fi < 0) { api_error(&L); break; }
             MtFlexSpec *f = &m->flex[fi];
             const char *file = col_text(&L, 2, 0), *sec = col_text(&L, 5, 0), *meth = col_text(&L, 12, 0);
+            if (file && strlen(file) >= sizeof f->file) { bad_column(&L, 2, BAD_LONG); break; } /* refused, not cut */
             if (file) snprintf(f->file, sizeof f->file, "%s", file);
             col_num(&L, 3, &f->length, 0);
             f->elements = sqlite3_column_int(L.st, 4);
@@ -1013,6 +1015,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
                 col_num(&L, 21 + c, &x, 0);
                 sh.color[c] = (float)x;
             }
+            if (mesh && strlen(mesh) >= sizeof sh.mesh) bad_column(&L, 24, BAD_LONG); /* refused, not cut */
             if (mesh) snprintf(sh.mesh, sizeof sh.mesh, "%s", mesh);
             if (L.fail) break;
             if (mt_model_add_shape(m, &sh, err) < 0) { api_error(&L); break; }
