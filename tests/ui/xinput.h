@@ -70,9 +70,21 @@ static inline void xin_type(const char *text)
     }
 }
 
-/* A left click at the centre of a widget (mapped, in a window on screen). */
+static gboolean xin_wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+/* A left click at the centre of a widget (mapped, in a window on screen).
+ * The button goes down only once GTK has seen the pointer over the widget
+ * (it is prelit): on a loaded machine a dialog may still be laid out when it
+ * is first shown, and a click sent at once could land elsewhere. */
 static inline void xin_click(GtkWidget *w)
 {
+    guint id = g_timeout_add(10, xin_wake, NULL);
+    for (int tries = 0; tries < 20 && !(gtk_widget_get_mapped(w) && gtk_widget_get_width(w) > 0); tries++)
+        g_main_context_iteration(NULL, TRUE);
     graphene_rect_t r;
     GtkNative *native = gtk_widget_get_native(w);
     g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
@@ -84,6 +96,12 @@ static inline void xin_click(GtkWidget *w)
     XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + r.size.width / 2),
                           (int)(sy + r.origin.y + r.size.height / 2), &rx, &ry, &child);
     XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XSync(d, False);
+    gint64 end = g_get_monotonic_time() + 5000000;
+    while (!(gtk_widget_get_state_flags(w) & GTK_STATE_FLAG_PRELIGHT) && g_get_monotonic_time() < end)
+        g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
+    g_assert_true(gtk_widget_get_state_flags(w) & GTK_STATE_FLAG_PRELIGHT);
     XTestFakeButtonEvent(d, 1, True, CurrentTime);
     XTestFakeButtonEvent(d, 1, False, CurrentTime);
     XSync(d, False);
