@@ -117,11 +117,11 @@ static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name,
 static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
     motus_plot_clear(ps->w);
-    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(self->model, ps->x) : NULL);
+    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_document_get_model(self->doc), ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
-        int c = motus_plot_add_curve(ps->w, name, column_unit(self->model, name));
+        int c = motus_plot_add_curve(ps->w, name, column_unit(motus_document_get_model(self->doc), name));
         motus_plot_set_data(ps->w, c, x, v, column_data(self, ps, name, 0, n, x, v));
     }
     for (guint i = 0; i < ps->refs->len; i++) {
@@ -132,7 +132,7 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
     }
     g_free(x);
     g_free(v);
-    double until = n ? motus_run_bridge_until(self->bridge) : self->model ? self->model->solver.until : 1;
+    double until = n ? motus_run_bridge_until(self->bridge) : motus_document_get_model(self->doc) ? motus_document_get_model(self->doc)->solver.until : 1;
     motus_plot_set_x_range(ps->w, 0, ps->x ? 0 : until); /* X–Y: automatic */
 }
 
@@ -212,9 +212,9 @@ static void list_columns(MotusWindow *self, GString *problems)
     /* TRANSLATORS: first entry of the drop-down that chooses the horizontal axis of a plot. */
     const char *xfirst[] = {_("against time"), NULL};
     gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
-    if (!self->model) return;
+    if (!motus_document_get_model(self->doc)) return;
     MtError err = {0};
-    MtSystem *s = mt_system_compile(self->model, &err);
+    MtSystem *s = mt_system_compile(motus_document_get_model(self->doc), &err);
     MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
     if (c) {
         int k = mt_csv_ncols(c);
@@ -444,7 +444,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         const char *name = g_ptr_array_index(ps->curves, i);
         /* TRANSLATORS: legend of a curve kept from an earlier run: column (run 3) / column (earlier run) */
         r->name = run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run) : g_strdup_printf(_("%s (earlier run)"), name);
-        r->unit = g_strdup(column_unit(self->model, name));
+        r->unit = g_strdup(column_unit(motus_document_get_model(self->doc), name));
         r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         for (guint k = 0; k < np; k++) {

@@ -1,11 +1,13 @@
 /* motus-window-private.h — the main window's struct and the functions its
  * files share: motus-window.c (widgets, runs, playback, plots, screenshots),
- * motus-window-project.c (new, open, save, save as, recent projects) and
+ * motus-window-project.c (the actions and dialogs of new, open, save, save
+ * as, recent projects, around the MotusDocument of motus-document.h) and
  * motus-window-edit.c (undo/redo, the inspector, rename/duplicate/delete,
  * creating bodies, joints, force elements and sensors by picking). */
 #ifndef MOTUS_WINDOW_PRIVATE_H
 #define MOTUS_WINDOW_PRIVATE_H
 
+#include "motus-document.h"
 #include "motus-inspector.h"
 #include "motus-model-tree.h"
 #include "motus-plot.h"
@@ -50,14 +52,8 @@ struct _MotusWindow {
     GtkDropDown *pick_axis;
     GMenu *recent_menu;
 
-    /* owned: the document */
-    MtEditor *editor;       /* the model being edited; NULL when nothing is open */
-    const MtModel *model;   /* = mt_editor_model(editor), refreshed after every change */
-    char *path;             /* the project (.motus) or text model (.motus.txt); NULL for a new project */
-    MtStore *store;         /* the open project (this thread's handle); NULL for text models and new projects */
-    gboolean readonly;      /* the project file cannot be written */
-    char *scratch;          /* a project in a temporary folder holding the runs of a document without one (a new
-                             * project, a text model) until it is saved as a project; NULL before its first run */
+    /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
+    MotusDocument *doc;
     unsigned long view_state; /* editor state the views show */
     MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
     int sel_index;

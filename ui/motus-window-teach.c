@@ -30,7 +30,7 @@ static double user_scale(MotusWindow *self)
 /* The point followed: body and point in body axes, from the selection. */
 static gboolean tracked_point(MotusWindow *self, int *body, double p[3])
 {
-    const MtModel *m = self->model;
+    const MtModel *m = motus_document_get_model(self->doc);
     if (!m) return FALSE;
     if (self->sel_kind == MT_EDIT_BODY && self->sel_index >= 0) {
         *body = self->sel_index;
@@ -110,7 +110,7 @@ void motus_window_teach_update(MotusWindow *self)
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
     motus_viewport_clear_overlay(self->viewport);
     guint n = motus_run_bridge_n_frames(self->bridge);
-    const MtModel *m = self->model;
+    const MtModel *m = motus_document_get_model(self->doc);
     if (!n || !m || motus_run_bridge_n_bodies(self->bridge) != m->nbody) return;
     gboolean trace = flag(self, "show-trace"), vel = flag(self, "show-velocity"), acc = flag(self, "show-acceleration");
     gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow");

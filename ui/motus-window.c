@@ -64,7 +64,7 @@ static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self
 
 static void set_time_label(MotusWindow *self)
 {
-    double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (self->model ? self->model->solver.until : 0);
+    double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (motus_document_get_model(self->doc) ? motus_document_get_model(self->doc)->solver.until : 0);
     char buf[64];
     const char *s = mt_unit_label(mt_unit_si(MT_DIM_TIME));
     g_snprintf(buf, sizeof buf, "%.3f %s / %.3f %s", self->time, s, end, s);
@@ -74,7 +74,7 @@ static void set_time_label(MotusWindow *self)
 static void show_time(MotusWindow *self, double t)
 {
     self->time = t;
-    if (n_frames(self) && self->model && motus_run_bridge_n_bodies(self->bridge) == self->model->nbody) {
+    if (n_frames(self) && motus_document_get_model(self->doc) && motus_run_bridge_n_bodies(self->bridge) == motus_document_get_model(self->doc)->nbody) {
         guint i = motus_run_bridge_frame_at(self->bridge, t);
         double tf;
         if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
@@ -190,10 +190,10 @@ static void include_motion(MotusWindow *self)
 {
     MotusRunBridge *b = self->bridge;
     guint n = n_frames(self);
-    if (!n || !self->model || motus_run_bridge_n_bodies(b) != self->model->nbody) return;
-    guint want = MAX(2u, MIN(300u, 20000u / (guint)(self->model->nbody + 1)));
+    if (!n || !motus_document_get_model(self->doc) || motus_run_bridge_n_bodies(b) != motus_document_get_model(self->doc)->nbody) return;
+    guint want = MAX(2u, MIN(300u, 20000u / (guint)(motus_document_get_model(self->doc)->nbody + 1)));
     guint stride = MAX(1u, n / want);
-    double *poses = g_new(double, 7 * (self->model->nbody + 1));
+    double *poses = g_new(double, 7 * (motus_document_get_model(self->doc)->nbody + 1));
     for (guint i = 0; i < n; i += stride)
         if (motus_run_bridge_get_frame(b, i, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
     if (motus_run_bridge_get_frame(b, n - 1, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
@@ -241,19 +241,19 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
 
 gboolean motus_window_run(MotusWindow *self, GError **error)
 {
-    if (!self->model) {
+    if (!motus_document_get_model(self->doc)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
     motus_window_pick_cancel(self);
     set_playing(self, FALSE);
     /* a run of a project is stored in it, with the model it belongs to: unsaved edits are saved first */
-    const char *project = self->store && !self->readonly ? self->path : NULL;
-    if (project && mt_editor_dirty(self->editor) && !motus_window_save(self, error)) return FALSE;
+    const char *project = motus_document_get_store(self->doc) && !motus_document_get_readonly(self->doc) ? motus_document_get_path(self->doc) : NULL;
+    if (project && mt_editor_dirty(motus_document_get_editor(self->doc)) && !motus_window_save(self, error)) return FALSE;
     /* a document without a project keeps its runs in a scratch one until it is saved as a project */
-    const char *store_in = project ? project : self->store ? NULL : motus_window_scratch_project(self, error);
-    if (!project && !self->store && !store_in) return FALSE;
-    if (!motus_run_bridge_start_stored(self->bridge, self->model, store_in, error)) return FALSE;
+    const char *store_in = project ? project : motus_document_get_store(self->doc) ? NULL : motus_window_scratch_project(self, error);
+    if (!project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
+    if (!motus_run_bridge_start_stored(self->bridge, motus_document_get_model(self->doc), store_in, error)) return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->follow_live = TRUE;
     self->run_frames_seen = FALSE;
@@ -268,7 +268,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
                                                motus_run_bridge_run_id(self->bridge));
         set_status(self, msg);
     } else {
-        set_status(self, self->path ? _("Running… (a text model keeps its runs in memory only: save as a project to "
+        set_status(self, motus_document_get_path(self->doc) ? _("Running… (a text model keeps its runs in memory only: save as a project to "
                                         "store them)")
                                     : _("Running… (save the project to store its runs)"));
     }
@@ -283,10 +283,10 @@ gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is
 void motus_window_refresh_title(MotusWindow *self)
 {
     /* the model's title, else the file's name: a new project saved as my-pendulum.motus is "my-pendulum.motus" */
-    g_autofree char *base = self->path ? g_path_get_basename(self->path) : g_strdup(_("New project"));
-    const char *title = self->model && self->model->title[0] ? self->model->title : base;
-    gboolean dirty = self->editor && mt_editor_dirty(self->editor);
-    g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, self->readonly ? _(" (read-only)") : "");
+    g_autofree char *base = motus_document_get_path(self->doc) ? g_path_get_basename(motus_document_get_path(self->doc)) : g_strdup(_("New project"));
+    const char *title = motus_document_get_model(self->doc) && motus_document_get_model(self->doc)->title[0] ? motus_document_get_model(self->doc)->title : base;
+    gboolean dirty = motus_document_get_editor(self->doc) && mt_editor_dirty(motus_document_get_editor(self->doc));
+    g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, motus_document_get_readonly(self->doc) ? _(" (read-only)") : "");
     gtk_window_set_title(GTK_WINDOW(self), t);
 }
 
@@ -294,12 +294,13 @@ void motus_window_stop_playback(MotusWindow *self) { set_playing(self, FALSE); }
 
 void motus_window_model_changed(MotusWindow *self, gboolean fit)
 {
-    const MtModel *m = self->editor ? mt_editor_model(self->editor) : NULL;
-    int nbody_old = self->model ? self->model->nbody : -1;
-    self->model = m;
-    self->view_state = self->editor ? mt_editor_state(self->editor) : 0;
+    const MtModel *old = motus_document_get_model(self->doc);
+    int nbody_old = old ? old->nbody : -1;
+    motus_document_changed(self->doc); /* the document's model pointer follows the editor */
+    const MtModel *m = motus_document_get_model(self->doc);
+    self->view_state = motus_document_get_editor(self->doc) ? mt_editor_state(motus_document_get_editor(self->doc)) : 0;
     g_autoptr(GString) problems = g_string_new(NULL);
-    g_autofree char *dir = self->path ? g_path_get_dirname(self->path) : NULL;
+    g_autofree char *dir = motus_document_get_path(self->doc) ? g_path_get_dirname(motus_document_get_path(self->doc)) : NULL;
     if (fit)
         motus_viewport_set_model(self->viewport, m, dir, problems);
     else
@@ -328,18 +329,24 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
 
 void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store)
 {
+    motus_document_replace(self->doc, editor, path, store); /* "closing", then "replaced" below */
+}
+
+/* The old document goes: its run stops (it writes into its file or scratch project), playback and picking too. */
+static void document_closing(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    MotusWindow *self = data;
     if (motus_run_bridge_is_running(self->bridge)) motus_run_bridge_stop_and_wait(self->bridge);
     motus_window_pick_cancel(self);
     set_playing(self, FALSE);
-    g_clear_pointer(&self->editor, mt_editor_free);
-    g_clear_pointer(&self->store, mt_store_close);
-    motus_window_drop_scratch(self);
-    g_free(self->path);
-    self->editor = editor;
-    self->store = store;
-    self->path = g_strdup(path);
-    self->readonly = store && mt_store_readonly(store);
-    self->model = NULL;
+}
+
+/* A new model or file: nothing selected, no frames, the views show it framed. */
+static void document_replaced(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    MotusWindow *self = data;
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
     motus_run_bridge_clear(self->bridge);
@@ -350,13 +357,21 @@ void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
 }
 
+/* Saved, saved as, read-only, undo back to the saved state: the title and Save follow. */
+static void document_state(GObject *doc, GParamSpec *pspec, gpointer data)
+{
+    (void)doc, (void)pspec;
+    motus_window_refresh_title(data);
+    update_actions(data);
+}
+
 /* ---- selection -------------------------------------------------------------------- */
 
 static void tree_selected(MotusModelTree *tree, int kind, int index, gpointer data)
 {
     (void)tree;
     MotusWindow *self = data;
-    if (!self->model) return;
+    if (!motus_document_get_model(self->doc)) return;
     MtEditKind k = motus_edit_kind_of((MotusEntityKind)kind);
     motus_window_select(self, k, kind == MOTUS_ENTITY_GROUND ? MT_GROUND : index);
 }
@@ -365,10 +380,10 @@ static void body_picked(MotusViewport *vp, int body, gpointer data)
 {
     (void)vp;
     MotusWindow *self = data;
-    if (!self->model) return;
+    if (!motus_document_get_model(self->doc)) return;
     if (body < 0)
         motus_model_tree_select(self->tree, MOTUS_ENTITY_NONE, -1);
-    else if (body >= self->model->nbody)
+    else if (body >= motus_document_get_model(self->doc)->nbody)
         motus_model_tree_select(self->tree, MOTUS_ENTITY_GROUND, -1);
     else
         motus_model_tree_select(self->tree, MOTUS_ENTITY_BODY, body);
@@ -397,7 +412,7 @@ void motus_window_update_actions(MotusWindow *self)
      * the widgets change state (and the window repaints them) in that frame, not with the first frames
      * drawn; with no frames yet they do nothing */
     gboolean coming = frames || running;
-    gboolean doc = self->editor != NULL;
+    gboolean doc = motus_document_get_editor(self->doc) != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
     set_enabled(self, "run", doc && !running && !self->flex_job);
@@ -413,10 +428,10 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "pin-curves", curves > 0 && coming);
     set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
     set_enabled(self, "add-plot", self->plots && self->plots->len < MT_PLOT_MAX);
-    set_enabled(self, "save", doc && !self->readonly);
+    set_enabled(self, "save", doc && !motus_document_get_readonly(self->doc));
     set_enabled(self, "save-as", doc);
-    set_enabled(self, "undo", doc && mt_editor_can_undo(self->editor));
-    set_enabled(self, "redo", doc && mt_editor_can_redo(self->editor));
+    set_enabled(self, "undo", doc && mt_editor_can_undo(motus_document_get_editor(self->doc)));
+    set_enabled(self, "redo", doc && mt_editor_can_redo(motus_document_get_editor(self->doc)));
     set_enabled(self, "delete", sel);
     set_enabled(self, "duplicate", sel);
     set_enabled(self, "rename", named);
@@ -432,7 +447,7 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "import-mesh", doc && !running && !self->flex_job);
     set_enabled(self, "add-flex-marker", doc && !running && !self->flex_job && motus_viewport_n_modal(self->viewport) > 0);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), coming);
-    gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), motus_document_get_model(self->doc) != NULL);
     /* setting an icon, even the same one, lays the window out again */
     const char *icon = self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic";
     if (g_strcmp0(gtk_button_get_icon_name(self->play_button), icon)) gtk_button_set_icon_name(self->play_button, icon);
@@ -650,13 +665,13 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
     motus_viewport_get_background(self->viewport, top, bot);
     g_string_append_printf(s, "background %.4f %.4f %.4f %.4f %.4f %.4f\n", top[0], top[1], top[2], bot[0], bot[1],
                            bot[2]);
-    for (int b = 0; self->model && b < self->model->nbody; b++) {
+    for (int b = 0; motus_document_get_model(self->doc) && b < motus_document_get_model(self->doc)->nbody; b++) {
         double x, y;
         graphene_point_t a, out;
         if (!motus_viewport_project_body(self->viewport, b, &x, &y)) continue;
         a = GRAPHENE_POINT_INIT((float)x, (float)y);
         if (!gtk_widget_compute_point(area, root, &a, &out)) continue;
-        g_string_append_printf(s, "body %s %d %d\n", self->model->body[b].name, (int)lround(out.x), (int)lround(out.y));
+        g_string_append_printf(s, "body %s %d %d\n", motus_document_get_model(self->doc)->body[b].name, (int)lround(out.x), (int)lround(out.y));
     }
     /* flexible bodies: the legend, the colour range, each body's box on screen (deformed as drawn) and
      * where its most displaced vertex is drawn and would be undeformed */
@@ -670,7 +685,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
         if (gtk_widget_get_visible(legend)) widget_rect(legend, root, s, "legend");
     }
     double scale = motus_viewport_get_deformation_scale(self->viewport);
-    for (int b = 0; self->model && b < self->model->nbody; b++) {
+    for (int b = 0; motus_document_get_model(self->doc) && b < motus_document_get_model(self->doc)->nbody; b++) {
         int n = motus_viewport_flex_n_vertices(self->viewport, b);
         if (!n) continue;
         double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, p[3], x, y;
@@ -680,7 +695,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
                 x0 = fmin(x0, x), y0 = fmin(y0, y), x1 = fmax(x1, x), y1 = fmax(y1, y);
         graphene_point_t a = GRAPHENE_POINT_INIT(0, 0), o;
         if (!(x0 <= x1) || !gtk_widget_compute_point(area, root, &a, &o)) continue;
-        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", self->model->body[b].name, (int)lround(o.x + x0),
+        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", motus_document_get_model(self->doc)->body[b].name, (int)lround(o.x + x0),
                                (int)lround(o.y + y0), (int)lround(o.x + x1), (int)lround(o.y + y1));
         int v = motus_viewport_flex_peak_vertex(self->viewport, b);
         double pd[3], pu[3], xd, yd, xu, yu;
@@ -688,7 +703,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
             motus_viewport_flex_vertex(self->viewport, b, v, 0, pu) &&
             motus_viewport_project_point(self->viewport, pd, &xd, &yd) &&
             motus_viewport_project_point(self->viewport, pu, &xu, &yu))
-            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", self->model->body[b].name, v, o.x + xd,
+            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", motus_document_get_model(self->doc)->body[b].name, v, o.x + xd,
                                    o.y + yd, o.x + xu, o.y + yu);
     }
     g_string_append_printf(s, "curves %d\nframes %u\n", motus_plot_n_curves(self->plot), n_frames(self));
@@ -743,7 +758,8 @@ static void motus_window_dispose(GObject *object)
         gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
         self->modes_dialog = NULL;
     }
-    motus_window_project_dispose(self);
+    if (self->doc) g_signal_handlers_disconnect_by_data(self->doc, self);
+    motus_window_project_dispose(self); /* after the worker: no run of the scratch project is going */
     gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
     G_OBJECT_CLASS(motus_window_parent_class)->dispose(object);
 }
@@ -751,9 +767,7 @@ static void motus_window_dispose(GObject *object)
 static void motus_window_finalize(GObject *object)
 {
     MotusWindow *self = MOTUS_WINDOW(object);
-    g_clear_pointer(&self->editor, mt_editor_free);
-    g_clear_pointer(&self->store, mt_store_close);
-    g_free(self->path);
+    g_clear_object(&self->doc);
     g_free(self->poses);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
@@ -848,6 +862,12 @@ static void motus_window_init(MotusWindow *self)
     g_autofree char *widest = run_info(999.999, 999999, 999.9, 999.9); /* the run label's width */
     g_object_set(self->run_label, "sample", widest, NULL);
     self->bridge = motus_run_bridge_new();
+    self->doc = motus_document_new();
+    g_signal_connect(self->doc, "closing", G_CALLBACK(document_closing), self);
+    g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), self);
+    g_signal_connect(self->doc, "notify::dirty", G_CALLBACK(document_state), self);
+    g_signal_connect(self->doc, "notify::path", G_CALLBACK(document_state), self);
+    g_signal_connect(self->doc, "notify::readonly", G_CALLBACK(document_state), self);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
     motus_window_plots_init(self);
     g_signal_connect(self->bridge, "frames", G_CALLBACK(run_frames), self);
