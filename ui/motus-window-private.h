@@ -1,5 +1,6 @@
 /* motus-window-private.h — the main window's struct and the functions its
- * files share: motus-window.c (widgets, runs, playback, plots, screenshots),
+ * files share: motus-window.c (widgets, the views of the document and of
+ * the session with its runs and playback (motus-session.h), screenshots),
  * motus-window-project.c (the actions and dialogs of new, open, save, save
  * as, recent projects, around the MotusDocument of motus-document.h) and
  * motus-window-edit.c (undo/redo, the inspector, rename/duplicate/delete,
@@ -12,6 +13,7 @@
 #include "motus-model-tree.h"
 #include "motus-plot.h"
 #include "motus-run-bridge.h"
+#include "motus-session.h"
 #include "motus-ticker.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -58,19 +60,19 @@ struct _MotusWindow {
     MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
     int sel_index;
 
-    /* owned: runs, plots, playback */
-    MotusRunBridge *bridge;
+    /* owned: runs and playback (the worker, frames, time, playing; motus-session.h) */
+    MotusSession *session;
+    /* owned: plots */
     GtkStringList *columns;  /* item 0 is the "add a curve" placeholder */
     GtkStringList *xcolumns; /* item 0 is "against time" */
     GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
     guint active_plot;       /* the plot that takes new curves */
     guint plotted;           /* frames already appended to the curves */
+
+    /* how the run and the time are shown */
     gboolean run_frames_seen; /* the running run's first frames came (and enabled what needs frames) */
-    double *poses;          /* nbody x 7 */
-    double time;
-    gboolean playing, follow_live, batch;
-    guint tick_id;
-    gint64 last_tick;
+    double *poses;          /* nbody x 7: the frame shown */
+    gboolean batch;         /* --quit-after-run and tests: no dialogs */
     gboolean quiet; /* programmatic changes of widgets */
     gint64 slider_moved; /* when the time slider was last moved to follow a live run */
     gboolean frame_shown; /* the view shows a frame of a run, not the model as built */
@@ -91,6 +93,11 @@ struct _MotusWindow {
     GtkWidget *spider_entry; /* in the pick bar: spider radius of a new marker on a flexible body */
     struct FlexJob *flex_job; /* a reduction running on a worker thread, or NULL */
 };
+
+/* What most of the window's code reads: the document's editor and model, the session's run bridge. */
+static inline MtEditor *motus_window_editor(MotusWindow *self) { return motus_document_get_editor(self->doc); }
+static inline const MtModel *motus_window_model(MotusWindow *self) { return motus_document_get_model(self->doc); }
+static inline MotusRunBridge *motus_window_bridge(MotusWindow *self) { return motus_session_get_bridge(self->session); }
 
 /* motus-window.c */
 void motus_window_set_status(MotusWindow *self, const char *text);

@@ -43,7 +43,7 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
     int recovered = 0;
     if (!motus_document_open(self->doc, path, &recovered, error)) return FALSE;
     MtStore *store = motus_document_get_store(self->doc);
-    const MtModel *m = motus_document_get_model(self->doc);
+    const MtModel *m = motus_window_model(self);
     remember(self, path);
     g_autofree char *base = g_path_get_basename(path);
     g_autofree char *nb = g_strdup_printf(ngettext("%d body", "%d bodies", m->nbody), m->nbody);
@@ -75,14 +75,14 @@ void motus_window_load_last_run(MotusWindow *self)
     long run = mt_project_last_run(motus_document_get_store(self->doc), &err);
     if (run <= 0) return;
     g_autoptr(GError) error = NULL;
-    if (!motus_run_bridge_load(self->bridge, motus_document_get_path(self->doc), run, &error)) {
+    if (!motus_run_bridge_load(motus_window_bridge(self), motus_document_get_path(self->doc), run, &error)) {
         motus_window_set_status(self, error->message);
         return;
     }
     motus_window_frames_loaded(self);
-    guint n = motus_run_bridge_n_frames(self->bridge);
+    guint n = motus_run_bridge_n_frames(motus_window_bridge(self));
     g_autofree char *msg = g_strdup_printf(_("Showing run %ld: %u frames to t = %.3f s"), run, n,
-                                           motus_run_bridge_last_time(self->bridge));
+                                           motus_run_bridge_last_time(motus_window_bridge(self)));
     motus_window_set_status(self, msg);
 }
 
@@ -126,11 +126,11 @@ gboolean motus_window_save(MotusWindow *self, GError **error)
 
 gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **error)
 {
-    if (!motus_document_get_editor(self->doc)) {
+    if (!motus_window_editor(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
         return FALSE;
     }
-    if (motus_run_bridge_is_running(self->bridge)) { /* it writes into the project or scratch project copied */
+    if (motus_run_bridge_is_running(motus_window_bridge(self))) { /* it writes into the project or scratch project copied */
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("a run is going: stop it before saving as"));
         return FALSE;
     }
@@ -145,7 +145,7 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
 
 const char *motus_window_get_path(MotusWindow *self) { return motus_document_get_path(self->doc); }
 gboolean motus_window_is_dirty(MotusWindow *self) { return motus_document_get_dirty(self->doc); }
-MtEditor *motus_window_get_editor(MotusWindow *self) { return motus_document_get_editor(self->doc); }
+MtEditor *motus_window_get_editor(MotusWindow *self) { return motus_window_editor(self); }
 
 /* ---- asking before unsaved changes go --------------------------------------------- */
 
