@@ -131,7 +131,7 @@ static void inspector_edited(MotusInspector *insp, gpointer data)
 {
     (void)insp;
     MotusWindow *self = data;
-    motus_window_model_changed(self, FALSE);
+    motus_window_model_changed(self);
     if (self->solver_dialog) {
         MotusInspector *si = g_object_get_data(G_OBJECT(self->solver_dialog), "inspector");
         if (si) motus_inspector_show(si, motus_window_editor(self), MT_EDIT_SOLVER, 0);
@@ -143,7 +143,7 @@ static void inspector_edited(MotusInspector *insp, gpointer data)
 
 static void after_edit(MotusWindow *self, const char *what)
 {
-    motus_window_model_changed(self, FALSE);
+    motus_window_model_changed(self);
     if (self->solver_dialog) {
         MotusInspector *si = g_object_get_data(G_OBJECT(self->solver_dialog), "inspector");
         if (si) motus_inspector_show(si, motus_window_editor(self), MT_EDIT_SOLVER, 0);

@@ -356,7 +356,7 @@ static gboolean job_poll(gpointer data)
             motus_window_set_status(self, err.msg);
             motus_window_error_dialog(self, _("The edit was refused"), err.msg);
         } else {
-            motus_window_model_changed(self, FALSE);
+            motus_window_model_changed(self);
             motus_window_select(self, j->sel_kind, j->sel_index);
             motus_window_set_status(self, j->label);
         }

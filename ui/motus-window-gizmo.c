@@ -89,7 +89,7 @@ static void dragged(MotusViewport *vp, int mode, int axis, double amount, gpoint
     if (mode == MOTUS_GIZMO_TURN && self->sel_kind == MT_EDIT_BODY) {
         ok = mt_edit_turn_body(motus_window_editor(self), self->sel_index, axis, amount, &err) == MT_OK;
         if (ok) {
-            motus_window_model_changed(self, FALSE);
+            motus_window_model_changed(self);
             motus_window_set_status(self, mt_editor_undo_label(motus_window_editor(self)));
         } else
             g_set_error(&error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);

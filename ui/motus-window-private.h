@@ -71,7 +71,8 @@ struct _MotusWindow {
 
     /* how the run and the time are shown */
     gboolean run_frames_seen; /* the running run's first frames came (and enabled what needs frames) */
-    double *poses;          /* nbody x 7: the frame shown */
+    double *poses;          /* (nbody_shown + 1) x 7: the frame shown */
+    int nbody_shown;        /* bodies of the model the views show (-1: none yet) */
     gboolean batch;         /* --quit-after-run and tests: no dialogs */
     gboolean quiet; /* programmatic changes of widgets */
     gint64 slider_moved; /* when the time slider was last moved to follow a live run */
@@ -103,9 +104,10 @@ static inline MotusRunBridge *motus_window_bridge(MotusWindow *self) { return mo
 void motus_window_set_status(MotusWindow *self, const char *text);
 void motus_window_error_dialog(MotusWindow *self, const char *title, const char *message);
 void motus_window_update_actions(MotusWindow *self);
-/* After the model changed (an edit, undo, a new document): views, tree,
- * inspector, result columns and title follow. fit: also frame the view. */
-void motus_window_model_changed(MotusWindow *self, gboolean fit);
+/* After the editor changed the model (an edit, undo, redo): the document
+ * says so ("changed") and the views, tree, inspector, result columns and
+ * title follow. */
+void motus_window_model_changed(MotusWindow *self);
 /* Replaces the document (takes ownership of editor and store). */
 void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store);
 void motus_window_refresh_title(MotusWindow *self);

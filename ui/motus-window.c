@@ -274,7 +274,7 @@ void motus_window_refresh_title(MotusWindow *self)
     const MtModel *m = motus_window_model(self);
     g_autofree char *base = path ? g_path_get_basename(path) : g_strdup(_("New project"));
     const char *title = m && m->title[0] ? m->title : base;
-    gboolean dirty = motus_window_editor(self) && mt_editor_dirty(motus_window_editor(self));
+    gboolean dirty = motus_document_get_dirty(self->doc);
     gboolean ro = motus_document_get_readonly(self->doc);
     g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, ro ? _(" (read-only)") : "");
     gtk_window_set_title(GTK_WINDOW(self), t);
@@ -282,11 +282,11 @@ void motus_window_refresh_title(MotusWindow *self)
 
 void motus_window_stop_playback(MotusWindow *self) { set_playing(self, FALSE); }
 
-void motus_window_model_changed(MotusWindow *self, gboolean fit)
+void motus_window_model_changed(MotusWindow *self) { motus_document_changed(self->doc); /* "changed" below */ }
+
+/* The views show the document's model as it is now; fit: also frame the view (a new document). */
+static void show_model(MotusWindow *self, gboolean fit)
 {
-    const MtModel *old = motus_window_model(self);
-    int nbody_old = old ? old->nbody : -1;
-    motus_document_changed(self->doc); /* the document's model pointer follows the editor */
     const MtModel *m = motus_window_model(self);
     self->view_state = motus_window_editor(self) ? mt_editor_state(motus_window_editor(self)) : 0;
     g_autoptr(GString) problems = g_string_new(NULL);
@@ -297,10 +297,11 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
     else
         motus_viewport_update_model(self->viewport, m, dir, problems);
     self->frame_shown = FALSE; /* both show the model as built */
-    if (m && m->nbody != nbody_old) {
+    if (m && m->nbody != self->nbody_shown) {
         g_free(self->poses);
         self->poses = g_new0(double, 7 * (m->nbody + 1));
     }
+    self->nbody_shown = m ? m->nbody : -1;
     motus_model_tree_set_model(self->tree, m);
     motus_window_list_columns(self, problems);
     motus_window_plots_model_changed(self, fit && m);
@@ -324,6 +325,13 @@ void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *
     motus_document_replace(self->doc, editor, path, store); /* "closing", then "replaced" below */
 }
 
+/* An edit, undo or redo changed the model: the views follow. */
+static void document_changed(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    show_model(data, FALSE);
+}
+
 /* The old document goes: its run stops (it writes into its file or scratch project), playback and picking too. */
 static void document_closing(MotusDocument *doc, gpointer data)
 {
@@ -343,7 +351,12 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
     motus_run_bridge_clear(motus_window_bridge(self));
-    motus_window_model_changed(self, TRUE);
+    self->nbody_shown = -1; /* a new frame buffer even with as many bodies */
+    /* the document's model pointer follows the new editor; the views are framed once, here */
+    g_signal_handlers_block_by_func(self->doc, document_changed, self);
+    motus_document_changed(self->doc);
+    g_signal_handlers_unblock_by_func(self->doc, document_changed, self);
+    show_model(self, TRUE);
     show_time(self, 0);
     motus_ticker_set_fraction(self->progress, 0);
     motus_ticker_set_text(self->run_label, "");
@@ -862,6 +875,7 @@ static void motus_window_init(MotusWindow *self)
     speed_changed(NULL, NULL, self);
     loop_toggled(self->loop_button, self);
     self->doc = motus_document_new();
+    g_signal_connect(self->doc, "changed", G_CALLBACK(document_changed), self);
     g_signal_connect(self->doc, "closing", G_CALLBACK(document_closing), self);
     g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), self);
     g_signal_connect(self->doc, "notify::dirty", G_CALLBACK(document_state), self);
@@ -877,6 +891,7 @@ static void motus_window_init(MotusWindow *self)
     g_signal_connect(self->viewport, "point-clicked", G_CALLBACK(point_clicked), self);
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
+    self->nbody_shown = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
