@@ -4,7 +4,8 @@
  * elements by picking points in the view (snapped to centres of mass,
  * markers, face centres, centres and corners), sensors on the selection,
  * parameters, and the solver settings dialog. Every change goes through the
- * window's MtEditor (core/mt_edit.h), so it is checked and undoable. */
+ * document's MtEditor (core/mt_edit.h), so it is checked and undoable.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 

@@ -4,7 +4,8 @@
  * stress over all frames set the colour scale's "run maximum". The modal
  * coordinates are the result columns BODY.w1 … BODY.wN of the frames. The
  * modes dialog lists a body's modes with their frequencies and animates the
- * shape of the one selected. */
+ * shape of the one selected.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 

@@ -3,7 +3,8 @@
  * another column (X–Y), the active one taking new curves; curves of earlier
  * runs kept for comparison (dashed); units from the column names; the layout
  * saved with the project (plots table, a small JSON text). Data come from
- * the run bridge's frame store. */
+ * the run bridge's frame store.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 

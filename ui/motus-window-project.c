@@ -1,7 +1,8 @@
 /* motus-window-project.c — the window's side of its document (the
  * document itself is motus-document.c): the New, Open, Open Recent, Save and
  * Save As actions and their file dialogs, the status messages after them,
- * recent projects, and asking before unsaved changes are dropped. */
+ * recent projects, and asking before unsaved changes are dropped.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <string.h>
 
 #include "motus-i18n.h"

@@ -4,7 +4,8 @@
  * reaction forces of every joint (on the body of marker i, at marker i), to
  * a chosen scale; and a camera that follows the selected body. Vectors come
  * from the stored result columns: v_P = v_O + ω × r, a_P = a_O + ε × r + ω × (ω × r)
- * with r from the body origin O to the point P. */
+ * with r from the body origin O to the point P.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
