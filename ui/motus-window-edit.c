@@ -4,7 +4,8 @@
  * elements by picking points in the view (snapped to centres of mass,
  * markers, face centres, centres and corners), sensors on the selection,
  * parameters, and the solver settings dialog. Every change goes through the
- * window's MtEditor (core/edit/mt_edit.h), so it is checked and undoable. */
+ * document's MtEditor (core/edit/mt_edit.h), so it is checked and undoable.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
@@ -107,7 +108,7 @@ static char *describe(const MtModel *m, MtEditKind kind, int index)
 
 void motus_window_select(MotusWindow *self, MtEditKind kind, int index)
 {
-    const MtModel *m = self->model;
+    const MtModel *m = motus_window_model(self);
     if (!m || kind >= MT_EDIT_NKINDS ||
         (!(kind == MT_EDIT_BODY && index == MT_GROUND) && (index < 0 || index >= mt_edit_count(m, kind))))
         kind = MT_EDIT_NKINDS, index = -1;
@@ -116,7 +117,7 @@ void motus_window_select(MotusWindow *self, MtEditKind kind, int index)
     /* the tree follows (it emits "selected" only on a change, which lands here again with the same values) */
     motus_model_tree_select(self->tree, motus_entity_kind_of(kind, index), index);
     motus_viewport_set_selected_body(self->viewport, kind < MT_EDIT_NKINDS ? body_of(m, kind, index) : -1);
-    motus_inspector_show(self->inspector, self->editor, kind, index);
+    motus_inspector_show(self->inspector, motus_window_editor(self), kind, index);
     motus_window_teach_update(self); /* traces and vectors follow the selection */
     if (kind < MT_EDIT_NKINDS) {
         g_autofree char *text = describe(m, kind, index);
@@ -131,22 +132,22 @@ static void inspector_edited(MotusInspector *insp, gpointer data)
 {
     (void)insp;
     MotusWindow *self = data;
-    motus_window_model_changed(self, FALSE);
+    motus_window_model_changed(self);
     if (self->solver_dialog) {
         MotusInspector *si = g_object_get_data(G_OBJECT(self->solver_dialog), "inspector");
-        if (si) motus_inspector_show(si, self->editor, MT_EDIT_SOLVER, 0);
+        if (si) motus_inspector_show(si, motus_window_editor(self), MT_EDIT_SOLVER, 0);
     }
-    motus_window_set_status(self, mt_editor_undo_label(self->editor));
+    motus_window_set_status(self, mt_editor_undo_label(motus_window_editor(self)));
 }
 
 /* ---- undo, redo ---------------------------------------------------------------------- */
 
 static void after_edit(MotusWindow *self, const char *what)
 {
-    motus_window_model_changed(self, FALSE);
+    motus_window_model_changed(self);
     if (self->solver_dialog) {
         MotusInspector *si = g_object_get_data(G_OBJECT(self->solver_dialog), "inspector");
-        if (si) motus_inspector_show(si, self->editor, MT_EDIT_SOLVER, 0);
+        if (si) motus_inspector_show(si, motus_window_editor(self), MT_EDIT_SOLVER, 0);
     }
     if (what) motus_window_set_status(self, what);
 }
@@ -156,20 +157,21 @@ gboolean motus_window_set_field(MotusWindow *self, MtEditKind kind, int index, c
 {
     MtError err = {0};
     g_autofree char *typed = motus_delocalise(text);
-    if (!self->editor || mt_edit_set_field(self->editor, kind, index, field, typed, &err) != MT_OK) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->editor ? err.msg : _("no model is open"));
+    MtEditor *ed = motus_window_editor(self);
+    if (!ed || mt_edit_set_field(ed, kind, index, field, typed, &err) != MT_OK) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", ed ? err.msg : _("no model is open"));
         return FALSE;
     }
-    after_edit(self, mt_editor_undo_label(self->editor));
+    after_edit(self, mt_editor_undo_label(motus_window_editor(self)));
     return TRUE;
 }
 
 gboolean motus_window_undo(MotusWindow *self)
 {
-    if (!self->editor || !mt_editor_can_undo(self->editor)) return FALSE;
-    g_autofree char *label = g_strdup(mt_editor_undo_label(self->editor));
-    MtError err = {0};
-    if (mt_editor_undo(self->editor, &err) != MT_OK) return FALSE;
+    MtEditor *ed = motus_window_editor(self);
+    if (!ed || !mt_editor_can_undo(ed)) return FALSE;
+    g_autofree char *label = g_strdup(mt_editor_undo_label(ed));
+    if (!motus_document_undo(self->doc, NULL)) return FALSE;
     g_autofree char *msg = g_strdup_printf(_("Undone: %s"), label);
     after_edit(self, msg);
     return TRUE;
@@ -177,10 +179,10 @@ gboolean motus_window_undo(MotusWindow *self)
 
 gboolean motus_window_redo(MotusWindow *self)
 {
-    if (!self->editor || !mt_editor_can_redo(self->editor)) return FALSE;
-    g_autofree char *label = g_strdup(mt_editor_redo_label(self->editor));
-    MtError err = {0};
-    if (mt_editor_redo(self->editor, &err) != MT_OK) return FALSE;
+    MtEditor *ed = motus_window_editor(self);
+    if (!ed || !mt_editor_can_redo(ed)) return FALSE;
+    g_autofree char *label = g_strdup(mt_editor_redo_label(ed));
+    if (!motus_document_redo(self->doc, NULL)) return FALSE;
     g_autofree char *msg = g_strdup_printf(_("Redone: %s"), label);
     after_edit(self, msg);
     return TRUE;
@@ -211,7 +213,7 @@ static void done(MotusWindow *self, MtEditKind kind, int index)
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     self->sel_kind = kind;
     self->sel_index = index;
-    after_edit(self, mt_editor_undo_label(self->editor));
+    after_edit(self, mt_editor_undo_label(motus_window_editor(self)));
 }
 
 /* ---- delete, duplicate, rename --------------------------------------------------------- */
@@ -219,7 +221,7 @@ static void done(MotusWindow *self, MtEditKind kind, int index)
 static void delete_now(MotusWindow *self, MtEditKind kind, int index)
 {
     MtError err = {0};
-    if (mt_edit_delete(self->editor, kind, index, &err) != MT_OK) {
+    if (mt_edit_delete(motus_window_editor(self), kind, index, &err) != MT_OK) {
         refused(self, _("Cannot delete"), err.msg);
         return;
     }
@@ -232,15 +234,15 @@ static void delete_response(GtkDialog *d, int response, gpointer data)
     int kind = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "kind"));
     int index = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "index"));
     gtk_window_destroy(GTK_WINDOW(d));
-    if (response == GTK_RESPONSE_ACCEPT && self->editor) delete_now(self, (MtEditKind)kind, index);
+    if (response == GTK_RESPONSE_ACCEPT && motus_window_editor(self)) delete_now(self, (MtEditKind)kind, index);
 }
 
 gboolean motus_window_delete_selected(MotusWindow *self, gboolean ask)
 {
-    if (!self->editor || self->sel_kind >= MT_EDIT_NKINDS) return FALSE;
+    if (!motus_window_editor(self) || self->sel_kind >= MT_EDIT_NKINDS) return FALSE;
     MtError err = {0};
     char deps[1024], what[200];
-    int n = mt_edit_dependents(self->model, self->sel_kind, self->sel_index, deps, sizeof deps, &err);
+    int n = mt_edit_dependents(motus_window_model(self), self->sel_kind, self->sel_index, deps, sizeof deps, &err);
     if (n < 0) {
         refused(self, _("Cannot delete"), err.msg);
         return FALSE;
@@ -250,7 +252,7 @@ gboolean motus_window_delete_selected(MotusWindow *self, gboolean ask)
         return TRUE;
     }
     /* what else goes is said before anything is deleted */
-    mt_edit_describe(self->model, self->sel_kind, self->sel_index, what, sizeof what);
+    mt_edit_describe(motus_window_model(self), self->sel_kind, self->sel_index, what, sizeof what);
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS
     GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                           GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, _("Delete %s?"), what);
@@ -274,10 +276,10 @@ static void act_duplicate(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
     MotusWindow *self = data;
-    if (!self->editor || self->sel_kind >= MT_EDIT_NKINDS) return;
+    if (!motus_window_editor(self) || self->sel_kind >= MT_EDIT_NKINDS) return;
     MtError err = {0};
     int ni = -1;
-    if (mt_edit_duplicate(self->editor, self->sel_kind, self->sel_index, &ni, &err) != MT_OK) {
+    if (mt_edit_duplicate(motus_window_editor(self), self->sel_kind, self->sel_index, &ni, &err) != MT_OK) {
         refused(self, _("Cannot duplicate"), err.msg);
         return;
     }
@@ -295,13 +297,13 @@ static void act_rename(GSimpleAction *a, GVariant *p, gpointer data)
 
 gboolean motus_window_add_body(MotusWindow *self, const MtBodyDef *def, int *index, GError **error)
 {
-    if (!self->editor) {
+    if (!motus_window_editor(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
     MtError err = {0};
     int b = -1;
-    if (mt_edit_add_body(self->editor, def, &b, &err) != MT_OK) {
+    if (mt_edit_add_body(motus_window_editor(self), def, &b, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
         return FALSE;
     }
@@ -366,7 +368,7 @@ static void pick_prompt(MotusWindow *self)
 
 void motus_window_pick_start(MotusWindow *self, int mode, const char *type)
 {
-    if (!self->editor) return;
+    if (!motus_window_editor(self)) return;
     motus_window_stop_playback(self);
     self->pick = mode;
     self->pick_step = 0;
@@ -399,7 +401,7 @@ gboolean motus_window_is_picking(MotusWindow *self) { return self->pick != PICK_
 static gboolean snap(MotusWindow *self, double x, double y, const int *bodies, int nb, double max_px, int *body,
                      double world[3], MtSnapKind *kind)
 {
-    const MtModel *m = self->model;
+    const MtModel *m = motus_window_model(self);
     double best = max_px * max_px;
     gboolean found = FALSE;
     MtSnapPoint pts[512];
@@ -449,7 +451,7 @@ static int body_under(MotusWindow *self, double x, double y, gboolean *empty)
 {
     int b = motus_viewport_body_at(self->viewport, x, y);
     *empty = b < 0;
-    return (b < 0 || b >= self->model->nbody) ? MT_GROUND : b;
+    return (b < 0 || b >= motus_window_model(self)->nbody) ? MT_GROUND : b;
 }
 
 static void axis_of(MotusWindow *self, double axis[3])
@@ -469,7 +471,7 @@ static void finish_joint(MotusWindow *self)
     int j = -1;
     int bi = self->pick_body[0], bj = self->pick_body[1];
     motus_window_pick_cancel(self);
-    if (mt_edit_add_joint(self->editor, "", t, bi, bj, self->pick_point[0], axis, &j, &err) != MT_OK) {
+    if (mt_edit_add_joint(motus_window_editor(self), "", t, bi, bj, self->pick_point[0], axis, &j, &err) != MT_OK) {
         refused(self, _("Cannot add the joint"), err.msg);
         return;
     }
@@ -485,12 +487,12 @@ static void finish_force(MotusWindow *self)
     MtStatus rc;
     MtEditKind kind = MT_EDIT_SPRING;
     if (!strcmp(self->pick_type, "spring")) {
-        rc = mt_edit_add_spring(self->editor, "", bi, self->pick_point[0], bj, self->pick_point[1], 1000, 10, &idx, &err);
+        rc = mt_edit_add_spring(motus_window_editor(self), "", bi, self->pick_point[0], bj, self->pick_point[1], 1000, 10, &idx, &err);
     } else {
         MtForceKind fk = MT_FORCE_BUSHING;
         mt_force_kind_from_name(self->pick_type, &fk);
         kind = MT_EDIT_FORCE;
-        rc = mt_edit_add_force(self->editor, "", fk, bi, self->pick_point[0], bj, self->pick_point[1], &idx, &err);
+        rc = mt_edit_add_force(motus_window_editor(self), "", fk, bi, self->pick_point[0], bj, self->pick_point[1], &idx, &err);
     }
     if (rc != MT_OK) {
         refused(self, _("Cannot add the force element"), err.msg);
@@ -501,7 +503,7 @@ static void finish_force(MotusWindow *self)
 
 gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
 {
-    if (self->pick == PICK_NONE || !self->model) return FALSE;
+    if (self->pick == PICK_NONE || !motus_window_model(self)) return FALSE;
     gboolean empty;
     int under = body_under(self, x, y, &empty);
     g_autofree char *label = NULL;
@@ -532,10 +534,10 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
             return TRUE;
         }
         self->pick_step++;
-        label = g_strdup(mt_model_body_name(self->model, self->pick_body[self->pick_step - 1]));
+        label = g_strdup(mt_model_body_name(motus_window_model(self), self->pick_body[self->pick_step - 1]));
         double c[3] = {0, 0, 0};
         int b = self->pick_body[self->pick_step - 1];
-        if (b >= 0) memcpy(c, self->model->body[b].com, sizeof c);
+        if (b >= 0) memcpy(c, motus_window_model(self)->body[b].com, sizeof c);
         motus_viewport_body_to_world(self->viewport, b, c, w);
         motus_viewport_add_overlay_point(self->viewport, w, pick_rgb, label);
         pick_prompt(self);
@@ -557,7 +559,7 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
         self->pick_body[self->pick_step] = sb;
         memcpy(self->pick_point[self->pick_step], w, sizeof w);
         g_free(label);
-        label = g_strdup_printf("%s: %s", mt_model_body_name(self->model, sb), mt_snap_kind_name(sk));
+        label = g_strdup_printf("%s: %s", mt_model_body_name(motus_window_model(self), sb), mt_snap_kind_name(sk));
         motus_viewport_add_overlay_point(self->viewport, w, pick_rgb, label);
         if (++self->pick_step == 2) finish_force(self);
         else pick_prompt(self);
@@ -604,9 +606,10 @@ gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **e
     if (self->sel_kind == MT_EDIT_FORCE) comp = 0;
     MtError err = {0};
     int idx = -1;
-    if (!self->editor || mt_edit_add_sensor(self->editor, "", k, self->sel_kind, self->sel_index, comp, &idx, &err) != MT_OK) {
+    MtEditor *ed = motus_window_editor(self);
+    if (!ed || mt_edit_add_sensor(ed, "", k, self->sel_kind, self->sel_index, comp, &idx, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s",
-                    self->editor ? err.msg : _("no model is open"));
+                    motus_window_editor(self) ? err.msg : _("no model is open"));
         return FALSE;
     }
     done(self, MT_EDIT_SENSOR, idx);
@@ -616,7 +619,7 @@ gboolean motus_window_add_sensor(MotusWindow *self, const char *what, GError **e
 /* The selected joint, or -1 with the reason set. */
 static int selected_joint(MotusWindow *self, GError **error)
 {
-    if (!self->editor) {
+    if (!motus_window_editor(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", _("no model is open"));
         return -1;
     }
@@ -633,7 +636,7 @@ gboolean motus_window_add_driver(MotusWindow *self, GError **error)
     int j = selected_joint(self, error), idx = -1;
     if (j < 0) return FALSE;
     MtError err = {0};
-    if (mt_edit_add_driver(self->editor, "", j, &idx, &err) != MT_OK) {
+    if (mt_edit_add_driver(motus_window_editor(self), "", j, &idx, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
         return FALSE;
     }
@@ -651,7 +654,7 @@ gboolean motus_window_add_joint_force(MotusWindow *self, const char *kind, GErro
         return FALSE;
     }
     MtError err = {0};
-    if (mt_edit_add_joint_force(self->editor, "", k, j, &idx, &err) != MT_OK) {
+    if (mt_edit_add_joint_force(motus_window_editor(self), "", k, j, &idx, &err) != MT_OK) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
         return FALSE;
     }
@@ -695,7 +698,7 @@ static void act_add_parameter(GSimpleAction *a, GVariant *p, gpointer data)
     MotusWindow *self = data;
     MtError err = {0};
     int idx = -1;
-    if (mt_edit_add_param(self->editor, "", "1", "", &idx, &err) != MT_OK) {
+    if (mt_edit_add_param(motus_window_editor(self), "", "1", "", &idx, &err) != MT_OK) {
         refused(self, _("Cannot add the parameter"), err.msg);
         return;
     }
@@ -713,7 +716,7 @@ static void solver_dialog_destroyed(GtkWidget *w, gpointer data)
 
 GtkWidget *motus_window_show_solver_settings(MotusWindow *self)
 {
-    if (!self->editor) return NULL;
+    if (!motus_window_editor(self)) return NULL;
     if (!self->solver_dialog) {
         GtkWidget *d = gtk_window_new();
         gtk_window_set_title(GTK_WINDOW(d), _("Solver Settings"));
@@ -746,7 +749,7 @@ GtkWidget *motus_window_show_solver_settings(MotusWindow *self)
         self->solver_dialog = d;
     }
     MotusInspector *si = g_object_get_data(G_OBJECT(self->solver_dialog), "inspector");
-    motus_inspector_show(si, self->editor, MT_EDIT_SOLVER, 0);
+    motus_inspector_show(si, motus_window_editor(self), MT_EDIT_SOLVER, 0);
     gtk_window_present(GTK_WINDOW(self->solver_dialog));
     return self->solver_dialog;
 }

@@ -4,7 +4,8 @@
  * stress over all frames set the colour scale's "run maximum". The modal
  * coordinates are the result columns BODY.w1 … BODY.wN of the frames. The
  * modes dialog lists a body's modes with their frequencies and animates the
- * shape of the one selected. */
+ * shape of the one selected.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
@@ -22,15 +23,15 @@ static GArray *flex_bodies(MotusWindow *self);
  * columns follow), or -1 when the frames have none for it (another model). */
 static int modal_column(MotusWindow *self, int i)
 {
-    const MtFlexSpec *f = &self->model->flex[i];
+    const MtFlexSpec *f = &motus_window_model(self)->flex[i];
     int N = f->data->body->nmode;
     if (N <= 0) return -1;
-    const char *name = self->model->body[f->body].name;
+    const char *name = motus_window_model(self)->body[f->body].name;
     char buf[2 * MT_NAME_MAX];
     g_snprintf(buf, sizeof buf, "%s.w1", name);
-    int col = motus_run_bridge_find_column(self->bridge, buf);
+    int col = motus_run_bridge_find_column(motus_window_bridge(self), buf);
     g_snprintf(buf, sizeof buf, "%s.w%d", name, N);
-    const char *last = col >= 0 ? motus_run_bridge_column_name(self->bridge, col + N - 1) : NULL;
+    const char *last = col >= 0 ? motus_run_bridge_column_name(motus_window_bridge(self), col + N - 1) : NULL;
     return last && !strcmp(last, buf) ? col : -1;
 }
 
@@ -39,14 +40,14 @@ static int modal_column(MotusWindow *self, int i)
 static gboolean frame_modal(MotusWindow *self, guint i, double *w, int n)
 {
     memset(w, 0, sizeof(double) * (size_t)n);
-    if (!self->model || i >= motus_run_bridge_n_frames(self->bridge)) return FALSE;
+    if (!motus_window_model(self) || i >= motus_run_bridge_n_frames(motus_window_bridge(self))) return FALSE;
     int off = 0;
     gboolean any = FALSE;
-    for (int s = 0; s < self->model->nflex && off < n; s++) {
-        const MtFlexSpec *f = &self->model->flex[s];
+    for (int s = 0; s < motus_window_model(self)->nflex && off < n; s++) {
+        const MtFlexSpec *f = &motus_window_model(self)->flex[s];
         if (!f->data) continue;
         int N = f->data->body->nmode, col = modal_column(self, s);
-        for (int k = 0; col >= 0 && k < N && off + k < n; k++) w[off + k] = motus_run_bridge_value(self->bridge, col + k, i);
+        for (int k = 0; col >= 0 && k < N && off + k < n; k++) w[off + k] = motus_run_bridge_value(motus_window_bridge(self), col + k, i);
         any |= col >= 0;
         off += N;
     }
@@ -69,14 +70,14 @@ void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i
 void motus_window_flex_extend(MotusWindow *self)
 {
     int n = motus_viewport_n_modal(self->viewport);
-    guint frames = motus_run_bridge_n_frames(self->bridge);
-    if (!n || !self->model || self->flex_scanned >= frames) return;
+    guint frames = motus_run_bridge_n_frames(motus_window_bridge(self));
+    if (!n || !motus_window_model(self) || self->flex_scanned >= frames) return;
     g_autofree double *w = g_new(double, n);
     for (guint i = self->flex_scanned; i < frames; i++) {
         if (!frame_modal(self, i, w, n)) break;
         int off = 0;
-        for (int s = 0; s < self->model->nflex; s++) {
-            const MtFlexSpec *f = &self->model->flex[s];
+        for (int s = 0; s < motus_window_model(self)->nflex; s++) {
+            const MtFlexSpec *f = &motus_window_model(self)->flex[s];
             if (!f->data) continue;
             const MtFlexBody *fb = f->data->body;
             double rig[6];
@@ -99,7 +100,7 @@ void motus_window_flex_reset(MotusWindow *self)
         GtkDropDown *dd = g_object_get_data(G_OBJECT(self->modes_dialog), "body");
         GtkStringList *names = gtk_string_list_new(NULL);
         for (guint i = 0; i < bodies->len; i++)
-            gtk_string_list_append(names, self->model->body[g_array_index(bodies, int, i)].name);
+            gtk_string_list_append(names, motus_window_model(self)->body[g_array_index(bodies, int, i)].name);
         gtk_drop_down_set_model(dd, G_LIST_MODEL(names)); /* "notify::selected" refills the list */
         g_object_unref(names);
         modes_fill(self, self->modes_dialog);
@@ -116,9 +117,9 @@ void motus_window_flex_reset(MotusWindow *self)
 static GArray *flex_bodies(MotusWindow *self)
 {
     GArray *a = g_array_new(FALSE, FALSE, sizeof(int));
-    for (int i = 0; self->model && i < self->model->nflex; i++)
-        if (self->model->flex[i].data && self->model->flex[i].data->body->nmode > 0)
-            g_array_append_val(a, self->model->flex[i].body);
+    for (int i = 0; motus_window_model(self) && i < motus_window_model(self)->nflex; i++)
+        if (motus_window_model(self)->flex[i].data && motus_window_model(self)->flex[i].data->body->nmode > 0)
+            g_array_append_val(a, motus_window_model(self)->flex[i].body);
     return a;
 }
 
@@ -143,12 +144,12 @@ static void modes_fill(MotusWindow *self, GtkWidget *d)
     GtkWidget *row;
     while ((row = GTK_WIDGET(gtk_list_box_get_row_at_index(list, 0)))) gtk_list_box_remove(list, row);
     guint sel = gtk_drop_down_get_selected(dd);
-    if (!self->model || sel >= bodies->len) {
+    if (!motus_window_model(self) || sel >= bodies->len) {
         gtk_label_set_text(info, _("The model has no reduced flexible body."));
         return;
     }
     int b = g_array_index(bodies, int, sel);
-    const MtFlexBody *fb = self->model->flex[mt_model_body_flex(self->model, b)].data->body;
+    const MtFlexBody *fb = motus_window_model(self)->flex[mt_model_body_flex(motus_window_model(self), b)].data->body;
     g_autofree char *text =
         g_strdup_printf(_("%s, %d modal coordinates (%d interface nodes). Select a mode to see its shape "
                           "animated; the frequencies are those of the free-floating reduced body."),
@@ -205,7 +206,7 @@ static void modes_destroyed(GtkWidget *w, gpointer data)
 
 GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body)
 {
-    if (!self->model) return NULL;
+    if (!motus_window_model(self)) return NULL;
     if (self->modes_dialog) gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
     GArray *bodies = flex_bodies(self);
     GtkWidget *d = gtk_window_new();
@@ -222,7 +223,7 @@ GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body)
     guint sel = 0;
     for (guint i = 0; i < bodies->len; i++) {
         int b = g_array_index(bodies, int, i);
-        gtk_string_list_append(names, self->model->body[b].name);
+        gtk_string_list_append(names, motus_window_model(self)->body[b].name);
         if (b == body) sel = i;
     }
     GtkWidget *dd = gtk_drop_down_new(G_LIST_MODEL(names), NULL);
@@ -346,16 +347,17 @@ static gboolean job_poll(gpointer data)
         MtError err = {0};
         MtModel *m = j->model;
         j->model = NULL;
-        if (self->editor && mt_editor_state(self->editor) != j->state) { /* the model changed meanwhile */
+        MtEditor *ed = motus_window_editor(self);
+        if (ed && mt_editor_state(ed) != j->state) { /* the model changed meanwhile */
             mt_model_free(m);
             mt_error_set(&err, MT_ERR_ARG, "", "%s", _("the model changed while the body was reduced; do it again"));
             motus_window_set_status(self, err.msg);
             motus_window_error_dialog(self, _("The edit was refused"), err.msg);
-        } else if (!self->editor || mt_editor_commit(self->editor, m, j->label, &err) != MT_OK) {
+        } else if (!ed || mt_editor_commit(ed, m, j->label, &err) != MT_OK) {
             motus_window_set_status(self, err.msg);
             motus_window_error_dialog(self, _("The edit was refused"), err.msg);
         } else {
-            motus_window_model_changed(self, FALSE);
+            motus_window_model_changed(self);
             motus_window_select(self, j->sel_kind, j->sel_index);
             motus_window_set_status(self, j->label);
         }
@@ -388,7 +390,7 @@ static gboolean job_close_request(GtkWindow *w, gpointer data)
 gboolean motus_window_flex_reduce(MotusWindow *self, MtModel *copy, const char *label, MtEditKind sel_kind,
                                   int sel_index, GError **error)
 {
-    if (self->flex_job || motus_run_bridge_is_running(self->bridge)) {
+    if (self->flex_job || motus_run_bridge_is_running(motus_window_bridge(self))) {
         mt_model_free(copy);
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s",
                     _("a reduction or a run is going; wait for it or stop it first"));
@@ -400,7 +402,7 @@ gboolean motus_window_flex_reduce(MotusWindow *self, MtModel *copy, const char *
     j->label = g_strdup(label);
     j->sel_kind = sel_kind;
     j->sel_index = sel_index;
-    j->state = self->editor ? mt_editor_state(self->editor) : 0;
+    j->state = motus_window_editor(self) ? mt_editor_state(motus_window_editor(self)) : 0;
     j->window = gtk_window_new();
     gtk_window_set_title(GTK_WINDOW(j->window), _("Reducing a Flexible Body"));
     gtk_window_set_transient_for(GTK_WINDOW(j->window), GTK_WINDOW(self));
@@ -456,7 +458,8 @@ void motus_window_flex_dispose(MotusWindow *self)
 /* The mesh file as the model will name it: relative to the model's directory when it lies there. */
 static void model_relative(MotusWindow *self, const char *path, char *out, size_t n)
 {
-    g_autofree char *dir = self->path ? g_path_get_dirname(self->path) : NULL;
+    const char *doc_path = motus_document_get_path(self->doc);
+    g_autofree char *dir = doc_path ? g_path_get_dirname(doc_path) : NULL;
     g_autofree char *abs = g_canonicalize_filename(path, NULL);
     g_autofree char *adir = dir ? g_canonicalize_filename(dir, NULL) : NULL;
     size_t l = adir ? strlen(adir) : 0;
@@ -468,13 +471,13 @@ static void model_relative(MotusWindow *self, const char *path, char *out, size_
 
 gboolean motus_window_import_mesh_def(MotusWindow *self, const MtFlexMeshDef *def, GError **error)
 {
-    if (!self->model) {
+    if (!motus_window_model(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
     MtFlexMeshDef d = *def;
     model_relative(self, def->file, d.file, sizeof d.file);
-    MtModel *copy = mt_model_copy(self->model);
+    MtModel *copy = mt_model_copy(motus_window_model(self));
     MtError err = {0};
     int b = copy ? mt_flexedit_add_mesh_body(copy, &d, &err) : -1;
     if (b < 0) {
@@ -628,7 +631,7 @@ static GtkWidget *grid_entry(GtkGrid *g, int row, const char *label, const char 
 
 GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path)
 {
-    if (!self->editor) return NULL;
+    if (!motus_window_editor(self)) return NULL;
     GtkWidget *d = gtk_window_new();
     gtk_window_set_title(GTK_WINDOW(d), _("Import a Flexible Body"));
     gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
@@ -729,7 +732,7 @@ static void act_import_mesh(GSimpleAction *a, GVariant *p, gpointer data)
 void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
 {
     int b = motus_viewport_body_at(self->viewport, x, y);
-    int n = b >= 0 && b < self->model->nbody ? motus_viewport_flex_n_vertices(self->viewport, b) : 0;
+    int n = b >= 0 && b < motus_window_model(self)->nbody ? motus_viewport_flex_n_vertices(self->viewport, b) : 0;
     if (!n) {
         motus_window_set_status(self, _("New marker: click a flexible body"));
         return;
@@ -741,7 +744,7 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
         if (motus_viewport_flex_vertex(self->viewport, b, v, motus_viewport_get_deformation_scale(self->viewport), p) &&
             motus_viewport_project_point(self->viewport, p, &sx, &sy) && (sx - x) * (sx - x) + (sy - y) * (sy - y) < bd)
             bd = (sx - x) * (sx - x) + (sy - y) * (sy - y), best = v;
-    const MtFlexBody *fb = self->model->flex[mt_model_body_flex(self->model, b)].data->body;
+    const MtFlexBody *fb = motus_window_model(self)->flex[mt_model_body_flex(motus_window_model(self), b)].data->body;
     double r = 0;
     MtError err = {0};
     g_autofree char *rt = motus_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)));
@@ -761,11 +764,11 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
 gboolean motus_window_add_flex_marker(MotusWindow *self, int body, int label, const double at[3], double spider,
                                       GError **error)
 {
-    if (!self->model) {
+    if (!motus_window_model(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
-    MtModel *copy = mt_model_copy(self->model);
+    MtModel *copy = mt_model_copy(motus_window_model(self));
     MtError err = {0};
     int k = copy ? mt_flexedit_add_marker(copy, body, "", label, at, spider, &err) : -1;
     if (k < 0) {

@@ -11,7 +11,8 @@
  *   for the gizmo then stops playback and shows the model as built);
  * - what a drag does: one edit that undo takes back, through mt_edit: a
  *   coordinate of the body's position or of the marker's set in SI ("0.125 m",
- *   written with every digit), or a turn about a project axis (mt_edit_turn.h). */
+ *   written with every digit), or a turn about a project axis (mt_edit_turn.h).
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <stdio.h>
 
@@ -26,9 +27,10 @@ static MotusGizmoMode mode_of(const char *s)
 
 void motus_window_gizmo_refresh(MotusWindow *self)
 {
-    const MtModel *m = self->model;
+    const MtModel *m = motus_window_model(self);
     MotusGizmoMode mode = self->gizmo_mode;
-    if (!m || motus_run_bridge_is_running(self->bridge) || self->playing || self->frame_shown || self->pick != PICK_NONE)
+    if (!m || motus_run_bridge_is_running(motus_window_bridge(self)) || motus_session_get_playing(self->session) ||
+        self->frame_shown || self->pick != PICK_NONE)
         mode = MOTUS_GIZMO_OFF;
     double origin[3] = {0, 0, 0}, axes[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     int body = -1;
@@ -64,14 +66,14 @@ static void act_gizmo(GSimpleAction *a, GVariant *p, gpointer data)
     /* the same again hides it (when it shows) */
     if (want == self->gizmo_mode && motus_viewport_get_gizmo(self->viewport) != MOTUS_GIZMO_OFF) want = MOTUS_GIZMO_OFF;
     set_mode(self, want);
-    if (want != MOTUS_GIZMO_OFF && self->model && !motus_run_bridge_is_running(self->bridge) &&
-        (self->playing || self->frame_shown)) { /* the gizmo edits the model as built: show that */
+    if (want != MOTUS_GIZMO_OFF && motus_window_model(self) && !motus_run_bridge_is_running(motus_window_bridge(self)) &&
+        (motus_session_get_playing(self->session) || self->frame_shown)) { /* the gizmo edits the model as built: show that */
         motus_window_stop_playback(self);
         motus_viewport_show_initial(self->viewport);
         self->frame_shown = FALSE;
     }
     motus_window_gizmo_refresh(self);
-    if (want != MOTUS_GIZMO_OFF && motus_viewport_get_gizmo(self->viewport) == MOTUS_GIZMO_OFF && self->model)
+    if (want != MOTUS_GIZMO_OFF && motus_viewport_get_gizmo(self->viewport) == MOTUS_GIZMO_OFF && motus_window_model(self))
         motus_window_set_status(self, want == MOTUS_GIZMO_MOVE ? _("Select a body or a marker to move it")
                                                                : _("Select a body to turn it"));
 }
@@ -80,16 +82,16 @@ static void dragged(MotusViewport *vp, int mode, int axis, double amount, gpoint
 {
     (void)vp;
     MotusWindow *self = data;
-    const MtModel *m = self->model;
-    if (!m || !self->editor || axis < 0 || axis > 2) return;
+    const MtModel *m = motus_window_model(self);
+    if (!m || !motus_window_editor(self) || axis < 0 || axis > 2) return;
     g_autoptr(GError) error = NULL;
     MtError err = {0};
     gboolean ok;
     if (mode == MOTUS_GIZMO_TURN && self->sel_kind == MT_EDIT_BODY) {
-        ok = mt_edit_turn_body(self->editor, self->sel_index, axis, amount, &err) == MT_OK;
+        ok = mt_edit_turn_body(motus_window_editor(self), self->sel_index, axis, amount, &err) == MT_OK;
         if (ok) {
-            motus_window_model_changed(self, FALSE);
-            motus_window_set_status(self, mt_editor_undo_label(self->editor));
+            motus_window_model_changed(self);
+            motus_window_set_status(self, mt_editor_undo_label(motus_window_editor(self)));
         } else
             g_set_error(&error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
     } else if (mode == MOTUS_GIZMO_MOVE && (self->sel_kind == MT_EDIT_BODY || self->sel_kind == MT_EDIT_MARKER)) {

@@ -3,7 +3,8 @@
  * another column (X–Y), the active one taking new curves; curves of earlier
  * runs kept for comparison (dashed); units from the column names; the layout
  * saved with the project (plots table, a small JSON text). Data come from
- * the run bridge's frame store. */
+ * the run bridge's frame store.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ static void spec_free(gpointer p)
     g_free(ps);
 }
 
-static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
+static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(motus_window_bridge(self)); }
 static MotusPlotSpec *spec(MotusWindow *self, guint i) { return g_ptr_array_index(self->plots, i); }
 static MotusPlotSpec *active(MotusWindow *self) { return spec(self, self->active_plot); }
 
@@ -100,13 +101,13 @@ static const char *column_unit(const MtModel *m, const char *name)
 static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name, guint from, guint n, double *x,
                          double *v)
 {
-    int col = motus_run_bridge_find_column(self->bridge, name);
+    int col = motus_run_bridge_find_column(motus_window_bridge(self), name);
     if (col < 0) return 0;
-    guint k = motus_run_bridge_copy_column(self->bridge, col, from, n, x, v);
+    guint k = motus_run_bridge_copy_column(motus_window_bridge(self), col, from, n, x, v);
     if (ps->x) {
-        int xc = motus_run_bridge_find_column(self->bridge, ps->x);
+        int xc = motus_run_bridge_find_column(motus_window_bridge(self), ps->x);
         if (xc < 0) return 0;
-        k = MIN(k, motus_run_bridge_copy_column(self->bridge, xc, from, n, NULL, x));
+        k = MIN(k, motus_run_bridge_copy_column(motus_window_bridge(self), xc, from, n, NULL, x));
     }
     return k;
 }
@@ -117,11 +118,11 @@ static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name,
 static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
     motus_plot_clear(ps->w);
-    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(self->model, ps->x) : NULL);
+    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
-        int c = motus_plot_add_curve(ps->w, name, column_unit(self->model, name));
+        int c = motus_plot_add_curve(ps->w, name, column_unit(motus_window_model(self), name));
         motus_plot_set_data(ps->w, c, x, v, column_data(self, ps, name, 0, n, x, v));
     }
     for (guint i = 0; i < ps->refs->len; i++) {
@@ -132,7 +133,8 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
     }
     g_free(x);
     g_free(v);
-    double until = n ? motus_run_bridge_until(self->bridge) : self->model ? self->model->solver.until : 1;
+    const MtModel *m = motus_window_model(self);
+    double until = n ? motus_run_bridge_until(motus_window_bridge(self)) : m ? m->solver.until : 1;
     motus_plot_set_x_range(ps->w, 0, ps->x ? 0 : until); /* X–Y: automatic */
 }
 
@@ -212,9 +214,9 @@ static void list_columns(MotusWindow *self, GString *problems)
     /* TRANSLATORS: first entry of the drop-down that chooses the horizontal axis of a plot. */
     const char *xfirst[] = {_("against time"), NULL};
     gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
-    if (!self->model) return;
+    if (!motus_window_model(self)) return;
     MtError err = {0};
-    MtSystem *s = mt_system_compile(self->model, &err);
+    MtSystem *s = mt_system_compile(motus_window_model(self), &err);
     MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
     if (c) {
         int k = mt_csv_ncols(c);
@@ -436,7 +438,7 @@ guint motus_window_pin_curves(MotusWindow *self)
 {
     MotusPlotSpec *ps = active(self);
     guint n = 0;
-    long run = motus_run_bridge_run_id(self->bridge);
+    long run = motus_run_bridge_run_id(motus_window_bridge(self));
     for (guint i = 0; i < ps->curves->len; i++) {
         guint np = motus_plot_n_points(ps->w, (int)i);
         if (!np) continue;
@@ -444,7 +446,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         const char *name = g_ptr_array_index(ps->curves, i);
         /* TRANSLATORS: legend of a curve kept from an earlier run: column (run 3) / column (earlier run) */
         r->name = run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run) : g_strdup_printf(_("%s (earlier run)"), name);
-        r->unit = g_strdup(column_unit(self->model, name));
+        r->unit = g_strdup(column_unit(motus_window_model(self), name));
         r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         for (guint k = 0; k < np; k++) {

@@ -1,15 +1,19 @@
 /* motus-window-private.h — the main window's struct and the functions its
- * files share: motus-window.c (widgets, runs, playback, plots, screenshots),
- * motus-window-project.c (new, open, save, save as, recent projects) and
+ * files share: motus-window.c (widgets, the views of the document and of
+ * the session with its runs and playback (motus-session.h), screenshots),
+ * motus-window-project.c (the actions and dialogs of new, open, save, save
+ * as, recent projects, around the MotusDocument of motus-document.h) and
  * motus-window-edit.c (undo/redo, the inspector, rename/duplicate/delete,
  * creating bodies, joints, force elements and sensors by picking). */
 #ifndef MOTUS_WINDOW_PRIVATE_H
 #define MOTUS_WINDOW_PRIVATE_H
 
+#include "motus-document.h"
 #include "motus-inspector.h"
 #include "motus-model-tree.h"
 #include "motus-plot.h"
 #include "motus-run-bridge.h"
+#include "motus-session.h"
 #include "motus-ticker.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
@@ -50,31 +54,26 @@ struct _MotusWindow {
     GtkDropDown *pick_axis;
     GMenu *recent_menu;
 
-    /* owned: the document */
-    MtEditor *editor;       /* the model being edited; NULL when nothing is open */
-    const MtModel *model;   /* = mt_editor_model(editor), refreshed after every change */
-    char *path;             /* the project (.motus) or text model (.motus.txt); NULL for a new project */
-    MtStore *store;         /* the open project (this thread's handle); NULL for text models and new projects */
-    gboolean readonly;      /* the project file cannot be written */
-    char *scratch;          /* a project in a temporary folder holding the runs of a document without one (a new
-                             * project, a text model) until it is saved as a project; NULL before its first run */
+    /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
+    MotusDocument *doc;
     unsigned long view_state; /* editor state the views show */
     MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
     int sel_index;
 
-    /* owned: runs, plots, playback */
-    MotusRunBridge *bridge;
+    /* owned: runs and playback (the worker, frames, time, playing; motus-session.h) */
+    MotusSession *session;
+    /* owned: plots */
     GtkStringList *columns;  /* item 0 is the "add a curve" placeholder */
     GtkStringList *xcolumns; /* item 0 is "against time" */
     GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
     guint active_plot;       /* the plot that takes new curves */
     guint plotted;           /* frames already appended to the curves */
+
+    /* how the run and the time are shown */
     gboolean run_frames_seen; /* the running run's first frames came (and enabled what needs frames) */
-    double *poses;          /* nbody x 7 */
-    double time;
-    gboolean playing, follow_live, batch;
-    guint tick_id;
-    gint64 last_tick;
+    double *poses;          /* (nbody_shown + 1) x 7: the frame shown */
+    int nbody_shown;        /* bodies of the model the views show (-1: none yet) */
+    gboolean batch;         /* --quit-after-run and tests: no dialogs */
     gboolean quiet; /* programmatic changes of widgets */
     gint64 slider_moved; /* when the time slider was last moved to follow a live run */
     gboolean frame_shown; /* the view shows a frame of a run, not the model as built */
@@ -96,13 +95,19 @@ struct _MotusWindow {
     struct FlexJob *flex_job; /* a reduction running on a worker thread, or NULL */
 };
 
+/* What most of the window's code reads: the document's editor and model, the session's run bridge. */
+static inline MtEditor *motus_window_editor(MotusWindow *self) { return motus_document_get_editor(self->doc); }
+static inline const MtModel *motus_window_model(MotusWindow *self) { return motus_document_get_model(self->doc); }
+static inline MotusRunBridge *motus_window_bridge(MotusWindow *self) { return motus_session_get_bridge(self->session); }
+
 /* motus-window.c */
 void motus_window_set_status(MotusWindow *self, const char *text);
 void motus_window_error_dialog(MotusWindow *self, const char *title, const char *message);
 void motus_window_update_actions(MotusWindow *self);
-/* After the model changed (an edit, undo, a new document): views, tree,
- * inspector, result columns and title follow. fit: also frame the view. */
-void motus_window_model_changed(MotusWindow *self, gboolean fit);
+/* After the editor changed the model (an edit, undo, redo): the document
+ * says so ("changed") and the views, tree, inspector, result columns and
+ * title follow. */
+void motus_window_model_changed(MotusWindow *self);
 /* Replaces the document (takes ownership of editor and store). */
 void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store);
 void motus_window_refresh_title(MotusWindow *self);

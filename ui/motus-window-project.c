@@ -1,23 +1,14 @@
-/* motus-window-project.c — the window's document: a new project (the ground
- * and gravity), opening SQLite projects (.motus, through mt_store) and text
- * models (.motus.txt), save, save as (a project keeps its runs: the copy is
- * made with mt_project_save_copy), recent projects, and asking before
- * unsaved changes are dropped. */
-#include <errno.h>
-#include <glib/gstdio.h>
-#include <stdio.h>
+/* motus-window-project.c — the window's side of its document (the
+ * document itself is motus-document.c): the New, Open, Open Recent, Save and
+ * Save As actions and their file dialogs, the status messages after them,
+ * recent projects, and asking before unsaved changes are dropped.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <string.h>
-#include <unistd.h>
 
 #include "motus-i18n.h"
 #include "motus-recent.h"
 #include "motus-window-private.h"
 #include "mt_project.h"
-
-static gboolean is_text_path(const char *path)
-{
-    return g_str_has_suffix(path, ".txt") || g_str_has_suffix(path, ".motus.txt");
-}
 
 /* ---- recent projects ------------------------------------------------------------ */
 
@@ -50,28 +41,10 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", _("only local files can be opened"));
         return FALSE;
     }
-    MtError err = {0};
-    MtStore *store = NULL;
-    MtModel *m = NULL;
-    if (mt_store_is_sqlite_file(path)) {
-        /* a project; opened read-only when the file cannot be written */
-        store = mt_store_open(path, 0, &err);
-        if (!store && g_access(path, W_OK) != 0) {
-            MtError e2 = {0};
-            store = mt_store_open(path, MT_STORE_READONLY, &e2);
-        }
-        m = store ? mt_store_load_model(store, NULL, &err) : NULL;
-    } else {
-        m = mt_model_load(path, &err);
-    }
-    if (!m) {
-        mt_store_close(store);
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", err.msg);
-        return FALSE;
-    }
-    MtEditor *ed = mt_editor_new(m);
-    int recovered = store ? mt_store_recovered_runs(store) : 0;
-    motus_window_set_document(self, ed, path, store);
+    int recovered = 0;
+    if (!motus_document_open(self->doc, path, &recovered, error)) return FALSE;
+    MtStore *store = motus_document_get_store(self->doc);
+    const MtModel *m = motus_window_model(self);
     remember(self, path);
     g_autofree char *base = g_path_get_basename(path);
     g_autofree char *nb = g_strdup_printf(ngettext("%d body", "%d bodies", m->nbody), m->nbody);
@@ -98,93 +71,55 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
 
 void motus_window_load_last_run(MotusWindow *self)
 {
-    if (!self->store) return;
+    if (!motus_document_get_store(self->doc)) return;
     MtError err = {0};
-    long run = mt_project_last_run(self->store, &err);
+    long run = mt_project_last_run(motus_document_get_store(self->doc), &err);
     if (run <= 0) return;
     g_autoptr(GError) error = NULL;
-    if (!motus_run_bridge_load(self->bridge, self->path, run, &error)) {
+    if (!motus_run_bridge_load(motus_window_bridge(self), motus_document_get_path(self->doc), run, &error)) {
         motus_window_set_status(self, error->message);
         return;
     }
     motus_window_frames_loaded(self);
-    guint n = motus_run_bridge_n_frames(self->bridge);
+    guint n = motus_run_bridge_n_frames(motus_window_bridge(self));
     g_autofree char *msg = g_strdup_printf(_("Showing run %ld: %u frames to t = %.3f s"), run, n,
-                                           motus_run_bridge_last_time(self->bridge));
+                                           motus_run_bridge_last_time(motus_window_bridge(self)));
     motus_window_set_status(self, msg);
 }
 
 void motus_window_new_project(MotusWindow *self)
 {
-    motus_window_set_document(self, mt_editor_new(mt_edit_new_model()), NULL, NULL);
+    motus_document_new_project(self->doc);
     motus_window_set_status(self, _("New project: the ground and gravity. Add bodies from the + menu (Ctrl+B)."));
 }
 
-/* Writes a text model atomically (a temporary file renamed over it). */
-static gboolean write_model(const MtModel *m, const char *path, GError **error)
+/* The window's plots, as the document writes them: the layout (a project) and `plot` lines (a text model). */
+typedef struct {
+    char *layout;
+    MtPlotSpec plot[MT_PLOT_MAX];
+    int nplot;
+} Plots;
+
+static Plots *plots_now(MotusWindow *self)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", path);
-    int fd = g_mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    MtError err = {0};
-    if (!f) {
-        g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot write '%s': %s"), path, g_strerror(errno));
-        if (fd >= 0) close(fd);
-        return FALSE;
-    }
-    MtStatus rc = mt_model_write(m, f, &err);
-    if (fclose(f) != 0 && rc == MT_OK) rc = mt_error_set(&err, MT_ERR_IO, path, "%s", g_strerror(errno));
-    if (rc != MT_OK || g_rename(tmp, path) != 0) {
-        g_unlink(tmp);
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write '%s': %s"), path,
-                    rc ? err.msg : g_strerror(errno));
-        return FALSE;
-    }
-    return TRUE;
+    Plots *p = g_new0(Plots, 1);
+    p->layout = motus_window_plots_layout(self);
+    p->nplot = motus_window_plots_specs(self, p->plot, NULL);
+    return p;
 }
 
-/* The model in its text form with the window's plots as its `plot` lines. */
-static gboolean write_text(MotusWindow *self, const char *path, GError **error)
+static void plots_free(Plots *p)
 {
-    MtModel *m = mt_model_copy(self->model);
-    if (!m) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("out of memory"));
-        return FALSE;
-    }
-    m->nplot = motus_window_plots_specs(self, m->plot, NULL);
-    gboolean ok = write_model(m, path, error);
-    mt_model_free(m);
-    return ok;
+    g_free(p->layout);
+    g_free(p);
 }
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Plots, plots_free)
 
 gboolean motus_window_save(MotusWindow *self, GError **error)
 {
-    if (!self->editor) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
-        return FALSE;
-    }
-    if (!self->path) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("the new project has no file yet: use Save As"));
-        return FALSE;
-    }
-    if (self->readonly) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_READ_ONLY, _("'%s' is read-only: use Save As"), self->path);
-        return FALSE;
-    }
-    if (self->store) {
-        MtError err = {0};
-        g_autofree char *layout = motus_window_plots_layout(self);
-        if (mt_store_save_model(self->store, self->model, NULL, &err) != MT_OK ||
-            mt_store_save_plot(self->store, "layout", layout, &err) != MT_OK) {
-            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
-            return FALSE;
-        }
-    } else if (!write_text(self, self->path, error)) {
-        return FALSE;
-    }
-    mt_editor_mark_saved(self->editor);
-    motus_window_refresh_title(self);
-    g_autofree char *base = g_path_get_basename(self->path);
+    g_autoptr(Plots) p = plots_now(self);
+    if (!motus_document_save(self->doc, p->layout, p->plot, p->nplot, error)) return FALSE;
+    g_autofree char *base = g_path_get_basename(motus_document_get_path(self->doc));
     g_autofree char *msg = g_strdup_printf(_("Saved %s"), base);
     motus_window_set_status(self, msg);
     return TRUE;
@@ -192,66 +127,26 @@ gboolean motus_window_save(MotusWindow *self, GError **error)
 
 gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **error)
 {
-    if (!self->editor) {
+    if (!motus_window_editor(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
         return FALSE;
     }
-    if (motus_run_bridge_is_running(self->bridge)) {
+    if (motus_run_bridge_is_running(motus_window_bridge(self))) { /* it writes into the project or scratch project copied */
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("a run is going: stop it before saving as"));
         return FALSE;
     }
-    MtError err = {0};
-    if (is_text_path(path)) { /* the text form: the model only */
-        if (!write_text(self, path, error)) return FALSE;
-        g_clear_pointer(&self->store, mt_store_close);
-        self->readonly = FALSE;
-    } else {
-        /* a project: a copy of the open one (model, plots, runs) or a new file, then the model saved in it */
-        MtStore *scratch = !self->store && self->scratch ? mt_store_open(self->scratch, 0, &err) : NULL;
-        MtStore *from = self->store ? self->store : scratch; /* the runs made before saving come along */
-        if (from && (!self->path || strcmp(path, self->path))) {
-            MtStatus rc = mt_project_save_copy(from, path, &err);
-            mt_store_close(scratch);
-            if (rc != MT_OK) {
-                g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
-                return FALSE;
-            }
-        } else {
-            mt_store_close(scratch);
-            if (!self->store && g_file_test(path, G_FILE_TEST_EXISTS) && g_unlink(path) != 0) {
-                g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), _("cannot replace '%s': %s"), path,
-                            g_strerror(errno));
-                return FALSE;
-            }
-        }
-        MtStore *s = mt_store_open(path, MT_STORE_CREATE, &err);
-        g_autofree char *layout = motus_window_plots_layout(self);
-        if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK ||
-            mt_store_save_plot(s, "layout", layout, &err) != MT_OK) {
-            mt_store_close(s);
-            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
-            return FALSE;
-        }
-        g_clear_pointer(&self->store, mt_store_close);
-        self->store = s;
-        self->readonly = FALSE;
-        motus_window_drop_scratch(self); /* its runs are in the project now */
-    }
-    g_free(self->path);
-    self->path = g_strdup(path);
-    mt_editor_mark_saved(self->editor);
+    g_autoptr(Plots) p = plots_now(self);
+    if (!motus_document_save_as(self->doc, path, p->layout, p->plot, p->nplot, error)) return FALSE;
     remember(self, path);
-    motus_window_refresh_title(self);
-    motus_window_update_actions(self);
     g_autofree char *base = g_path_get_basename(path);
     g_autofree char *msg = g_strdup_printf(_("Saved as %s"), base);
     motus_window_set_status(self, msg);
     return TRUE;
 }
 
-const char *motus_window_get_path(MotusWindow *self) { return self->path; }
-gboolean motus_window_is_dirty(MotusWindow *self) { return self->editor && mt_editor_dirty(self->editor); }
-MtEditor *motus_window_get_editor(MotusWindow *self) { return self->editor; }
+const char *motus_window_get_path(MotusWindow *self) { return motus_document_get_path(self->doc); }
+gboolean motus_window_is_dirty(MotusWindow *self) { return motus_document_get_dirty(self->doc); }
+MtEditor *motus_window_get_editor(MotusWindow *self) { return motus_window_editor(self); }
 
 /* ---- asking before unsaved changes go --------------------------------------------- */
 
@@ -277,7 +172,7 @@ static void discard_response(GtkDialog *d, int response, gpointer data)
     MotusWindow *self = p->self;
     gtk_window_destroy(GTK_WINDOW(d));
     if (response == GTK_RESPONSE_ACCEPT) { /* save, then go on */
-        if (!self->path || self->readonly) {
+        if (!motus_document_get_path(self->doc) || motus_document_get_readonly(self->doc)) {
             save_as_then(self, p);
             return;
         }
@@ -380,8 +275,8 @@ static void act_open(GSimpleAction *a, GVariant *p, gpointer data)
     GtkFileChooserNative *d = gtk_file_chooser_native_new(_("Open a Project or a Model"), GTK_WINDOW(self),
                                                           GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
     add_filters(GTK_FILE_CHOOSER(d), FALSE);
-    if (self->path) {
-        g_autofree char *dir = g_path_get_dirname(self->path);
+    if (motus_document_get_path(self->doc)) {
+        g_autofree char *dir = g_path_get_dirname(motus_document_get_path(self->doc));
         g_autoptr(GFile) df = g_file_new_for_path(dir);
         gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
     }
@@ -419,7 +314,7 @@ static void save_as_response(GtkNativeDialog *d, int response, gpointer data)
         g_autofree char *path = f ? g_file_get_path(f) : NULL;
         g_autoptr(GError) error = NULL;
         /* a name without extension becomes a project */
-        if (path && !g_str_has_suffix(path, ".motus") && !is_text_path(path)) {
+        if (path && !g_str_has_suffix(path, ".motus") && !motus_document_is_text_path(path)) {
             char *p2 = g_strconcat(path, ".motus", NULL);
             g_free(path);
             path = p2;
@@ -442,11 +337,11 @@ static void save_as_then(MotusWindow *self, Pending *then)
                                                           GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
     add_filters(GTK_FILE_CHOOSER(d), FALSE);
     g_autofree char *name = NULL;
-    if (self->path) {
-        g_autofree char *base = g_path_get_basename(self->path);
+    if (motus_document_get_path(self->doc)) {
+        g_autofree char *base = g_path_get_basename(motus_document_get_path(self->doc));
         if (g_str_has_suffix(base, ".motus.txt")) base[strlen(base) - 4] = 0; /* offer the project */
         name = g_steal_pointer(&base);
-        g_autofree char *dir = g_path_get_dirname(self->path);
+        g_autofree char *dir = g_path_get_dirname(motus_document_get_path(self->doc));
         g_autoptr(GFile) df = g_file_new_for_path(dir);
         gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), df, NULL);
     }
@@ -468,7 +363,7 @@ static void act_save(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
     MotusWindow *self = data;
-    if (!self->path || self->readonly) {
+    if (!motus_document_get_path(self->doc) || motus_document_get_readonly(self->doc)) {
         act_save_as(NULL, NULL, self);
         return;
     }
@@ -491,7 +386,7 @@ static gboolean destroy_idle(gpointer w)
 static void close_then(MotusWindow *self, gpointer data)
 {
     (void)data;
-    if (self->editor) mt_editor_mark_saved(self->editor); /* the user chose: do not ask again */
+    motus_document_forget_changes(self->doc); /* the user chose: do not ask again */
     g_idle_add_full(G_PRIORITY_DEFAULT, destroy_idle, g_object_ref(self), g_object_unref);
 }
 
@@ -520,43 +415,14 @@ void motus_window_project_init(MotusWindow *self)
 
 /* ---- runs of a document without a project -------------------------------------------- */
 
-/* The scratch project with the model as it is now (a new version when it
- * changed): a run of a new project or of a text model is stored there, so
- * that Save As can keep it. NULL with error when it cannot be written. */
 const char *motus_window_scratch_project(MotusWindow *self, GError **error)
 {
-    if (!self->scratch) {
-        g_autofree char *dir = g_dir_make_tmp("motus-runs-XXXXXX", NULL);
-        if (!dir) {
-            g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot make a folder for the runs in '%s'"),
-                        g_get_tmp_dir());
-            return NULL;
-        }
-        self->scratch = g_build_filename(dir, "runs.motus", NULL);
-    }
-    MtError err = {0};
-    MtStore *s = mt_store_open(self->scratch, MT_STORE_CREATE, &err);
-    if (!s || mt_store_save_model(s, self->model, NULL, &err) != MT_OK) {
-        mt_store_close(s);
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
-        return NULL;
-    }
-    mt_store_close(s);
-    return self->scratch;
+    return motus_document_scratch_project(self->doc, error);
 }
 
-/* Deletes the scratch project and its folder (no run of it is going). */
-void motus_window_drop_scratch(MotusWindow *self)
+void motus_window_drop_scratch(MotusWindow *self) { motus_document_drop_scratch(self->doc); }
+
+void motus_window_project_dispose(MotusWindow *self)
 {
-    if (!self->scratch) return;
-    static const char *const tails[] = {"", "-wal", "-shm", "-journal"};
-    for (guint i = 0; i < G_N_ELEMENTS(tails); i++) {
-        g_autofree char *f = g_strconcat(self->scratch, tails[i], NULL);
-        g_unlink(f);
-    }
-    g_autofree char *dir = g_path_get_dirname(self->scratch);
-    g_rmdir(dir);
-    g_clear_pointer(&self->scratch, g_free);
+    if (self->doc) motus_document_drop_scratch(self->doc);
 }
-
-void motus_window_project_dispose(MotusWindow *self) { motus_window_drop_scratch(self); }

@@ -4,7 +4,8 @@
  * reaction forces of every joint (on the body of marker i, at marker i), to
  * a chosen scale; and a camera that follows the selected body. Vectors come
  * from the stored result columns: v_P = v_O + ω × r, a_P = a_O + ε × r + ω × (ω × r)
- * with r from the body origin O to the point P. */
+ * with r from the body origin O to the point P.
+ * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@ static double user_scale(MotusWindow *self)
 /* The point followed: body and point in body axes, from the selection. */
 static gboolean tracked_point(MotusWindow *self, int *body, double p[3])
 {
-    const MtModel *m = self->model;
+    const MtModel *m = motus_window_model(self);
     if (!m) return FALSE;
     if (self->sel_kind == MT_EDIT_BODY && self->sel_index >= 0) {
         *body = self->sel_index;
@@ -67,7 +68,7 @@ static void cols3(MotusWindow *self, const char *name, const char *const suf[3],
 {
     for (int k = 0; k < 3; k++) {
         g_autofree char *c = g_strdup_printf("%s.%s", name, suf[k]);
-        col[k] = motus_run_bridge_find_column(self->bridge, c);
+        col[k] = motus_run_bridge_find_column(motus_window_bridge(self), c);
     }
 }
 
@@ -80,7 +81,7 @@ static gboolean point_state(MotusWindow *self, const BodyCols *bc, int body, con
                             double x[3], double v[3], double a[3])
 {
     double t;
-    if (!motus_run_bridge_get_frame(self->bridge, i, &t, pose)) return FALSE;
+    if (!motus_run_bridge_get_frame(motus_window_bridge(self), i, &t, pose)) return FALSE;
     const double *o = pose + 7 * body;
     double R[9], r[3];
     rot_of(o + 3, R);
@@ -88,10 +89,10 @@ static gboolean point_state(MotusWindow *self, const BodyCols *bc, int body, con
     for (int k = 0; k < 3; k++) x[k] = o[k] + r[k];
     double w[3], e[3], vo[3], ao[3], wr[3], wwr[3], er[3];
     for (int k = 0; k < 3; k++) {
-        vo[k] = motus_run_bridge_value(self->bridge, bc->v[k], i);
-        w[k] = motus_run_bridge_value(self->bridge, bc->w[k], i);
-        ao[k] = motus_run_bridge_value(self->bridge, bc->a[k], i);
-        e[k] = motus_run_bridge_value(self->bridge, bc->e[k], i);
+        vo[k] = motus_run_bridge_value(motus_window_bridge(self), bc->v[k], i);
+        w[k] = motus_run_bridge_value(motus_window_bridge(self), bc->w[k], i);
+        ao[k] = motus_run_bridge_value(motus_window_bridge(self), bc->a[k], i);
+        e[k] = motus_run_bridge_value(motus_window_bridge(self), bc->e[k], i);
     }
     cross(wr, w, r);
     cross(wwr, w, wr);
@@ -109,13 +110,13 @@ void motus_window_teach_update(MotusWindow *self)
 {
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
     motus_viewport_clear_overlay(self->viewport);
-    guint n = motus_run_bridge_n_frames(self->bridge);
-    const MtModel *m = self->model;
-    if (!n || !m || motus_run_bridge_n_bodies(self->bridge) != m->nbody) return;
+    guint n = motus_run_bridge_n_frames(motus_window_bridge(self));
+    const MtModel *m = motus_window_model(self);
+    if (!n || !m || motus_run_bridge_n_bodies(motus_window_bridge(self)) != m->nbody) return;
     gboolean trace = flag(self, "show-trace"), vel = flag(self, "show-velocity"), acc = flag(self, "show-acceleration");
     gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow");
     if (!trace && !vel && !acc && !reac && !follow) return;
-    guint cur = motus_run_bridge_frame_at(self->bridge, self->time);
+    guint cur = motus_run_bridge_frame_at(motus_window_bridge(self), motus_session_get_time(self->session));
     double L = motus_viewport_get_scale(self->viewport), f = user_scale(self);
     guint stride = MAX(1u, n / 400u); /* scales and traces from about 400 frames */
     double *pose = g_new(double, 7 * (m->nbody + 1));
@@ -164,15 +165,15 @@ void motus_window_teach_update(MotusWindow *self)
         for (guint i = 0; i < n; i += stride)
             for (int j = 0; j < m->njoint; j++) {
                 double F[3];
-                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(self->bridge, fc[j][k], i);
+                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(motus_window_bridge(self), fc[j][k], i);
                 if (isfinite(norm3(F))) fmax_ = fmax(fmax_, norm3(F));
             }
-        if (fmax_ > 0 && motus_run_bridge_get_frame(self->bridge, cur, NULL, pose)) {
+        if (fmax_ > 0 && motus_run_bridge_get_frame(motus_window_bridge(self), cur, NULL, pose)) {
             motus_viewport_set_poses(self->viewport, pose);
             for (int j = 0; j < m->njoint; j++) {
                 const MtMarkerSpec *mk = &m->marker[m->joint[j].mi];
                 double x[3], F[3];
-                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(self->bridge, fc[j][k], cur);
+                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(motus_window_bridge(self), fc[j][k], cur);
                 if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, x)) continue;
                 double s = 0.3 * L * f / fmax_, d[3] = {F[0] * s, F[1] * s, F[2] * s};
                 g_autofree char *label = g_strdup_printf("%s: F = %.4g N", m->joint[j].name, norm3(F));

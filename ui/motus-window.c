@@ -1,9 +1,11 @@
-/* motus-window.c — the main window (see motus-window.h): widgets, the
- * document and its views, runs, playback, plots and screenshots. The GTK
- * thread owns the model (through its MtEditor), the widgets and GL; the run
- * bridge owns the worker. Playback shows one stored frame at `time`,
- * advanced by a tick callback. Projects are in motus-window-project.c,
- * editing in motus-window-edit.c. */
+/* motus-window.c — the main window (see motus-window.h): widgets, the views
+ * of its document (MotusDocument: model, file, undo; motus-document.h) and
+ * of its session (MotusSession: the run bridge with the worker and frames,
+ * the time shown, playback; motus-session.h), run status, plots and
+ * screenshots. The GTK thread owns the model, the widgets and GL; the run
+ * bridge owns the worker. The window shows the stored frame at the
+ * session's time whenever it changes ("time-changed"). Project actions are
+ * in motus-window-project.c, editing in motus-window-edit.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,26 +60,46 @@ static double speed_factor(MotusWindow *self)
     return i < G_N_ELEMENTS(f) ? f[i] : 1.0;
 }
 
-static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(self->bridge); }
+/* Playback speed and looping are the session's; the controls set them. */
+static void speed_changed(GObject *dd, GParamSpec *pspec, gpointer data)
+{
+    (void)dd, (void)pspec;
+    MotusWindow *self = data;
+    motus_session_set_speed(self->session, speed_factor(self));
+}
+
+static void loop_toggled(GtkToggleButton *b, gpointer data)
+{
+    motus_session_set_loop(((MotusWindow *)data)->session, gtk_toggle_button_get_active(b));
+}
+
+static guint n_frames(MotusWindow *self) { return motus_run_bridge_n_frames(motus_window_bridge(self)); }
 
 /* ---- playback ------------------------------------------------------------------ */
 
 static void set_time_label(MotusWindow *self)
 {
-    double end = n_frames(self) ? motus_run_bridge_until(self->bridge) : (self->model ? self->model->solver.until : 0);
+    const MtModel *m = motus_window_model(self);
+    double end = n_frames(self) ? motus_run_bridge_until(motus_window_bridge(self)) : (m ? m->solver.until : 0);
     char buf[64];
     const char *s = mt_unit_label(mt_unit_si(MT_DIM_TIME));
-    g_snprintf(buf, sizeof buf, "%.3f %s / %.3f %s", self->time, s, end, s);
+    g_snprintf(buf, sizeof buf, "%.3f %s / %.3f %s", motus_session_get_time(self->session), s, end, s);
     motus_ticker_set_text(self->time_label, buf);
 }
 
-static void show_time(MotusWindow *self, double t)
+static void show_time(MotusWindow *self, double t) { motus_session_show_time(self->session, t); }
+
+/* The session's time changed (a tick, the slider, a live frame): the view, plots and slider follow. */
+static void time_changed(MotusSession *session, double t, gpointer data)
 {
-    self->time = t;
-    if (n_frames(self) && self->model && motus_run_bridge_n_bodies(self->bridge) == self->model->nbody) {
-        guint i = motus_run_bridge_frame_at(self->bridge, t);
+    (void)session;
+    MotusWindow *self = data;
+    MotusRunBridge *b = motus_window_bridge(self);
+    const MtModel *m = motus_window_model(self);
+    if (n_frames(self) && m && motus_run_bridge_n_bodies(b) == m->nbody) {
+        guint i = motus_run_bridge_frame_at(b, t);
         double tf;
-        if (motus_run_bridge_get_frame(self->bridge, i, &tf, self->poses))
+        if (motus_run_bridge_get_frame(b, i, &tf, self->poses))
             motus_viewport_set_poses(self->viewport, self->poses);
         motus_window_flex_show_frame(self, TRUE, i);
         motus_window_plots_cursor(self, t);
@@ -89,7 +111,8 @@ static void show_time(MotusWindow *self, double t)
     /* Moving the slider lays the window out again: while it follows a live
      * run (many frames a second) it moves four times a second. */
     gint64 now = g_get_monotonic_time();
-    if (!(self->follow_live && motus_run_bridge_is_running(self->bridge)) || now - self->slider_moved > 250000) {
+    if (!(motus_session_get_follow_live(self->session) && motus_run_bridge_is_running(b)) ||
+        now - self->slider_moved > 250000) {
         self->slider_moved = now;
         self->quiet = TRUE;
         gtk_adjustment_set_value(self->time_adjustment, t);
@@ -99,58 +122,20 @@ static void show_time(MotusWindow *self, double t)
     motus_window_teach_update(self);
 }
 
-static gboolean tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
-{
-    (void)w;
-    MotusWindow *self = data;
-    gint64 now = gdk_frame_clock_get_frame_time(clock);
-    double dt = self->last_tick ? (double)(now - self->last_tick) * 1e-6 : 0;
-    self->last_tick = now;
-    double end = motus_run_bridge_last_time(self->bridge), t = self->time + dt * speed_factor(self);
-    if (t >= end) {
-        if (motus_run_bridge_is_running(self->bridge))
-            t = end;
-        else if (gtk_toggle_button_get_active(self->loop_button))
-            t = 0;
-        else {
-            t = end;
-            self->playing = FALSE;
-        }
-    }
-    show_time(self, t);
-    if (!self->playing) {
-        self->tick_id = 0;
-        update_actions(self);
-        return G_SOURCE_REMOVE;
-    }
-    return G_SOURCE_CONTINUE;
-}
-
-static void set_playing(MotusWindow *self, gboolean play)
-{
-    self->playing = play;
-    if (play && !self->tick_id) {
-        self->last_tick = 0;
-        self->tick_id = gtk_widget_add_tick_callback(GTK_WIDGET(self), tick, self, NULL);
-    } else if (!play && self->tick_id) {
-        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->tick_id);
-        self->tick_id = 0;
-    }
-    update_actions(self);
-}
+static void set_playing(MotusWindow *self, gboolean play) { motus_session_set_playing(self->session, play); }
 
 static void scale_moved(GtkAdjustment *adj, gpointer data)
 {
     MotusWindow *self = data;
     if (self->quiet) return;
-    self->follow_live = FALSE;
+    motus_session_set_follow_live(self->session, FALSE);
     set_playing(self, FALSE);
     show_time(self, gtk_adjustment_get_value(adj));
 }
 
 void motus_window_set_time(MotusWindow *self, double t)
 {
-    self->follow_live = FALSE;
+    motus_session_set_follow_live(self->session, FALSE);
     set_playing(self, FALSE);
     show_time(self, t);
 }
@@ -177,7 +162,7 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
     motus_ticker_set_text(self->run_label, info);
     motus_window_extend_plots(self);
     motus_window_flex_extend(self);
-    if (self->follow_live) show_time(self, last);
+    if (motus_session_get_follow_live(self->session)) show_time(self, last);
     if (n > 0 && !self->run_frames_seen) { /* the run's first frames: the actions that need frames */
         self->run_frames_seen = TRUE;
         update_actions(self);
@@ -188,12 +173,12 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
  * about 300, and about 20 000 body positions). */
 static void include_motion(MotusWindow *self)
 {
-    MotusRunBridge *b = self->bridge;
+    MotusRunBridge *b = motus_window_bridge(self);
     guint n = n_frames(self);
-    if (!n || !self->model || motus_run_bridge_n_bodies(b) != self->model->nbody) return;
-    guint want = MAX(2u, MIN(300u, 20000u / (guint)(self->model->nbody + 1)));
+    if (!n || !motus_window_model(self) || motus_run_bridge_n_bodies(b) != motus_window_model(self)->nbody) return;
+    guint want = MAX(2u, MIN(300u, 20000u / (guint)(motus_window_model(self)->nbody + 1)));
     guint stride = MAX(1u, n / want);
-    double *poses = g_new(double, 7 * (self->model->nbody + 1));
+    double *poses = g_new(double, 7 * (motus_window_model(self)->nbody + 1));
     for (guint i = 0; i < n; i += stride)
         if (motus_run_bridge_get_frame(b, i, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
     if (motus_run_bridge_get_frame(b, n - 1, NULL, poses)) motus_viewport_include_poses(self->viewport, poses);
@@ -206,10 +191,10 @@ void motus_window_frames_loaded(MotusWindow *self)
     self->plotted = 0;
     motus_window_refill_plots(self);
     motus_window_flex_reset(self);
-    double until = motus_run_bridge_until(self->bridge);
+    double until = motus_run_bridge_until(motus_window_bridge(self));
     gtk_adjustment_set_upper(self->time_adjustment, fmax(until, 1e-9));
     include_motion(self);
-    self->follow_live = FALSE;
+    motus_session_set_follow_live(self->session, FALSE);
     show_time(self, 0);
     update_actions(self);
 }
@@ -233,7 +218,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     motus_window_extend_plots(self);
     motus_window_plots_settle(self);
     motus_window_flex_extend(self);
-    if (self->follow_live) show_time(self, last);
+    if (motus_session_get_follow_live(self->session)) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
     g_signal_emit(self, signals[SIG_RUN_FINISHED], 0, ok && !cancelled, ok ? "" : message);
@@ -241,34 +226,36 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
 
 gboolean motus_window_run(MotusWindow *self, GError **error)
 {
-    if (!self->model) {
+    if (!motus_window_model(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
         return FALSE;
     }
     motus_window_pick_cancel(self);
     set_playing(self, FALSE);
     /* a run of a project is stored in it, with the model it belongs to: unsaved edits are saved first */
-    const char *project = self->store && !self->readonly ? self->path : NULL;
-    if (project && mt_editor_dirty(self->editor) && !motus_window_save(self, error)) return FALSE;
+    MtStore *store = motus_document_get_store(self->doc);
+    const char *project = store && !motus_document_get_readonly(self->doc) ? motus_document_get_path(self->doc) : NULL;
+    if (project && mt_editor_dirty(motus_window_editor(self)) && !motus_window_save(self, error)) return FALSE;
     /* a document without a project keeps its runs in a scratch one until it is saved as a project */
-    const char *store_in = project ? project : self->store ? NULL : motus_window_scratch_project(self, error);
-    if (!project && !self->store && !store_in) return FALSE;
-    if (!motus_run_bridge_start_stored(self->bridge, self->model, store_in, error)) return FALSE;
+    const char *store_in = project ? project : store ? NULL : motus_window_scratch_project(self, error);
+    if (!project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
+    if (!motus_run_bridge_start_stored(motus_window_bridge(self), motus_window_model(self), store_in, error))
+        return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
-    self->follow_live = TRUE;
+    motus_session_set_follow_live(self->session, TRUE);
     self->run_frames_seen = FALSE;
     self->plotted = 0;
     motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
     motus_window_refill_plots(self);
-    gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(self->bridge), 1e-9));
+    gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(motus_window_bridge(self)), 1e-9));
     motus_ticker_set_fraction(self->progress, 0);
     if (project) {
         g_autofree char *msg = g_strdup_printf(_("Running… (stored as run %ld of the project)"),
-                                               motus_run_bridge_run_id(self->bridge));
+                                               motus_run_bridge_run_id(motus_window_bridge(self)));
         set_status(self, msg);
     } else {
-        set_status(self, self->path ? _("Running… (a text model keeps its runs in memory only: save as a project to "
+        set_status(self, motus_document_get_path(self->doc) ? _("Running… (a text model keeps its runs in memory only: save as a project to "
                                         "store them)")
                                     : _("Running… (save the project to store its runs)"));
     }
@@ -276,39 +263,45 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     return TRUE;
 }
 
-gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is_running(self->bridge); }
+gboolean motus_window_is_running(MotusWindow *self) { return motus_run_bridge_is_running(motus_window_bridge(self)); }
 
 /* ---- opening -------------------------------------------------------------------- */
 
 void motus_window_refresh_title(MotusWindow *self)
 {
     /* the model's title, else the file's name: a new project saved as my-pendulum.motus is "my-pendulum.motus" */
-    g_autofree char *base = self->path ? g_path_get_basename(self->path) : g_strdup(_("New project"));
-    const char *title = self->model && self->model->title[0] ? self->model->title : base;
-    gboolean dirty = self->editor && mt_editor_dirty(self->editor);
-    g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, self->readonly ? _(" (read-only)") : "");
+    const char *path = motus_document_get_path(self->doc);
+    const MtModel *m = motus_window_model(self);
+    g_autofree char *base = path ? g_path_get_basename(path) : g_strdup(_("New project"));
+    const char *title = m && m->title[0] ? m->title : base;
+    gboolean dirty = motus_document_get_dirty(self->doc);
+    gboolean ro = motus_document_get_readonly(self->doc);
+    g_autofree char *t = g_strdup_printf("%s%s%s", dirty ? "• " : "", title, ro ? _(" (read-only)") : "");
     gtk_window_set_title(GTK_WINDOW(self), t);
 }
 
 void motus_window_stop_playback(MotusWindow *self) { set_playing(self, FALSE); }
 
-void motus_window_model_changed(MotusWindow *self, gboolean fit)
+void motus_window_model_changed(MotusWindow *self) { motus_document_changed(self->doc); /* "changed" below */ }
+
+/* The views show the document's model as it is now; fit: also frame the view (a new document). */
+static void show_model(MotusWindow *self, gboolean fit)
 {
-    const MtModel *m = self->editor ? mt_editor_model(self->editor) : NULL;
-    int nbody_old = self->model ? self->model->nbody : -1;
-    self->model = m;
-    self->view_state = self->editor ? mt_editor_state(self->editor) : 0;
+    const MtModel *m = motus_window_model(self);
+    self->view_state = motus_window_editor(self) ? mt_editor_state(motus_window_editor(self)) : 0;
     g_autoptr(GString) problems = g_string_new(NULL);
-    g_autofree char *dir = self->path ? g_path_get_dirname(self->path) : NULL;
+    const char *path = motus_document_get_path(self->doc);
+    g_autofree char *dir = path ? g_path_get_dirname(path) : NULL;
     if (fit)
         motus_viewport_set_model(self->viewport, m, dir, problems);
     else
         motus_viewport_update_model(self->viewport, m, dir, problems);
     self->frame_shown = FALSE; /* both show the model as built */
-    if (m && m->nbody != nbody_old) {
+    if (m && m->nbody != self->nbody_shown) {
         g_free(self->poses);
         self->poses = g_new0(double, 7 * (m->nbody + 1));
     }
+    self->nbody_shown = m ? m->nbody : -1;
     motus_model_tree_set_model(self->tree, m);
     motus_window_list_columns(self, problems);
     motus_window_plots_model_changed(self, fit && m);
@@ -316,7 +309,8 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
     motus_window_flex_reset(self);
     if (m && !n_frames(self)) gtk_adjustment_set_upper(self->time_adjustment, fmax(m->solver.until, 1e-9));
     /* frames of a run of another model no longer fit the bodies: show the model as built */
-    if (m && motus_run_bridge_n_bodies(self->bridge) != m->nbody) motus_viewport_show_initial(self->viewport);
+    if (m && motus_run_bridge_n_bodies(motus_window_bridge(self)) != m->nbody)
+        motus_viewport_show_initial(self->viewport);
     motus_window_select(self, self->sel_kind, self->sel_index);
     if (problems->len) {
         g_strchomp(problems->str);
@@ -328,26 +322,53 @@ void motus_window_model_changed(MotusWindow *self, gboolean fit)
 
 void motus_window_set_document(MotusWindow *self, MtEditor *editor, const char *path, MtStore *store)
 {
-    if (motus_run_bridge_is_running(self->bridge)) motus_run_bridge_stop_and_wait(self->bridge);
+    motus_document_replace(self->doc, editor, path, store); /* "closing", then "replaced" below */
+}
+
+/* An edit, undo or redo changed the model: the views follow. */
+static void document_changed(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    show_model(data, FALSE);
+}
+
+/* The old document goes: its run stops (it writes into its file or scratch project), playback and picking too. */
+static void document_closing(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    MotusWindow *self = data;
+    MotusRunBridge *b = motus_window_bridge(self);
+    if (motus_run_bridge_is_running(b)) motus_run_bridge_stop_and_wait(b);
     motus_window_pick_cancel(self);
     set_playing(self, FALSE);
-    g_clear_pointer(&self->editor, mt_editor_free);
-    g_clear_pointer(&self->store, mt_store_close);
-    motus_window_drop_scratch(self);
-    g_free(self->path);
-    self->editor = editor;
-    self->store = store;
-    self->path = g_strdup(path);
-    self->readonly = store && mt_store_readonly(store);
-    self->model = NULL;
+}
+
+/* A new model or file: nothing selected, no frames, the views show it framed. */
+static void document_replaced(MotusDocument *doc, gpointer data)
+{
+    (void)doc;
+    MotusWindow *self = data;
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
-    motus_run_bridge_clear(self->bridge);
-    motus_window_model_changed(self, TRUE);
+    motus_run_bridge_clear(motus_window_bridge(self));
+    self->nbody_shown = -1; /* a new frame buffer even with as many bodies */
+    /* the document's model pointer follows the new editor; the views are framed once, here */
+    g_signal_handlers_block_by_func(self->doc, document_changed, self);
+    motus_document_changed(self->doc);
+    g_signal_handlers_unblock_by_func(self->doc, document_changed, self);
+    show_model(self, TRUE);
     show_time(self, 0);
     motus_ticker_set_fraction(self->progress, 0);
     motus_ticker_set_text(self->run_label, "");
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
+}
+
+/* Saved, saved as, read-only, undo back to the saved state: the title and Save follow. */
+static void document_state(GObject *doc, GParamSpec *pspec, gpointer data)
+{
+    (void)doc, (void)pspec;
+    motus_window_refresh_title(data);
+    update_actions(data);
 }
 
 /* ---- selection -------------------------------------------------------------------- */
@@ -356,7 +377,7 @@ static void tree_selected(MotusModelTree *tree, int kind, int index, gpointer da
 {
     (void)tree;
     MotusWindow *self = data;
-    if (!self->model) return;
+    if (!motus_window_model(self)) return;
     MtEditKind k = motus_edit_kind_of((MotusEntityKind)kind);
     motus_window_select(self, k, kind == MOTUS_ENTITY_GROUND ? MT_GROUND : index);
 }
@@ -365,10 +386,10 @@ static void body_picked(MotusViewport *vp, int body, gpointer data)
 {
     (void)vp;
     MotusWindow *self = data;
-    if (!self->model) return;
+    if (!motus_window_model(self)) return;
     if (body < 0)
         motus_model_tree_select(self->tree, MOTUS_ENTITY_NONE, -1);
-    else if (body >= self->model->nbody)
+    else if (body >= motus_window_model(self)->nbody)
         motus_model_tree_select(self->tree, MOTUS_ENTITY_GROUND, -1);
     else
         motus_model_tree_select(self->tree, MOTUS_ENTITY_BODY, body);
@@ -391,13 +412,13 @@ static void set_enabled(MotusWindow *self, const char *name, gboolean on)
 /* The one place where the enabled state of the window's actions is decided. */
 void motus_window_update_actions(MotusWindow *self)
 {
-    gboolean running = motus_run_bridge_is_running(self->bridge);
+    gboolean running = motus_run_bridge_is_running(motus_window_bridge(self));
     gboolean frames = n_frames(self) > 0;
     /* the playback controls a run's frames will need are enabled when it starts, with Run, Pause and Stop:
      * the widgets change state (and the window repaints them) in that frame, not with the first frames
      * drawn; with no frames yet they do nothing */
     gboolean coming = frames || running;
-    gboolean doc = self->editor != NULL;
+    gboolean doc = motus_window_editor(self) != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
     set_enabled(self, "run", doc && !running && !self->flex_job);
@@ -413,10 +434,10 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "pin-curves", curves > 0 && coming);
     set_enabled(self, "remove-plot", self->plots && self->plots->len > 1);
     set_enabled(self, "add-plot", self->plots && self->plots->len < MT_PLOT_MAX);
-    set_enabled(self, "save", doc && !self->readonly);
+    set_enabled(self, "save", doc && !motus_document_get_readonly(self->doc));
     set_enabled(self, "save-as", doc);
-    set_enabled(self, "undo", doc && mt_editor_can_undo(self->editor));
-    set_enabled(self, "redo", doc && mt_editor_can_redo(self->editor));
+    set_enabled(self, "undo", doc && mt_editor_can_undo(motus_window_editor(self)));
+    set_enabled(self, "redo", doc && mt_editor_can_redo(motus_window_editor(self)));
     set_enabled(self, "delete", sel);
     set_enabled(self, "duplicate", sel);
     set_enabled(self, "rename", named);
@@ -432,9 +453,10 @@ void motus_window_update_actions(MotusWindow *self)
     set_enabled(self, "import-mesh", doc && !running && !self->flex_job);
     set_enabled(self, "add-flex-marker", doc && !running && !self->flex_job && motus_viewport_n_modal(self->viewport) > 0);
     gtk_widget_set_sensitive(GTK_WIDGET(self->time_scale), coming);
-    gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), self->model != NULL);
+    gtk_widget_set_sensitive(GTK_WIDGET(self->column_dropdown), motus_window_model(self) != NULL);
     /* setting an icon, even the same one, lays the window out again */
-    const char *icon = self->playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic";
+    gboolean playing = motus_session_get_playing(self->session);
+    const char *icon = playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic";
     if (g_strcmp0(gtk_button_get_icon_name(self->play_button), icon)) gtk_button_set_icon_name(self->play_button, icon);
     if (!running) {
         GAction *p = g_action_map_lookup_action(G_ACTION_MAP(self), "pause");
@@ -463,7 +485,7 @@ static void act_pause(GSimpleAction *a, GVariant *p, gpointer data)
     g_autoptr(GVariant) state = g_action_get_state(G_ACTION(a));
     gboolean paused = !g_variant_get_boolean(state);
     g_simple_action_set_state(a, g_variant_new_boolean(paused));
-    motus_run_bridge_set_paused(self->bridge, paused);
+    motus_run_bridge_set_paused(motus_window_bridge(self), paused);
     set_status(self, paused ? _("Run paused") : _("Running…"));
 }
 
@@ -471,9 +493,9 @@ static void act_stop(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
     MotusWindow *self = data;
-    if (motus_run_bridge_is_running(self->bridge)) {
+    if (motus_run_bridge_is_running(motus_window_bridge(self))) {
         set_status(self, _("Stopping…"));
-        motus_run_bridge_cancel(self->bridge);
+        motus_run_bridge_cancel(motus_window_bridge(self));
     } else if (motus_window_is_picking(self)) {
         motus_window_pick_cancel(self);
         set_status(self, _("Cancelled"));
@@ -485,12 +507,13 @@ static void act_play_pause(GSimpleAction *a, GVariant *p, gpointer data)
     (void)a, (void)p;
     MotusWindow *self = data;
     if (!n_frames(self)) return;
-    if (self->playing) {
+    if (motus_session_get_playing(self->session)) {
         set_playing(self, FALSE);
         return;
     }
-    self->follow_live = FALSE;
-    if (!motus_run_bridge_is_running(self->bridge) && self->time >= motus_run_bridge_last_time(self->bridge))
+    motus_session_set_follow_live(self->session, FALSE);
+    MotusRunBridge *b = motus_window_bridge(self);
+    if (!motus_run_bridge_is_running(b) && motus_session_get_time(self->session) >= motus_run_bridge_last_time(b))
         show_time(self, 0);
     set_playing(self, TRUE);
 }
@@ -502,10 +525,10 @@ static void act_step(GSimpleAction *a, GVariant *p, gpointer data)
     guint n = n_frames(self);
     if (!n) return;
     int d = g_variant_get_int32(p);
-    long i = (long)motus_run_bridge_frame_at(self->bridge, self->time) + d;
+    long i = (long)motus_run_bridge_frame_at(motus_window_bridge(self), motus_session_get_time(self->session)) + d;
     i = CLAMP(i, 0, (long)n - 1);
     double t;
-    if (motus_run_bridge_get_frame(self->bridge, (guint)i, &t, NULL)) motus_window_set_time(self, t);
+    if (motus_run_bridge_get_frame(motus_window_bridge(self), (guint)i, &t, NULL)) motus_window_set_time(self, t);
 }
 
 static void act_view(GSimpleAction *a, GVariant *p, gpointer data)
@@ -650,13 +673,13 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
     motus_viewport_get_background(self->viewport, top, bot);
     g_string_append_printf(s, "background %.4f %.4f %.4f %.4f %.4f %.4f\n", top[0], top[1], top[2], bot[0], bot[1],
                            bot[2]);
-    for (int b = 0; self->model && b < self->model->nbody; b++) {
+    for (int b = 0; motus_window_model(self) && b < motus_window_model(self)->nbody; b++) {
         double x, y;
         graphene_point_t a, out;
         if (!motus_viewport_project_body(self->viewport, b, &x, &y)) continue;
         a = GRAPHENE_POINT_INIT((float)x, (float)y);
         if (!gtk_widget_compute_point(area, root, &a, &out)) continue;
-        g_string_append_printf(s, "body %s %d %d\n", self->model->body[b].name, (int)lround(out.x), (int)lround(out.y));
+        g_string_append_printf(s, "body %s %d %d\n", motus_window_model(self)->body[b].name, (int)lround(out.x), (int)lround(out.y));
     }
     /* flexible bodies: the legend, the colour range, each body's box on screen (deformed as drawn) and
      * where its most displaced vertex is drawn and would be undeformed */
@@ -670,7 +693,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
         if (gtk_widget_get_visible(legend)) widget_rect(legend, root, s, "legend");
     }
     double scale = motus_viewport_get_deformation_scale(self->viewport);
-    for (int b = 0; self->model && b < self->model->nbody; b++) {
+    for (int b = 0; motus_window_model(self) && b < motus_window_model(self)->nbody; b++) {
         int n = motus_viewport_flex_n_vertices(self->viewport, b);
         if (!n) continue;
         double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, p[3], x, y;
@@ -680,7 +703,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
                 x0 = fmin(x0, x), y0 = fmin(y0, y), x1 = fmax(x1, x), y1 = fmax(y1, y);
         graphene_point_t a = GRAPHENE_POINT_INIT(0, 0), o;
         if (!(x0 <= x1) || !gtk_widget_compute_point(area, root, &a, &o)) continue;
-        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", self->model->body[b].name, (int)lround(o.x + x0),
+        g_string_append_printf(s, "flexbody %s %d %d %d %d\n", motus_window_model(self)->body[b].name, (int)lround(o.x + x0),
                                (int)lround(o.y + y0), (int)lround(o.x + x1), (int)lround(o.y + y1));
         int v = motus_viewport_flex_peak_vertex(self->viewport, b);
         double pd[3], pu[3], xd, yd, xu, yu;
@@ -688,7 +711,7 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
             motus_viewport_flex_vertex(self->viewport, b, v, 0, pu) &&
             motus_viewport_project_point(self->viewport, pd, &xd, &yd) &&
             motus_viewport_project_point(self->viewport, pu, &xu, &yu))
-            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", self->model->body[b].name, v, o.x + xd,
+            g_string_append_printf(s, "flexpeak %s %d %.1f %.1f %.1f %.1f\n", motus_window_model(self)->body[b].name, v, o.x + xd,
                                    o.y + yd, o.x + xu, o.y + yu);
     }
     g_string_append_printf(s, "curves %d\nframes %u\n", motus_plot_n_curves(self->plot), n_frames(self));
@@ -713,29 +736,27 @@ GtkWidget *motus_window_get_viewport(MotusWindow *self) { return GTK_WIDGET(self
 GtkWidget *motus_window_get_model_tree(MotusWindow *self) { return GTK_WIDGET(self->tree); }
 GtkWidget *motus_window_get_plot(MotusWindow *self) { return GTK_WIDGET(self->plot); }
 guint motus_window_get_n_frames(MotusWindow *self) { return n_frames(self); }
-double motus_window_get_time(MotusWindow *self) { return self->time; }
-gboolean motus_window_is_playing(MotusWindow *self) { return self->playing; }
+double motus_window_get_time(MotusWindow *self) { return motus_session_get_time(self->session); }
+gboolean motus_window_is_playing(MotusWindow *self) { return motus_session_get_playing(self->session); }
 const char *motus_window_get_status(MotusWindow *self) { return gtk_label_get_text(self->status_label); }
 
 guint motus_window_get_column(MotusWindow *self, const char *name, double **t, double **v)
 {
-    int col = motus_run_bridge_find_column(self->bridge, name);
+    int col = motus_run_bridge_find_column(motus_window_bridge(self), name);
     guint n = n_frames(self);
     *t = g_new(double, MAX(n, 1));
     *v = g_new(double, MAX(n, 1));
-    return col >= 0 ? motus_run_bridge_copy_column(self->bridge, col, 0, n, *t, *v) : 0;
+    return col >= 0 ? motus_run_bridge_copy_column(motus_window_bridge(self), col, 0, n, *t, *v) : 0;
 }
 
 static void motus_window_dispose(GObject *object)
 {
     MotusWindow *self = MOTUS_WINDOW(object);
-    if (self->tick_id) {
-        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->tick_id);
-        self->tick_id = 0;
-    }
-    if (self->bridge) {
-        g_signal_handlers_disconnect_by_data(self->bridge, self);
-        g_clear_object(&self->bridge); /* joins a running worker */
+    if (self->session) {
+        g_signal_handlers_disconnect_by_data(self->session, self);
+        g_signal_handlers_disconnect_by_data(motus_window_bridge(self), self);
+        motus_session_detach(self->session);
+        g_clear_object(&self->session); /* joins a running worker */
     }
     motus_window_flex_dispose(self);
     if (self->modes_dialog) {
@@ -743,7 +764,8 @@ static void motus_window_dispose(GObject *object)
         gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
         self->modes_dialog = NULL;
     }
-    motus_window_project_dispose(self);
+    if (self->doc) g_signal_handlers_disconnect_by_data(self->doc, self);
+    motus_window_project_dispose(self); /* after the worker: no run of the scratch project is going */
     gtk_widget_dispose_template(GTK_WIDGET(self), MOTUS_TYPE_WINDOW);
     G_OBJECT_CLASS(motus_window_parent_class)->dispose(object);
 }
@@ -751,9 +773,7 @@ static void motus_window_dispose(GObject *object)
 static void motus_window_finalize(GObject *object)
 {
     MotusWindow *self = MOTUS_WINDOW(object);
-    g_clear_pointer(&self->editor, mt_editor_free);
-    g_clear_pointer(&self->store, mt_store_close);
-    g_free(self->path);
+    g_clear_object(&self->doc);
     g_free(self->poses);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
@@ -847,17 +867,31 @@ static void motus_window_init(MotusWindow *self)
     add_view_keys(self);
     g_autofree char *widest = run_info(999.999, 999999, 999.9, 999.9); /* the run label's width */
     g_object_set(self->run_label, "sample", widest, NULL);
-    self->bridge = motus_run_bridge_new();
+    self->session = motus_session_new(GTK_WIDGET(self));
+    g_signal_connect(self->session, "time-changed", G_CALLBACK(time_changed), self);
+    g_signal_connect_swapped(self->session, "notify::playing", G_CALLBACK(motus_window_update_actions), self);
+    g_signal_connect(self->speed_dropdown, "notify::selected", G_CALLBACK(speed_changed), self);
+    g_signal_connect(self->loop_button, "toggled", G_CALLBACK(loop_toggled), self);
+    speed_changed(NULL, NULL, self);
+    loop_toggled(self->loop_button, self);
+    self->doc = motus_document_new();
+    g_signal_connect(self->doc, "changed", G_CALLBACK(document_changed), self);
+    g_signal_connect(self->doc, "closing", G_CALLBACK(document_closing), self);
+    g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), self);
+    g_signal_connect(self->doc, "notify::dirty", G_CALLBACK(document_state), self);
+    g_signal_connect(self->doc, "notify::path", G_CALLBACK(document_state), self);
+    g_signal_connect(self->doc, "notify::readonly", G_CALLBACK(document_state), self);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
     motus_window_plots_init(self);
-    g_signal_connect(self->bridge, "frames", G_CALLBACK(run_frames), self);
-    g_signal_connect(self->bridge, "finished", G_CALLBACK(run_finished), self);
+    g_signal_connect(motus_window_bridge(self), "frames", G_CALLBACK(run_frames), self);
+    g_signal_connect(motus_window_bridge(self), "finished", G_CALLBACK(run_finished), self);
     g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);
     g_signal_connect(self->tree, "selected", G_CALLBACK(tree_selected), self);
     g_signal_connect(self->viewport, "body-picked", G_CALLBACK(body_picked), self);
     g_signal_connect(self->viewport, "point-clicked", G_CALLBACK(point_clicked), self);
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
+    self->nbody_shown = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
