@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
@@ -135,19 +137,38 @@ void mt_mesh_skip(MtFeModel *m, const char *s, size_t n)
     if (have + n + 3 < sizeof m->skipped) snprintf(m->skipped + have, sizeof m->skipped - have, "%s%.*s", have ? ", " : "", (int)n, s);
 }
 
-char *mt_read_file(const char *path, size_t *len, MtError *err)
+/* Opens path for reading only if it is a regular file: /dev/zero, a FIFO or a
+ * directory would never end or block. O_NONBLOCK keeps open() itself from
+ * waiting for a FIFO's writer. (To be unified with mt_file_open_regular.) */
+static FILE *open_regular(const char *path, MtError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s'"), path);
         return NULL;
     }
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        fclose(f);
-        mt_error_set(err, MT_ERR_IO, path, MT_("cannot read '%s': it is a directory"), path);
+    struct stat sb = {0};
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int dir = S_ISDIR(sb.st_mode);
+        close(fd);
+        if (dir) mt_error_set(err, MT_ERR_IO, path, MT_("cannot read '%s': it is a directory"), path);
+        else mt_error_set(err, MT_ERR_IO, path, MT_("cannot read '%s': not a regular file"), path);
         return NULL;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s'"), path);
+    }
+    return f;
+}
+
+char *mt_read_file(const char *path, size_t *len, MtError *err)
+{
+    FILE *f = open_regular(path, err);
+    if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     while (buf) {
