@@ -348,7 +348,7 @@ static long parse_obj(const char *data, size_t len, const char *name, double **x
                 buf[m] = 0;
                 char *e;
                 long k = m ? strtol(buf, &e, 10) : 0;
-                if (!m || *e || k == 0 || (k < 0 ? -k : k) > nvert || m >= sizeof buf - 1) {
+                if (!m || *e || m >= sizeof buf - 1 || k == 0 || k > nvert || k < -nvert) {
                     free(v.v);
                     return shape_fail(err, &t, name, line, MT_("'f' refers to a vertex that is not there"));
                 }

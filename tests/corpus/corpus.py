@@ -38,6 +38,7 @@ XFAIL = {
     r"^model_param_chain_100000$": "i17-core: 100,000-deep parameter chain",
     r"^model_until_1e300$": "i17-core: until 1e300 runs (practically) forever",
     r"^project_fifo$": "i17-core: a project path that is a FIFO blocks",
+    r"^model_fifo$": "i17-core (text model reader): a model path that is a FIFO blocks in fopen",
     r"^model_tok_(com|gravity|marker)_tiny$": "i17-core parser: 1e-999 underflows to 0 but is accepted (docs: an error)",
     r"^project_empty$": "project store (not i17-fuzz2): an empty file is exported as an empty model with exit 0",
 }
@@ -215,6 +216,8 @@ def model_cases():
     # paths that are not regular files
     add("model_dir", ["check", "{d}"], r"cannot (read|open)", {"x": b""})
     add("model_devzero", ["check", "/dev/zero"], r"/dev/zero")
+    add("model_fifo", ["check", "{d}/f.motus.txt"], r"f\.motus\.txt",
+        setup=lambda d: os.mkfifo(os.path.join(d, "f.motus.txt")))
     add("model_missing_file", ["check", "{d}/nope.motus.txt"], r"nope\.motus\.txt")
 
 
