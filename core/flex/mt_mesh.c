@@ -105,7 +105,7 @@ int mt_num_nastran(const char *s, size_t n, double *out)
 {
     trim(&s, &n);
     if (!n || n > 40) return -1;
-    char buf[64];
+    char buf[2 * 40]; /* every character may gain an 'e' before it ("1+++" is garbage, but must not overrun) */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];

@@ -367,6 +367,9 @@ def mesh_cases():
         {"m.inp": inp.replace(b"3, 3, 4\n", b"3, 3, 444\n", 1)})
     add("mesh_bdf_elem_missing_node", ["reduce", "{d}/m.bdf"] + red, r"m\.bdf",
         {"m.bdf": BDF.replace(b"CTETRA,1,1,1,2,3,4", b"CTETRA,1,1,1,2,3,44", 1)})
+    # fuzz_bdf found it: each '+' of "1.+++…" gained an 'e' and overran the number buffer
+    add("mesh_bdf_plus_run", ["reduce", "{d}/m.bdf"] + red, r"m\.bdf:\d+",
+        {"m.bdf": BDF.replace(b"GRID,2,,1.,", b"GRID,2,,1." + b"+" * 38 + b",", 1)})
     add("mesh_bdf_dup_grid", ["reduce", "{d}/m.bdf"] + red, r"m\.bdf",
         {"m.bdf": BDF.replace(b"GRID,2,,1.,0.,0.", b"GRID,2,,1.,0.,0.\nGRID,2,,1.,0.,0.", 1)})
     add("mesh_bdf_missing_prop", ["reduce", "{d}/m.bdf"] + red, r"m\.bdf|PSOLID|property",

@@ -35,7 +35,7 @@ for t in "${TARGETS[@]}"; do
     rc=0
     "$B/tests/fuzz/fuzz_$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
         -print_final_stats=1 -artifact_prefix="$B/artifacts/$t-" "$B/corpus-$t" "$seeds" >"$B/fuzz_$t.log" 2>&1 || rc=$?
-    grep -E '^#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb' "$B/fuzz_$t.log" || true
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb' "$B/fuzz_$t.log" || true
     if [ $rc -ne 0 ]; then
         grep -E -A30 'ERROR|runtime error|Test unit written' "$B/fuzz_$t.log" | head -60 >&2 || true
         echo "run.sh: fuzz_$t failed (exit $rc; log $B/fuzz_$t.log, input in $B/artifacts/)" >&2
