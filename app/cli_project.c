@@ -76,7 +76,10 @@ static void close_store(void)
 
 MtModel *cli_load_model(const char *cmd, const char *path, MtError *err)
 {
-    if (!mt_store_is_sqlite_file(path)) return mt_model_load(path, err);
+    /* a file named as a project is read as one, so an empty or damaged .motus is refused as a project */
+    size_t n = strlen(path);
+    int named_project = n > 6 && !strcmp(path + n - 6, ".motus");
+    if (!named_project && !mt_store_is_sqlite_file(path)) return mt_model_load(path, err);
     int run = !strcmp(cmd, "run");
     MtStore *s = run ? mt_store_open(path, 0, err) : open_for_reading(path, err);
     if (!s) return NULL;

@@ -38,6 +38,33 @@
  * strtod reads "0.5", and CSV files and summaries always print a '.'. */
 static void init_i18n(void) { app_init_i18n(); }
 
+/* check: every mesh shape's STL/OBJ file reads (path relative to the model's
+ * directory). 0, or 1 with err naming the file and the body. */
+static int check_mesh_shapes(const MtModel *m, MtError *err)
+{
+    for (int i = 0; i < m->nshape; i++) {
+        const MtShapeSpec *sh = &m->shape[i];
+        if (sh->kind != MT_SHAPE_MESH) continue;
+        int rel = sh->mesh[0] != '/' && m->basedir[0];
+        size_t len = strlen(m->basedir) + strlen(sh->mesh) + 2;
+        char *path = malloc(len);
+        if (!path) return 1;
+        snprintf(path, len, "%s%s%s", rel ? m->basedir : "", rel ? "/" : "", sh->mesh);
+        double *xyz = NULL;
+        MtError e = {0};
+        long n = mt_shape_mesh_read(path, &xyz, &e);
+        free(xyz);
+        free(path);
+        if (n < 0) {
+            const char *body = sh->body >= 0 && sh->body < m->nbody ? m->body[sh->body].name : "ground";
+            /* TRANSLATORS: %s are a body's name and the reader's message (naming the file). */
+            mt_error_set(err, e.code, body, _("body '%s': mesh shape: %s"), body, e.msg);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The parts of the usage text; `motus-cli COMMAND --help` prints its command's. */
 static void usage_model(FILE *f)
 {
@@ -336,7 +363,7 @@ int main(int argc, char **argv)
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
         print_diagnostics(s, stdout);
-        int bad = check_plots(s, &err);
+        int bad = check_plots(s, &err) || check_mesh_shapes(s->model, &err);
         mt_system_free(s);
         if (bad) return fail(&err);
         fputs(_("check: OK\n"), stdout);

@@ -10,6 +10,8 @@ PACKAGES=(
     libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
     libarpack2-dev
     libsqlite3-dev sqlite3 gettext
+    # malformed-input corpus (tests/corpus) and libFuzzer targets (tests/fuzz)
+    python3 clang-14 libclang-rt-14-dev
     # GUI (GTK 4 application) and headless GUI tests
     libgtk-4-dev libx11-dev libxtst-dev libcairo2-dev libepoxy-dev libcglm-dev xvfb xauth
     fonts-wqy-microhei

@@ -3,7 +3,8 @@
 # packages, builds Motus in build/ (RelWithDebInfo) and runs the tests, then
 # builds again in build-asan/ with AddressSanitizer + UBSan (MOTUS_SANITIZE=ON)
 # and runs the same tests there (tests/CMakeLists.txt also runs every example
-# project in projects/). Exits non-zero if any stage fails.
+# project in projects/), then a short libFuzzer run of the file readers
+# (tests/fuzz/run.sh). Exits non-zero if any stage fails.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,5 +42,10 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 stage "ctest in build-asan/"
 ctest --test-dir "$ROOT/build-asan" --output-on-failure -j2
+
+# libFuzzer smoke run (tests/fuzz, docs/fuzzing.md): builds build-fuzz/ with
+# clang and runs each of the six targets for 10 s on its seeds.
+stage "fuzz smoke run in build-fuzz/"
+bash "$ROOT/tests/fuzz/run.sh" 10
 
 stage "all stages passed"

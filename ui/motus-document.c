@@ -129,7 +129,7 @@ gboolean motus_document_open(MotusDocument *self, const char *path, int *recover
     MtError err = {0};
     MtStore *store = NULL;
     MtModel *m = NULL;
-    if (mt_store_is_sqlite_file(path)) {
+    if (mt_store_is_sqlite_file(path) || g_str_has_suffix(path, ".motus")) { /* an empty or damaged .motus is refused as a project */
         /* a project; opened read-only when the file cannot be written */
         store = mt_store_open(path, 0, &err);
         if (!store && g_access(path, W_OK) != 0) {

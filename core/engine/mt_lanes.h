@@ -12,6 +12,21 @@
 typedef double MtLanes __attribute__((vector_size(8 * MT_LW)));
 typedef long long MtMask __attribute__((vector_size(8 * MT_LW)));
 
+#if defined(__clang__)
+/* clang has no __builtin_shuffle with a mask vector (only the fuzz build,
+ * tests/fuzz, uses clang): the same selection lane by lane, exact. */
+static inline MtLanes mt_lanes_shuffle2(MtLanes a, MtLanes b, MtMask m)
+{
+    MtLanes r;
+    for (int i = 0; i < MT_LW; i++) {
+        long long k = m[i] & (2 * MT_LW - 1);
+        r[i] = k < MT_LW ? a[k] : b[k - MT_LW];
+    }
+    return r;
+}
+#define __builtin_shuffle(a, b, ...) mt_lanes_shuffle2((a), (b), (__VA_ARGS__))
+#endif
+
 /* element i of each lane's array P[l] */
 #define MT_LANES(P, i) ((MtLanes){(P)[0][i], (P)[1][i], (P)[2][i], (P)[3][i]})
 /* a where m is set, +0 elsewhere; a where m is set, b elsewhere */

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
 
@@ -103,7 +106,7 @@ int mt_num_nastran(const char *s, size_t n, double *out)
 {
     trim(&s, &n);
     if (!n || n > 40) return -1;
-    char buf[64];
+    char buf[2 * 40]; /* every character may gain an 'e' before it ("1+++" is garbage, but must not overrun) */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
@@ -135,19 +138,11 @@ void mt_mesh_skip(MtFeModel *m, const char *s, size_t n)
     if (have + n + 3 < sizeof m->skipped) snprintf(m->skipped + have, sizeof m->skipped - have, "%s%.*s", have ? ", " : "", (int)n, s);
 }
 
+
 char *mt_read_file(const char *path, size_t *len, MtError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mt_error_set(err, MT_ERR_IO, path, MT_("cannot open '%s'"), path);
-        return NULL;
-    }
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        fclose(f);
-        mt_error_set(err, MT_ERR_IO, path, MT_("cannot read '%s': it is a directory"), path);
-        return NULL;
-    }
+    FILE *f = mt_file_open_regular(path, err); /* /dev/zero, a FIFO or a directory would never end or block */
+    if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     while (buf) {

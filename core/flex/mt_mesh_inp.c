@@ -21,6 +21,7 @@
 
 #define MAXF 64
 #define MAXDEPTH 8
+#define MAXINCL 64 /* a file including itself many times must not multiply without end */
 #define MAXEN 10 /* nodes of the largest element read */
 
 typedef struct {
@@ -60,6 +61,7 @@ typedef struct {
         char path[512];
     } st[MAXDEPTH];
     int depth;
+    int nincl; /* *INCLUDE lines followed in all, at most MAXINCL */
     Section *sec;
     int nsec, csec;
     Point *pt;
@@ -981,6 +983,8 @@ static int kw_include(Inp *in, const Fields *k)
     char file[400];
     if (!param(k, "INPUT", file, sizeof file) || !file[0]) return ERR(in, MT_("*INCLUDE needs INPUT="));
     if (in->depth >= MAXDEPTH) return ERR(in, MT_("*INCLUDE nested deeper than %d"), MAXDEPTH);
+    if (in->nincl >= MAXINCL) return ERR(in, MT_("more than %d *INCLUDE files"), MAXINCL);
+    in->nincl++;
     const char *cur = cur_name(in);
     char path[512];
     const char *slash = strrchr(cur, '/');

@@ -169,8 +169,10 @@ static int check_name(const char *name, Kind kind, MtError *err)
         mt_error_set(err, MT_ERR_MODEL, "", "%s", MT_(msg_empty_name[kind]));
         return -1;
     }
-    if (strlen(name) >= MT_NAME_MAX) {
-        mt_error_set(err, MT_ERR_MODEL, name, MT_(msg_long_name[kind]), name, MT_NAME_MAX - 1);
+    if (strlen(name) >= MT_NAME_MAX) { /* its first 40 bytes in the message, so the reason fits */
+        char shown[64];
+        snprintf(shown, sizeof shown, "%.*s…", (int)mt_utf8_prefix(name, 40), name);
+        mt_error_set(err, MT_ERR_MODEL, shown, MT_(msg_long_name[kind]), shown, MT_NAME_MAX - 1);
         return -1;
     }
     for (const char *c = name; *c; c++)

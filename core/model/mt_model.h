@@ -579,6 +579,15 @@ const char *mt_shape_kind_name(MtShapeKind k);
 /* How many of MtShapeSpec.size a shape kind uses (a mesh: its scale). */
 int mt_shape_nsize(MtShapeKind k);
 int mt_shape_kind_from_name(const char *s, MtShapeKind *k);
+/* A mesh shape's file: an STL (binary or ASCII) or, by the extension .obj, a
+ * Wavefront OBJ, as triangles: *xyz (malloc'ed) holds 9 doubles (three
+ * vertices, file units) per triangle. Only regular files are read. Returns
+ * the number of triangles (> 0), or -1 with err naming the file (and the
+ * line): no triangles, a vertex without three finite numbers, a face naming
+ * a missing vertex, a binary STL whose triangle count disagrees with its size. */
+long mt_shape_mesh_read(const char *path, double **xyz, MtError *err);
+/* The same for data held in memory; name gives the format and the messages. */
+long mt_shape_mesh_parse(const char *data, size_t len, const char *name, double **xyz, MtError *err);
 /* Mass, centre of mass and inertia about it (body axes, Ixx Iyy Izz Ixy Ixz Iyz)
  * of the body's solid shapes at density rho (meshes are not counted);
  * returns 0, or -1 when the body has no solid shape. */

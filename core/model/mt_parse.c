@@ -159,6 +159,9 @@ static int num(Parser *p, const char *entity, int i, double *out)
     if (!strcmp(end, "deg")) v *= M_PI / 180.0;
     else if (*end) return perr(p, entity, MT_("'%s': '%s' is not a number (units other than 'deg' are not accepted here)"), entity, s);
     if (!isfinite(v)) return perr(p, entity, MT_("'%s': '%s' is not a finite number"), entity, s);
+    /* underflow to zero (1e-999) is refused as model-format.md says; a subnormal result is kept (the writer prints them) */
+    if (errno == ERANGE && v == 0)
+        return perr(p, entity, MT_("'%s': '%s' is too small for a double: it would read as 0"), entity, s);
     *out = v;
     return 0;
 }

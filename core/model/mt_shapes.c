@@ -1,10 +1,18 @@
 /* mt_shapes.c — body geometry: the shape list of the model and the mass
  * properties of solid shapes (box, cylinder, sphere, capsule, bar) at a
  * density, combined with the parallel-axis theorem. */
+#include <ctype.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_model.h"
@@ -154,4 +162,236 @@ int mt_model_update_mass_props(MtModel *m, MtError *err)
         }
     }
     return 0;
+}
+
+/* ---- mesh shape files (STL, OBJ) ----------------------------------------- */
+
+
+typedef struct {
+    double *v;
+    size_t n, cap; /* doubles */
+} Dbl;
+
+static int dbl_push(Dbl *d, const double *x, size_t k)
+{
+    if (d->n + k > d->cap) {
+        size_t nc = d->cap ? 2 * d->cap : 1024;
+        while (nc < d->n + k) nc *= 2;
+        double *p = realloc(d->v, sizeof *p * nc);
+        if (!p) return -1;
+        d->v = p, d->cap = nc;
+    }
+    memcpy(d->v + d->n, x, sizeof *x * k);
+    d->n += k;
+    return 0;
+}
+
+/* One number starting at *p (leading blanks skipped, not past end or a line
+ * end); 0, or -1 when there is none or it is not finite. */
+static int shape_num(const char **p, const char *end, double *out)
+{
+    const char *s = *p;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+    char buf[64];
+    size_t n = 0;
+    while (s + n < end && n < sizeof buf - 1 && !isspace((unsigned char)s[n]) && s[n] != '/') n++;
+    if (!n || n == sizeof buf - 1) return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *e;
+    double v = strtod(buf, &e);
+    if (*e || !isfinite(v)) return -1;
+    *out = v;
+    *p = s + n;
+    return 0;
+}
+
+static long shape_fail(MtError *err, Dbl *d, const char *name, int line, const char *msg)
+{
+    free(d->v);
+    d->v = NULL;
+    if (line > 0) mt_error_set(err, MT_ERR_SYNTAX, name, "%s:%d: %s", name, line, msg);
+    else mt_error_set(err, MT_ERR_SYNTAX, name, "%s: %s", name, msg);
+    return -1;
+}
+
+static long parse_stl(const char *data, size_t len, const char *name, double **xyz, MtError *err)
+{
+    Dbl d = {0};
+    if (len >= 84) {
+        uint32_t n;
+        const unsigned char *b = (const unsigned char *)data + 80;
+        n = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        if ((uint64_t)84 + (uint64_t)n * 50 == len) {
+            if (!n) return shape_fail(err, &d, name, 0, MT_("binary STL with no triangles"));
+            d.v = malloc(sizeof(double) * 9 * (size_t)n);
+            if (!d.v) return shape_fail(err, &d, name, 0, MT_("out of memory"));
+            for (uint32_t i = 0; i < n; i++) {
+                const unsigned char *r = (const unsigned char *)data + 84 + (size_t)i * 50 + 12;
+                for (int k = 0; k < 9; k++) {
+                    uint32_t u = (uint32_t)r[4 * k] | (uint32_t)r[4 * k + 1] << 8 | (uint32_t)r[4 * k + 2] << 16 |
+                                 (uint32_t)r[4 * k + 3] << 24;
+                    float f;
+                    memcpy(&f, &u, 4);
+                    if (!isfinite(f)) {
+                        char msg[160];
+                        snprintf(msg, sizeof msg, MT_("triangle %lu: a coordinate is not a finite number"),
+                                 (unsigned long)i + 1);
+                        return shape_fail(err, &d, name, 0, msg);
+                    }
+                    d.v[9 * (size_t)i + (size_t)k] = f;
+                }
+            }
+            *xyz = d.v;
+            return (long)n;
+        }
+        size_t k = 0;
+        while (k < len && k < 80 && isspace((unsigned char)data[k])) k++;
+        if (len - k < 5 || strncmp(data + k, "solid", 5)) {
+            char msg[200];
+            snprintf(msg, sizeof msg, MT_("binary STL declares %lu triangles but its size is %lu bytes (expected %llu)"),
+                     (unsigned long)n, (unsigned long)len, (unsigned long long)(84 + (uint64_t)n * 50));
+            return shape_fail(err, &d, name, 0, msg);
+        }
+    }
+    /* ASCII: every "vertex x y z", three per facet */
+    const char *p = data, *end = data + len;
+    int line = 1, nv = 0;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *le = eol ? eol : end;
+        const char *s = p;
+        while (s < le && isspace((unsigned char)*s)) s++;
+        if (le - s >= 6 && !strncmp(s, "vertex", 6) && (le - s == 6 || isspace((unsigned char)s[6]))) {
+            double v[3];
+            s += 6;
+            for (int k = 0; k < 3; k++)
+                if (shape_num(&s, le, &v[k]))
+                    return shape_fail(err, &d, name, line, MT_("'vertex' needs three finite numbers"));
+            if (dbl_push(&d, v, 3)) return shape_fail(err, &d, name, 0, MT_("out of memory"));
+            nv++;
+        } else if (memchr(s, 0, (size_t)(le - s)))
+            return shape_fail(err, &d, name, line, MT_("binary data in an ASCII STL file"));
+        p = eol ? eol + 1 : end;
+        line++;
+    }
+    if (nv % 3) return shape_fail(err, &d, name, 0, MT_("the number of vertices is not a multiple of three"));
+    if (!nv) return shape_fail(err, &d, name, 0, MT_("no triangles"));
+    *xyz = d.v;
+    return nv / 3;
+}
+
+static long parse_obj(const char *data, size_t len, const char *name, double **xyz, MtError *err)
+{
+    Dbl v = {0}, t = {0};
+    const char *p = data, *end = data + len;
+    int line = 1;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *le = eol ? eol : end;
+        const char *s = p;
+        while (s < le && (*s == ' ' || *s == '\t')) s++;
+        if (memchr(s, 0, (size_t)(le - s))) {
+            free(v.v);
+            return shape_fail(err, &t, name, line, MT_("binary data in an OBJ file"));
+        }
+        if (le - s >= 2 && s[0] == 'v' && (s[1] == ' ' || s[1] == '\t')) {
+            double x[3];
+            s += 2;
+            for (int k = 0; k < 3; k++)
+                if (shape_num(&s, le, &x[k])) {
+                    free(v.v);
+                    return shape_fail(err, &t, name, line, MT_("'v' needs three finite numbers"));
+                }
+            if (dbl_push(&v, x, 3)) {
+                free(v.v);
+                return shape_fail(err, &t, name, 0, MT_("out of memory"));
+            }
+        } else if (le - s >= 2 && s[0] == 'f' && (s[1] == ' ' || s[1] == '\t')) {
+            long idx[64];
+            int n = 0;
+            s += 2;
+            long nvert = (long)(v.n / 3);
+            while (s < le && n < 64) {
+                while (s < le && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+                if (s >= le) break;
+                char buf[24];
+                size_t m = 0;
+                while (s + m < le && m < sizeof buf - 1 && (isdigit((unsigned char)s[m]) || (m == 0 && s[m] == '-'))) m++;
+                memcpy(buf, s, m);
+                buf[m] = 0;
+                char *e;
+                long k = m ? strtol(buf, &e, 10) : 0;
+                if (!m || *e || m >= sizeof buf - 1 || k == 0 || k > nvert || k < -nvert) {
+                    free(v.v);
+                    return shape_fail(err, &t, name, line, MT_("'f' refers to a vertex that is not there"));
+                }
+                if (k < 0) k = nvert + k + 1;
+                idx[n++] = k;
+                s += m;
+                while (s < le && *s != ' ' && *s != '\t' && *s != '\r') s++; /* skip /vt/vn */
+            }
+            for (int i = 1; i + 1 < n; i++) {
+                double tri[9];
+                memcpy(tri, v.v + 3 * (idx[0] - 1), sizeof(double) * 3);
+                memcpy(tri + 3, v.v + 3 * (idx[i] - 1), sizeof(double) * 3);
+                memcpy(tri + 6, v.v + 3 * (idx[i + 1] - 1), sizeof(double) * 3);
+                if (dbl_push(&t, tri, 9)) {
+                    free(v.v);
+                    return shape_fail(err, &t, name, 0, MT_("out of memory"));
+                }
+            }
+        }
+        p = eol ? eol + 1 : end;
+        line++;
+    }
+    free(v.v);
+    if (!t.n) return shape_fail(err, &t, name, 0, MT_("no triangles"));
+    *xyz = t.v;
+    return (long)(t.n / 9);
+}
+
+static int ends_with_obj(const char *name)
+{
+    size_t n = strlen(name);
+    return n >= 4 && !strcasecmp(name + n - 4, ".obj");
+}
+
+long mt_shape_mesh_parse(const char *data, size_t len, const char *name, double **xyz, MtError *err)
+{
+    *xyz = NULL;
+    return ends_with_obj(name) ? parse_obj(data, len, name, xyz, err) : parse_stl(data, len, name, xyz, err);
+}
+
+long mt_shape_mesh_read(const char *path, double **xyz, MtError *err)
+{
+    *xyz = NULL;
+    FILE *f = mt_file_open_regular(path, err); /* /dev/zero, a FIFO or a directory would never end or block */
+    if (!f) return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *q = cap < ((size_t)1 << 31) ? realloc(buf, 2 * cap) : NULL;
+            if (!q) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = q, cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (!r) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        mt_error_set(err, buf ? MT_ERR_IO : MT_ERR_NOMEM, path, MT_("cannot read '%s'"), path);
+        return -1;
+    }
+    long nt = mt_shape_mesh_parse(buf, n, path, xyz, err);
+    free(buf);
+    return nt;
 }
