@@ -139,37 +139,6 @@ void mt_mesh_skip(MtFeModel *m, const char *s, size_t n)
 }
 
 
-char *mt_read_file(const char *path, size_t *len, MtError *err)
-{
-    FILE *f = mt_file_open_regular(path, err); /* /dev/zero, a FIFO or a directory would never end or block */
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            char *q = realloc(buf, 2 * cap + 1);
-            if (!q) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = q, cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (!r) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        mt_error_set(err, buf ? MT_ERR_IO : MT_ERR_NOMEM, path, MT_("cannot read '%s'"), path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
 
 static int ext_is(const char *name, const char *ext)
 {
@@ -221,7 +190,7 @@ MtFeModel *mt_mesh_read_text(const char *text, size_t len, const char *name, MtM
 MtFeModel *mt_mesh_read(const char *path, MtError *err)
 {
     size_t len;
-    char *text = mt_read_file(path, &len, err);
+    char *text = mt_file_read_all(path, &len, err);
     if (!text) return NULL;
     if (memchr(text, 0, len) && mt_mesh_guess(path, text, len) != MT_MESH_MSH) {
         free(text);

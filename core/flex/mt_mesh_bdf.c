@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
 
@@ -180,7 +181,7 @@ static int include(Bdf *b, const char *s, size_t n, const char *cur, int line, i
     else snprintf(path, sizeof path, "%.*s/%.*s", (int)(slash - cur), cur, fl, q1 + 1);
     size_t len;
     MtError e2 = {0};
-    char *buf = mt_read_file(path, &len, &e2);
+    char *buf = mt_file_read_all(path, &len, &e2);
     if (!buf) return mt_mesh_err(b->err, cur, line, "%s", e2.msg);
     char *nm = strdup(path);
     if (!nm) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
 
@@ -993,7 +994,7 @@ static int kw_include(Inp *in, const Fields *k)
     if (!in->name || !strcmp(in->name, "<mesh>")) return ERR(in, MT_("*INCLUDE is not available for text without a file"));
     size_t len;
     MtError e2 = {0};
-    char *buf = mt_read_file(path, &len, &e2);
+    char *buf = mt_file_read_all(path, &len, &e2);
     if (!buf) return ERR(in, "%s", e2.msg);
     Fields f;
     while (data_line(in, &f)) {

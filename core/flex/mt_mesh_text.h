@@ -32,8 +32,6 @@ int mt_blank(const char *s, size_t n);
 /* Records a skipped keyword or card name. */
 void mt_mesh_skip(MtFeModel *m, const char *s, size_t n);
 
-/* Whole file into memory (NUL-terminated); NULL with err set. */
-char *mt_read_file(const char *path, size_t *len, MtError *err);
 
 /* Format-specific readers (mt_mesh_msh.c, mt_mesh_inp.c, mt_mesh_bdf.c). */
 MtFeModel *mt_mesh_read_msh(const char *text, size_t len, const char *name, MtError *err);

@@ -1,8 +1,9 @@
-/* mt_file.c — opening the files a user names for reading: regular files only. */
+/* mt_file.c — the files a user names, read: regular files only, and whole. */
 #include "mt_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,4 +56,36 @@ MtStatus mt_file_check_regular(const char *path, MtError *err)
     if (stat(path, &sb) != 0) return MT_OK; /* missing: the caller says so (or creates it) */
     if (!S_ISREG(sb.st_mode)) return refuse_kind(path, sb.st_mode, err);
     return MT_OK;
+}
+
+char *mt_file_read_all(const char *path, size_t *len, MtError *err)
+{
+    FILE *f = mt_file_open_regular(path, err); /* /dev/zero, a FIFO or a directory would never end or block */
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            char *q = realloc(buf, 2 * cap + 1);
+            if (!q) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = q, cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (!r) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        mt_error_set(err, buf ? MT_ERR_IO : MT_ERR_NOMEM, path, MT_("cannot read '%s'"), path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
 }

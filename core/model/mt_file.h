@@ -16,4 +16,8 @@ FILE *mt_file_open_regular(const char *path, MtError *err);
  * is a regular file or does not exist, MT_ERR_IO with the message otherwise. */
 MtStatus mt_file_check_regular(const char *path, MtError *err);
 
+/* The whole of a regular file, NUL-terminated, its length in *len (free()
+ * it); NULL with err naming the path. */
+char *mt_file_read_all(const char *path, size_t *len, MtError *err);
+
 #endif

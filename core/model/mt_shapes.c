@@ -366,31 +366,9 @@ long mt_shape_mesh_parse(const char *data, size_t len, const char *name, double 
 long mt_shape_mesh_read(const char *path, double **xyz, MtError *err)
 {
     *xyz = NULL;
-    FILE *f = mt_file_open_regular(path, err); /* /dev/zero, a FIFO or a directory would never end or block */
-    if (!f) return -1;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *q = cap < ((size_t)1 << 31) ? realloc(buf, 2 * cap) : NULL;
-            if (!q) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = q, cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (!r) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        mt_error_set(err, buf ? MT_ERR_IO : MT_ERR_NOMEM, path, MT_("cannot read '%s'"), path);
-        return -1;
-    }
+    size_t n = 0;
+    char *buf = mt_file_read_all(path, &n, err);
+    if (!buf) return -1;
     long nt = mt_shape_mesh_parse(buf, n, path, xyz, err);
     free(buf);
     return nt;
