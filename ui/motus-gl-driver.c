@@ -1,4 +1,7 @@
 /* motus-gl-driver.c — the GL driver kept loaded in sanitizer builds (motus-gl-driver.h). */
+#if defined(MOTUS_SANITIZE) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* RTLD_NEXT, dlinfo */
+#endif
 #include "motus-gl-driver.h"
 
 #include <string.h>
@@ -24,23 +27,22 @@ int motus_gl_driver_is_driver(const char *path)
 }
 
 #ifdef MOTUS_SANITIZE
-static int keep_one(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    int *kept = data;
-    if (!motus_gl_driver_is_driver(info->dlpi_name)) return 0;
-    /* RTLD_NOLOAD: only a module already loaded; RTLD_NODELETE then sticks to it (glibc), and the
-     * reference taken here is never dropped */
-    if (dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)) (*kept)++;
-    return 0;
-}
+static int holding;
 
-int motus_gl_driver_keep_loaded(void)
+__attribute__((constructor)) static void hold_from_start(void) { holding = 1; }
+
+void motus_gl_driver_hold(int on) { holding = on; }
+
+/* Interposes libc's dlclose (the program exports it: ui/CMakeLists.txt):
+ * the driver's modules stay; everything else closes as usual. */
+int dlclose(void *handle)
 {
-    int kept = 0;
-    dl_iterate_phdr(keep_one, &kept);
-    return kept;
+    static int (*real_dlclose)(void *);
+    if (!real_dlclose) real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+    struct link_map *lm = NULL;
+    if (holding && dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && motus_gl_driver_is_driver(lm->l_name)) return 0;
+    return real_dlclose(handle);
 }
 #else
-int motus_gl_driver_keep_loaded(void) { return 0; }
+void motus_gl_driver_hold(int on) { (void)on; }
 #endif
