@@ -18,7 +18,7 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_edit_turn.h"
+#include "motus/edit_turn.h"
 
 static MotusGizmoMode mode_of(const char *s)
 {

@@ -11,8 +11,7 @@
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "mt_units.h"
-#include "mt_output.h"
-#include "mt_system.h"
+#include "motus/results.h"
 
 typedef struct {
     char *name, *unit;

@@ -14,8 +14,6 @@
 #include "motus-scene.h"
 #include "motus-window-private.h"
 #include "motus-paint-warm.h"
-#include "mt_output.h"
-#include "mt_system.h"
 #include "mt_units.h"
 
 G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)

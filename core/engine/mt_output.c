@@ -1,6 +1,6 @@
 /* mt_output.c — result columns and CSV output (docs/model-format.md, section
  * "Result columns", lists them and their frames). */
-#include "mt_output.h"
+#include "motus/results.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -475,3 +475,14 @@ fail:
     mt_flex_body_free(b);
     return NULL;
 }
+
+void mt_flex_body_info(const MtFlexBody *fb, MtFlexInfo *in)
+{
+    *in = (MtFlexInfo){.method = fb->method, .nmode = fb->nmode, .freq = fb->freq, .nrigid = fb->nrigid,
+                       .rigid_freq = fb->rigid_freq, .nfix = fb->nfix, .fix_freq = fb->fix_freq,
+                       .fix_meff = fb->fix_meff, .nif = fb->nif, .mass = fb->mass, .nsv = fb->nsv, .nst = fb->nst,
+                       .nseg = fb->nseg, .sv_id = fb->sv_id, .sv_x = fb->sv_x, .st = fb->st, .seg = fb->seg,
+                       .sv_H = fb->sv_H, .sv_sig = fb->sv_sig};
+    memcpy(in->s0, fb->s0, sizeof in->s0);
+    memcpy(in->I0, fb->I0, sizeof in->I0);
+}

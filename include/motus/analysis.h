@@ -1,4 +1,4 @@
-/* mt_analysis.h — analyses besides time integration (docs/design.md §2.8;
+/* motus/analysis.h — analyses besides time integration (docs/design.md §2.8;
  * docs/analyses.md):
  *
  *   kinematics  fully driven mechanisms (no degree of freedom left): positions
@@ -18,10 +18,10 @@
  * at its initial value): a driven joint is locked. Dense linear algebra
  * (LAPACK); the cost grows with the cube of 6·bodies + equations, meant for
  * mechanisms of up to a few hundred bodies. */
-#ifndef MT_ANALYSIS_H
-#define MT_ANALYSIS_H
+#ifndef MOTUS_ANALYSIS_H
+#define MOTUS_ANALYSIS_H
 
-#include "mt_integrate.h"
+#include "motus/run.h"
 
 /* ---- kinematic analysis ----------------------------------------------------- */
 
