@@ -6,6 +6,7 @@
  * the run bridge's frame store.
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "motus-i18n.h"
@@ -191,19 +192,20 @@ gboolean motus_window_has_column(MotusWindow *self, const char *name)
     return FALSE;
 }
 
-/* Result column names of a model (compiled here once; empty when it does not compile). */
-static void list_columns(MotusWindow *self, GString *problems);
+/* Result column names of the model, worked out from it without compiling
+ * (mt_output_columns: cheap enough for every edit on the GTK thread). */
+static void list_columns(MotusWindow *self);
 
-void motus_window_list_columns(MotusWindow *self, GString *problems)
+void motus_window_list_columns(MotusWindow *self)
 {
     gboolean quiet = self->quiet;
     self->quiet = TRUE; /* the drop-downs' selections move while their lists are replaced */
-    list_columns(self, problems);
+    list_columns(self);
     self->quiet = quiet;
     if (self->plots) show_active(self);
 }
 
-static void list_columns(MotusWindow *self, GString *problems)
+static void list_columns(MotusWindow *self)
 {
     guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
     /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
@@ -214,21 +216,12 @@ static void list_columns(MotusWindow *self, GString *problems)
     const char *xfirst[] = {_("against time"), NULL};
     gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
     if (!motus_window_model(self)) return;
-    MtError err = {0};
-    MtSystem *s = mt_system_compile(motus_window_model(self), &err);
-    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
-    if (c) {
-        int k = mt_csv_ncols(c);
-        const char **names = g_new0(const char *, k);
-        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
-        gtk_string_list_splice(self->columns, 1, 0, names);
-        gtk_string_list_splice(self->xcolumns, 1, 0, names);
-        g_free(names);
-    } else if (problems) {
-        g_string_append_printf(problems, "%s\n", err.msg);
+    char **names = mt_output_columns(motus_window_model(self), NULL, NULL);
+    if (names && names[0]) { /* not "time": it is the x axis */
+        gtk_string_list_splice(self->columns, 1, 0, (const char *const *)names + 1);
+        gtk_string_list_splice(self->xcolumns, 1, 0, (const char *const *)names + 1);
     }
-    mt_csv_free(c);
-    mt_system_free(s);
+    free(names);
 }
 
 /* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
@@ -615,7 +608,7 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
-    motus_window_list_columns(self, NULL);
+    motus_window_list_columns(self);
     self->quiet = FALSE;
     gtk_drop_down_set_selected(self->column_dropdown, 0);
     g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);

@@ -126,8 +126,8 @@ void motus_window_plots_cursor(MotusWindow *self, double t);
 /* At the end of a run: the plots drawn whole once (their legends move where they hide least). */
 void motus_window_plots_settle(MotusWindow *self);
 guint motus_window_n_curves(MotusWindow *self);
-/* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
-void motus_window_list_columns(MotusWindow *self, GString *problems);
+/* The result columns of the model (for the drop-downs), from the model alone (mt_output_columns). */
+void motus_window_list_columns(MotusWindow *self);
 gboolean motus_window_has_column(MotusWindow *self, const char *name);
 const char *motus_window_default_column(MotusWindow *self);
 /* After the model changed: curves of vanished columns dropped; fresh: one plot with the likely curve. */

@@ -301,7 +301,7 @@ static void show_model(MotusWindow *self, gboolean fit)
     }
     self->nbody_shown = m ? m->nbody : -1;
     motus_model_tree_set_model(self->tree, m);
-    motus_window_list_columns(self, problems);
+    motus_window_list_columns(self);
     motus_window_plots_model_changed(self, fit && m);
     motus_window_refill_plots(self);
     motus_window_flex_reset(self);

@@ -22,4 +22,11 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *values);
 /* Frame callback (MtFrameFn signature) that appends one CSV row. */
 int mt_csv_frame(void *csv, MtState *st);
 
+/* The columns a run of m writes, "time" first, in the order and spelling of
+ * mt_csv_new, worked out from the model alone (nothing is compiled, so it is
+ * cheap enough for every edit): *n names in one malloc'ed block (the array,
+ * NULL-terminated, then the strings), freed with free(). A flexible body not
+ * yet reduced lists no modal coordinates. NULL with err set when out of memory. */
+char **mt_output_columns(const MtModel *m, int *n, MtError *err);
+
 #endif
