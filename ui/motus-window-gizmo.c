@@ -11,7 +11,7 @@
  *   for the gizmo then stops playback and shows the model as built);
  * - what a drag does: one edit that undo takes back, through mt_edit: a
  *   coordinate of the body's position or of the marker's set in SI ("0.125 m",
- *   written with every digit), or a turn about a project axis (mt_edit_turn.h).
+ *   written with every digit), or a turn about a project axis (motus/edit_turn.h).
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* mt_fe_reduce.c — the reduction methods (mt_fe_reduce.h). */
+/* mt_fe_reduce.c — the reduction methods (motus/reduce.h; the layout in mt_fe_reduce.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
