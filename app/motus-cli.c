@@ -367,14 +367,16 @@ int main(int argc, char **argv)
         /* TRANSLATORS: the first %s is "done" or "stopped", the second the method (rk4, dp54). */
         printf(_("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n"),
                /* TRANSLATORS: status at the start of the run summary. */
-               rc ? _("stopped") : _("done"), mt_method_name(sv->method), mt_state_time(st), stats.steps, stats.rejected,
+               rc ? _("stopped") : _("done"), mt_method_name(sv->method), mt_state_time(st), stats.steps,
+               stats.rejected,
                stats.evals, stats.frames, wall);
         printf(_("largest constraint violation at frames: position %.3g, velocity %.3g\n"), stats.gmax, stats.gdmax);
         const MtModel *mm = mt_system_model(s);
         double te;
         for (int e = 0; e < mm->nevent; e++)
             if (mt_state_event_fired(st, e, &te))
-                printf(_("event %s at t = %.9f s: %s\n"), mm->event[e].name, te, mt_event_action_name(mm->event[e].action));
+                printf(_("event %s at t = %.9f s: %s\n"), mm->event[e].name, te,
+                       mt_event_action_name(mm->event[e].action));
         if (stats.regularised)
             printf(_("note: %ld evaluations were near a singular configuration; the constraints there were solved as "
                      "slightly compliant\n"), stats.regularised);

@@ -588,7 +588,8 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     MtFrameReader *rd = st ? mt_frames_open(store, run, &err) : NULL;
     gboolean ok = rd != NULL;
     g_autoptr(GError) big = NULL; /* too many frames to hold: the frames shown stay */
-    gboolean fits = !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), &big);
+    gboolean fits =
+        !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), &big);
     MtSystemInfo in = {0};
     if (sys) mt_system_info(sys, &in);
     if (ok && fits) {

@@ -69,15 +69,16 @@ void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i
         motus_viewport_set_modal(self->viewport, NULL, 0);
 }
 
-/* The largest displacement and von Mises stress of frames flex_scanned … n-1
- * join the run's maxima. */
+/* The largest displacement and von Mises stress of the frames not scanned
+ * yet (the session keeps how many were) join the run's maxima. */
 void motus_window_flex_extend(MotusWindow *self)
 {
     int n = motus_viewport_n_modal(self->viewport);
     guint frames = motus_run_bridge_n_frames(motus_window_bridge(self));
-    if (!n || !motus_window_model(self) || self->flex_scanned >= frames) return;
+    guint from = motus_session_get_flex_scanned(self->session);
+    if (!n || !motus_window_model(self) || from >= frames) return;
     g_autofree double *w = g_new(double, n);
-    for (guint i = self->flex_scanned; i < frames; i++) {
+    for (guint i = from; i < frames; i++) {
         if (!frame_modal(self, i, w, n)) break;
         int off = 0;
         for (int s = 0; s < motus_window_model(self)->nflex; s++) {
@@ -92,7 +93,7 @@ void motus_window_flex_extend(MotusWindow *self)
             off += fi.nmode;
         }
     }
-    self->flex_scanned = frames;
+    motus_session_set_flex_scanned(self->session, frames);
     motus_viewport_set_run_max(self->viewport, self->flex_max[0], self->flex_max[1]);
 }
 
@@ -110,7 +111,7 @@ void motus_window_flex_reset(MotusWindow *self)
         g_object_unref(names);
         modes_fill(self, self->modes_dialog);
     }
-    self->flex_scanned = 0;
+    motus_session_set_flex_scanned(self->session, 0);
     self->flex_max[0] = self->flex_max[1] = 0;
     motus_viewport_set_run_max(self->viewport, 0, 0);
     motus_window_flex_extend(self);
@@ -158,7 +159,8 @@ static void modes_fill(MotusWindow *self, GtkWidget *d)
     }
     int b = g_array_index(bodies, int, sel);
     MtFlexInfo fi, *fb = &fi;
-    mt_flex_body_info(mt_model_flex_body(motus_window_model(self), mt_model_body_flex(motus_window_model(self), b)), &fi);
+    const MtModel *m = motus_window_model(self);
+    mt_flex_body_info(mt_model_flex_body(m, mt_model_body_flex(m, b)), &fi);
     g_autofree char *text =
         g_strdup_printf(_("%s, %d modal coordinates (%d interface nodes). Select a mode to see its shape "
                           "animated; the frequencies are those of the free-floating reduced body."),
@@ -754,7 +756,8 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
             motus_viewport_project_point(self->viewport, p, &sx, &sy) && (sx - x) * (sx - x) + (sy - y) * (sy - y) < bd)
             bd = (sx - x) * (sx - x) + (sy - y) * (sy - y), best = v;
     MtFlexInfo fi, *fb = &fi;
-    mt_flex_body_info(mt_model_flex_body(motus_window_model(self), mt_model_body_flex(motus_window_model(self), b)), &fi);
+    const MtModel *m = motus_window_model(self);
+    mt_flex_body_info(mt_model_flex_body(m, mt_model_body_flex(m, b)), &fi);
     double r = 0;
     MtError err = {0};
     g_autofree char *rt = motus_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)));

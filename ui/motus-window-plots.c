@@ -112,8 +112,11 @@ static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name,
     return k;
 }
 
+/* Frames already appended to the curves (the session keeps the count). */
+static guint plotted(MotusWindow *self) { return motus_session_get_plotted(self->session); }
+
 /* Refills a plot with the first n frames: all plots hold the same frames
- * (self->plotted; a live run's newer ones come with the next extend), so n is
+ * (plotted(); a live run's newer ones come with the next extend), so n is
  * read once by the caller while the worker keeps adding frames. */
 static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
@@ -143,24 +146,25 @@ void motus_window_refill_plots(MotusWindow *self)
     /* frames that arrive while the plots refill are appended by the next extend: none is lost */
     guint n = n_frames(self);
     for (guint i = 0; i < self->plots->len; i++) refill_one(self, spec(self, i), n);
-    self->plotted = n;
+    motus_session_set_plotted(self->session, n);
     motus_window_update_actions(self);
 }
 
 void motus_window_extend_plots(MotusWindow *self)
 {
-    guint n = n_frames(self);
-    if (n <= self->plotted) return;
-    guint m = n - self->plotted;
+    guint n = n_frames(self), from = plotted(self);
+    if (n <= from) return;
+    guint m = n - from;
     double *x = g_new(double, m), *v = g_new(double, m);
     for (guint p = 0; p < self->plots->len; p++) {
         MotusPlotSpec *ps = spec(self, p);
         for (guint i = 0; i < ps->curves->len; i++)
-            motus_plot_append(ps->w, (int)i, x, v, column_data(self, ps, g_ptr_array_index(ps->curves, i), self->plotted, m, x, v));
+            motus_plot_append(ps->w, (int)i, x, v,
+                              column_data(self, ps, g_ptr_array_index(ps->curves, i), from, m, x, v));
     }
     g_free(x);
     g_free(v);
-    self->plotted = n;
+    motus_session_set_plotted(self->session, n);
 }
 
 void motus_window_plots_settle(MotusWindow *self)
@@ -330,7 +334,7 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
         for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
         if (!there && room_for_curve(self, ps)) {
             g_ptr_array_add(ps->curves, g_strdup(column));
-            refill_one(self, ps, self->plotted);
+            refill_one(self, ps, plotted(self));
             motus_window_update_actions(self);
         }
         self->active_plot = i;
@@ -367,7 +371,7 @@ guint motus_window_add_plot(MotusWindow *self)
     gtk_box_append(self->plots_box, w);
     spec_new(self, MOTUS_PLOT(w));
     self->active_plot = self->plots->len - 1;
-    refill_one(self, active(self), self->plotted);
+    refill_one(self, active(self), plotted(self));
     show_active(self);
     return self->plots->len - 1;
 }
@@ -405,7 +409,7 @@ gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *nam
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     for (int i = 0; names && names[i]; i++) g_ptr_array_add(ps->curves, g_strdup(names[i]));
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     motus_window_update_actions(self);
     return TRUE;
 }
@@ -421,7 +425,7 @@ gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **erro
     g_free(ps->x);
     ps->x = g_strdup(x);
     g_ptr_array_set_size(ps->refs, 0); /* kept curves were drawn against the old axis */
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     show_active(self);
     return TRUE;
 }
@@ -451,7 +455,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         g_ptr_array_add(ps->refs, r);
         n++;
     }
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     return n;
 }
 
@@ -468,7 +472,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
     if (!there && room_for_curve(self, ps)) {
         g_ptr_array_add(ps->curves, g_strdup(name));
-        refill_one(self, ps, self->plotted);
+        refill_one(self, ps, plotted(self));
         motus_window_update_actions(self);
     }
     self->quiet = TRUE;
@@ -493,7 +497,7 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     g_ptr_array_set_size(ps->refs, 0);
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     motus_window_update_actions(self);
 }
 
@@ -565,7 +569,7 @@ void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, 
             if (i < 0) ps->x = g_strdup(name);
             else g_ptr_array_add(ps->curves, g_strdup(name));
         }
-        refill_one(self, ps, self->plotted);
+        refill_one(self, ps, plotted(self));
     }
     motus_window_set_active_plot(self, (guint)CLAMP(act, 0, (int)self->plots->len - 1));
     if (missing->len) {
