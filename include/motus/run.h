@@ -54,7 +54,7 @@ MtStatus mt_run_check_length(double t0, double until, double step, const char *w
 
 /* Assembles the initial state (Newton on positions, then velocities), then
  * integrates to sv->until, handing every output frame to fn. cancel (may be
- * NULL) is polled between steps; stats may not be NULL. */
+ * NULL) is polled between steps; stats may be NULL. */
 MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                 MtRunStats *stats, MtError *err);
 
