@@ -1,4 +1,4 @@
-/* cli_analysis.c — the analyses of motus-cli besides 'run' (core/analysis/mt_analysis.h,
+/* cli_analysis.c — the analyses of motus-cli besides 'run' (include/motus/analysis.h,
  * docs/analyses.md):
  *   kinematics MODEL [--until T] [--step H] [--every N] [--out F.csv] [--quiet]
  *   statics MODEL [--relax] [--out F.csv] [--quiet]
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_analysis.h"
+#include "motus/analysis.h"
+#include "motus/results.h"
 #include "mt_model.h"
-#include "mt_output.h"
 
 #include "app_common.h"
 
@@ -144,7 +144,9 @@ int cli_kinematics(int argc, char **argv)
     if (!st) { mt_system_free(s); return fail(&err); }
     FILE *out = NULL;
     if (o.out && !(out = open_out(o.out))) { mt_state_free(st); mt_system_free(s); return 1; }
-    int nd = s->model->ndriver;
+    const MtModel *m = mt_system_model(s);
+    const MtSolverSpec *sv = mt_system_solver(s);
+    int nd = m->ndriver;
     KinCtx k = {NULL, calloc((size_t)nd + 1, sizeof(double)), calloc((size_t)nd + 1, sizeof(double)), nd};
     if (!k.lo || !k.hi) {
         cli_err("%s", _("out of memory"));
@@ -154,18 +156,18 @@ int cli_kinematics(int argc, char **argv)
     for (int d = 0; d < nd; d++) { k.lo[d] = INFINITY; k.hi[d] = -INFINITY; }
     if (out && !(k.csv = mt_csv_new(s, out, &err))) { rc = fail(&err); goto done; }
     MtKinStats ks;
-    MtStatus r = mt_kinematics(st, s->solver.until, s->solver.step, s->solver.every, kin_frame, &k, NULL, &ks, &err);
+    MtStatus r = mt_kinematics(st, sv->until, sv->step, sv->every, kin_frame, &k, NULL, &ks, &err);
     if (out) {
         if (fclose(out)) { cli_err(_("error writing '%s'"), o.out); rc = 1; }
         out = NULL;
     }
     if (r) { rc = fail(&err); goto done; }
     if (!o.quiet) {
-        printf(_("kinematics: %ld frames to t = %.6g s (%ld time points)\n"), ks.frames, st->t, ks.steps);
+        printf(_("kinematics: %ld frames to t = %.6g s (%ld time points)\n"), ks.frames, mt_state_time(st), ks.steps);
         printf(_("largest constraint violation: position %.3g, velocity %.3g\n"), ks.gmax, ks.gdmax);
         for (int d = 0; d < nd; d++)
             /* TRANSLATORS: effort is a torque (N·m) or a force (N), depending on the driven joint. */
-            printf(_("  driver %-16s effort from %.6g to %.6g (N·m or N)\n"), s->model->driver[d].name, k.lo[d], k.hi[d]);
+            printf(_("  driver %-16s effort from %.6g to %.6g (N·m or N)\n"), m->driver[d].name, k.lo[d], k.hi[d]);
         if (o.out) printf(_("results: %s (%d columns)\n"), o.out, mt_csv_ncols(k.csv));
     }
 done:
@@ -196,13 +198,11 @@ static void print_stability(const MtStaticsInfo *in)
 
 static void print_equilibrium(const MtState *st)
 {
-    const MtSystem *s = st->sys;
-    const MtModel *m = s->model;
+    const MtModel *m = mt_system_model(mt_state_system(st));
     fputs(_("bodies (frame origin, rotation from the project axes):\n"), stdout);
     for (int b = 0; b < m->nbody; b++) {
-        double pos[3], vel[3];
-        mt_body_origin(st, st->q, st->u, b, pos, vel);
-        const double *p = st->q + 7 * b + 3;
+        double pos[3], p[4];
+        mt_state_body(st, b, pos, p, NULL);
         double sn = sqrt(p[1] * p[1] + p[2] * p[2] + p[3] * p[3]), ang = 2 * atan2(sn, p[0]);
         double ax[3] = {0, 0, 1};
         if (p[0] < 0) ang -= 2 * M_PI; /* the shorter way round */
@@ -218,7 +218,7 @@ static void print_equilibrium(const MtState *st)
         mt_joint_reaction(st, j, F, T, Fm, Tm);
         printf(_("  %-16s F = (%.9g, %.9g, %.9g) N, T = (%.9g, %.9g, %.9g) N·m"), m->joint[j].name, F[0], F[1], F[2], T[0],
                T[1], T[2]);
-        double c = mt_joint_coordinate(st, st->q, j);
+        double c = mt_state_joint_coordinate(st, j);
         if (!isnan(c)) printf(_(", coordinate %.9g"), c);
         fputc('\n', stdout);
     }
@@ -226,11 +226,11 @@ static void print_equilibrium(const MtState *st)
         printf(_("  driver %-16s holding effort %.9g (N·m or N)\n"), m->driver[d].name, mt_driver_effort(st, d));
     for (int k = 0; k < m->nspring; k++) {
         double L, Ld, F;
-        mt_spring_state(st, st->q, st->u, k, &L, &Ld, &F);
+        mt_state_spring(st, k, &L, &Ld, &F);
         printf(_("  spring %-16s length %.9g m, tension %.9g N\n"), m->spring[k].name, L, F);
     }
     double T, V;
-    mt_energy(st, st->q, st->u, &T, &V);
+    mt_state_energy(st, &T, &V);
     printf(_("potential energy: %.9g J\n"), V);
 }
 
@@ -300,7 +300,7 @@ int cli_modes(int argc, char **argv)
         rc = fail(&err);
         goto done;
     }
-    const MtModel *m = s->model;
+    const MtModel *m = mt_system_model(s);
     const MtStaticsInfo *in = &md->statics;
     if (md->at_equilibrium)
         printf(_("linearised about the static equilibrium (residual: force %.3g N, moment %.3g N·m)\n"), in->force_residual,
@@ -331,7 +331,7 @@ int cli_modes(int argc, char **argv)
     for (int i = 0; i < md->nmode; i++) {
         const MtMode *mo = &md->mode[i];
         double im = 0;
-        for (int a = 0; a < 6 * s->nbody; a++) im = fmax(im, fabs(mo->shape_im[a]));
+        for (int a = 0; a < 6 * m->nbody; a++) im = fmax(im, fabs(mo->shape_im[a]));
         printf(_(" mode %d (%.9g Hz)%s\n"), i + 1, mo->freq, im > 1e-6 ? _(", complex: real and imaginary parts") : "");
         for (int b = 0; b < m->nbody; b++) {
             const double *x = mo->shape_re + 6 * b;

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mt_integrate.h"
-#include "mt_output.h"
+#include "motus/run.h"
+#include "motus/results.h"
 #include "mt_store.h"
 
 #include "app_common.h"
@@ -122,7 +122,7 @@ int cli_store_run_begin(const char *path, const MtSystem *s, CliStoreRun **out, 
         mt_error_set(err, MT_ERR_NOMEM, "", "%s", _("out of memory"));
         return 1;
     }
-    r->run = mt_store_run_begin(g_store, s, &s->solver, err);
+    r->run = mt_store_run_begin(g_store, s, mt_system_solver(s), err);
     if (!r->run) {
         free(r);
         return 1;
@@ -136,13 +136,14 @@ int cli_store_run_frame(CliStoreRun *r, MtState *st) { return mt_store_run_frame
 void cli_store_run_events(CliStoreRun *r, const MtState *st)
 {
     if (!r) return;
-    const MtModel *m = st->sys->model;
+    const MtModel *m = mt_system_model(mt_state_system(st));
+    double te;
     for (int e = 0; e < m->nevent; e++) {
-        if (!st->efired[e]) continue;
+        if (!mt_state_event_fired(st, e, &te)) continue;
         char line[256];
         snprintf(line, sizeof line, _("event %s: %s"), m->event[e].name, mt_event_action_name(m->event[e].action));
         MtError err = {0};
-        mt_store_run_log(r->run, "info", st->etime[e], line, &err);
+        mt_store_run_log(r->run, "info", te, line, &err);
     }
 }
 
@@ -376,9 +377,13 @@ static int find_col(const MtCsv *c, const char *name)
 
 static int same_layout(const MtSystem *a, const MtSystem *b)
 {
-    if (a->nbody != b->nbody || a->nrow != b->nrow) return 0;
-    for (int i = 0; i < a->nbody; i++)
-        if (strcmp(a->model->body[i].name, b->model->body[i].name)) return 0;
+    MtSystemInfo ia, ib;
+    mt_system_info(a, &ia);
+    mt_system_info(b, &ib);
+    const MtModel *ma = mt_system_model(a), *mb = mt_system_model(b);
+    if (ma->nbody != mb->nbody || ia.nrow != ib.nrow) return 0;
+    for (int i = 0; i < ma->nbody; i++)
+        if (strcmp(ma->body[i].name, mb->body[i].name)) return 0;
     return 1;
 }
 

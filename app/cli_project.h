@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "mt_model.h"
-#include "mt_system.h"
+#include "motus/run.h"
 
 /* The project commands' lines of the usage text. */
 void cli_project_usage(FILE *f);

@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "app_common.h"
-#include "mt_fe.h"
-#include "mt_fe_reduce.h"
-#include "mt_mesh.h"
+#include "motus/fe.h"
+#include "motus/mesh.h"
+#include "motus/reduce.h"
 
 #define _(s) gettext(s)
 
@@ -255,6 +255,8 @@ int cli_reduce(int argc, char **argv)
         cli_err("%s", err.msg);
         goto done;
     }
+    MtFlexInfo bi;
+    mt_flex_body_info(b, &bi);
     if (!quiet) {
         printf(_("method: %s; %d free DOF (%d interior, %d on %d interface nodes)\n"), method_name(method), st.ndof,
                st.ni, st.nb, nif);
@@ -264,34 +266,34 @@ int cli_reduce(int argc, char **argv)
                  "%.1e), reduction %.2f s, outputs %.2f s\n"),
                t_read, st.t_assemble, st.t_factor, st.t_eigen, st.lanczos_ops, st.eig_residual, st.t_reduce,
                st.t_output);
-        if (b->nfix) {
-            double tot = b->mass, s[6] = {0};
+        if (bi.nfix) {
+            double tot = bi.mass, s[6] = {0};
             printf(method == MT_REDUCE_CB ? _("fixed-interface modes (Hz) and effective mass (%% of %.4g kg) in x y z:\n")
                                           : _("normal modes (Hz) and effective mass (%% of %.4g kg) in x y z:\n"),
                    tot);
-            for (int k = 0; k < b->nfix; k++) {
-                const double *e = b->fix_meff + 6 * k;
+            for (int k = 0; k < bi.nfix; k++) {
+                const double *e = bi.fix_meff + 6 * k;
                 for (int c = 0; c < 6; c++) s[c] += e[c];
-                printf("  %4d %14.6f   %6.2f %6.2f %6.2f\n", k + 1, b->fix_freq[k], 100 * e[0] / tot, 100 * e[1] / tot,
+                printf("  %4d %14.6f   %6.2f %6.2f %6.2f\n", k + 1, bi.fix_freq[k], 100 * e[0] / tot, 100 * e[1] / tot,
                        100 * e[2] / tot);
             }
             printf(_("  sum                  %6.2f %6.2f %6.2f\n"), 100 * s[0] / tot, 100 * s[1] / tot, 100 * s[2] / tot);
         }
         if (method != MT_REDUCE_MODES) {
-            printf(_("reduced body: %d modal coordinates; frequencies (Hz):\n"), b->nmode);
-            for (int k = 0; k < b->nmode; k++) printf("  %4d %14.6f\n", k + 1, b->freq[k]);
+            printf(_("reduced body: %d modal coordinates; frequencies (Hz):\n"), bi.nmode);
+            for (int k = 0; k < bi.nmode; k++) printf("  %4d %14.6f\n", k + 1, bi.freq[k]);
         }
-        if (b->nrigid) {
-            printf(_("rigid-body vectors dropped: %d (computed frequencies"), b->nrigid);
-            for (int k = 0; k < b->nrigid; k++) printf(" %.2g", b->rigid_freq[k]);
+        if (bi.nrigid) {
+            printf(_("rigid-body vectors dropped: %d (computed frequencies"), bi.nrigid);
+            for (int k = 0; k < bi.nrigid; k++) printf(" %.2g", bi.rigid_freq[k]);
             printf(_(" Hz)\n"));
         }
         double c[3] = {0, 0, 0};
-        if (b->mass > 0)
-            for (int k = 0; k < 3; k++) c[k] = b->s0[k] / b->mass;
+        if (bi.mass > 0)
+            for (int k = 0; k < 3; k++) c[k] = bi.s0[k] / bi.mass;
         printf(_("mass %.6g kg, centre of mass (%.6g, %.6g, %.6g), inertia about the origin: xx %.6g yy %.6g zz %.6g\n"),
-               b->mass, c[0], c[1], c[2], b->I0[0], b->I0[4], b->I0[8]);
-        if (surface) printf(_("display surface: %d vertices, %d triangles, %d beam lines\n"), b->nsv, b->nst, b->nseg);
+               bi.mass, c[0], c[1], c[2], bi.I0[0], bi.I0[4], bi.I0[8]);
+        if (surface) printf(_("display surface: %d vertices, %d triangles, %d beam lines\n"), bi.nsv, bi.nst, bi.nseg);
     }
     if (out) {
         if (mt_flex_body_save(b, out, &err)) {

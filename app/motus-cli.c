@@ -14,10 +14,9 @@
 #include <unistd.h>
 
 #include "cli_project.h"
-#include "mt_integrate.h"
+#include "motus/results.h"
+#include "motus/run.h"
 #include "mt_model.h"
-#include "mt_output.h"
-#include "mt_system.h"
 
 #define MOTUS_VERSION "0.1.0"
 
@@ -162,53 +161,13 @@ static int parse_double(const char *opt, const char *s, double *out)
     return 0;
 }
 
-/* Describes one constraint equation in words, for redundancy reports. */
-static void row_words(const MtSystem *s, int row, char *buf, size_t n)
-{
-    static const char *ax = "xyz";
-    int k = 0;
-    while (k + 1 < s->nblock && s->block[k + 1].row0 <= row) k++;
-    const MtCBlock *b = &s->block[k];
-    int r = row - b->row0, acc = 0;
-    const char *what = "?";
-    char tmp[128];
-    for (int p = 0; p < b->nprim; p++) {
-        int w = (b->prim[p].kind == MT_PRIM_SPH || b->prim[p].kind == MT_PRIM_ROLL) ? 3 : 1;
-        if (r < acc + w) {
-            const MtPrim *pr = &b->prim[p];
-            /* TRANSLATORS: %c is an axis letter x, y or z; _i and _j name the
-               joint's markers i and j (its axes x_i, z_j, ...). */
-            switch (pr->kind) {
-            case MT_PRIM_SPH: snprintf(tmp, sizeof tmp, _("coincidence of origins along %c"), ax[r - acc]); break;
-            case MT_PRIM_DOT: snprintf(tmp, sizeof tmp, _("%c_j perpendicular to %c_i"), ax[pr->a], ax[pr->b]); break;
-            case MT_PRIM_TRANS: snprintf(tmp, sizeof tmp, _("no offset along %c_j"), ax[pr->a]); break;
-            case MT_PRIM_DIST: snprintf(tmp, sizeof tmp, "%s", _("distance between origins")); break;
-            case MT_PRIM_COORD: snprintf(tmp, sizeof tmp, "%s", _("relation among joint coordinates")); break;
-            case MT_PRIM_ROLL:
-                snprintf(tmp, sizeof tmp, "%s", r - acc == 0 ? _("contact with the plane") : _("no slip at the contact point"));
-                break;
-            }
-            what = tmp;
-            break;
-        }
-        acc += w;
-    }
-    if (b->kind == MT_BLOCK_JOINT)
-        /* TRANSLATORS: the second %s is the joint type keyword (revolute, ...);
-           the last %s says which equation, as in "no offset along x_j". */
-        snprintf(buf, n, _("joint '%s' (%s), equation %d of %d: %s"), s->model->joint[b->src].name,
-                 mt_joint_type_name(s->model->joint[b->src].type), r + 1, b->nrow, what);
-    else if (b->kind == MT_BLOCK_DRIVER) snprintf(buf, n, _("driver '%s': %s"), s->model->driver[b->src].name, what);
-    else snprintf(buf, n, _("coupling '%s': %s"), s->model->couple[b->src].name, what);
-}
-
 /* Every column a `plot` line names is one the run writes; -1 and err naming the first that is not. */
 static int check_plots(const MtSystem *s, MtError *err)
 {
     MtCsv *c = mt_csv_new(s, NULL, err);
     if (!c) return -1;
     int bad = 0;
-    const MtModel *m = s->model;
+    const MtModel *m = mt_system_model(s);
     for (int p = 0; p < m->nplot && !bad; p++)
         for (int i = -1; i < m->plot[p].ncurve && !bad; i++) {
             const char *name = i < 0 ? m->plot[p].x : m->plot[p].curve[i];
@@ -229,38 +188,39 @@ static int check_plots(const MtSystem *s, MtError *err)
 
 static void print_diagnostics(const MtSystem *s, FILE *f)
 {
-    const MtModel *m = s->model;
+    const MtModel *m = mt_system_model(s);
+    MtSystemInfo in;
+    mt_system_info(s, &in);
     fprintf(f, _("model: %s\n"), m->title[0] ? m->title : _("(untitled)"));
     fprintf(f, _("bodies %d, markers %d, joints %d, drivers %d, springs %d\n"), m->nbody, m->nmarker, m->njoint,
             m->ndriver, m->nspring);
-    fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), s->nrow, s->nrow - s->ndep, s->ndep);
-    fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), s->dof_grubler, s->dof_rank);
-    if (s->nspecial)
+    fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), in.nrow, in.nrow - in.ndep, in.ndep);
+    fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), in.dof_grubler, in.dof_rank);
+    if (in.nspecial)
         fprintf(f, _("%d further equations are dependent in the initial configuration only (a singular position); "
-                     "they are kept and the run passes through it\n"), s->nspecial);
-    for (int r = 0; r < s->nrow; r++)
-        if (s->dep[r]) {
+                     "they are kept and the run passes through it\n"), in.nspecial);
+    for (int r = 0; r < in.nrow; r++)
+        if (mt_system_row_redundant(s, r)) {
             char w[512];
-            row_words(s, r, w, sizeof w);
+            mt_system_row_words(s, r, w, sizeof w);
             fprintf(f, _("redundant equation removed: %s\n"), w);
         }
-    if (s->ndep > 0) { /* one summary line: where the loop is over-constrained */
+    if (in.ndep > 0) { /* one summary line: where the loop is over-constrained */
         char list[1024] = "";
-        for (int k = 0; k < s->nblock; k++) {
-            int n = 0;
-            for (int r = 0; r < s->block[k].nrow; r++) n += s->dep[s->block[k].row0 + r];
+        for (int k = 0; k < in.nblock; k++) {
+            int n = mt_block_ndep(s, k);
             if (!n) continue;
             size_t len = strlen(list);
             snprintf(list + len, sizeof list - len, "%s'%s' %d", len ? ", " : "", mt_block_name(s, k), n);
         }
         fprintf(f, _("summary: the closed loops are over-constrained; %d redundant equations removed (%s); the motion is "
                      "unaffected and the removed directions carry no load\n"),
-                s->ndep, list);
+                in.ndep, list);
     }
-    for (int i = 0; i < s->nfree; i++)
+    for (int i = 0; i < in.nfree; i++)
         fprintf(f, _("warning: body '%s' is not connected to ground by any joint or spring; it moves freely\n"),
-                m->body[s->free_body[i]].name);
-    if (s->dof_rank < 0) fputs(_("warning: the mechanism is overconstrained\n"), f);
+                m->body[mt_system_free_body(s, i)].name);
+    if (in.dof_rank < 0) fputs(_("warning: the mechanism is overconstrained\n"), f);
 }
 
 typedef struct {
@@ -363,13 +323,13 @@ int main(int argc, char **argv)
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
         print_diagnostics(s, stdout);
-        int bad = check_plots(s, &err) || check_mesh_shapes(s->model, &err);
+        int bad = check_plots(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
         mt_system_free(s);
         if (bad) return fail(&err);
         fputs(_("check: OK\n"), stdout);
         return 0;
     }
-    const MtSolverSpec *sv = &s->solver;
+    const MtSolverSpec *sv = mt_system_solver(s);
     /* refused before a CSV or a stored run is begun ('until 1e300' ran for ever) */
     if (mt_run_check_length(0, sv->until, sv->step, _("solver"), &err)) { mt_system_free(s); return fail(&err); }
     if (!quiet && sv->stab_period > 0 && sv->method == MT_METHOD_RK4 && sv->step * 2 * M_PI / sv->stab_period > 1.0)
@@ -407,22 +367,27 @@ int main(int argc, char **argv)
         /* TRANSLATORS: the first %s is "done" or "stopped", the second the method (rk4, dp54). */
         printf(_("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n"),
                /* TRANSLATORS: status at the start of the run summary. */
-               rc ? _("stopped") : _("done"), mt_method_name(sv->method), st->t, stats.steps, stats.rejected,
+               rc ? _("stopped") : _("done"), mt_method_name(sv->method), mt_state_time(st), stats.steps,
+               stats.rejected,
                stats.evals, stats.frames, wall);
         printf(_("largest constraint violation at frames: position %.3g, velocity %.3g\n"), stats.gmax, stats.gdmax);
-        for (int e = 0; e < s->model->nevent; e++)
-            if (st->efired[e]) printf(_("event %s at t = %.9f s: %s\n"), s->model->event[e].name, st->etime[e],
-                                      mt_event_action_name(s->model->event[e].action));
+        const MtModel *mm = mt_system_model(s);
+        double te;
+        for (int e = 0; e < mm->nevent; e++)
+            if (mt_state_event_fired(st, e, &te))
+                printf(_("event %s at t = %.9f s: %s\n"), mm->event[e].name, te,
+                       mt_event_action_name(mm->event[e].action));
         if (stats.regularised)
             printf(_("note: %ld evaluations were near a singular configuration; the constraints there were solved as "
                      "slightly compliant\n"), stats.regularised);
-        if (s->nspecial)
+        MtSystemInfo in;
+        mt_system_info(s, &in);
+        if (in.nspecial)
             printf(_("note: %d further equations are dependent only in the initial configuration; they are kept\n"),
-                   s->nspecial);
-        const MtModel *mm = s->model;
+                   in.nspecial);
         for (int b = 0; b < mm->nbody; b++) {
             double pos[3], vel[3];
-            mt_body_origin(st, st->q, st->u, b, pos, vel);
+            mt_state_body(st, b, pos, NULL, vel);
             printf(_("  %-16s at (%.6g, %.6g, %.6g) m, speed %.6g m/s\n"), mm->body[b].name, pos[0], pos[1], pos[2],
                    sqrt(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]));
         }

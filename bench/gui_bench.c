@@ -64,8 +64,8 @@
 #include "motus-scene.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 
 static char *chain_text(int n, double until)
 {
@@ -311,12 +311,14 @@ static int bench_flex(const char *path, double seconds, const char *field)
     f.amp = g_new0(double, f.nw + 1);
     long tris = 0, verts = 0;
     for (int i = 0, off = 0; i < m->nflex; i++) {
-        const MtFlexBody *fb = m->flex[i].data ? m->flex[i].data->body : NULL;
+        const MtFlexBody *fb = mt_model_flex_body(m, i);
         if (!fb) continue;
-        for (int k = 0; k < fb->nmode; k++) f.amp[off + k] = mt_flexview_mode_amplitude(fb, k, 1e-3);
-        off += fb->nmode;
-        tris += fb->nst;
-        verts += fb->nsv;
+        MtFlexInfo fi;
+        mt_flex_body_info(fb, &fi);
+        for (int k = 0; k < fi.nmode; k++) f.amp[off + k] = mt_flexview_mode_amplitude(fb, k, 1e-3);
+        off += fi.nmode;
+        tris += fi.nst;
+        verts += fi.nsv;
     }
     gtk_window_present(GTK_WINDOW(win));
     gtk_widget_add_tick_callback(win, fps_tick, &f, NULL);

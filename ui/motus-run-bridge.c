@@ -23,11 +23,10 @@
 #endif
 
 #include "motus-i18n.h"
-#include "mt_integrate.h"
-#include "mt_output.h"
+#include "motus/results.h"
+#include "motus/run.h"
 #include "mt_project.h"
 #include "mt_store.h"
-#include "mt_system.h"
 
 struct _MotusRunBridge {
     GObject parent_instance;
@@ -189,30 +188,22 @@ MotusRunBridge *motus_run_bridge_new(void) { return g_object_new(MOTUS_TYPE_RUN_
  * first body affected (the core integrates on without complaint). */
 static gboolean check_finite(MotusRunBridge *self, const MtState *st)
 {
-    const MtSystem *s = st->sys;
-    for (int b = 0; b < s->nbody; b++)
-        for (int k = 0; k < 7; k++)
-            if (!isfinite(st->q[7 * b + k]) || (k < 6 && !isfinite(st->u[6 * b + k]))) {
-                g_snprintf(self->diverged, sizeof self->diverged,
-                           _("body '%s': the motion is no longer finite at t = %g s; the run diverged "
-                             "(try a smaller step, another method or softer springs)"),
-                           s->model->body[b].name, st->t);
-                return FALSE;
-            }
-    return TRUE;
+    int b = mt_state_nonfinite_body(st);
+    if (b < 0) return TRUE;
+    g_snprintf(self->diverged, sizeof self->diverged,
+               _("body '%s': the motion is no longer finite at t = %g s; the run diverged "
+                 "(try a smaller step, another method or softer springs)"),
+               mt_system_model(mt_state_system(st))->body[b].name, mt_state_time(st));
+    return FALSE;
 }
 
 /* One row of the frame store from a state: t, body poses, result columns. */
 static void fill_row(MtCsv *csv, MtState *st, double *row)
 {
-    const MtSystem *s = st->sys;
-    row[0] = st->t;
-    for (int b = 0; b < s->nbody; b++) {
-        double *p = row + 1 + 7 * b;
-        mt_body_origin(st, st->q, NULL, b, p, NULL);
-        memcpy(p + 3, st->q + 7 * b + 3, 4 * sizeof(double));
-    }
-    mt_frame_values(csv, st, row + 1 + 7 * s->nbody);
+    int nbody = mt_system_nbody(mt_state_system(st));
+    row[0] = mt_state_time(st);
+    for (int b = 0; b < nbody; b++) mt_state_body(st, b, row + 1 + 7 * b, row + 4 + 7 * b, NULL);
+    mt_frame_values(csv, st, row + 1 + 7 * nbody);
 }
 
 static int frame_cb(void *user, MtState *st)
@@ -262,8 +253,8 @@ static gpointer worker(gpointer data)
     MtState *st = mt_state_new(self->sys, &err);
     self->diverged[0] = 0;
     self->nomem = FALSE;
-    if (st) rc = mt_run(st, &self->sys->solver, frame_cb, self, &self->cancel, &stats, &err);
-    double t_end = st ? st->t : 0;
+    if (st) rc = mt_run(st, mt_system_solver(self->sys), frame_cb, self, &self->cancel, &stats, &err);
+    double t_end = st ? mt_state_time(st) : 0;
     mt_state_free(st);
     if (rc == MT_OK && self->diverged[0]) {
         rc = MT_ERR_SOLVE;
@@ -349,10 +340,10 @@ static void finish(MotusRunBridge *self)
 /* The layout of the frame store for a system and its result columns. */
 static void set_shape(MotusRunBridge *self, const MtSystem *sys, MtCsv *csv)
 {
-    self->nbody = sys->nbody;
+    self->nbody = mt_system_nbody(sys);
     self->ncol = mt_csv_ncols(csv);
     self->stride = 1 + 7 * self->nbody + self->ncol;
-    self->until = sys->solver.until;
+    self->until = mt_system_solver(sys)->until;
     g_strfreev(self->colnames);
     self->colnames = g_new0(char *, self->ncol + 1);
     for (int k = 0; k < self->ncol; k++) self->colnames[k] = g_strdup(mt_csv_colname(csv, k));
@@ -413,9 +404,9 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
         return FALSE;
     }
-    const MtSolverSpec *sv = &sys->solver;
+    const MtSolverSpec *sv = mt_system_solver(sys);
     double frames = sv->step > 0 ? floor(sv->until / (sv->step * MAX(sv->every, 1))) + 2 : 2;
-    if (!frames_fit(frames, 1 + 7 * sys->nbody + mt_csv_ncols(csv), error)) {
+    if (!frames_fit(frames, 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), error)) {
         mt_csv_free(csv);
         mt_system_free(sys);
         return FALSE;
@@ -425,7 +416,7 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
     MtRun *run = NULL;
     if (project) {
         store = mt_store_open(project, 0, &err);
-        run = store ? mt_store_run_begin(store, sys, &sys->solver, &err) : NULL;
+        run = store ? mt_store_run_begin(store, sys, sv, &err) : NULL;
         if (!run) {
             mt_store_close(store);
             mt_csv_free(csv);
@@ -597,7 +588,10 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     MtFrameReader *rd = st ? mt_frames_open(store, run, &err) : NULL;
     gboolean ok = rd != NULL;
     g_autoptr(GError) big = NULL; /* too many frames to hold: the frames shown stay */
-    gboolean fits = !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * sys->nbody + mt_csv_ncols(csv), &big);
+    gboolean fits =
+        !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), &big);
+    MtSystemInfo in = {0};
+    if (sys) mt_system_info(sys, &in);
     if (ok && fits) {
         set_shape(self, sys, csv);
         self->until = info.solver.until;
@@ -606,7 +600,7 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
         drop_frames(self);
         for (long i = 0; i < n && ok; i++) {
             const double *f = mt_frames_get(rd, i, &err);
-            ok = f && mt_state_from_frame(st, f, sys->nbody, sys->nrow, &err) == MT_OK;
+            ok = f && mt_state_from_frame(st, f, mt_system_nbody(sys), in.nrow, &err) == MT_OK;
             double *row = ok ? next_row(self, (guint)i) : NULL;
             if (ok && !row) {
                 ok = FALSE;

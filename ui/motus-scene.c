@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "motus-i18n.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 
 #define SEG MOTUS_LOD_SEGMENTS(0) /* segments around the triad's rods and cones (always the finest) */
 
@@ -478,7 +478,7 @@ static double model_scale(const MtModel *m, const double *poses)
         if (sh->body >= 0) shape_size = fmax(shape_size, sz);
     }
     for (int i = 0; i < m->nflex; i++)
-        if (m->flex[i].data) shape_size = fmax(shape_size, mt_flexview_size(m->flex[i].data->body));
+        if (mt_model_flex_body(m, i)) shape_size = fmax(shape_size, mt_flexview_size(mt_model_flex_body(m, i)));
 #undef GROW
     double d = 0;
     if (isfinite(lo[0]))
@@ -605,7 +605,7 @@ static guint32 flex_vertex(GArray *verts, guint base, int *head, GArray *next, i
 /* Triangles of the reduced surface; a corner's normal averages the faces
  * around its vertex that lie within 40 degrees of its own face, so the
  * edges of a part stay sharp and curved faces smooth. */
-static void flex_triangles(const MtFlexBody *fb, const float c[3], GArray *verts, GArray *index)
+static void flex_triangles(const MtFlexInfo *fb, const float c[3], GArray *verts, GArray *index)
 {
     int nsv = fb->nsv, nst = fb->nst;
     double *fn = g_new(double, 3 * (size_t)nst), *un = g_new(double, 3 * (size_t)nst);
@@ -653,7 +653,7 @@ static void flex_triangles(const MtFlexBody *fb, const float c[3], GArray *verts
 
 /* A tube (or a box, for a rectangular section) around each beam line, its
  * rings tied to the line's end vertices; ends used by one line get caps. */
-static void flex_tubes(const MtFlexBody *fb, double r, double bw, double bh, const float c[3], GArray *verts,
+static void flex_tubes(const MtFlexInfo *fb, double r, double bw, double bh, const float c[3], GArray *verts,
                        GArray *index)
 {
     /* the section outline in its plane (e2, e3): points with normals, a quad per pair */
@@ -738,9 +738,12 @@ static void flex_tubes(const MtFlexBody *fb, double r, double bw, double bh, con
 void motus_scene_flex_surface(const MtFlexBody *fb, double r, double b, double h, const float c[3], GArray *verts,
                               GArray *index)
 {
-    if (!fb || fb->nsv <= 0 || !fb->sv_x) return;
-    if (fb->nst > 0) flex_triangles(fb, c, verts, index);
-    if (fb->nseg > 0) flex_tubes(fb, r, b, h, c, verts, index);
+    if (!fb) return;
+    MtFlexInfo fi;
+    mt_flex_body_info(fb, &fi);
+    if (fi.nsv <= 0 || !fi.sv_x) return;
+    if (fi.nst > 0) flex_triangles(&fi, c, verts, index);
+    if (fi.nseg > 0) flex_tubes(&fi, r, b, h, c, verts, index);
 }
 
 /* Every reduced flexible body gets its deformable surface; beam sections
@@ -750,11 +753,13 @@ static void add_flex_bodies(const MtModel *m, MotusScene *s)
 {
     for (int i = 0; i < m->nflex; i++) {
         const MtFlexSpec *f = &m->flex[i];
-        if (!f->data || !f->data->body) continue;
-        const MtFlexBody *fb = f->data->body;
+        const MtFlexBody *fb = mt_model_flex_body(m, i);
+        if (!fb) continue;
+        MtFlexInfo fi;
+        mt_flex_body_info(fb, &fi);
         int moff = s->nmodal;
-        s->nmodal += fb->nmode;
-        if (fb->nsv <= 0 || f->body < 0 || f->body >= m->nbody) continue;
+        s->nmodal += fi.nmode;
+        if (fi.nsv <= 0 || f->body < 0 || f->body >= m->nbody) continue;
         double r = 0.01 * mt_flexview_size(fb), bw = 0, bh = 0;
         if (f->source == MT_FLEX_BEAM) {
             if (f->section == MT_SECTION_RECT)
@@ -766,6 +771,7 @@ static void add_flex_bodies(const MtModel *m, MotusScene *s)
         MotusFlexMesh *fm = g_new0(MotusFlexMesh, 1);
         fm->spec = i;
         fm->fb = fb;
+        fm->info = fi;
         fm->moff = moff;
         fm->centre_vertex = -1;
         fm->verts = g_array_new(FALSE, FALSE, sizeof(MotusFlexVertex));
@@ -921,8 +927,8 @@ MotusScene *motus_scene_new(const MtModel *m, const char *model_dir, GString *wa
         MotusFlexMesh *fm = s->body[b].flex;
         if (!fm) continue;
         double bd = INFINITY;
-        for (int v = 0; v < fm->fb->nsv; v++) {
-            const float *x = fm->fb->sv_x + 3 * v, *c = s->body[b].centre;
+        for (int v = 0; v < fm->info.nsv; v++) {
+            const float *x = fm->info.sv_x + 3 * v, *c = s->body[b].centre;
             double d = (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
             if (d < bd) bd = d, fm->centre_vertex = v;
         }

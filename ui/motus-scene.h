@@ -12,7 +12,7 @@
 #include <cglm/cglm.h>
 #include <glib.h>
 
-#include "mt_fe_reduce.h"
+#include "motus/reduce.h"
 #include "mt_model.h"
 
 typedef struct {
@@ -30,11 +30,12 @@ typedef struct {
 
 /* The deformable surface of a flexible body: its outer triangles (solids,
  * shells) and tubes around its beam lines, each vertex tied to a surface
- * vertex of the reduction (MtFlexBody.sv_*), whose modal displacements the
+ * vertex of the reduction (MtFlexInfo.sv_*), whose modal displacements the
  * view adds (Σ w_k H_k, scaled) in its vertex shader. */
 typedef struct {
     int spec;               /* index among the model's flexible specs */
     const MtFlexBody *fb;   /* borrowed from the model's reduced data */
+    MtFlexInfo info;        /* what the view reads of it (mt_flex_body_info; arrays borrowed too) */
     int moff;               /* first of its modal coordinates among all flexible bodies' (spec order) */
     int centre_vertex;      /* surface vertex nearest to the middle of its box (where the body is shown to be) */
     GArray *verts;          /* MotusFlexVertex */

@@ -13,6 +13,10 @@ struct _MotusSession {
     gboolean playing, loop, follow_live;
     guint tick_id;
     gint64 last_tick;
+    /* the readers of the frames: how far each has got */
+    guint plotted;            /* frames appended to the curves */
+    guint flex_scanned;       /* frames whose fields are in the flexible bodies' colour range */
+    gboolean run_frames_seen; /* the running run's first frames came */
 };
 
 G_DEFINE_FINAL_TYPE(MotusSession, motus_session, G_TYPE_OBJECT)
@@ -81,6 +85,18 @@ gboolean motus_session_get_follow_live(MotusSession *self) { return self->follow
 void motus_session_set_follow_live(MotusSession *self, gboolean follow) { self->follow_live = follow; }
 void motus_session_set_speed(MotusSession *self, double speed) { self->speed = speed; }
 void motus_session_set_loop(MotusSession *self, gboolean loop) { self->loop = loop; }
+guint motus_session_get_plotted(MotusSession *self) { return self->plotted; }
+void motus_session_set_plotted(MotusSession *self, guint n) { self->plotted = n; }
+guint motus_session_get_flex_scanned(MotusSession *self) { return self->flex_scanned; }
+void motus_session_set_flex_scanned(MotusSession *self, guint n) { self->flex_scanned = n; }
+gboolean motus_session_get_run_frames_seen(MotusSession *self) { return self->run_frames_seen; }
+void motus_session_set_run_frames_seen(MotusSession *self, gboolean seen) { self->run_frames_seen = seen; }
+
+void motus_session_restart_readers(MotusSession *self)
+{
+    self->plotted = self->flex_scanned = 0;
+    self->run_frames_seen = FALSE;
+}
 
 void motus_session_show_time(MotusSession *self, double t)
 {

@@ -7,7 +7,9 @@
  * window), so that it stops when that is gone. Signals:
  *   "time-changed" (double t)  the time shown changed: views follow
  *   notify::playing            playback started or stopped
- * It holds no widgets: the window shows the frame at the time. */
+ * It holds no widgets: the window shows the frame at the time. It also keeps
+ * how far the window's readers of the frames have got, so that they take in
+ * only new frames as a live run grows. */
 #ifndef MOTUS_SESSION_H
 #define MOTUS_SESSION_H
 
@@ -40,6 +42,18 @@ void motus_session_set_follow_live(MotusSession *self, gboolean follow);
 /* Playback speed (1: real time) and whether it starts again at the end. */
 void motus_session_set_speed(MotusSession *self, double speed);
 void motus_session_set_loop(MotusSession *self, gboolean loop);
+
+/* Frames the plots have appended to their curves. */
+guint motus_session_get_plotted(MotusSession *self);
+void motus_session_set_plotted(MotusSession *self, guint n);
+/* Frames whose flexible-body fields are in the colour range of the run. */
+guint motus_session_get_flex_scanned(MotusSession *self);
+void motus_session_set_flex_scanned(MotusSession *self, guint n);
+/* Whether the running run's first frames have come (what needs frames may be enabled). */
+gboolean motus_session_get_run_frames_seen(MotusSession *self);
+void motus_session_set_run_frames_seen(MotusSession *self, gboolean seen);
+/* A new run starts: every reader starts again from frame 0, no frame seen yet. */
+void motus_session_restart_readers(MotusSession *self);
 
 G_END_DECLS
 

@@ -16,8 +16,8 @@
 #include "motus-gizmo.h"
 #include "motus-scene.h"
 #include "mt_edit.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 #include "mt_units.h"
 
 /* The modal coordinates drawn: the preview's while a mode animates. */
@@ -93,7 +93,7 @@ void motus_viewport_draw_flex(MotusViewport *self, GLuint prog, int i, mat4 V, m
     for (int k = 0; w && k < f->nmodes; k++) w4[k] = (float)w[fm->moff + k];
     glUniform4fv(glGetUniformLocation(prog, "uW"), MAX_SHADER_MODES / 4, w4);
     glUniform1i(glGetUniformLocation(prog, "uNModes"), f->nmodes);
-    glUniform1i(glGetUniformLocation(prog, "uNsv"), fm->fb->nsv);
+    glUniform1i(glGetUniformLocation(prog, "uNsv"), fm->info.nsv);
     glUniform1f(glGetUniformLocation(prog, "uScale"), (float)self->deform);
     const double *rg = self->rig + 6 * i;
     glUniform3f(glGetUniformLocation(prog, "uRigT"), (float)rg[0], (float)rg[1], (float)rg[2]);
@@ -265,7 +265,7 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
     /* title: the quantity and its unit */
     g_autofree char *title = NULL;
     if (preview) {
-        const MtFlexBody *fb = self->scene->body[self->prev_body].flex->fb;
+        const MtFlexInfo *fb = &self->scene->body[self->prev_body].flex->info;
         /* TRANSLATORS: legend of an animated mode shape: mode number and its frequency. */
         title = g_strdup_printf(_("Mode %d\n%.4g Hz\n(shape: no scale)"), self->prev_mode + 1,
                                 fb->freq ? fb->freq[self->prev_mode] : 0.0);
@@ -447,7 +447,7 @@ const char *motus_viewport_legend_unit(MotusViewport *self)
 int motus_viewport_flex_n_vertices(MotusViewport *self, int body)
 {
     if (!self->scene || body < 0 || body >= self->scene->nbody || !self->scene->body[body].flex) return 0;
-    return self->scene->body[body].flex->fb->nsv;
+    return self->scene->body[body].flex->info.nsv;
 }
 
 int motus_viewport_flex_peak_vertex(MotusViewport *self, int body)
@@ -469,11 +469,11 @@ gboolean motus_viewport_flex_vertex(MotusViewport *self, int body, int v, double
 {
     if (!self->scene || body < 0 || body >= self->scene->nbody || !self->scene->body[body].flex) return FALSE;
     const MotusFlexMesh *fm = self->scene->body[body].flex;
-    if (v < 0 || v >= fm->fb->nsv) return FALSE;
+    if (v < 0 || v >= fm->info.nsv) return FALSE;
     double u[3] = {0, 0, 0}, p[3];
     const double *w = shown_w(self);
     if (w) mt_flexview_disp(fm->fb, w + fm->moff, self->rig + 6 * body, v, u);
-    for (int c = 0; c < 3; c++) p[c] = fm->fb->sv_x[3 * v + c] + scale * u[c];
+    for (int c = 0; c < 3; c++) p[c] = fm->info.sv_x[3 * v + c] + scale * u[c];
     return motus_viewport_body_to_world(self, body, p, out);
 }
 
@@ -481,7 +481,7 @@ void motus_viewport_preview_mode(MotusViewport *self, int body, int mode)
 {
     const MotusFlexMesh *fm =
         self->scene && body >= 0 && body < self->scene->nbody ? self->scene->body[body].flex : NULL;
-    if (!fm || mode < 0 || mode >= fm->fb->nmode) {
+    if (!fm || mode < 0 || mode >= fm->info.nmode) {
         if (self->prev_tick) gtk_widget_remove_tick_callback(self->area, self->prev_tick);
         self->prev_tick = 0;
         gboolean was = self->prev_body >= 0;

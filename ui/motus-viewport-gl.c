@@ -16,8 +16,8 @@
 #include "motus-gizmo.h"
 #include "motus-scene.h"
 #include "mt_edit.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 #include "mt_units.h"
 
 /* Background gradient, top and bottom (also reported to screenshot checks). */
@@ -207,14 +207,16 @@ static void flex_upload(MotusViewport *self, FlexGl *f, const MotusFlexMesh *fm)
     glBindVertexArray(0);
     f->count = (GLsizei)fm->index->len;
     /* the shader sums at most MAX_SHADER_MODES modes; the buffer textures must fit the GL's limit */
-    gsize nsv = (gsize)fb->nsv, N = (gsize)MIN(fb->nmode, MAX_SHADER_MODES);
+    MtFlexInfo fi;
+    mt_flex_body_info(fb, &fi);
+    gsize nsv = (gsize)fi.nsv, N = (gsize)MIN(fi.nmode, MAX_SHADER_MODES);
     f->nmodes = 0;
-    if (!N || !fb->sv_H || nsv * N * 2 > (gsize)self->max_tbo) return;
+    if (!N || !fi.sv_H || nsv * N * 2 > (gsize)self->max_tbo) return;
     /* two texels per vertex and mode: the displacement, and the rate of the unit normal (shading follows) */
-    float *h = g_new0(float, 8 * nsv * N), *dn = g_new(float, 3 * nsv * (gsize)fb->nmode);
-    if (mt_flexview_normal_modes(fb, dn)) memset(dn, 0, sizeof(float) * 3 * nsv * (gsize)fb->nmode);
+    float *h = g_new0(float, 8 * nsv * N), *dn = g_new(float, 3 * nsv * (gsize)fi.nmode);
+    if (mt_flexview_normal_modes(fb, dn)) memset(dn, 0, sizeof(float) * 3 * nsv * (gsize)fi.nmode);
     for (gsize t = 0; t < nsv * N; t++) {
-        memcpy(h + 8 * t, fb->sv_H + 3 * t, 3 * sizeof(float));
+        memcpy(h + 8 * t, fi.sv_H + 3 * t, 3 * sizeof(float));
         memcpy(h + 8 * t + 4, dn + 3 * t, 3 * sizeof(float));
     }
     tbo_make(&f->hbuf, &f->htex, h, 2 * nsv * N);
@@ -224,8 +226,8 @@ static void flex_upload(MotusViewport *self, FlexGl *f, const MotusFlexMesh *fm)
     if (f->stress) {
         float *sg = g_new0(float, 8 * nsv * N);
         for (gsize t = 0; t < nsv * N; t++) {
-            memcpy(sg + 8 * t, fb->sv_sig + 6 * t, 3 * sizeof(float));
-            memcpy(sg + 8 * t + 4, fb->sv_sig + 6 * t + 3, 3 * sizeof(float));
+            memcpy(sg + 8 * t, fi.sv_sig + 6 * t, 3 * sizeof(float));
+            memcpy(sg + 8 * t + 4, fi.sv_sig + 6 * t + 3, 3 * sizeof(float));
         }
         tbo_make(&f->sbuf, &f->stex, sg, 2 * nsv * N);
         g_free(sg);

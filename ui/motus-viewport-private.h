@@ -102,7 +102,7 @@ struct _MotusViewport {
     FlexGl *flexgl;       /* nbuf entries, used where the scene body has a flexible surface */
     double *w;            /* scene->nmodal modal coordinates shown */
     double *wp;           /* the same during a mode preview */
-    double *rig;          /* 6 per body: rigid motion fitted to a flexible body's supports (mt_flexview.h) */
+    double *rig;          /* 6 per body: rigid motion fitted to a flexible body's supports (motus/flexview.h) */
     double deform;        /* deformation scale */
     MotusField field;
     MotusRangeMode range_mode;

@@ -16,8 +16,8 @@
 #include "motus-gizmo.h"
 #include "motus-scene.h"
 #include "mt_edit.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 #include "mt_units.h"
 
 static void overlay_item_clear(gpointer p) { g_free(((OverlayItem *)p)->label); }

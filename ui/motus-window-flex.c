@@ -11,9 +11,9 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_flexmodel.h"
-#include "mt_flexedit.h"
-#include "mt_flexview.h"
+#include "motus/flex.h"
+#include "motus/flexedit.h"
+#include "motus/flexview.h"
 #include "mt_units.h"
 
 static void modes_fill(MotusWindow *self, GtkWidget *d);
@@ -24,7 +24,9 @@ static GArray *flex_bodies(MotusWindow *self);
 static int modal_column(MotusWindow *self, int i)
 {
     const MtFlexSpec *f = &motus_window_model(self)->flex[i];
-    int N = f->data->body->nmode;
+    MtFlexInfo fi;
+    mt_flex_body_info(mt_model_flex_body(motus_window_model(self), i), &fi);
+    int N = fi.nmode;
     if (N <= 0) return -1;
     const char *name = motus_window_model(self)->body[f->body].name;
     char buf[2 * MT_NAME_MAX];
@@ -44,9 +46,11 @@ static gboolean frame_modal(MotusWindow *self, guint i, double *w, int n)
     int off = 0;
     gboolean any = FALSE;
     for (int s = 0; s < motus_window_model(self)->nflex && off < n; s++) {
-        const MtFlexSpec *f = &motus_window_model(self)->flex[s];
-        if (!f->data) continue;
-        int N = f->data->body->nmode, col = modal_column(self, s);
+        const MtFlexBody *fb = mt_model_flex_body(motus_window_model(self), s);
+        if (!fb) continue;
+        MtFlexInfo fi;
+        mt_flex_body_info(fb, &fi);
+        int N = fi.nmode, col = modal_column(self, s);
         for (int k = 0; col >= 0 && k < N && off + k < n; k++) w[off + k] = motus_run_bridge_value(motus_window_bridge(self), col + k, i);
         any |= col >= 0;
         off += N;
@@ -65,29 +69,31 @@ void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i
         motus_viewport_set_modal(self->viewport, NULL, 0);
 }
 
-/* The largest displacement and von Mises stress of frames flex_scanned … n-1
- * join the run's maxima. */
+/* The largest displacement and von Mises stress of the frames not scanned
+ * yet (the session keeps how many were) join the run's maxima. */
 void motus_window_flex_extend(MotusWindow *self)
 {
     int n = motus_viewport_n_modal(self->viewport);
     guint frames = motus_run_bridge_n_frames(motus_window_bridge(self));
-    if (!n || !motus_window_model(self) || self->flex_scanned >= frames) return;
+    guint from = motus_session_get_flex_scanned(self->session);
+    if (!n || !motus_window_model(self) || from >= frames) return;
     g_autofree double *w = g_new(double, n);
-    for (guint i = self->flex_scanned; i < frames; i++) {
+    for (guint i = from; i < frames; i++) {
         if (!frame_modal(self, i, w, n)) break;
         int off = 0;
         for (int s = 0; s < motus_window_model(self)->nflex; s++) {
-            const MtFlexSpec *f = &motus_window_model(self)->flex[s];
-            if (!f->data) continue;
-            const MtFlexBody *fb = f->data->body;
+            const MtFlexBody *fb = mt_model_flex_body(motus_window_model(self), s);
+            if (!fb) continue;
+            MtFlexInfo fi;
+            mt_flex_body_info(fb, &fi);
             double rig[6];
             mt_flexview_support_motion(fb, w + off, rig);
             for (int k = 0; k < MT_FLEXFIELD_COUNT; k++)
                 self->flex_max[k] = fmax(self->flex_max[k], mt_flexview_field(fb, w + off, rig, (MtFlexField)k, NULL));
-            off += fb->nmode;
+            off += fi.nmode;
         }
     }
-    self->flex_scanned = frames;
+    motus_session_set_flex_scanned(self->session, frames);
     motus_viewport_set_run_max(self->viewport, self->flex_max[0], self->flex_max[1]);
 }
 
@@ -105,7 +111,7 @@ void motus_window_flex_reset(MotusWindow *self)
         g_object_unref(names);
         modes_fill(self, self->modes_dialog);
     }
-    self->flex_scanned = 0;
+    motus_session_set_flex_scanned(self->session, 0);
     self->flex_max[0] = self->flex_max[1] = 0;
     motus_viewport_set_run_max(self->viewport, 0, 0);
     motus_window_flex_extend(self);
@@ -117,9 +123,12 @@ void motus_window_flex_reset(MotusWindow *self)
 static GArray *flex_bodies(MotusWindow *self)
 {
     GArray *a = g_array_new(FALSE, FALSE, sizeof(int));
-    for (int i = 0; motus_window_model(self) && i < motus_window_model(self)->nflex; i++)
-        if (motus_window_model(self)->flex[i].data && motus_window_model(self)->flex[i].data->body->nmode > 0)
-            g_array_append_val(a, motus_window_model(self)->flex[i].body);
+    for (int i = 0; motus_window_model(self) && i < motus_window_model(self)->nflex; i++) {
+        const MtFlexBody *fb = mt_model_flex_body(motus_window_model(self), i);
+        MtFlexInfo fi;
+        if (fb) mt_flex_body_info(fb, &fi);
+        if (fb && fi.nmode > 0) g_array_append_val(a, motus_window_model(self)->flex[i].body);
+    }
     return a;
 }
 
@@ -149,7 +158,9 @@ static void modes_fill(MotusWindow *self, GtkWidget *d)
         return;
     }
     int b = g_array_index(bodies, int, sel);
-    const MtFlexBody *fb = motus_window_model(self)->flex[mt_model_body_flex(motus_window_model(self), b)].data->body;
+    MtFlexInfo fi, *fb = &fi;
+    const MtModel *m = motus_window_model(self);
+    mt_flex_body_info(mt_model_flex_body(m, mt_model_body_flex(m, b)), &fi);
     g_autofree char *text =
         g_strdup_printf(_("%s, %d modal coordinates (%d interface nodes). Select a mode to see its shape "
                           "animated; the frequencies are those of the free-floating reduced body."),
@@ -744,7 +755,9 @@ void motus_window_flex_marker_click(MotusWindow *self, double x, double y)
         if (motus_viewport_flex_vertex(self->viewport, b, v, motus_viewport_get_deformation_scale(self->viewport), p) &&
             motus_viewport_project_point(self->viewport, p, &sx, &sy) && (sx - x) * (sx - x) + (sy - y) * (sy - y) < bd)
             bd = (sx - x) * (sx - x) + (sy - y) * (sy - y), best = v;
-    const MtFlexBody *fb = motus_window_model(self)->flex[mt_model_body_flex(motus_window_model(self), b)].data->body;
+    MtFlexInfo fi, *fb = &fi;
+    const MtModel *m = motus_window_model(self);
+    mt_flex_body_info(mt_model_flex_body(m, mt_model_body_flex(m, b)), &fi);
     double r = 0;
     MtError err = {0};
     g_autofree char *rt = motus_delocalise(gtk_editable_get_text(GTK_EDITABLE(self->spider_entry)));

@@ -11,14 +11,14 @@
  *   for the gizmo then stops playback and shows the model as built);
  * - what a drag does: one edit that undo takes back, through mt_edit: a
  *   coordinate of the body's position or of the marker's set in SI ("0.125 m",
- *   written with every digit), or a turn about a project axis (mt_edit_turn.h).
+ *   written with every digit), or a turn about a project axis (motus/edit_turn.h).
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <stdio.h>
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_edit_turn.h"
+#include "motus/edit_turn.h"
 
 static MotusGizmoMode mode_of(const char *s)
 {

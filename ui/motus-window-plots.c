@@ -6,13 +6,13 @@
  * the run bridge's frame store.
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "mt_units.h"
-#include "mt_output.h"
-#include "mt_system.h"
+#include "motus/results.h"
 
 typedef struct {
     char *name, *unit;
@@ -112,8 +112,11 @@ static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name,
     return k;
 }
 
+/* Frames already appended to the curves (the session keeps the count). */
+static guint plotted(MotusWindow *self) { return motus_session_get_plotted(self->session); }
+
 /* Refills a plot with the first n frames: all plots hold the same frames
- * (self->plotted; a live run's newer ones come with the next extend), so n is
+ * (plotted(); a live run's newer ones come with the next extend), so n is
  * read once by the caller while the worker keeps adding frames. */
 static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
@@ -143,24 +146,25 @@ void motus_window_refill_plots(MotusWindow *self)
     /* frames that arrive while the plots refill are appended by the next extend: none is lost */
     guint n = n_frames(self);
     for (guint i = 0; i < self->plots->len; i++) refill_one(self, spec(self, i), n);
-    self->plotted = n;
+    motus_session_set_plotted(self->session, n);
     motus_window_update_actions(self);
 }
 
 void motus_window_extend_plots(MotusWindow *self)
 {
-    guint n = n_frames(self);
-    if (n <= self->plotted) return;
-    guint m = n - self->plotted;
+    guint n = n_frames(self), from = plotted(self);
+    if (n <= from) return;
+    guint m = n - from;
     double *x = g_new(double, m), *v = g_new(double, m);
     for (guint p = 0; p < self->plots->len; p++) {
         MotusPlotSpec *ps = spec(self, p);
         for (guint i = 0; i < ps->curves->len; i++)
-            motus_plot_append(ps->w, (int)i, x, v, column_data(self, ps, g_ptr_array_index(ps->curves, i), self->plotted, m, x, v));
+            motus_plot_append(ps->w, (int)i, x, v,
+                              column_data(self, ps, g_ptr_array_index(ps->curves, i), from, m, x, v));
     }
     g_free(x);
     g_free(v);
-    self->plotted = n;
+    motus_session_set_plotted(self->session, n);
 }
 
 void motus_window_plots_settle(MotusWindow *self)
@@ -192,19 +196,20 @@ gboolean motus_window_has_column(MotusWindow *self, const char *name)
     return FALSE;
 }
 
-/* Result column names of a model (compiled here once; empty when it does not compile). */
-static void list_columns(MotusWindow *self, GString *problems);
+/* Result column names of the model, worked out from it without compiling
+ * (mt_output_columns: cheap enough for every edit on the GTK thread). */
+static void list_columns(MotusWindow *self);
 
-void motus_window_list_columns(MotusWindow *self, GString *problems)
+void motus_window_list_columns(MotusWindow *self)
 {
     gboolean quiet = self->quiet;
     self->quiet = TRUE; /* the drop-downs' selections move while their lists are replaced */
-    list_columns(self, problems);
+    list_columns(self);
     self->quiet = quiet;
     if (self->plots) show_active(self);
 }
 
-static void list_columns(MotusWindow *self, GString *problems)
+static void list_columns(MotusWindow *self)
 {
     guint n = g_list_model_get_n_items(G_LIST_MODEL(self->columns));
     /* TRANSLATORS: first entry of the drop-down that adds a curve to the plot. */
@@ -215,21 +220,12 @@ static void list_columns(MotusWindow *self, GString *problems)
     const char *xfirst[] = {_("against time"), NULL};
     gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
     if (!motus_window_model(self)) return;
-    MtError err = {0};
-    MtSystem *s = mt_system_compile(motus_window_model(self), &err);
-    MtCsv *c = s ? mt_csv_new(s, NULL, &err) : NULL;
-    if (c) {
-        int k = mt_csv_ncols(c);
-        const char **names = g_new0(const char *, k);
-        for (int i = 1; i < k; i++) names[i - 1] = mt_csv_colname(c, i); /* not "time": it is the x axis */
-        gtk_string_list_splice(self->columns, 1, 0, names);
-        gtk_string_list_splice(self->xcolumns, 1, 0, names);
-        g_free(names);
-    } else if (problems) {
-        g_string_append_printf(problems, "%s\n", err.msg);
+    char **names = mt_output_columns(motus_window_model(self), NULL, NULL);
+    if (names && names[0]) { /* not "time": it is the x axis */
+        gtk_string_list_splice(self->columns, 1, 0, (const char *const *)names + 1);
+        gtk_string_list_splice(self->xcolumns, 1, 0, (const char *const *)names + 1);
     }
-    mt_csv_free(c);
-    mt_system_free(s);
+    free(names);
 }
 
 /* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
@@ -338,7 +334,7 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
         for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
         if (!there && room_for_curve(self, ps)) {
             g_ptr_array_add(ps->curves, g_strdup(column));
-            refill_one(self, ps, self->plotted);
+            refill_one(self, ps, plotted(self));
             motus_window_update_actions(self);
         }
         self->active_plot = i;
@@ -375,7 +371,7 @@ guint motus_window_add_plot(MotusWindow *self)
     gtk_box_append(self->plots_box, w);
     spec_new(self, MOTUS_PLOT(w));
     self->active_plot = self->plots->len - 1;
-    refill_one(self, active(self), self->plotted);
+    refill_one(self, active(self), plotted(self));
     show_active(self);
     return self->plots->len - 1;
 }
@@ -413,7 +409,7 @@ gboolean motus_window_set_plot_columns(MotusWindow *self, const char *const *nam
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     for (int i = 0; names && names[i]; i++) g_ptr_array_add(ps->curves, g_strdup(names[i]));
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     motus_window_update_actions(self);
     return TRUE;
 }
@@ -429,7 +425,7 @@ gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **erro
     g_free(ps->x);
     ps->x = g_strdup(x);
     g_ptr_array_set_size(ps->refs, 0); /* kept curves were drawn against the old axis */
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     show_active(self);
     return TRUE;
 }
@@ -459,7 +455,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         g_ptr_array_add(ps->refs, r);
         n++;
     }
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     return n;
 }
 
@@ -476,7 +472,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
     if (!there && room_for_curve(self, ps)) {
         g_ptr_array_add(ps->curves, g_strdup(name));
-        refill_one(self, ps, self->plotted);
+        refill_one(self, ps, plotted(self));
         motus_window_update_actions(self);
     }
     self->quiet = TRUE;
@@ -501,7 +497,7 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     MotusPlotSpec *ps = active(self);
     g_ptr_array_set_size(ps->curves, 0);
     g_ptr_array_set_size(ps->refs, 0);
-    refill_one(self, ps, self->plotted);
+    refill_one(self, ps, plotted(self));
     motus_window_update_actions(self);
 }
 
@@ -573,7 +569,7 @@ void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, 
             if (i < 0) ps->x = g_strdup(name);
             else g_ptr_array_add(ps->curves, g_strdup(name));
         }
-        refill_one(self, ps, self->plotted);
+        refill_one(self, ps, plotted(self));
     }
     motus_window_set_active_plot(self, (guint)CLAMP(act, 0, (int)self->plots->len - 1));
     if (missing->len) {
@@ -616,7 +612,7 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
-    motus_window_list_columns(self, NULL);
+    motus_window_list_columns(self);
     self->quiet = FALSE;
     gtk_drop_down_set_selected(self->column_dropdown, 0);
     g_signal_connect(self->column_dropdown, "notify::selected", G_CALLBACK(column_chosen), self);

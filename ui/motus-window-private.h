@@ -67,10 +67,8 @@ struct _MotusWindow {
     GtkStringList *xcolumns; /* item 0 is "against time" */
     GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
     guint active_plot;       /* the plot that takes new curves */
-    guint plotted;           /* frames already appended to the curves */
 
     /* how the run and the time are shown */
-    gboolean run_frames_seen; /* the running run's first frames came (and enabled what needs frames) */
     double *poses;          /* (nbody_shown + 1) x 7: the frame shown */
     int nbody_shown;        /* bodies of the model the views show (-1: none yet) */
     gboolean batch;         /* --quit-after-run and tests: no dialogs */
@@ -88,7 +86,6 @@ struct _MotusWindow {
     GtkWidget *solver_dialog;
 
     /* flexible bodies (motus-window-flex.c) */
-    guint flex_scanned;    /* frames whose fields are in flex_max */
     double flex_max[2];    /* the run's largest displacement (m) and von Mises stress (Pa) */
     GtkWidget *modes_dialog; /* the list of modes (animated shapes), or NULL */
     GtkWidget *spider_entry; /* in the pick bar: spider radius of a new marker on a flexible body */
@@ -126,8 +123,8 @@ void motus_window_plots_cursor(MotusWindow *self, double t);
 /* At the end of a run: the plots drawn whole once (their legends move where they hide least). */
 void motus_window_plots_settle(MotusWindow *self);
 guint motus_window_n_curves(MotusWindow *self);
-/* The result columns of the model (for the drop-downs); problems of compiling go to problems. */
-void motus_window_list_columns(MotusWindow *self, GString *problems);
+/* The result columns of the model (for the drop-downs), from the model alone (mt_output_columns). */
+void motus_window_list_columns(MotusWindow *self);
 gboolean motus_window_has_column(MotusWindow *self, const char *name);
 const char *motus_window_default_column(MotusWindow *self);
 /* After the model changed: curves of vanished columns dropped; fresh: one plot with the likely curve. */

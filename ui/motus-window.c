@@ -14,8 +14,6 @@
 #include "motus-scene.h"
 #include "motus-window-private.h"
 #include "motus-paint-warm.h"
-#include "mt_output.h"
-#include "mt_system.h"
 #include "mt_units.h"
 
 G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -163,8 +161,8 @@ static void run_frames(MotusRunBridge *b, guint n, gpointer data)
     motus_window_extend_plots(self);
     motus_window_flex_extend(self);
     if (motus_session_get_follow_live(self->session)) show_time(self, last);
-    if (n > 0 && !self->run_frames_seen) { /* the run's first frames: the actions that need frames */
-        self->run_frames_seen = TRUE;
+    if (n > 0 && !motus_session_get_run_frames_seen(self->session)) { /* the run's first frames: what needs frames */
+        motus_session_set_run_frames_seen(self->session, TRUE);
         update_actions(self);
     }
 }
@@ -188,7 +186,7 @@ static void include_motion(MotusWindow *self)
 
 void motus_window_frames_loaded(MotusWindow *self)
 {
-    self->plotted = 0;
+    motus_session_set_plotted(self->session, 0);
     motus_window_refill_plots(self);
     motus_window_flex_reset(self);
     double until = motus_run_bridge_until(motus_window_bridge(self));
@@ -243,8 +241,7 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
         return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     motus_session_set_follow_live(self->session, TRUE);
-    self->run_frames_seen = FALSE;
-    self->plotted = 0;
+    motus_session_restart_readers(self->session);
     motus_window_flex_reset(self);
     motus_window_plots_default_curve(self); /* an empty plot area gets the curve a user most likely wants first */
     motus_window_refill_plots(self);
@@ -303,7 +300,7 @@ static void show_model(MotusWindow *self, gboolean fit)
     }
     self->nbody_shown = m ? m->nbody : -1;
     motus_model_tree_set_model(self->tree, m);
-    motus_window_list_columns(self, problems);
+    motus_window_list_columns(self);
     motus_window_plots_model_changed(self, fit && m);
     motus_window_refill_plots(self);
     motus_window_flex_reset(self);

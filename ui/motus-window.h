@@ -14,7 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "mt_edit.h"
-#include "mt_flexedit.h"
+#include "motus/flexedit.h"
 
 G_BEGIN_DECLS
 

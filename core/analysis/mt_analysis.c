@@ -1,5 +1,5 @@
 /* mt_analysis.c — kinematic analysis, static equilibrium and linearisation
- * (mt_analysis.h; docs/analyses.md).
+ * (motus/analysis.h; docs/analyses.md).
  *
  * Tangent coordinates: per body 6 entries, a displacement of the centre of
  * mass and a small rotation vector θ in project axes, applied as
@@ -7,7 +7,7 @@
  * constraint Jacobian G is also ∂g/∂δ and Fᵀδ is the virtual work.
  * Dense matrices are column-major (LAPACK); every work array is allocated
  * before the iterations start. */
-#include "mt_analysis.h"
+#include "motus/analysis.h"
 
 #include <lapacke.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_integrate.h"
 #include "mt_kin.h"
 
 #define IDX(i, j, ld) ((size_t)(i) + (size_t)(j) * (size_t)(ld))

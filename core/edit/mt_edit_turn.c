@@ -1,5 +1,5 @@
-/* mt_edit_turn.c — a body's initial orientation turned about a project axis (see mt_edit_turn.h). */
-#include "mt_edit_turn.h"
+/* mt_edit_turn.c — a body's initial orientation turned about a project axis (see include/motus/edit_turn.h). */
+#include "motus/edit_turn.h"
 
 #include <math.h>
 #include <stdio.h>

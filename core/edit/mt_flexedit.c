@@ -1,6 +1,6 @@
 /* mt_flexedit.c — flexible bodies made from meshes, markers on their nodes
- * (see mt_flexedit.h). */
-#include "mt_flexedit.h"
+ * (see include/motus/flexedit.h). */
+#include "motus/flexedit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "mt_flexmodel.h"
 #include "mt_i18n.h"
-#include "mt_mesh.h"
+#include "motus/mesh.h"
 
 MtStatus mt_flexedit_mesh_info(const char *path, MtMeshInfo *info, MtError *err)
 {

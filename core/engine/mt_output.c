@@ -1,6 +1,6 @@
 /* mt_output.c — result columns and CSV output (docs/model-format.md, section
  * "Result columns", lists them and their frames). */
-#include "mt_output.h"
+#include "motus/results.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@ struct MtCsv {
     const MtSystem *sys;
     FILE *f;
     int ncol;
-    char (*name)[MT_NAME_MAX + 16];
+    char (*name)[MT_NAME_MAX + 16]; /* ColName */
     double *val;
     double *angle_prev, *angle_turns; /* per joint, for continuous angles */
     int first;
@@ -63,25 +63,20 @@ void mt_csv_free(MtCsv *c)
     free(c);
 }
 
-MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
+/* Column names of a run of m whose flexible body i has nmode[i] modal
+ * coordinates, in the order mt_frame_values computes them (the sensors last,
+ * from *nbase on): with name NULL only counted. The one spelling of the
+ * columns, for the CSV writer and for mt_output_columns. */
+typedef char ColName[MT_NAME_MAX + 16];
+
+static int column_names(const MtModel *m, const int *nmode, ColName *name, int *nbase)
 {
-    const MtModel *m = s->model;
-    MtCsv *c = calloc(1, sizeof *c);
-    if (!c) goto nomem;
-    c->sys = s;
-    c->f = f;
-    c->first = 1;
-    int nmodal = 0;
-    for (int i = 0; i < m->nflex; i++) nmodal += m->flex[i].data ? m->flex[i].data->body->nmode + 1 : 1;
-    int n = nmodal + 1 + NBODYCOL * m->nbody + (NJOINTCOL + MT_COORD_NONE) * m->njoint + m->ndriver + m->ncouple + 3 * m->nspring +
-            8 * m->nforce + 3 + m->nsensor + 2 * m->ncontrol;
-    c->name = calloc((size_t)n, sizeof *c->name);
-    c->val = calloc((size_t)n, sizeof *c->val);
-    c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
-    c->angle_turns = calloc((size_t)m->njoint + 1, sizeof(double));
-    if (!c->name || !c->val || !c->angle_prev || !c->angle_turns) goto nomem;
     int k = 0;
-#define COL(...) snprintf(c->name[k++], sizeof c->name[0], __VA_ARGS__)
+#define COL(...)                                                                                                       \
+    do {                                                                                                               \
+        if (name) snprintf(name[k], sizeof name[0], __VA_ARGS__);                                                      \
+        k++;                                                                                                           \
+    } while (0)
     COL("time");
     for (int b = 0; b < m->nbody; b++)
         for (int j = 0; j < NBODYCOL; j++) COL("%s.%s", m->body[b].name, body_cols[j]);
@@ -110,12 +105,64 @@ MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
     COL("system.energy");
     for (int i = 0; i < m->nflex; i++) { /* flexible bodies: modal coordinates and elastic energy */
         const char *bn = m->body[m->flex[i].body].name;
-        for (int j = 0; j < s->flex[i].N; j++) COL("%s.w%d", bn, j + 1);
+        for (int j = 0; j < nmode[i]; j++) COL("%s.w%d", bn, j + 1);
         COL("%s.elastic", bn);
     }
-    c->nbase = k;
+    if (nbase) *nbase = k;
     for (int q = 0; q < m->nsensor; q++) COL("%s", m->sensor[q].name);
 #undef COL
+    return k;
+}
+
+char **mt_output_columns(const MtModel *m, int *n, MtError *err)
+{
+    int *nmode = calloc((size_t)m->nflex + 1, sizeof *nmode);
+    if (!nmode) goto nomem;
+    for (int i = 0; i < m->nflex; i++) nmode[i] = m->flex[i].data ? m->flex[i].data->body->nmode : 0;
+    int k = column_names(m, nmode, NULL, NULL);
+    ColName *tmp = calloc((size_t)k, sizeof *tmp);
+    if (!tmp) { free(nmode); goto nomem; }
+    column_names(m, nmode, tmp, NULL);
+    free(nmode);
+    size_t bytes = sizeof(char *) * ((size_t)k + 1);
+    for (int i = 0; i < k; i++) bytes += strlen(tmp[i]) + 1;
+    char **out = malloc(bytes);
+    if (!out) { free(tmp); goto nomem; }
+    char *p = (char *)(out + k + 1);
+    for (int i = 0; i < k; i++) {
+        size_t len = strlen(tmp[i]) + 1;
+        memcpy(p, tmp[i], len);
+        out[i] = p;
+        p += len;
+    }
+    out[k] = NULL;
+    free(tmp);
+    if (n) *n = k;
+    return out;
+nomem:
+    mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for result columns"));
+    return NULL;
+}
+
+MtCsv *mt_csv_new(const MtSystem *s, FILE *f, MtError *err)
+{
+    const MtModel *m = s->model;
+    MtCsv *c = calloc(1, sizeof *c);
+    if (!c) goto nomem;
+    c->sys = s;
+    c->f = f;
+    c->first = 1;
+    int *nmode = calloc((size_t)s->nflex + 1, sizeof *nmode);
+    if (!nmode) goto nomem;
+    for (int i = 0; i < s->nflex; i++) nmode[i] = s->flex[i].N;
+    int n = column_names(m, nmode, NULL, NULL);
+    c->name = calloc((size_t)n, sizeof *c->name);
+    c->val = calloc((size_t)n, sizeof *c->val);
+    c->angle_prev = calloc((size_t)m->njoint + 1, sizeof(double)); /* joints have one angle at most */
+    c->angle_turns = calloc((size_t)m->njoint + 1, sizeof(double));
+    if (!c->name || !c->val || !c->angle_prev || !c->angle_turns) { free(nmode); goto nomem; }
+    int k = column_names(m, nmode, c->name, &c->nbase);
+    free(nmode);
     c->ncol = k;
     c->sexpr = calloc((size_t)m->nsensor + 1, sizeof *c->sexpr);
     c->vars = calloc((size_t)(c->ncol + m->nparam) + 1, sizeof(double));

@@ -5,9 +5,17 @@
  * that M is block diagonal with a scalar mass block):
  *   q  (nbody x 7)  centre of mass x y z in project axes, quaternion w x y z
  *   u  (nbody x 6)  centre-of-mass velocity, angular velocity (project axes)
- * Constraints are blocks of ≤ 6 rows (one per joint, one per driver). */
+ * Constraints are blocks of ≤ 6 rows (one per joint, one per driver).
+ * Private to core/engine/ (and white-box tests); the public part is motus/run.h. */
 #ifndef MT_SYSTEM_H
 #define MT_SYSTEM_H
+
+/* What ui/ and app/ may use of a system and a state is include/motus/run.h.
+ * They are compiled with MOTUS_PUBLIC_API (ui/CMakeLists.txt,
+ * app/CMakeLists.txt) and see only that, also where a header they may
+ * include reaches this one (core/store/mt_store.h). */
+#include "motus/run.h"
+#ifndef MOTUS_PUBLIC_API
 
 #include "mt_bchol.h"
 #include "mt_lanes.h"
@@ -64,7 +72,7 @@ typedef struct {
 
 struct MtExpr;
 
-typedef struct MtSystem {
+struct MtSystem {
     MtModel *model;        /* owned copy: names and specs for output */
     struct MtExpr **fexpr; /* 6 per force element, then one per spring: compiled expressions (NULL = none) */
     struct MtExpr **cexpr; /* input and set point per control, then one per event (NULL = none) */
@@ -116,7 +124,7 @@ typedef struct MtSystem {
     size_t nfcache;        /* length of MtState.fcache */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
     unsigned char commit_kin; /* mt_state_commit has angles to follow (COORD rows, torsion springs, contacts) */
-} MtSystem;
+};
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
 typedef struct {
@@ -126,7 +134,7 @@ typedef struct {
     int lean;         /* both blocks lean and not add: written from their compact rows (mt_assemble) */
 } MtPair;
 
-typedef struct MtState {
+struct MtState {
     const MtSystem *sys;
     double t;
     double *q, *u;         /* current state */
@@ -203,7 +211,7 @@ typedef struct MtState {
     long npcg, npcg_iter, nfactor, nreuse; /* statistics: iterative solves, their iterations, new factors,
                                             * solves with a factor at the same positions */
     long nnext;            /* statistics: re-detections that left the next step to the step's last factor */
-} MtState;
+};
 
 void mt_lean_expand(const MtState *st, int k);
 
@@ -231,24 +239,12 @@ void mt_state_init_lean(MtState *st);
 /* Body of index i of a u-layout vector (rigid part, then modal parts). */
 int mt_u_body(const MtSystem *s, int i);
 
-/* Compiles a validated model (copied, so the model may be edited afterwards);
- * detects redundant equations at the initial configuration. */
-MtSystem *mt_system_compile(const MtModel *m, MtError *err);
-void mt_system_free(MtSystem *s);
-
 /* Pivots below this fraction of their diagonal are raised to it during a run,
  * so that rounding near a singular configuration cannot break the factor.
  * Legitimate pivots can be small (a point mass with a tiny inertia hanging
  * off a hinge gives ratios below 1e-4), so this is a last resort only;
  * dependencies of special configurations are handled by mt_state_redetect. */
 #define MT_PIVOT_REG 1e-13
-
-/* Name of the joint, driver or coupling behind constraint block k. */
-const char *mt_block_name(const MtSystem *s, int k);
-
-/* New state at the model's initial conditions (not yet assembled). */
-MtState *mt_state_new(const MtSystem *s, MtError *err);
-void mt_state_free(MtState *st);
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.
  * q and u may be st->q/st->u or integrator stage vectors. */
@@ -335,10 +331,6 @@ static inline int mt_inertia_diagonal(const MtSystem *s, int b)
 
 /* Body frame origin pose and velocity from the state (project axes). */
 void mt_body_origin(const MtState *st, const double *q, const double *u, int b, double pos[3], double vel[3]);
-/* Reaction of a joint on the body of its marker i, at the origin of marker i,
- * in project axes (F, T) and in marker-i axes (Fm, Tm); uses st->lambda and the
- * Jacobians of the last mt_eval. */
-void mt_joint_reaction(const MtState *st, int joint, double F[3], double T[3], double Fm[3], double Tm[3]);
 /* Joint coordinate c (angle in (−π, π] rad, or displacement m) at q, after an
  * evaluation at q; NAN when the joint has no such coordinate. */
 double mt_joint_coord(const MtState *st, const double *q, int joint, MtCoordKind c);
@@ -346,9 +338,8 @@ double mt_joint_coord(const MtState *st, const double *q, int joint, MtCoordKind
 double mt_joint_coordinate(const MtState *st, const double *q, int joint);
 /* Kinetic and potential (gravity + springs) energy. */
 void mt_energy(const MtState *st, const double *q, const double *u, double *kinetic, double *potential);
-/* Driver effort (torque or force on the moving body along z_j) of the last evaluation. */
-double mt_driver_effort(const MtState *st, int driver);
 /* Spring length, rate and tension at (q, u). */
 void mt_spring_state(const MtState *st, const double *q, const double *u, int spring, double *len, double *rate, double *tension);
 
+#endif /* MOTUS_PUBLIC_API */
 #endif

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 
 enum { MT_FE_ABSENT = 0, MT_FE_ACTIVE = 1, MT_FE_FIXED = 2, MT_FE_DEPENDENT = 3 };
 

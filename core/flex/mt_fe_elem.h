@@ -8,7 +8,7 @@
 #ifndef MT_FE_ELEM_H
 #define MT_FE_ELEM_H
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 
 #define MT_FE_MAXNODE 10
 #define MT_FE_MAXDOF 30

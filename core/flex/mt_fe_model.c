@@ -1,5 +1,5 @@
 /* mt_fe_model.c — building, checking and querying finite-element models
- * (mt_fe.h). Arrays grow geometrically; labels map to indices through small
+ * (motus/fe.h). Arrays grow geometrically; labels map to indices through small
  * open-addressing hash tables. */
 #include <ctype.h>
 #include <limits.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 #include "mt_fe_elem.h"
 #include "mt_i18n.h"
 

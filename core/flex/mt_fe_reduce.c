@@ -1,4 +1,4 @@
-/* mt_fe_reduce.c — the reduction methods (mt_fe_reduce.h). */
+/* mt_fe_reduce.c — the reduction methods (motus/reduce.h; the layout in mt_fe_reduce.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,4 +474,15 @@ fail:
     mt_fe_dofs_free(d);
     mt_flex_body_free(b);
     return NULL;
+}
+
+void mt_flex_body_info(const MtFlexBody *fb, MtFlexInfo *in)
+{
+    *in = (MtFlexInfo){.method = fb->method, .nmode = fb->nmode, .freq = fb->freq, .nrigid = fb->nrigid,
+                       .rigid_freq = fb->rigid_freq, .nfix = fb->nfix, .fix_freq = fb->fix_freq,
+                       .fix_meff = fb->fix_meff, .nif = fb->nif, .mass = fb->mass, .nsv = fb->nsv, .nst = fb->nst,
+                       .nseg = fb->nseg, .sv_id = fb->sv_id, .sv_x = fb->sv_x, .st = fb->st, .seg = fb->seg,
+                       .sv_H = fb->sv_H, .sv_sig = fb->sv_sig};
+    memcpy(in->s0, fb->s0, sizeof in->s0);
+    memcpy(in->I0, fb->I0, sizeof in->I0);
 }

@@ -10,7 +10,7 @@
 #include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
-#include "mt_mesh.h"
+#include "motus/mesh.h"
 
 MtFlexData *mt_flex_data_new(MtFlexBody *body)
 {
@@ -388,4 +388,9 @@ MtModel *mt_model_load(const char *path, MtError *err)
     MtError local;
     if (!err) err = &local;
     return reduced(mt_model_load_text(path, err), path, err);
+}
+
+const MtFlexBody *mt_model_flex_body(const MtModel *m, int i)
+{
+    return i >= 0 && i < m->nflex && m->flex[i].data ? m->flex[i].data->body : NULL;
 }

@@ -1,10 +1,12 @@
 /* mt_flexmodel.h — flexible bodies of a model reduced by core/flex: the
  * model read and its flexible bodies reduced (mt_model_parse, mt_model_load
  * and mt_model_reduce_flex, declared with the model in mt_model.h), reduced
- * data made and attached, refreshed after edits. */
+ * data made and attached, refreshed after edits. What ui/ and app/ use of it
+ * is in motus/flex.h. */
 #ifndef MT_FLEXMODEL_H
 #define MT_FLEXMODEL_H
 
+#include "motus/flex.h"
 #include "mt_fe_reduce.h"
 #include "mt_flexdata.h"
 
@@ -17,10 +19,5 @@ void mt_model_flex_attach(MtModel *m, int spec, MtFlexData *d);
 int mt_model_marker_loaded(const MtModel *m, int k);
 /* Row of a node label among the interface nodes, -1 when it is not one. */
 int mt_flex_data_if_row(const MtFlexData *d, int label);
-/* mt_model_reduce_flex and mt_model_flex_refresh with progress and
- * cancellation (pr may be NULL; a cancelled reduction fails with MT_ERR_ARG
- * "cancelled" and leaves that body unreduced). */
-MtStatus mt_model_reduce_flex_progress(MtModel *m, const char *basedir, const MtFeProgress *pr, MtError *err);
-MtStatus mt_model_flex_refresh_progress(MtModel *m, const MtFeProgress *pr, MtError *err);
 
 #endif

@@ -1,13 +1,14 @@
 /* mt_flexview.c — displacement and stress fields of a flexible body's
- * surface for the view (see mt_flexview.h). Plain loops over vertices and
+ * surface for the view (see motus/flexview.h). Plain loops over vertices and
  * modes: N·nsv multiply-adds per field, nothing allocated. */
-#include "mt_flexview.h"
+#include "motus/flexview.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_fe_reduce.h"
 #include "mt_math.h"
 
 int mt_flexview_has_field(const MtFlexBody *fb, MtFlexField f)

@@ -1,5 +1,5 @@
 /* mt_mesh.c — mesh reading entry points and the helpers shared by the
- * format readers (mt_mesh.h, mt_mesh_text.h). */
+ * format readers (motus/mesh.h, mt_mesh_text.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* mt_mesh_bdf.c — Nastran bulk data reader (mt_mesh.h).
+/* mt_mesh_bdf.c — Nastran bulk data reader (motus/mesh.h).
  *
  * Two passes. The first splits the text into cards — small field (8
  * columns), large field (16 columns, name ending in '*', continuation lines

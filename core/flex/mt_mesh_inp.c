@@ -1,4 +1,4 @@
-/* mt_mesh_inp.c — Abaqus/CalculiX .inp reader (mt_mesh.h).
+/* mt_mesh_inp.c — Abaqus/CalculiX .inp reader (motus/mesh.h).
  *
  * Line oriented: a keyword line ("*NODE, NSET=ALL") is followed by its data
  * lines; "**" starts a comment. Sets, sections and point masses are

@@ -1,5 +1,5 @@
 /* mt_mesh_msh.c — Gmsh .msh reader, ASCII formats 2.2 and 4.0/4.1
- * (mt_mesh.h). The text is read as whitespace-separated tokens; sections we
+ * (motus/mesh.h). The text is read as whitespace-separated tokens; sections we
  * do not use are skipped up to their $End marker. Gmsh's 10-node tetrahedron
  * lists its last two mid-side nodes as edges 2-3, 1-3 (0-based); they are
  * swapped into the Abaqus/Nastran order (1-3, 2-3) used inside Motus. */

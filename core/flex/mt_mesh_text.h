@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "mt_fe.h"
-#include "mt_mesh.h"
+#include "motus/fe.h"
+#include "motus/mesh.h"
 
 typedef struct {
     const char *p, *end; /* text not read yet */

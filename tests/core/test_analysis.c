@@ -15,7 +15,7 @@
  *               pendulum (divergent root √(m·g·L/I_p)). */
 #include <string.h>
 
-#include "mt_analysis.h"
+#include "motus/analysis.h"
 #include "mt_math.h"
 #include "mt_test.h"
 

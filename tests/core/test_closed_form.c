@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "mt_math.h"
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 
 /* ---- conical pendulum: Ω² = g / (L cos α) for isotropic inertia ---- */

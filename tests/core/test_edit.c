@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mt_edit.h"
-#include "mt_edit_turn.h"
+#include "motus/edit_turn.h"
 #include "mt_flexmodel.h"
 #include "mt_test.h"
 

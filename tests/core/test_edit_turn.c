@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mt_edit.h"
-#include "mt_edit_turn.h"
+#include "motus/edit_turn.h"
 #include "mt_test.h"
 
 /* Column k (axis k of the body) of a row-major rotation. */

@@ -9,7 +9,7 @@
  * the modified Lagrange function. */
 #include <string.h>
 
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 
 typedef struct { MtCsv *csv; double *v; int col; double last, vmax, vmin, t; int n; } Rec;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 #include "mt_fe_asm.h"
 #include "mt_fe_chol.h"
 #include "mt_test.h"

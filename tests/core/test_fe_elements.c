@@ -14,7 +14,7 @@
 #include <lapacke.h>
 #undef I /* complex.h's, from lapacke.h: the tests name indices I */
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 #include "mt_fe_asm.h"
 #include "mt_fe_elem.h"
 #include "mt_fe_reduce.h"

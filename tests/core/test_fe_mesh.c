@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 #include "mt_fe_asm.h"
 #include "mt_fe_reduce.h"
-#include "mt_mesh.h"
+#include "motus/mesh.h"
 #include "mt_test.h"
 
 static const char TINY_MSH2[] =

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 #include "mt_fe_asm.h"
 #include "mt_fe_eig.h"
 #include "mt_fe_reduce.h"

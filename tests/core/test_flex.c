@@ -10,7 +10,7 @@
 
 #include "mt_flex.h"
 #include "mt_math.h"
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_sensors.h"
 #include "mt_test.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "mt_flexmodel.h"
-#include "mt_flexedit.h"
+#include "motus/flexedit.h"
 #include "mt_test.h"
 
 #ifndef MOTUS_PROJECTS_DIR

@@ -11,10 +11,10 @@
  * and agree with the normals of a slightly deformed bar. */
 #include <string.h>
 
-#include "mt_flexview.h"
+#include "motus/flexview.h"
 #include "mt_flexmodel.h"
 #include "mt_math.h"
-#include "mt_mesh.h"
+#include "motus/mesh.h"
 #include "mt_test.h"
 
 static void von_mises(void)

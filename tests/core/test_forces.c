@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mt_math.h"
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 
 typedef struct {

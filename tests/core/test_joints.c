@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mt_math.h"
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 
 /* Value of result column `col` at the end of a run of `text` (via the CSV machinery). */

@@ -8,7 +8,7 @@
  * state; an event reading a reaction sensor. */
 #include <string.h>
 
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 #include "mt_units.h"
 

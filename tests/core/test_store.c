@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_flexmodel.h"
 #include "mt_store.h"
 #include "mt_test.h"

@@ -6,7 +6,7 @@
  * expression, naming the entity, the field and the column. */
 #include <string.h>
 
-#include "mt_output.h"
+#include "motus/results.h"
 #include "mt_test.h"
 
 #define G0 "ground\n marker o\n marker rail z 1 0 0\nend\n"

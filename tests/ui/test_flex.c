@@ -16,13 +16,22 @@
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "ui-test.h"
-#include "mt_flexedit.h"
-#include "mt_flexmodel.h"
-#include "mt_flexview.h"
+#include "motus/flexedit.h"
+#include "motus/flex.h"
+#include "motus/flexview.h"
 
 static int finished_calls;
 
 static gboolean finished(void) { return finished_calls > 0; }
+/* What the test reads of the model's first flexible body (zeros while it is not reduced). */
+static MtFlexInfo flex0(void)
+{
+    MtFlexInfo fi = {0};
+    const MtFlexBody *b = mt_model_flex_body(model(), 0);
+    if (b) mt_flex_body_info(b, &fi);
+    return fi;
+}
+
 static void on_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer data)
 {
     (void)w, (void)data;
@@ -47,7 +56,7 @@ static void test_open_and_pick(void)
     g_assert_true(motus_window_open_file(win, f, &error));
     wait_drawn();
     int rod = rod_body();
-    const MtFlexBody *fb = model()->flex[0].data->body;
+    MtFlexInfo fi = flex0(), *fb = &fi;
     g_assert_cmpint(motus_viewport_n_modal(viewport()), ==, fb->nmode);
     g_assert_cmpint(motus_viewport_flex_n_vertices(viewport(), rod), ==, fb->nsv);
     g_assert_true(g_action_group_get_action_enabled(G_ACTION_GROUP(win), "flex-modes"));
@@ -61,7 +70,7 @@ static double peak_pos[3][3];
 static void test_modes_dialog(void)
 {
     int rod = rod_body();
-    const MtFlexBody *fb = model()->flex[0].data->body;
+    MtFlexInfo fi = flex0(), *fb = &fi;
     GtkWidget *d = motus_window_show_flex_modes(win, rod);
     g_assert_nonnull(d);
     GtkListBox *list = g_object_get_data(G_OBJECT(d), "list");
@@ -113,7 +122,7 @@ static void test_run_range(void)
     g_assert_true(motus_window_run(win, &error));
     g_assert_true(wait_for(finished, 60));
     /* the largest displacement over the frames, from the result columns rod.w1 … rod.wN */
-    const MtFlexBody *fb = model()->flex[0].data->body;
+    MtFlexInfo fi = flex0(), *fb = &fi;
     int N = fb->nmode;
     double *t = NULL, **w = g_new0(double *, N);
     guint n = 0;
@@ -127,8 +136,8 @@ static void test_run_range(void)
     double mx = 0, wk[64], rig[6];
     for (guint i = 0; i < n; i++) {
         for (int k = 0; k < N; k++) wk[k] = w[k][i];
-        mt_flexview_support_motion(fb, wk, rig);
-        mx = fmax(mx, mt_flexview_field(fb, wk, rig, MT_FLEXFIELD_DISPLACEMENT, NULL));
+        mt_flexview_support_motion(mt_model_flex_body(model(), 0), wk, rig);
+        mx = fmax(mx, mt_flexview_field(mt_model_flex_body(model(), 0), wk, rig, MT_FLEXFIELD_DISPLACEMENT, NULL));
     }
     double lo, hi;
     g_assert_true(motus_viewport_get_colour_range(viewport(), &lo, &hi));
@@ -189,8 +198,8 @@ static void test_import(void)
     g_assert_true(wait_for(idle_job, 90));
     g_assert_cmpint(model()->nbody, ==, 1);
     g_assert_cmpstr(model()->body[0].name, ==, "strut");
-    g_assert_nonnull(model()->flex[0].data);
-    g_assert_cmpint(model()->flex[0].data->body->nmode, ==, 4);
+    g_assert_nonnull(mt_model_flex_body(model(), 0));
+    g_assert_cmpint(flex0().nmode, ==, 4);
     g_assert_cmpfloat(fabs(model()->body[0].mass - 34.68), <, 0.05); /* the steel tube */
     g_assert_cmpint(motus_viewport_n_modal(viewport()), ==, 4);
     g_assert_nonnull(strstr(motus_window_get_status(win), "strut"));
@@ -199,7 +208,7 @@ static void test_import(void)
     g_assert_cmpint(model()->nbody, ==, 0);
     g_assert_true(motus_window_redo(win));
     g_assert_cmpint(model()->nbody, ==, 1);
-    g_assert_nonnull(model()->flex[0].data);
+    g_assert_nonnull(mt_model_flex_body(model(), 0));
 
     /* a cancelled import leaves the model as it was */
     MtFlexMeshDef def;
@@ -218,13 +227,13 @@ static void test_import(void)
     g_assert_true(wait_for(idle_job, 90));
     g_assert_cmpint(model()->nmarker, ==, 1);
     g_assert_cmpstr(model()->marker[0].name, ==, "spider1");
-    g_assert_cmpint(model()->flex[0].data->body->nif, ==, 1);
+    g_assert_cmpint(flex0().nif, ==, 1);
     /* the pick tool: a click on a surface node drawn on screen makes a marker riding on that node */
     wait_drawn();
     motus_viewport_view_preset(viewport(), MOTUS_VIEW_FRONT);
     motus_viewport_fit_all(viewport());
     wait_drawn();
-    const MtFlexBody *fb = model()->flex[0].data->body;
+    MtFlexInfo fi = flex0(), *fb = &fi;
     int v = -1;
     double x = 0, y = 0, p[3];
     for (int k = 0; k < fb->nsv && v < 0; k++) /* a vertex on the front face, half way up */

@@ -237,7 +237,7 @@ static void assert_flex_surface(const MotusFlexMesh *fm, const char *what)
     g_assert_cmpuint(fm->index->len, >, 0);
     const MotusFlexVertex *v = (const MotusFlexVertex *)fm->verts->data;
     guint bad = 0, n = fm->index->len / 3;
-    for (guint k = 0; k < fm->verts->len; k++) g_assert_cmpint((int)v[k].ref, <, fm->fb->nsv);
+    for (guint k = 0; k < fm->verts->len; k++) g_assert_cmpint((int)v[k].ref, <, fm->info.nsv);
     for (guint k = 0; k < n; k++) {
         const guint32 *t = &g_array_index(fm->index, guint32, 3 * k);
         g_assert_cmpuint(t[0], <, fm->verts->len);
@@ -298,7 +298,7 @@ static void test_flex(void)
     g_assert_cmpfloat_with_epsilon(s->body[1].hi[2], 0.005, 1e-6);
     /* the block: its corners carry three normals each (sharp edges), flat faces one */
     const MotusFlexMesh *blk = s->body[2].flex;
-    g_assert_cmpint(blk->fb->nsv, ==, 12);
+    g_assert_cmpint(blk->info.nsv, ==, 12);
     g_assert_cmpuint(blk->verts->len, ==, 8 * 3 + 4 * 2);
     g_assert_cmpfloat_with_epsilon(s->body[2].hi[0], 0.2, 1e-6);
     motus_scene_free(s);

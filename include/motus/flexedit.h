@@ -1,15 +1,15 @@
-/* mt_flexedit.h — making flexible bodies the way the application does, on a
+/* motus/flexedit.h — making flexible bodies the way the application does, on a
  * model and without GTK: what a mesh file holds (for the import dialog), a
  * body made flexible from a mesh, markers on its nodes or spiders, the
  * surface vertex nearest a point. None of these reduce: the caller reduces
  * afterwards with mt_model_reduce_flex_progress or
- * mt_model_flex_refresh_progress (mt_flexdata.h), on another thread when it
+ * mt_model_flex_refresh_progress (motus/flex.h), on another thread when it
  * takes long, and commits the model to its editor (mt_editor_commit), which
  * then finds the reduction up to date. */
-#ifndef MT_FLEXEDIT_H
-#define MT_FLEXEDIT_H
+#ifndef MOTUS_FLEXEDIT_H
+#define MOTUS_FLEXEDIT_H
 
-#include "mt_fe_reduce.h"
+#include "motus/reduce.h"
 #include "mt_model.h"
 
 /* What a mesh file holds. */

@@ -1,4 +1,4 @@
-/* mt_analysis.h — analyses besides time integration (docs/design.md §2.8;
+/* motus/analysis.h — analyses besides time integration (docs/design.md §2.8;
  * docs/analyses.md):
  *
  *   kinematics  fully driven mechanisms (no degree of freedom left): positions
@@ -18,10 +18,10 @@
  * at its initial value): a driven joint is locked. Dense linear algebra
  * (LAPACK); the cost grows with the cube of 6·bodies + equations, meant for
  * mechanisms of up to a few hundred bodies. */
-#ifndef MT_ANALYSIS_H
-#define MT_ANALYSIS_H
+#ifndef MOTUS_ANALYSIS_H
+#define MOTUS_ANALYSIS_H
 
-#include "mt_integrate.h"
+#include "motus/run.h"
 
 /* ---- kinematic analysis ----------------------------------------------------- */
 
@@ -33,15 +33,16 @@ typedef struct {
     double accdiff; /* largest |u̇_kinematic − u̇_dynamic| (consistency of the inverse dynamics) */
 } MtKinStats;
 
-/* Kinematic analysis of a fully driven mechanism (s->dof_rank == 0, drivers at
- * displacement level) from st->t to `until` every `step` seconds; frame i goes
+/* Kinematic analysis of a fully driven mechanism (MtSystemInfo.dof_rank == 0,
+ * drivers at displacement level) from the state's time to `until` every `step` seconds; frame i goes
  * to fn when i % every == 0 and at the end (like mt_run). At each time:
  * positions by Newton from a second-order prediction (mt_project_positions),
  * velocities from G u = ḟ, accelerations from G u̇ = −h (u̇ = M⁻¹Gᵀμ, A μ = −h,
  * no forces involved), then the multipliers of the inverse dynamics
- * (G u̇ = −h with u̇ = M⁻¹(F + Gᵀλ), no stabilisation terms). The frame has st->q,
- * u, acc (the kinematic accelerations) and lambda (reactions, driver efforts)
- * consistent, with the Jacobians staged at st->q (mt_joint_reaction works).
+ * (G u̇ = −h with u̇ = M⁻¹(F + Gᵀλ), no stabilisation terms). In the frame the
+ * positions, velocities, accelerations (the kinematic ones) and multipliers
+ * (reactions, driver efforts) are consistent, so mt_joint_reaction,
+ * mt_driver_effort and mt_frame_values report them.
  * Refuses, naming the coordinates that are still free, when the mechanism has
  * degrees of freedom left. stats and cancel may be NULL. */
 MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFrameFn fn, void *user,
@@ -71,11 +72,11 @@ typedef struct {
 } MtStaticsInfo;
 
 /* Static equilibrium with zero velocities, starting from st's initial
- * configuration (assembled first, as for a run). On success st->q is the
- * equilibrium, st->u and st->acc are zero, st->lambda the multipliers
- * (reactions; driver efforts are the loads that hold the driven coordinates)
- * and the Jacobians are staged at st->q, so mt_joint_reaction, mt_frame_values
- * and mt_csv_frame report the equilibrium. Unstable equilibria are equilibria
+ * configuration (assembled first, as for a run). On success the state is the
+ * equilibrium at rest (velocities and accelerations zero) with its
+ * multipliers (reactions; driver efforts are the loads that hold the driven
+ * coordinates), so mt_state_body, mt_joint_reaction, mt_frame_values and
+ * mt_csv_frame report the equilibrium. Unstable equilibria are equilibria
  * too: info->negative tells. opt may be NULL (defaults). */
 MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *info, MtError *err);
 

@@ -1,11 +1,11 @@
-/* mt_edit_turn.h — turning a body's initial orientation about an axis of the
+/* motus/edit_turn.h — turning a body's initial orientation about an axis of the
  * project frame as one edit (what the 3D view's rotate gizmo does).
  *
  * The orientation fields of mt_edit.h are the angles of R = Rz·Ry·Rx; a turn
  * about project x or y changes all three at once, which as three field edits
  * would take three undos and pass through orientations the user never chose. */
-#ifndef MT_EDIT_TURN_H
-#define MT_EDIT_TURN_H
+#ifndef MOTUS_EDIT_TURN_H
+#define MOTUS_EDIT_TURN_H
 
 #include "mt_edit.h"
 

@@ -1,5 +1,5 @@
-/* mt_flexview.h — what a view of a flexible body computes from its reduced
- * data (MtFlexBody, mt_fe_reduce.h), without GL: the elastic displacement of
+/* motus/flexview.h — what a view of a flexible body computes from its reduced
+ * data (MtFlexBody, motus/reduce.h), without GL: the elastic displacement of
  * each surface vertex for modal coordinates w (modal superposition
  * u_v = Σ w_k H_k(v)), the colour-map fields (displacement magnitude; von
  * Mises stress of the superposed modal stress tensors σ_v = Σ w_k σ_k(v)),
@@ -19,10 +19,10 @@
  * Layouts as in MtFlexBody: sv_H [3·(k·nsv + v)], sv_sig [6·(k·nsv + v)]
  * (xx yy zz xy yz zx); per-vertex outputs are float arrays of nsv values
  * (3·nsv for positions). */
-#ifndef MT_FLEXVIEW_H
-#define MT_FLEXVIEW_H
+#ifndef MOTUS_FLEXVIEW_H
+#define MOTUS_FLEXVIEW_H
 
-#include "mt_fe_reduce.h"
+#include "motus/reduce.h"
 
 typedef enum {
     MT_FLEXFIELD_DISPLACEMENT, /* |u|, m */

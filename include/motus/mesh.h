@@ -1,4 +1,4 @@
-/* mt_mesh.h — reading finite-element meshes into an MtFeModel (issue 7):
+/* motus/mesh.h — reading finite-element meshes into an MtFeModel (issue 7):
  *
  *   Gmsh .msh        ASCII format 2.2 and 4.0/4.1: nodes, elements (line2,
  *                    tri3, quad4, tet4, tet10, hex8), physical groups as
@@ -23,12 +23,12 @@
  * names in model->skipped). Every error names the file and the line; a
  * malformed file never crashes the reader (tests/core/test_fe_mesh.c fuzzes
  * all three). */
-#ifndef MT_MESH_H
-#define MT_MESH_H
+#ifndef MOTUS_MESH_H
+#define MOTUS_MESH_H
 
 #include <stddef.h>
 
-#include "mt_fe.h"
+#include "motus/fe.h"
 
 typedef enum { MT_MESH_AUTO, MT_MESH_MSH, MT_MESH_INP, MT_MESH_BDF } MtMeshFormat;
 

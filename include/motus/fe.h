@@ -1,9 +1,9 @@
-/* mt_fe.h — finite-element models of flexible bodies (docs/design.md §4.5,
+/* motus/fe.h — finite-element models of flexible bodies (docs/design.md §4.5,
  * docs/flexible-bodies.md): nodes, elements, materials, properties, named
  * sets, lumped masses, rigid elements (RBE2 spider, RBE3 interpolation) and
  * fixed degrees of freedom. A model is built by the mesh importers
- * (mt_mesh.h) or by hand with the mt_fe_add_* calls, and reduced by
- * mt_flex_reduce (mt_fe_reduce.h).
+ * (motus/mesh.h) or by hand with the mt_fe_add_* calls, and reduced by
+ * mt_flex_reduce (motus/reduce.h).
  *
  * Units are whatever consistent set the mesh uses (SI, or mm–t–s): time is
  * always in seconds, so frequencies come out in Hz either way.
@@ -12,8 +12,8 @@
  * their index (0..n-1) everywhere else; mt_fe_node_index maps a label to an
  * index. Degree-of-freedom components are numbered 0..5 = ux uy uz rx ry rz;
  * a component mask has bit c set for component c (MT_FE_ALL = 0x3f). */
-#ifndef MT_FE_H
-#define MT_FE_H
+#ifndef MOTUS_FE_H
+#define MOTUS_FE_H
 
 #include <stddef.h>
 
