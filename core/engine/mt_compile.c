@@ -365,7 +365,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         s->naux += mt_control_nstates(m->control[k].kind);
     }
     s->zoff_mlf = s->naux;
-    if (m->loops == MT_LOOPS_MLF) s->naux += row;
+    if (m->solver.loops == MT_LOOPS_MLF) s->naux += row;
     if (mt_forces_compile(s, err) != MT_OK) {
         mt_system_free(s);
         return NULL;
