@@ -506,7 +506,15 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         if (check_rows(m, MT_ENT_BODY, i, MT_("body '%s'"), b->name, err)) return err->code;
         if (!finite_all(b->rot, 9))
             return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
-        if (b->point_mass) continue; /* no rotational inertia to check */
+        if (b->point_mass) { /* no rotational inertia to check; nothing may turn it */
+            if (b->omega[0] || b->omega[1] || b->omega[2] || mt_model_body_flex(m, i) >= 0)
+                return mt_error_set(err, MT_ERR_MODEL, b->name,
+                                    MT_("body '%s': a point mass does not turn and is rigid: give it omega 0 0 0 and no 'flexible' line"),
+                                    b->name);
+            if (!is_rotation(b->rot))
+                return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
+            continue;
+        }
         double J[9] = {b->inertia[0], b->inertia[3], b->inertia[4], b->inertia[3], b->inertia[1],
                        b->inertia[5], b->inertia[4], b->inertia[5], b->inertia[2]};
         double ev[3];
@@ -538,6 +546,16 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
         if (check_rows(m, MT_ENT_JOINT, i, MT_("joint '%s'"), j->name, err)) return err->code;
+        for (int e = 0; e < 2; e++) { /* a point mass has no rotation for a joint to hold */
+            int bd = m->marker[e ? j->mj : j->mi].body;
+            int ok = j->type == MT_JOINT_SPHERICAL || j->type == MT_JOINT_INLINE || j->type == MT_JOINT_INPLANE ||
+                     j->type == MT_JOINT_DISTANCE;
+            if (bd >= 0 && m->body[bd].point_mass && !ok)
+                return mt_error_set(err, MT_ERR_MODEL, j->name,
+                                    MT_("joint '%s': body '%s' is a point mass, which has no rotation to hold; join it with a "
+                                        "spherical, inline, inplane or distance joint"),
+                                    j->name, m->body[bd].name);
+        }
         if (m->marker[j->mi].body == m->marker[j->mj].body)
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': both markers are on body '%s'; a joint connects two different bodies"),
                                 j->name, mt_model_body_name(m, m->marker[j->mi].body));
