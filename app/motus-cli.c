@@ -88,6 +88,7 @@ static void usage_run(FILE *f)
             "  --xi X         Baumgarte stabilisation damping\n"
             "  --correct none|positions|velocities|both\n"
             "                 projection after each step\n"
+            "  --KEY VALUE    any other setting of the solver line (alpha, rho, loops, nu)\n"
             "  --out FILE.csv results (default: none, prints a summary)\n"
             "  --quiet        no summary\n"),
           f);
@@ -145,21 +146,7 @@ int cli_kinematics(int argc, char **argv);
 int cli_statics(int argc, char **argv);
 int cli_modes(int argc, char **argv);
 
-
 static int fail(const MtError *e) { return cli_fail(e); }
-
-static int parse_double(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || errno) {
-        cli_err(_("option %s expects a number, got '%s'"), opt, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
 
 /* Every column a `plot` line names is one the run writes; -1 and err naming the first that is not. */
 static int check_plots(const MtSystem *s, MtError *err)
@@ -278,7 +265,6 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         const char *o = argv[i];
         int has = i + 1 < argc;
-        double v;
         if (!strcmp(o, "--quiet")) { quiet = 1; continue; }
         if (!has) {
             cli_err(_("option %s needs a value"), o);
@@ -287,30 +273,14 @@ int main(int argc, char **argv)
         }
         const char *a = argv[++i];
         int bad = 0;
-        MtSolverSpec *sv = &m->solver;
+        int comp;
         if (!strcmp(o, "--out")) outpath = a;
-        else if (!strcmp(o, "--method")) {
-            if (mt_method_from_name(a, &sv->method)) {
-                cli_err(_("unknown method '%s' (rk4, dp54, adams, euler, park, hht, galpha)"), a);
+        else if (!strncmp(o, "--", 2) && mt_schema_find(MT_ENT_SOLVER, o + 2, &comp) && comp < 0) { /* any solver setting */
+            if (mt_schema_set_text(m, MT_ENT_SOLVER, 0, o + 2, a, "solver", &err)) {
+                cli_err("%s", err.msg);
                 bad = 1;
             }
-        } else if (!strcmp(o, "--correct")) {
-            if (!strcmp(a, "none")) sv->correct_pos = sv->correct_vel = 0;
-            else if (!strcmp(a, "positions")) { sv->correct_pos = 1; sv->correct_vel = 0; }
-            else if (!strcmp(a, "velocities")) { sv->correct_pos = 0; sv->correct_vel = 1; }
-            else if (!strcmp(a, "both")) sv->correct_pos = sv->correct_vel = 1;
-            else { cli_err("%s", _("--correct takes none, positions, velocities or both")); bad = 1; }
-        } else if (parse_double(o, a, &v)) bad = 1;
-        else if (!strcmp(o, "--until")) sv->until = v;
-        else if (!strcmp(o, "--step")) sv->step = v;
-        else if (!strcmp(o, "--every")) {
-            if (v != floor(v) || v < 1 || v > 1e9) { cli_err("%s", _("--every needs a whole number >= 1")); bad = 1; }
-            else sv->every = (int)v;
-        } else if (!strcmp(o, "--rtol")) sv->rtol = v;
-        else if (!strcmp(o, "--atol")) sv->atol = v;
-        else if (!strcmp(o, "--ts")) sv->stab_period = v;
-        else if (!strcmp(o, "--xi")) sv->stab_damping = v;
-        else { cli_err(_("unknown option '%s'"), o); bad = 1; }
+        } else { cli_err(_("unknown option '%s'"), o); bad = 1; }
         if (bad) { mt_model_free(m); return 2; }
     }
     if (!strcmp(cmd, "export")) {

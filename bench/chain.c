@@ -67,7 +67,7 @@ static MtModel *build_chain(int n, double h, double tfinal, double ts, MtError *
     m->solver.every = 1 << 30; /* output only at t = 0 and at the end */
     m->solver.stab_period = ts; /* Baumgarte Ts (default 0.01 s); <= 0: off */
     m->solver.stab_damping = 1.0;
-    m->solver.correct_pos = m->solver.correct_vel = 0;
+    m->solver.correct = 0;
 
     const double origin[3] = {0, 0, 0}, tip[3] = {L, 0, 0};
     int base = mt_model_add_marker(m, MT_GROUND, "o", origin, NULL, err);

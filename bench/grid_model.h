@@ -36,7 +36,7 @@ static MtModel *build_grid(int R, int C, double h, double tfinal, double ts, int
     m->solver.every = 1 << 30; /* output only at t = 0 and at the end */
     m->solver.stab_period = ts; /* Baumgarte Ts (0.01 s here; the model default is 0.1 s); <= 0: off */
     m->solver.stab_damping = 1.0;
-    m->solver.correct_pos = m->solver.correct_vel = 0;
+    m->solver.correct = 0;
 
     const double corner[3] = {-a / 2, -a / 2, 0}, left[3] = {-a / 2, 0, 0}, right[3] = {a / 2, 0, 0},
                  bottom[3] = {0, -a / 2, 0}, top[3] = {0, a / 2, 0}, origin[3] = {0, 0, 0};

@@ -241,11 +241,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "loops: %s\n", err.msg);
         return 1;
     }
-    if (mt_loop_method_from_name(method, &m->loops)) {
+    if (mt_loop_method_from_name(method, &m->solver.loops)) {
         fprintf(stderr, "loops: unknown method '%s'\n", method);
         return 2;
     }
-    m->loop_freq = nu;
+    m->solver.loop_freq = nu;
     double tfinal = pend ? 20 : 4;
     if (!strcmp(integ, "rk4")) {
         m->solver.method = MT_METHOD_RK4;
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
     m->solver.until = tfinal;
     m->solver.stab_period = ts;
     m->solver.stab_damping = 1;
-    m->solver.correct_pos = m->solver.correct_vel = 0;
+    m->solver.correct = 0;
     MtSystem *sys = NULL;
     MtState *st = NULL;
     if (mt_model_validate(m, &err) || !(sys = mt_system_compile(m, &err)) || !(st = mt_state_new(sys, &err))) {

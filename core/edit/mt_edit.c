@@ -290,12 +290,10 @@ const char *mt_edit_describe(const MtModel *m, MtEditKind kind, int index, char 
 /* ---- the field table ----------------------------------------------------------- */
 
 static const char *const xyz[] = {"x", "y", "z"};
-static const char *const inertia_comp[] = {"xx", "yy", "zz", "xy", "xz", "yz"};
 
 static const char *const joint_type_choices[] = {"spherical", "revolute", "prismatic", "cylindrical", "universal",
                                                  "fixed", "planar", "screw", "inline", "inplane", "distance",
                                                  "rolling", "ball", NULL};
-static const char *const method_choices[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL};
 static const char *const onoff_choices[] = {"off", "on", NULL};
 /* in the order of MtDriverLevel and MtDriverKind */
 static const char *const level_choices[] = {"disp", "vel", "acc", NULL};
@@ -345,6 +343,35 @@ static void add_vec(Fields *f, const char *name, const char *label, int n, const
     }
 }
 
+/* The schema's rows from..to-1 of an entity as fields; rows its density or
+ * FE model gives are read-only when `derived`. */
+static void add_rows(Fields *f, MtEntityKind kind, int from, int to, int derived)
+{
+    int n;
+    const MtField *rows = mt_schema_fields(kind, &n);
+    for (int r = from; r < to && r < n; r++) {
+        const MtField *sf = &rows[r];
+        int flags = (sf->flags & MT_SF_EXPR) ? MT_FIELD_EXPR : 0;
+        if (derived && (sf->flags & MT_SF_DERIVED)) flags = MT_FIELD_READONLY;
+        switch (sf->type) {
+        case MT_ST_VEC: add_vec(f, sf->key, MT_(sf->label), sf->n, sf->values, (MtDim)sf->dim, flags); break;
+        case MT_ST_ENUM: add_choice(f, sf->key, MT_(sf->label), sf->values); break;
+        case MT_ST_FLAG: add_choice(f, sf->key, MT_(sf->label), onoff_choices); break;
+        case MT_ST_INT: add(f, sf->key, MT_(sf->label), MT_FIELD_INT, MT_DIM_NONE, 0); break;
+        case MT_ST_TEXT: add(f, sf->key, MT_(sf->label), MT_FIELD_TEXT, MT_DIM_NONE, 0); break;
+        default: add(f, sf->key, MT_(sf->label), MT_FIELD_NUMBER, (MtDim)sf->dim, flags); break;
+        }
+    }
+}
+
+/* The number of the row after the row of key (all rows when absent). */
+static int row_after(MtEntityKind kind, const char *key)
+{
+    int n, c;
+    const MtField *rows = mt_schema_fields(kind, &n), *f = mt_schema_find(kind, key, &c);
+    return f ? (int)(f - rows) + 1 : n;
+}
+
 /* Quantity of a force element's setting, from its name in the text format. */
 static MtDim force_param_dim(MtForceKind kind, const char *p)
 {
@@ -383,16 +410,11 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_BODY: {
         if (index == MT_GROUND) return 0;
         const MtBodySpec *b = &m->body[index];
-        int computed = b->density > 0 ? MT_FIELD_READONLY : X;
+        int derived = b->density > 0 || mt_model_body_flex(m, index) >= 0, pos = row_after(MT_ENT_BODY, "position");
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        add(&f, "density", MT_("Density"), MT_FIELD_NUMBER, MT_DIM_DENSITY, X);
-        add(&f, "mass", MT_("Mass"), MT_FIELD_NUMBER, MT_DIM_MASS, computed);
-        add_vec(&f, "com", MT_("CoM"), 3, xyz, MT_DIM_LENGTH, computed);
-        add_vec(&f, "inertia", MT_("Inertia"), 6, inertia_comp, MT_DIM_INERTIA, computed);
-        add_vec(&f, "position", MT_("Position"), 3, xyz, MT_DIM_LENGTH, X);
+        add_rows(&f, MT_ENT_BODY, 0, pos, derived);
         add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, X);
-        add_vec(&f, "velocity", MT_("Velocity"), 3, xyz, MT_DIM_VELOCITY, X);
-        add_vec(&f, "omega", MT_("Ang. velocity"), 3, xyz, MT_DIM_ANGVEL, X);
+        add_rows(&f, MT_ENT_BODY, pos, MT_FIELD_MAX, derived);
         break;
     }
     case MT_EDIT_MARKER:
@@ -448,11 +470,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add(&f, "mi", MT_("End i"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
         add(&f, "mj", MT_("End j"), MT_FIELD_MARKER, MT_DIM_NONE, 0);
-        add(&f, "k", MT_("Stiffness"), MT_FIELD_NUMBER, MT_DIM_STIFFNESS, X);
-        add(&f, "c", MT_("Damping"), MT_FIELD_NUMBER, MT_DIM_DAMPING, X);
-        add(&f, "length", MT_("Free length"), MT_FIELD_NUMBER, MT_DIM_LENGTH, X);
-        add(&f, "preload", MT_("Preload"), MT_FIELD_NUMBER, MT_DIM_FORCE, X);
-        add(&f, "curve", MT_("Force law curve(x, v) (empty: linear)"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        add_rows(&f, MT_ENT_SPRING, 0, MT_FIELD_MAX, 0);
         break;
     case MT_EDIT_COUPLE:
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
@@ -540,20 +558,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     }
     case MT_EDIT_GRAVITY: add_vec(&f, "gravity", MT_("Gravity"), 3, xyz, MT_DIM_ACCEL, X); break;
     case MT_EDIT_SOLVER:
-        add_choice(&f, "method", MT_("Method"), method_choices);
-        add(&f, "step", MT_("Step (output step of adaptive methods)"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
-        add(&f, "until", MT_("End time"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
-        add(&f, "every", MT_("Write every n-th step"), MT_FIELD_INT, MT_DIM_NONE, 0);
-        add(&f, "rtol", MT_("Relative tolerance"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add(&f, "atol", MT_("Absolute tolerance"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add(&f, "ts", MT_("Stabilisation period Ts (0: off)"), MT_FIELD_NUMBER, MT_DIM_TIME, X);
-        add(&f, "xi", MT_("Stabilisation damping ξs"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add_choice(&f, "correct_pos", MT_("Position correction"), onoff_choices);
-        add_choice(&f, "correct_vel", MT_("Velocity correction"), onoff_choices);
-        add(&f, "alpha", MT_("HHT α"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add(&f, "rho", MT_("Generalised-α ρ∞"), MT_FIELD_NUMBER, MT_DIM_NONE, X);
-        add_choice(&f, "loops", MT_("Closed loops"), mt_loop_methods);
-        add(&f, "nu", MT_("Loop controller frequency ν (0: default)"), MT_FIELD_NUMBER, MT_DIM_ANGVEL, X);
+        add_rows(&f, MT_ENT_SOLVER, 0, MT_FIELD_MAX, 0);
         break;
     default: break;
     }
@@ -664,6 +669,17 @@ static int choice_index(const char *const *choices, const char *s)
     return -1;
 }
 
+/* The member of a schema row that is no number (a keyword, whole number,
+ * switch or text), or NULL. */
+static void *schema_setting(const MtModel *m, MtEditKind kind, int index, const char *field)
+{
+    int ek = entity_kind(kind), comp;
+    const MtField *sf = ek >= 0 ? mt_schema_find((MtEntityKind)ek, field, &comp) : NULL;
+    if (!sf || sf->type == MT_ST_REAL || sf->type == MT_ST_VEC) return NULL;
+    void *obj = mt_schema_object(m, (MtEntityKind)ek, index);
+    return obj ? MT_SCHEMA_AT(obj, sf) : NULL;
+}
+
 static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
                           MtError *err);
 
@@ -697,6 +713,16 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
         return mt_error_set(err, MT_ERR_ARG, mt_edit_name(m, kind, index), MT_("%s has no field '%s'"),
                             mt_edit_describe(m, kind, index, what, sizeof what), field);
     buf[0] = 0;
+    const void *at = schema_setting(m, kind, index, field);
+    if (at) { /* a keyword, whole number, switch or text of the schema */
+        int comp;
+        const MtField *sf = mt_schema_find((MtEntityKind)entity_kind(kind), field, &comp);
+        if (sf->type == MT_ST_ENUM) snprintf(buf, n, "%s", mt_schema_enum_name(sf, *(const int *)at));
+        else if (sf->type == MT_ST_FLAG) snprintf(buf, n, "%s", onoff_choices[*(const int *)at != 0]);
+        else if (sf->type == MT_ST_INT) snprintf(buf, n, "%d", *(const int *)at);
+        else snprintf(buf, n, "%s", (const char *)at);
+        return MT_OK;
+    }
     switch (fi->type) {
     case MT_FIELD_NAME: snprintf(buf, n, "%s", mt_edit_name(m, kind, index)); return MT_OK;
     case MT_FIELD_MARKER: {
@@ -713,10 +739,6 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
     case MT_FIELD_CHOICE: {
         int v = 0;
         if (!strcmp(field, "type")) v = m->joint[index].type;
-        else if (!strcmp(field, "method")) v = m->solver.method;
-        else if (!strcmp(field, "loops")) v = m->loops;
-        else if (!strcmp(field, "correct_pos")) v = m->solver.correct_pos != 0;
-        else if (!strcmp(field, "correct_vel")) v = m->solver.correct_vel != 0;
         else if (!strcmp(field, "disabled")) v = m->control[index].disabled != 0;
         else if (!strcmp(field, "level")) v = (int)m->driver[index].level;
         else if (!strcmp(field, "law")) v = (int)m->driver[index].kind;
@@ -726,7 +748,6 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
     case MT_FIELD_TEXT: {
         const char *s = "";
         if (kind == MT_EDIT_PARAM) s = !strcmp(field, "expr") ? m->param[index].expr : m->param[index].unit;
-        else if (kind == MT_EDIT_SPRING) s = m->spring[index].curve;
         else if (kind == MT_EDIT_SENSOR) s = !strcmp(field, "expr") ? m->sensor[index].expr : m->sensor[index].unit;
         else if (kind == MT_EDIT_CONTROL) s = !strcmp(field, "input") ? m->control[index].input : m->control[index].setpoint;
         else if (kind == MT_EDIT_EVENT) s = m->event[index].expr;
@@ -738,7 +759,7 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
         snprintf(buf, n, "%s", s);
         return MT_OK;
     }
-    case MT_FIELD_INT: snprintf(buf, n, "%d", m->solver.every); return MT_OK;
+    case MT_FIELD_INT: break; /* the schema's */
     case MT_FIELD_NUMBER: {
         int ek = entity_kind(kind);
         const MtBinding *b = ek >= 0 ? mt_model_binding(m, (MtEntityKind)ek, index, field) : NULL;
@@ -881,6 +902,16 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
     if (tl >= sizeof t - 1) return mt_error_set(why, MT_ERR_ARG, "", MT_("longer than %d characters"), MT_EXPR_MAX - 1);
     memcpy(t, text, tl);
     t[tl] = 0;
+    if (schema_setting(c, kind, index, field)) { /* a keyword, whole number, switch or text of the schema */
+        size_t l = strlen(t);
+        if (fi->type == MT_FIELD_TEXT && l >= 2 && t[0] == '{' && t[l - 1] == '}') { /* the text format's braces */
+            memmove(t, t + 1, l - 2);
+            t[l - 2] = 0;
+        }
+        char what[160];
+        return mt_schema_set_text(c, (MtEntityKind)entity_kind(kind), index, field, t, mt_edit_describe(c, kind, index, what, sizeof what),
+                                  why);
+    }
     switch (fi->type) {
     case MT_FIELD_NAME: return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("use rename to change a name"));
     case MT_FIELD_MARKER: {
@@ -910,10 +941,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
                 if (j->type == MT_JOINT_ROLLING || j->type == MT_JOINT_BALL) j->param = 0.1;
                 if (j->type == MT_JOINT_DISTANCE) j->param = 0.1;
             }
-        } else if (!strcmp(field, "method")) c->solver.method = (MtMethod)v;
-        else if (!strcmp(field, "loops")) c->loops = v;
-        else if (!strcmp(field, "correct_pos")) c->solver.correct_pos = v;
-        else if (!strcmp(field, "correct_vel")) c->solver.correct_vel = v;
+        }
         else if (!strcmp(field, "disabled")) c->control[index].disabled = v;
         else if (!strcmp(field, "level")) c->driver[index].level = (MtDriverLevel)v;
         else if (!strcmp(field, "law")) return set_driver_law(c, index, (MtDriverKind)v, why);
@@ -932,8 +960,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
             }
             if (!t[0]) return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("give a value or an expression"));
             dst = p->expr;
-        } else if (kind == MT_EDIT_SPRING) dst = c->spring[index].curve;
-        else if (kind == MT_EDIT_SENSOR) {
+        } else if (kind == MT_EDIT_SENSOR) {
             if (!strcmp(field, "unit")) {
                 if (t[0] && !mt_unit_find(t, NULL, NULL)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);
                 dst = c->sensor[index].unit;
@@ -957,14 +984,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         memcpy(dst, t, strlen(t) + 1); /* length checked above */
         return MT_OK;
     }
-    case MT_FIELD_INT: {
-        char *end;
-        long v = strtol(t, &end, 10);
-        if (!t[0] || *end || v < 1 || v > 1000000000L)
-            return mt_error_set(why, MT_ERR_MODEL, "", MT_("'%s' is not a whole number of at least 1"), t);
-        c->solver.every = (int)v;
-        return MT_OK;
-    }
+    case MT_FIELD_INT: return mt_error_set(why, MT_ERR_ARG, "", "%s", MT_("no such field")); /* the schema's, above */
     case MT_FIELD_NUMBER: break;
     }
     /* a number with or without unit, or an expression of parameters */

@@ -207,8 +207,10 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         s->imass[i] = 1 / b->mass;
         const double *I = b->inertia;
         double J[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
+        if (b->point_mass) memset(J, 0, sizeof J); /* no rotational inertia: its rotation is no degree of freedom */
         memcpy(s->Jc + 9 * i, J, sizeof J);
-        mt_m3_inv(s->Jcinv + 9 * i, J);
+        if (b->point_mass) memset(s->Jcinv + 9 * i, 0, sizeof J); /* ω̇ = 0: the frame never turns */
+        else mt_m3_inv(s->Jcinv + 9 * i, J);
         mt_v3_copy(s->com + 3 * i, b->com);
         /* initial state at the centre of mass */
         double rc[3], *q = s->q0 + 7 * i, *u = s->u0 + 6 * i;
@@ -365,7 +367,7 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         s->naux += mt_control_nstates(m->control[k].kind);
     }
     s->zoff_mlf = s->naux;
-    if (m->loops == MT_LOOPS_MLF) s->naux += row;
+    if (m->solver.loops == MT_LOOPS_MLF) s->naux += row;
     if (mt_forces_compile(s, err) != MT_OK) {
         mt_system_free(s);
         return NULL;

@@ -120,7 +120,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     void *cv = NULL;
     MtStatus rc = MT_OK;
     double t0 = st->t, t = t0, tend = sv->until, dt = sv->step;
-    int stop = 0, project = sv->correct_pos || sv->correct_vel, nev = st->sys->model->nevent;
+    int stop = 0, project = sv->correct, nev = st->sys->model->nevent;
     long iout = 1, nout = (long)floor((tend - t0) / dt + 1e-9);
     /* the state array y is CVODE's vector; yo holds interpolated frames */
     double *ybuf = malloc(sizeof(double) * (size_t)(o->n + 1));

@@ -624,9 +624,9 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
     /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
     int done = mt_gravity_only(s);
     double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
-    double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
+    double Om = s->model->solver.loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
-    int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
+    int feedback = s->model->solver.loops == MT_LOOPS_PENALTY || s->model->solver.loops == MT_LOOPS_MLF;
     int rows = done && st->leanchain && !feedback && s->nrow; /* the body pass does the rows too */
     stage_bodies_eval(st, q, u, done, rows, c0, c1, rhs);
     st->leandiag = rows;
@@ -641,9 +641,9 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
         mt_assemble(st);
         for (int k = 0; k < s->nblock && feedback; k++) {
             const MtCBlock *b = &s->block[k];
-            double nu = s->model->loop_freq > 0 ? s->model->loop_freq : 1000;
+            double nu = s->model->solver.loop_freq > 0 ? s->model->solver.loop_freq : 1000;
             for (int r = 0; r < b->nrow; r++)
-                rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
+                rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->solver.loops == MT_LOOPS_MLF);
         }
         for (int k = 0; k < s->nblock && !feedback && st->nlean < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];

@@ -791,7 +791,7 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     double t0 = st->t, h = sv->step;
     long nsteps = (long)ceil((sv->until - t0) / h - 1e-9);
     if (nsteps < 0) nsteps = 0;
-    int stop = 0, need_eval = sv->correct_pos || sv->correct_vel, events = st->sys->model->nevent > 0;
+    int stop = 0, need_eval = sv->correct, events = st->sys->model->nevent > 0;
     /* the initial acceleration: a_0 = v̇_0 for hht/galpha, and frame 0 */
     st->zcur = y + nq + nu;
     rc = mt_eval(st, t0, y, y + nq, err);

@@ -106,9 +106,9 @@ MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *s
     MtStatus rc = settle_y(o, t, y, err);
     if (rc) return rc;
     put_state(o, t, y);
-    if (sv->correct_pos) rc = mt_project_positions(st, 1e-12, 5, err);
-    if (!rc && sv->correct_vel) rc = mt_project_velocities(st, err);
-    if (sv->correct_pos || sv->correct_vel) {
+    if ((sv->correct & MT_CORRECT_POS)) rc = mt_project_positions(st, 1e-12, 5, err);
+    if (!rc && (sv->correct & MT_CORRECT_VEL)) rc = mt_project_velocities(st, err);
+    if (sv->correct) {
         memcpy(y, st->q, sizeof(double) * (size_t)o->nq);
         memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);
     }
@@ -173,7 +173,7 @@ MT_HOT static MtStatus run_rk4(Ode *o, double *y, const MtSolverSpec *sv, MtFram
     /* st follows y only at frames and at the end when a step needs nothing of it (no
      * projections, turn counting, re-detection, events or integrated states): a copy less */
     const MtSystem *s = o->st->sys;
-    int lazy = !events && !sv->correct_pos && !sv->correct_vel && !s->commit_kin && !s->nspecial && !s->naux, yok = 1;
+    int lazy = !events && !sv->correct && !s->commit_kin && !s->nspecial && !s->naux, yok = 1;
     double tset = t0; /* lazy: the time of the last settled y */
     MtStatus rc;
     for (long i = 0;; i++) {
@@ -355,11 +355,11 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
             mt_events_sample(o->st);
             if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 0, err))) return rc;
             if (stop) return MT_OK;
-        } else if (sv->correct_pos || sv->correct_vel) {
+        } else if (sv->correct) {
             if ((rc = deriv(o, t, y, k1, err))) return rc;
         } else memcpy(k1, k7, sizeof(double) * (size_t)n); /* FSAL */
         if (events && fired < 0) {
-            if (sv->correct_pos || sv->correct_vel) mt_events_sample(o->st);
+            if (sv->correct) mt_events_sample(o->st);
             else for (int e = 0; e < o->st->sys->model->nevent; e++) o->st->eprev[e] = o->st->enext[e];
         }
         double hn = h * fmin(reject ? 1.0 : 5.0, fmax(0.2, fac));

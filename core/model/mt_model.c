@@ -50,11 +50,10 @@ MtCoordKind mt_joint_default_coord(MtJointType t)
         if (mt_joint_has_coord(t, (MtCoordKind)c)) return (MtCoordKind)c;
     return MT_COORD_NONE;
 }
-static const char *const method_names[MT_METHOD_NMETHODS] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha"};
 
 int mt_joint_rows(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_rows[t] : 0; }
 const char *mt_joint_type_name(MtJointType t) { return (t >= 0 && t < MT_JOINT_NTYPES) ? joint_names[t] : "?"; }
-const char *mt_method_name(MtMethod m) { return (m >= 0 && m < MT_METHOD_NMETHODS) ? method_names[m] : "?"; }
+const char *mt_method_name(MtMethod m) { return (m >= 0 && m < MT_METHOD_NMETHODS) ? mt_method_names[m] : "?"; }
 
 int mt_joint_type_from_name(const char *s, MtJointType *t)
 {
@@ -65,25 +64,16 @@ int mt_joint_type_from_name(const char *s, MtJointType *t)
 
 int mt_method_from_name(const char *s, MtMethod *m)
 {
-    for (int i = 0; i < MT_METHOD_NMETHODS; i++)
-        if (!strcmp(s, method_names[i])) { *m = (MtMethod)i; return 0; }
-    if (!strcmp(s, "rk45") || !strcmp(s, "dopri5")) { *m = MT_METHOD_DP54; return 0; }
-    return -1;
+    int c, v = mt_schema_enum_find(mt_schema_find(MT_ENT_SOLVER, "method", &c), s);
+    if (v < 0) return -1;
+    *m = (MtMethod)v;
+    return 0;
 }
 
 void mt_solver_defaults(MtSolverSpec *s)
 {
     memset(s, 0, sizeof *s);
-    s->method = MT_METHOD_RK4;
-    s->step = 1e-3;
-    s->until = 1.0;
-    s->every = 1;
-    s->rtol = 1e-8;
-    s->atol = 1e-10;
-    s->stab_period = 0.1;
-    s->stab_damping = 1.0;
-    s->hht_alpha = -0.05;
-    s->rho_inf = 0.8;
+    mt_schema_defaults(MT_ENT_SOLVER, s);
 }
 
 MtModel *mt_model_new(void)
@@ -497,6 +487,14 @@ MtStatus mt_model_check_shapes(const MtModel *m, MtError *err)
     return MT_OK;
 }
 
+/* The schema's checks of entity (kind, index), named "body 'arm'" (what_fmt, translated). */
+static MtStatus check_rows(const MtModel *m, MtEntityKind kind, int index, const char *what_fmt, const char *name, MtError *err)
+{
+    char what[MT_NAME_MAX + 64];
+    snprintf(what, sizeof what, what_fmt, name);
+    return mt_schema_check(m, kind, index, what, err);
+}
+
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     char ref[2 * MT_NAME_MAX + 2];
@@ -505,11 +503,18 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     if (mt_model_check_shapes(m, err)) return err->code;
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
-        if (!isfinite(b->mass) || b->mass <= 0)
-            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': mass must be a positive number (got %g kg)"), b->name, b->mass);
-        if (!finite_all(b->com, 3) || !finite_all(b->inertia, 6) || !finite_all(b->pos, 3) || !finite_all(b->rot, 9) ||
-            !finite_all(b->vel, 3) || !finite_all(b->omega, 3))
-            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': a position, velocity or inertia value is not a finite number"), b->name);
+        if (check_rows(m, MT_ENT_BODY, i, MT_("body '%s'"), b->name, err)) return err->code;
+        if (!finite_all(b->rot, 9))
+            return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
+        if (b->point_mass) { /* no rotational inertia to check; nothing may turn it */
+            if (b->omega[0] || b->omega[1] || b->omega[2] || mt_model_body_flex(m, i) >= 0)
+                return mt_error_set(err, MT_ERR_MODEL, b->name,
+                                    MT_("body '%s': a point mass does not turn and is rigid: give it omega 0 0 0 and no 'flexible' line"),
+                                    b->name);
+            if (!is_rotation(b->rot))
+                return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
+            continue;
+        }
         double J[9] = {b->inertia[0], b->inertia[3], b->inertia[4], b->inertia[3], b->inertia[1],
                        b->inertia[5], b->inertia[4], b->inertia[5], b->inertia[2]};
         double ev[3];
@@ -540,6 +545,17 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     }
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
+        if (check_rows(m, MT_ENT_JOINT, i, MT_("joint '%s'"), j->name, err)) return err->code;
+        for (int e = 0; e < 2; e++) { /* a point mass has no rotation for a joint to hold */
+            int bd = m->marker[e ? j->mj : j->mi].body;
+            int ok = j->type == MT_JOINT_SPHERICAL || j->type == MT_JOINT_INLINE || j->type == MT_JOINT_INPLANE ||
+                     j->type == MT_JOINT_DISTANCE;
+            if (bd >= 0 && m->body[bd].point_mass && !ok)
+                return mt_error_set(err, MT_ERR_MODEL, j->name,
+                                    MT_("joint '%s': body '%s' is a point mass, which has no rotation to hold; join it with a "
+                                        "spherical, inline, inplane or distance joint"),
+                                    j->name, m->body[bd].name);
+        }
         if (m->marker[j->mi].body == m->marker[j->mj].body)
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': both markers are on body '%s'; a joint connects two different bodies"),
                                 j->name, mt_model_body_name(m, m->marker[j->mi].body));
@@ -585,10 +601,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     }
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *s = &m->spring[i];
-        if (!isfinite(s->k) || !isfinite(s->c) || !isfinite(s->length) || !isfinite(s->preload))
-            return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': parameters must be finite numbers"), s->name);
-        if (s->k < 0 || s->c < 0 || s->length < 0)
-            return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': stiffness, damping and free length must not be negative"), s->name);
+        if (check_rows(m, MT_ENT_SPRING, i, MT_("spring '%s'"), s->name, err)) return err->code;
         if (m->marker[s->mi].body == m->marker[s->mj].body)
             return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': both ends are on the same body"), s->name);
     }
@@ -711,21 +724,6 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         if (!ok)
             return mt_error_set(err, MT_ERR_MODEL, ev->name, MT_("event '%s': its target does not fit its action"), ev->name);
     }
-    if (m->loops < MT_LOOPS_BAUMGARTE || m->loops > MT_LOOPS_MLF || !(m->loop_freq >= 0) || !isfinite(m->loop_freq))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", "%s", MT_("solver: loops method or its frequency nu is invalid"));
-    const MtSolverSpec *sv = &m->solver;
-    if (!(sv->step > 0) || !isfinite(sv->step))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: step must be a positive number of seconds (got %g)"), sv->step);
-    if (!(sv->until >= 0) || !isfinite(sv->until))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: end time must be a non-negative number (got %g)"), sv->until);
-    if (sv->every < 1) return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: 'every' must be at least 1"));
-    if (!(sv->rtol > 0) || !(sv->atol > 0) || sv->rtol >= 1)
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: tolerances must be positive and rtol < 1"));
-    if (!(sv->hht_alpha >= -1.0 / 3 - 1e-12 && sv->hht_alpha <= 0))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: HHT alpha must lie in [-1/3, 0] (got %g)"), sv->hht_alpha);
-    if (!(sv->rho_inf >= 0 && sv->rho_inf <= 1))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: rho (spectral radius at infinity) must lie in [0, 1] (got %g)"), sv->rho_inf);
-    if (!isfinite(sv->stab_period) || !(sv->stab_damping >= 0) || !isfinite(sv->stab_damping))
-        return mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: stabilisation period and damping must be finite, damping ≥ 0"));
+    if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", err)) return err->code;
     return MT_OK;
 }

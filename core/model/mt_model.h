@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "mt_error.h"
+#include "mt_schema.h"
 
 #define MT_NAME_MAX 64
 #define MT_EXPR_MAX 1024 /* longest expression in a field or parameter (+1); longer ones are refused, never cut */
@@ -80,16 +81,13 @@ typedef struct {
     double w[9];
 } MtOrient;
 
+/* A rigid body: its settings are MT_BODY_SCHEMA's (mass, com, inertia about
+ * the centre of mass in body axes Ixx Iyy Izz Ixy Ixz Iyz, position of the
+ * frame origin, velocity and angular velocity in project axes, density). */
 typedef struct {
     char name[MT_NAME_MAX];
-    double mass;       /* kg */
-    double com[3];     /* centre of mass in body axes, m */
-    double inertia[6]; /* Ixx Iyy Izz Ixy Ixz Iyz about the centre of mass, body axes, kg·m² */
-    double pos[3];     /* body frame origin in project axes, m */
+    MT_BODY_SCHEMA(MT_SCHEMA_MEMBER)
     double rot[9];     /* body axes in project axes (columns), row-major */
-    double vel[3];     /* velocity of the body frame origin, project axes, m/s */
-    double omega[3];   /* angular velocity, project axes, rad/s */
-    double density;    /* > 0: mass, com and inertia computed from the solid shapes, kg/m³ */
     MtOrient ori;      /* rot as typed with expressions, or MT_ORIENT_NONE */
 } MtBodySpec;
 
@@ -100,9 +98,8 @@ typedef struct {
     double rot[9];          /* marker axes in body axes (columns), row-major */
     /* on a flexible body: the finite-element node the marker rides on (label;
      * 0 = the node at pos), or, with spider > 0, a new node at pos tied
-     * rigidly (RBE2) to every node within that radius */
-    int node;
-    double spider;
+     * rigidly (RBE2) to every node within that radius (MT_MARKER_SCHEMA) */
+    MT_MARKER_SCHEMA(MT_SCHEMA_MEMBER)
     MtOrient ori;           /* rot as typed with expressions, or MT_ORIENT_NONE */
 } MtMarkerSpec;
 
@@ -112,7 +109,7 @@ typedef struct {
     char name[MT_NAME_MAX];
     MtJointType type;
     int mi, mj;   /* marker indices */
-    double param; /* screw: pitch, m per turn; distance: length, m; rolling: radius, m */
+    MT_JOINT_SCHEMA(MT_SCHEMA_MEMBER) /* param: screw pitch, m per turn; distance length, m; rolling radius, m */
 } MtJointSpec;
 
 /* Prescribes a joint coordinate (joint ≥ 0, coord) or a component of the pose
@@ -155,21 +152,17 @@ typedef struct {
 typedef struct {
     char name[MT_NAME_MAX];
     int mi, mj;
-    double k, c, length, preload;
-    char curve[MT_EXPR_MAX]; /* "" = linear */
+    MT_SPRING_SCHEMA(MT_SCHEMA_MEMBER) /* curve "" = linear */
 } MtSpringSpec;
 
+/* Solver settings (MT_SOLVER_SCHEMA): method (MtMethod), step (RK4 step;
+ * output interval of adaptive methods), end time, output every N-th step,
+ * tolerances, Baumgarte Ts (<= 0: off) and ξs, HHT-α in [−1/3, 0],
+ * generalised-α ρ∞, the loop method (MtLoopMethod) and its frequency ν, and
+ * the projection after each step (MT_CORRECT_* bits). */
+enum { MT_CORRECT_POS = 1, MT_CORRECT_VEL = 2 };
 typedef struct {
-    MtMethod method;
-    double step;      /* RK4 step; output interval for adaptive methods, s */
-    double until;     /* end time, s */
-    int every;        /* write every N-th step/interval */
-    double rtol, atol;
-    double stab_period; /* Baumgarte Ts, s (<= 0 switches stabilisation off) */
-    double stab_damping; /* Baumgarte ξs */
-    int correct_pos, correct_vel; /* projection after each step */
-    double hht_alpha; /* HHT-α: α in [−1/3, 0] (0 = trapezoidal Newmark) */
-    double rho_inf;   /* generalised-α: spectral radius at infinite frequency, [0, 1] */
+    MT_SOLVER_SCHEMA(MT_SCHEMA_MEMBER)
 } MtSolverSpec;
 
 /* Initial condition to hold during assembly: joint coordinate = value and,
@@ -439,8 +432,6 @@ typedef struct MtModel {
     int nflex, cap_flex;
     MtFlexSpec *flex;
     char basedir[4096]; /* directory the model was read from (mesh files are relative to it); "" = current; a longer one is refused */
-    int loops;         /* MtLoopMethod: how closed loops are kept closed */
-    double loop_freq;  /* penalty and mlf: controller circular frequency ν, rad/s */
     int ntable, cap_table;
     MtTableSpec *table; /* named tables of expressions */
     int nplot;
@@ -697,5 +688,35 @@ MtModel *mt_model_parse_ex(const char *text, const char *source_name, int reduce
 MtModel *mt_model_load(const char *path, MtError *err);
 /* Writes the model in canonical text form. */
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err);
+
+/* ---- the schema (mt_schema.h rows; mt_schema.c) --------------------------- */
+/* The rows of an entity kind (*n of them; NULL and 0 for kinds without one). */
+const MtField *mt_schema_fields(MtEntityKind kind, int *n);
+/* The row of a field: "xi", a vector "com" as a whole (*comp = -1), or a
+ * component "com.1" (*comp = 1); NULL when the kind has no such field or component. */
+const MtField *mt_schema_find(MtEntityKind kind, const char *field, int *comp);
+/* The struct a kind's rows describe (&m->solver, &m->body[i] …); NULL for a bad index. */
+void *mt_schema_object(const MtModel *m, MtEntityKind kind, int index);
+#define MT_SCHEMA_AT(obj, f) ((void *)((char *)(obj) + (f)->offset))
+/* Sets every row of an entity to its default. */
+void mt_schema_defaults(MtEntityKind kind, void *obj);
+/* Copies every row of an entity from src to dst (the rest of dst stays). */
+void mt_schema_copy(MtEntityKind kind, void *dst, const void *src);
+/* ENUM rows: number of keywords; the value of a keyword or alias (-1 if
+ * none); the keyword of a value ("?" when out of range). */
+int mt_schema_enum_count(const MtField *f);
+int mt_schema_enum_find(const MtField *f, const char *word);
+const char *mt_schema_enum_name(const MtField *f, int v);
+/* Every row of an entity finite (unless NAN), inside its interval, a known
+ * keyword; else err: "WHAT: KEY (label) must lie in [lo, hi], not V". */
+MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const char *what, MtError *err);
+/* Sets setting key ("xi", "com.1", "method") of entity (kind, index) from
+ * text: a keyword, a whole number, on/off, a plain number, text. MT_OK, or
+ * MT_ERR_ARG with err naming what ("solver") and the setting. */
+MtStatus mt_schema_set_text(MtModel *m, MtEntityKind kind, int index, const char *key, const char *text, const char *what,
+                            MtError *err);
+/* Project columns of a row: how many, and the name of column k. */
+int mt_schema_ncols(const MtField *f);
+const char *mt_schema_column(const MtField *f, int k, char *buf, size_t n);
 
 #endif

@@ -203,6 +203,12 @@ static int split(const char *field, char *base, size_t n)
 
 double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *field)
 {
+    int comp;
+    const MtField *sf = mt_schema_find(kind, field, &comp);
+    if (sf && (sf->flags & MT_SF_EXPR) && (sf->type == MT_ST_REAL || comp >= 0)) { /* the schema's numbers */
+        void *obj = mt_schema_object(m, kind, index);
+        return obj ? (double *)MT_SCHEMA_AT(obj, sf) + (comp < 0 ? 0 : comp) : NULL;
+    }
     char f[24];
     int k = split(field, f, sizeof f);
     if (k == -2) return NULL;
@@ -212,13 +218,6 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
     case MT_ENT_BODY: {
         if (index < 0 || index >= m->nbody) return NULL;
         MtBodySpec *b = &m->body[index];
-        SCAL("mass", b->mass);
-        SCAL("density", b->density);
-        VEC("com", b->com, 3);
-        VEC("inertia", b->inertia, 6);
-        VEC("position", b->pos, 3);
-        VEC("velocity", b->vel, 3);
-        VEC("omega", b->omega, 3);
         VEC("orient", b->ori.w, mt_orient_nwords(b->ori.form));
         return NULL;
     }
@@ -227,23 +226,10 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         VEC("at", m->marker[index].pos, 3);
         VEC("orient", m->marker[index].ori.w, mt_orient_nwords(m->marker[index].ori.form));
         return NULL;
-    case MT_ENT_JOINT:
-        if (index < 0 || index >= m->njoint) return NULL;
-        SCAL("param", m->joint[index].param);
-        return NULL;
     case MT_ENT_DRIVER:
         if (index < 0 || index >= m->ndriver) return NULL;
         VEC("coef", m->driver[index].coef, MT_POLY_MAX);
         return NULL;
-    case MT_ENT_SPRING: {
-        if (index < 0 || index >= m->nspring) return NULL;
-        MtSpringSpec *s = &m->spring[index];
-        SCAL("k", s->k);
-        SCAL("c", s->c);
-        SCAL("length", s->length);
-        SCAL("preload", s->preload);
-        return NULL;
-    }
     case MT_ENT_COUPLE:
         if (index < 0 || index >= m->ncouple) return NULL;
         VEC("coef", m->couple[index].coef, 3);
@@ -259,19 +245,6 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         const char *const *names = mt_force_param_names(m->force[index].kind);
         for (int q = 0; names[q]; q++)
             if (!strcmp(f, names[q]) && k < 0) return &m->force[index].p[q];
-        return NULL;
-    }
-    case MT_ENT_SOLVER: {
-        MtSolverSpec *s = &m->solver;
-        SCAL("step", s->step);
-        SCAL("until", s->until);
-        SCAL("rtol", s->rtol);
-        SCAL("atol", s->atol);
-        SCAL("ts", s->stab_period);
-        SCAL("xi", s->stab_damping);
-        SCAL("alpha", s->hht_alpha);
-        SCAL("rho", s->rho_inf);
-        SCAL("nu", m->loop_freq);
         return NULL;
     }
     case MT_ENT_SHAPE: {
@@ -298,6 +271,7 @@ double *mt_model_field(MtModel *m, MtEntityKind kind, int index, const char *fie
         SCAL("time", m->event[index].time);
         SCAL("value", m->event[index].value);
         return NULL;
+    default: return NULL; /* joints, springs, solver: the schema's rows only */
     }
 #undef VEC
 #undef SCAL

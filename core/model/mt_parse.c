@@ -224,6 +224,88 @@ static int orientation(Parser *p, const char *entity, int i, MtEntityKind kind, 
     return rc ? perr(p, entity, "'%s': %s", entity, mt_orient_problem(rc)) : 0;
 }
 
+/* The schema's keywords of an ENUM row, "a, b or c", for messages. */
+static const char *enum_list(const MtField *f, char *buf, size_t n)
+{
+    int c = mt_schema_enum_count(f);
+    buf[0] = 0;
+    for (int i = 0; i < c; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i == 0 ? "" : i == c - 1 ? MT_(" or ") : ", ", f->values[i]);
+    return buf;
+}
+
+/* perr for functions that return a count: -1 */
+#define PERR1(...) (perr(__VA_ARGS__), -1)
+
+/* One setting of the schema, row f of entity (kind, index) whose struct is
+ * obj, at word i: "xi 0.7", "com 0 0 1", "method dp54", "point_mass",
+ * "curve {x*x}". Returns the words it took, or -1 with the error set. */
+static int setting(Parser *p, MtEntityKind kind, int index, void *obj, const char *entity, int i, const MtField *f)
+{
+    void *at = MT_SCHEMA_AT(obj, f);
+    int nv = p->ntok - i - 1;
+    if (f->type == MT_ST_FLAG) {
+        *(int *)at = 1;
+        return 1;
+    }
+    if (nv < 1) return PERR1(p, entity, MT_("%s: '%s' needs a value"), entity, f->key);
+    const char *v = p->tok[i + 1];
+    switch (f->type) {
+    case MT_ST_ENUM: {
+        int x = mt_schema_enum_find(f, v);
+        char list[256];
+        if (x < 0) return PERR1(p, entity, MT_("%s: %s takes %s, not '%s'"), entity, f->key, enum_list(f, list, sizeof list), v);
+        *(int *)at = x;
+        return 2;
+    }
+    case MT_ST_INT: {
+        double x;
+        CTX(p, kind, index, NULL);
+        if (num(p, entity, i + 1, &x)) return -1;
+        if (x != floor(x) || x < f->lo || x > f->hi)
+            return PERR1(p, entity, MT_("%s: %s must be a whole number from %s to %s"), entity, f->key, MT_DOUBLE_STR(f->lo),
+                        MT_DOUBLE_STR(f->hi));
+        *(int *)at = (int)x;
+        return 2;
+    }
+    case MT_ST_TEXT: {
+        size_t len = strlen(v);
+        if (v[0] == '{' ? put_text(p, at, (size_t)f->n, v + 1, len >= 2 ? len - 2 : 0, entity, f->key)
+                        : put_text(p, at, (size_t)f->n, v, len, entity, f->key))
+            return -1;
+        return 2;
+    }
+    case MT_ST_VEC: {
+        int n = f->n;
+        if ((f->flags & MT_SF_SHORT) && nv == n / 2) n /= 2;
+        else if (nv < n)
+            return (f->flags & MT_SF_SHORT) ? PERR1(p, entity, MT_("%s: %s takes %d or %d numbers"), entity, f->key, f->n / 2, f->n)
+                                            : PERR1(p, entity, MT_("%s: %s takes %d numbers"), entity, f->key, f->n);
+        memset(at, 0, sizeof(double) * (size_t)f->n);
+        CTX(p, kind, index, (f->flags & MT_SF_EXPR) ? f->key : NULL);
+        return nums(p, entity, i + 1, n, at) ? -1 : 1 + n;
+    }
+    default:
+        CTX(p, kind, index, (f->flags & MT_SF_EXPR) ? f->key : NULL);
+        return num(p, entity, i + 1, at) ? -1 : 2;
+    }
+}
+
+/* Settings "KEY VALUE …" of entity (kind, index) from word i to the end of
+ * the statement; 0, or -1 with the error set (an unknown key named). */
+static int settings(Parser *p, MtEntityKind kind, int index, void *obj, const char *entity, int i)
+{
+    while (i < p->ntok) {
+        int c;
+        const MtField *f = mt_schema_find(kind, p->tok[i], &c);
+        if (!f || c >= 0 || (f->flags & MT_SF_OWN)) return perr(p, entity, MT_("%s: unknown setting '%s'"), entity, p->tok[i]);
+        int n = setting(p, kind, index, obj, entity, i, f);
+        if (n < 0) return -1;
+        i += n;
+    }
+    return 0;
+}
+
 /* marker NAME [at x y z] [z ax ay az [x bx by bz]] */
 static int marker_line(Parser *p, MtModel *m, int body)
 {
@@ -237,23 +319,17 @@ static int marker_line(Parser *p, MtModel *m, int body)
         if (nums(p, name, i + 1, 3, pos)) return -1;
         i += 4;
     }
-    CTX(p, MT_ENT_MARKER, 0, NULL);
-    int node = 0;
-    double spider = 0;
-    while (i < p->ntok && (!strcmp(p->tok[i], "node") || !strcmp(p->tok[i], "spider"))) {
+    MtMarkerSpec set; /* node and spider, before the marker exists */
+    mt_schema_defaults(MT_ENT_MARKER, &set);
+    int c;
+    const MtField *f;
+    while (i < p->ntok && (f = mt_schema_find(MT_ENT_MARKER, p->tok[i], &c)) && c < 0) {
         if (body < 0 || mt_model_body_flex(m, body) < 0)
             return perr(p, name, MT_("marker '%s': 'node' and 'spider' go on markers of a flexible body (write its "
                                      "'flexible' line first)"), name);
-        double v;
-        if (num(p, name, i + 1, &v)) return -1;
-        if (p->tok[i][0] == 'n') {
-            if (!(v >= 1 && v <= 2e9 && v == floor(v))) return perr(p, name, MT_("marker '%s': a node label is a positive whole number"), name);
-            node = (int)v;
-        } else {
-            if (!(v > 0)) return perr(p, name, MT_("marker '%s': the spider radius must be positive"), name);
-            spider = v;
-        }
-        i += 2;
+        int n = setting(p, MT_ENT_MARKER, m->nmarker, &set, name, i, f);
+        if (n < 0) return -1;
+        i += n;
     }
     MtOrient ori = {MT_ORIENT_NONE, {0}};
     if (i < p->ntok && orientation(p, name, i, MT_ENT_MARKER, m->nmarker, &ori, R)) return -1;
@@ -263,8 +339,7 @@ static int marker_line(Parser *p, MtModel *m, int body)
         snprintf(msg, sizeof msg, "%s", p->err->msg);
         return mt_error_set(p->err, MT_ERR_SYNTAX, name, "%s:%d: %s", p->src, p->line, msg);
     }
-    m->marker[k].node = node;
-    m->marker[k].spider = spider;
+    mt_schema_copy(MT_ENT_MARKER, &m->marker[k], &set);
     m->marker[k].ori = ori;
     return 0;
 }
@@ -425,24 +500,17 @@ static int body_line(Parser *p, MtModel *m, int bi)
     const char *k = p->tok[0];
     if (!strcmp(k, "marker")) return marker_line(p, m, bi);
     if (!strcmp(k, "shape")) return shape_line(p, m, bi);
-    CTX(p, MT_ENT_BODY, bi, k);
-    if (!strcmp(k, "density")) {
-        if (expect_n(p, b->name, 2) || num(p, b->name, 1, &b->density)) return -1;
-        /* an expression is checked once evaluated (mt_model_update_mass_props) */
-        if (p->tok[1][0] != '{' && !(b->density > 0))
-            return perr(p, b->name, MT_("body '%s': density must be positive"), b->name);
+    int c;
+    const MtField *f = mt_schema_find(MT_ENT_BODY, k, &c);
+    if (f && c < 0) { /* one setting per line: "mass 2", "com 0 0 0.1", "point_mass" */
+        char what[MT_NAME_MAX + 16];
+        snprintf(what, sizeof what, MT_("body '%s'"), b->name);
+        int n = setting(p, MT_ENT_BODY, bi, b, what, 0, f);
+        if (n < 0) return -1;
+        if (n != p->ntok) return perr(p, b->name, MT_("%s: too many words after '%s'"), what, k);
         return 0;
     }
-    if (!strcmp(k, "mass")) return expect_n(p, b->name, 2) || num(p, b->name, 1, &b->mass);
-    if (!strcmp(k, "com")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->com);
-    if (!strcmp(k, "inertia")) {
-        if (p->ntok != 4 && p->ntok != 7)
-            return perr(p, b->name, MT_("body '%s': inertia takes Ixx Iyy Izz [Ixy Ixz Iyz]"), b->name);
-        memset(b->inertia, 0, sizeof b->inertia);
-        return nums(p, b->name, 1, p->ntok - 1, b->inertia);
-    }
     if (!strcmp(k, "flexible")) return flexible_line(p, m, bi);
-    if (!strcmp(k, "position")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->pos);
     if (!strcmp(k, "orientation")) { /* a second orientation line replaces the first, expressions too */
         b->ori.form = MT_ORIENT_NONE;
         int n = 0;
@@ -452,8 +520,6 @@ static int body_line(Parser *p, MtModel *m, int bi)
         p->npend = n;
         return orientation(p, b->name, 1, MT_ENT_BODY, bi, &b->ori, b->rot);
     }
-    if (!strcmp(k, "velocity")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->vel);
-    if (!strcmp(k, "omega")) return expect_n(p, b->name, 4) || nums(p, b->name, 1, 3, b->omega);
     return perr(p, b->name, MT_("body '%s': unknown property '%s' (mass, com, inertia, density, flexible, position, orientation, velocity, omega, marker, shape)"),
                 b->name, k);
 }
@@ -465,45 +531,7 @@ static int marker_ref(Parser *p, MtModel *m, const char *entity, const char *ref
     return 0;
 }
 
-static int solver_line(Parser *p, MtModel *m)
-{
-    MtSolverSpec *s = &m->solver;
-    for (int i = 1; i < p->ntok; i += 2) {
-        const char *k = p->tok[i];
-        if (i + 1 >= p->ntok) return perr(p, "solver", MT_("solver: '%s' needs a value"), k);
-        const char *v = p->tok[i + 1];
-        double x = 0;
-        if (!strcmp(k, "method")) {
-            if (mt_method_from_name(v, &s->method)) return perr(p, "solver", MT_("solver: unknown method '%s' (rk4, dp54, adams, euler, park, hht, galpha)"), v);
-        } else if (!strcmp(k, "loops")) {
-            if (mt_loop_method_from_name(v, &m->loops))
-                return perr(p, "solver", MT_("solver: loops takes baumgarte, lagrange, penalty or mlf, not '%s'"), v);
-        } else if (!strcmp(k, "correct")) {
-            if (!strcmp(v, "none")) s->correct_pos = s->correct_vel = 0;
-            else if (!strcmp(v, "positions")) { s->correct_pos = 1; s->correct_vel = 0; }
-            else if (!strcmp(v, "velocities")) { s->correct_pos = 0; s->correct_vel = 1; }
-            else if (!strcmp(v, "both")) s->correct_pos = s->correct_vel = 1;
-            else return perr(p, "solver", MT_("solver: correct takes none, positions, velocities or both, not '%s'"), v);
-        } else {
-            CTX(p, MT_ENT_SOLVER, 0, strcmp(k, "every") ? k : NULL);
-            if (num(p, "solver", i + 1, &x)) return -1;
-            if (!strcmp(k, "step")) s->step = x;
-            else if (!strcmp(k, "until")) s->until = x;
-            else if (!strcmp(k, "every")) {
-                if (x != floor(x) || x < 1 || x > 1e9) return perr(p, "solver", MT_("solver: every must be a whole number ≥ 1"));
-                s->every = (int)x;
-            } else if (!strcmp(k, "rtol")) s->rtol = x;
-            else if (!strcmp(k, "atol")) s->atol = x;
-            else if (!strcmp(k, "ts")) s->stab_period = x;
-            else if (!strcmp(k, "xi")) s->stab_damping = x;
-            else if (!strcmp(k, "alpha")) s->hht_alpha = x;
-            else if (!strcmp(k, "rho")) s->rho_inf = x;
-            else if (!strcmp(k, "nu")) m->loop_freq = x;
-            else return perr(p, "solver", MT_("solver: unknown setting '%s'"), k);
-        }
-    }
-    return 0;
-}
+static int solver_line(Parser *p, MtModel *m) { return settings(p, MT_ENT_SOLVER, 0, &m->solver, "solver", 1); }
 
 /* A line of a table block: numbers, the points x y x y … in order. */
 static int table_line(Parser *p)
@@ -861,30 +889,15 @@ static int top_line(Parser *p, MtModel *m, int *block)
         const char *name = p->tok[1];
         int mi, mj;
         if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
-        double kk = 0, c = 0, len = 0, pre = 0;
-        int have_len = 0;
-        char curve[MT_EXPR_MAX] = "";
-        for (int i = 4; i < p->ntok; i += 2) {
-            double v;
-            if (!strcmp(p->tok[i], "curve")) { /* tension as an expression of x (extension) and v (rate) */
-                const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
-                size_t len = strlen(e);
-                if (e[0] != '{' || len < 3 || len - 2 >= MT_EXPR_MAX)
-                    return perr(p, name, MT_("spring '%s': write 'curve {EXPRESSION of x and v}'"), name);
-                snprintf(curve, sizeof curve, "%.*s", (int)(len - 2), e + 1);
-                continue;
-            }
-            CTX(p, MT_ENT_SPRING, m->nspring, p->tok[i]);
-            if (num(p, name, i + 1, &v)) return -1;
-            if (!strcmp(p->tok[i], "k")) kk = v;
-            else if (!strcmp(p->tok[i], "c")) c = v;
-            else if (!strcmp(p->tok[i], "length")) { len = v; have_len = 1; }
-            else if (!strcmp(p->tok[i], "preload")) pre = v;
-            else return perr(p, name, MT_("spring '%s': unknown property '%s' (k, c, length, preload)"), name, p->tok[i]);
+        char what[MT_NAME_MAX + 16];
+        snprintf(what, sizeof what, MT_("spring '%s'"), name);
+        if (mt_model_add_spring(m, name, mi, mj, 0, 0, 0, 0, err) < 0) return perr(p, name, "%s", err->msg);
+        MtSpringSpec *sp = &m->spring[m->nspring - 1];
+        mt_schema_defaults(MT_ENT_SPRING, sp); /* the free length, if not given, from the initial geometry */
+        if (settings(p, MT_ENT_SPRING, m->nspring - 1, sp, what, 4)) {
+            m->nspring--;
+            return -1;
         }
-        if (!have_len) len = NAN; /* filled in from the initial geometry after parsing */
-        if (mt_model_add_spring(m, name, mi, mj, kk, c, len, pre, err) < 0) return perr(p, name, "%s", err->msg);
-        snprintf(m->spring[m->nspring - 1].curve, MT_EXPR_MAX, "%s", curve);
         return 0;
     }
     if (!strcmp(k, "control")) { /* control NAME pid|lag|second input {E} [setpoint {E}] KEY VALUE … [limit LO HI] */
@@ -1365,6 +1378,51 @@ static void wvs(FILE *f, const MtModel *m, MtEntityKind kind, int index, const c
     }
 }
 
+/* Whether row f of an entity holds its default and no expression (an
+ * optional setting the writer leaves out then). */
+static int at_default(const MtModel *m, MtEntityKind kind, int index, const void *obj, const MtField *f)
+{
+    const void *at = MT_SCHEMA_AT(obj, f);
+    switch (f->type) {
+    case MT_ST_TEXT: return ((const char *)at)[0] == 0;
+    case MT_ST_REAL: return *(const double *)at == f->def && !mt_model_binding(m, kind, index, f->key);
+    case MT_ST_VEC: return 0;
+    default: return *(const int *)at == (int)f->def;
+    }
+}
+
+/* The settings of entity (kind, index) whose struct is obj, each as
+ * "SEP KEY VALUE" (sep " " on one line, "\n  " in a block); rows the entity
+ * writes itself, optional ones at their default and, with skip_derived,
+ * those its density or FE model gives are left out. */
+static void write_settings(FILE *out, const MtModel *m, MtEntityKind kind, int index, const void *obj, const char *sep,
+                           int skip_derived)
+{
+    int n;
+    const MtField *rows = mt_schema_fields(kind, &n);
+    for (int r = 0; r < n; r++) {
+        const MtField *f = &rows[r];
+        const void *at = MT_SCHEMA_AT(obj, f);
+        if ((f->flags & MT_SF_OWN) || (skip_derived && (f->flags & MT_SF_DERIVED))) continue;
+        if ((f->flags & MT_SF_OPT) && at_default(m, kind, index, obj, f)) continue;
+        switch (f->type) {
+        case MT_ST_FLAG:
+            if (*(const int *)at) fprintf(out, "%s%s", sep, f->key);
+            break;
+        case MT_ST_ENUM: fprintf(out, "%s%s %s", sep, f->key, mt_schema_enum_name(f, *(const int *)at)); break;
+        case MT_ST_INT: fprintf(out, "%s%s %d", sep, f->key, *(const int *)at); break;
+        case MT_ST_TEXT: fprintf(out, "%s%s {%s}", sep, f->key, (const char *)at); break;
+        case MT_ST_VEC:
+            fprintf(out, "%s%s", sep, f->key);
+            wvs(out, m, kind, index, f->key, at, f->n);
+            break;
+        default:
+            fprintf(out, "%s%s", sep, f->key);
+            wv(out, m, kind, index, f->key, *(const double *)at);
+        }
+    }
+}
+
 /* An orientation: as typed when it holds expressions, else the frame. */
 static void write_orient(FILE *f, const MtModel *m, MtEntityKind kind, int index, const MtOrient *o, const double *R)
 {
@@ -1416,8 +1474,7 @@ static void write_markers(FILE *f, const MtModel *m, int body)
         if (k->body != body) continue;
         fprintf(f, "  marker %s at", k->name);
         wvs(f, m, MT_ENT_MARKER, i, "at", k->pos, 3);
-        if (k->node > 0) fprintf(f, " node %d", k->node);
-        if (k->spider > 0) fprintf(f, " spider %s", MT_DOUBLE_STR(k->spider));
+        write_settings(f, m, MT_ENT_MARKER, i, k, " ", 0);
         fputc(' ', f);
         write_orient(f, m, MT_ENT_MARKER, i, &k->ori, k->rot);
         fputc('\n', f);
@@ -1427,7 +1484,6 @@ static void write_markers(FILE *f, const MtModel *m, int body)
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
 {
     char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
-    const MtSolverSpec *s = &m->solver;
     fprintf(f, "motus-model 1\n");
     if (m->title[0]) { /* quotes and line breaks cannot be written inside a title */
         fputs("title \"", f);
@@ -1451,27 +1507,9 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     }
     fprintf(f, "gravity");
     wvs(f, m, MT_ENT_GRAVITY, 0, "gravity", m->gravity, 3);
-    fprintf(f, "\nsolver method %s step", mt_method_name(s->method));
-    wv(f, m, MT_ENT_SOLVER, 0, "step", s->step);
-    fprintf(f, " until");
-    wv(f, m, MT_ENT_SOLVER, 0, "until", s->until);
-    fprintf(f, " every %d rtol", s->every);
-    wv(f, m, MT_ENT_SOLVER, 0, "rtol", s->rtol);
-    fprintf(f, " atol");
-    wv(f, m, MT_ENT_SOLVER, 0, "atol", s->atol);
-    fprintf(f, " ts");
-    wv(f, m, MT_ENT_SOLVER, 0, "ts", s->stab_period);
-    fprintf(f, " xi");
-    wv(f, m, MT_ENT_SOLVER, 0, "xi", s->stab_damping);
-    fprintf(f, " alpha");
-    wv(f, m, MT_ENT_SOLVER, 0, "alpha", s->hht_alpha);
-    fprintf(f, " rho");
-    wv(f, m, MT_ENT_SOLVER, 0, "rho", s->rho_inf);
-    if (m->loops != MT_LOOPS_BAUMGARTE || m->loop_freq > 0 || mt_model_binding(m, MT_ENT_SOLVER, 0, "nu")) {
-        fprintf(f, " loops %s nu", mt_loop_method_name(m->loops));
-        wv(f, m, MT_ENT_SOLVER, 0, "nu", m->loop_freq);
-    }
-    fprintf(f, " correct %s\n", s->correct_pos ? (s->correct_vel ? "both" : "positions") : (s->correct_vel ? "velocities" : "none"));
+    fprintf(f, "\nsolver");
+    write_settings(f, m, MT_ENT_SOLVER, 0, &m->solver, " ", 0);
+    fprintf(f, "\n");
     fprintf(f, "\nground\n");
     write_shapes(f, m, MT_GROUND);
     write_markers(f, m, MT_GROUND);
@@ -1496,25 +1534,11 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             fprintf(f, " method %s modes %d zeta %s", rn[fl->method & 3], fl->modes, MT_DOUBLE_STR(fl->zeta));
             if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %s %s", MT_DOUBLE_STR(fl->alpha), MT_DOUBLE_STR(fl->beta));
             if (fl->stiffening) fprintf(f, " stiffening");
-        } else if (bd->density > 0) {
-            fprintf(f, "\n  density");
-            wv(f, m, MT_ENT_BODY, i, "density", bd->density);
-        } else {
-            fprintf(f, "\n  mass");
-            wv(f, m, MT_ENT_BODY, i, "mass", bd->mass);
-            fprintf(f, "\n  com");
-            wvs(f, m, MT_ENT_BODY, i, "com", bd->com, 3);
-            fprintf(f, "\n  inertia");
-            wvs(f, m, MT_ENT_BODY, i, "inertia", bd->inertia, 6);
         }
-        fprintf(f, "\n  position");
-        wvs(f, m, MT_ENT_BODY, i, "position", bd->pos, 3);
+        /* mass, com and inertia are written when typed, not when density or the FE model gives them */
+        write_settings(f, m, MT_ENT_BODY, i, bd, "\n  ", fx >= 0 || bd->density > 0);
         fprintf(f, "\n  orientation ");
         write_orient(f, m, MT_ENT_BODY, i, &bd->ori, bd->rot);
-        fprintf(f, "\n  velocity");
-        wvs(f, m, MT_ENT_BODY, i, "velocity", bd->vel, 3);
-        fprintf(f, "\n  omega");
-        wvs(f, m, MT_ENT_BODY, i, "omega", bd->omega, 3);
         fputc('\n', f);
         write_shapes(f, m, i);
         write_markers(f, m, i);
@@ -1608,15 +1632,8 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     }
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
-        fprintf(f, "spring %s %s %s k", sp->name, mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b));
-        wv(f, m, MT_ENT_SPRING, i, "k", sp->k);
-        fprintf(f, " c");
-        wv(f, m, MT_ENT_SPRING, i, "c", sp->c);
-        fprintf(f, " length");
-        wv(f, m, MT_ENT_SPRING, i, "length", sp->length);
-        fprintf(f, " preload");
-        wv(f, m, MT_ENT_SPRING, i, "preload", sp->preload);
-        if (sp->curve[0]) fprintf(f, " curve {%s}", sp->curve);
+        fprintf(f, "spring %s %s %s", sp->name, mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b));
+        write_settings(f, m, MT_ENT_SPRING, i, sp, " ", 0);
         fputc('\n', f);
     }
     for (int i = 0; i < m->nforce; i++) {

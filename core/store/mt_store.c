@@ -12,18 +12,16 @@
 
 #define MOTUS_SAVED_BY "motus 0.1.0"
 
-/* Every field of the model's entities is written and read here. When a spec
- * grows, this file and the tables must follow: the sizes below (x86-64)
+/* Every field of the model's entities is written and read here: the settings
+ * of the schema (mt_schema.h: solver, bodies, markers, joints, springs)
+ * through mt_store_rows.c, the rest by hand. When a spec that has no schema
+ * yet grows, this file and the tables must follow: the sizes below (x86-64)
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
 SPEC_SIZE(MtModel, 10424); /* a new kind of entity needs a table of its own (plots: the plots table) */
-SPEC_SIZE(MtBodySpec, 376);
-SPEC_SIZE(MtMarkerSpec, 264);
-SPEC_SIZE(MtJointSpec, 88);
 SPEC_SIZE(MtDriverSpec, 176);
 SPEC_SIZE(MtCoupleSpec, 120);
-SPEC_SIZE(MtSpringSpec, 1128);
 SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 504);
 SPEC_SIZE(MtForceSpec, 6808);
@@ -33,7 +31,6 @@ SPEC_SIZE(MtEventSpec, 1128);
 SPEC_SIZE(MtParamSpec, 1112);
 SPEC_SIZE(MtBinding, 1056);
 SPEC_SIZE(MtDisplayUnit, 40);
-SPEC_SIZE(MtSolverSpec, 88);
 #endif
 
 #define kind_names mt_store_entity_kinds
@@ -43,7 +40,6 @@ static const char *const energy_names[] = {"kinetic", "potential", "total", "ela
 static const char *const law_names[] = {"poly", "rate", "harmonic", "step", "table"};
 static const char *const level_names[] = {"disp", "vel", "acc"};
 static const char *const couple_names[] = {"gear", "rack", "coupler"};
-static const char *const correct_names[] = {"none", "positions", "velocities", "both"};
 /* Fixed vocabularies of controls, events and loops: CHECK lists in mt_store_schema.c. */
 static const char *const control_kind_names[] = {"pid", "lag", "second"};
 static const char *const trigger_names[] = {"at", "crosses"};
@@ -96,7 +92,15 @@ static int done(Row *r)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static const char *correct_name(const MtSolverSpec *sv) { return correct_names[(sv->correct_pos ? 1 : 0) + (sv->correct_vel ? 2 : 0)]; }
+/* ",?" n times (after the first "?" of a VALUES list): a static buffer. */
+static const char *qmarks(int n)
+{
+    static char q[512];
+    int k = 0;
+    for (; k < n && 2 * k + 2 < (int)sizeof q; k++) q[2 * k] = ',', q[2 * k + 1] = '?';
+    q[2 * k] = 0;
+    return q;
+}
 
 static int name_index(const char *const *names, int n, const char *s)
 {
@@ -166,53 +170,35 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         goto fail;
     }
 
-    const MtSolverSpec *sv = &m->solver;
-    if (m->loops < 0 || m->loops > MT_LOOPS_MLF) {
-        mt_error_set(err, MT_ERR_ARG, "solver", MT_("%s: not saved: the solver's loops method is unknown"), s->path);
-        goto fail;
-    }
-    PREP("UPDATE solver SET method = ?1, step = ?2, until = ?3, every = ?4, rtol = ?5, atol = ?6, ts = ?7, xi = ?8,"
-         " correct = ?9, alpha = ?10, rho = ?11, loops = ?12, nu = ?13 WHERE id = 1");
-    bt(&r, mt_method_name(sv->method));
-    bd(&r, sv->step);
-    bd(&r, sv->until);
-    bi(&r, sv->every);
-    bd(&r, sv->rtol);
-    bd(&r, sv->atol);
-    bd(&r, sv->stab_period);
-    bd(&r, sv->stab_damping);
-    bt(&r, correct_name(sv));
-    bd(&r, sv->hht_alpha);
-    bd(&r, sv->rho_inf);
-    bt(&r, mt_loop_methods[m->loops]);
-    bd(&r, m->loop_freq);
+    char cols[1024], sql[2048];
+    mt_store_rows_columns(MT_ENT_SOLVER, ", %s = ?%d", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "UPDATE solver SET %s WHERE id = 1", cols + 2);
+    PREP(sql);
+    r.i = mt_store_rows_bind(r.st, 0, MT_ENT_SOLVER, &m->solver);
     STEP("solver");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
         goto fail;
     }
 
-    PREP("INSERT INTO bodies(id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
-         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz, orientation) VALUES"
-         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    int nc = mt_store_rows_columns(MT_ENT_BODY, ", %s", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "INSERT INTO bodies(id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation%s) VALUES (?%s)",
+             cols, qmarks(11 + nc));
+    PREP(sql);
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
         bi(&r, i + 1);
         bt(&r, b->name);
-        bd(&r, b->mass);
-        bd(&r, b->density);
-        bdv(&r, b->com, 3);
-        bdv(&r, b->inertia, 6);
-        bdv(&r, b->pos, 3);
         bdv(&r, b->rot, 9);
-        bdv(&r, b->vel, 3);
-        bdv(&r, b->omega, 3);
         bo(&r, &b->ori);
+        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_BODY, b);
         STEP(b->name);
     }
 
-    PREP("INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider, orientation)"
-         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
+             " orientation%s) VALUES (?%s)", cols, qmarks(15 + nc));
+    PREP(sql);
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         bi(&r, i + 1);
@@ -220,9 +206,8 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, k->name);
         bdv(&r, k->pos, 3);
         bdv(&r, k->rot, 9);
-        bi(&r, k->node);
-        bd(&r, k->spider);
         bo(&r, &k->ori);
+        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_MARKER, k);
         STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
     }
 
@@ -292,7 +277,9 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         STEP(mt_model_body_name(m, sh->body));
     }
 
-    PREP("INSERT INTO joints(id, name, type, marker_i, marker_j, param) VALUES (?,?,?,?,?,?)");
+    nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "INSERT INTO joints(id, name, type, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(4 + nc));
+    PREP(sql);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
         bi(&r, i + 1);
@@ -300,7 +287,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         bt(&r, mt_joint_type_name(j->type));
         bi(&r, j->mi + 1);
         bi(&r, j->mj + 1);
-        bd(&r, j->param);
+        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_JOINT, j);
         STEP(j->name);
     }
 
@@ -366,18 +353,16 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         STEP(c->name);
     }
 
-    PREP("INSERT INTO springs(id, name, marker_i, marker_j, k, c, length, preload, curve) VALUES (?,?,?,?,?,?,?,?,?)");
+    nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "INSERT INTO springs(id, name, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(3 + nc));
+    PREP(sql);
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
         bi(&r, i + 1);
         bt(&r, sp->name);
         bi(&r, sp->mi + 1);
         bi(&r, sp->mj + 1);
-        bd(&r, sp->k);
-        bd(&r, sp->c);
-        bd(&r, sp->length);
-        bd(&r, sp->preload);
-        bt(&r, sp->curve);
+        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_SPRING, sp);
         STEP(sp->name);
     }
 
@@ -753,6 +738,23 @@ static void api_error(Load *L)
 /* A name the program does not know (a kind, a method, a coordinate …). */
 static void bad_name(Load *L, int c) { bad_column(L, c, BAD_NAME); }
 
+/* The schema's settings of an entity from result column c on. */
+static void col_rows(Load *L, int c, MtEntityKind kind, void *obj)
+{
+    static const int what[] = {0, BAD_NUMBER, BAD_TEXT, BAD_NAME, BAD_RANGE, BAD_LONG};
+    int bad, rc = mt_store_rows_read(L->st, c, kind, obj, &bad);
+    if (rc) bad_column(L, bad, what[rc]);
+}
+
+/* "SELECT head, the settings' columns tail" into sql. */
+static const char *select_rows(char *sql, size_t n, const char *head, MtEntityKind kind, const char *tail)
+{
+    char cols[1024];
+    mt_store_rows_columns(kind, ", %s", cols, sizeof cols);
+    snprintf(sql, n, "SELECT %s%s %s", head, cols, tail);
+    return sql;
+}
+
 MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
 {
     MtError local;
@@ -786,37 +788,15 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ver = (long)sqlite3_column_int64(L.st, 5);
         }
     }
-    if (!L.fail && !prep(&L, "solver", "SELECT id, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho,"
-                                        " loops, nu FROM solver WHERE id = 1")) {
+    char sql[2048];
+    if (!L.fail && !prep(&L, "solver", select_rows(sql, sizeof sql, "id", MT_ENT_SOLVER, "FROM solver WHERE id = 1"))) {
         rc = next(&L);
         if (rc == 0 && !L.fail) {
             L.fail = 1;
             mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
         } else if (rc == 1) {
-            MtSolverSpec *sv = &m->solver;
             L.name = "solver";
-            const char *meth = col_text(&L, 1, 0), *cor = col_text(&L, 9, 0);
-            if (meth && mt_method_from_name(meth, &sv->method)) bad_name(&L, 1);
-            col_num(&L, 2, &sv->step, 0);
-            col_num(&L, 3, &sv->until, 0);
-            sv->every = sqlite3_column_int(L.st, 4);
-            col_num(&L, 5, &sv->rtol, 0);
-            col_num(&L, 6, &sv->atol, 0);
-            col_num(&L, 7, &sv->stab_period, 0);
-            col_num(&L, 8, &sv->stab_damping, 0);
-            int ci = name_index(correct_names, 4, cor);
-            if (ci < 0 && cor) bad_name(&L, 9);
-            sv->correct_pos = ci > 0 && (ci & 1);
-            sv->correct_vel = ci > 0 && (ci & 2) != 0;
-            col_num(&L, 10, &sv->hht_alpha, 0);
-            col_num(&L, 11, &sv->rho_inf, 0);
-            const char *loops = col_text(&L, 12, 0);
-            m->loops = name_index(mt_loop_methods, 4, loops);
-            if (m->loops < 0) {
-                if (loops) bad_name(&L, 12);
-                m->loops = MT_LOOPS_BAUMGARTE;
-            }
-            col_num(&L, 13, &m->loop_freq, 0);
+            col_rows(&L, 1, MT_ENT_SOLVER, &m->solver);
         }
     }
 
@@ -879,10 +859,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     }
 
     /* bodies (id 0 is the ground) */
-    if (!L.fail && !prep(&L, "bodies",
-                         "SELECT id, name, mass, density, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
-                         " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz, orientation FROM bodies"
-                         " WHERE id <> 0 ORDER BY id"))
+    if (!L.fail && !prep(&L, "bodies", select_rows(sql, sizeof sql, "id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation",
+                                                   MT_ENT_BODY, "FROM bodies WHERE id <> 0 ORDER BY id")))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0);
             L.name = name;
@@ -890,22 +868,14 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             int b = mt_model_add_body(m, name, err);
             if (b < 0) { api_error(&L); break; }
             MtBodySpec *bd = &m->body[b];
-            col_num(&L, 2, &bd->mass, 0);
-            col_num(&L, 3, &bd->density, 0);
-            col_nums(&L, 4, bd->com, 3);
-            col_nums(&L, 7, bd->inertia, 6);
-            col_nums(&L, 13, bd->pos, 3);
-            col_nums(&L, 16, bd->rot, 9);
-            col_nums(&L, 25, bd->vel, 3);
-            col_nums(&L, 28, bd->omega, 3);
-            col_orient(&L, 31, &bd->ori);
+            col_nums(&L, 2, bd->rot, 9);
+            col_orient(&L, 11, &bd->ori);
+            col_rows(&L, 12, MT_ENT_BODY, bd);
             if (idmap_add(&bodies, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
-    if (!L.fail && !prep(&L, "markers",
-                         "SELECT id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, node, spider, orientation"
-                         " FROM markers"
-                         " ORDER BY id"))
+    if (!L.fail && !prep(&L, "markers", select_rows(sql, sizeof sql, "id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31,"
+                                                    " r32, r33, orientation", MT_ENT_MARKER, "FROM markers ORDER BY id")))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 2, 0);
             L.name = name;
@@ -917,9 +887,8 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (L.fail) break;
             int k = mt_model_add_marker(m, b, name, pos, R, err);
             if (k < 0) { api_error(&L); break; }
-            m->marker[k].node = sqlite3_column_int(L.st, 15);
-            col_num(&L, 16, &m->marker[k].spider, 0);
-            col_orient(&L, 17, &m->marker[k].ori);
+            col_orient(&L, 15, &m->marker[k].ori);
+            col_rows(&L, 16, MT_ENT_MARKER, &m->marker[k]);
             if (idmap_add(&markers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
@@ -1022,19 +991,18 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (idmap_add(&shapes, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
-    if (!L.fail && !prep(&L, "joints", "SELECT id, name, type, marker_i, marker_j, param FROM joints ORDER BY id"))
+    if (!L.fail && !prep(&L, "joints", select_rows(sql, sizeof sql, "id, name, type, marker_i, marker_j", MT_ENT_JOINT,
+                                                   "FROM joints ORDER BY id")))
         while (next(&L) == 1) {
             const char *name = col_text(&L, 1, 0), *type = col_text(&L, 2, 0);
             L.name = name;
             MtJointType t = MT_JOINT_REVOLUTE;
             if (type && mt_joint_type_from_name(type, &t)) bad_name(&L, 2);
             int mi = col_ref(&L, 3, &markers, 0), mj = col_ref(&L, 4, &markers, 0);
-            double param;
-            col_num(&L, 5, &param, 0);
             if (L.fail || !name) break;
             int j = mt_model_add_joint(m, name, t, mi, mj, err);
             if (j < 0) { api_error(&L); break; }
-            m->joint[j].param = param;
+            col_rows(&L, 5, MT_ENT_JOINT, &m->joint[j]);
             if (idmap_add(&joints, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
@@ -1141,18 +1109,16 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             if (idmap_add(&couples, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 
-    if (!L.fail && !prep(&L, "springs", "SELECT id, name, marker_i, marker_j, k, c, length, preload, curve FROM springs ORDER BY id"))
+    if (!L.fail && !prep(&L, "springs", select_rows(sql, sizeof sql, "id, name, marker_i, marker_j", MT_ENT_SPRING,
+                                                    "FROM springs ORDER BY id")))
         while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *curve = col_text(&L, 8, 0);
+            const char *name = col_text(&L, 1, 0);
             L.name = name;
             int mi = col_ref(&L, 2, &markers, 0), mj = col_ref(&L, 3, &markers, 0);
-            double v[4];
-            col_nums(&L, 4, v, 4);
-            if (L.fail || !name || !curve) break;
-            int sp = mt_model_add_spring(m, name, mi, mj, v[0], v[1], v[2], v[3], err);
+            if (L.fail || !name) break;
+            int sp = mt_model_add_spring(m, name, mi, mj, 0, 0, 0, 0, err);
             if (sp < 0) { api_error(&L); break; }
-            if (strlen(curve) >= sizeof m->spring[sp].curve) { bad_column(&L, 8, BAD_LONG); break; }
-            snprintf(m->spring[sp].curve, sizeof m->spring[sp].curve, "%s", curve);
+            col_rows(&L, 4, MT_ENT_SPRING, &m->spring[sp]);
             if (idmap_add(&springs, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
         }
 

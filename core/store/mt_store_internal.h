@@ -35,6 +35,18 @@ void mt_store_now(char buf[32]);
 const char *mt_store_writer_self(void);
 int mt_store_writer_alive(const char *writer);
 
+/* The columns of the schema's settings (mt_store_rows.c). Their names in
+ * schema order, each printed with fmt (its %s the column, its %d the count
+ * so far: ", %s" or ", %s = ?%d") into buf; returns how many. Binding them
+ * after parameter i (returns the last parameter), reading them from result
+ * column c (0, or an MT_STORE_BAD_* with *bad_col), and adding to an older
+ * project the columns of settings it does not have (at their defaults). */
+enum { MT_STORE_BAD_NUMBER = 1, MT_STORE_BAD_TEXT, MT_STORE_BAD_NAME, MT_STORE_BAD_RANGE, MT_STORE_BAD_LONG };
+int mt_store_rows_columns(MtEntityKind kind, const char *fmt, char *buf, size_t n);
+int mt_store_rows_bind(sqlite3_stmt *st, int i, MtEntityKind kind, const void *obj);
+int mt_store_rows_read(sqlite3_stmt *st, int c, MtEntityKind kind, void *obj, int *bad_col);
+MtStatus mt_store_rows_ensure(MtStore *s, MtError *err);
+
 /* Error if the store was opened read-only. */
 MtStatus mt_store_need_write(MtStore *s, MtError *err);
 

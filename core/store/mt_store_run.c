@@ -15,7 +15,6 @@
 #include "mt_store_internal.h"
 
 static const char *const status_names[] = {"running", "finished", "failed", "interrupted"};
-static const char *const correct_names[] = {"none", "positions", "velocities", "both"};
 
 const char *mt_run_status_name(MtRunStatus st) { return (st >= 0 && st <= MT_RUN_INTERRUPTED) ? status_names[st] : "?"; }
 
@@ -123,12 +122,14 @@ MtRun *mt_store_run_begin(MtStore *s, const MtSystem *sys, const MtSolverSpec *s
         return NULL;
     }
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "INSERT INTO runs(status, message, model_version, model_text, method, step, until, every, rtol,"
-                                " atol, ts, xi, correct, alpha, rho, started, nbody, nrow, frame_doubles, chunk_frames, frames,"
-                                " writer, nmodal) VALUES ('running', '', ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-                                " ?15, ?16, ?17, ?18, 0, ?19, ?20)",
-                                -1, &st, NULL);
+    char cols[1024], qs[512], sql[2048];
+    mt_store_rows_columns(MT_ENT_SOLVER, ", %s", cols, sizeof cols);
+    mt_store_rows_columns(MT_ENT_SOLVER, ", ?", qs, sizeof qs); /* a bare ? numbers on from ?9 */
+    snprintf(sql, sizeof sql,
+             "INSERT INTO runs(status, message, model_version, model_text, started, nbody, nrow, frame_doubles, chunk_frames,"
+             " frames, writer, nmodal%s) VALUES ('running', '', ?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9%s)",
+             cols, qs);
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
     if (rc) {
         free(text);
         run_free(r);
@@ -139,24 +140,14 @@ MtRun *mt_store_run_begin(MtStore *s, const MtSystem *sys, const MtSolverSpec *s
     mt_store_now(now);
     sqlite3_bind_int64(st, 1, version);
     sqlite3_bind_text(st, 2, text, (int)len, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, mt_method_name(sv->method), -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 4, sv->step);
-    sqlite3_bind_double(st, 5, sv->until);
-    sqlite3_bind_int(st, 6, sv->every);
-    sqlite3_bind_double(st, 7, sv->rtol);
-    sqlite3_bind_double(st, 8, sv->atol);
-    sqlite3_bind_double(st, 9, sv->stab_period);
-    sqlite3_bind_double(st, 10, sv->stab_damping);
-    sqlite3_bind_text(st, 11, correct_names[(sv->correct_pos ? 1 : 0) + (sv->correct_vel ? 2 : 0)], -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 12, sv->hht_alpha);
-    sqlite3_bind_double(st, 13, sv->rho_inf);
-    sqlite3_bind_text(st, 14, now, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 15, r->nbody);
-    sqlite3_bind_int(st, 16, r->nrow);
-    sqlite3_bind_int(st, 17, r->flen);
-    sqlite3_bind_int(st, 18, r->chunk_frames);
-    sqlite3_bind_text(st, 19, mt_store_writer_self(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 20, r->nmodal);
+    sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, r->nbody);
+    sqlite3_bind_int(st, 5, r->nrow);
+    sqlite3_bind_int(st, 6, r->flen);
+    sqlite3_bind_int(st, 7, r->chunk_frames);
+    sqlite3_bind_text(st, 8, mt_store_writer_self(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 9, r->nmodal);
+    mt_store_rows_bind(st, 9, MT_ENT_SOLVER, sv);
     rc = sqlite3_step(st); /* autocommit: the run exists as soon as it starts */
     sqlite3_finalize(st);
     free(text);
@@ -323,9 +314,15 @@ void mt_store_run_set_flush_interval(MtRun *r, double seconds) { r->flush_interv
 
 /* ---- listing and deleting ----------------------------------------------------------- */
 
-#define RUN_SELECT                                                                                                         \
-    "SELECT id, status, message, model_version, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho,"       \
-    " started, ended, nbody, nrow, frame_doubles, chunk_frames, frames, t_first, t_last, writer, nmodal FROM runs"
+/* The runs' columns: 0 id … 20 nmodal, then the solver's settings. */
+static const char *run_select(char *sql, size_t n, const char *tail)
+{
+    char cols[1024];
+    mt_store_rows_columns(MT_ENT_SOLVER, ", %s", cols, sizeof cols);
+    snprintf(sql, n, "SELECT id, status, message, model_version, started, ended, nbody, nrow, frame_doubles, chunk_frames,"
+             " frames, t_first, t_last, writer, nmodal%s FROM runs %s", cols, tail);
+    return sql;
+}
 
 static void text_to(char *dst, size_t n, sqlite3_stmt *st, int c)
 {
@@ -349,44 +346,30 @@ static void run_row(sqlite3_stmt *st, MtRunInfo *ri)
         if (!strcmp(buf, status_names[k])) ri->status = (MtRunStatus)k;
     text_to(ri->message, sizeof ri->message, st, 2);
     ri->model_version = (long)sqlite3_column_int64(st, 3);
+    text_to(ri->started, sizeof ri->started, st, 4);
+    text_to(ri->ended, sizeof ri->ended, st, 5);
+    ri->nbody = sqlite3_column_int(st, 6);
+    ri->nrow = sqlite3_column_int(st, 7);
+    ri->frame_len = sqlite3_column_int(st, 8);
+    ri->chunk_frames = sqlite3_column_int(st, 9);
+    ri->frames = (long)sqlite3_column_int64(st, 10);
+    ri->t_first = num_or_nan(st, 11);
+    ri->t_last = num_or_nan(st, 12);
+    ri->writer_alive = 0;
+    if (ri->status == MT_RUN_RUNNING) ri->writer_alive = mt_store_writer_alive((const char *)sqlite3_column_text(st, 13));
+    ri->nmodal = sqlite3_column_int(st, 14);
     MtSolverSpec *sv = &ri->solver;
     mt_solver_defaults(sv);
-    text_to(buf, sizeof buf, st, 4);
-    mt_method_from_name(buf, &sv->method);
-    sv->step = sqlite3_column_double(st, 5);
-    sv->until = sqlite3_column_double(st, 6);
-    sv->every = sqlite3_column_int(st, 7);
-    sv->rtol = sqlite3_column_double(st, 8);
-    sv->atol = sqlite3_column_double(st, 9);
-    sv->stab_period = sqlite3_column_double(st, 10);
-    sv->stab_damping = sqlite3_column_double(st, 11);
-    text_to(buf, sizeof buf, st, 12);
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(buf, correct_names[k])) {
-            sv->correct_pos = k & 1;
-            sv->correct_vel = (k & 2) != 0;
-        }
-    sv->hht_alpha = sqlite3_column_double(st, 13);
-    sv->rho_inf = sqlite3_column_double(st, 14);
-    text_to(ri->started, sizeof ri->started, st, 15);
-    text_to(ri->ended, sizeof ri->ended, st, 16);
-    ri->nbody = sqlite3_column_int(st, 17);
-    ri->nrow = sqlite3_column_int(st, 18);
-    ri->frame_len = sqlite3_column_int(st, 19);
-    ri->nmodal = sqlite3_column_int(st, 25);
-    ri->chunk_frames = sqlite3_column_int(st, 20);
-    ri->frames = (long)sqlite3_column_int64(st, 21);
-    ri->t_first = num_or_nan(st, 22);
-    ri->t_last = num_or_nan(st, 23);
-    ri->writer_alive = 0;
-    if (ri->status == MT_RUN_RUNNING) ri->writer_alive = mt_store_writer_alive((const char *)sqlite3_column_text(st, 24));
+    int bad;
+    mt_store_rows_read(st, 15, MT_ENT_SOLVER, sv, &bad); /* what a run was made with, shown as far as it reads */
 }
 
 int mt_store_list_runs(MtStore *s, MtRunInfo **runs, MtError *err)
 {
     *runs = NULL;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, RUN_SELECT " ORDER BY id", -1, &st, NULL);
+    char sql[2048];
+    int rc = sqlite3_prepare_v2(s->db, run_select(sql, sizeof sql, "ORDER BY id"), -1, &st, NULL);
     if (rc) {
         mt_store_sqlerr(s, rc, err);
         return -1;
@@ -422,7 +405,8 @@ MtStatus mt_store_run_info(MtStore *s, long run, MtRunInfo *info, MtError *err)
     MtError local;
     if (!err) err = &local;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, RUN_SELECT " WHERE id = ?1", -1, &st, NULL);
+    char sql[2048];
+    int rc = sqlite3_prepare_v2(s->db, run_select(sql, sizeof sql, "WHERE id = ?1"), -1, &st, NULL);
     if (rc) return mt_store_sqlerr(s, rc, err);
     sqlite3_bind_int64(st, 1, run);
     rc = sqlite3_step(st);

@@ -588,8 +588,12 @@ static const char *const migrate_5_6[] = {"INSERT OR IGNORE INTO entity_kinds(na
 /* Version 6 kept no orientation typed with expressions (only its rotation). */
 static const char *const migrate_6_7[] = {"ALTER TABLE bodies ADD COLUMN " SQL_ORIENT, "ALTER TABLE markers ADD COLUMN " SQL_ORIENT,
                                           "ALTER TABLE shapes ADD COLUMN " SQL_ORIENT, NULL};
+/* Version 7 had no point masses. From here on the columns of the schema's
+ * settings (core/model/mt_schema.h) are added by mt_store_rows_ensure after
+ * the migrations: a new setting raises the version and adds an empty step. */
+static const char *const migrate_7_8[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
-                                                                      migrate_4_5, migrate_5_6, migrate_6_7};
+                                                                      migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -954,7 +958,7 @@ static MtStatus create_schema(MtStore *s, MtError *err)
     if (mt_store_begin(s, err)) return err->code;
     char now[32], sql[256];
     mt_store_now(now);
-    if (exec_list(s, schema_current, err) || fill_vocabularies(s, err)) goto fail;
+    if (exec_list(s, schema_current, err) || mt_store_rows_ensure(s, err) || fill_vocabularies(s, err)) goto fail;
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d", (int)MT_STORE_APPLICATION_ID);
     if (mt_store_exec(s, sql, err)) goto fail;
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", MT_STORE_SCHEMA_VERSION);
@@ -989,6 +993,7 @@ static MtStatus migrate(MtStore *s, int from, MtError *err)
         }
         if (exec_list(s, migration[k], err)) goto fail;
     }
+    if (mt_store_rows_ensure(s, err)) goto fail;
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", MT_STORE_SCHEMA_VERSION);
     if (mt_store_exec(s, sql, err)) goto fail;

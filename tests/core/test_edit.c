@@ -282,7 +282,15 @@ static void test_fields(void)
     CHECK_ABS(mt_editor_model(e)->gravity[2], -9.80665, 1e-12, "gravity typed in g");
     MtFieldInfo f[MT_FIELD_MAX];
     int nf = mt_edit_fields(mt_editor_model(e), MT_EDIT_BODY, b, f, MT_FIELD_MAX);
-    CHECK(nf == 24, "a body has 24 fields (got %d)", nf);
+    CHECK(nf == 25, "a body has 25 fields (got %d)", nf);
+    /* a switch of the schema: not on/off refused naming it; on refused for a body that spins (the model unchanged) */
+    MtError e6 = {0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_BODY, b, "point_mass", "maybe", &e6) != MT_OK && strstr(e6.msg, "point_mass"),
+          "point_mass = maybe refused: %s", e6.msg);
+    e6 = (MtError){0};
+    CHECK(mt_edit_set_field(e, MT_EDIT_BODY, b, "point_mass", "on", &e6) != MT_OK && strstr(e6.msg, "point mass") &&
+              mt_editor_model(e)->body[b].point_mass == 0 && !strcmp(get(e, MT_EDIT_BODY, b, "point_mass"), "off"),
+          "point mass refused for a spinning body, model unchanged: %s", e6.msg);
     OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.2", "30 deg", &err_));
     OK(mt_edit_set_field(e, MT_EDIT_BODY, b, "orientation.0", "-0.25", &err_));
     const double *R = mt_editor_model(e)->body[b].rot;
@@ -328,7 +336,7 @@ static void test_bound_shapes(void)
     CHECK_REL(m->body[0].com[0], mbox * 0.4 / (mbox + msph), 1e-12, "and its centre of mass (the box at L/2)");
     CHECK_ABS(m->control[0].p[0], 8, 1e-12, "kp = 10 L");
     CHECK_ABS(m->event[0].time, 1.6, 1e-15, "event at 2 L");
-    CHECK_ABS(m->loop_freq, 800, 1e-12, "nu = 1000 L");
+    CHECK_ABS(m->solver.loop_freq, 800, 1e-12, "nu = 1000 L");
     /* text form */
     char *t = mt_test_model_text(m);
     CHECK(strstr(t, "shape box {L} 0.1 0.1 at {L/2} 0 0") && strstr(t, "kp {10*L}") &&

@@ -95,7 +95,7 @@ int main(void)
     CHECK(!strcmp(mt_edit_choice_label("law", "rate"), "constant rate") &&
               !strcmp(mt_edit_choice_label("type", "inline"), "point on line") &&
               !strcmp(mt_edit_choice_label("method", "rk4"), "RK4, fixed step") &&
-              !strcmp(mt_edit_choice_label("correct_vel", "on"), "on") && !strcmp(mt_edit_choice_label("x", "y"), "y"),
+              !strcmp(mt_edit_choice_label("point_mass", "on"), "on") && !strcmp(mt_edit_choice_label("x", "y"), "y"),
           "the inspector's words for choices (a value without words is itself)");
     CHECK(!strcmp(mt_unit_label_of("Nm", MT_DIM_TORQUE), "N·m"), "Nm shown as '%s'", mt_unit_label_of("Nm", MT_DIM_TORQUE));
     CHECK(!strcmp(mt_unit_label_of("widgets", MT_DIM_ANY), "widgets"), "no unit shown as itself");
@@ -120,8 +120,8 @@ int main(void)
     check_units("ru");
     CHECK(!strcmp(mt_edit_choice_label("law", "rate"), "постоянная скорость") &&
               !strcmp(mt_edit_choice_label("level", "vel"), "скорость") &&
-              !strcmp(mt_edit_choice_label("correct_pos", "off"), "выкл."),
-          "ru: choices '%s', '%s'", mt_edit_choice_label("law", "rate"), mt_edit_choice_label("correct_pos", "off"));
+              !strcmp(mt_edit_choice_label("point_mass", "off"), "выкл."),
+          "ru: choices '%s', '%s'", mt_edit_choice_label("law", "rate"), mt_edit_choice_label("point_mass", "off"));
     CHECK(!strcmp(mt_unit_label_of("mm", MT_DIM_LENGTH), "мм"), "ru mm: '%s'", mt_unit_label_of("mm", MT_DIM_LENGTH));
     CHECK(!strcmp(mt_unit_label_of("g", MT_DIM_MASS), "г") && !strcmp(mt_unit_label_of("g", MT_DIM_ACCEL), "g"),
           "ru: the gram and standard gravity told apart by their quantity");

@@ -318,8 +318,8 @@ static void compare_models(const MtModel *a, const MtModel *b)
     D(sa->atol, sb->atol, "solver.atol");
     D(sa->stab_period, sb->stab_period, "solver.ts");
     D(sa->stab_damping, sb->stab_damping, "solver.xi");
-    I(sa->correct_pos, sb->correct_pos, "solver.correct_pos");
-    I(sa->correct_vel, sb->correct_vel, "solver.correct_vel");
+    I((sa->correct & MT_CORRECT_POS), (sb->correct & MT_CORRECT_POS), "(solver.correct & MT_CORRECT_POS)");
+    I((sa->correct & MT_CORRECT_VEL), (sb->correct & MT_CORRECT_VEL), "(solver.correct & MT_CORRECT_VEL)");
     D(sa->hht_alpha, sb->hht_alpha, "solver.alpha");
     D(sa->rho_inf, sb->rho_inf, "solver.rho");
     I(a->nbody, b->nbody, "body count");
@@ -337,8 +337,8 @@ static void compare_models(const MtModel *a, const MtModel *b)
     I(a->nsensor, b->nsensor, "sensor count");
     I(a->ncontrol, b->ncontrol, "control count");
     I(a->nevent, b->nevent, "event count");
-    I(a->loops, b->loops, "loops");
-    D(a->loop_freq, b->loop_freq, "loop_freq");
+    I(a->solver.loops, b->solver.loops, "loops");
+    D(a->solver.loop_freq, b->solver.loop_freq, "loop_freq");
     if (ndiff) return;
     for (i = 0; i < a->nbody; i++) {
         const MtBodySpec *x = &a->body[i], *y = &b->body[i];
@@ -523,7 +523,7 @@ static void test_every_field(void)
               m->nevent == 2 && m->ntable == 1 && m->table[0].n == 4,
           "every kind is present (shapes %d, forces %d, sensors %d, bindings %d, controls %d, events %d)", m->nshape, m->nforce,
           m->nsensor, m->nbinding, m->ncontrol, m->nevent);
-    CHECK(m->loops == MT_LOOPS_MLF && m->loop_freq == 500, "loops mlf, nu 500");
+    CHECK(m->solver.loops == MT_LOOPS_MLF && m->solver.loop_freq == 500, "loops mlf, nu 500");
     CHECK(m->control[0].kind == MT_CONTROL_PID && m->control[0].p[4] == -20 && m->control[0].p[5] == 20 &&
               m->control[1].kind == MT_CONTROL_LAG && isinf(m->control[1].p[2]) && m->control[1].disabled,
           "a limited PID and an unlimited, disabled lag");
@@ -609,7 +609,7 @@ static void test_controls_events(void)
 {
     printf("-- controls of every kind, events on every kind of target\n");
     MtModel *m = parse_or_die(controlled);
-    CHECK(m->ncontrol == 3 && m->nevent == 6 && m->loops == MT_LOOPS_PENALTY && m->loop_freq == 0,
+    CHECK(m->ncontrol == 3 && m->nevent == 6 && m->solver.loops == MT_LOOPS_PENALTY && m->solver.loop_freq == 0,
           "the model (controls %d, events %d)", m->ncontrol, m->nevent);
     CHECK(signbit(m->control[1].p[2]) && signbit(m->event[5].value), "kd = -0 and a crossing of -0");
     const char *p = tpath("controlled.motus");
@@ -634,10 +634,10 @@ static void test_controls_events(void)
     /* removing the controls and events removes their rows */
     MtModel *plain = mt_model_copy(m);
     plain->ncontrol = plain->nevent = 0;
-    plain->loops = MT_LOOPS_BAUMGARTE;
+    plain->solver.loops = MT_LOOPS_BAUMGARTE;
     CHECK(s && mt_store_save_model(s, plain, NULL, &err) == MT_OK, "saved without controls and events: %s", err.msg);
     b = s ? mt_store_load_model(s, NULL, &err) : NULL;
-    CHECK(b && b->ncontrol == 0 && b->nevent == 0 && b->loops == MT_LOOPS_BAUMGARTE, "none loaded");
+    CHECK(b && b->ncontrol == 0 && b->nevent == 0 && b->solver.loops == MT_LOOPS_BAUMGARTE, "none loaded");
     mt_model_free(b);
     mt_model_free(plain);
     CHECK(s && mt_store_save_model(s, m, NULL, &err) == MT_OK, "saved with them again: %s", err.msg);
@@ -1374,8 +1374,8 @@ static void strip_to_version(MtModel *m, int version)
         if (strstr(m->param[k].expr, "cam")) snprintf(m->param[k].expr, sizeof m->param[k].expr, "0.5");
     if (version < 3) {
         m->ncontrol = m->nevent = 0;
-        m->loops = MT_LOOPS_BAUMGARTE;
-        m->loop_freq = 0;
+        m->solver.loops = MT_LOOPS_BAUMGARTE;
+        m->solver.loop_freq = 0;
     }
     MtError err = {0};
     CHECK(mt_model_eval_params(m, &err) == MT_OK, "the version %d model evaluates: %s", version, err.msg);
@@ -1473,7 +1473,7 @@ static void test_migration_old(int version)
     CHECK(b && v == 1, "the version %d model loads after the migration: %s", version, err.msg);
     if (b) {
         compare_models(old, b);
-        CHECK(ndiff == 0 && (version > 2 || (b->loops == MT_LOOPS_BAUMGARTE && b->loop_freq == 0 && !signbit(b->loop_freq))),
+        CHECK(ndiff == 0 && (version > 2 || (b->solver.loops == MT_LOOPS_BAUMGARTE && b->solver.loop_freq == 0 && !signbit(b->solver.loop_freq))),
               "every field equal%s (%d differ)", version > 2 ? "" : "; loops baumgarte, nu 0", ndiff);
         char *t1 = mt_test_model_text(old), *t2 = mt_test_model_text(b);
         CHECK(!strcmp(t1, t2), "canonical text identical");
