@@ -238,7 +238,7 @@ static const char *enum_list(const MtField *f, char *buf, size_t n)
 #define PERR1(...) (perr(__VA_ARGS__), -1)
 
 /* One setting of the schema, row f of entity (kind, index) whose struct is
- * obj, at word i: "xi 0.7", "com 0 0 1", "method dp54", "point_mass",
+ * obj, at word i: "xi 0.7", "com 0 0 1", "method dp54", a bare switch,
  * "curve {x*x}". Returns the words it took, or -1 with the error set. */
 static int setting(Parser *p, MtEntityKind kind, int index, void *obj, const char *entity, int i, const MtField *f)
 {
@@ -502,7 +502,7 @@ static int body_line(Parser *p, MtModel *m, int bi)
     if (!strcmp(k, "shape")) return shape_line(p, m, bi);
     int c;
     const MtField *f = mt_schema_find(MT_ENT_BODY, k, &c);
-    if (f && c < 0) { /* one setting per line: "mass 2", "com 0 0 0.1", "point_mass" */
+    if (f && c < 0) { /* one setting per line: "mass 2", "com 0 0 0.1", a switch */
         char what[MT_NAME_MAX + 16];
         snprintf(what, sizeof what, MT_("body '%s'"), b->name);
         int n = setting(p, MT_ENT_BODY, bi, b, what, 0, f);
