@@ -563,611 +563,729 @@ static int table_end(Parser *p, MtModel *m)
     return rc;
 }
 
-static int top_line(Parser *p, MtModel *m, int *block)
+/* 'motus-model' */
+static int statement_motus_model(Parser *p, MtModel *m, int *block)
 {
-    const char *k = p->tok[0];
+    (void)m;
+    (void)block;
+    if (p->ntok != 2 || strcmp(p->tok[1], "1"))
+        return perr(p, "", MT_("this file is format version '%s'; this Motus reads version 1"), p->ntok > 1 ? p->tok[1] : "?");
+    return 0;
+}
+
+/* 'title' */
+static int statement_title(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (p->ntok != 2) return perr(p, "title", MT_("title: put the title in quotes"));
+    if (PUT_WORD(p, m->title, p->tok[1], "title", MT_("title"))) return -1;
+    return 0;
+}
+
+/* 'gravity' */
+static int statement_gravity(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    CTX(p, MT_ENT_GRAVITY, 0, "gravity");
+    return expect_n(p, "gravity", 4) || nums(p, "gravity", 1, 3, m->gravity);
+}
+
+/* parameter NAME VALUE|{EXPR} [UNIT] */
+static int statement_parameter(Parser *p, MtModel *m, int *block)
+{
     MtError *err = p->err;
-    if (!strcmp(k, "motus-model")) {
-        if (p->ntok != 2 || strcmp(p->tok[1], "1"))
-            return perr(p, "", MT_("this file is format version '%s'; this Motus reads version 1"), p->ntok > 1 ? p->tok[1] : "?");
-        return 0;
+    (void)block;
+    if (p->ntok != 3 && p->ntok != 4)
+        return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("parameter: write 'parameter NAME VALUE [UNIT]' or 'parameter NAME {EXPRESSION} [UNIT]'"));
+    const char *v = p->tok[2], *unit = p->ntok == 4 ? p->tok[3] : "";
+    char expr[MT_EXPR_MAX];
+    size_t len = strlen(v);
+    if (v[0] == '{' ? put_text(p, expr, sizeof expr, v + 1, len >= 2 ? len - 2 : 0, p->tok[1], MT_("expression"))
+                    : PUT_WORD(p, expr, v, p->tok[1], MT_("expression")))
+        return -1;
+    /* "90deg": the deg suffix any number may carry (Numbers in model-format.md) is the parameter's unit */
+    size_t nl = len > 3 && !strcmp(v + len - 3, "deg") ? len - 3 : 0;
+    if (v[0] != '{' && nl && nl < sizeof expr) {
+        expr[nl] = 0;
+        if (!mt_expr_is_number(expr, NULL)) snprintf(expr, sizeof expr, "%s", v); /* not a number: the evaluator says why */
+        else if (unit[0])
+            return perr(p, p->tok[1], MT_("parameter '%s': '%s' is in degrees already; drop the unit '%s' or the suffix 'deg'"),
+                        p->tok[1], v, unit);
+        else unit = "deg";
     }
-    if (!strcmp(k, "title")) {
-        if (p->ntok != 2) return perr(p, "title", MT_("title: put the title in quotes"));
-        if (PUT_WORD(p, m->title, p->tok[1], "title", MT_("title"))) return -1;
-        return 0;
+    if (mt_param_index_find(&p->pix, m, p->tok[1]) >= 0)
+        return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
+    int i = mt_model_append_param(m, p->tok[1], expr, unit, err);
+    if (i < 0) return perr(p, p->tok[1], "%s", err->msg);
+    if (mt_param_index_add(&p->pix, m, i)) return perr(p, p->tok[1], "%s", MT_("out of memory"));
+    return 0;
+}
+
+/* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */
+static int statement_units(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 3 || p->ntok % 2 == 0) return perr(p, "units", "%s", MT_("units: write 'units QUANTITY UNIT [QUANTITY UNIT …]'"));
+    for (int i = 1; i < p->ntok; i += 2) {
+        char q[24];
+        if (PUT_WORD(p, q, p->tok[i], "units", MT_("quantity"))) return -1;
+        for (char *c = q; *c; c++)
+            if (*c == '_') *c = ' ';
+        if (mt_model_set_unit(m, q, p->tok[i + 1], err) < 0) return perr(p, "units", "%s", err->msg);
     }
-    if (!strcmp(k, "gravity")) {
-        CTX(p, MT_ENT_GRAVITY, 0, "gravity");
-        return expect_n(p, "gravity", 4) || nums(p, "gravity", 1, 3, m->gravity);
+    return 0;
+}
+
+/* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
+static int statement_plot(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    int n = p->ntok - 1, xy = n >= 3 && !strcmp(p->tok[p->ntok - 2], "against");
+    if (xy) n -= 2;
+    for (int i = 1; i < p->ntok; i++)
+        if (!strcmp(p->tok[i], "against") && !(xy && i == p->ntok - 2)) n = 0; /* 'against' not before one last column */
+    if (n < 1) return perr(p, "plot", "%s", MT_("plot: write 'plot COLUMN [COLUMN …] [against COLUMN]'"));
+    if (m->nplot >= MT_PLOT_MAX) return perr(p, "plot", MT_("plot: at most %d plots"), MT_PLOT_MAX);
+    if (n > MT_PLOT_CURVES) return perr(p, "plot", MT_("plot: at most %d curves in one plot"), MT_PLOT_CURVES);
+    MtPlotSpec *ps = &m->plot[m->nplot];
+    memset(ps, 0, sizeof *ps);
+    for (int i = 1; i <= n + 2 * xy; i++) {
+        if (xy && i == n + 1) continue; /* the word 'against' */
+        if (!mt_plot_name_ok(p->tok[i]))
+            return perr(p, "plot", MT_("plot: '%s' is not a result column (names like crank.wz, pin.Fy or a sensor's)"), p->tok[i]);
     }
-    if (!strcmp(k, "parameter")) { /* parameter NAME VALUE|{EXPR} [UNIT] */
-        if (p->ntok != 3 && p->ntok != 4)
-            return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("parameter: write 'parameter NAME VALUE [UNIT]' or 'parameter NAME {EXPRESSION} [UNIT]'"));
-        const char *v = p->tok[2], *unit = p->ntok == 4 ? p->tok[3] : "";
-        char expr[MT_EXPR_MAX];
-        size_t len = strlen(v);
-        if (v[0] == '{' ? put_text(p, expr, sizeof expr, v + 1, len >= 2 ? len - 2 : 0, p->tok[1], MT_("expression"))
-                        : PUT_WORD(p, expr, v, p->tok[1], MT_("expression")))
-            return -1;
-        /* "90deg": the deg suffix any number may carry (Numbers in model-format.md) is the parameter's unit */
-        size_t nl = len > 3 && !strcmp(v + len - 3, "deg") ? len - 3 : 0;
-        if (v[0] != '{' && nl && nl < sizeof expr) {
-            expr[nl] = 0;
-            if (!mt_expr_is_number(expr, NULL)) snprintf(expr, sizeof expr, "%s", v); /* not a number: the evaluator says why */
-            else if (unit[0])
-                return perr(p, p->tok[1], MT_("parameter '%s': '%s' is in degrees already; drop the unit '%s' or the suffix 'deg'"),
-                            p->tok[1], v, unit);
-            else unit = "deg";
-        }
-        if (mt_param_index_find(&p->pix, m, p->tok[1]) >= 0)
-            return perr(p, p->tok[1], MT_("parameter '%s' is defined twice"), p->tok[1]);
-        int i = mt_model_append_param(m, p->tok[1], expr, unit, err);
-        if (i < 0) return perr(p, p->tok[1], "%s", err->msg);
-        if (mt_param_index_add(&p->pix, m, i)) return perr(p, p->tok[1], "%s", MT_("out of memory"));
-        return 0;
-    }
-    if (!strcmp(k, "units")) { /* units QUANTITY UNIT [QUANTITY UNIT …]; spaces in quantities written as _ */
-        if (p->ntok < 3 || p->ntok % 2 == 0) return perr(p, "units", "%s", MT_("units: write 'units QUANTITY UNIT [QUANTITY UNIT …]'"));
-        for (int i = 1; i < p->ntok; i += 2) {
-            char q[24];
-            if (PUT_WORD(p, q, p->tok[i], "units", MT_("quantity"))) return -1;
-            for (char *c = q; *c; c++)
-                if (*c == '_') *c = ' ';
-            if (mt_model_set_unit(m, q, p->tok[i + 1], err) < 0) return perr(p, "units", "%s", err->msg);
-        }
-        return 0;
-    }
-    if (!strcmp(k, "solver")) return solver_line(p, m);
-    if (!strcmp(k, "plot")) { /* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
-        int n = p->ntok - 1, xy = n >= 3 && !strcmp(p->tok[p->ntok - 2], "against");
-        if (xy) n -= 2;
-        for (int i = 1; i < p->ntok; i++)
-            if (!strcmp(p->tok[i], "against") && !(xy && i == p->ntok - 2)) n = 0; /* 'against' not before one last column */
-        if (n < 1) return perr(p, "plot", "%s", MT_("plot: write 'plot COLUMN [COLUMN …] [against COLUMN]'"));
-        if (m->nplot >= MT_PLOT_MAX) return perr(p, "plot", MT_("plot: at most %d plots"), MT_PLOT_MAX);
-        if (n > MT_PLOT_CURVES) return perr(p, "plot", MT_("plot: at most %d curves in one plot"), MT_PLOT_CURVES);
-        MtPlotSpec *ps = &m->plot[m->nplot];
-        memset(ps, 0, sizeof *ps);
-        for (int i = 1; i <= n + 2 * xy; i++) {
-            if (xy && i == n + 1) continue; /* the word 'against' */
-            if (!mt_plot_name_ok(p->tok[i]))
-                return perr(p, "plot", MT_("plot: '%s' is not a result column (names like crank.wz, pin.Fy or a sensor's)"), p->tok[i]);
-        }
-        for (int i = 0; i < n; i++)
-            if (PUT_WORD(p, ps->curve[i], p->tok[1 + i], "plot", MT_("column name"))) return -1;
-        ps->ncurve = n;
-        if (xy && PUT_WORD(p, ps->x, p->tok[p->ntok - 1], "plot", MT_("column name"))) return -1;
-        m->nplot++;
-        return 0;
-    }
-    if (!strcmp(k, "table")) { /* table NAME, then lines of points X Y, then end */
-        if (p->ntok != 2)
-            return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
-                        MT_("table: write 'table NAME' on its own line, then the points 'X Y' (one or more per line), then 'end'"));
-        if (mt_model_find_table(m, p->tok[1]) >= 0) return perr(p, p->tok[1], MT_("table '%s' is defined twice"), p->tok[1]);
-        if (PUT_WORD(p, p->tname, p->tok[1], p->tok[1], MT_("name"))) return -1;
-        p->tline = p->line;
-        p->ntp = 0;
-        *block = -3;
-        return 0;
-    }
-    if (!strcmp(k, "ground")) {
-        if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
-        *block = -2;
-        return 0;
-    }
-    if (!strcmp(k, "body")) {
-        if (p->ntok != 2) return perr(p, "", MT_("body: write 'body NAME' on its own line"));
-        int b = mt_model_add_body(m, p->tok[1], err);
-        if (b < 0) return perr(p, p->tok[1], "%s", err->msg);
-        *block = b;
-        return 0;
-    }
-    if (!strcmp(k, "joint")) {
-        if (p->ntok != 5 && p->ntok != 7)
-            return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("joint: write 'joint NAME TYPE body.marker_i body.marker_j [pitch P | length L | radius R]'"));
-        const char *name = p->tok[1];
-        MtJointType t;
-        if (mt_joint_type_from_name(p->tok[2], &t))
-            return perr(p, name, MT_("joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed, planar, screw, inline, inplane, distance, rolling, ball)"),
-                        name, p->tok[2]);
-        int mi, mj;
+    for (int i = 0; i < n; i++)
+        if (PUT_WORD(p, ps->curve[i], p->tok[1 + i], "plot", MT_("column name"))) return -1;
+    ps->ncurve = n;
+    if (xy && PUT_WORD(p, ps->x, p->tok[p->ntok - 1], "plot", MT_("column name"))) return -1;
+    m->nplot++;
+    return 0;
+}
+
+/* table NAME, then lines of points X Y, then end */
+static int statement_table(Parser *p, MtModel *m, int *block)
+{
+    if (p->ntok != 2)
+        return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s",
+                    MT_("table: write 'table NAME' on its own line, then the points 'X Y' (one or more per line), then 'end'"));
+    if (mt_model_find_table(m, p->tok[1]) >= 0) return perr(p, p->tok[1], MT_("table '%s' is defined twice"), p->tok[1]);
+    if (PUT_WORD(p, p->tname, p->tok[1], p->tok[1], MT_("name"))) return -1;
+    p->tline = p->line;
+    p->ntp = 0;
+    *block = -3;
+    return 0;
+}
+
+/* 'ground' */
+static int statement_ground(Parser *p, MtModel *m, int *block)
+{
+    (void)m;
+    if (p->ntok != 1) return perr(p, "ground", MT_("ground: nothing may follow 'ground' on its line"));
+    *block = -2;
+    return 0;
+}
+
+/* 'body' */
+static int statement_body(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    if (p->ntok != 2) return perr(p, "", MT_("body: write 'body NAME' on its own line"));
+    int b = mt_model_add_body(m, p->tok[1], err);
+    if (b < 0) return perr(p, p->tok[1], "%s", err->msg);
+    *block = b;
+    return 0;
+}
+
+/* 'joint' */
+static int statement_joint(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok != 5 && p->ntok != 7)
+        return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("joint: write 'joint NAME TYPE body.marker_i body.marker_j [pitch P | length L | radius R]'"));
+    const char *name = p->tok[1];
+    MtJointType t;
+    if (mt_joint_type_from_name(p->tok[2], &t))
+        return perr(p, name, MT_("joint '%s': unknown joint type '%s' (spherical, revolute, prismatic, cylindrical, universal, fixed, planar, screw, inline, inplane, distance, rolling, ball)"),
+                    name, p->tok[2]);
+    int mi, mj;
+    if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
+    const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : (t == MT_JOINT_ROLLING || t == MT_JOINT_BALL) ? "radius" : NULL;
+    double param = t == MT_JOINT_DISTANCE ? NAN : 0; /* a distance defaults to the initial one */
+    CTX(p, MT_ENT_JOINT, m->njoint, "param");
+    if (p->ntok == 7) {
+        if (!want || strcmp(p->tok[5], want))
+            return perr(p, name, MT_("joint '%s': unexpected '%s' (screw takes pitch, distance length, rolling radius)"), name, p->tok[5]);
+        if (num(p, name, 6, &param)) return -1;
+    } else if (t == MT_JOINT_SCREW || t == MT_JOINT_ROLLING || t == MT_JOINT_BALL)
+        return perr(p, name, MT_("joint '%s': a %s joint needs '%s'"), name, p->tok[2], want);
+    if (mt_model_add_joint(m, name, t, mi, mj, err) < 0) return perr(p, name, "%s", err->msg);
+    m->joint[m->njoint - 1].param = param;
+    return 0;
+}
+
+/* 'driver' */
+static int statement_driver(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 5)
+        return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("driver: write 'driver NAME JOINT[.COORD] [disp|vel|acc] LAW …' or 'driver NAME markers I J COMP [disp|vel|acc] LAW …'"));
+    const char *name = p->tok[1];
+    int i = 2, j = -1, mi = -1, mj = -1;
+    MtCoordKind coord = MT_COORD_NONE;
+    MtComp comp = MT_COMP_X;
+    if (!strcmp(p->tok[2], "markers")) {
+        if (p->ntok < 8) return perr(p, name, MT_("driver '%s': write 'markers body.marker_i body.marker_j x|y|z|ax|ay|az'"), name);
         if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
-        const char *want = t == MT_JOINT_SCREW ? "pitch" : t == MT_JOINT_DISTANCE ? "length" : (t == MT_JOINT_ROLLING || t == MT_JOINT_BALL) ? "radius" : NULL;
-        double param = t == MT_JOINT_DISTANCE ? NAN : 0; /* a distance defaults to the initial one */
-        CTX(p, MT_ENT_JOINT, m->njoint, "param");
-        if (p->ntok == 7) {
-            if (!want || strcmp(p->tok[5], want))
-                return perr(p, name, MT_("joint '%s': unexpected '%s' (screw takes pitch, distance length, rolling radius)"), name, p->tok[5]);
-            if (num(p, name, 6, &param)) return -1;
-        } else if (t == MT_JOINT_SCREW || t == MT_JOINT_ROLLING || t == MT_JOINT_BALL)
-            return perr(p, name, MT_("joint '%s': a %s joint needs '%s'"), name, p->tok[2], want);
-        if (mt_model_add_joint(m, name, t, mi, mj, err) < 0) return perr(p, name, "%s", err->msg);
-        m->joint[m->njoint - 1].param = param;
-        return 0;
-    }
-    if (!strcmp(k, "driver")) {
-        if (p->ntok < 5)
-            return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("driver: write 'driver NAME JOINT[.COORD] [disp|vel|acc] LAW …' or 'driver NAME markers I J COMP [disp|vel|acc] LAW …'"));
-        const char *name = p->tok[1];
-        int i = 2, j = -1, mi = -1, mj = -1;
-        MtCoordKind coord = MT_COORD_NONE;
-        MtComp comp = MT_COMP_X;
-        if (!strcmp(p->tok[2], "markers")) {
-            if (p->ntok < 8) return perr(p, name, MT_("driver '%s': write 'markers body.marker_i body.marker_j x|y|z|ax|ay|az'"), name);
-            if (marker_ref(p, m, name, p->tok[3], &mi) || marker_ref(p, m, name, p->tok[4], &mj)) return -1;
-            if (mt_comp_from_name(p->tok[5], &comp))
-                return perr(p, name, MT_("driver '%s': unknown component '%s' (x, y, z, ax, ay, az)"), name, p->tok[5]);
-            i = 6;
-        } else {
-            char jn[MT_NAME_MAX + 16];
-            if (PUT_WORD(p, jn, p->tok[2], name, MT_("joint name"))) return -1;
-            char *dot = strchr(jn, '.');
-            if (dot) {
-                *dot = 0;
-                if (mt_coord_from_name(dot + 1, &coord))
-                    return perr(p, name, MT_("driver '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
-            }
-            j = mt_model_find_joint(m, jn);
-            if (j < 0) return perr(p, name, MT_("driver '%s': unknown joint '%s'"), name, jn);
-            if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
-            if (coord == MT_COORD_NONE)
-                return perr(p, name, MT_("driver '%s': joint '%s' (%s) has no coordinate to drive"), name, jn, mt_joint_type_name(m->joint[j].type));
-            i = 3;
-        }
-        MtDriverLevel level = MT_LEVEL_DISP;
-        if (i < p->ntok && (!strcmp(p->tok[i], "disp") || !strcmp(p->tok[i], "vel") || !strcmp(p->tok[i], "acc"))) {
-            level = p->tok[i][0] == 'd' ? MT_LEVEL_DISP : p->tok[i][0] == 'v' ? MT_LEVEL_VEL : MT_LEVEL_ACC;
-            i++;
-        }
-        if (i >= p->ntok) return perr(p, name, MT_("driver '%s': the law is missing (const, rate, poly, harmonic, step, table)"), name);
-        const char *lw = p->tok[i++];
-        double c[MT_POLY_MAX] = {0};
-        int n = 0, nargs = p->ntok - i;
-        MtDriverKind kind;
-        double *table = NULL;
-        CTX(p, MT_ENT_DRIVER, m->ndriver, "coef");
-        if (!strcmp(lw, "rate")) {
-            kind = MT_DRIVER_RATE;
-            n = 2;
-            p->comp = 1;
-            if (num(p, name, i, &c[1])) return -1;
-            if (nargs == 3 && !strcmp(p->tok[i + 1], "start")) {
-                p->comp = 0;
-                if (num(p, name, i + 2, &c[0])) return -1;
-            } else if (nargs != 1) return perr(p, name, MT_("driver '%s': after 'rate W' only 'start F0' may follow"), name);
-        } else if (!strcmp(lw, "const")) {
-            kind = MT_DRIVER_POLY;
-            n = 1;
-            if (nargs != 1) return perr(p, name, MT_("driver '%s': const takes one value"), name);
-            p->comp = 0;
-            if (num(p, name, i, &c[0])) return -1;
-        } else if (!strcmp(lw, "poly")) {
-            kind = MT_DRIVER_POLY;
-            n = nargs;
-            if (n < 1 || n > MT_POLY_MAX) return perr(p, name, MT_("driver '%s': poly takes 1 to 8 coefficients"), name);
-            if (nums(p, name, i, n, c)) return -1;
-        } else if (!strcmp(lw, "harmonic")) { /* amplitude, circular frequency [phase P] [offset C] */
-            kind = MT_DRIVER_HARMONIC;
-            n = 4;
-            if (nargs < 2) return perr(p, name, MT_("driver '%s': write 'harmonic AMPLITUDE OMEGA [phase P] [offset C]'"), name);
-            if (nums(p, name, i, 2, c)) return -1;
-            for (int a = i + 2; a < p->ntok; a += 2) {
-                double v;
-                p->comp = !strcmp(p->tok[a], "phase") ? 2 : 3;
-                if (num(p, name, a + 1, &v)) return -1;
-                if (!strcmp(p->tok[a], "phase")) c[2] = v;
-                else if (!strcmp(p->tok[a], "offset")) c[3] = v;
-                else return perr(p, name, MT_("driver '%s': unknown harmonic setting '%s' (phase, offset)"), name, p->tok[a]);
-            }
-        } else if (!strcmp(lw, "step")) {
-            kind = MT_DRIVER_STEP;
-            n = 4;
-            if (nargs != 4) return perr(p, name, MT_("driver '%s': write 'step T0 VALUE0 T1 VALUE1'"), name);
-            if (nums(p, name, i, 4, c)) return -1;
-        } else if (!strcmp(lw, "table")) {
-            kind = MT_DRIVER_TABLE;
-            CTX(p, MT_ENT_DRIVER, 0, NULL); /* table points are plain numbers */
-            if (nargs < 4 || nargs % 2) return perr(p, name, MT_("driver '%s': a table takes pairs 'TIME VALUE', at least two"), name);
-            table = malloc(sizeof(double) * (size_t)nargs);
-            if (!table) return perr(p, name, MT_("driver '%s': out of memory"), name);
-            if (nums(p, name, i, nargs, table)) { free(table); return -1; }
-            n = 1;
-        } else return perr(p, name, MT_("driver '%s': unknown law '%s' (const, rate, poly, harmonic, step, table)"), name, lw);
-        int d = mt_model_add_driver(m, name, j, kind == MT_DRIVER_TABLE ? MT_DRIVER_POLY : kind, n, c, err);
-        if (d < 0) { free(table); return perr(p, name, "%s", err->msg); }
-        MtDriverSpec *ds = &m->driver[d];
-        ds->joint = j;
-        ds->coord = coord;
-        ds->mi = mi;
-        ds->mj = mj;
-        ds->comp = comp;
-        ds->level = level;
-        if (table) {
-            MtStatus rc = mt_model_driver_set_table(m, d, nargs / 2, table, err);
-            free(table);
-            if (rc) return perr(p, name, "%s", err->msg);
-        }
-        return 0;
-    }
-    if (!strcmp(k, "initial")) { /* initial JOINT[.COORD] [VALUE] [rate V] */
-        if (p->ntok < 3) return perr(p, "", "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+        if (mt_comp_from_name(p->tok[5], &comp))
+            return perr(p, name, MT_("driver '%s': unknown component '%s' (x, y, z, ax, ay, az)"), name, p->tok[5]);
+        i = 6;
+    } else {
         char jn[MT_NAME_MAX + 16];
-        if (PUT_WORD(p, jn, p->tok[1], "initial", MT_("joint name"))) return -1;
-        MtCoordKind coord = MT_COORD_NONE;
+        if (PUT_WORD(p, jn, p->tok[2], name, MT_("joint name"))) return -1;
         char *dot = strchr(jn, '.');
         if (dot) {
             *dot = 0;
             if (mt_coord_from_name(dot + 1, &coord))
-                return perr(p, jn, MT_("initial condition: unknown coordinate '%s' (angle, disp, x, y)"), dot + 1);
+                return perr(p, name, MT_("driver '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
         }
-        int j = mt_model_find_joint(m, jn);
-        if (j < 0) return perr(p, jn, MT_("initial condition: unknown joint '%s'"), jn);
+        j = mt_model_find_joint(m, jn);
+        if (j < 0) return perr(p, name, MT_("driver '%s': unknown joint '%s'"), name, jn);
         if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
-        double value = 0, rate = 0;
-        int has_value = 0, has_rate = 0, i = 2;
-        CTX(p, MT_ENT_INITIAL, m->ninitial, "value");
-        if (strcmp(p->tok[i], "rate")) {
-            if (num(p, jn, i, &value)) return -1;
-            has_value = 1;
-            i++;
-        }
-        if (i < p->ntok) {
-            if (strcmp(p->tok[i], "rate") || i + 2 != p->ntok)
-                return perr(p, jn, "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
-            CTX(p, MT_ENT_INITIAL, m->ninitial, "rate");
-            if (num(p, jn, i + 1, &rate)) return -1;
-            has_rate = 1;
-        }
-        if (mt_model_add_initial(m, j, coord, has_value, value, has_rate, rate, err) < 0) return perr(p, jn, "%s", err->msg);
-        return 0;
+        if (coord == MT_COORD_NONE)
+            return perr(p, name, MT_("driver '%s': joint '%s' (%s) has no coordinate to drive"), name, jn, mt_joint_type_name(m->joint[j].type));
+        i = 3;
     }
-    if (!strcmp(k, "gear") || !strcmp(k, "rack") || !strcmp(k, "coupler")) {
-        const char *name = p->ntok > 1 ? p->tok[1] : "";
-        int joints[3];
-        MtCoordKind coords[3] = {MT_COORD_NONE, MT_COORD_NONE, MT_COORD_NONE};
-        double coef[3] = {0, 0, 0};
-        int n = 2;
-        MtCoupleKind kind = k[0] == 'g' ? MT_COUPLE_GEAR : k[0] == 'r' ? MT_COUPLE_RACK : MT_COUPLE_LINEAR;
-        if (kind != MT_COUPLE_LINEAR) {
-            int internal = p->ntok == 8 && kind == MT_COUPLE_GEAR && !strcmp(p->tok[7], "internal");
-            int want = kind == MT_COUPLE_GEAR ? 7 : 6;
-            if ((p->ntok != want && !internal) || strcmp(p->tok[4], "radius"))
-                return perr(p, name, kind == MT_COUPLE_GEAR ? MT_("gear: write 'gear NAME JOINT_A JOINT_B radius R_A R_B [internal]'")
-                                                            : MT_("rack: write 'rack NAME PINION_JOINT RACK_JOINT radius R'"));
-            for (int t = 0; t < 2; t++) {
-                joints[t] = mt_model_find_joint(m, p->tok[2 + t]);
-                if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, p->tok[2 + t]);
-            }
-            CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
+    MtDriverLevel level = MT_LEVEL_DISP;
+    if (i < p->ntok && (!strcmp(p->tok[i], "disp") || !strcmp(p->tok[i], "vel") || !strcmp(p->tok[i], "acc"))) {
+        level = p->tok[i][0] == 'd' ? MT_LEVEL_DISP : p->tok[i][0] == 'v' ? MT_LEVEL_VEL : MT_LEVEL_ACC;
+        i++;
+    }
+    if (i >= p->ntok) return perr(p, name, MT_("driver '%s': the law is missing (const, rate, poly, harmonic, step, table)"), name);
+    const char *lw = p->tok[i++];
+    double c[MT_POLY_MAX] = {0};
+    int n = 0, nargs = p->ntok - i;
+    MtDriverKind kind;
+    double *table = NULL;
+    CTX(p, MT_ENT_DRIVER, m->ndriver, "coef");
+    if (!strcmp(lw, "rate")) {
+        kind = MT_DRIVER_RATE;
+        n = 2;
+        p->comp = 1;
+        if (num(p, name, i, &c[1])) return -1;
+        if (nargs == 3 && !strcmp(p->tok[i + 1], "start")) {
             p->comp = 0;
-            if (num(p, name, 5, &coef[0])) return -1;
-            if (kind == MT_COUPLE_GEAR) {
-                int before = p->npend;
-                p->comp = 1;
-                if (num(p, name, 6, &coef[1])) return -1;
-                if (internal) {
-                    coef[1] = -coef[1];
-                    if (p->npend > before) { /* an internal gear's radius enters with its sign */
-                        char e[MT_EXPR_MAX];
-                        const char *x = p->pend[p->npend - 1].expr;
-                        if (strlen(x) + 3 >= sizeof e) /* the sign's "-()" must fit too */
-                            return perr(p, name, MT_("'%s': the %s is %zu bytes long, more than the %zu accepted; shorten it"),
-                                        name, MT_("expression"), strlen(x) + 3, sizeof e - 1);
-                        snprintf(e, sizeof e, "-(%s)", x);
-                        memcpy(p->pend[p->npend - 1].expr, e, sizeof e);
-                    }
+            if (num(p, name, i + 2, &c[0])) return -1;
+        } else if (nargs != 1) return perr(p, name, MT_("driver '%s': after 'rate W' only 'start F0' may follow"), name);
+    } else if (!strcmp(lw, "const")) {
+        kind = MT_DRIVER_POLY;
+        n = 1;
+        if (nargs != 1) return perr(p, name, MT_("driver '%s': const takes one value"), name);
+        p->comp = 0;
+        if (num(p, name, i, &c[0])) return -1;
+    } else if (!strcmp(lw, "poly")) {
+        kind = MT_DRIVER_POLY;
+        n = nargs;
+        if (n < 1 || n > MT_POLY_MAX) return perr(p, name, MT_("driver '%s': poly takes 1 to 8 coefficients"), name);
+        if (nums(p, name, i, n, c)) return -1;
+    } else if (!strcmp(lw, "harmonic")) { /* amplitude, circular frequency [phase P] [offset C] */
+        kind = MT_DRIVER_HARMONIC;
+        n = 4;
+        if (nargs < 2) return perr(p, name, MT_("driver '%s': write 'harmonic AMPLITUDE OMEGA [phase P] [offset C]'"), name);
+        if (nums(p, name, i, 2, c)) return -1;
+        for (int a = i + 2; a < p->ntok; a += 2) {
+            double v;
+            p->comp = !strcmp(p->tok[a], "phase") ? 2 : 3;
+            if (num(p, name, a + 1, &v)) return -1;
+            if (!strcmp(p->tok[a], "phase")) c[2] = v;
+            else if (!strcmp(p->tok[a], "offset")) c[3] = v;
+            else return perr(p, name, MT_("driver '%s': unknown harmonic setting '%s' (phase, offset)"), name, p->tok[a]);
+        }
+    } else if (!strcmp(lw, "step")) {
+        kind = MT_DRIVER_STEP;
+        n = 4;
+        if (nargs != 4) return perr(p, name, MT_("driver '%s': write 'step T0 VALUE0 T1 VALUE1'"), name);
+        if (nums(p, name, i, 4, c)) return -1;
+    } else if (!strcmp(lw, "table")) {
+        kind = MT_DRIVER_TABLE;
+        CTX(p, MT_ENT_DRIVER, 0, NULL); /* table points are plain numbers */
+        if (nargs < 4 || nargs % 2) return perr(p, name, MT_("driver '%s': a table takes pairs 'TIME VALUE', at least two"), name);
+        table = malloc(sizeof(double) * (size_t)nargs);
+        if (!table) return perr(p, name, MT_("driver '%s': out of memory"), name);
+        if (nums(p, name, i, nargs, table)) { free(table); return -1; }
+        n = 1;
+    } else return perr(p, name, MT_("driver '%s': unknown law '%s' (const, rate, poly, harmonic, step, table)"), name, lw);
+    int d = mt_model_add_driver(m, name, j, kind == MT_DRIVER_TABLE ? MT_DRIVER_POLY : kind, n, c, err);
+    if (d < 0) { free(table); return perr(p, name, "%s", err->msg); }
+    MtDriverSpec *ds = &m->driver[d];
+    ds->joint = j;
+    ds->coord = coord;
+    ds->mi = mi;
+    ds->mj = mj;
+    ds->comp = comp;
+    ds->level = level;
+    if (table) {
+        MtStatus rc = mt_model_driver_set_table(m, d, nargs / 2, table, err);
+        free(table);
+        if (rc) return perr(p, name, "%s", err->msg);
+    }
+    return 0;
+}
+
+/* initial JOINT[.COORD] [VALUE] [rate V] */
+static int statement_initial(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 3) return perr(p, "", "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+    char jn[MT_NAME_MAX + 16];
+    if (PUT_WORD(p, jn, p->tok[1], "initial", MT_("joint name"))) return -1;
+    MtCoordKind coord = MT_COORD_NONE;
+    char *dot = strchr(jn, '.');
+    if (dot) {
+        *dot = 0;
+        if (mt_coord_from_name(dot + 1, &coord))
+            return perr(p, jn, MT_("initial condition: unknown coordinate '%s' (angle, disp, x, y)"), dot + 1);
+    }
+    int j = mt_model_find_joint(m, jn);
+    if (j < 0) return perr(p, jn, MT_("initial condition: unknown joint '%s'"), jn);
+    if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
+    double value = 0, rate = 0;
+    int has_value = 0, has_rate = 0, i = 2;
+    CTX(p, MT_ENT_INITIAL, m->ninitial, "value");
+    if (strcmp(p->tok[i], "rate")) {
+        if (num(p, jn, i, &value)) return -1;
+        has_value = 1;
+        i++;
+    }
+    if (i < p->ntok) {
+        if (strcmp(p->tok[i], "rate") || i + 2 != p->ntok)
+            return perr(p, jn, "%s", MT_("initial: write 'initial JOINT[.COORD] [VALUE] [rate V]'"));
+        CTX(p, MT_ENT_INITIAL, m->ninitial, "rate");
+        if (num(p, jn, i + 1, &rate)) return -1;
+        has_rate = 1;
+    }
+    if (mt_model_add_initial(m, j, coord, has_value, value, has_rate, rate, err) < 0) return perr(p, jn, "%s", err->msg);
+    return 0;
+}
+
+/* 'gear', 'rack', 'coupler' */
+static int statement_gear(Parser *p, MtModel *m, int *block)
+{
+    const char *k = p->tok[0];
+    MtError *err = p->err;
+    (void)block;
+    const char *name = p->ntok > 1 ? p->tok[1] : "";
+    int joints[3];
+    MtCoordKind coords[3] = {MT_COORD_NONE, MT_COORD_NONE, MT_COORD_NONE};
+    double coef[3] = {0, 0, 0};
+    int n = 2;
+    MtCoupleKind kind = k[0] == 'g' ? MT_COUPLE_GEAR : k[0] == 'r' ? MT_COUPLE_RACK : MT_COUPLE_LINEAR;
+    if (kind != MT_COUPLE_LINEAR) {
+        int internal = p->ntok == 8 && kind == MT_COUPLE_GEAR && !strcmp(p->tok[7], "internal");
+        int want = kind == MT_COUPLE_GEAR ? 7 : 6;
+        if ((p->ntok != want && !internal) || strcmp(p->tok[4], "radius"))
+            return perr(p, name, kind == MT_COUPLE_GEAR ? MT_("gear: write 'gear NAME JOINT_A JOINT_B radius R_A R_B [internal]'")
+                                                        : MT_("rack: write 'rack NAME PINION_JOINT RACK_JOINT radius R'"));
+        for (int t = 0; t < 2; t++) {
+            joints[t] = mt_model_find_joint(m, p->tok[2 + t]);
+            if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, p->tok[2 + t]);
+        }
+        CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
+        p->comp = 0;
+        if (num(p, name, 5, &coef[0])) return -1;
+        if (kind == MT_COUPLE_GEAR) {
+            int before = p->npend;
+            p->comp = 1;
+            if (num(p, name, 6, &coef[1])) return -1;
+            if (internal) {
+                coef[1] = -coef[1];
+                if (p->npend > before) { /* an internal gear's radius enters with its sign */
+                    char e[MT_EXPR_MAX];
+                    const char *x = p->pend[p->npend - 1].expr;
+                    if (strlen(x) + 3 >= sizeof e) /* the sign's "-()" must fit too */
+                        return perr(p, name, MT_("'%s': the %s is %zu bytes long, more than the %zu accepted; shorten it"),
+                                    name, MT_("expression"), strlen(x) + 3, sizeof e - 1);
+                    snprintf(e, sizeof e, "-(%s)", x);
+                    memcpy(p->pend[p->npend - 1].expr, e, sizeof e);
                 }
-            } else coef[1] = -1;
-        } else {
-            if (p->ntok != 6 && p->ntok != 8) return perr(p, name, MT_("coupler: write 'coupler NAME JOINT[.COORD] C1 JOINT[.COORD] C2 [JOINT[.COORD] C3]'"));
-            n = (p->ntok - 2) / 2;
-            for (int t = 0; t < n; t++) {
-                char jn[MT_NAME_MAX + 16];
-                if (PUT_WORD(p, jn, p->tok[2 + 2 * t], name, MT_("joint name"))) return -1;
-                char *dot = strchr(jn, '.');
-                if (dot) {
-                    *dot = 0;
-                    if (mt_coord_from_name(dot + 1, &coords[t]))
-                        return perr(p, name, MT_("coupling '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
-                }
-                joints[t] = mt_model_find_joint(m, jn);
-                if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, jn);
-                if (coords[t] == MT_COORD_NONE) coords[t] = mt_joint_default_coord(m->joint[joints[t]].type);
-                CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
-                p->comp = t;
-                if (num(p, name, 3 + 2 * t, &coef[t])) return -1;
             }
-        }
-        if (mt_model_add_couple(m, name, kind, n, joints, kind == MT_COUPLE_LINEAR ? coords : NULL, coef, err) < 0)
-            return perr(p, name, "%s", err->msg);
-        return 0;
-    }
-    if (!strcmp(k, "spring")) {
-        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("spring: write 'spring NAME body.marker_i body.marker_j [k K] [c C] [length L0] [preload F]'"));
-        const char *name = p->tok[1];
-        int mi, mj;
-        if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
-        char what[MT_NAME_MAX + 16];
-        snprintf(what, sizeof what, MT_("spring '%s'"), name);
-        if (mt_model_add_spring(m, name, mi, mj, 0, 0, 0, 0, err) < 0) return perr(p, name, "%s", err->msg);
-        MtSpringSpec *sp = &m->spring[m->nspring - 1];
-        mt_schema_defaults(MT_ENT_SPRING, sp); /* the free length, if not given, from the initial geometry */
-        if (settings(p, MT_ENT_SPRING, m->nspring - 1, sp, what, 4)) {
-            m->nspring--;
-            return -1;
-        }
-        return 0;
-    }
-    if (!strcmp(k, "control")) { /* control NAME pid|lag|second input {E} [setpoint {E}] KEY VALUE … [limit LO HI] */
-        if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("control: write 'control NAME pid|lag|second input {EXPRESSION} …'"));
-        const char *name = p->tok[1];
-        MtControlKind kind;
-        if (mt_control_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("control '%s': unknown kind '%s' (pid, lag, second)"), name, p->tok[2]);
-        int c = mt_model_add_control(m, name, kind, err);
-        if (c < 0) return perr(p, name, "%s", err->msg);
-        MtControlSpec *cs = &m->control[c];
-        const char *const *keys = mt_control_param_names(kind);
-        int lo = 0;
-        while (keys[lo]) lo++;
-        for (int i = 3; i < p->ntok;) {
-            const char *key = p->tok[i];
-            if (!strcmp(key, "input") || !strcmp(key, "setpoint")) {
-                const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
-                size_t len = strlen(e);
-                if (e[0] != '{' || len < 3) return perr(p, name, MT_("control '%s': write '%s {EXPRESSION}'"), name, key);
-                if (put_text(p, key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, e + 1, len - 2, name, MT_("expression")))
-                    return -1;
-                i += 2;
-            } else if (!strcmp(key, "limit")) {
-                CTX(p, MT_ENT_CONTROL, c, "limit");
-                if (nums(p, name, i + 1, 2, cs->p + lo)) return -1;
-                if (!(cs->p[lo] < cs->p[lo + 1])) return perr(p, name, MT_("control '%s': the lower limit must be below the upper"), name);
-                i += 3;
-            } else if (!strcmp(key, "disabled")) {
-                cs->disabled = 1;
-                i++;
-            } else {
-                int q = 0;
-                while (keys[q] && strcmp(keys[q], key)) q++;
-                if (!keys[q]) return perr(p, name, MT_("control '%s': unknown setting '%s'"), name, key);
-                CTX(p, MT_ENT_CONTROL, c, keys[q]);
-                if (num(p, name, i + 1, &cs->p[q])) return -1;
-                i += 2;
-            }
-        }
-        if (!cs->input[0]) return perr(p, name, MT_("control '%s': an input {EXPRESSION} is needed"), name);
-        return 0;
-    }
-    if (!strcmp(k, "event")) { /* event NAME at T | when {E} crosses V [rising|falling] do ACTION [TARGET] */
-        if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("event: write 'event NAME at T do ACTION [TARGET]' or 'event NAME when {EXPRESSION} crosses V [rising|falling] do ACTION [TARGET]'"));
-        const char *name = p->tok[1];
-        int e = mt_model_add_event(m, name, err);
-        if (e < 0) return perr(p, name, "%s", err->msg);
-        MtEventSpec *ev = &m->event[e];
-        int i;
-        if (!strcmp(p->tok[2], "at")) {
-            ev->trigger = MT_EVENT_AT;
-            CTX(p, MT_ENT_EVENT, e, "time");
-            if (num(p, name, 3, &ev->time)) return -1;
-            i = 4;
-        } else if (!strcmp(p->tok[2], "when")) {
-            const char *x = p->tok[3];
-            size_t len = strlen(x);
-            if (x[0] != '{' || len < 3 || p->ntok < 6 || strcmp(p->tok[4], "crosses"))
-                return perr(p, name, MT_("event '%s': write 'when {EXPRESSION} crosses VALUE'"), name);
-            ev->trigger = MT_EVENT_CROSSES;
-            if (put_text(p, ev->expr, sizeof ev->expr, x + 1, len - 2, name, MT_("expression"))) return -1;
-            CTX(p, MT_ENT_EVENT, e, "value");
-            if (num(p, name, 5, &ev->value)) return -1;
-            i = 6;
-            if (i < p->ntok && (!strcmp(p->tok[i], "rising") || !strcmp(p->tok[i], "falling"))) {
-                ev->direction = p->tok[i][0] == 'r' ? 1 : -1;
-                i++;
-            }
-        } else return perr(p, name, MT_("event '%s': 'at' or 'when' expected, not '%s'"), name, p->tok[2]);
-        if (i + 1 >= p->ntok || strcmp(p->tok[i], "do")) return perr(p, name, MT_("event '%s': 'do ACTION' expected"), name);
-        const char *act = p->tok[i + 1], *tg = i + 2 < p->ntok ? p->tok[i + 2] : NULL;
-        static const char *const acts[] = {"stop", "break", "lock", "enable", "disable"};
-        int a = 0;
-        while (a < 5 && strcmp(acts[a], act)) a++;
-        if (a == 5) return perr(p, name, MT_("event '%s': unknown action '%s' (stop, break, lock, enable, disable)"), name, act);
-        ev->action = (MtEventAction)a;
-        if (ev->action == MT_ACTION_STOP) {
-            if (tg) return perr(p, name, MT_("event '%s': stop takes no target"), name);
-            return 0;
-        }
-        if (!tg || i + 3 != p->ntok) return perr(p, name, MT_("event '%s': the action needs one target"), name);
-        if (ev->action == MT_ACTION_BREAK || ev->action == MT_ACTION_LOCK) {
-            ev->target_kind = MT_TARGET_JOINT;
-            ev->target = mt_model_find_joint(m, tg);
-            if (ev->target < 0) return perr(p, name, MT_("event '%s': unknown joint '%s'"), name, tg);
-            if (ev->action == MT_ACTION_LOCK && mt_joint_default_coord(m->joint[ev->target].type) == MT_COORD_NONE)
-                return perr(p, name, MT_("event '%s': joint '%s' has no coordinate to lock"), name, tg);
-            return 0;
-        }
-        int f;
-        if ((f = mt_model_find_force(m, tg)) >= 0) { ev->target_kind = MT_TARGET_FORCE; ev->target = f; return 0; }
-        if ((f = mt_model_find_control(m, tg)) >= 0) { ev->target_kind = MT_TARGET_CONTROL; ev->target = f; return 0; }
-        for (f = 0; f < m->nspring; f++)
-            if (!strcmp(m->spring[f].name, tg)) { ev->target_kind = MT_TARGET_SPRING; ev->target = f; return 0; }
-        for (f = 0; f < m->ndriver; f++)
-            if (!strcmp(m->driver[f].name, tg)) { ev->target_kind = MT_TARGET_DRIVER; ev->target = f; return 0; }
-        return perr(p, name, MT_("event '%s': '%s' is not a force element, spring, driver or control"), name, tg);
-    }
-    if (!strcmp(k, "sensor")) { /* sensor NAME KIND TARGETS… [rel M] [frame M] [component C] [part P] [unit U] */
-        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("sensor: write 'sensor NAME KIND …' (see the model format)"));
-        const char *name = p->tok[1];
-        MtSensorKind kind;
-        if (mt_sensor_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, angle, distance, joint, reaction, energy, force, expr, deformation, deformation_rate, deformation_acc, stress)"),
-                        name, p->tok[2]);
-        int sn = mt_model_add_sensor(m, name, kind, err);
-        if (sn < 0) return perr(p, name, "%s", err->msg);
-        MtSensorSpec *ss = &m->sensor[sn];
-        int i = 4;
-        if (kind == MT_SENSOR_EXPR) {
-            const char *e = p->tok[3];
-            size_t len = strlen(e);
-            if (e[0] != '{' || len < 3) return perr(p, name, MT_("sensor '%s': write 'expr {EXPRESSION}'"), name);
-            if (put_text(p, ss->expr, sizeof ss->expr, e + 1, len - 2, name, MT_("expression"))) return -1;
-        } else if (kind == MT_SENSOR_REACTION) {
-            ss->joint = mt_model_find_joint(m, p->tok[3]);
-            if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
-            ss->comp = 6;
-        } else if (kind == MT_SENSOR_JOINT) {
+        } else coef[1] = -1;
+    } else {
+        if (p->ntok != 6 && p->ntok != 8) return perr(p, name, MT_("coupler: write 'coupler NAME JOINT[.COORD] C1 JOINT[.COORD] C2 [JOINT[.COORD] C3]'"));
+        n = (p->ntok - 2) / 2;
+        for (int t = 0; t < n; t++) {
             char jn[MT_NAME_MAX + 16];
-            if (PUT_WORD(p, jn, p->tok[3], name, MT_("joint name"))) return -1;
+            if (PUT_WORD(p, jn, p->tok[2 + 2 * t], name, MT_("joint name"))) return -1;
             char *dot = strchr(jn, '.');
-            MtCoordKind ck = MT_COORD_NONE;
             if (dot) {
                 *dot = 0;
-                if (mt_coord_from_name(dot + 1, &ck))
-                    return perr(p, name, MT_("sensor '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
+                if (mt_coord_from_name(dot + 1, &coords[t]))
+                    return perr(p, name, MT_("coupling '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
             }
-            ss->joint = mt_model_find_joint(m, jn);
-            if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, jn);
-            if (ck == MT_COORD_NONE) ck = mt_joint_default_coord(m->joint[ss->joint].type);
-            if (ck == MT_COORD_NONE || !mt_joint_has_coord(m->joint[ss->joint].type, ck))
-                return perr(p, name, MT_("sensor '%s': joint '%s' has no such coordinate"), name, jn);
-            ss->coord = ck;
-            ss->comp = 0;
-        } else if (kind == MT_SENSOR_FORCE) {
-            ss->force = mt_model_find_force(m, p->tok[3]);
-            for (int k2 = 0; ss->force < 0 && k2 < m->nspring; k2++)
-                if (!strcmp(m->spring[k2].name, p->tok[3])) ss->spring = k2;
-            if (ss->force < 0 && ss->spring < 0)
-                return perr(p, name, MT_("sensor '%s': '%s' is not a force element or spring (define it before the sensor)"), name, p->tok[3]);
-            ss->comp = 6;
-        } else if (kind == MT_SENSOR_ENERGY) {
-            if (strcmp(p->tok[3], "system") && mt_model_body_ref(m, p->tok[3], &ss->body))
-                return perr(p, name, MT_("sensor '%s': unknown body '%s' (or 'system')"), name, p->tok[3]);
-            if (!strcmp(p->tok[3], "system")) ss->body = -1;
-            ss->energy = 2;
+            joints[t] = mt_model_find_joint(m, jn);
+            if (joints[t] < 0) return perr(p, name, MT_("coupling '%s': unknown joint '%s'"), name, jn);
+            if (coords[t] == MT_COORD_NONE) coords[t] = mt_joint_default_coord(m->joint[joints[t]].type);
+            CTX(p, MT_ENT_COUPLE, m->ncouple, "coef");
+            p->comp = t;
+            if (num(p, name, 3 + 2 * t, &coef[t])) return -1;
+        }
+    }
+    if (mt_model_add_couple(m, name, kind, n, joints, kind == MT_COUPLE_LINEAR ? coords : NULL, coef, err) < 0)
+        return perr(p, name, "%s", err->msg);
+    return 0;
+}
+
+/* 'spring' */
+static int statement_spring(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", MT_("spring: write 'spring NAME body.marker_i body.marker_j [k K] [c C] [length L0] [preload F]'"));
+    const char *name = p->tok[1];
+    int mi, mj;
+    if (marker_ref(p, m, name, p->tok[2], &mi) || marker_ref(p, m, name, p->tok[3], &mj)) return -1;
+    char what[MT_NAME_MAX + 16];
+    snprintf(what, sizeof what, MT_("spring '%s'"), name);
+    if (mt_model_add_spring(m, name, mi, mj, 0, 0, 0, 0, err) < 0) return perr(p, name, "%s", err->msg);
+    MtSpringSpec *sp = &m->spring[m->nspring - 1];
+    mt_schema_defaults(MT_ENT_SPRING, sp); /* the free length, if not given, from the initial geometry */
+    if (settings(p, MT_ENT_SPRING, m->nspring - 1, sp, what, 4)) {
+        m->nspring--;
+        return -1;
+    }
+    return 0;
+}
+
+/* control NAME pid|lag|second input {E} [setpoint {E}] KEY VALUE … [limit LO HI] */
+static int statement_control(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("control: write 'control NAME pid|lag|second input {EXPRESSION} …'"));
+    const char *name = p->tok[1];
+    MtControlKind kind;
+    if (mt_control_kind_from_name(p->tok[2], &kind))
+        return perr(p, name, MT_("control '%s': unknown kind '%s' (pid, lag, second)"), name, p->tok[2]);
+    int c = mt_model_add_control(m, name, kind, err);
+    if (c < 0) return perr(p, name, "%s", err->msg);
+    MtControlSpec *cs = &m->control[c];
+    const char *const *keys = mt_control_param_names(kind);
+    int lo = 0;
+    while (keys[lo]) lo++;
+    for (int i = 3; i < p->ntok;) {
+        const char *key = p->tok[i];
+        if (!strcmp(key, "input") || !strcmp(key, "setpoint")) {
+            const char *e = i + 1 < p->ntok ? p->tok[i + 1] : "";
+            size_t len = strlen(e);
+            if (e[0] != '{' || len < 3) return perr(p, name, MT_("control '%s': write '%s {EXPRESSION}'"), name, key);
+            if (put_text(p, key[0] == 'i' ? cs->input : cs->setpoint, MT_EXPR_MAX, e + 1, len - 2, name, MT_("expression")))
+                return -1;
+            i += 2;
+        } else if (!strcmp(key, "limit")) {
+            CTX(p, MT_ENT_CONTROL, c, "limit");
+            if (nums(p, name, i + 1, 2, cs->p + lo)) return -1;
+            if (!(cs->p[lo] < cs->p[lo + 1])) return perr(p, name, MT_("control '%s': the lower limit must be below the upper"), name);
+            i += 3;
+        } else if (!strcmp(key, "disabled")) {
+            cs->disabled = 1;
+            i++;
         } else {
-            if (marker_ref(p, m, name, p->tok[3], &ss->mi)) return -1;
-            if (kind == MT_SENSOR_DISTANCE) {
-                if (p->ntok < 5) return perr(p, name, MT_("sensor '%s': a distance needs two markers"), name);
-                if (marker_ref(p, m, name, p->tok[4], &ss->mj)) return -1;
-                i = 5;
-            }
+            int q = 0;
+            while (keys[q] && strcmp(keys[q], key)) q++;
+            if (!keys[q]) return perr(p, name, MT_("control '%s': unknown setting '%s'"), name, key);
+            CTX(p, MT_ENT_CONTROL, c, keys[q]);
+            if (num(p, name, i + 1, &cs->p[q])) return -1;
+            i += 2;
         }
-        static const char *const comps[] = {"x", "y", "z", "mag"};
-        static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
-        static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-        static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
-        static const char *const jcomps[] = {"value", "rate"};
-        for (; i < p->ntok; i++) {
-            const char *key = p->tok[i];
-            if (kind == MT_SENSOR_ENERGY) {
-                int ok = 0;
-                for (int e = 0; e < 4; e++)
-                    if (!strcmp(key, energies[e])) { ss->energy = e; ok = 1; }
-                if (ok) continue;
-            }
-            if (i + 1 >= p->ntok) return perr(p, name, MT_("sensor '%s': '%s' needs a value"), name, key);
-            const char *v = p->tok[++i];
-            int ok = 0;
-            if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR &&
-                kind != MT_SENSOR_FORCE && kind != MT_SENSOR_JOINT) {
-                if (marker_ref(p, m, name, v, &ss->mj)) return -1;
-                ok = 1;
-            } else if (!strcmp(key, "frame")) {
-                if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
-                ok = 1;
-            } else if (!strcmp(key, "component")) {
-                const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps
-                                        : kind == MT_SENSOR_JOINT                                ? jcomps
-                                                                                                 : comps;
-                int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : kind == MT_SENSOR_JOINT ? 2 : 4;
-                for (int c = 0; c < n; c++)
-                    if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
-                if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
-            } else if (!strcmp(key, "part") && kind == MT_SENSOR_REACTION) {
-                for (int c = 0; c < 4; c++)
-                    if (!strcmp(v, parts[c])) { ss->part = (MtReactionPart)c; ok = 1; }
-                if (!ok) return perr(p, name, MT_("sensor '%s': unknown part '%s' (total, constraint, friction, driver)"), name, v);
-            } else if (!strcmp(key, "unit")) {
-                if (PUT_WORD(p, ss->unit, v, name, MT_("unit"))) return -1;
-                ok = 1;
-            }
-            if (!ok) return perr(p, name, MT_("sensor '%s': unexpected '%s'"), name, key);
+    }
+    if (!cs->input[0]) return perr(p, name, MT_("control '%s': an input {EXPRESSION} is needed"), name);
+    return 0;
+}
+
+/* event NAME at T | when {E} crosses V [rising|falling] do ACTION [TARGET] */
+static int statement_event(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 5) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("event: write 'event NAME at T do ACTION [TARGET]' or 'event NAME when {EXPRESSION} crosses V [rising|falling] do ACTION [TARGET]'"));
+    const char *name = p->tok[1];
+    int e = mt_model_add_event(m, name, err);
+    if (e < 0) return perr(p, name, "%s", err->msg);
+    MtEventSpec *ev = &m->event[e];
+    int i;
+    if (!strcmp(p->tok[2], "at")) {
+        ev->trigger = MT_EVENT_AT;
+        CTX(p, MT_ENT_EVENT, e, "time");
+        if (num(p, name, 3, &ev->time)) return -1;
+        i = 4;
+    } else if (!strcmp(p->tok[2], "when")) {
+        const char *x = p->tok[3];
+        size_t len = strlen(x);
+        if (x[0] != '{' || len < 3 || p->ntok < 6 || strcmp(p->tok[4], "crosses"))
+            return perr(p, name, MT_("event '%s': write 'when {EXPRESSION} crosses VALUE'"), name);
+        ev->trigger = MT_EVENT_CROSSES;
+        if (put_text(p, ev->expr, sizeof ev->expr, x + 1, len - 2, name, MT_("expression"))) return -1;
+        CTX(p, MT_ENT_EVENT, e, "value");
+        if (num(p, name, 5, &ev->value)) return -1;
+        i = 6;
+        if (i < p->ntok && (!strcmp(p->tok[i], "rising") || !strcmp(p->tok[i], "falling"))) {
+            ev->direction = p->tok[i][0] == 'r' ? 1 : -1;
+            i++;
         }
+    } else return perr(p, name, MT_("event '%s': 'at' or 'when' expected, not '%s'"), name, p->tok[2]);
+    if (i + 1 >= p->ntok || strcmp(p->tok[i], "do")) return perr(p, name, MT_("event '%s': 'do ACTION' expected"), name);
+    const char *act = p->tok[i + 1], *tg = i + 2 < p->ntok ? p->tok[i + 2] : NULL;
+    static const char *const acts[] = {"stop", "break", "lock", "enable", "disable"};
+    int a = 0;
+    while (a < 5 && strcmp(acts[a], act)) a++;
+    if (a == 5) return perr(p, name, MT_("event '%s': unknown action '%s' (stop, break, lock, enable, disable)"), name, act);
+    ev->action = (MtEventAction)a;
+    if (ev->action == MT_ACTION_STOP) {
+        if (tg) return perr(p, name, MT_("event '%s': stop takes no target"), name);
         return 0;
     }
-    if (!strcmp(k, "force")) { /* force NAME KIND TARGETS… [GEOMETRY] KEY VALUE … */
-        if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("force: write 'force NAME KIND TARGETS… KEY VALUE …'"));
-        const char *name = p->tok[1];
-        MtForceKind kind;
-        if (mt_force_kind_from_name(p->tok[2], &kind))
-            return perr(p, name, MT_("force '%s': unknown kind '%s' (torsion, bushing, friction, contact, strut, tyre, actuator, drag)"),
-                        name, p->tok[2]);
-        int i = 3, mi = -1, mj = -1, joint = -1, geom = 0;
-        if (kind == MT_FORCE_TORSION || kind == MT_FORCE_FRICTION) {
-            joint = mt_model_find_joint(m, p->tok[3]);
-            if (joint < 0) return perr(p, name, MT_("force '%s': unknown joint '%s'"), name, p->tok[3]);
-            i = 4;
-        } else {
-            if (marker_ref(p, m, name, p->tok[3], &mi)) return -1;
-            i = 4;
-            if (kind != MT_FORCE_DRAG) {
-                if (p->ntok < 5) return perr(p, name, MT_("force '%s': a second marker is needed"), name);
-                if (marker_ref(p, m, name, p->tok[4], &mj)) return -1;
-                i = 5;
-            }
-            if (kind == MT_FORCE_CONTACT) {
-                MtContactGeom g;
-                if (i >= p->ntok || mt_contact_geom_from_name(p->tok[i], &g))
-                    return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane, sphere-sphere, point-sphere or box-sphere"), name);
-                geom = g;
-                i++;
-            }
+    if (!tg || i + 3 != p->ntok) return perr(p, name, MT_("event '%s': the action needs one target"), name);
+    if (ev->action == MT_ACTION_BREAK || ev->action == MT_ACTION_LOCK) {
+        ev->target_kind = MT_TARGET_JOINT;
+        ev->target = mt_model_find_joint(m, tg);
+        if (ev->target < 0) return perr(p, name, MT_("event '%s': unknown joint '%s'"), name, tg);
+        if (ev->action == MT_ACTION_LOCK && mt_joint_default_coord(m->joint[ev->target].type) == MT_COORD_NONE)
+            return perr(p, name, MT_("event '%s': joint '%s' has no coordinate to lock"), name, tg);
+        return 0;
+    }
+    int f;
+    if ((f = mt_model_find_force(m, tg)) >= 0) { ev->target_kind = MT_TARGET_FORCE; ev->target = f; return 0; }
+    if ((f = mt_model_find_control(m, tg)) >= 0) { ev->target_kind = MT_TARGET_CONTROL; ev->target = f; return 0; }
+    for (f = 0; f < m->nspring; f++)
+        if (!strcmp(m->spring[f].name, tg)) { ev->target_kind = MT_TARGET_SPRING; ev->target = f; return 0; }
+    for (f = 0; f < m->ndriver; f++)
+        if (!strcmp(m->driver[f].name, tg)) { ev->target_kind = MT_TARGET_DRIVER; ev->target = f; return 0; }
+    return perr(p, name, MT_("event '%s': '%s' is not a force element, spring, driver or control"), name, tg);
+}
+
+/* sensor NAME KIND TARGETS… [rel M] [frame M] [component C] [part P] [unit U] */
+static int statement_sensor(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("sensor: write 'sensor NAME KIND …' (see the model format)"));
+    const char *name = p->tok[1];
+    MtSensorKind kind;
+    if (mt_sensor_kind_from_name(p->tok[2], &kind))
+        return perr(p, name, MT_("sensor '%s': unknown kind '%s' (position, velocity, acceleration, angvel, angacc, angle, distance, joint, reaction, energy, force, expr, deformation, deformation_rate, deformation_acc, stress)"),
+                    name, p->tok[2]);
+    int sn = mt_model_add_sensor(m, name, kind, err);
+    if (sn < 0) return perr(p, name, "%s", err->msg);
+    MtSensorSpec *ss = &m->sensor[sn];
+    int i = 4;
+    if (kind == MT_SENSOR_EXPR) {
+        const char *e = p->tok[3];
+        size_t len = strlen(e);
+        if (e[0] != '{' || len < 3) return perr(p, name, MT_("sensor '%s': write 'expr {EXPRESSION}'"), name);
+        if (put_text(p, ss->expr, sizeof ss->expr, e + 1, len - 2, name, MT_("expression"))) return -1;
+    } else if (kind == MT_SENSOR_REACTION) {
+        ss->joint = mt_model_find_joint(m, p->tok[3]);
+        if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, p->tok[3]);
+        ss->comp = 6;
+    } else if (kind == MT_SENSOR_JOINT) {
+        char jn[MT_NAME_MAX + 16];
+        if (PUT_WORD(p, jn, p->tok[3], name, MT_("joint name"))) return -1;
+        char *dot = strchr(jn, '.');
+        MtCoordKind ck = MT_COORD_NONE;
+        if (dot) {
+            *dot = 0;
+            if (mt_coord_from_name(dot + 1, &ck))
+                return perr(p, name, MT_("sensor '%s': unknown coordinate '%s' (angle, disp, x, y)"), name, dot + 1);
         }
-        int f = mt_model_add_force(m, name, kind, mi, mj, joint, err);
-        if (f < 0) return perr(p, name, "%s", err->msg);
-        MtForceSpec *fs = &m->force[f];
-        fs->geom = geom;
-        const char *const *pn = mt_force_param_names(kind);
-        static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
-        for (; i < p->ntok; i += 2) {
-            const char *key = p->tok[i];
-            if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
-            int done = 0;
-            if (kind == MT_FORCE_BUSHING && (!strcmp(key, "kmatrix") || !strcmp(key, "cmatrix"))) {
-                /* the whole 6 x 6 matrix, row by row: kx k12 … k16 k21 ky … */
-                int c = key[0] == 'c';
-                if (i + 36 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' takes 36 numbers, row by row"), name, key);
-                for (int a = 0; a < 6; a++)
-                    for (int b = 0; b < 6; b++) {
-                        int q = mt_bushing_index(c, a, b);
-                        CTX(p, MT_ENT_FORCE, f, pn[q]);
-                        if (num(p, name, i + 1 + 6 * a + b, &fs->p[q])) return -1;
-                    }
-                i += 35;
-                continue;
-            }
-            if (kind == MT_FORCE_ACTUATOR)
-                for (int c = 0; c < 6 && !done; c++)
-                    if (!strcmp(key, comp[c])) {
-                        const char *v = p->tok[i + 1];
-                        size_t len = strlen(v);
-                        if (v[0] == '{' ? put_text(p, fs->expr[c], MT_EXPR_MAX, v + 1, len >= 2 ? len - 2 : 0, name, MT_("expression"))
-                                        : PUT_WORD(p, fs->expr[c], v, name, MT_("expression")))
-                            return -1;
-                        done = 1;
-                    }
-            for (int q = 0; pn[q] && !done; q++)
-                if (!strcmp(key, pn[q])) {
+        ss->joint = mt_model_find_joint(m, jn);
+        if (ss->joint < 0) return perr(p, name, MT_("sensor '%s': unknown joint '%s'"), name, jn);
+        if (ck == MT_COORD_NONE) ck = mt_joint_default_coord(m->joint[ss->joint].type);
+        if (ck == MT_COORD_NONE || !mt_joint_has_coord(m->joint[ss->joint].type, ck))
+            return perr(p, name, MT_("sensor '%s': joint '%s' has no such coordinate"), name, jn);
+        ss->coord = ck;
+        ss->comp = 0;
+    } else if (kind == MT_SENSOR_FORCE) {
+        ss->force = mt_model_find_force(m, p->tok[3]);
+        for (int k2 = 0; ss->force < 0 && k2 < m->nspring; k2++)
+            if (!strcmp(m->spring[k2].name, p->tok[3])) ss->spring = k2;
+        if (ss->force < 0 && ss->spring < 0)
+            return perr(p, name, MT_("sensor '%s': '%s' is not a force element or spring (define it before the sensor)"), name, p->tok[3]);
+        ss->comp = 6;
+    } else if (kind == MT_SENSOR_ENERGY) {
+        if (strcmp(p->tok[3], "system") && mt_model_body_ref(m, p->tok[3], &ss->body))
+            return perr(p, name, MT_("sensor '%s': unknown body '%s' (or 'system')"), name, p->tok[3]);
+        if (!strcmp(p->tok[3], "system")) ss->body = -1;
+        ss->energy = 2;
+    } else {
+        if (marker_ref(p, m, name, p->tok[3], &ss->mi)) return -1;
+        if (kind == MT_SENSOR_DISTANCE) {
+            if (p->ntok < 5) return perr(p, name, MT_("sensor '%s': a distance needs two markers"), name);
+            if (marker_ref(p, m, name, p->tok[4], &ss->mj)) return -1;
+            i = 5;
+        }
+    }
+    static const char *const comps[] = {"x", "y", "z", "mag"};
+    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
+    static const char *const parts[] = {"total", "constraint", "friction", "driver"};
+    static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
+    static const char *const jcomps[] = {"value", "rate"};
+    for (; i < p->ntok; i++) {
+        const char *key = p->tok[i];
+        if (kind == MT_SENSOR_ENERGY) {
+            int ok = 0;
+            for (int e = 0; e < 4; e++)
+                if (!strcmp(key, energies[e])) { ss->energy = e; ok = 1; }
+            if (ok) continue;
+        }
+        if (i + 1 >= p->ntok) return perr(p, name, MT_("sensor '%s': '%s' needs a value"), name, key);
+        const char *v = p->tok[++i];
+        int ok = 0;
+        if (!strcmp(key, "rel") && kind != MT_SENSOR_REACTION && kind != MT_SENSOR_ENERGY && kind != MT_SENSOR_EXPR &&
+            kind != MT_SENSOR_FORCE && kind != MT_SENSOR_JOINT) {
+            if (marker_ref(p, m, name, v, &ss->mj)) return -1;
+            ok = 1;
+        } else if (!strcmp(key, "frame")) {
+            if (marker_ref(p, m, name, v, &ss->mframe)) return -1;
+            ok = 1;
+        } else if (!strcmp(key, "component")) {
+            const char *const *list = kind == MT_SENSOR_REACTION || kind == MT_SENSOR_FORCE ? rcomps
+                                    : kind == MT_SENSOR_JOINT                                ? jcomps
+                                                                                             : comps;
+            int n = kind == MT_SENSOR_REACTION ? 8 : kind == MT_SENSOR_FORCE ? 11 : kind == MT_SENSOR_JOINT ? 2 : 4;
+            for (int c = 0; c < n; c++)
+                if (!strcmp(v, list[c])) { ss->comp = c; ok = 1; }
+            if (!ok) return perr(p, name, MT_("sensor '%s': unknown component '%s'"), name, v);
+        } else if (!strcmp(key, "part") && kind == MT_SENSOR_REACTION) {
+            for (int c = 0; c < 4; c++)
+                if (!strcmp(v, parts[c])) { ss->part = (MtReactionPart)c; ok = 1; }
+            if (!ok) return perr(p, name, MT_("sensor '%s': unknown part '%s' (total, constraint, friction, driver)"), name, v);
+        } else if (!strcmp(key, "unit")) {
+            if (PUT_WORD(p, ss->unit, v, name, MT_("unit"))) return -1;
+            ok = 1;
+        }
+        if (!ok) return perr(p, name, MT_("sensor '%s': unexpected '%s'"), name, key);
+    }
+    return 0;
+}
+
+/* force NAME KIND TARGETS… [GEOMETRY] KEY VALUE … */
+static int statement_force(Parser *p, MtModel *m, int *block)
+{
+    MtError *err = p->err;
+    (void)block;
+    if (p->ntok < 4) return perr(p, p->ntok > 1 ? p->tok[1] : "", "%s", MT_("force: write 'force NAME KIND TARGETS… KEY VALUE …'"));
+    const char *name = p->tok[1];
+    MtForceKind kind;
+    if (mt_force_kind_from_name(p->tok[2], &kind))
+        return perr(p, name, MT_("force '%s': unknown kind '%s' (torsion, bushing, friction, contact, strut, tyre, actuator, drag)"),
+                    name, p->tok[2]);
+    int i = 3, mi = -1, mj = -1, joint = -1, geom = 0;
+    if (kind == MT_FORCE_TORSION || kind == MT_FORCE_FRICTION) {
+        joint = mt_model_find_joint(m, p->tok[3]);
+        if (joint < 0) return perr(p, name, MT_("force '%s': unknown joint '%s'"), name, p->tok[3]);
+        i = 4;
+    } else {
+        if (marker_ref(p, m, name, p->tok[3], &mi)) return -1;
+        i = 4;
+        if (kind != MT_FORCE_DRAG) {
+            if (p->ntok < 5) return perr(p, name, MT_("force '%s': a second marker is needed"), name);
+            if (marker_ref(p, m, name, p->tok[4], &mj)) return -1;
+            i = 5;
+        }
+        if (kind == MT_FORCE_CONTACT) {
+            MtContactGeom g;
+            if (i >= p->ntok || mt_contact_geom_from_name(p->tok[i], &g))
+                return perr(p, name, MT_("force '%s': say the geometry: sphere-plane, point-plane, box-plane, sphere-sphere, point-sphere or box-sphere"), name);
+            geom = g;
+            i++;
+        }
+    }
+    int f = mt_model_add_force(m, name, kind, mi, mj, joint, err);
+    if (f < 0) return perr(p, name, "%s", err->msg);
+    MtForceSpec *fs = &m->force[f];
+    fs->geom = geom;
+    const char *const *pn = mt_force_param_names(kind);
+    static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+    for (; i < p->ntok; i += 2) {
+        const char *key = p->tok[i];
+        if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
+        int done = 0;
+        if (kind == MT_FORCE_BUSHING && (!strcmp(key, "kmatrix") || !strcmp(key, "cmatrix"))) {
+            /* the whole 6 x 6 matrix, row by row: kx k12 … k16 k21 ky … */
+            int c = key[0] == 'c';
+            if (i + 36 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' takes 36 numbers, row by row"), name, key);
+            for (int a = 0; a < 6; a++)
+                for (int b = 0; b < 6; b++) {
+                    int q = mt_bushing_index(c, a, b);
                     CTX(p, MT_ENT_FORCE, f, pn[q]);
-                    if (num(p, name, i + 1, &fs->p[q])) return -1;
+                    if (num(p, name, i + 1 + 6 * a + b, &fs->p[q])) return -1;
+                }
+            i += 35;
+            continue;
+        }
+        if (kind == MT_FORCE_ACTUATOR)
+            for (int c = 0; c < 6 && !done; c++)
+                if (!strcmp(key, comp[c])) {
+                    const char *v = p->tok[i + 1];
+                    size_t len = strlen(v);
+                    if (v[0] == '{' ? put_text(p, fs->expr[c], MT_EXPR_MAX, v + 1, len >= 2 ? len - 2 : 0, name, MT_("expression"))
+                                    : PUT_WORD(p, fs->expr[c], v, name, MT_("expression")))
+                        return -1;
                     done = 1;
                 }
-            if (!done) return perr(p, name, MT_("force '%s': unknown setting '%s' for a %s"), name, key, p->tok[2]);
-        }
-        return 0;
+        for (int q = 0; pn[q] && !done; q++)
+            if (!strcmp(key, pn[q])) {
+                CTX(p, MT_ENT_FORCE, f, pn[q]);
+                if (num(p, name, i + 1, &fs->p[q])) return -1;
+                done = 1;
+            }
+        if (!done) return perr(p, name, MT_("force '%s': unknown setting '%s' for a %s"), name, key, p->tok[2]);
     }
+    return 0;
+}
+
+static int statement_solver(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    return solver_line(p, m);
+}
+
+/* The statements of the top level and who reads them. */
+static const struct {
+    const char *keyword;
+    int (*read)(Parser *p, MtModel *m, int *block);
+} statements[] = {
+    {"motus-model", statement_motus_model},
+    {"title", statement_title},
+    {"gravity", statement_gravity},
+    {"parameter", statement_parameter},
+    {"units", statement_units},
+    {"solver", statement_solver},
+    {"plot", statement_plot},
+    {"table", statement_table},
+    {"ground", statement_ground},
+    {"body", statement_body},
+    {"joint", statement_joint},
+    {"driver", statement_driver},
+    {"initial", statement_initial},
+    {"gear", statement_gear},
+    {"rack", statement_gear},
+    {"coupler", statement_gear},
+    {"spring", statement_spring},
+    {"control", statement_control},
+    {"event", statement_event},
+    {"sensor", statement_sensor},
+    {"force", statement_force},
+};
+
+static int top_line(Parser *p, MtModel *m, int *block)
+{
+    for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
+        if (!strcmp(p->tok[0], statements[i].keyword)) return statements[i].read(p, m, block);
+    const char *k = p->tok[0];
     return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units or plot)"), k);
 }
 
