@@ -495,12 +495,18 @@ static MtStatus check_rows(const MtModel *m, MtEntityKind kind, int index, const
     return mt_schema_check(m, kind, index, what, err);
 }
 
-MtStatus mt_model_validate(const MtModel *m, MtError *err)
+/* mt_model_validate's checks of named tables, gravity and shapes. */
+static MtStatus check_world(const MtModel *m, MtError *err)
 {
-    char ref[2 * MT_NAME_MAX + 2];
     if (mt_tables_validate(m, err)) return err->code;
     if (!finite_all(m->gravity, 3)) return mt_error_set(err, MT_ERR_MODEL, "gravity", MT_("gravity: components must be finite numbers"));
     if (mt_model_check_shapes(m, err)) return err->code;
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of bodies. */
+static MtStatus check_bodies(const MtModel *m, MtError *err)
+{
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
         if (check_rows(m, MT_ENT_BODY, i, MT_("body '%s'"), b->name, err)) return err->code;
@@ -535,6 +541,13 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         if (!is_rotation(b->rot))
             return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
     }
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of markers and joints. */
+static MtStatus check_markers_joints(const MtModel *m, MtError *err)
+{
+    char ref[2 * MT_NAME_MAX + 2];
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
         mt_model_marker_ref(m, i, ref, sizeof ref);
@@ -568,6 +581,12 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("joint '%s': the rolling radius must be positive"), j->name);
         }
     }
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of drivers. */
+static MtStatus check_drivers(const MtModel *m, MtError *err)
+{
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
         if (d->joint >= 0) {
@@ -599,6 +618,12 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
             }
         }
     }
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of springs, couplings and initial conditions. */
+static MtStatus check_springs_couplings(const MtModel *m, MtError *err)
+{
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *s = &m->spring[i];
         if (check_rows(m, MT_ENT_SPRING, i, MT_("spring '%s'"), s->name, err)) return err->code;
@@ -628,6 +653,12 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
             if (m->initial[k].joint == in->joint && m->initial[k].coord == in->coord)
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s' is given twice"), j->name);
     }
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of force elements. */
+static MtStatus check_forces(const MtModel *m, MtError *err)
+{
     for (int i = 0; i < m->nforce; i++) {
         const MtForceSpec *fs = &m->force[i];
         const double *p = fs->p;
@@ -675,6 +706,12 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
                                     "restitution in (0, 1]; a strut's stroke times area must stay below its gas volume)"),
                                 fs->name);
     }
+    return MT_OK;
+}
+
+/* mt_model_validate's checks of sensors, control channels and events. */
+static MtStatus check_sensors_controls_events(const MtModel *m, MtError *err)
+{
     for (int i = 0; i < m->nsensor; i++) { /* load sensors: one target, a component it has */
         const MtSensorSpec *sn = &m->sensor[i];
         if (sn->kind == MT_SENSOR_FORCE &&
@@ -724,6 +761,14 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         if (!ok)
             return mt_error_set(err, MT_ERR_MODEL, ev->name, MT_("event '%s': its target does not fit its action"), ev->name);
     }
+    return MT_OK;
+}
+
+MtStatus mt_model_validate(const MtModel *m, MtError *err)
+{
+    if (check_world(m, err) || check_bodies(m, err) || check_markers_joints(m, err) || check_drivers(m, err) ||
+        check_springs_couplings(m, err) || check_forces(m, err) || check_sensors_controls_events(m, err))
+        return err->code;
     if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", err)) return err->code;
     return MT_OK;
 }

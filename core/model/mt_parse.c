@@ -1599,9 +1599,9 @@ static void write_markers(FILE *f, const MtModel *m, int body)
     }
 }
 
-MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
+/* The canonical text of the header: title, units, tables, parameters, gravity and the solver. */
+static void write_head(FILE *f, const MtModel *m)
 {
-    char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     fprintf(f, "motus-model 1\n");
     if (m->title[0]) { /* quotes and line breaks cannot be written inside a title */
         fputs("title \"", f);
@@ -1628,6 +1628,11 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     fprintf(f, "\nsolver");
     write_settings(f, m, MT_ENT_SOLVER, 0, &m->solver, " ", 0);
     fprintf(f, "\n");
+}
+
+/* The canonical text of the ground and the bodies with their shapes and markers. */
+static void write_bodies(FILE *f, const MtModel *m)
+{
     fprintf(f, "\nground\n");
     write_shapes(f, m, MT_GROUND);
     write_markers(f, m, MT_GROUND);
@@ -1662,6 +1667,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         write_markers(f, m, i);
         fprintf(f, "end\n");
     }
+}
+
+/* The canonical text of joints, drivers, couplings and initial conditions. */
+static void write_joints(FILE *f, const MtModel *m)
+{
+    char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     if (m->njoint) fputc('\n', f);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
@@ -1748,6 +1759,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         }
         fputc('\n', f);
     }
+}
+
+/* The canonical text of springs and force elements. */
+static void write_forces(FILE *f, const MtModel *m)
+{
+    char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
         fprintf(f, "spring %s %s %s", sp->name, mt_model_marker_ref(m, sp->mi, a, sizeof a), mt_model_marker_ref(m, sp->mj, b, sizeof b));
@@ -1774,6 +1791,12 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
             if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
         fputc('\n', f);
     }
+}
+
+/* The canonical text of sensors. */
+static void write_sensors(FILE *f, const MtModel *m)
+{
+    char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     static const char *const comps[] = {"x", "y", "z", "mag"};
     static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
     static const char *const parts[] = {"total", "constraint", "friction", "driver"};
@@ -1805,6 +1828,11 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         if (ss->unit[0]) fprintf(f, " unit %s", ss->unit);
         fputc('\n', f);
     }
+}
+
+/* The canonical text of control channels, events and plots. */
+static void write_controls(FILE *f, const MtModel *m)
+{
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];
         fprintf(f, "control %s %s input {%s}", c->name, mt_control_kind_name(c->kind), c->input);
@@ -1853,6 +1881,16 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
         if (ps->x[0]) fprintf(f, " against %s", ps->x);
         fputc('\n', f);
     }
+}
+
+MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
+{
+    write_head(f, m);
+    write_bodies(f, m);
+    write_joints(f, m);
+    write_forces(f, m);
+    write_sensors(f, m);
+    write_controls(f, m);
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));
     return MT_OK;
 }
