@@ -116,6 +116,7 @@ typedef struct MtSystem {
     size_t nfcache;        /* length of MtState.fcache */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
     unsigned char commit_kin; /* mt_state_commit has angles to follow (COORD rows, torsion springs, contacts) */
+    unsigned char assembled;  /* mt_system_assemble has run: states may be made */
 } MtSystem;
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
@@ -231,9 +232,17 @@ void mt_state_init_lean(MtState *st);
 /* Body of index i of a u-layout vector (rigid part, then modal parts). */
 int mt_u_body(const MtSystem *s, int i);
 
-/* Compiles a validated model (copied, so the model may be edited afterwards);
- * detects redundant equations at the initial configuration. */
+/* Compiles a validated model (copied, so the model may be edited afterwards)
+ * into the numeric system; evaluates nothing. Enough to list result columns
+ * (mt_csv_new); a run or an analysis needs mt_system_assemble first. */
 MtSystem *mt_system_compile(const MtModel *m, MtError *err);
+/* The compiled system at its initial configuration (mt_assembly.c): the
+ * references of couplers and screws, the redundant equations (a rank-revealing
+ * factor there and after a small admissible motion; dep, ndep, nspecial) and
+ * the degrees of freedom. Call once after mt_system_compile, before
+ * mt_state_new (which refuses a system not assembled) and before changing
+ * s->solver. On failure the caller frees the system. */
+MtStatus mt_system_assemble(MtSystem *s, MtError *err);
 void mt_system_free(MtSystem *s);
 
 /* Pivots below this fraction of their diagonal are raised to it during a run,
@@ -246,8 +255,11 @@ void mt_system_free(MtSystem *s);
 /* Name of the joint, driver or coupling behind constraint block k. */
 const char *mt_block_name(const MtSystem *s, int k);
 
-/* New state at the model's initial conditions (not yet assembled). */
+/* New state at the model's initial conditions (not yet assembled: mt_run
+ * does that) of an assembled system. */
 MtState *mt_state_new(const MtSystem *s, MtError *err);
+/* The same for a system still being assembled (mt_system_assemble only). */
+MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
 void mt_state_free(MtState *st);
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.

@@ -40,6 +40,7 @@ static MtSystem *compile(MtModel *m)
 {
     MtError err = {0};
     MtSystem *s = m ? mt_system_compile(m, &err) : NULL;
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL, "compile: %s", err.msg);
     if (!s) exit(1);
     return s;
