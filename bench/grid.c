@@ -241,11 +241,11 @@ int main(int argc, char **argv)
         gall = 0;
         for (int k = 0; k < sys->nrow; k++) gall = fmax(gall, fabs(st->g[k]));
         used_pcg = st->pre != NULL;
-        nfactor = st->nfactor;
-        npcg = st->npcg;
-        npcg_iter = st->npcg_iter;
-        nreuse = st->nreuse;
-        nnext = st->nnext;
+        nfactor = st->stats.nfactor;
+        npcg = st->stats.npcg;
+        npcg_iter = st->stats.npcg_iter;
+        nreuse = st->stats.nreuse;
+        nnext = st->stats.nnext;
         mt_state_free(st);
     }
     Track tr = {0, 0, 0};

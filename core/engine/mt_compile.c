@@ -541,7 +541,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanim); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->lean.blk); free(st->lean.row); free(st->lean.body); free(st->lean.mask); free(st->lean.ground); free(st->lean.im); free(st->lean.c); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
@@ -582,15 +582,15 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err)
     st->fcache = calloc(s->nfcache + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork || !st->fcache) goto nomem;
     st->dlean = calloc(MT_LEAN * nk, sizeof(double)); /* row nblock: padding lanes write there */
-    st->leanblk = malloc(sizeof(int) * (nk + MT_LW));
-    st->leanrow = malloc(sizeof(int) * (nk + MT_LW));
-    st->leanbody = malloc(sizeof(int) * 2 * (nk + MT_LW));
-    st->leanmask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
-    st->leanground = malloc(nk / MT_LW + 1);
-    st->leanc = calloc(8 * (nk + MT_LW), sizeof(double));
-    st->leanim = calloc(2 * nk, sizeof(double));
+    st->lean.blk = malloc(sizeof(int) * (nk + MT_LW));
+    st->lean.row = malloc(sizeof(int) * (nk + MT_LW));
+    st->lean.body = malloc(sizeof(int) * 2 * (nk + MT_LW));
+    st->lean.mask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
+    st->lean.ground = malloc(nk / MT_LW + 1);
+    st->lean.c = calloc(8 * (nk + MT_LW), sizeof(double));
+    st->lean.im = calloc(2 * nk, sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
-    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn || !st->leanim)
+    if (!st->dlean || !st->lean.blk || !st->lean.row || !st->lean.body || !st->lean.mask || !st->lean.ground || !st->lean.c || !st->qn || !st->lean.im)
         goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
@@ -660,8 +660,8 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err)
         int lean = s->block[k].lean && s->block[l].lean && !add;
         st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add, lean} : (MtPair){k, sk, l, sl, slot, add, lean};
     }
-    st->leanpairs = 1;
-    for (int p = 0; p < st->npair; p++) st->leanpairs &= st->pair[p].lean;
+    st->lean.pairs = 1;
+    for (int p = 0; p < st->npair; p++) st->lean.pairs &= st->pair[p].lean;
     return st;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory creating the solver state"));

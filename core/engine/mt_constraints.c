@@ -266,34 +266,34 @@ void mt_state_init_lean(MtState *st)
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
             st->dlean[MT_LEAN * k + 30 + sd] = im;
-            st->leanim[2 * k + sd] = im;
+            st->lean.im[2 * k + sd] = im;
         }
-        st->leanblk[n++] = k;
+        st->lean.blk[n++] = k;
     }
-    st->nlean = n;
-    st->alldiag = !s->nflex;
-    for (int b = 0; b < s->nbody; b++) st->alldiag &= mt_inertia_diagonal(s, b);
-    st->leanchain = !s->nflex && n == s->nblock && n == s->nbody;
-    for (int i = 0; i < n && st->leanchain; i++) {
-        const MtCBlock *b = &s->block[st->leanblk[i]];
-        st->leanchain = b->body[0] == i && (i ? b->body[1] == i - 1 : b->body[1] < 0);
+    st->lean.n = n;
+    st->lean.alldiag = !s->nflex;
+    for (int b = 0; b < s->nbody; b++) st->lean.alldiag &= mt_inertia_diagonal(s, b);
+    st->lean.chain = !s->nflex && n == s->nblock && n == s->nbody;
+    for (int i = 0; i < n && st->lean.chain; i++) {
+        const MtCBlock *b = &s->block[st->lean.blk[i]];
+        st->lean.chain = b->body[0] == i && (i ? b->body[1] == i - 1 : b->body[1] < 0);
     }
     for (int i = 0; i < (n + MT_LW - 1) / MT_LW * MT_LW; i++) {
         int g = i / MT_LW, l = i % MT_LW, pad = i >= n;
-        const MtCBlock *b = &s->block[st->leanblk[pad ? i - l : i]]; /* padding repeats lane 0 */
-        double *c = st->leanc + 8 * MT_LW * g + l;
-        if (pad) st->leanblk[i] = s->nblock;
-        st->leanrow[i] = pad ? -1 : b->row0;
-        if (l == 0) st->leanground[g] = 0;
+        const MtCBlock *b = &s->block[st->lean.blk[pad ? i - l : i]]; /* padding repeats lane 0 */
+        double *c = st->lean.c + 8 * MT_LW * g + l;
+        if (pad) st->lean.blk[i] = s->nblock;
+        st->lean.row[i] = pad ? -1 : b->row0;
+        if (l == 0) st->lean.ground[g] = 0;
         for (int sd = 0; sd < 2; sd++) {
             const double *pos = s->mpos + 3 * (sd ? b->mj : b->mi);
             for (int a = 0; a < 3; a++) c[MT_LW * (3 * sd + a)] = pos[a];
             c[MT_LW * (6 + sd)] = st->dlean[MT_LEAN * (b - s->block) + 30 + sd];
             /* a ground side reads the other side's body, masked to zero (both are never ground: mt_compile.c) */
             int gr = b->body[sd] < 0;
-            st->leanbody[2 * i + sd] = b->body[gr ? 1 - sd : sd];
-            st->leanmask[MT_LW * (2 * g + sd) + l] = gr ? 0 : -1;
-            st->leanground[g] |= (unsigned char)gr;
+            st->lean.body[2 * i + sd] = b->body[gr ? 1 - sd : sd];
+            st->lean.mask[MT_LW * (2 * g + sd) + l] = gr ? 0 : -1;
+            st->lean.ground[g] |= (unsigned char)gr;
         }
     }
 }
@@ -324,7 +324,7 @@ void mt_lean_expand(const MtState *st, int k)
 #define LEAN_BACK(p, c) __builtin_shuffle(__builtin_shuffle(p, c, (MtMask){2, 3, 4, 5}), c, (MtMask){1, 4, 3, 6})
 
 /* One group gi of lean_rows. pre: NULL to gather the inputs from R, Jwinv,
- * q, u and a0, or those of a lean chain's group (st->leanchain) in lanes:
+ * q, u and a0, or those of a lean chain's group (st->lean.chain) in lanes:
  * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
  * lane with the first three of pre[0] is side 1 (mt_lean_group). With
  * dslot, A(k,k) also goes straight to the factor's storage (mt_assemble then
@@ -339,11 +339,11 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
 /* field f[i] of this side's inputs, from pre or gathered at the offsets o of array A */
 #define LEAN_IN(f, A, i) (!pre ? LANES(A, o, i) : sd ? LEAN_BACK(pre[1]->f[i], pre[0]->f[i]) : pre[0]->f[i])
     {
-        const double *C = st->leanc + 8 * MT_LW * gi;
-        const int *body = st->leanbody + 2 * MT_LW * gi, *blk = st->leanblk + MT_LW * gi, *row = st->leanrow + MT_LW * gi;
+        const double *C = st->lean.c + 8 * MT_LW * gi;
+        const int *body = st->lean.body + 2 * MT_LW * gi, *blk = st->lean.blk + MT_LW * gi, *row = st->lean.row + MT_LW * gi;
         MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
-        int ground = st->leanground[gi];
-        if (ground) memcpy(gm, st->leanmask + 2 * MT_LW * gi, sizeof gm);
+        int ground = st->lean.ground[gi];
+        if (ground) memcpy(gm, st->lean.mask + 2 * MT_LW * gi, sizeof gm);
         MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
         MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
 #pragma GCC unroll 2
@@ -422,7 +422,7 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
         double *dl[MT_LW];
         for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
         /* an inner stage leaves A(k,k) to the factor's storage and σ/m as it was (a constant) */
-        mt_lanes_put(dl, dslot && st->stage ? 24 : MT_LEAN, out);
+        mt_lanes_put(dl, dslot && st->lean.stage ? 24 : MT_LEAN, out);
         MtLanes ga[3], gda[3], ha[3], v[3];
         for (int a = 0; a < 3; a++) {
             ga[a] = p[0][a] - p[1][a];
@@ -432,7 +432,7 @@ static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, i
         }
         if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
             for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
-        int r0 = row[0], keep = !dslot || !st->stage; /* an inner stage wants the right-hand side only */
+        int r0 = row[0], keep = !dslot || !st->lean.stage; /* an inner stage wants the right-hand side only */
         if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
             unsigned long long o8;
             unsigned o4;
@@ -475,7 +475,7 @@ MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLean
 static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
                                                      double c0, double c1, double *restrict rhs)
 {
-    for (int gi = 0, ngroup = (st->nlean + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
+    for (int gi = 0, ngroup = (st->lean.n + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
 }
 
 /* Rows of a block that is not lean. */
@@ -666,7 +666,7 @@ MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const d
 {
     const MtSystem *s = st->sys;
     lean_rows(st, q, u, 0, 0, NULL);
-    if (st->nlean < s->nblock)
+    if (st->lean.n < s->nblock)
         for (int k = 0; k < s->nblock; k++)
             if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }
@@ -676,7 +676,7 @@ MT_HOT void mt_stage_constraints_rhs(MtState *st, double t, const double *q, con
 {
     const MtSystem *s = st->sys;
     lean_rows(st, q, u, c0, c1, rhs);
-    if (st->nlean < s->nblock)
+    if (st->lean.n < s->nblock)
         for (int k = 0; k < s->nblock; k++)
             if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }

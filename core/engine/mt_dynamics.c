@@ -213,7 +213,7 @@ static inline int diagonal4(const MtSystem *s, int b)
 }
 
 /* mt_eval's body pass; rigid bodies four at a time. With rows (lean chains,
- * st->leanchain, and done) also the constraint rows and the right-hand side
+ * st->lean.chain, and done) also the constraint rows and the right-hand side
  * (mt_stage_constraints_rhs with c0, c1, rhs), each group of blocks right
  * after the group of bodies it reads on side 0: its inputs go over in
  * vectors, not gathered back from R, Jwinv, q, u and a0. */
@@ -242,10 +242,10 @@ MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, cons
     int have = 0; /* prev holds the previous group's side 0 */
     /* an inner stage: groups below blean write only what the rows and acc need; a part-filled
      * last group gathers its lane 0's side 1 from the state, so the group before writes it all */
-    int blean = !st->stage || !rows || !st->alldiag ? 0 : s->nbody % MT_LW ? s->nbody - s->nbody % MT_LW - MT_LW : s->nbody;
+    int blean = !st->lean.stage || !rows || !st->lean.alldiag ? 0 : s->nbody % MT_LW ? s->nbody - s->nbody % MT_LW - MT_LW : s->nbody;
     if (!s->nflex)
         for (; b + MT_LW <= s->nbody; b += MT_LW) {
-            if (st->alldiag || diagonal4(s, b)) {
+            if (st->lean.alldiag || diagonal4(s, b)) {
                 body_eval4(st, q, u, done, b, rows ? cur : NULL, b < blean);
                 if (!rows) continue;
                 if (!have) lean_in_body(st, q, u, b - 1, prev);
@@ -353,7 +353,7 @@ static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, c
         yp[l] = Lb + 6 + 9 * pr->sc;
         slot[l] = pr->slot;
         sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
-        iml[l] = (pr->sr ? -1 : 1) * st->leanim[2 * pr->c + pr->sc];
+        iml[l] = (pr->sr ? -1 : 1) * st->lean.im[2 * pr->c + pr->sc];
     }
     MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
     MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
@@ -412,14 +412,14 @@ MT_HOT void mt_assemble(MtState *st)
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
     /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
-    for (int i = st->leandiag ? st->nlean : 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
-        int k = st->leanblk[i];
+    for (int i = st->lean.diag ? st->lean.n : 0; i < st->lean.n; i++) { /* computed by mt_stage_constraints */
+        int k = st->lean.blk[i];
         double *D = st->dslot[k];
         const double *dl = st->dlean + MT_LEAN * k + 24;
         D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
     }
-    st->leandiag = 0; /* a later assembly (re-detection, projections) copies them */
-    for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
+    st->lean.diag = 0; /* a later assembly (re-detection, projections) copies them */
+    for (int k = 0; k < s->nblock && st->lean.n < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
         if (b->lean) continue;
@@ -435,7 +435,7 @@ MT_HOT void mt_assemble(MtState *st)
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
     int p0 = 0;
-    if (st->leanpairs) /* all lean (chains, trees of spherical joints): straight groups of four */
+    if (st->lean.pairs) /* all lean (chains, trees of spherical joints): straight groups of four */
         for (; p0 + MT_LW <= st->npair; p0 += MT_LW) {
             int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
             sph_pair4(st, pi);
@@ -500,16 +500,16 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
-    if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
-        for (int i = 0; i < st->nlean; i++) {
-            const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
-            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->leanim[2 * st->leanblk[i]];
+    if (st->lean.chain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
+        for (int i = 0; i < st->lean.n; i++) {
+            const double *L0 = st->dlean + MT_LEAN * st->lean.blk[i], *lam = lambda + st->lean.row[i];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->lean.im[2 * st->lean.blk[i]];
             const double *y = L0 + 6;
             a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
             for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
-            if (i + 1 < st->nlean) {
-                const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
-                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->leanim[2 * st->leanblk[i + 1] + 1];
+            if (i + 1 < st->lean.n) {
+                const double *L1 = st->dlean + MT_LEAN * st->lean.blk[i + 1], *lb = lambda + st->lean.row[i + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->lean.im[2 * st->lean.blk[i + 1] + 1];
                 y = L1 + 6 + 9;
                 a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
                 for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);
@@ -518,14 +518,14 @@ MT_HOT static void add_reactions(const MtState *st, const double *lambda, double
         }
         return;
     }
-    if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
-        for (int i = 0; i < st->nlean; i++) {
-            const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
+    if (st->lean.n == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
+        for (int i = 0; i < st->lean.n; i++) {
+            const double *lam = lambda + st->lean.row[i], *L = st->dlean + MT_LEAN * st->lean.blk[i];
             double l0 = lam[0], l1 = lam[1], l2 = lam[2];
             for (int side = 0; side < 2; side++) {
-                if (!st->leanmask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
+                if (!st->lean.mask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
                 const double *y = L + 6 + 9 * side;
-                double *o = out + 6 * st->leanbody[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
+                double *o = out + 6 * st->lean.body[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
                 o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
                 for (int c = 0; c < 3; c++) o[3 + c] += sg * (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
             }
@@ -620,16 +620,16 @@ static void free_acc(MtState *st)
 MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
 {
     const MtSystem *s = st->sys;
-    st->nevals++;
+    st->stats.nevals++;
     /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
     int done = mt_gravity_only(s);
     double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
     double Om = s->model->loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
     int feedback = s->model->loops == MT_LOOPS_PENALTY || s->model->loops == MT_LOOPS_MLF;
-    int rows = done && st->leanchain && !feedback && s->nrow; /* the body pass does the rows too */
+    int rows = done && st->lean.chain && !feedback && s->nrow; /* the body pass does the rows too */
     stage_bodies_eval(st, q, u, done, rows, c0, c1, rhs);
-    st->leandiag = rows;
+    st->lean.diag = rows;
     if (!done) {
         stage_forces(st, t, q, u);
         free_acc(st);
@@ -645,7 +645,7 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             for (int r = 0; r < b->nrow; r++)
                 rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->loops == MT_LOOPS_MLF);
         }
-        for (int k = 0; k < s->nblock && !feedback && st->nlean < s->nblock; k++) {
+        for (int k = 0; k < s->nblock && !feedback && st->lean.n < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];
             if (b->lean) continue; /* mt_stage_constraints_rhs did it */
             for (int r = 0; r < b->nrow; r++) {
@@ -701,7 +701,7 @@ void mt_state_redetect(MtState *st)
     int bad = -1;
     /* rows near dependence become compliant (MT_NEAR_TOL) */
     mt_bchol_factor(st->chol, 1, MT_NEAR_TOL, &bad);
-    st->nfactor++;
+    st->stats.nfactor++;
     for (int k = 0; k < s->nblock; k++)
         for (int j = 0; j < s->block[k].nrow; j++) {
             int r = s->block[k].row0 + j;
@@ -716,7 +716,7 @@ void mt_state_redetect(MtState *st)
     if (st->nnear) { /* else the factor just made is one of A with nothing new out */
         mt_assemble(st);
         mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
-        st->nfactor++;
+        st->stats.nfactor++;
     }
     for (int r = 0; r < s->nrow; r++)
         if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) {

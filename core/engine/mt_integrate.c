@@ -40,13 +40,13 @@ static inline __attribute__((always_inline)) MtStatus deriv_into(MtState *st, do
     stage = stage && mt_gravity_only(s);
     if (stage) {
         st->acc = dy + nq;
-        st->stage = 1;
+        st->lean.stage = 1;
     }
     st->dq = dy;
     MtStatus rc = mt_eval(st, t, q, u, err);
     st->dq = NULL;
     st->acc = acc;
-    st->stage = 0;
+    st->lean.stage = 0;
     st->zcur = st->z;
     if (rc) return rc;
     for (int i = 0; i < s->nmodal; i++) dy[7 * s->nbody + i] = u[6 * s->nbody + i]; /* ẇ */
@@ -429,11 +429,11 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
         memcpy(yv, st->q, sizeof(double) * (size_t)o.nq);
         memcpy(yv + o.nq, st->u, sizeof(double) * (size_t)o.nu);
         if (s->naux) memcpy(yv + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
-        long e0 = st->nevals;
+        long e0 = st->stats.nevals;
         if (sv->method == MT_METHOD_ADAMS) rc = mt_run_adams(&o, yv, sv, fn, user, cancel, stats, err);
         else rc = mt_run_implicit(&o, yv, sv, fn, user, cancel, stats, err);
-        if (stats) stats->evals = st->nevals - e0;
-    if (stats) stats->regularised = st->nregularised;
+        if (stats) stats->evals = st->stats.nevals - e0;
+    if (stats) stats->regularised = st->stats.nregularised;
         free(yv);
         return rc;
     }
@@ -444,11 +444,11 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
     memcpy(y, st->q, sizeof(double) * (size_t)o.nq);
     memcpy(y + o.nq, st->u, sizeof(double) * (size_t)o.nu);
     if (s->naux) memcpy(y + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
-    long e0 = st->nevals;
+    long e0 = st->stats.nevals;
     if (sv->method == MT_METHOD_RK4) rc = run_rk4(&o, y, sv, fn, user, cancel, stats, err, work);
     else rc = run_dp54(&o, y, sv, fn, user, cancel, stats, err, work);
-    if (stats) stats->evals = st->nevals - e0;
-    if (stats) stats->regularised = st->nregularised;
+    if (stats) stats->evals = st->stats.nevals - e0;
+    if (stats) stats->regularised = st->stats.nregularised;
     free(work);
     return rc;
 }

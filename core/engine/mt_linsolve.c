@@ -103,22 +103,22 @@ MT_HOT int mt_lin_solve(MtState *st, const double *q, double *x, int *bad)
         double d = q_dist(st, q);
         if (d == 0) { /* A is the matrix factored (RK4's first stage after the step's re-detection): a direct solve */
             mt_bchol_solve(st->pre, x);
-            st->nreuse++;
+            st->stats.nreuse++;
             return 0;
         }
         if (st->pre_maxit > 0 && d <= st->pre_dlim) {
             int it = mt_bchol_pcg(st->chol, st->pre, x, LIN_TOL, st->pre_maxit);
             if (it >= 0) {
-                st->npcg++;
-                st->npcg_iter += it;
+                st->stats.npcg++;
+                st->stats.npcg_iter += it;
                 return 0;
             }
             st->pre_dlim = 0.5 * d; /* did not converge (x is b again): solve directly */
         } else if (st->pre_maxit > 0) st->pre_dlim *= 1.02;
     }
     if (mt_bchol_factor_solve(st->chol, MT_PIVOT_REG, bad, x)) return -1;
-    st->nfactor++;
-    if (mt_bchol_regularised(st->chol)) st->nregularised++;
+    st->stats.nfactor++;
+    if (mt_bchol_regularised(st->chol)) st->stats.nregularised++;
     if (st->pre) keep_factor(st, q);
     return 0;
 }
@@ -147,6 +147,6 @@ int mt_lin_serves_next_step(MtState *st)
     for (int r = 0; r < s->nrow; r++)
         if (!st->rowoff[r] && !(ratio[r] >= MT_SPECIAL_TOL)) return 0;
     st->pre_fresh = 0;
-    st->nnext++;
+    st->stats.nnext++;
     return 1;
 }
