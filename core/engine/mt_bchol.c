@@ -929,7 +929,7 @@ MT_HOT int mt_bchol_factor_solve(MtBchol *b, double tol, int *bad_block, double 
         return 0;
     }
     /* the original diagonal: given by the caller, or saved column by column where each
-     * column has one parent (a pass of its own over the blocks cost 8 % of a chain's factor) */
+     * column has one parent (no pass of its own over the blocks) */
     int given = b->d0given;
     b->d0given = 0;
     const unsigned char *dsave = tol > 0 && !given ? b->dsave : NULL;

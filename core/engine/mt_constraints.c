@@ -16,7 +16,7 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
-#include "mt_lanes.h"
+#include "mt_kernels.h"
 
 /* ---- driver laws ---------------------------------------------------------- */
 
@@ -251,7 +251,7 @@ static void roll_rows(const MtMk *I, const MtMk *J, double R, int sphere, double
  * (σ = +1 on side 0, −1 on side 1). The identity and zero entries and W's
  * linear part never change: they are written once here, and each evaluation
  * rewrites the six r entries of G and the angular part of W only. Also puts
- * the lean blocks in lanes (groups of MT_LW) for lean_rows. */
+ * the lean blocks in lanes (groups of MT_LW) for the row kernel. */
 void mt_state_init_lean(MtState *st)
 {
     const MtSystem *s = st->sys;
@@ -312,170 +312,92 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-/* Four lean blocks side by side, one per lane (mt_lanes.h); LANES: element i of each lane's row at offset o[l] of A */
-#define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
-
-/* Rows of all lean blocks: dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
- * position rows of the Lagrange right-hand side
- *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
- * A ground side reads another body masked to zero: r = marker position, and
- * zero position, velocity, inverse inertia and acceleration. */
-/* {p[3], c[0], c[1], c[2]}: lanes one body back along a chain (two shuffles with AVX2, one with AVX-512) */
-#define LEAN_BACK(p, c) __builtin_shuffle(__builtin_shuffle(p, c, (MtMask){2, 3, 4, 5}), c, (MtMask){1, 4, 3, 6})
-
-/* One group gi of lean_rows. pre: NULL to gather the inputs from R, Jwinv,
- * q, u and a0, or those of a lean chain's group (st->lean.chain) in lanes:
- * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
- * lane with the first three of pre[0] is side 1 (mt_lean_group). With
- * dslot, A(k,k) also goes straight to the factor's storage (mt_assemble then
- * skips its copy: MtState.leandiag). */
-static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, int gi, const MtLeanIn *const *pre, int dslot,
-                                                           const double *restrict q, const double *restrict u, double c0,
-                                                           double c1, double *restrict rhs)
+/* Rows of lean block k, the reference of the row kernel (mt_kernels.h): a
+ * lone spherical joint, p_0 − p_1 = 0 with σ = +1 on side 0 and −1 on side
+ * 1. Per side, with the body's R, S = J⁻¹ in project axes, origin x, v, ω and
+ * free acceleration a (a0), and s the marker's offset in body axes (a ground
+ * side: r = s, and S, x, v, ω, a zero):
+ *   r = R·s,  p = x + r,  ṗ = v + ω × r,  c = ω × (ω × r),
+ *   y_a = S·(r × e_a)                       (W = M⁻¹Gᵀ = [σ/m e_a, σ y_a]),
+ *   A(k,k) += δ_ac/m + (r × e_a)·y_c        (G·W of the side, σ² = 1),
+ *   t = σ (a_lin + a_ang × r)               (G·a0 of the side);
+ * then g = p_0 − p_1, ġ = ṗ_0 − ṗ_1, h = c_0 − c_1 (g̈ = G·u̇ + h) and, with
+ * rhs, the Baumgarte right-hand side v = −h − c1·ġ − c0·g − t_0 − t_1 (§2.5;
+ * 0 for rows out of the solve). Into dlean (r, y, A(k,k), σ/m), g, gd, h. */
+static void lean_block_rows(MtState *st, int k, const double *q, const double *u, double c0, double c1, double *rhs)
 {
-    const double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict a0 = st->a0;
-    double *restrict gall = st->g, *restrict gdall = st->gd, *restrict hall = st->h;
-    const unsigned char *restrict off = st->rowoff;
-/* field f[i] of this side's inputs, from pre or gathered at the offsets o of array A */
-#define LEAN_IN(f, A, i) (!pre ? LANES(A, o, i) : sd ? LEAN_BACK(pre[1]->f[i], pre[0]->f[i]) : pre[0]->f[i])
-    {
-        const double *C = st->lean.c + 8 * MT_LW * gi;
-        const int *body = st->lean.body + 2 * MT_LW * gi, *blk = st->lean.blk + MT_LW * gi, *row = st->lean.row + MT_LW * gi;
-        MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
-        int ground = st->lean.ground[gi];
-        if (ground) memcpy(gm, st->lean.mask + 2 * MT_LW * gi, sizeof gm);
-        MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
-        MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
-#pragma GCC unroll 2
-        for (int sd = 0; sd < 2; sd++) { /* unrolled: pre's fields are read in place, not copied */
-            /* in phases, each with its own offsets: pointers for all five arrays and four lanes at once
-             * did not fit in the registers */
-            int o[MT_LW];
-            for (int l = 0; l < MT_LW; l++) o[l] = 9 * body[2 * l + sd];
-            MtMask m = gm[sd];
-            MtLanes pos0, pos1, pos2, im;
-            memcpy(&pos0, C + MT_LW * (3 * sd), sizeof(MtLanes));
-            memcpy(&pos1, C + MT_LW * (3 * sd + 1), sizeof(MtLanes));
-            memcpy(&pos2, C + MT_LW * (3 * sd + 2), sizeof(MtLanes));
-            memcpy(&im, C + MT_LW * (6 + sd), sizeof(MtLanes));
-            MtLanes r0 = LEAN_IN(R, Rall, 0) * pos0 + LEAN_IN(R, Rall, 1) * pos1 + LEAN_IN(R, Rall, 2) * pos2;
-            MtLanes r1 = LEAN_IN(R, Rall, 3) * pos0 + LEAN_IN(R, Rall, 4) * pos1 + LEAN_IN(R, Rall, 5) * pos2;
-            MtLanes r2 = LEAN_IN(R, Rall, 6) * pos0 + LEAN_IN(R, Rall, 7) * pos1 + LEAN_IN(R, Rall, 8) * pos2;
-            MtLanes S0 = LEAN_IN(S, Sall, 0), S1 = LEAN_IN(S, Sall, 1), S2 = LEAN_IN(S, Sall, 2), S3 = LEAN_IN(S, Sall, 3);
-            MtLanes S4 = LEAN_IN(S, Sall, 4), S5 = LEAN_IN(S, Sall, 5), S6 = LEAN_IN(S, Sall, 6), S7 = LEAN_IN(S, Sall, 7);
-            MtLanes S8 = LEAN_IN(S, Sall, 8);
-            if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
-                r0 = MT_SEL(m, r0, pos0); r1 = MT_SEL(m, r1, pos1); r2 = MT_SEL(m, r2, pos2);
-                S0 = MT_AND(m, S0); S1 = MT_AND(m, S1); S2 = MT_AND(m, S2); S3 = MT_AND(m, S3); S4 = MT_AND(m, S4);
-                S5 = MT_AND(m, S5); S6 = MT_AND(m, S6); S7 = MT_AND(m, S7); S8 = MT_AND(m, S8);
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *L = st->dlean + MT_LEAN * k;
+    double p[2][3], vp[2][3], c[2][3], t[2][3];
+    double d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0; /* lower triangle of A(k,k) */
+    for (int sd = 0; sd < 2; sd++) {
+        int bd = b->body[sd];
+        const double *pos = s->mpos + 3 * (sd ? b->mj : b->mi);
+        double im = bd >= 0 ? (sd ? -1.0 : 1.0) / s->mass[bd] : 0; /* σ/m */
+        double r[3] = {pos[0], pos[1], pos[2]}, S[9] = {0}, x[3] = {0}, v[3] = {0}, w[3] = {0}, a[6] = {0};
+        if (bd >= 0) {
+            const double *R = st->R + 9 * bd;
+            for (int i = 0; i < 3; i++) r[i] = R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2];
+            for (int i = 0; i < 9; i++) S[i] = st->Jwinv[9 * bd + i];
+            for (int i = 0; i < 3; i++) {
+                x[i] = q[7 * bd + i];
+                v[i] = u[6 * bd + i];
+                w[i] = u[6 * bd + 3 + i];
             }
-            /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
-            MtLanes y[3][3] = {{r2 * S1 - r1 * S2, r2 * S4 - r1 * S5, r2 * S7 - r1 * S8},
-                               {r0 * S2 - r2 * S0, r0 * S5 - r2 * S3, r0 * S8 - r2 * S6},
-                               {r1 * S0 - r0 * S1, r1 * S3 - r0 * S4, r1 * S6 - r0 * S7}};
-            for (int a = 0; a < 3; a++)
-                for (int i = 0; i < 3; i++) out[6 + 9 * sd + 3 * a + i] = y[a][i];
-            /* this side's part of A(k,k) = G W: δ/m + (r × e_a)·y_c (σ² = 1), lower triangle */
-            out[30 + sd] = im;
-            if (sd) im = -im;
-            d00 += im + r2 * y[0][1] - r1 * y[0][2];
-            d10 += r0 * y[0][2] - r2 * y[0][0];
-            d11 += im - r2 * y[1][0] + r0 * y[1][2];
-            d20 += r1 * y[0][0] - r0 * y[0][1];
-            d21 += r1 * y[1][0] - r0 * y[1][1];
-            d22 += im + r1 * y[2][0] - r0 * y[2][1];
-            out[3 * sd] = r0; out[3 * sd + 1] = r1; out[3 * sd + 2] = r2;
-            for (int l = 0; l < MT_LW; l++) o[l] = 7 * body[2 * l + sd];
-            MtLanes xq0 = LEAN_IN(x, q, 0), xq1 = LEAN_IN(x, q, 1), xq2 = LEAN_IN(x, q, 2);
-            for (int l = 0; l < MT_LW; l++) o[l] = 6 * body[2 * l + sd];
-            MtLanes v0 = LEAN_IN(v, u, 0), v1 = LEAN_IN(v, u, 1), v2 = LEAN_IN(v, u, 2);
-            MtLanes w0 = LEAN_IN(w, u + 3, 0), w1 = LEAN_IN(w, u + 3, 1), w2 = LEAN_IN(w, u + 3, 2);
-            if (ground) {
-                xq0 = MT_AND(m, xq0); xq1 = MT_AND(m, xq1); xq2 = MT_AND(m, xq2);
-                v0 = MT_AND(m, v0); v1 = MT_AND(m, v1); v2 = MT_AND(m, v2); w0 = MT_AND(m, w0); w1 = MT_AND(m, w1); w2 = MT_AND(m, w2);
-            }
-            MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
-            p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
-            vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
-            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
-            if (rhs) { /* this side's σ (a_lin + a_ang × r) of the right-hand side, a = a0 */
-                MtLanes x0 = LEAN_IN(a, a0, 0), x1 = LEAN_IN(a, a0, 1), x2 = LEAN_IN(a, a0, 2);
-                MtLanes x3 = LEAN_IN(a, a0, 3), x4 = LEAN_IN(a, a0, 4), x5 = LEAN_IN(a, a0, 5);
-                if (ground) {
-                    x0 = MT_AND(m, x0); x1 = MT_AND(m, x1); x2 = MT_AND(m, x2); x3 = MT_AND(m, x3); x4 = MT_AND(m, x4); x5 = MT_AND(m, x5);
-                }
-                t[sd][0] = x0 + x4 * r2 - x5 * r1;
-                t[sd][1] = x1 + x5 * r0 - x3 * r2;
-                t[sd][2] = x2 + x3 * r1 - x4 * r0;
-                if (sd) { t[sd][0] = -t[sd][0]; t[sd][1] = -t[sd][1]; t[sd][2] = -t[sd][2]; }
-            }
+            for (int i = 0; i < 6; i++) a[i] = st->a0[6 * bd + i];
         }
-        out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
-        if (dslot) { /* and the diagonal, the factor's pivot reference (mt_bchol_diag0) */
-            double *d0 = mt_bchol_diag0(st->chol);
-            for (int l = 0; l < MT_LW && row[l] >= 0; l++) {
-                double *D = st->dslot[blk[l]];
-                D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
-                d0[row[l]] = d00[l]; d0[row[l] + 1] = d11[l]; d0[row[l] + 2] = d22[l];
-            }
+        /* r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
+        double y[3][3] = {{r[2] * S[1] - r[1] * S[2], r[2] * S[4] - r[1] * S[5], r[2] * S[7] - r[1] * S[8]},
+                          {r[0] * S[2] - r[2] * S[0], r[0] * S[5] - r[2] * S[3], r[0] * S[8] - r[2] * S[6]},
+                          {r[1] * S[0] - r[0] * S[1], r[1] * S[3] - r[0] * S[4], r[1] * S[6] - r[0] * S[7]}};
+        for (int e = 0; e < 3; e++)
+            for (int i = 0; i < 3; i++) L[6 + 9 * sd + 3 * e + i] = y[e][i];
+        L[30 + sd] = im;
+        if (sd) im = -im; /* 1/m in A */
+        d00 += im + r[2] * y[0][1] - r[1] * y[0][2];
+        d10 += r[0] * y[0][2] - r[2] * y[0][0];
+        d11 += im - r[2] * y[1][0] + r[0] * y[1][2];
+        d20 += r[1] * y[0][0] - r[0] * y[0][1];
+        d21 += r[1] * y[1][0] - r[0] * y[1][1];
+        d22 += im + r[1] * y[2][0] - r[0] * y[2][1];
+        for (int i = 0; i < 3; i++) L[3 * sd + i] = r[i];
+        double wr[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0]};
+        for (int i = 0; i < 3; i++) {
+            p[sd][i] = x[i] + r[i];
+            vp[sd][i] = v[i] + wr[i];
         }
-        double *dl[MT_LW];
-        for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
-        /* an inner stage leaves A(k,k) to the factor's storage and σ/m as it was (a constant) */
-        mt_lanes_put(dl, dslot && st->lean.stage ? 24 : MT_LEAN, out);
-        MtLanes ga[3], gda[3], ha[3], v[3];
-        for (int a = 0; a < 3; a++) {
-            ga[a] = p[0][a] - p[1][a];
-            gda[a] = vp[0][a] - vp[1][a];
-            ha[a] = c[0][a] - c[1][a];
-            v[a] = -ha[a] - c1 * gda[a] - c0 * ga[a];
-        }
-        if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
-            for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
-        int r0 = row[0], keep = !dslot || !st->lean.stage; /* an inner stage wants the right-hand side only */
-        if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
-            unsigned long long o8;
-            unsigned o4;
-            memcpy(&o8, off + r0, sizeof o8);
-            memcpy(&o4, off + r0 + 8, sizeof o4);
-            if (!rhs || !(o8 | o4)) { /* no row out of the solve among the twelve */
-                if (keep) {
-                    mt_lanes_put3(gall + r0, ga);
-                    mt_lanes_put3(gdall + r0, gda);
-                    mt_lanes_put3(hall + r0, ha);
-                }
-                if (rhs) mt_lanes_put3(rhs + r0, v);
-                return;
-            }
-        }
-        for (int l = 0; l < MT_LW; l++) {
-            int r0w = row[l];
-            if (r0w < 0) break; /* padding */
-            for (int a = 0; a < 3; a++) {
-                if (keep) {
-                    gall[r0w + a] = ga[a][l];
-                    gdall[r0w + a] = gda[a][l];
-                    hall[r0w + a] = ha[a][l];
-                }
-                if (rhs) rhs[r0w + a] = off[r0w + a] ? 0 : v[a][l];
-            }
-        }
+        c[sd][0] = w[1] * wr[2] - w[2] * wr[1];
+        c[sd][1] = w[2] * wr[0] - w[0] * wr[2];
+        c[sd][2] = w[0] * wr[1] - w[1] * wr[0];
+        t[sd][0] = a[0] + a[4] * r[2] - a[5] * r[1];
+        t[sd][1] = a[1] + a[5] * r[0] - a[3] * r[2];
+        t[sd][2] = a[2] + a[3] * r[1] - a[4] * r[0];
+        if (sd)
+            for (int i = 0; i < 3; i++) t[sd][i] = -t[sd][i];
     }
-#undef LEAN_IN
+    L[24] = d00; L[25] = d10; L[26] = d11; L[27] = d20; L[28] = d21; L[29] = d22;
+    for (int i = 0; i < 3; i++) {
+        int row = b->row0 + i;
+        st->g[row] = p[0][i] - p[1][i];
+        st->gd[row] = vp[0][i] - vp[1][i];
+        st->h[row] = c[0][i] - c[1][i];
+        if (!rhs) continue;
+        double v = -st->h[row] - c1 * st->gd[row] - c0 * st->g[row];
+        v -= t[0][i];
+        v -= t[1][i];
+        rhs[row] = st->rowoff[row] ? 0 : v;
+    }
 }
 
-MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLeanIn *in1, const double *q, const double *u,
-                          double c0, double c1, double *rhs)
+/* The lean blocks' rows: the reference, or the kernel. */
+static void lean_rows(MtState *st, const double *q, const double *u, double c0, double c1, double *rhs)
 {
-    const MtLeanIn *pre[2] = {in0, in1};
-    if (in0) /* two inlined copies: with pre a constant NULL the gathering one has no tests per input */ lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
-    else lean_rows_group(st, gi, NULL, 1, q, u, c0, c1, rhs);
-}
-
-static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
-                                                     double c0, double c1, double *restrict rhs)
-{
-    for (int gi = 0, ngroup = (st->lean.n + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
+    const MtSystem *s = st->sys;
+    if (!st->lean.reference) mt_kernel_lean_rows(st, q, u, c0, c1, rhs);
+    else
+        for (int k = 0; k < s->nblock; k++)
+            if (s->block[k].lean) lean_block_rows(st, k, q, u, c0, c1, rhs);
 }
 
 /* Rows of a block that is not lean. */

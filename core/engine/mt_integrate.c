@@ -28,7 +28,7 @@ static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *er
 /* One evaluation into dy; the body pass writes q̇ (MtState.dq). stage: an
  * inner stage of a step, whose side results in st (acc, R, f, g, …) nobody
  * reads before the next full evaluation: with only gravity acting, the
- * accelerations go straight into dy, not through st->acc (MtState.stage). */
+ * accelerations go straight into dy, not through st->acc (MtState.lean.stage). */
 static inline __attribute__((always_inline)) MtStatus deriv_into(MtState *st, double t, const double *y, double *dy,
                                                                  int stage, MtError *err)
 {
@@ -378,8 +378,8 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
 
 /* A run flushes subnormal numbers to zero (and reads them as zero) on its
  * thread: bodies at a long chain's free end turn by less than 1e-300 rad at
- * first, and arithmetic on subnormals makes the elimination up to 1.5×
- * slower; no result of interest lives below 1e-308. The caller's mode is
+ * first, and arithmetic on subnormals is slow; no result of interest lives
+ * below 1e-308. The caller's mode is
  * restored when the run ends. */
 MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                 MtRunStats *stats, MtError *err)

@@ -127,8 +127,8 @@ typedef struct {
     int lean;         /* both blocks lean and not add: written from their compact rows (mt_assemble) */
 } MtPair;
 
-/* The lean blocks' fast path (the lanes of mt_constraints.c and mt_dynamics.c,
- * and the compact loops of mt_dynamics.c): their lists, and their lanes in groups of MT_LW padded with
+/* The lean blocks' fast path (the kernels of mt_kernels.h and the compact
+ * loops of mt_dynamics.c): their lists, and their lanes in groups of MT_LW padded with
  * lanes that repeat lane 0 and are not written out. */
 typedef struct {
     int n;                 /* lean blocks */
@@ -140,14 +140,15 @@ typedef struct {
     double *im;            /* nblock x 2: σ/m of a lean block's sides, as in dlean (the hot loops read them here:
                             * inner stages then touch three of dlean's four cache lines per block) */
     double *c;             /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
-    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (the body pass takes four per vector) */
+    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (the body kernel takes four per vector) */
     int chain;             /* lean lane i is block i, joining body i (side 0) to body i − 1 (ground for i = 0):
-                            * the body pass hands its lanes to the row pass */
-    int diag;              /* the row pass wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
+                            * the body kernel hands its lanes to the row kernel */
+    int diag;              /* the row kernel wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
                             * the next mt_assemble skips their copy */
     int pairs;             /* every pair of A is lean (mt_assemble takes them in straight groups) */
     int stage;             /* set by mt_deriv_stage: only the derivative is wanted (an integrator's inner
-                            * stage); a lean chain's body and row passes skip R, Jwinv, f, a0, g, ġ, h */
+                            * stage); a lean chain's body and row kernels skip R, Jwinv, f, a0, g, ġ, h */
+    int reference;         /* evaluate by the scalar reference paths, no kernels (tests/core/test_kernels.c) */
 } MtLeanFast;
 
 /* Counters of a state's work, for statistics only. */
