@@ -15,10 +15,9 @@
  * of the resulting error in the accelerations. */
 #define LIN_TOL 1e-10
 /* AUTO: PCG when a factor costs at least this many iterations
- * (mt_bchol_costs: plate lattice 3 × 3 1.9, 5 × 5 3.4, 8 × 8 4.5, 12 × 12 6.7,
- * 20 × 20 10.0; a chain of spherical joints 0.8). RK4's third stage takes about
- * 4–6 iterations with the second stage's factor, so smaller ratios gain
- * nothing. */
+ * (mt_bchol_costs). RK4's third stage takes a few iterations with the second
+ * stage's factor, so cheaper factors gain nothing; the measured costs per
+ * model are in docs/performance.md, "Stale factor". */
 #define LIN_MIN_RATIO 6.0
 
 static const char *const linear_names[MT_LINEAR_NKINDS] = {"auto", "direct", "iterative"};
