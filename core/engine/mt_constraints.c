@@ -400,188 +400,217 @@ static void lean_rows(MtState *st, const double *q, const double *u, double c0, 
             if (s->block[k].lean) lean_block_rows(st, k, q, u, c0, c1, rhs);
 }
 
-/* Rows of a block that is not lean. */
+/* SPH, p_i − p_j = 0 (3 rows e_a): G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a],
+ * ġ = ṗ_i − ṗ_j, h = ω_i × (ω_i × r_i) − ω_j × (ω_j × r_j). */
+static void rows_sph(const MtMk *I, const MtMk *J, double *A, double *B, double *g, double *gd, double *h)
+{
+    double ci[3], cj[3];
+    mt_v3_cross(ci, I->wb, I->r); mt_v3_cross(ci, I->wb, ci);
+    mt_v3_cross(cj, J->wb, J->r); mt_v3_cross(cj, J->wb, cj);
+    const double *ri = I->r, *rj = J->r;
+    for (int x = 0; x < 3; x++)
+        for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
+    /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
+    A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
+    A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
+    B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
+    for (int a = 0; a < 3; a++) {
+        g[a] = I->p[a] - J->p[a];
+        gd[a] = I->vp[a] - J->vp[a];
+        h[a] = ci[a] - cj[a];
+    }
+}
+
+/* DOT, a_j · b_i = 0: G = ±(a × b) on the angular part, ġ = (ω_j − ω_i)·(a × b). */
+static void rows_dot(const MtPrim *pr, const MtMk *I, const MtMk *J, double *Gi, double *Gj, double *g, double *gd, double *h)
+{
+    const double *a = J->ax[pr->a], *bb = I->ax[pr->b];
+    double c[3], mc[3], wd[3], t1[3], t2[3], cd[3];
+    mt_v3_cross(c, a, bb);
+    mt_v3_scale(mc, c, -1);
+    set_row(Gi, Gj, NULL, mc, NULL, c);
+    mt_v3_sub(wd, J->w, I->w);
+    *g = mt_v3_dot(a, bb);
+    *gd = mt_v3_dot(wd, c);
+    mt_v3_cross(t1, J->w, a); mt_v3_cross(t1, t1, bb);
+    mt_v3_cross(t2, I->w, bb); mt_v3_cross(t2, a, t2);
+    mt_v3_add(cd, t1, t2);
+    *h = mt_v3_dot(wd, cd);
+}
+
+/* DIST, |p_i − p_j| = L: G along n = (p_i − p_j)/|p_i − p_j|. */
+static void rows_dist(const MtPrim *pr, const MtMk *I, const MtMk *J, double *Gi, double *Gj, double *g, double *gd, double *h)
+{
+    double d[3], n[3], dd[3], ri[3], rj[3], ci[3], cj[3];
+    mt_v3_sub(d, I->p, J->p);
+    double L = mt_v3_norm(d);
+    if (!(L > 1e-300)) L = 1e-300;
+    mt_v3_scale(n, d, 1 / L);
+    mt_v3_sub(dd, I->vp, J->vp);
+    mt_v3_cross(ri, I->r, n);
+    mt_v3_cross(rj, J->r, n);
+    double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
+    set_row(Gi, Gj, n, ri, mn, mrj);
+    mt_v3_cross(ci, I->wb, I->r); mt_v3_cross(ci, I->wb, ci);
+    mt_v3_cross(cj, J->wb, J->r); mt_v3_cross(cj, J->wb, cj);
+    double nd = mt_v3_dot(n, dd);
+    *g = L - pr->param;
+    *gd = nd;
+    *h = mt_v3_dot(n, ci) - mt_v3_dot(n, cj) + (mt_v3_dot(dd, dd) - nd * nd) / L;
+}
+
+/* COORD row r of block k, Σ c_k (x_k − ref_k) = f(t) at displacement, velocity
+ * or acceleration level (drivers' laws f; locks hold lockref), with the modal
+ * columns of the terms' markers on flexible bodies. */
+static void rows_coord(MtState *st, int k, const MtPrim *pr, int r, double t, const double *q, const double *u, int flexb)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *g = st->g + b->row0 + r, *gd = st->gd + b->row0 + r, *h = st->h + b->row0 + r;
+    double val = 0, rate = 0, hh = 0;
+    int single_angle = pr->nterm == 1 && pr->term[0].angle && b->kind == MT_BLOCK_DRIVER;
+    for (int tt = 0; tt < pr->nterm; tt++) {
+        const MtTerm *tm = &pr->term[tt];
+        MtMk TI, TJ;
+        double gi[6], gj[6], th, tr;
+        mt_marker_eval(st, q, u, tm->mi, &TI);
+        mt_marker_eval(st, q, u, tm->mj, &TJ);
+        double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
+        double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
+        val += tm->coef * (x - (b->kind == MT_BLOCK_LOCK ? st->lockref[b->row0 + r] : tm->ref));
+        rate += tm->coef * tr;
+        hh += tm->coef * th;
+        double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
+        if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
+        for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
+        if (flexb) { /* modal columns of the term's markers on flexible bodies */
+            if (s->mflex[tm->mi] >= 0)
+                hh += mt_flex_row(st, q, u, tm->mi, gi, tm->coef, st->Gw + b->gwoff[tm->si] + r * mt_body_modes(s, b->body[tm->si]));
+            if (s->mflex[tm->mj] >= 0)
+                hh += mt_flex_row(st, q, u, tm->mj, gj, tm->coef, st->Gw + b->gwoff[tm->sj] + r * mt_body_modes(s, b->body[tm->sj]));
+        }
+    }
+    double f = 0, fd = 0, fdd = 0;
+    if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
+    switch (pr->level) {
+    case MT_LEVEL_DISP:
+        *g = single_angle ? wrap(val - f) : val - f; /* angle drivers may turn many revolutions */
+        *gd = rate - fd;
+        *h = hh - fdd;
+        break;
+    case MT_LEVEL_VEL:
+        *g = 0;
+        *gd = rate - f;
+        *h = hh - fd;
+        break;
+    default:
+        *g = *gd = 0;
+        *h = hh - f;
+    }
+}
+
+/* Modal columns of block k's two-marker rows on flexible bodies (COORD rows
+ * do theirs), and their part of h. */
+static void modal_rows(MtState *st, int k, const double *q, const double *u)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *h = st->h + b->row0;
+    for (int sd = 0; sd < 2 && sd < b->nside; sd++) {
+        int mk = sd == 0 ? b->mi : b->mj;
+        if (b->gwoff[sd] < 0 || s->mflex[mk] < 0) continue;
+        int N = mt_body_modes(s, b->body[sd]), rr = 0;
+        for (int pp = 0; pp < b->nprim; pp++) {
+            int w = (b->prim[pp].kind == MT_PRIM_SPH || b->prim[pp].kind == MT_PRIM_ROLL) ? 3 : 1;
+            if (b->prim[pp].kind != MT_PRIM_COORD)
+                for (int x = rr; x < rr + w; x++)
+                    h[x] += mt_flex_row(st, q, u, mk, mt_state_G(st, k, sd) + 6 * x, 1.0, st->Gw + b->gwoff[sd] + x * N);
+            rr += w;
+        }
+    }
+}
+
+/* W = M⁻¹ Gᵀ per side of block k (ground sides are never read). */
+static void block_W(MtState *st, int k)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    int nr = b->nrow;
+    for (int side = 0; side < b->nside; side++) {
+        int bd = b->body[side];
+        if (bd < 0) continue;
+        double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
+        if (b->gwoff[side] >= 0) {
+            int N = mt_body_modes(s, bd);
+            const double *Gws = st->Gw + b->gwoff[side];
+            double *Wws = st->Ww + b->gwoff[side];
+            for (int rr = 0; rr < nr; rr++) {
+                memcpy(Ws + 6 * rr, Gs + 6 * rr, sizeof(double) * 6);
+                memcpy(Wws + rr * N, Gws + rr * N, sizeof(double) * (size_t)N);
+                mt_flex_solve(st, bd, Ws + 6 * rr, Wws + rr * N);
+            }
+            continue;
+        }
+        double im = 1.0 / s->mass[bd];
+        const double *Ji = st->Jwinv + 9 * bd;
+        for (int rr = 0; rr < nr; rr++) {
+            mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
+            mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
+        }
+    }
+}
+
+/* Rows of a block that is not lean, primitive by primitive (the file's
+ * header lists them): G per side, g, ġ, h, then W. */
 static void stage_block(MtState *st, int k, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     const MtCBlock *b = &s->block[k];
-    {
-        int nr = b->nrow;
-        double *G0 = mt_state_G(st, k, 0);
-        if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
-        double *Gi = G0, *Gj = mt_state_G(st, k, 1);
-        double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
-        int flexb = 0;
-        for (int sd = 0; sd < b->nside; sd++)
-            if (b->gwoff[sd] >= 0) {
-                flexb = 1;
-                memset(st->Gw + b->gwoff[sd], 0, sizeof(double) * (size_t)(nr * mt_body_modes(s, b->body[sd])));
-            }
-        MtMk I, J;
-        int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
-        int two = b->prim[0].kind != MT_PRIM_COORD;
-        if (two) {
-            mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
-            mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
+    int nr = b->nrow;
+    double *G0 = mt_state_G(st, k, 0);
+    if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
+    double *Gi = G0, *Gj = mt_state_G(st, k, 1);
+    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+    int flexb = 0;
+    for (int sd = 0; sd < b->nside; sd++)
+        if (b->gwoff[sd] >= 0) {
+            flexb = 1;
+            memset(st->Gw + b->gwoff[sd], 0, sizeof(double) * (size_t)(nr * mt_body_modes(s, b->body[sd])));
         }
-        int r = 0;
-        for (int p = 0; p < b->nprim; p++) {
-            const MtPrim *pr = &b->prim[p];
-            switch (pr->kind) {
-            case MT_PRIM_SPH: {
-                /* rows e_a: G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a] */
-                double ci[3], cj[3];
-                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
-                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
-                const double *ri = I.r, *rj = J.r;
-                double *A = Gi + 6 * r, *B = Gj + 6 * r;
-                for (int x = 0; x < 3; x++)
-                    for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
-                /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
-                A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
-                A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
-                B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
-                for (int a = 0; a < 3; a++) {
-                    g[r + a] = I.p[a] - J.p[a];
-                    gd[r + a] = I.vp[a] - J.vp[a];
-                    h[r + a] = ci[a] - cj[a];
-                }
-                r += 3;
-                break;
-            }
-            case MT_PRIM_DOT: {
-                const double *a = J.ax[pr->a], *bb = I.ax[pr->b];
-                double c[3], mc[3], wd[3], t1[3], t2[3], cd[3];
-                mt_v3_cross(c, a, bb);
-                mt_v3_scale(mc, c, -1);
-                set_row(Gi + 6 * r, Gj + 6 * r, NULL, mc, NULL, c);
-                mt_v3_sub(wd, J.w, I.w);
-                g[r] = mt_v3_dot(a, bb);
-                gd[r] = mt_v3_dot(wd, c);
-                mt_v3_cross(t1, J.w, a); mt_v3_cross(t1, t1, bb);
-                mt_v3_cross(t2, I.w, bb); mt_v3_cross(t2, a, t2);
-                mt_v3_add(cd, t1, t2);
-                h[r] = mt_v3_dot(wd, cd);
-                r++;
-                break;
-            }
-            case MT_PRIM_TRANS: {
-                MtTerm tm = {.angle = 0, .axis = pr->a};
-                double rate;
-                g[r] = term_eval(&tm, &I, &J, Gi + 6 * r, Gj + 6 * r, &h[r], &rate);
-                gd[r] = rate;
-                r++;
-                break;
-            }
-            case MT_PRIM_DIST: {
-                double d[3], n[3], dd[3], ri[3], rj[3], ci[3], cj[3];
-                mt_v3_sub(d, I.p, J.p);
-                double L = mt_v3_norm(d);
-                if (!(L > 1e-300)) L = 1e-300;
-                mt_v3_scale(n, d, 1 / L);
-                mt_v3_sub(dd, I.vp, J.vp);
-                mt_v3_cross(ri, I.r, n);
-                mt_v3_cross(rj, J.r, n);
-                double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
-                set_row(Gi + 6 * r, Gj + 6 * r, n, ri, mn, mrj);
-                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
-                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
-                double nd = mt_v3_dot(n, dd);
-                g[r] = L - pr->param;
-                gd[r] = nd;
-                h[r] = mt_v3_dot(n, ci) - mt_v3_dot(n, cj) + (mt_v3_dot(dd, dd) - nd * nd) / L;
-                r++;
-                break;
-            }
-            case MT_PRIM_ROLL:
-                roll_rows(&I, &J, pr->param, pr->b, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
-                /* rows 1 and 2 are velocity-level: mark by level in mt_eval via the primitive */
-                r += 3;
-                break;
-            case MT_PRIM_COORD: {
-                double val = 0, rate = 0, hh = 0;
-                int single_angle = pr->nterm == 1 && pr->term[0].angle && b->kind == MT_BLOCK_DRIVER;
-                for (int tt = 0; tt < pr->nterm; tt++) {
-                    const MtTerm *tm = &pr->term[tt];
-                    MtMk TI, TJ;
-                    double gi[6], gj[6], th, tr;
-                    mt_marker_eval(st, q, u, tm->mi, &TI);
-                    mt_marker_eval(st, q, u, tm->mj, &TJ);
-                    double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
-                    double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
-                    val += tm->coef * (x - (b->kind == MT_BLOCK_LOCK ? st->lockref[b->row0 + r] : tm->ref));
-                    rate += tm->coef * tr;
-                    hh += tm->coef * th;
-                    double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
-                    if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
-                    for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
-                    if (flexb) { /* modal columns of the term's markers on flexible bodies */
-                        if (s->mflex[tm->mi] >= 0)
-                            hh += mt_flex_row(st, q, u, tm->mi, gi, tm->coef, st->Gw + b->gwoff[tm->si] + r * mt_body_modes(s, b->body[tm->si]));
-                        if (s->mflex[tm->mj] >= 0)
-                            hh += mt_flex_row(st, q, u, tm->mj, gj, tm->coef, st->Gw + b->gwoff[tm->sj] + r * mt_body_modes(s, b->body[tm->sj]));
-                    }
-                }
-                double f = 0, fd = 0, fdd = 0;
-                if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
-                switch (pr->level) {
-                case MT_LEVEL_DISP:
-                    g[r] = single_angle ? wrap(val - f) : val - f; /* angle drivers may turn many revolutions */
-                    gd[r] = rate - fd;
-                    h[r] = hh - fdd;
-                    break;
-                case MT_LEVEL_VEL:
-                    g[r] = 0;
-                    gd[r] = rate - f;
-                    h[r] = hh - fd;
-                    break;
-                default:
-                    g[r] = gd[r] = 0;
-                    h[r] = hh - f;
-                }
-                r++;
-                break;
-            }
-            }
+    MtMk I, J;
+    int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
+    int two = b->prim[0].kind != MT_PRIM_COORD;
+    if (two) {
+        mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
+        mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
+    }
+    int r = 0;
+    for (int p = 0; p < b->nprim; p++) {
+        const MtPrim *pr = &b->prim[p];
+        switch (pr->kind) {
+        case MT_PRIM_SPH:
+            rows_sph(&I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
+            r += 3;
+            break;
+        case MT_PRIM_DOT: rows_dot(pr, &I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r); r++; break;
+        case MT_PRIM_TRANS: { /* a_j · (p_i − p_j) = 0: a displacement term */
+            MtTerm tm = {.angle = 0, .axis = pr->a};
+            double rate;
+            g[r] = term_eval(&tm, &I, &J, Gi + 6 * r, Gj + 6 * r, &h[r], &rate);
+            gd[r] = rate;
+            r++;
+            break;
         }
-        if (flexb && two) /* modal columns of the two-marker rows (COORD rows did theirs) */
-            for (int sd = 0; sd < 2 && sd < b->nside; sd++) {
-                int mk = sd == 0 ? b->mi : b->mj;
-                if (b->gwoff[sd] < 0 || s->mflex[mk] < 0) continue;
-                int N = mt_body_modes(s, b->body[sd]), rr = 0;
-                for (int pp = 0; pp < b->nprim; pp++) {
-                    int w = (b->prim[pp].kind == MT_PRIM_SPH || b->prim[pp].kind == MT_PRIM_ROLL) ? 3 : 1;
-                    if (b->prim[pp].kind != MT_PRIM_COORD)
-                        for (int x = rr; x < rr + w; x++)
-                            h[x] += mt_flex_row(st, q, u, mk, mt_state_G(st, k, sd) + 6 * x, 1.0, st->Gw + b->gwoff[sd] + x * N);
-                    rr += w;
-                }
-            }
-        /* W = M⁻¹ Gᵀ per side (ground sides are never read) */
-        for (int side = 0; side < b->nside; side++) {
-            int bd = b->body[side];
-            if (bd < 0) continue;
-            if (b->gwoff[side] >= 0) {
-                int N = mt_body_modes(s, bd);
-                double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
-                const double *Gws = st->Gw + b->gwoff[side];
-                double *Wws = st->Ww + b->gwoff[side];
-                for (int rr = 0; rr < nr; rr++) {
-                    memcpy(Ws + 6 * rr, Gs + 6 * rr, sizeof(double) * 6);
-                    memcpy(Wws + rr * N, Gws + rr * N, sizeof(double) * (size_t)N);
-                    mt_flex_solve(st, bd, Ws + 6 * rr, Wws + rr * N);
-                }
-                continue;
-            }
-            double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
-            double im = 1.0 / s->mass[bd];
-            const double *Ji = st->Jwinv + 9 * bd;
-            for (int rr = 0; rr < nr; rr++) {
-                mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
-                mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
-            }
+        case MT_PRIM_DIST: rows_dist(pr, &I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r); r++; break;
+        case MT_PRIM_ROLL: /* rows 1 and 2 are velocity-level (mt_row_level) */
+            roll_rows(&I, &J, pr->param, pr->b, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
+            r += 3;
+            break;
+        case MT_PRIM_COORD: rows_coord(st, k, pr, r, t, q, u, flexb); r++; break;
         }
     }
+    if (flexb && two) modal_rows(st, k, q, u);
+    block_W(st, k);
 }
 
 MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
