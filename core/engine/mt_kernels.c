@@ -19,16 +19,14 @@ typedef struct {
 /* Four lean blocks side by side, one per lane (mt_lanes.h); LANES: element i of each lane's row at offset o[l] of A */
 #define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
 
-/* The lean blocks' rows, lean_block_rows of mt_constraints.c in lanes:
- * dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
- * position rows of the Lagrange right-hand side
- *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
- * A ground side reads another body masked to zero: r = marker position, and
- * zero position, velocity, inverse inertia and acceleration. */
 /* {p[3], c[0], c[1], c[2]}: lanes one body back along a chain (two shuffles with AVX2, one with AVX-512) */
 #define LEAN_BACK(p, c) __builtin_shuffle(__builtin_shuffle(p, c, (MtMask){2, 3, 4, 5}), c, (MtMask){1, 4, 3, 6})
 
-/* One group gi of mt_kernel_lean_rows. pre: NULL to gather the inputs from R, Jwinv,
+/* One group gi of the lean blocks' rows: lean_block_rows of mt_constraints.c
+ * in lanes, dlean (r, y, A(k,k)), g, ġ, h and with rhs the right-hand side
+ *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
+ * A ground side reads another body masked to zero: r = marker position, and
+ * zero position, velocity, inverse inertia and acceleration. pre: NULL to gather the inputs from R, Jwinv,
  * q, u and a0, or those of a lean chain's group (st->lean.chain) in lanes:
  * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
  * lane with the first three of pre[0] is side 1 (lean_group). With
