@@ -10,7 +10,9 @@
  *   COORD  Σ c_k (x_k − ref_k) = f(t)                     joint coordinates: angle
  *          about or displacement along an axis of j; drivers, gears, couplers
  *   ROLL   disk of radius R (centre p_i, axis z_i) touches the plane (p_j, z_j)
- *          and its contact point does not slip (2 velocity-level rows). */
+ *          and its contact point does not slip (2 velocity-level rows).
+ * Lean blocks (a lone SPH) have their own compact rows (lean_block_rows, the
+ * reference of the row kernel in mt_kernels.c). */
 #include <string.h>
 
 #include "mt_flex.h"

@@ -1,7 +1,8 @@
 /* mt_dynamics.c — one evaluation of the equations of motion (docs/design.md §2):
  * body stage (rotations, world inertia), applied and inertia forces, free
  * accelerations, constraint rows, A = G·M⁻¹·Gᵀ assembled from blocks and
- * factored, multipliers with Baumgarte stabilisation, accelerations. */
+ * factored, multipliers with Baumgarte stabilisation, accelerations. The
+ * scalar reference paths are here; their vector kernels are in mt_kernels.c. */
 #include <stdio.h>
 #include <string.h>
 
