@@ -98,6 +98,7 @@ static MtSystem *load(const char *path, const Opts *o)
         if (o->has_every) m->solver.every = o->every;
     }
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     if (!s) fail(&err);
     return s;

@@ -465,6 +465,7 @@ static int cmd_export_csv(int argc, char **argv)
                 if (!cur.sys) {
                     m = mt_store_load_model(s, NULL, &err);
                     MtSystem *cs = m ? mt_system_compile(m, &err) : NULL;
+                    if (cs && mt_system_assemble(cs, &err)) { mt_system_free(cs); cs = NULL; }
                     if (!cs || eval_init(&cur, cs, &err)) {
                         if (!cur.sys) mt_system_free(cs);
                         free(list);

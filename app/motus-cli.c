@@ -289,6 +289,7 @@ int main(int argc, char **argv)
         return rc ? fail(&err) : 0;
     }
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {

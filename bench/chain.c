@@ -130,6 +130,7 @@ int main(int argc, char **argv)
         return 1;
     }
     MtSystem *sys = mt_system_compile(m, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     if (!sys) {
         fprintf(stderr, "chain: %s\n", err.msg);
         return 1;

@@ -104,6 +104,7 @@ static int kernels(int R, double t0, int force)
     int *plates = malloc(sizeof(int) * (size_t)(R * R));
     MtModel *m = plates ? build_grid(R, R, 1e-3, t0, 0.01, plates, &err) : NULL;
     MtSystem *s = m && !mt_model_validate(m, &err) ? mt_system_compile(m, &err) : NULL;
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     MtState *st = s ? mt_state_new(s, &err) : NULL;
     MtRunStats rs;
     if (st) st->linear = MT_LINEAR_DIRECT;
@@ -203,6 +204,7 @@ int main(int argc, char **argv)
     }
     double tc0 = now_s();
     MtSystem *sys = mt_system_compile(m, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     double tc1 = now_s();
     if (!sys) {
         fprintf(stderr, "grid: %s\n", err.msg);
@@ -239,11 +241,11 @@ int main(int argc, char **argv)
         gall = 0;
         for (int k = 0; k < sys->nrow; k++) gall = fmax(gall, fabs(st->g[k]));
         used_pcg = st->pre != NULL;
-        nfactor = st->nfactor;
-        npcg = st->npcg;
-        npcg_iter = st->npcg_iter;
-        nreuse = st->nreuse;
-        nnext = st->nnext;
+        nfactor = st->stats.nfactor;
+        npcg = st->stats.npcg;
+        npcg_iter = st->stats.npcg_iter;
+        nreuse = st->stats.nreuse;
+        nnext = st->stats.nnext;
         mt_state_free(st);
     }
     Track tr = {0, 0, 0};

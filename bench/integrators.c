@@ -116,6 +116,7 @@ static double run(int pendulum, const Config *c, int reps, MtRunStats *stats, do
     MtError err = {0};
     MtModel *m = mt_model_parse(text, "<bench>", &err);
     MtSystem *s = m ? mt_system_compile(m, &err) : NULL;
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     if (!s) {
         snprintf(msg, len, "%s", err.msg);

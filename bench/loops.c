@@ -264,7 +264,8 @@ int main(int argc, char **argv)
     m->solver.correct = 0;
     MtSystem *sys = NULL;
     MtState *st = NULL;
-    if (mt_model_validate(m, &err) || !(sys = mt_system_compile(m, &err)) || !(st = mt_state_new(sys, &err))) {
+    if (mt_model_validate(m, &err) || !(sys = mt_system_compile(m, &err)) || mt_system_assemble(sys, &err) ||
+        !(st = mt_state_new(sys, &err))) {
         fprintf(stderr, "loops: %s\n", err.msg);
         return 1;
     }

@@ -76,6 +76,7 @@ static inline MtSystem *mt_test_system(const char *text)
         exit(1);
     }
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     if (!s) {
         printf("FAIL compile: %s\n", err.msg);

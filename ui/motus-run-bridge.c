@@ -394,6 +394,7 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
     }
     MtError err = {0};
     MtSystem *sys = mt_system_compile(model, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     if (!sys) {
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL, "%s", err.msg);
         return FALSE;

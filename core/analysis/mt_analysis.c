@@ -572,6 +572,7 @@ static MtSystem *static_system(const MtState *st, MtError *err)
         ds->coef[0] = v;
     }
     MtSystem *ss = mt_system_compile(m, err);
+    if (ss && mt_system_assemble(ss, err)) { mt_system_free(ss); ss = NULL; }
     mt_model_free(m);
     return ss;
 }

@@ -1,7 +1,10 @@
-/* mt_assembly.c — consistent initial positions and velocities: Newton
- * projection onto the constraints (M-orthogonal, i.e. the smallest change in
- * the kinetic-energy metric) while the coordinates the user fixed with
- * `initial` statements are held by temporary drivers. */
+/* mt_assembly.c — the initial configuration. mt_system_assemble: a compiled
+ * system evaluated there once (references of couplers and screws, redundant
+ * equations, degrees of freedom). mt_assemble_initial: consistent initial
+ * positions and velocities of a run, by Newton projection onto the
+ * constraints (M-orthogonal, i.e. the smallest change in the kinetic-energy
+ * metric) while the coordinates the user fixed with `initial` statements are
+ * held by temporary drivers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,7 @@ static MtSystem *augmented(const MtSystem *s, int rates, MtError *err)
     MtSystem *a = mt_system_compile(m, err);
     mt_model_free(m);
     if (!a) return NULL;
+    if (mt_system_assemble(a, err)) { mt_system_free(a); return NULL; }
     /* held coordinates that add no rank over-determine the mechanism */
     if (a->ndep > s->ndep) {
         char list[256] = "";
@@ -135,4 +139,110 @@ MtStatus mt_assemble_initial(MtState *st, MtError *err)
     if (!rc) rc = mt_project_velocities(st, err); /* the model's own velocity constraints (drivers included) */
     if (!rc) mt_state_commit(st);
     return rc;
+}
+
+/* ---- the system at its initial configuration (mt_system_assemble) ---- */
+
+/* Couplers' and screws' references: their coordinates at the initial configuration. */
+static void set_references(MtSystem *s, const MtState *st)
+{
+    for (int k = 0; k < s->nblock; k++) {
+        MtCBlock *b = &s->block[k];
+        for (int p = 0; p < b->nprim; p++)
+            if (b->prim[p].kind == MT_PRIM_COORD && b->kind != MT_BLOCK_DRIVER)
+                for (int t = 0; t < b->prim[p].nterm; t++) b->prim[p].term[t].ref = st->cont[3 * b->row0 + t];
+    }
+}
+
+/* Rank-revealing factor of A = G M⁻¹ Gᵀ at st->q (lock rows left out): its
+ * dependent rows are those of mt_bchol_row_dependent. */
+static void factor_rank(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    if (mt_eval(st, 0.0, st->q, st->u, NULL) != MT_OK) { /* fills G, W; the factor may fail: that is what we detect */ }
+    mt_assemble(st);
+    int bad = -1;
+    for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->lockrow[r]);
+    mt_bchol_factor(st->chol, 1, 1e-10, &bad);
+}
+
+/* Moves st about a thousandth of the model's size along a random admissible
+ * motion, positions projected back onto the constraints; 0 when there is no
+ * such motion or the projection fails. */
+static int move_admissibly(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    int nb = s->nbody;
+    MtError e2 = {0};
+    unsigned long long seed = 0x9E3779B97F4A7C15ULL;
+    double umax = 0, lscale = 1e-3;
+    if (!mt_project_positions(st, 1e-12, 50, &e2)) {
+        for (int i = 0; i < s->nu; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            st->u[i] = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
+        }
+        st->t = 0;
+        if (!mt_project_velocities(st, &e2)) {
+            for (int i = 0; i < s->nu; i++) umax = fmax(umax, fabs(st->u[i]));
+            for (int b = 0; b < nb; b++) lscale = fmax(lscale, mt_v3_norm(st->q + 7 * b));
+        }
+    }
+    if (!(umax > 1e-12)) return 0;
+    double dt = 1e-3 * fmin(lscale, 1.0) / umax; /* about a thousandth of the model's size */
+    for (int b = 0; b < nb; b++) {
+        double *qb = st->q + 7 * b, dr[4], rv[3];
+        mt_v3_axpy(qb, dt, st->u + 6 * b);
+        mt_v3_scale(rv, st->u + 6 * b + 3, dt);
+        mt_quat_from_rotvec(dr, rv);
+        mt_quat_mul(qb + 3, dr, qb + 3);
+        mt_quat_normalize(qb + 3);
+    }
+    for (int i = 0; i < s->nmodal; i++) st->q[7 * nb + i] += dt * st->u[6 * nb + i];
+    memset(st->u, 0, sizeof(double) * (size_t)s->nu);
+    return !mt_project_positions(st, 1e-12, 50, &e2);
+}
+
+MtStatus mt_system_assemble(MtSystem *s, MtError *err)
+{
+    if (s->assembled) return MT_OK;
+    /* redundant equations: rows dependent at the initial configuration */
+    MtState *st = mt_state_new_unassembled(s, err);
+    if (!st) return err && err->code ? err->code : MT_ERR_NOMEM;
+    set_references(s, st);
+    factor_rank(st);
+    for (int r = 0; r < s->nrow; r++) {
+        s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
+        s->ndep += s->dep[r];
+    }
+    mt_state_free(st);
+    /* A dependency may hold only in the initial configuration (a flat lattice of
+     * plates, a mechanism drawn at a dead centre): move a little along an
+     * admissible motion and detect again. Rows dependent there as well are
+     * structurally redundant and stay removed; the others are kept, and the
+     * regularised factor carries the run through the singular start. */
+    if (s->ndep > 0) {
+        st = mt_state_new_unassembled(s, err);
+        if (!st) return err && err->code ? err->code : MT_ERR_NOMEM;
+        if (move_admissibly(st)) {
+            factor_rank(st);
+            int n2 = 0;
+            for (int r = 0; r < s->nrow; r++) n2 += mt_bchol_row_dependent(st->chol, r);
+            if (n2 < s->ndep) { /* fewer dependencies away from the start: keep only those */
+                s->nspecial = s->ndep - n2;
+                s->ndep = n2;
+                for (int r = 0; r < s->nrow; r++) s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
+            }
+        }
+        mt_state_free(st);
+    }
+    int nlockrows = 0;
+    for (int r = 0; r < s->nrow; r++)
+        if (s->lockrow[r]) { /* not part of the mechanism until an event locks the joint */
+            nlockrows++;
+            if (s->dep[r]) { s->dep[r] = 0; s->ndep--; }
+        }
+    s->dof_grubler = s->nu - (s->nrow - nlockrows);
+    s->dof_rank = s->nu - (s->nrow - nlockrows - s->ndep);
+    s->assembled = 1;
+    return MT_OK;
 }

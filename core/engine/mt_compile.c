@@ -1,7 +1,8 @@
 /* mt_compile.c — model → numeric system: per-body mass data at the centre of
  * mass, marker offsets, constraint blocks and their coupling graph, initial
- * state, redundancy detection and degree-of-freedom counts; plus allocation of
- * the per-run state. */
+ * state; plus allocation of the per-run state. Nothing here evaluates the
+ * system: the references, redundancy detection and degree-of-freedom counts
+ * at the initial configuration are mt_system_assemble's (mt_assembly.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,38 +170,12 @@ static int uf_find(int *p, int x)
     return x;
 }
 
-MtSystem *mt_system_compile(const MtModel *m, MtError *err)
+/* ---- compile: the steps of mt_system_compile, each on the system built so far ---- */
+
+/* Mass data at the centre of mass and the initial state of every rigid body. */
+static void compile_bodies(MtSystem *s, const MtModel *m)
 {
-    if (mt_model_validate(m, err) != MT_OK) return NULL;
-    MtSystem *s = calloc(1, sizeof *s);
-    if (!s) goto nomem;
-    s->model = mt_model_copy(m);
-    if (!s->model) goto nomem;
-    int nb = s->nbody = m->nbody;
-    s->nmarker = m->nmarker;
-    s->nspring = m->nspring;
-    int nlock = 0;
-    for (int e = 0; e < m->nevent; e++) nlock += m->event[e].action == MT_ACTION_LOCK;
-    s->nblock = m->njoint + m->ndriver + m->ncouple + nlock;
-    mt_v3_copy(s->gravity, m->gravity);
-    s->solver = m->solver;
-    s->mass = malloc(sizeof(double) * (size_t)(nb + 1));
-    s->imass = malloc(sizeof(double) * (size_t)(nb + 1));
-    if (!s->imass) goto nomem;
-    s->Jc = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
-    s->Jcinv = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
-    s->bodyc = malloc(sizeof(double) * 8 * (size_t)(nb + 1));
-    s->com = malloc(sizeof(double) * 3 * (size_t)(nb + 1));
-    s->mbody = malloc(sizeof(int) * (size_t)(m->nmarker + 1));
-    s->mpos = malloc(sizeof(double) * 3 * (size_t)(m->nmarker + 1));
-    s->mrot = malloc(sizeof(double) * 9 * (size_t)(m->nmarker + 1));
-    s->block = calloc((size_t)s->nblock + 1, sizeof *s->block);
-    s->q0 = malloc(sizeof(double) * 7 * (size_t)(nb + 1));
-    s->u0 = malloc(sizeof(double) * 6 * (size_t)(nb + 1));
-    s->free_body = malloc(sizeof(int) * (size_t)(nb + 1));
-    if (!s->mass || !s->Jc || !s->Jcinv || !s->bodyc || !s->com || !s->mbody || !s->mpos || !s->mrot || !s->block || !s->q0 ||
-        !s->u0 || !s->free_body)
-        goto nomem;
+    int nb = s->nbody;
     for (int i = 0; i < nb; i++) {
         const MtBodySpec *b = &m->body[i];
         s->mass[i] = b->mass;
@@ -222,12 +197,17 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         mt_v3_add(u, b->vel, wr);
         mt_v3_copy(u + 3, b->omega);
     }
-    for (int i = 0; i < nb - nb % MT_LW; i++) { /* the body pass's constants, four bodies per vector load */
+    for (int i = 0; i < nb - nb % MT_LW; i++) { /* the body kernel's constants, four bodies per vector load */
         double *c = s->bodyc + 8 * MT_LW * (i / MT_LW) + i % MT_LW;
         const double *Ji = s->Jcinv + 9 * i, *Jc = s->Jc + 9 * i;
         double v[8] = {Ji[0], Ji[4], Ji[8], Jc[0], Jc[4], Jc[8], s->mass[i], s->imass[i]};
         for (int f = 0; f < 8; f++) c[MT_LW * f] = v[f];
     }
+}
+
+/* Marker offsets from their body's centre of mass, and their axes. */
+static void compile_markers(MtSystem *s, const MtModel *m)
+{
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];
         s->mbody[k] = mk->body;
@@ -235,116 +215,147 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         else mt_v3_copy(s->mpos + 3 * k, mk->pos);
         memcpy(s->mrot + 9 * k, mk->rot, sizeof mk->rot);
     }
-    if (mt_flex_compile(s, err) != MT_OK) {
-        mt_system_free(s);
-        return NULL;
-    }
+}
+
+/* q0 and u0 grown by the modal coordinates, which start undeformed. */
+static MtStatus compile_modal_state(MtSystem *s)
+{
+    int nb = s->nbody;
     s->nq = 7 * nb + s->nmodal;
     s->nu = 6 * nb + s->nmodal;
-    if (s->nmodal) { /* modal coordinates start undeformed */
-        double *q0 = calloc((size_t)s->nq + 1, sizeof(double)), *u0 = calloc((size_t)s->nu + 1, sizeof(double));
-        if (!q0 || !u0) { free(q0); free(u0); goto nomem; }
-        memcpy(q0, s->q0, sizeof(double) * 7 * (size_t)nb);
-        memcpy(u0, s->u0, sizeof(double) * 6 * (size_t)nb);
-        free(s->q0); free(s->u0);
-        s->q0 = q0; s->u0 = u0;
-    }
+    if (!s->nmodal) return MT_OK;
+    double *q0 = calloc((size_t)s->nq + 1, sizeof(double)), *u0 = calloc((size_t)s->nu + 1, sizeof(double));
+    if (!q0 || !u0) { free(q0); free(u0); return MT_ERR_NOMEM; }
+    memcpy(q0, s->q0, sizeof(double) * 7 * (size_t)nb);
+    memcpy(u0, s->u0, sizeof(double) * 6 * (size_t)nb);
+    free(s->q0); free(s->u0);
+    s->q0 = q0; s->u0 = u0;
+    return MT_OK;
+}
+
+/* Refuses rolling joints on flexible bodies. */
+static MtStatus check_rolling(const MtSystem *s, const MtModel *m, MtError *err)
+{
     for (int j = 0; j < m->njoint && s->nflex; j++) {
         const MtJointSpec *js = &m->joint[j];
-        if ((js->type == MT_JOINT_ROLLING || js->type == MT_JOINT_BALL) && (s->mflex[js->mi] >= 0 || s->mflex[js->mj] >= 0)) {
-            mt_error_set(err, MT_ERR_MODEL, js->name,
-                         MT_("joint '%s': rolling joints cannot attach to a flexible body; put the wheel on a rigid body"),
-                         js->name);
-            mt_system_free(s);
-            return NULL;
-        }
+        if ((js->type == MT_JOINT_ROLLING || js->type == MT_JOINT_BALL) && (s->mflex[js->mi] >= 0 || s->mflex[js->mj] >= 0))
+            return mt_error_set(err, MT_ERR_MODEL, js->name,
+                                MT_("joint '%s': rolling joints cannot attach to a flexible body; put the wheel on a rigid body"),
+                                js->name);
     }
+    return MT_OK;
+}
+
+/* A joint's block: its primitives between markers i and j. */
+static void block_joint(MtCBlock *b, const MtModel *m, int j)
+{
+    const MtJointSpec *js = &m->joint[j];
+    b->kind = MT_BLOCK_JOINT;
+    b->src = j;
+    b->mi = js->mi;
+    b->mj = js->mj;
+    side_of(b, m->marker[b->mi].body);
+    side_of(b, m->marker[b->mj].body);
+    b->nrow = set_prims(b, js);
+}
+
+/* A driver's block: one COORD row and its law (a table's spline into
+ * s->spline at *ntab). */
+static void block_driver(MtSystem *s, MtCBlock *b, const MtModel *m, int d, int *ntab)
+{
+    const MtDriverSpec *ds = &m->driver[d];
+    b->kind = MT_BLOCK_DRIVER;
+    b->src = d;
+    MtTerm t;
+    if (ds->joint >= 0) mt_joint_term(m, ds->joint, ds->coord, &t);
+    else t = (MtTerm){.angle = ds->comp >= MT_COMP_AX, .axis = (unsigned char)(ds->comp % 3), .mi = ds->mi,
+                      .mj = ds->mj, .coef = 1};
+    b->mi = t.mi;
+    b->mj = t.mj;
+    side_of(b, m->marker[b->mi].body);
+    side_of(b, m->marker[b->mj].body);
+    t.si = 0;
+    t.sj = 1;
+    b->nprim = 1;
+    b->prim[0] = (MtPrim){.kind = MT_PRIM_COORD, .level = (unsigned char)ds->level, .nterm = 1};
+    b->prim[0].term[0] = t;
+    b->nrow = 1;
+    b->law = ds->kind;
+    b->ncoef = ds->ncoef;
+    memcpy(b->coef, ds->coef, sizeof b->coef);
+    if (ds->kind == MT_DRIVER_TABLE) {
+        b->ntab = ds->ntab;
+        b->tab = s->model->driver[b->src].tab;
+        b->spl = s->spline + *ntab;
+        spline_setup(ds->ntab, ds->tab, s->spline + *ntab);
+        *ntab += ds->ntab;
+    }
+}
+
+/* The nth lock: every coordinate of the joint held at its value when the event fires. */
+static void block_lock(MtCBlock *b, const MtModel *m, int nth)
+{
+    int e = 0;
+    for (int c = 0; e < m->nevent; e++)
+        if (m->event[e].action == MT_ACTION_LOCK && c++ == nth) break;
+    const MtJointSpec *js = &m->joint[m->event[e].target];
+    b->kind = MT_BLOCK_LOCK;
+    b->src = e;
+    b->mi = js->mi;
+    b->mj = js->mj;
+    side_of(b, m->marker[b->mi].body);
+    side_of(b, m->marker[b->mj].body);
+    for (int c = 0; c < MT_COORD_NONE; c++) {
+        MtTerm t;
+        if (mt_joint_term(m, m->event[e].target, (MtCoordKind)c, &t)) continue;
+        t.si = 0;
+        t.sj = 1;
+        b->prim[b->nprim] = (MtPrim){.kind = MT_PRIM_COORD, .nterm = 1};
+        b->prim[b->nprim].term[0] = t;
+        b->nprim++;
+    }
+    b->nrow = b->nprim;
+}
+
+/* A coupling's block: one COORD row over the coordinates of 2–3 joints. */
+static void block_couple(MtCBlock *b, const MtModel *m, int c)
+{
+    const MtCoupleSpec *cs = &m->couple[c];
+    b->kind = MT_BLOCK_COUPLE;
+    b->src = c;
+    MtPrim *p = &b->prim[0];
+    *p = (MtPrim){.kind = MT_PRIM_COORD, .nterm = cs->n};
+    for (int t = 0; t < cs->n; t++) {
+        MtCoordKind ck = cs->coord[t];
+        if (cs->kind == MT_COUPLE_GEAR) ck = MT_COORD_ANGLE;
+        if (cs->kind == MT_COUPLE_RACK) ck = t == 0 ? MT_COORD_ANGLE : MT_COORD_DISP;
+        mt_joint_term(m, cs->joint[t], ck, &p->term[t]);
+        p->term[t].coef = cs->kind == MT_COUPLE_RACK ? (t == 0 ? cs->coef[0] : -1) : cs->coef[t];
+        p->term[t].si = side_of(b, m->marker[p->term[t].mi].body);
+        p->term[t].sj = side_of(b, m->marker[p->term[t].mj].body);
+    }
+    b->mi = p->term[0].mi;
+    b->mj = p->term[0].mj;
+    b->nprim = 1;
+    b->nrow = 1;
+}
+
+/* Constraint blocks in order joints, drivers, couplings, locks; their rows,
+ * Jacobian storage and modal columns. */
+static MtStatus compile_blocks(MtSystem *s, const MtModel *m)
+{
     int row = 0, ntab = 0;
     for (int d = 0; d < m->ndriver; d++) ntab += m->driver[d].kind == MT_DRIVER_TABLE ? m->driver[d].ntab : 0;
     s->spline = malloc(sizeof(double) * (size_t)(2 * ntab + 1));
-    if (!s->spline) goto nomem;
+    if (!s->spline) return MT_ERR_NOMEM;
     ntab = 0;
+    int nj = m->njoint, nd = m->ndriver, nc = m->ncouple;
     for (int k = 0; k < s->nblock; k++) {
         MtCBlock *b = &s->block[k];
-        if (k < m->njoint) {
-            const MtJointSpec *js = &m->joint[k];
-            b->kind = MT_BLOCK_JOINT;
-            b->src = k;
-            b->mi = js->mi;
-            b->mj = js->mj;
-            side_of(b, m->marker[b->mi].body);
-            side_of(b, m->marker[b->mj].body);
-            b->nrow = set_prims(b, js);
-        } else if (k < m->njoint + m->ndriver) {
-            const MtDriverSpec *ds = &m->driver[k - m->njoint];
-            b->kind = MT_BLOCK_DRIVER;
-            b->src = k - m->njoint;
-            MtTerm t;
-            if (ds->joint >= 0) mt_joint_term(m, ds->joint, ds->coord, &t);
-            else t = (MtTerm){.angle = ds->comp >= MT_COMP_AX, .axis = (unsigned char)(ds->comp % 3), .mi = ds->mi,
-                              .mj = ds->mj, .coef = 1};
-            b->mi = t.mi;
-            b->mj = t.mj;
-            side_of(b, m->marker[b->mi].body);
-            side_of(b, m->marker[b->mj].body);
-            t.si = 0;
-            t.sj = 1;
-            b->nprim = 1;
-            b->prim[0] = (MtPrim){.kind = MT_PRIM_COORD, .level = (unsigned char)ds->level, .nterm = 1};
-            b->prim[0].term[0] = t;
-            b->nrow = 1;
-            b->law = ds->kind;
-            b->ncoef = ds->ncoef;
-            memcpy(b->coef, ds->coef, sizeof b->coef);
-            if (ds->kind == MT_DRIVER_TABLE) {
-                b->ntab = ds->ntab;
-                b->tab = s->model->driver[b->src].tab;
-                b->spl = s->spline + ntab;
-                spline_setup(ds->ntab, ds->tab, s->spline + ntab);
-                ntab += ds->ntab;
-            }
-        } else if (k >= m->njoint + m->ndriver + m->ncouple) {
-            /* a lock: every coordinate of the joint held at its value when the event fires */
-            int e = 0, nth = k - (m->njoint + m->ndriver + m->ncouple);
-            for (int c = 0; e < m->nevent; e++)
-                if (m->event[e].action == MT_ACTION_LOCK && c++ == nth) break;
-            const MtJointSpec *js = &m->joint[m->event[e].target];
-            b->kind = MT_BLOCK_LOCK;
-            b->src = e;
-            b->mi = js->mi;
-            b->mj = js->mj;
-            side_of(b, m->marker[b->mi].body);
-            side_of(b, m->marker[b->mj].body);
-            for (int c = 0; c < MT_COORD_NONE; c++) {
-                MtTerm t;
-                if (mt_joint_term(m, m->event[e].target, (MtCoordKind)c, &t)) continue;
-                t.si = 0;
-                t.sj = 1;
-                b->prim[b->nprim] = (MtPrim){.kind = MT_PRIM_COORD, .nterm = 1};
-                b->prim[b->nprim].term[0] = t;
-                b->nprim++;
-            }
-            b->nrow = b->nprim;
-        } else {
-            const MtCoupleSpec *cs = &m->couple[k - m->njoint - m->ndriver];
-            b->kind = MT_BLOCK_COUPLE;
-            b->src = k - m->njoint - m->ndriver;
-            MtPrim *p = &b->prim[0];
-            *p = (MtPrim){.kind = MT_PRIM_COORD, .nterm = cs->n};
-            for (int t = 0; t < cs->n; t++) {
-                MtCoordKind c = cs->coord[t];
-                if (cs->kind == MT_COUPLE_GEAR) c = MT_COORD_ANGLE;
-                if (cs->kind == MT_COUPLE_RACK) c = t == 0 ? MT_COORD_ANGLE : MT_COORD_DISP;
-                mt_joint_term(m, cs->joint[t], c, &p->term[t]);
-                p->term[t].coef = cs->kind == MT_COUPLE_RACK ? (t == 0 ? cs->coef[0] : -1) : cs->coef[t];
-                p->term[t].si = side_of(b, m->marker[p->term[t].mi].body);
-                p->term[t].sj = side_of(b, m->marker[p->term[t].mj].body);
-            }
-            b->mi = p->term[0].mi;
-            b->mj = p->term[0].mj;
-            b->nprim = 1;
-            b->nrow = 1;
-        }
+        if (k < nj) block_joint(b, m, k);
+        else if (k < nj + nd) block_driver(s, b, m, k - nj, &ntab);
+        else if (k >= nj + nd + nc) block_lock(b, m, k - (nj + nd + nc));
+        else block_couple(b, m, k - nj - nd);
         b->row0 = row;
         b->goff = s->ng;
         s->ng += 6 * b->nrow * b->nside;
@@ -356,9 +367,16 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         row += b->nrow;
     }
     s->nrow = row;
-    s->lockrow = calloc((size_t)row + 1, 1);
+    return MT_OK;
+}
+
+/* Rows of lock blocks, and the integrated states besides q and u: controls,
+ * then the modified-Lagrange integrals. */
+static MtStatus compile_aux(MtSystem *s, const MtModel *m)
+{
+    s->lockrow = calloc((size_t)s->nrow + 1, 1);
     s->zoff_control = calloc((size_t)m->ncontrol + 1, sizeof(int));
-    if (!s->lockrow || !s->zoff_control) goto nomem;
+    if (!s->lockrow || !s->zoff_control) return MT_ERR_NOMEM;
     for (int k = 0; k < s->nblock; k++)
         if (s->block[k].kind == MT_BLOCK_LOCK)
             for (int r = 0; r < s->block[k].nrow; r++) s->lockrow[s->block[k].row0 + r] = 1;
@@ -367,59 +385,73 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         s->naux += mt_control_nstates(m->control[k].kind);
     }
     s->zoff_mlf = s->naux;
-    if (m->solver.loops == MT_LOOPS_MLF) s->naux += row;
-    if (mt_forces_compile(s, err) != MT_OK) {
-        mt_system_free(s);
-        return NULL;
-    }
-    /* coupling graph: blocks that share a moving body */
-    {
-        int *cnt = calloc((size_t)nb + 1, sizeof(int)), *start = calloc((size_t)nb + 2, sizeof(int));
-        int *list = malloc(sizeof(int) * (size_t)(MT_SIDE_MAX * s->nblock + 1));
-        if (!cnt || !start || !list) { free(cnt); free(start); free(list); goto nomem; }
-        for (int k = 0; k < s->nblock; k++)
-            for (int sd = 0; sd < s->block[k].nside; sd++)
-                if (s->block[k].body[sd] >= 0) cnt[s->block[k].body[sd]]++;
-        long ne = 0;
-        for (int b = 0; b < nb; b++) { start[b + 1] = start[b] + cnt[b]; ne += (long)cnt[b] * (cnt[b] - 1) / 2; cnt[b] = 0; }
-        for (int k = 0; k < s->nblock; k++)
-            for (int sd = 0; sd < s->block[k].nside; sd++) {
-                int bd = s->block[k].body[sd];
-                if (bd >= 0) list[start[bd] + cnt[bd]++] = k;
-            }
-        s->edge = malloc(sizeof(int) * (size_t)(2 * ne + 2));
-        s->edge_body = malloc(sizeof(int) * (size_t)(ne + 1));
-        if (!s->edge || !s->edge_body) { free(cnt); free(start); free(list); goto nomem; }
-        for (int b = 0; b < nb; b++)
-            for (int x = start[b]; x < start[b + 1]; x++)
-                for (int y = start[b]; y < x; y++) {
-                    s->edge[2 * s->nedge] = list[x];
-                    s->edge[2 * s->nedge + 1] = list[y];
-                    s->edge_body[s->nedge] = b;
-                    s->nedge++;
-                }
-        free(cnt); free(start); free(list);
-    }
-    /* bodies not tied to ground through joints or springs */
-    {
-        int *p = malloc(sizeof(int) * (size_t)(nb + 2));
-        if (!p) goto nomem;
-        for (int i = 0; i <= nb; i++) p[i] = i; /* index nb = ground */
-        for (int j = 0; j < m->njoint + m->nspring; j++) {
-            int a = j < m->njoint ? m->joint[j].mi : m->spring[j - m->njoint].mi;
-            int b = j < m->njoint ? m->joint[j].mj : m->spring[j - m->njoint].mj;
-            int ba = m->marker[a].body, bb = m->marker[b].body;
-            ba = ba < 0 ? nb : ba;
-            bb = bb < 0 ? nb : bb;
-            p[uf_find(p, ba)] = uf_find(p, bb);
+    if (m->solver.loops == MT_LOOPS_MLF) s->naux += s->nrow;
+    return MT_OK;
+}
+
+/* Coupling graph: an edge per pair of blocks that share a moving body. */
+static MtStatus compile_graph(MtSystem *s)
+{
+    int nb = s->nbody;
+    int *cnt = calloc((size_t)nb + 1, sizeof(int)), *start = calloc((size_t)nb + 2, sizeof(int));
+    int *list = malloc(sizeof(int) * (size_t)(MT_SIDE_MAX * s->nblock + 1));
+    MtStatus rc = MT_ERR_NOMEM;
+    if (!cnt || !start || !list) goto out;
+    for (int k = 0; k < s->nblock; k++)
+        for (int sd = 0; sd < s->block[k].nside; sd++)
+            if (s->block[k].body[sd] >= 0) cnt[s->block[k].body[sd]]++;
+    long ne = 0;
+    for (int b = 0; b < nb; b++) { start[b + 1] = start[b] + cnt[b]; ne += (long)cnt[b] * (cnt[b] - 1) / 2; cnt[b] = 0; }
+    for (int k = 0; k < s->nblock; k++)
+        for (int sd = 0; sd < s->block[k].nside; sd++) {
+            int bd = s->block[k].body[sd];
+            if (bd >= 0) list[start[bd] + cnt[bd]++] = k;
         }
-        for (int i = 0; i < nb; i++)
-            if (uf_find(p, i) != uf_find(p, nb)) s->free_body[s->nfree++] = i;
-        free(p);
+    s->edge = malloc(sizeof(int) * (size_t)(2 * ne + 2));
+    s->edge_body = malloc(sizeof(int) * (size_t)(ne + 1));
+    if (!s->edge || !s->edge_body) goto out;
+    for (int b = 0; b < nb; b++)
+        for (int x = start[b]; x < start[b + 1]; x++)
+            for (int y = start[b]; y < x; y++) {
+                s->edge[2 * s->nedge] = list[x];
+                s->edge[2 * s->nedge + 1] = list[y];
+                s->edge_body[s->nedge] = b;
+                s->nedge++;
+            }
+    rc = MT_OK;
+out:
+    free(cnt); free(start); free(list);
+    return rc;
+}
+
+/* Bodies not tied to ground through joints or springs. */
+static MtStatus find_free_bodies(MtSystem *s, const MtModel *m)
+{
+    int nb = s->nbody;
+    int *p = malloc(sizeof(int) * (size_t)(nb + 2));
+    if (!p) return MT_ERR_NOMEM;
+    for (int i = 0; i <= nb; i++) p[i] = i; /* index nb = ground */
+    for (int j = 0; j < m->njoint + m->nspring; j++) {
+        int a = j < m->njoint ? m->joint[j].mi : m->spring[j - m->njoint].mi;
+        int b = j < m->njoint ? m->joint[j].mj : m->spring[j - m->njoint].mj;
+        int ba = m->marker[a].body, bb = m->marker[b].body;
+        ba = ba < 0 ? nb : ba;
+        bb = bb < 0 ? nb : bb;
+        p[uf_find(p, ba)] = uf_find(p, bb);
     }
+    for (int i = 0; i < nb; i++)
+        if (uf_find(p, i) != uf_find(p, nb)) s->free_body[s->nfree++] = i;
+    free(p);
+    return MT_OK;
+}
+
+/* Level of every row, the lean blocks (mt_system.h) and whether a commit has
+ * angles to follow. */
+static MtStatus compile_rows(MtSystem *s, const MtModel *m)
+{
     s->dep = calloc((size_t)s->nrow + 1, 1);
     s->level = calloc((size_t)s->nrow + 1, 1);
-    if (!s->dep || !s->level) goto nomem;
+    if (!s->dep || !s->level) return MT_ERR_NOMEM;
     for (int k = 0; k < s->nblock; k++)
         for (int r = 0; r < s->block[k].nrow; r++) s->level[s->block[k].row0 + r] = (unsigned char)mt_row_level(&s->block[k], r);
     for (int k = 0; k < s->nblock; k++) {
@@ -430,90 +462,60 @@ MtSystem *mt_system_compile(const MtModel *m, MtError *err)
         for (int p = 0; p < b->nprim; p++) s->commit_kin |= b->prim[p].kind == MT_PRIM_COORD;
     }
     for (int k = 0; k < m->nforce; k++) s->commit_kin |= m->force[k].kind == MT_FORCE_TORSION || m->force[k].kind == MT_FORCE_CONTACT;
-    /* Redundant equations: rank-revealing factor of A = G M⁻¹ Gᵀ at t = 0. */
-    {
-        MtState *st = mt_state_new(s, err);
-        if (!st) { mt_system_free(s); return NULL; }
-        /* references of couplers and screws: their coordinates at the initial configuration */
-        for (int k = 0; k < s->nblock; k++) {
-            MtCBlock *b = &s->block[k];
-            for (int p = 0; p < b->nprim; p++)
-                if (b->prim[p].kind == MT_PRIM_COORD && b->kind != MT_BLOCK_DRIVER)
-                    for (int t = 0; t < b->prim[p].nterm; t++) b->prim[p].term[t].ref = st->cont[3 * b->row0 + t];
-        }
-        if (mt_eval(st, 0.0, st->q, st->u, NULL) != MT_OK) { /* fills G, W; factor may fail: detect below */ }
-        mt_assemble(st);
-        int bad = -1;
-        for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->lockrow[r]);
-        mt_bchol_factor(st->chol, 1, 1e-10, &bad);
-        for (int r = 0; r < s->nrow; r++) {
-            s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
-            s->ndep += s->dep[r];
-        }
-        mt_state_free(st);
-    }
-    /* A dependency may hold only in the initial configuration (a flat lattice of
-     * plates, a mechanism drawn at a dead centre): move a little along an
-     * admissible motion and detect again. Rows dependent there as well are
-     * structurally redundant and stay removed; the others are kept, and the
-     * regularised factor carries the run through the singular start. */
-    if (s->ndep > 0) {
-        MtState *st = mt_state_new(s, err);
-        if (!st) { mt_system_free(s); return NULL; }
-        MtError e2 = {0};
-        unsigned long long seed = 0x9E3779B97F4A7C15ULL;
-        double umax = 0, lscale = 1e-3;
-        if (!mt_project_positions(st, 1e-12, 50, &e2)) {
-            for (int i = 0; i < s->nu; i++) {
-                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-                st->u[i] = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
-            }
-            st->t = 0;
-            if (!mt_project_velocities(st, &e2)) {
-                for (int i = 0; i < s->nu; i++) umax = fmax(umax, fabs(st->u[i]));
-                for (int b = 0; b < nb; b++) lscale = fmax(lscale, mt_v3_norm(st->q + 7 * b));
-            }
-        }
-        if (umax > 1e-12) {
-            double dt = 1e-3 * fmin(lscale, 1.0) / umax; /* about a thousandth of the model's size */
-            for (int b = 0; b < nb; b++) {
-                double *qb = st->q + 7 * b, dr[4], rv[3];
-                mt_v3_axpy(qb, dt, st->u + 6 * b);
-                mt_v3_scale(rv, st->u + 6 * b + 3, dt);
-                mt_quat_from_rotvec(dr, rv);
-                mt_quat_mul(qb + 3, dr, qb + 3);
-                mt_quat_normalize(qb + 3);
-            }
-            for (int i = 0; i < s->nmodal; i++) st->q[7 * nb + i] += dt * st->u[6 * nb + i];
-            memset(st->u, 0, sizeof(double) * (size_t)s->nu);
-            if (!mt_project_positions(st, 1e-12, 50, &e2)) {
-                mt_eval(st, 0.0, st->q, st->u, NULL);
-                mt_assemble(st);
-                int bad = -1;
-                for (int r = 0; r < s->nrow; r++) mt_bchol_set_dependent(st->chol, r, s->lockrow[r]);
-                mt_bchol_factor(st->chol, 1, 1e-10, &bad);
-                int n2 = 0;
-                for (int r = 0; r < s->nrow; r++) n2 += mt_bchol_row_dependent(st->chol, r);
-                if (n2 < s->ndep) { /* fewer dependencies away from the start: keep only those */
-                    s->nspecial = s->ndep - n2;
-                    s->ndep = n2;
-                    for (int r = 0; r < s->nrow; r++) s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
-                }
-            }
-        }
-        mt_state_free(st);
-    }
-    int nlockrows = 0;
-    for (int r = 0; r < s->nrow; r++)
-        if (s->lockrow[r]) { /* not part of the mechanism until an event locks the joint */
-            nlockrows++;
-            if (s->dep[r]) { s->dep[r] = 0; s->ndep--; }
-        }
-    s->dof_grubler = s->nu - (s->nrow - nlockrows);
-    s->dof_rank = s->nu - (s->nrow - nlockrows - s->ndep);
-    return s;
+    return MT_OK;
+}
+
+/* The system's arrays, sized by the model. */
+static MtStatus compile_alloc(MtSystem *s, const MtModel *m)
+{
+    int nb = s->nbody;
+    s->mass = malloc(sizeof(double) * (size_t)(nb + 1));
+    s->imass = malloc(sizeof(double) * (size_t)(nb + 1));
+    s->Jc = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
+    s->Jcinv = malloc(sizeof(double) * 9 * (size_t)(nb + 1));
+    s->bodyc = malloc(sizeof(double) * 8 * (size_t)(nb + 1));
+    s->com = malloc(sizeof(double) * 3 * (size_t)(nb + 1));
+    s->mbody = malloc(sizeof(int) * (size_t)(m->nmarker + 1));
+    s->mpos = malloc(sizeof(double) * 3 * (size_t)(m->nmarker + 1));
+    s->mrot = malloc(sizeof(double) * 9 * (size_t)(m->nmarker + 1));
+    s->block = calloc((size_t)s->nblock + 1, sizeof *s->block);
+    s->q0 = malloc(sizeof(double) * 7 * (size_t)(nb + 1));
+    s->u0 = malloc(sizeof(double) * 6 * (size_t)(nb + 1));
+    s->free_body = malloc(sizeof(int) * (size_t)(nb + 1));
+    if (!s->mass || !s->imass || !s->Jc || !s->Jcinv || !s->bodyc || !s->com || !s->mbody || !s->mpos || !s->mrot ||
+        !s->block || !s->q0 || !s->u0 || !s->free_body)
+        return MT_ERR_NOMEM;
+    return MT_OK;
+}
+
+MtSystem *mt_system_compile(const MtModel *m, MtError *err)
+{
+    if (mt_model_validate(m, err) != MT_OK) return NULL;
+    MtSystem *s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    s->model = mt_model_copy(m);
+    if (!s->model) goto nomem;
+    s->nbody = m->nbody;
+    s->nmarker = m->nmarker;
+    s->nspring = m->nspring;
+    int nlock = 0;
+    for (int e = 0; e < m->nevent; e++) nlock += m->event[e].action == MT_ACTION_LOCK;
+    s->nblock = m->njoint + m->ndriver + m->ncouple + nlock;
+    mt_v3_copy(s->gravity, m->gravity);
+    s->solver = m->solver;
+    if (compile_alloc(s, m)) goto nomem;
+    compile_bodies(s, m);
+    compile_markers(s, m);
+    if (mt_flex_compile(s, err) != MT_OK) goto fail;
+    if (compile_modal_state(s)) goto nomem;
+    if (check_rolling(s, m, err)) goto fail;
+    if (compile_blocks(s, m) || compile_aux(s, m)) goto nomem;
+    if (mt_forces_compile(s, err) != MT_OK) goto fail;
+    if (compile_graph(s) || find_free_bodies(s, m) || compile_rows(s, m)) goto nomem;
+    return s; /* the caller assembles it (mt_system_assemble) */
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory compiling the model"));
+fail:
     mt_system_free(s);
     return NULL;
 }
@@ -541,7 +543,7 @@ void mt_state_free(MtState *st)
     free(st->f); free(st->a0); free(st->G); free(st->W); free(st->g); free(st->gd); free(st->h); free(st->rhs); free(st->cont); free(st->chan); free(st->fdisc); free(st->fout);
     free(st->z); free(st->dz); free(st->cout); free(st->rowoff); free(st->fdisabled); free(st->sdisabled);
     free(st->cdisabled); free(st->efired); free(st->etime); free(st->eprev); free(st->enext); free(st->lockref); free(st->special);
-    free(st->Gw); free(st->Ww); free(st->dlean); free(st->leanblk); free(st->leanrow); free(st->leanbody); free(st->leanmask); free(st->leanground); free(st->leanim); free(st->leanc); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
+    free(st->Gw); free(st->Ww); free(st->dlean); free(st->lean.blk); free(st->lean.row); free(st->lean.body); free(st->lean.mask); free(st->lean.ground); free(st->lean.im); free(st->lean.c); free(st->qn); free(st->dslot); free(st->fmat); free(st->fwork); free(st->fcache);
     mt_bchol_free(st->chol);
     mt_bchol_free(st->pre);
     free(st->pre_q);
@@ -551,6 +553,16 @@ void mt_state_free(MtState *st)
 }
 
 MtState *mt_state_new(const MtSystem *s, MtError *err)
+{
+    if (!s->assembled) {
+        /* a caller's mistake, not the user's: not translated */
+        mt_error_set(err, MT_ERR_ARG, "", "%s", "the system is compiled but not assembled (mt_system_assemble)");
+        return NULL;
+    }
+    return mt_state_new_unassembled(s, err);
+}
+
+MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err)
 {
     MtState *st = calloc(1, sizeof *st);
     if (!st) goto nomem;
@@ -572,15 +584,15 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
     st->fcache = calloc(s->nfcache + 1, sizeof(double));
     if (!st->Gw || !st->Ww || !st->fmat || !st->fwork || !st->fcache) goto nomem;
     st->dlean = calloc(MT_LEAN * nk, sizeof(double)); /* row nblock: padding lanes write there */
-    st->leanblk = malloc(sizeof(int) * (nk + MT_LW));
-    st->leanrow = malloc(sizeof(int) * (nk + MT_LW));
-    st->leanbody = malloc(sizeof(int) * 2 * (nk + MT_LW));
-    st->leanmask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
-    st->leanground = malloc(nk / MT_LW + 1);
-    st->leanc = calloc(8 * (nk + MT_LW), sizeof(double));
-    st->leanim = calloc(2 * nk, sizeof(double));
+    st->lean.blk = malloc(sizeof(int) * (nk + MT_LW));
+    st->lean.row = malloc(sizeof(int) * (nk + MT_LW));
+    st->lean.body = malloc(sizeof(int) * 2 * (nk + MT_LW));
+    st->lean.mask = malloc(sizeof(long long) * 2 * (nk + MT_LW));
+    st->lean.ground = malloc(nk / MT_LW + 1);
+    st->lean.c = calloc(8 * (nk + MT_LW), sizeof(double));
+    st->lean.im = calloc(2 * nk, sizeof(double));
     st->qn = calloc((size_t)s->nbody + 1, sizeof(double));
-    if (!st->dlean || !st->leanblk || !st->leanrow || !st->leanbody || !st->leanmask || !st->leanground || !st->leanc || !st->qn || !st->leanim)
+    if (!st->dlean || !st->lean.blk || !st->lean.row || !st->lean.body || !st->lean.mask || !st->lean.ground || !st->lean.c || !st->qn || !st->lean.im)
         goto nomem;
     st->G = calloc((size_t)s->ng + 1, sizeof(double));
     st->W = calloc((size_t)s->ng + 1, sizeof(double));
@@ -650,8 +662,8 @@ MtState *mt_state_new(const MtSystem *s, MtError *err)
         int lean = s->block[k].lean && s->block[l].lean && !add;
         st->pair[st->npair++] = swap ? (MtPair){l, sl, k, sk, slot, add, lean} : (MtPair){k, sk, l, sl, slot, add, lean};
     }
-    st->leanpairs = 1;
-    for (int p = 0; p < st->npair; p++) st->leanpairs &= st->pair[p].lean;
+    st->lean.pairs = 1;
+    for (int p = 0; p < st->npair; p++) st->lean.pairs &= st->pair[p].lean;
     return st;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory creating the solver state"));

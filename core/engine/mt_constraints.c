@@ -10,13 +10,15 @@
  *   COORD  Σ c_k (x_k − ref_k) = f(t)                     joint coordinates: angle
  *          about or displacement along an axis of j; drivers, gears, couplers
  *   ROLL   disk of radius R (centre p_i, axis z_i) touches the plane (p_j, z_j)
- *          and its contact point does not slip (2 velocity-level rows). */
+ *          and its contact point does not slip (2 velocity-level rows).
+ * Lean blocks (a lone SPH) have their own compact rows (lean_block_rows, the
+ * reference of the row kernel in mt_kernels.c). */
 #include <string.h>
 
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
-#include "mt_lanes.h"
+#include "mt_kernels.h"
 
 /* ---- driver laws ---------------------------------------------------------- */
 
@@ -251,7 +253,7 @@ static void roll_rows(const MtMk *I, const MtMk *J, double R, int sphere, double
  * (σ = +1 on side 0, −1 on side 1). The identity and zero entries and W's
  * linear part never change: they are written once here, and each evaluation
  * rewrites the six r entries of G and the angular part of W only. Also puts
- * the lean blocks in lanes (groups of MT_LW) for lean_rows. */
+ * the lean blocks in lanes (groups of MT_LW) for the row kernel. */
 void mt_state_init_lean(MtState *st)
 {
     const MtSystem *s = st->sys;
@@ -266,34 +268,34 @@ void mt_state_init_lean(MtState *st)
             memset(W, 0, sizeof(double) * 18);
             for (int a = 0; a < 3; a++) { G[6 * a + a] = sg; W[6 * a + a] = im; }
             st->dlean[MT_LEAN * k + 30 + sd] = im;
-            st->leanim[2 * k + sd] = im;
+            st->lean.im[2 * k + sd] = im;
         }
-        st->leanblk[n++] = k;
+        st->lean.blk[n++] = k;
     }
-    st->nlean = n;
-    st->alldiag = !s->nflex;
-    for (int b = 0; b < s->nbody; b++) st->alldiag &= mt_inertia_diagonal(s, b);
-    st->leanchain = !s->nflex && n == s->nblock && n == s->nbody;
-    for (int i = 0; i < n && st->leanchain; i++) {
-        const MtCBlock *b = &s->block[st->leanblk[i]];
-        st->leanchain = b->body[0] == i && (i ? b->body[1] == i - 1 : b->body[1] < 0);
+    st->lean.n = n;
+    st->lean.alldiag = !s->nflex;
+    for (int b = 0; b < s->nbody; b++) st->lean.alldiag &= mt_inertia_diagonal(s, b);
+    st->lean.chain = !s->nflex && n == s->nblock && n == s->nbody;
+    for (int i = 0; i < n && st->lean.chain; i++) {
+        const MtCBlock *b = &s->block[st->lean.blk[i]];
+        st->lean.chain = b->body[0] == i && (i ? b->body[1] == i - 1 : b->body[1] < 0);
     }
     for (int i = 0; i < (n + MT_LW - 1) / MT_LW * MT_LW; i++) {
         int g = i / MT_LW, l = i % MT_LW, pad = i >= n;
-        const MtCBlock *b = &s->block[st->leanblk[pad ? i - l : i]]; /* padding repeats lane 0 */
-        double *c = st->leanc + 8 * MT_LW * g + l;
-        if (pad) st->leanblk[i] = s->nblock;
-        st->leanrow[i] = pad ? -1 : b->row0;
-        if (l == 0) st->leanground[g] = 0;
+        const MtCBlock *b = &s->block[st->lean.blk[pad ? i - l : i]]; /* padding repeats lane 0 */
+        double *c = st->lean.c + 8 * MT_LW * g + l;
+        if (pad) st->lean.blk[i] = s->nblock;
+        st->lean.row[i] = pad ? -1 : b->row0;
+        if (l == 0) st->lean.ground[g] = 0;
         for (int sd = 0; sd < 2; sd++) {
             const double *pos = s->mpos + 3 * (sd ? b->mj : b->mi);
             for (int a = 0; a < 3; a++) c[MT_LW * (3 * sd + a)] = pos[a];
             c[MT_LW * (6 + sd)] = st->dlean[MT_LEAN * (b - s->block) + 30 + sd];
             /* a ground side reads the other side's body, masked to zero (both are never ground: mt_compile.c) */
             int gr = b->body[sd] < 0;
-            st->leanbody[2 * i + sd] = b->body[gr ? 1 - sd : sd];
-            st->leanmask[MT_LW * (2 * g + sd) + l] = gr ? 0 : -1;
-            st->leanground[g] |= (unsigned char)gr;
+            st->lean.body[2 * i + sd] = b->body[gr ? 1 - sd : sd];
+            st->lean.mask[MT_LW * (2 * g + sd) + l] = gr ? 0 : -1;
+            st->lean.ground[g] |= (unsigned char)gr;
         }
     }
 }
@@ -312,361 +314,312 @@ void mt_lean_expand(const MtState *st, int k)
     }
 }
 
-/* Four lean blocks side by side, one per lane (mt_lanes.h); LANES: element i of each lane's row at offset o[l] of A */
-#define LANES(A, o, i) ((MtLanes){(A)[(o)[0] + (i)], (A)[(o)[1] + (i)], (A)[(o)[2] + (i)], (A)[(o)[3] + (i)]})
-
-/* Rows of all lean blocks: dlean (r, y, A(k,k)), g, ġ, h; with rhs also the
- * position rows of the Lagrange right-hand side
- *   v = −h − c1 ġ − c0 g − Σ σ (a_lin + a_ang × r)   (a = a0, the free accelerations).
- * A ground side reads another body masked to zero: r = marker position, and
- * zero position, velocity, inverse inertia and acceleration. */
-/* {p[3], c[0], c[1], c[2]}: lanes one body back along a chain (two shuffles with AVX2, one with AVX-512) */
-#define LEAN_BACK(p, c) __builtin_shuffle(__builtin_shuffle(p, c, (MtMask){2, 3, 4, 5}), c, (MtMask){1, 4, 3, 6})
-
-/* One group gi of lean_rows. pre: NULL to gather the inputs from R, Jwinv,
- * q, u and a0, or those of a lean chain's group (st->leanchain) in lanes:
- * pre[0] the group's bodies (side 0), pre[1] the previous group's, whose last
- * lane with the first three of pre[0] is side 1 (mt_lean_group). With
- * dslot, A(k,k) also goes straight to the factor's storage (mt_assemble then
- * skips its copy: MtState.leandiag). */
-static inline __attribute__((always_inline)) void lean_rows_group(MtState *st, int gi, const MtLeanIn *const *pre, int dslot,
-                                                           const double *restrict q, const double *restrict u, double c0,
-                                                           double c1, double *restrict rhs)
+/* Rows of lean block k, the reference of the row kernel (mt_kernels.h): a
+ * lone spherical joint, p_0 − p_1 = 0 with σ = +1 on side 0 and −1 on side
+ * 1. Per side, with the body's R, S = J⁻¹ in project axes, origin x, v, ω and
+ * free acceleration a (a0), and s the marker's offset in body axes (a ground
+ * side: r = s, and S, x, v, ω, a zero):
+ *   r = R·s,  p = x + r,  ṗ = v + ω × r,  c = ω × (ω × r),
+ *   y_a = S·(r × e_a)                       (W = M⁻¹Gᵀ = [σ/m e_a, σ y_a]),
+ *   A(k,k) += δ_ac/m + (r × e_a)·y_c        (G·W of the side, σ² = 1),
+ *   t = σ (a_lin + a_ang × r)               (G·a0 of the side);
+ * then g = p_0 − p_1, ġ = ṗ_0 − ṗ_1, h = c_0 − c_1 (g̈ = G·u̇ + h) and, with
+ * rhs, the Baumgarte right-hand side v = −h − c1·ġ − c0·g − t_0 − t_1 (§2.5;
+ * 0 for rows out of the solve). Into dlean (r, y, A(k,k), σ/m), g, gd, h. */
+static void lean_block_rows(MtState *st, int k, const double *q, const double *u, double c0, double c1, double *rhs)
 {
-    const double *restrict Rall = st->R, *restrict Sall = st->Jwinv, *restrict a0 = st->a0;
-    double *restrict gall = st->g, *restrict gdall = st->gd, *restrict hall = st->h;
-    const unsigned char *restrict off = st->rowoff;
-/* field f[i] of this side's inputs, from pre or gathered at the offsets o of array A */
-#define LEAN_IN(f, A, i) (!pre ? LANES(A, o, i) : sd ? LEAN_BACK(pre[1]->f[i], pre[0]->f[i]) : pre[0]->f[i])
-    {
-        const double *C = st->leanc + 8 * MT_LW * gi;
-        const int *body = st->leanbody + 2 * MT_LW * gi, *blk = st->leanblk + MT_LW * gi, *row = st->leanrow + MT_LW * gi;
-        MtMask gm[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
-        int ground = st->leanground[gi];
-        if (ground) memcpy(gm, st->leanmask + 2 * MT_LW * gi, sizeof gm);
-        MtLanes p[2][3], vp[2][3], c[2][3], t[2][3], out[32]; /* out: the dlean row, field by field */
-        MtLanes d00 = {0}, d10 = {0}, d11 = {0}, d20 = {0}, d21 = {0}, d22 = {0};
-#pragma GCC unroll 2
-        for (int sd = 0; sd < 2; sd++) { /* unrolled: pre's fields are read in place, not copied */
-            /* in phases, each with its own offsets: pointers for all five arrays and four lanes at once
-             * did not fit in the registers */
-            int o[MT_LW];
-            for (int l = 0; l < MT_LW; l++) o[l] = 9 * body[2 * l + sd];
-            MtMask m = gm[sd];
-            MtLanes pos0, pos1, pos2, im;
-            memcpy(&pos0, C + MT_LW * (3 * sd), sizeof(MtLanes));
-            memcpy(&pos1, C + MT_LW * (3 * sd + 1), sizeof(MtLanes));
-            memcpy(&pos2, C + MT_LW * (3 * sd + 2), sizeof(MtLanes));
-            memcpy(&im, C + MT_LW * (6 + sd), sizeof(MtLanes));
-            MtLanes r0 = LEAN_IN(R, Rall, 0) * pos0 + LEAN_IN(R, Rall, 1) * pos1 + LEAN_IN(R, Rall, 2) * pos2;
-            MtLanes r1 = LEAN_IN(R, Rall, 3) * pos0 + LEAN_IN(R, Rall, 4) * pos1 + LEAN_IN(R, Rall, 5) * pos2;
-            MtLanes r2 = LEAN_IN(R, Rall, 6) * pos0 + LEAN_IN(R, Rall, 7) * pos1 + LEAN_IN(R, Rall, 8) * pos2;
-            MtLanes S0 = LEAN_IN(S, Sall, 0), S1 = LEAN_IN(S, Sall, 1), S2 = LEAN_IN(S, Sall, 2), S3 = LEAN_IN(S, Sall, 3);
-            MtLanes S4 = LEAN_IN(S, Sall, 4), S5 = LEAN_IN(S, Sall, 5), S6 = LEAN_IN(S, Sall, 6), S7 = LEAN_IN(S, Sall, 7);
-            MtLanes S8 = LEAN_IN(S, Sall, 8);
-            if (ground) { /* ground lanes: r is the marker position, nothing else moves (masks below too) */
-                r0 = MT_SEL(m, r0, pos0); r1 = MT_SEL(m, r1, pos1); r2 = MT_SEL(m, r2, pos2);
-                S0 = MT_AND(m, S0); S1 = MT_AND(m, S1); S2 = MT_AND(m, S2); S3 = MT_AND(m, S3); S4 = MT_AND(m, S4);
-                S5 = MT_AND(m, S5); S6 = MT_AND(m, S6); S7 = MT_AND(m, S7); S8 = MT_AND(m, S8);
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *L = st->dlean + MT_LEAN * k;
+    double p[2][3], vp[2][3], c[2][3], t[2][3];
+    double d00 = 0, d10 = 0, d11 = 0, d20 = 0, d21 = 0, d22 = 0; /* lower triangle of A(k,k) */
+    for (int sd = 0; sd < 2; sd++) {
+        int bd = b->body[sd];
+        const double *pos = s->mpos + 3 * (sd ? b->mj : b->mi);
+        double im = bd >= 0 ? (sd ? -1.0 : 1.0) / s->mass[bd] : 0; /* σ/m */
+        double r[3] = {pos[0], pos[1], pos[2]}, S[9] = {0}, x[3] = {0}, v[3] = {0}, w[3] = {0}, a[6] = {0};
+        if (bd >= 0) {
+            const double *R = st->R + 9 * bd;
+            for (int i = 0; i < 3; i++) r[i] = R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2];
+            for (int i = 0; i < 9; i++) S[i] = st->Jwinv[9 * bd + i];
+            for (int i = 0; i < 3; i++) {
+                x[i] = q[7 * bd + i];
+                v[i] = u[6 * bd + i];
+                w[i] = u[6 * bd + 3 + i];
             }
-            /* y[a] = J⁻¹ (r × e_a): r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
-            MtLanes y[3][3] = {{r2 * S1 - r1 * S2, r2 * S4 - r1 * S5, r2 * S7 - r1 * S8},
-                               {r0 * S2 - r2 * S0, r0 * S5 - r2 * S3, r0 * S8 - r2 * S6},
-                               {r1 * S0 - r0 * S1, r1 * S3 - r0 * S4, r1 * S6 - r0 * S7}};
-            for (int a = 0; a < 3; a++)
-                for (int i = 0; i < 3; i++) out[6 + 9 * sd + 3 * a + i] = y[a][i];
-            /* this side's part of A(k,k) = G W: δ/m + (r × e_a)·y_c (σ² = 1), lower triangle */
-            out[30 + sd] = im;
-            if (sd) im = -im;
-            d00 += im + r2 * y[0][1] - r1 * y[0][2];
-            d10 += r0 * y[0][2] - r2 * y[0][0];
-            d11 += im - r2 * y[1][0] + r0 * y[1][2];
-            d20 += r1 * y[0][0] - r0 * y[0][1];
-            d21 += r1 * y[1][0] - r0 * y[1][1];
-            d22 += im + r1 * y[2][0] - r0 * y[2][1];
-            out[3 * sd] = r0; out[3 * sd + 1] = r1; out[3 * sd + 2] = r2;
-            for (int l = 0; l < MT_LW; l++) o[l] = 7 * body[2 * l + sd];
-            MtLanes xq0 = LEAN_IN(x, q, 0), xq1 = LEAN_IN(x, q, 1), xq2 = LEAN_IN(x, q, 2);
-            for (int l = 0; l < MT_LW; l++) o[l] = 6 * body[2 * l + sd];
-            MtLanes v0 = LEAN_IN(v, u, 0), v1 = LEAN_IN(v, u, 1), v2 = LEAN_IN(v, u, 2);
-            MtLanes w0 = LEAN_IN(w, u + 3, 0), w1 = LEAN_IN(w, u + 3, 1), w2 = LEAN_IN(w, u + 3, 2);
-            if (ground) {
-                xq0 = MT_AND(m, xq0); xq1 = MT_AND(m, xq1); xq2 = MT_AND(m, xq2);
-                v0 = MT_AND(m, v0); v1 = MT_AND(m, v1); v2 = MT_AND(m, v2); w0 = MT_AND(m, w0); w1 = MT_AND(m, w1); w2 = MT_AND(m, w2);
-            }
-            MtLanes wr0 = w1 * r2 - w2 * r1, wr1 = w2 * r0 - w0 * r2, wr2 = w0 * r1 - w1 * r0;
-            p[sd][0] = xq0 + r0; p[sd][1] = xq1 + r1; p[sd][2] = xq2 + r2;
-            vp[sd][0] = v0 + wr0; vp[sd][1] = v1 + wr1; vp[sd][2] = v2 + wr2;
-            c[sd][0] = w1 * wr2 - w2 * wr1; c[sd][1] = w2 * wr0 - w0 * wr2; c[sd][2] = w0 * wr1 - w1 * wr0;
-            if (rhs) { /* this side's σ (a_lin + a_ang × r) of the right-hand side, a = a0 */
-                MtLanes x0 = LEAN_IN(a, a0, 0), x1 = LEAN_IN(a, a0, 1), x2 = LEAN_IN(a, a0, 2);
-                MtLanes x3 = LEAN_IN(a, a0, 3), x4 = LEAN_IN(a, a0, 4), x5 = LEAN_IN(a, a0, 5);
-                if (ground) {
-                    x0 = MT_AND(m, x0); x1 = MT_AND(m, x1); x2 = MT_AND(m, x2); x3 = MT_AND(m, x3); x4 = MT_AND(m, x4); x5 = MT_AND(m, x5);
-                }
-                t[sd][0] = x0 + x4 * r2 - x5 * r1;
-                t[sd][1] = x1 + x5 * r0 - x3 * r2;
-                t[sd][2] = x2 + x3 * r1 - x4 * r0;
-                if (sd) { t[sd][0] = -t[sd][0]; t[sd][1] = -t[sd][1]; t[sd][2] = -t[sd][2]; }
-            }
+            for (int i = 0; i < 6; i++) a[i] = st->a0[6 * bd + i];
         }
-        out[24] = d00; out[25] = d10; out[26] = d11; out[27] = d20; out[28] = d21; out[29] = d22;
-        if (dslot) { /* and the diagonal, the factor's pivot reference (mt_bchol_diag0) */
-            double *d0 = mt_bchol_diag0(st->chol);
-            for (int l = 0; l < MT_LW && row[l] >= 0; l++) {
-                double *D = st->dslot[blk[l]];
-                D[0] = d00[l]; D[3] = d10[l]; D[4] = d11[l]; D[6] = d20[l]; D[7] = d21[l]; D[8] = d22[l];
-                d0[row[l]] = d00[l]; d0[row[l] + 1] = d11[l]; d0[row[l] + 2] = d22[l];
-            }
+        /* r × e_x = (0, r2, −r1), r × e_y = (−r2, 0, r0), r × e_z = (r1, −r0, 0) */
+        double y[3][3] = {{r[2] * S[1] - r[1] * S[2], r[2] * S[4] - r[1] * S[5], r[2] * S[7] - r[1] * S[8]},
+                          {r[0] * S[2] - r[2] * S[0], r[0] * S[5] - r[2] * S[3], r[0] * S[8] - r[2] * S[6]},
+                          {r[1] * S[0] - r[0] * S[1], r[1] * S[3] - r[0] * S[4], r[1] * S[6] - r[0] * S[7]}};
+        for (int e = 0; e < 3; e++)
+            for (int i = 0; i < 3; i++) L[6 + 9 * sd + 3 * e + i] = y[e][i];
+        L[30 + sd] = im;
+        if (sd) im = -im; /* 1/m in A */
+        d00 += im + r[2] * y[0][1] - r[1] * y[0][2];
+        d10 += r[0] * y[0][2] - r[2] * y[0][0];
+        d11 += im - r[2] * y[1][0] + r[0] * y[1][2];
+        d20 += r[1] * y[0][0] - r[0] * y[0][1];
+        d21 += r[1] * y[1][0] - r[0] * y[1][1];
+        d22 += im + r[1] * y[2][0] - r[0] * y[2][1];
+        for (int i = 0; i < 3; i++) L[3 * sd + i] = r[i];
+        double wr[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0]};
+        for (int i = 0; i < 3; i++) {
+            p[sd][i] = x[i] + r[i];
+            vp[sd][i] = v[i] + wr[i];
         }
-        double *dl[MT_LW];
-        for (int l = 0; l < MT_LW; l++) dl[l] = st->dlean + MT_LEAN * blk[l];
-        /* an inner stage leaves A(k,k) to the factor's storage and σ/m as it was (a constant) */
-        mt_lanes_put(dl, dslot && st->stage ? 24 : MT_LEAN, out);
-        MtLanes ga[3], gda[3], ha[3], v[3];
-        for (int a = 0; a < 3; a++) {
-            ga[a] = p[0][a] - p[1][a];
-            gda[a] = vp[0][a] - vp[1][a];
-            ha[a] = c[0][a] - c[1][a];
-            v[a] = -ha[a] - c1 * gda[a] - c0 * ga[a];
-        }
-        if (rhs) /* position rows of the Lagrange right-hand side: v −= Σ σ (a_lin + a_ang × r) */
-            for (int sd = 0; sd < 2; sd++) { v[0] -= t[sd][0]; v[1] -= t[sd][1]; v[2] -= t[sd][2]; }
-        int r0 = row[0], keep = !dslot || !st->stage; /* an inner stage wants the right-hand side only */
-        if (row[1] == r0 + 3 && row[2] == r0 + 6 && row[3] == r0 + 9) { /* consecutive blocks (chains): vector stores */
-            unsigned long long o8;
-            unsigned o4;
-            memcpy(&o8, off + r0, sizeof o8);
-            memcpy(&o4, off + r0 + 8, sizeof o4);
-            if (!rhs || !(o8 | o4)) { /* no row out of the solve among the twelve */
-                if (keep) {
-                    mt_lanes_put3(gall + r0, ga);
-                    mt_lanes_put3(gdall + r0, gda);
-                    mt_lanes_put3(hall + r0, ha);
-                }
-                if (rhs) mt_lanes_put3(rhs + r0, v);
-                return;
-            }
-        }
-        for (int l = 0; l < MT_LW; l++) {
-            int r0w = row[l];
-            if (r0w < 0) break; /* padding */
-            for (int a = 0; a < 3; a++) {
-                if (keep) {
-                    gall[r0w + a] = ga[a][l];
-                    gdall[r0w + a] = gda[a][l];
-                    hall[r0w + a] = ha[a][l];
-                }
-                if (rhs) rhs[r0w + a] = off[r0w + a] ? 0 : v[a][l];
-            }
+        c[sd][0] = w[1] * wr[2] - w[2] * wr[1];
+        c[sd][1] = w[2] * wr[0] - w[0] * wr[2];
+        c[sd][2] = w[0] * wr[1] - w[1] * wr[0];
+        t[sd][0] = a[0] + a[4] * r[2] - a[5] * r[1];
+        t[sd][1] = a[1] + a[5] * r[0] - a[3] * r[2];
+        t[sd][2] = a[2] + a[3] * r[1] - a[4] * r[0];
+        if (sd)
+            for (int i = 0; i < 3; i++) t[sd][i] = -t[sd][i];
+    }
+    L[24] = d00; L[25] = d10; L[26] = d11; L[27] = d20; L[28] = d21; L[29] = d22;
+    for (int i = 0; i < 3; i++) {
+        int row = b->row0 + i;
+        st->g[row] = p[0][i] - p[1][i];
+        st->gd[row] = vp[0][i] - vp[1][i];
+        st->h[row] = c[0][i] - c[1][i];
+        if (!rhs) continue;
+        double v = -st->h[row] - c1 * st->gd[row] - c0 * st->g[row];
+        v -= t[0][i];
+        v -= t[1][i];
+        rhs[row] = st->rowoff[row] ? 0 : v;
+    }
+}
+
+/* The lean blocks' rows: the reference, or the kernel. */
+static void lean_rows(MtState *st, const double *q, const double *u, double c0, double c1, double *rhs)
+{
+    const MtSystem *s = st->sys;
+    if (!st->lean.reference) mt_kernel_lean_rows(st, q, u, c0, c1, rhs);
+    else
+        for (int k = 0; k < s->nblock; k++)
+            if (s->block[k].lean) lean_block_rows(st, k, q, u, c0, c1, rhs);
+}
+
+/* SPH, p_i − p_j = 0 (3 rows e_a): G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a],
+ * ġ = ṗ_i − ṗ_j, h = ω_i × (ω_i × r_i) − ω_j × (ω_j × r_j). */
+static void rows_sph(const MtMk *I, const MtMk *J, double *A, double *B, double *g, double *gd, double *h)
+{
+    double ci[3], cj[3];
+    mt_v3_cross(ci, I->wb, I->r); mt_v3_cross(ci, I->wb, ci);
+    mt_v3_cross(cj, J->wb, J->r); mt_v3_cross(cj, J->wb, cj);
+    const double *ri = I->r, *rj = J->r;
+    for (int x = 0; x < 3; x++)
+        for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
+    /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
+    A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
+    A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
+    B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
+    for (int a = 0; a < 3; a++) {
+        g[a] = I->p[a] - J->p[a];
+        gd[a] = I->vp[a] - J->vp[a];
+        h[a] = ci[a] - cj[a];
+    }
+}
+
+/* DOT, a_j · b_i = 0: G = ±(a × b) on the angular part, ġ = (ω_j − ω_i)·(a × b). */
+static void rows_dot(const MtPrim *pr, const MtMk *I, const MtMk *J, double *Gi, double *Gj, double *g, double *gd, double *h)
+{
+    const double *a = J->ax[pr->a], *bb = I->ax[pr->b];
+    double c[3], mc[3], wd[3], t1[3], t2[3], cd[3];
+    mt_v3_cross(c, a, bb);
+    mt_v3_scale(mc, c, -1);
+    set_row(Gi, Gj, NULL, mc, NULL, c);
+    mt_v3_sub(wd, J->w, I->w);
+    *g = mt_v3_dot(a, bb);
+    *gd = mt_v3_dot(wd, c);
+    mt_v3_cross(t1, J->w, a); mt_v3_cross(t1, t1, bb);
+    mt_v3_cross(t2, I->w, bb); mt_v3_cross(t2, a, t2);
+    mt_v3_add(cd, t1, t2);
+    *h = mt_v3_dot(wd, cd);
+}
+
+/* DIST, |p_i − p_j| = L: G along n = (p_i − p_j)/|p_i − p_j|. */
+static void rows_dist(const MtPrim *pr, const MtMk *I, const MtMk *J, double *Gi, double *Gj, double *g, double *gd, double *h)
+{
+    double d[3], n[3], dd[3], ri[3], rj[3], ci[3], cj[3];
+    mt_v3_sub(d, I->p, J->p);
+    double L = mt_v3_norm(d);
+    if (!(L > 1e-300)) L = 1e-300;
+    mt_v3_scale(n, d, 1 / L);
+    mt_v3_sub(dd, I->vp, J->vp);
+    mt_v3_cross(ri, I->r, n);
+    mt_v3_cross(rj, J->r, n);
+    double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
+    set_row(Gi, Gj, n, ri, mn, mrj);
+    mt_v3_cross(ci, I->wb, I->r); mt_v3_cross(ci, I->wb, ci);
+    mt_v3_cross(cj, J->wb, J->r); mt_v3_cross(cj, J->wb, cj);
+    double nd = mt_v3_dot(n, dd);
+    *g = L - pr->param;
+    *gd = nd;
+    *h = mt_v3_dot(n, ci) - mt_v3_dot(n, cj) + (mt_v3_dot(dd, dd) - nd * nd) / L;
+}
+
+/* COORD row r of block k, Σ c_k (x_k − ref_k) = f(t) at displacement, velocity
+ * or acceleration level (drivers' laws f; locks hold lockref), with the modal
+ * columns of the terms' markers on flexible bodies. */
+static void rows_coord(MtState *st, int k, const MtPrim *pr, int r, double t, const double *q, const double *u, int flexb)
+{
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *g = st->g + b->row0 + r, *gd = st->gd + b->row0 + r, *h = st->h + b->row0 + r;
+    double val = 0, rate = 0, hh = 0;
+    int single_angle = pr->nterm == 1 && pr->term[0].angle && b->kind == MT_BLOCK_DRIVER;
+    for (int tt = 0; tt < pr->nterm; tt++) {
+        const MtTerm *tm = &pr->term[tt];
+        MtMk TI, TJ;
+        double gi[6], gj[6], th, tr;
+        mt_marker_eval(st, q, u, tm->mi, &TI);
+        mt_marker_eval(st, q, u, tm->mj, &TJ);
+        double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
+        double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
+        val += tm->coef * (x - (b->kind == MT_BLOCK_LOCK ? st->lockref[b->row0 + r] : tm->ref));
+        rate += tm->coef * tr;
+        hh += tm->coef * th;
+        double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
+        if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
+        for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
+        if (flexb) { /* modal columns of the term's markers on flexible bodies */
+            if (s->mflex[tm->mi] >= 0)
+                hh += mt_flex_row(st, q, u, tm->mi, gi, tm->coef, st->Gw + b->gwoff[tm->si] + r * mt_body_modes(s, b->body[tm->si]));
+            if (s->mflex[tm->mj] >= 0)
+                hh += mt_flex_row(st, q, u, tm->mj, gj, tm->coef, st->Gw + b->gwoff[tm->sj] + r * mt_body_modes(s, b->body[tm->sj]));
         }
     }
-#undef LEAN_IN
+    double f = 0, fd = 0, fdd = 0;
+    if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
+    switch (pr->level) {
+    case MT_LEVEL_DISP:
+        *g = single_angle ? wrap(val - f) : val - f; /* angle drivers may turn many revolutions */
+        *gd = rate - fd;
+        *h = hh - fdd;
+        break;
+    case MT_LEVEL_VEL:
+        *g = 0;
+        *gd = rate - f;
+        *h = hh - fd;
+        break;
+    default:
+        *g = *gd = 0;
+        *h = hh - f;
+    }
 }
 
-MT_HOT void mt_lean_group(MtState *st, int gi, const MtLeanIn *in0, const MtLeanIn *in1, const double *q, const double *u,
-                          double c0, double c1, double *rhs)
+/* Modal columns of block k's two-marker rows on flexible bodies (COORD rows
+ * do theirs), and their part of h. */
+static void modal_rows(MtState *st, int k, const double *q, const double *u)
 {
-    const MtLeanIn *pre[2] = {in0, in1};
-    if (in0) /* two inlined copies: with pre a constant NULL the gathering one has no tests per input */ lean_rows_group(st, gi, pre, 1, q, u, c0, c1, rhs);
-    else lean_rows_group(st, gi, NULL, 1, q, u, c0, c1, rhs);
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    double *h = st->h + b->row0;
+    for (int sd = 0; sd < 2 && sd < b->nside; sd++) {
+        int mk = sd == 0 ? b->mi : b->mj;
+        if (b->gwoff[sd] < 0 || s->mflex[mk] < 0) continue;
+        int N = mt_body_modes(s, b->body[sd]), rr = 0;
+        for (int pp = 0; pp < b->nprim; pp++) {
+            int w = (b->prim[pp].kind == MT_PRIM_SPH || b->prim[pp].kind == MT_PRIM_ROLL) ? 3 : 1;
+            if (b->prim[pp].kind != MT_PRIM_COORD)
+                for (int x = rr; x < rr + w; x++)
+                    h[x] += mt_flex_row(st, q, u, mk, mt_state_G(st, k, sd) + 6 * x, 1.0, st->Gw + b->gwoff[sd] + x * N);
+            rr += w;
+        }
+    }
 }
 
-static inline __attribute__((always_inline)) void lean_rows(MtState *st, const double *restrict q, const double *restrict u,
-                                                     double c0, double c1, double *restrict rhs)
+/* W = M⁻¹ Gᵀ per side of block k (ground sides are never read). */
+static void block_W(MtState *st, int k)
 {
-    for (int gi = 0, ngroup = (st->nlean + MT_LW - 1) / MT_LW; gi < ngroup; gi++) lean_rows_group(st, gi, NULL, 0, q, u, c0, c1, rhs);
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
+    int nr = b->nrow;
+    for (int side = 0; side < b->nside; side++) {
+        int bd = b->body[side];
+        if (bd < 0) continue;
+        double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
+        if (b->gwoff[side] >= 0) {
+            int N = mt_body_modes(s, bd);
+            const double *Gws = st->Gw + b->gwoff[side];
+            double *Wws = st->Ww + b->gwoff[side];
+            for (int rr = 0; rr < nr; rr++) {
+                memcpy(Ws + 6 * rr, Gs + 6 * rr, sizeof(double) * 6);
+                memcpy(Wws + rr * N, Gws + rr * N, sizeof(double) * (size_t)N);
+                mt_flex_solve(st, bd, Ws + 6 * rr, Wws + rr * N);
+            }
+            continue;
+        }
+        double im = 1.0 / s->mass[bd];
+        const double *Ji = st->Jwinv + 9 * bd;
+        for (int rr = 0; rr < nr; rr++) {
+            mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
+            mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
+        }
+    }
 }
 
-/* Rows of a block that is not lean. */
+/* Rows of a block that is not lean, primitive by primitive (the file's
+ * header lists them): G per side, g, ġ, h, then W. */
 static void stage_block(MtState *st, int k, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     const MtCBlock *b = &s->block[k];
-    {
-        int nr = b->nrow;
-        double *G0 = mt_state_G(st, k, 0);
-        if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
-        double *Gi = G0, *Gj = mt_state_G(st, k, 1);
-        double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
-        int flexb = 0;
-        for (int sd = 0; sd < b->nside; sd++)
-            if (b->gwoff[sd] >= 0) {
-                flexb = 1;
-                memset(st->Gw + b->gwoff[sd], 0, sizeof(double) * (size_t)(nr * mt_body_modes(s, b->body[sd])));
-            }
-        MtMk I, J;
-        int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
-        int two = b->prim[0].kind != MT_PRIM_COORD;
-        if (two) {
-            mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
-            mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
+    int nr = b->nrow;
+    double *G0 = mt_state_G(st, k, 0);
+    if (b->nside > 2) memset(G0, 0, sizeof(double) * 6 * (size_t)(nr * b->nside));
+    double *Gi = G0, *Gj = mt_state_G(st, k, 1);
+    double *g = st->g + b->row0, *gd = st->gd + b->row0, *h = st->h + b->row0;
+    int flexb = 0;
+    for (int sd = 0; sd < b->nside; sd++)
+        if (b->gwoff[sd] >= 0) {
+            flexb = 1;
+            memset(st->Gw + b->gwoff[sd], 0, sizeof(double) * (size_t)(nr * mt_body_modes(s, b->body[sd])));
         }
-        int r = 0;
-        for (int p = 0; p < b->nprim; p++) {
-            const MtPrim *pr = &b->prim[p];
-            switch (pr->kind) {
-            case MT_PRIM_SPH: {
-                /* rows e_a: G_i = [e_a, r_i × e_a], G_j = −[e_a, r_j × e_a] */
-                double ci[3], cj[3];
-                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
-                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
-                const double *ri = I.r, *rj = J.r;
-                double *A = Gi + 6 * r, *B = Gj + 6 * r;
-                for (int x = 0; x < 3; x++)
-                    for (int y = 0; y < 3; y++) { A[6 * x + y] = x == y; B[6 * x + y] = -(x == y); }
-                /* r × e_x = (0, r_z, −r_y), r × e_y = (−r_z, 0, r_x), r × e_z = (r_y, −r_x, 0) */
-                A[3] = A[10] = A[17] = B[3] = B[10] = B[17] = 0;
-                A[4] = ri[2]; A[5] = -ri[1]; A[9] = -ri[2]; A[11] = ri[0]; A[15] = ri[1]; A[16] = -ri[0];
-                B[4] = -rj[2]; B[5] = rj[1]; B[9] = rj[2]; B[11] = -rj[0]; B[15] = -rj[1]; B[16] = rj[0];
-                for (int a = 0; a < 3; a++) {
-                    g[r + a] = I.p[a] - J.p[a];
-                    gd[r + a] = I.vp[a] - J.vp[a];
-                    h[r + a] = ci[a] - cj[a];
-                }
-                r += 3;
-                break;
-            }
-            case MT_PRIM_DOT: {
-                const double *a = J.ax[pr->a], *bb = I.ax[pr->b];
-                double c[3], mc[3], wd[3], t1[3], t2[3], cd[3];
-                mt_v3_cross(c, a, bb);
-                mt_v3_scale(mc, c, -1);
-                set_row(Gi + 6 * r, Gj + 6 * r, NULL, mc, NULL, c);
-                mt_v3_sub(wd, J.w, I.w);
-                g[r] = mt_v3_dot(a, bb);
-                gd[r] = mt_v3_dot(wd, c);
-                mt_v3_cross(t1, J.w, a); mt_v3_cross(t1, t1, bb);
-                mt_v3_cross(t2, I.w, bb); mt_v3_cross(t2, a, t2);
-                mt_v3_add(cd, t1, t2);
-                h[r] = mt_v3_dot(wd, cd);
-                r++;
-                break;
-            }
-            case MT_PRIM_TRANS: {
-                MtTerm tm = {.angle = 0, .axis = pr->a};
-                double rate;
-                g[r] = term_eval(&tm, &I, &J, Gi + 6 * r, Gj + 6 * r, &h[r], &rate);
-                gd[r] = rate;
-                r++;
-                break;
-            }
-            case MT_PRIM_DIST: {
-                double d[3], n[3], dd[3], ri[3], rj[3], ci[3], cj[3];
-                mt_v3_sub(d, I.p, J.p);
-                double L = mt_v3_norm(d);
-                if (!(L > 1e-300)) L = 1e-300;
-                mt_v3_scale(n, d, 1 / L);
-                mt_v3_sub(dd, I.vp, J.vp);
-                mt_v3_cross(ri, I.r, n);
-                mt_v3_cross(rj, J.r, n);
-                double mn[3] = {-n[0], -n[1], -n[2]}, mrj[3] = {-rj[0], -rj[1], -rj[2]};
-                set_row(Gi + 6 * r, Gj + 6 * r, n, ri, mn, mrj);
-                mt_v3_cross(ci, I.wb, I.r); mt_v3_cross(ci, I.wb, ci);
-                mt_v3_cross(cj, J.wb, J.r); mt_v3_cross(cj, J.wb, cj);
-                double nd = mt_v3_dot(n, dd);
-                g[r] = L - pr->param;
-                gd[r] = nd;
-                h[r] = mt_v3_dot(n, ci) - mt_v3_dot(n, cj) + (mt_v3_dot(dd, dd) - nd * nd) / L;
-                r++;
-                break;
-            }
-            case MT_PRIM_ROLL:
-                roll_rows(&I, &J, pr->param, pr->b, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
-                /* rows 1 and 2 are velocity-level: mark by level in mt_eval via the primitive */
-                r += 3;
-                break;
-            case MT_PRIM_COORD: {
-                double val = 0, rate = 0, hh = 0;
-                int single_angle = pr->nterm == 1 && pr->term[0].angle && b->kind == MT_BLOCK_DRIVER;
-                for (int tt = 0; tt < pr->nterm; tt++) {
-                    const MtTerm *tm = &pr->term[tt];
-                    MtMk TI, TJ;
-                    double gi[6], gj[6], th, tr;
-                    mt_marker_eval(st, q, u, tm->mi, &TI);
-                    mt_marker_eval(st, q, u, tm->mj, &TJ);
-                    double raw = term_eval(tm, &TI, &TJ, gi, gj, &th, &tr);
-                    double x = single_angle ? raw : continuous(tm, raw, st->cont[3 * (b->row0 + r) + tt]);
-                    val += tm->coef * (x - (b->kind == MT_BLOCK_LOCK ? st->lockref[b->row0 + r] : tm->ref));
-                    rate += tm->coef * tr;
-                    hh += tm->coef * th;
-                    double *Si = mt_state_G(st, k, tm->si) + 6 * r, *Sj = mt_state_G(st, k, tm->sj) + 6 * r;
-                    if (b->nside <= 2 && tt == 0) { memset(Si, 0, 6 * sizeof(double)); memset(Sj, 0, 6 * sizeof(double)); }
-                    for (int c = 0; c < 6; c++) { Si[c] += tm->coef * gi[c]; Sj[c] += tm->coef * gj[c]; }
-                    if (flexb) { /* modal columns of the term's markers on flexible bodies */
-                        if (s->mflex[tm->mi] >= 0)
-                            hh += mt_flex_row(st, q, u, tm->mi, gi, tm->coef, st->Gw + b->gwoff[tm->si] + r * mt_body_modes(s, b->body[tm->si]));
-                        if (s->mflex[tm->mj] >= 0)
-                            hh += mt_flex_row(st, q, u, tm->mj, gj, tm->coef, st->Gw + b->gwoff[tm->sj] + r * mt_body_modes(s, b->body[tm->sj]));
-                    }
-                }
-                double f = 0, fd = 0, fdd = 0;
-                if (b->kind == MT_BLOCK_DRIVER) law(b, t, &f, &fd, &fdd);
-                switch (pr->level) {
-                case MT_LEVEL_DISP:
-                    g[r] = single_angle ? wrap(val - f) : val - f; /* angle drivers may turn many revolutions */
-                    gd[r] = rate - fd;
-                    h[r] = hh - fdd;
-                    break;
-                case MT_LEVEL_VEL:
-                    g[r] = 0;
-                    gd[r] = rate - f;
-                    h[r] = hh - fd;
-                    break;
-                default:
-                    g[r] = gd[r] = 0;
-                    h[r] = hh - f;
-                }
-                r++;
-                break;
-            }
-            }
+    MtMk I, J;
+    int axes = !(b->nprim == 1 && b->prim[0].kind == MT_PRIM_SPH);
+    int two = b->prim[0].kind != MT_PRIM_COORD;
+    if (two) {
+        mt_marker_eval_ax(st, q, u, b->mi, &I, axes);
+        mt_marker_eval_ax(st, q, u, b->mj, &J, axes);
+    }
+    int r = 0;
+    for (int p = 0; p < b->nprim; p++) {
+        const MtPrim *pr = &b->prim[p];
+        switch (pr->kind) {
+        case MT_PRIM_SPH:
+            rows_sph(&I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
+            r += 3;
+            break;
+        case MT_PRIM_DOT: rows_dot(pr, &I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r); r++; break;
+        case MT_PRIM_TRANS: { /* a_j · (p_i − p_j) = 0: a displacement term */
+            MtTerm tm = {.angle = 0, .axis = pr->a};
+            double rate;
+            g[r] = term_eval(&tm, &I, &J, Gi + 6 * r, Gj + 6 * r, &h[r], &rate);
+            gd[r] = rate;
+            r++;
+            break;
         }
-        if (flexb && two) /* modal columns of the two-marker rows (COORD rows did theirs) */
-            for (int sd = 0; sd < 2 && sd < b->nside; sd++) {
-                int mk = sd == 0 ? b->mi : b->mj;
-                if (b->gwoff[sd] < 0 || s->mflex[mk] < 0) continue;
-                int N = mt_body_modes(s, b->body[sd]), rr = 0;
-                for (int pp = 0; pp < b->nprim; pp++) {
-                    int w = (b->prim[pp].kind == MT_PRIM_SPH || b->prim[pp].kind == MT_PRIM_ROLL) ? 3 : 1;
-                    if (b->prim[pp].kind != MT_PRIM_COORD)
-                        for (int x = rr; x < rr + w; x++)
-                            h[x] += mt_flex_row(st, q, u, mk, mt_state_G(st, k, sd) + 6 * x, 1.0, st->Gw + b->gwoff[sd] + x * N);
-                    rr += w;
-                }
-            }
-        /* W = M⁻¹ Gᵀ per side (ground sides are never read) */
-        for (int side = 0; side < b->nside; side++) {
-            int bd = b->body[side];
-            if (bd < 0) continue;
-            if (b->gwoff[side] >= 0) {
-                int N = mt_body_modes(s, bd);
-                double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
-                const double *Gws = st->Gw + b->gwoff[side];
-                double *Wws = st->Ww + b->gwoff[side];
-                for (int rr = 0; rr < nr; rr++) {
-                    memcpy(Ws + 6 * rr, Gs + 6 * rr, sizeof(double) * 6);
-                    memcpy(Wws + rr * N, Gws + rr * N, sizeof(double) * (size_t)N);
-                    mt_flex_solve(st, bd, Ws + 6 * rr, Wws + rr * N);
-                }
-                continue;
-            }
-            double *Gs = mt_state_G(st, k, side), *Ws = mt_state_W(st, k, side);
-            double im = 1.0 / s->mass[bd];
-            const double *Ji = st->Jwinv + 9 * bd;
-            for (int rr = 0; rr < nr; rr++) {
-                mt_v3_scale(Ws + 6 * rr, Gs + 6 * rr, im);
-                mt_m3_mulv(Ws + 6 * rr + 3, Ji, Gs + 6 * rr + 3);
-            }
+        case MT_PRIM_DIST: rows_dist(pr, &I, &J, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r); r++; break;
+        case MT_PRIM_ROLL: /* rows 1 and 2 are velocity-level (mt_row_level) */
+            roll_rows(&I, &J, pr->param, pr->b, Gi + 6 * r, Gj + 6 * r, g + r, gd + r, h + r);
+            r += 3;
+            break;
+        case MT_PRIM_COORD: rows_coord(st, k, pr, r, t, q, u, flexb); r++; break;
         }
     }
+    if (flexb && two) modal_rows(st, k, q, u);
+    block_W(st, k);
 }
 
 MT_HOT void mt_stage_constraints(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
     lean_rows(st, q, u, 0, 0, NULL);
-    if (st->nlean < s->nblock)
+    if (st->lean.n < s->nblock)
         for (int k = 0; k < s->nblock; k++)
             if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }
@@ -676,7 +629,7 @@ MT_HOT void mt_stage_constraints_rhs(MtState *st, double t, const double *q, con
 {
     const MtSystem *s = st->sys;
     lean_rows(st, q, u, c0, c1, rhs);
-    if (st->nlean < s->nblock)
+    if (st->lean.n < s->nblock)
         for (int k = 0; k < s->nblock; k++)
             if (!s->block[k].lean) stage_block(st, k, t, q, u);
 }

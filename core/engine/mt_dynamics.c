@@ -1,7 +1,8 @@
 /* mt_dynamics.c — one evaluation of the equations of motion (docs/design.md §2):
  * body stage (rotations, world inertia), applied and inertia forces, free
  * accelerations, constraint rows, A = G·M⁻¹·Gᵀ assembled from blocks and
- * factored, multipliers with Baumgarte stabilisation, accelerations. */
+ * factored, multipliers with Baumgarte stabilisation, accelerations. The
+ * scalar reference paths are here; their vector kernels are in mt_kernels.c. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,91 +11,60 @@
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
-#include "mt_lanes.h"
+#include "mt_kernels.h"
 
-/* The body pass's arithmetic, written once for one body (double) and for four
- * (MtLanes): the rotation R of a unit quaternion (w, x, y, z), and the world
- * inverse inertia S = R·diag(d0, d1, d2)·Rᵀ of principal axes. The same
- * expressions in both types keep the lanes bit-identical to the scalar path. */
-#define MT_QUAT_ROT(R, w, x, y, z)                                                                                  \
-    do {                                                                                                            \
-        __typeof__(w) xx_ = 2 * (x) * (x), yy_ = 2 * (y) * (y), zz_ = 2 * (z) * (z), xy_ = 2 * (x) * (y),           \
-                      xz_ = 2 * (x) * (z), yz_ = 2 * (y) * (z), wx_ = 2 * (w) * (x), wy_ = 2 * (w) * (y),           \
-                      wz_ = 2 * (w) * (z);                                                                          \
-        R[0] = 1 - (yy_ + zz_), R[1] = xy_ - wz_, R[2] = xz_ + wy_;                                                 \
-        R[3] = xy_ + wz_, R[4] = 1 - (xx_ + zz_), R[5] = yz_ - wx_;                                                 \
-        R[6] = xz_ - wy_, R[7] = yz_ + wx_, R[8] = 1 - (xx_ + yy_);                                                 \
-    } while (0)
-#define MT_ROT_DIAG(S, R, d0, d1, d2)                                                                               \
-    do {                                                                                                            \
-        S[0] = R[0] * d0 * R[0] + R[1] * d1 * R[1] + R[2] * d2 * R[2];                                              \
-        S[1] = S[3] = R[0] * d0 * R[3] + R[1] * d1 * R[4] + R[2] * d2 * R[5];                                       \
-        S[2] = S[6] = R[0] * d0 * R[6] + R[1] * d1 * R[7] + R[2] * d2 * R[8];                                       \
-        S[4] = R[3] * d0 * R[3] + R[4] * d1 * R[4] + R[5] * d2 * R[5];                                              \
-        S[5] = S[7] = R[3] * d0 * R[6] + R[4] * d1 * R[7] + R[5] * d2 * R[8];                                       \
-        S[8] = R[6] * d0 * R[6] + R[7] * d1 * R[7] + R[8] * d2 * R[8];                                              \
-    } while (0)
-/* ṗ = ½ (0, ω) ⊗ p of the stored quaternion p (not normalised), ω in project axes */
-#define MT_QDOT(d, w0, w1, w2, p0, p1, p2, p3)                                                                      \
-    do {                                                                                                            \
-        d[0] = 0.5 * (-w0 * p1 - w1 * p2 - w2 * p3);                                                                \
-        d[1] = 0.5 * (w0 * p0 + w1 * p3 - w2 * p2);                                                                 \
-        d[2] = 0.5 * (w1 * p0 + w2 * p1 - w0 * p3);                                                                 \
-        d[3] = 0.5 * (w2 * p0 + w0 * p2 - w1 * p1);                                                                 \
-    } while (0)
+/* 1/|p| of a stored quaternion p (w, x, y, z). */
+static inline double quat_inorm(const double *p)
+{
+    return 1 / sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+}
+
+/* Body b's rotation R of its quaternion p normalised (p·st->qn[b]: the
+ * implicit methods' Newton needs R to the last bit) and its world inverse
+ * inertia S = R·Jc⁻¹·Rᵀ (§2.1), into st->R and st->Jwinv and R, S. */
+static inline __attribute__((always_inline)) void body_rotation(MtState *st, const double *q, int b, double R[9],
+                                                                double S[9])
+{
+    const MtSystem *s = st->sys;
+    double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
+    double nn = st->qn[b];
+    w *= nn; x *= nn; y *= nn; z *= nn;
+    MT_QUAT_ROT(R, w, x, y, z);
+    double *Rb = st->R + 9 * b;
+    for (int i = 0; i < 9; i++) Rb[i] = R[i];
+    const double *Ji = s->Jcinv + 9 * b;
+    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) MT_ROT_DIAG(S, R, Ji[0], Ji[4], Ji[8]); /* principal axes */
+    else mt_m3_rotate_sym(S, R, Ji);
+    double *Sb = st->Jwinv + 9 * b;
+    for (int i = 0; i < 9; i++) Sb[i] = S[i];
+}
 
 void mt_stage_bodies(MtState *st, const double *q)
 {
     const MtSystem *s = st->sys;
-    double *restrict Rall = st->R, *restrict Sall = st->Jwinv;
-    const double *restrict Jiall = s->Jcinv;
     for (int b = 0; b < s->nbody; b++) {
-        /* R of the normalised quaternion without normalising it: 2/|p|² scales the products */
-        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-        double nn = 1 / sqrt(w * w + x * x + y * y + z * z); /* normalised first: implicit methods' Newton needs it to the last bit */
-        w *= nn; x *= nn; y *= nn; z *= nn;
-        double R[9];
-        MT_QUAT_ROT(R, w, x, y, z);
-        double *Rb = Rall + 9 * b;
-        for (int i = 0; i < 9; i++) Rb[i] = R[i];
-        const double *Ji = Jiall + 9 * b;
-        double S[9];
-        if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) MT_ROT_DIAG(S, R, Ji[0], Ji[4], Ji[8]); /* principal axes */
-        else mt_m3_rotate_sym(S, R, Ji);
-        double *Sb = Sall + 9 * b;
-        for (int i = 0; i < 9; i++) Sb[i] = S[i];
+        double R[9], S[9];
+        st->qn[b] = quat_inorm(q + 7 * b + 3);
+        body_rotation(st, q, b, R, S);
     }
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
-/* One body of mt_eval's body pass: rotation, world inverse inertia, gravity
- * and gyroscopic force of a rigid body (R and ω stay in registers); with no
- * other applied forces (done = 1) also the free accelerations a0 and acc. */
-static inline __attribute__((always_inline)) void body_eval(MtState *st, const double *restrict q, const double *restrict u,
-                                                     int done, int b)
+/* The body pass's reference (mt_kernels.h), §2.1: Newton–Euler about the
+ * centre of mass, m·a = m·g and J·ε = −ω × (J·ω) with J = R·Jc·Rᵀ. */
+void mt_body_eval(MtState *st, const double *restrict q, const double *restrict u, int done, int b)
 {
     const MtSystem *s = st->sys;
-    double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-    if (st->dq) { /* mt_deriv's q̇ while the body is at hand */
+    if (st->dq) { /* mt_deriv's q̇ while the body is at hand: ẋ = v, ṗ = ½ (0, ω) ⊗ p */
+        const double *p = q + 7 * b + 3, *om = u + 6 * b + 3;
         double *d = st->dq + 7 * b, *dp = d + 3;
-        const double *om = u + 6 * b + 3;
         mt_v3_copy(d, u + 6 * b);
-        MT_QDOT(dp, om[0], om[1], om[2], w, x, y, z);
+        MT_QDOT(dp, om[0], om[1], om[2], p[0], p[1], p[2], p[3]);
     }
-    double nn = st->qn[b]; /* normalised as mt_stage_bodies does, to the last bit */
-    w *= nn; x *= nn; y *= nn; z *= nn;
-    double R[9];
-    MT_QUAT_ROT(R, w, x, y, z);
-    double *Rb = st->R + 9 * b;
-    for (int i = 0; i < 9; i++) Rb[i] = R[i];
-    const double *Ji = s->Jcinv + 9 * b, *Jc = s->Jc + 9 * b;
-    double S[9];
-    if (Ji[1] == 0 && Ji[2] == 0 && Ji[5] == 0) MT_ROT_DIAG(S, R, Ji[0], Ji[4], Ji[8]);
-    else mt_m3_rotate_sym(S, R, Ji);
-    double *Sb = st->Jwinv + 9 * b;
-    for (int i = 0; i < 9; i++) Sb[i] = S[i];
+    double R[9], S[9];
+    body_rotation(st, q, b, R, S);
     if (s->nflex && s->bflex[b] >= 0) return; /* mt_flex_forces */
-    const double *om = u + 6 * b + 3;
+    const double *om = u + 6 * b + 3, *Jc = s->Jc + 9 * b;
     double o[3] = {om[0], om[1], om[2]}, wb[3], Jw[3], f[6], m = s->mass[b];
     f[0] = s->gravity[0] * m; f[1] = s->gravity[1] * m; f[2] = s->gravity[2] * m;
     mt_m3_tmulv(wb, R, o); /* J ω = R Jc Rᵀ ω */
@@ -113,161 +83,24 @@ static inline __attribute__((always_inline)) void body_eval(MtState *st, const d
     }
 }
 
-/* body_eval for the four rigid bodies b..b+3, one per lane (mt_lanes.h),
- * when their inertia tensors are diagonal in body axes; with in (and done),
- * also their lanes as the row pass reads them. With lean (an inner stage of
- * a lean chain, whose row pass takes everything from in) only acc is
- * written, not R, Jwinv, f, a0: nobody reads them before the next full
- * evaluation (MtState.stage). */
-static inline __attribute__((always_inline)) void body_eval4(MtState *st, const double *restrict q, const double *restrict u,
-                                                      int done, int b, MtLeanIn *in, int lean)
-{
-    const MtSystem *s = st->sys;
-    const double *qp[MT_LW], *op[MT_LW];
-    double *Rr[MT_LW], *Sr[MT_LW], *fr[MT_LW], *ar[MT_LW], *cr[MT_LW];
-    for (int l = 0; l < MT_LW; l++) {
-        qp[l] = q + 7 * (b + l) + 3;
-        op[l] = u + 6 * (b + l) + 3;
-        Rr[l] = st->R + 9 * (b + l);
-        Sr[l] = st->Jwinv + 9 * (b + l);
-        fr[l] = st->f + 6 * (b + l);
-        ar[l] = st->a0 + 6 * (b + l);
-        cr[l] = st->acc + 6 * (b + l);
-    }
-    MtLanes nn, c[8]; /* MtSystem.bodyc: diagonals of Jcinv and Jc, m, 1/m */
-    memcpy(&nn, st->qn + b, sizeof nn);
-    memcpy(c, s->bodyc + 8 * b, sizeof c);
-    MtLanes m = c[6], im = c[7];
-    MtLanes p0 = MT_LANES(qp, 0), p1 = MT_LANES(qp, 1), p2 = MT_LANES(qp, 2), p3 = MT_LANES(qp, 3);
-    MtLanes w = p0 * nn, x = p1 * nn, y = p2 * nn, z = p3 * nn;
-    MtLanes R[9], S[9];
-    MT_QUAT_ROT(R, w, x, y, z);
-    MT_ROT_DIAG(S, R, c[0], c[1], c[2]);
-    if (!lean) {
-        mt_lanes_put(Rr, 9, R);
-        mt_lanes_put(Sr, 9, S);
-    }
-    MtLanes o0 = MT_LANES(op, 0), o1 = MT_LANES(op, 1), o2 = MT_LANES(op, 2);
-    if (st->dq) { /* mt_deriv's q̇ while the bodies are at hand */
-        double *dl[MT_LW];
-        for (int l = 0; l < MT_LW; l++) {
-            dl[l] = st->dq + 7 * (b + l);
-            mt_v3_copy(dl[l], u + 6 * (b + l));
-        }
-        MtLanes d[4];
-        MT_QDOT(d, o0, o1, o2, p0, p1, p2, p3);
-        mt_lanes_put4(dl, 3, d);
-    }
-    MtLanes wb0 = R[0] * o0 + R[3] * o1 + R[6] * o2; /* J ω = R Jc Rᵀ ω */
-    MtLanes wb1 = R[1] * o0 + R[4] * o1 + R[7] * o2;
-    MtLanes wb2 = R[2] * o0 + R[5] * o1 + R[8] * o2;
-    wb0 *= c[3]; wb1 *= c[4]; wb2 *= c[5];
-    MtLanes Jw0 = R[0] * wb0 + R[1] * wb1 + R[2] * wb2;
-    MtLanes Jw1 = R[3] * wb0 + R[4] * wb1 + R[5] * wb2;
-    MtLanes Jw2 = R[6] * wb0 + R[7] * wb1 + R[8] * wb2;
-    MtLanes f[6] = {s->gravity[0] * m, s->gravity[1] * m, s->gravity[2] * m, /* −ω × Jω */
-                    Jw1 * o2 - Jw2 * o1, Jw2 * o0 - Jw0 * o2, Jw0 * o1 - Jw1 * o0};
-    if (!lean) mt_lanes_put(fr, 6, f);
-    if (done) {
-        MtLanes a[6] = {f[0] * im, f[1] * im, f[2] * im, S[0] * f[3] + S[1] * f[4] + S[2] * f[5],
-                        S[3] * f[3] + S[4] * f[4] + S[5] * f[5], S[6] * f[3] + S[7] * f[4] + S[8] * f[5]};
-        if (!lean) mt_lanes_put(ar, 6, a);
-        mt_lanes_put(cr, 6, a);
-        if (in) {
-            const double *xp[MT_LW], *vp[MT_LW];
-            for (int l = 0; l < MT_LW; l++) {
-                xp[l] = q + 7 * (b + l);
-                vp[l] = u + 6 * (b + l);
-            }
-            for (int i = 0; i < 9; i++) { in->R[i] = R[i]; in->S[i] = S[i]; }
-            for (int i = 0; i < 3; i++) { in->x[i] = MT_LANES(xp, i); in->v[i] = MT_LANES(vp, i); }
-            in->w[0] = o0; in->w[1] = o1; in->w[2] = o2;
-            for (int i = 0; i < 6; i++) in->a[i] = a[i];
-        }
-    }
-}
-
-/* The row pass's inputs of body b in every lane (b < 0: ground, zeros), from the state. */
-static void lean_in_body(const MtState *st, const double *q, const double *u, int b, MtLeanIn *in)
-{
-    memset(in, 0, sizeof *in);
-    if (b < 0) return;
-    for (int i = 0; i < 9; i++) {
-        in->R[i] += st->R[9 * b + i];
-        in->S[i] += st->Jwinv[9 * b + i];
-    }
-    for (int i = 0; i < 3; i++) {
-        in->x[i] += q[7 * b + i];
-        in->v[i] += u[6 * b + i];
-        in->w[i] += u[6 * b + 3 + i];
-    }
-    for (int i = 0; i < 6; i++) in->a[i] += st->a0[6 * b + i];
-}
-
-/* Inverse and direct inertia of bodies b..b+3 diagonal in body axes: body_eval4 applies. */
-static inline int diagonal4(const MtSystem *s, int b)
-{
-    int diag = 1;
-    for (int l = 0; l < MT_LW; l++) diag &= mt_inertia_diagonal(s, b + l);
-    return diag;
-}
-
-/* mt_eval's body pass; rigid bodies four at a time. With rows (lean chains,
- * st->leanchain, and done) also the constraint rows and the right-hand side
- * (mt_stage_constraints_rhs with c0, c1, rhs), each group of blocks right
- * after the group of bodies it reads on side 0: its inputs go over in
- * vectors, not gathered back from R, Jwinv, q, u and a0. */
-MT_HOT static void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done, int rows,
+/* mt_eval's body pass: the reference body by body, or the kernel (which
+ * with rows also does the lean chain's rows, mt_kernels.h). */
+static inline void stage_bodies_eval(MtState *st, const double *restrict q, const double *restrict u, int done, int rows,
                                      double c0, double c1, double *rhs)
 {
     const MtSystem *s = st->sys;
-    double *restrict qn = st->qn;
-    int b = 0;
-    /* square root and division first, in a loop of their own, four bodies per vector (scalar
-     * sqrt and division were 18 % of this pass; both are correctly rounded, so the lanes agree) */
-    for (; b + MT_LW <= s->nbody; b += MT_LW) {
-        const double *qp[MT_LW] = {q + 7 * b + 3, q + 7 * b + 10, q + 7 * b + 17, q + 7 * b + 24};
-        MtLanes w = MT_LANES(qp, 0), x = MT_LANES(qp, 1), y = MT_LANES(qp, 2), z = MT_LANES(qp, 3);
-        MtLanes n2 = w * w + x * x + y * y + z * z, n;
-        for (int l = 0; l < MT_LW; l++) n[l] = sqrt(n2[l]); /* one vector square root (-fno-math-errno) */
-        n = 1 / n;
-        memcpy(qn + b, &n, sizeof n);
-    }
-    for (; b < s->nbody; b++) {
-        double w = q[7 * b + 3], x = q[7 * b + 4], y = q[7 * b + 5], z = q[7 * b + 6];
-        qn[b] = 1 / sqrt(w * w + x * x + y * y + z * z);
-    }
-    b = 0;
-    MtLeanIn lin[2], *cur = lin, *prev = lin + 1;
-    int have = 0; /* prev holds the previous group's side 0 */
-    /* an inner stage: groups below blean write only what the rows and acc need; a part-filled
-     * last group gathers its lane 0's side 1 from the state, so the group before writes it all */
-    int blean = !st->stage || !rows || !st->alldiag ? 0 : s->nbody % MT_LW ? s->nbody - s->nbody % MT_LW - MT_LW : s->nbody;
-    if (!s->nflex)
-        for (; b + MT_LW <= s->nbody; b += MT_LW) {
-            if (st->alldiag || diagonal4(s, b)) {
-                body_eval4(st, q, u, done, b, rows ? cur : NULL, b < blean);
-                if (!rows) continue;
-                if (!have) lean_in_body(st, q, u, b - 1, prev);
-                mt_lean_group(st, b / MT_LW, cur, prev, q, u, c0, c1, rhs);
-                MtLeanIn *t = prev;
-                prev = cur;
-                cur = t;
-                have = 1;
-            } else {
-                for (int l = 0; l < MT_LW; l++) body_eval(st, q, u, done, b + l);
-                if (rows) mt_lean_group(st, b / MT_LW, NULL, NULL, q, u, c0, c1, rhs);
-                have = 0;
-            }
+    if (s->nflex || st->lean.reference)
+        for (int b = 0; b < s->nbody; b++) {
+            st->qn[b] = quat_inorm(q + 7 * b + 3);
+            mt_body_eval(st, q, u, done, b);
         }
-    int b1 = b;
-    for (; b < s->nbody; b++) body_eval(st, q, u, done, b);
-    if (rows && b1 < s->nbody) mt_lean_group(st, b1 / MT_LW, NULL, NULL, q, u, c0, c1, rhs); /* the last, part-filled group */
+    else mt_kernel_bodies(st, q, u, done, rows, c0, c1, rhs);
     if (s->nflex) mt_flex_stage_mass(st, q);
 }
 
-/* Gravity, gyroscopic terms and springs, at the centre of mass. */
-/* The rigid bodies' gravity and gyroscopic forces are set by stage_bodies_eval. */
+
+/* Applied forces at the centre of mass besides the rigid bodies' gravity and
+ * gyroscopic terms (the body pass's): flexible bodies, force elements, springs. */
 static void stage_forces(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
@@ -341,32 +174,6 @@ static inline void sph_pair(double *restrict out, const double *restrict La, int
     out[0] += im; out[4] += im; out[8] += im;
 }
 
-/* sph_pair for four lean pairs st->pair[pi[0..3]], one per lane (mt_lanes.h). */
-static inline __attribute__((always_inline)) void sph_pair4(const MtState *st, const int *pi)
-{
-    const double *rp[MT_LW], *yp[MT_LW];
-    double *slot[MT_LW], sgl[MT_LW], iml[MT_LW];
-    for (int l = 0; l < MT_LW; l++) {
-        const MtPair *pr = &st->pair[pi[l]];
-        const double *La = st->dlean + MT_LEAN * pr->r, *Lb = st->dlean + MT_LEAN * pr->c;
-        rp[l] = La + 3 * pr->sr;
-        yp[l] = Lb + 6 + 9 * pr->sc;
-        slot[l] = pr->slot;
-        sgl[l] = (pr->sr ? -1 : 1) * (pr->sc ? -1 : 1);
-        iml[l] = (pr->sr ? -1 : 1) * st->leanim[2 * pr->c + pr->sc];
-    }
-    MtLanes sg = {sgl[0], sgl[1], sgl[2], sgl[3]}, im = {iml[0], iml[1], iml[2], iml[3]};
-    MtLanes r0 = MT_LANES(rp, 0), r1 = MT_LANES(rp, 1), r2 = MT_LANES(rp, 2), out[9];
-    for (int c = 0; c < 3; c++) { /* σ_a σ_b (y_c × r)_a */
-        MtLanes w0 = MT_LANES(yp, 3 * c), w1 = MT_LANES(yp, 3 * c + 1), w2 = MT_LANES(yp, 3 * c + 2);
-        out[0 * 3 + c] = sg * (w1 * r2 - w2 * r1);
-        out[1 * 3 + c] = sg * (w2 * r0 - w0 * r2);
-        out[2 * 3 + c] = sg * (w0 * r1 - w1 * r0);
-    }
-    out[0] += im; out[4] += im; out[8] += im;
-    mt_lanes_put(slot, 9, out);
-}
-
 static void gwt(double *out, const double *Ga, int na, const double *Wb, int nb)
 {
     switch (nb) {
@@ -412,14 +219,14 @@ MT_HOT void mt_assemble(MtState *st)
     const MtSystem *s = st->sys;
     mt_bchol_zero_fill(st->chol);
     /* the lean blocks through the compact lists: a pass over MtCBlock (1 kB each) touched a cache line per block */
-    for (int i = st->leandiag ? st->nlean : 0; i < st->nlean; i++) { /* computed by mt_stage_constraints */
-        int k = st->leanblk[i];
+    for (int i = st->lean.diag ? st->lean.n : 0; i < st->lean.n; i++) { /* computed by mt_stage_constraints */
+        int k = st->lean.blk[i];
         double *D = st->dslot[k];
         const double *dl = st->dlean + MT_LEAN * k + 24;
         D[0] = dl[0]; D[3] = dl[1]; D[4] = dl[2]; D[6] = dl[3]; D[7] = dl[4]; D[8] = dl[5];
     }
-    st->leandiag = 0; /* a later assembly (re-detection, projections) copies them */
-    for (int k = 0; k < s->nblock && st->nlean < s->nblock; k++) {
+    st->lean.diag = 0; /* a later assembly (re-detection, projections) copies them */
+    for (int k = 0; k < s->nblock && st->lean.n < s->nblock; k++) {
         const MtCBlock *b = &s->block[k];
         double *D = st->dslot[k];
         if (b->lean) continue;
@@ -434,17 +241,17 @@ MT_HOT void mt_assemble(MtState *st)
         }
     }
     int pend[MT_LW], npend = 0; /* lean pairs waiting for a full group of lanes */
-    int p0 = 0;
-    if (st->leanpairs) /* all lean (chains, trees of spherical joints): straight groups of four */
-        for (; p0 + MT_LW <= st->npair; p0 += MT_LW) {
-            int pi[MT_LW] = {p0, p0 + 1, p0 + 2, p0 + 3};
-            sph_pair4(st, pi);
-        }
+    int p0 = 0, lanes = !st->lean.reference;
+    if (st->lean.pairs && lanes) p0 = mt_kernel_lean_pairs(st); /* all lean (chains, trees of spherical joints) */
     for (int p = p0; p <= st->npair; p++) {
         const MtPair *pr = &st->pair[p < st->npair ? p : 0];
         if (p < st->npair && pr->lean) {
             pend[npend++] = p;
-            if (npend == MT_LW) { sph_pair4(st, pend); npend = 0; }
+            if (npend == MT_LW || !lanes) {
+                if (lanes) mt_kernel_sph_pair4(st, pend);
+                else sph_pair(pr->slot, st->dlean + MT_LEAN * pr->r, pr->sr, st->dlean + MT_LEAN * pr->c, pr->sc);
+                npend = 0;
+            }
             continue;
         }
         /* before any other pair (it may add to a lean pair's slot) and at the end */
@@ -500,16 +307,16 @@ static inline __attribute__((always_inline)) void wl_n(double *o, const double *
 MT_HOT static void add_reactions(const MtState *st, const double *lambda, double *out)
 {
     const MtSystem *s = st->sys;
-    if (st->leanchain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
-        for (int i = 0; i < st->nlean; i++) {
-            const double *L0 = st->dlean + MT_LEAN * st->leanblk[i], *lam = lambda + st->leanrow[i];
-            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->leanim[2 * st->leanblk[i]];
+    if (st->lean.chain) { /* body i: side 0 of block i, then side 1 of block i + 1 (the sums of block order, below) */
+        for (int i = 0; i < st->lean.n; i++) {
+            const double *L0 = st->dlean + MT_LEAN * st->lean.blk[i], *lam = lambda + st->lean.row[i];
+            double *o = out + 6 * i, a[6], l0 = lam[0], l1 = lam[1], l2 = lam[2], im = st->lean.im[2 * st->lean.blk[i]];
             const double *y = L0 + 6;
             a[0] = o[0] + im * l0; a[1] = o[1] + im * l1; a[2] = o[2] + im * l2;
             for (int c = 0; c < 3; c++) a[3 + c] = o[3 + c] + (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
-            if (i + 1 < st->nlean) {
-                const double *L1 = st->dlean + MT_LEAN * st->leanblk[i + 1], *lb = lambda + st->leanrow[i + 1];
-                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->leanim[2 * st->leanblk[i + 1] + 1];
+            if (i + 1 < st->lean.n) {
+                const double *L1 = st->dlean + MT_LEAN * st->lean.blk[i + 1], *lb = lambda + st->lean.row[i + 1];
+                double m0 = lb[0], m1 = lb[1], m2 = lb[2], jm = st->lean.im[2 * st->lean.blk[i + 1] + 1];
                 y = L1 + 6 + 9;
                 a[0] += jm * m0; a[1] += jm * m1; a[2] += jm * m2;
                 for (int c = 0; c < 3; c++) a[3 + c] += -(y[c] * m0 + y[3 + c] * m1 + y[6 + c] * m2);
@@ -518,14 +325,14 @@ MT_HOT static void add_reactions(const MtState *st, const double *lambda, double
         }
         return;
     }
-    if (st->nlean == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
-        for (int i = 0; i < st->nlean; i++) {
-            const double *lam = lambda + st->leanrow[i], *L = st->dlean + MT_LEAN * st->leanblk[i];
+    if (st->lean.n == s->nblock) { /* all lean: the compact lists, in block order as below (same sums) */
+        for (int i = 0; i < st->lean.n; i++) {
+            const double *lam = lambda + st->lean.row[i], *L = st->dlean + MT_LEAN * st->lean.blk[i];
             double l0 = lam[0], l1 = lam[1], l2 = lam[2];
             for (int side = 0; side < 2; side++) {
-                if (!st->leanmask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
+                if (!st->lean.mask[MT_LW * (2 * (i / MT_LW) + side) + i % MT_LW]) continue; /* ground */
                 const double *y = L + 6 + 9 * side;
-                double *o = out + 6 * st->leanbody[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
+                double *o = out + 6 * st->lean.body[2 * i + side], im = L[30 + side], sg = side ? -1 : 1;
                 o[0] += im * l0; o[1] += im * l1; o[2] += im * l2;
                 for (int c = 0; c < 3; c++) o[3 + c] += sg * (y[c] * l0 + y[3 + c] * l1 + y[6 + c] * l2);
             }
@@ -598,6 +405,27 @@ static double loops_rhs(MtState *st, int k, int r, int row, double nu, double xi
     }
 }
 
+/* Right-hand side of row r of block k under Baumgarte stabilisation (§2.5,
+ * c1 = 2ξΩ, c0 = Ω²): g̈ + 2ξΩ·ġ + Ω²·g = 0 for position rows, ė + Ω·e = 0
+ * for velocity rows, none for acceleration rows, with g̈ = G·u̇ + h and u̇ =
+ * a0 + M⁻¹Gᵀλ; 0 for a row out of the solve. The lean blocks' rows
+ * (lean_block_rows, mt_constraints.c) sum the same terms as −h − c1ġ − c0g
+ * − G·a0, this one as −h − (c1ġ + c0g) − G·a0: the last bits differ, and the
+ * results must not change, so each keeps its own grouping. */
+static double stab_rhs(const MtState *st, int k, int r, double c0, double c1, double Om)
+{
+    const MtSystem *s = st->sys;
+    int row = s->block[k].row0 + r;
+    double v = -st->h[row];
+    switch (s->level[row]) {
+    case 0: v -= c1 * st->gd[row] + c0 * st->g[row]; break;
+    case 1: v -= Om * st->gd[row]; break;
+    default: break;
+    }
+    v = row_sub(st, k, r, st->a0, v);
+    return st->rowoff[row] ? 0 : v;
+}
+
 /* a0 = M⁻¹ f (and acc = a0) once every applied force is in f. */
 static void free_acc(MtState *st)
 {
@@ -620,16 +448,16 @@ static void free_acc(MtState *st)
 MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u, MtError *err)
 {
     const MtSystem *s = st->sys;
-    st->nevals++;
+    st->stats.nevals++;
     /* nothing but gravity and gyroscopic forces: the body pass finishes a0 */
     int done = mt_gravity_only(s);
     double *rhs = st->lambda; /* the right-hand side first: it does not need the factor, and the solve works in place */
     double Om = s->model->solver.loops == MT_LOOPS_LAGRANGE ? 0 : s->solver.stab_period > 0 ? 2 * M_PI / s->solver.stab_period : 0;
     double c1 = 2 * s->solver.stab_damping * Om, c0 = Om * Om;
     int feedback = s->model->solver.loops == MT_LOOPS_PENALTY || s->model->solver.loops == MT_LOOPS_MLF;
-    int rows = done && st->leanchain && !feedback && s->nrow; /* the body pass does the rows too */
+    int rows = done && st->lean.chain && !feedback && s->nrow && !st->lean.reference; /* the body kernel does the rows too */
     stage_bodies_eval(st, q, u, done, rows, c0, c1, rhs);
-    st->leandiag = rows;
+    st->lean.diag = rows;
     if (!done) {
         stage_forces(st, t, q, u);
         free_acc(st);
@@ -645,20 +473,10 @@ MT_HOT MtStatus mt_eval(MtState *st, double t, const double *q, const double *u,
             for (int r = 0; r < b->nrow; r++)
                 rhs[b->row0 + r] = loops_rhs(st, k, r, b->row0 + r, nu, s->solver.stab_damping, s->model->solver.loops == MT_LOOPS_MLF);
         }
-        for (int k = 0; k < s->nblock && !feedback && st->nlean < s->nblock; k++) {
+        for (int k = 0; k < s->nblock && !feedback && st->lean.n < s->nblock; k++) {
             const MtCBlock *b = &s->block[k];
             if (b->lean) continue; /* mt_stage_constraints_rhs did it */
-            for (int r = 0; r < b->nrow; r++) {
-                int row = b->row0 + r;
-                double v = -st->h[row];
-                switch (s->level[row]) { /* g̈ + 2ξΩġ + Ω²g = 0, ė + Ωe = 0 for velocity rows, none for accelerations */
-                case 0: v -= c1 * st->gd[row] + c0 * st->g[row]; break;
-                case 1: v -= Om * st->gd[row]; break;
-                default: break;
-                }
-                v = row_sub(st, k, r, st->a0, v);
-                rhs[row] = st->rowoff[row] ? 0 : v;
-            }
+            for (int r = 0; r < b->nrow; r++) rhs[b->row0 + r] = stab_rhs(st, k, r, c0, c1, Om);
         }
         int bad = 0;
         /* the row pass wrote A's diagonal (none raised: no rows near dependence) */
@@ -701,7 +519,7 @@ void mt_state_redetect(MtState *st)
     int bad = -1;
     /* rows near dependence become compliant (MT_NEAR_TOL) */
     mt_bchol_factor(st->chol, 1, MT_NEAR_TOL, &bad);
-    st->nfactor++;
+    st->stats.nfactor++;
     for (int k = 0; k < s->nblock; k++)
         for (int j = 0; j < s->block[k].nrow; j++) {
             int r = s->block[k].row0 + j;
@@ -716,7 +534,7 @@ void mt_state_redetect(MtState *st)
     if (st->nnear) { /* else the factor just made is one of A with nothing new out */
         mt_assemble(st);
         mt_bchol_factor(st->chol, 1, MT_SPECIAL_TOL, &bad);
-        st->nfactor++;
+        st->stats.nfactor++;
     }
     for (int r = 0; r < s->nrow; r++)
         if (mt_bchol_row_dependent(st->chol, r) && !st->rowoff[r]) {

@@ -469,6 +469,226 @@ static void contact(MtState *st, const MtForceSpec *fs, int k, int mi, int mj, i
     }
 }
 
+/* Torsion spring about the joint axis z_j: T = −k(θ − θ0) − c θ̇ + T0. */
+static void force_torsion(MtState *st, int k, int mi, int mj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtForceSpec *fs = &st->sys->model->force[k];
+    const double *p = fs->p;
+    double zero[3] = {0, 0, 0};
+    const double *z = J->ax[2];
+    double raw = atan2(mt_v3_dot(J->ax[1], I->ax[0]), mt_v3_dot(J->ax[0], I->ax[0]));
+    double th = cont_angle(raw, st->fdisc[2 * k]), wd[3];
+    mt_v3_sub(wd, I->w, J->w);
+    double thd = mt_v3_dot(z, wd), Tm = -p[0] * (th - p[2]) - p[1] * thd + p[3], T[3];
+    mt_v3_scale(T, z, Tm);
+    wrench(st, mi, mj, I->p, zero, T, q);
+    record(st, k, zero, T, I->p, I->p, th - p[2], Tm * thd, 0.5 * p[0] * (th - p[2]) * (th - p[2]) - p[3] * (th - p[2]));
+}
+
+/* 6 x 6 bushing: deflection x = (displacement of i, its rotation vector) and its
+ * rate, in j axes; load −K·x − C·ẋ (full matrices, unset entries 0). */
+static void force_bushing(MtState *st, int k, int mi, int mj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtForceSpec *fs = &st->sys->model->force[k];
+    const double *p = fs->p;
+    double d[3], th[3], dv[3], wr[3], wd[3], x[6], xd[6], L6[6], F[3], T[3], E = 0;
+    mt_v3_sub(d, I->p, J->p);
+    mt_v3_cross(wr, J->w, d);
+    mt_v3_sub(dv, I->vp, J->vp);
+    mt_v3_sub(dv, dv, wr); /* velocity of i seen from the rotating frame j */
+    rel_rotation(I, J, th);
+    mt_v3_sub(wd, I->w, J->w);
+    for (int a = 0; a < 3; a++) {
+        x[a] = mt_v3_dot(J->ax[a], d);
+        x[3 + a] = th[a];
+        xd[a] = mt_v3_dot(J->ax[a], dv);
+        xd[3 + a] = mt_v3_dot(J->ax[a], wd);
+    }
+    for (int a = 0; a < 6; a++) {
+        L6[a] = 0;
+        for (int b2 = 0; b2 < 6; b2++) {
+            double kk = p[mt_bushing_index(0, a, b2)], cc = p[mt_bushing_index(1, a, b2)];
+            if (!isnan(kk)) {
+                L6[a] -= kk * x[b2];
+                E += 0.5 * x[a] * kk * x[b2]; /* ½ xᵀK x: the symmetric part of K */
+            }
+            if (!isnan(cc)) L6[a] -= cc * xd[b2];
+        }
+    }
+    mt_v3_set(F, 0, 0, 0);
+    mt_v3_set(T, 0, 0, 0);
+    for (int a = 0; a < 3; a++) {
+        mt_v3_axpy(F, L6[a], J->ax[a]);
+        mt_v3_axpy(T, L6[3 + a], J->ax[a]);
+    }
+    wrench(st, mi, mj, I->p, F, T, q);
+    record(st, k, F, T, I->p, I->p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd), E);
+}
+
+/* Joint friction: regularised Stribeck, or LuGre with its bristle state. */
+static void force_friction(MtState *st, int k, int mi, int mj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
+    const MtForceSpec *fs = &s->model->force[k];
+    const double *p = fs->p;
+    double zero[3] = {0, 0, 0};
+    /* normal load: magnitude of the joint's reaction at the last solve (lagged), plus preload */
+    const MtCBlock *b = &s->block[fs->joint];
+    const double *G = mt_state_G(st, fs->joint, 0), *lam = st->lambda + b->row0;
+    double R3[3] = {0, 0, 0};
+    for (int r = 0; r < b->nrow; r++) mt_v3_axpy(R3, lam[r], G + 6 * r);
+    const double *z = J->ax[2];
+    int rot = m->joint[fs->joint].type == MT_JOINT_REVOLUTE;
+    double N = p[6] + sqrt(fmax(0, mt_v3_dot(R3, R3) - (rot ? 0 : pow(mt_v3_dot(R3, z), 2))));
+    double vrel, wd[3], dv[3];
+    mt_v3_sub(wd, I->w, J->w);
+    mt_v3_sub(dv, I->vp, J->vp);
+    vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
+    double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
+    double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
+    double Ff, F[3], T[3], E = 0;
+    int off = s->zoff_force[k];
+    if (off >= 0) {
+        /* LuGre (Canudas de Wit et al. 1995): bristle deflection zb with
+         * żb = v − σ0·|v|·zb / g(v), g = μ(v)·N·R the Stribeck level, and
+         * F = σ0·zb + σ1·żb + c·v. At rest żb = 0 and the bristles hold
+         * any load below the breakaway level g(0) = μs·N·R exactly. */
+        double gs = fmax(strib * N * arm, 1e-300), zb = st->zcur[off];
+        double zd = vrel - p[FR_SIGMA0] * fabs(vrel) * zb / gs;
+        st->dz[off] = zd;
+        Ff = -(p[FR_SIGMA0] * zb + p[FR_SIGMA1] * zd) - p[4] * vrel;
+        E = 0.5 * p[FR_SIGMA0] * zb * zb; /* held in the bristles */
+    } else Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel;
+    if (rot) {
+        mt_v3_scale(T, z, Ff);
+        wrench(st, mi, mj, I->p, zero, T, q);
+        record(st, k, zero, T, I->p, I->p, N, Ff * vrel, E);
+    } else {
+        mt_v3_scale(F, z, Ff);
+        wrench(st, mi, mj, I->p, F, NULL, q);
+        record(st, k, F, NULL, I->p, I->p, N, Ff * vrel, E);
+    }
+}
+
+/* Hunt–Crossley contact with friction (the geometry in contact()). */
+static void force_contact(MtState *st, int k, int mi, int mj, int bi, int bj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtForceSpec *fs = &st->sys->model->force[k];
+    double Ftot[3] = {0, 0, 0}, pwr = 0, E = 0, dmax, dd;
+    contact(st, fs, k, mi, mj, bi, bj, q, I, J, 1, Ftot, &pwr, &E, &dmax, &dd);
+    double *o = st->fout + MT_FOUT * k;
+    mt_v3_copy(o, Ftot);
+    mt_v3_set(o + 3, 0, 0, 0);
+    o[6] = dmax > 0 ? dmax : 0;
+    o[7] = pwr;
+    o[8] = E;
+}
+
+/* Oleo-pneumatic shock strut between markers i and j. */
+static void force_strut(MtState *st, int k, int mi, int mj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtSystem *s = st->sys;
+    const MtForceSpec *fs = &s->model->force[k];
+    const double *p = fs->p;
+    double d[3], dv[3];
+    mt_v3_sub(d, I->p, J->p);
+    mt_v3_sub(dv, I->vp, J->vp);
+    double L = mt_v3_norm(d);
+    if (!(L > 0)) return;
+    double nrm[3];
+    mt_v3_scale(nrm, d, 1 / L);
+    double sgo = p[12] - L, sd = -mt_v3_dot(nrm, dv); /* stroke (compression) and its rate */
+    double A = p[0], Ah = isnan(p[8]) ? A : p[8];
+    double vol = p[2] - A * fmin(sgo, 0.999 * p[2] / A);
+    double Fg = p[1] * A * pow(p[2] / vol, p[3]) - p[4] * A;
+    double Fh = p[7] * Ah * Ah * Ah / (2 * p[6] * p[6] * p[5] * p[5]) * sd * fabs(sd);
+    double Ff = p[10] * ssign(sd, 1e-3);
+    double Fs = sgo < 0 ? p[11] * sgo : sgo > p[9] ? p[11] * (sgo - p[9]) : 0; /* end stops */
+    double Fc = Fg + Fh + Ff + Fs, F[3];
+    mt_v3_scale(F, nrm, Fc); /* compression resisted: i pushed away from j */
+    wrench(st, mi, mj, I->p, F, NULL, q);
+    /* stored: the gas's work ∫ Fg ds from s = 0 (polytropic) and the stops' */
+    double E = p[3] == 1 ? p[1] * p[2] * log(p[2] / vol) : p[1] * p[2] * (pow(p[2] / vol, p[3] - 1) - 1) / (p[3] - 1);
+    E -= p[4] * (p[2] - vol);
+    if (sgo < 0) E += 0.5 * p[11] * sgo * sgo;
+    else if (sgo > p[9]) E += 0.5 * p[11] * (sgo - p[9]) * (sgo - p[9]);
+    record(st, k, F, NULL, I->p, I->p, sgo, -Fc * sd, E);
+}
+
+/* Tyre: wheel centre i with axle z_i on the plane through p_j with normal z_j. */
+static void force_tyre(MtState *st, int k, int mi, int mj, int bi, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtForceSpec *fs = &st->sys->model->force[k];
+    const double *p = fs->p;
+    double zero[3] = {0, 0, 0};
+    const double *n = J->ax[2], *a = I->ax[2];
+    double na = mt_v3_dot(n, a), wv[3];
+    mt_v3_copy(wv, n);
+    mt_v3_axpy(wv, -na, a);
+    double wl = mt_v3_norm(wv);
+    if (!(wl > 1e-9)) return;
+    double kk[3], pc[3], d[3];
+    mt_v3_scale(kk, wv, 1 / wl);
+    mt_v3_copy(pc, I->p);
+    mt_v3_axpy(pc, -p[0], kk);
+    mt_v3_sub(d, pc, J->p);
+    double delta = -mt_v3_dot(n, d);
+    if (delta <= 0) { record(st, k, zero, NULL, I->p, I->p, 0, 0, 0); return; }
+    double rP[3], vP[3], fwd[3], lat[3];
+    mt_v3_sub(rP, pc, q + 7 * bi);
+    mt_v3_cross(vP, I->w, rP);
+    mt_v3_add(vP, vP, I->v); /* slip velocity of the rim at the contact */
+    mt_v3_cross(fwd, a, n);  /* rolling direction */
+    double fl = mt_v3_norm(fwd);
+    if (!(fl > 0)) return;
+    mt_v3_scale(fwd, fwd, 1 / fl);
+    mt_v3_cross(lat, n, fwd);
+    double vx = mt_v3_dot(I->v, fwd), vy = mt_v3_dot(I->v, lat), vn = mt_v3_dot(vP, n);
+    double Fz = fmax(0, p[1] * delta - p[2] * vn);
+    double den = fmax(fabs(vx), p[6]);
+    double kappa = -mt_v3_dot(vP, fwd) / den, alpha = atan2(vy, den);
+    double Fx = p[3] * kappa, Fy = -p[4] * alpha, Fmax = p[5] * Fz, Fxy = hypot(Fx, Fy);
+    if (Fxy > Fmax && Fxy > 0) { Fx *= Fmax / Fxy; Fy *= Fmax / Fxy; } /* friction circle */
+    double F[3];
+    mt_v3_scale(F, n, Fz);
+    mt_v3_axpy(F, Fx, fwd);
+    mt_v3_axpy(F, Fy, lat);
+    wrench(st, mi, mj, pc, F, NULL, q);
+    record(st, k, F, NULL, pc, I->p, delta, mt_v3_dot(F, vP), 0.5 * p[1] * delta * delta);
+}
+
+/* Actuator: force and moment in j axes given by expressions. */
+static void force_actuator(MtState *st, int k, int mi, int mj, const double *q, const MtMk *I, const MtMk *J)
+{
+    const MtSystem *s = st->sys;
+    double Fl[6];
+    for (int c = 0; c < 6; c++) Fl[c] = s->fexpr[6 * k + c] ? mt_expr_eval(s->fexpr[6 * k + c], st->chan) : 0;
+    double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++) {
+        mt_v3_axpy(F, Fl[a], J->ax[a]);
+        mt_v3_axpy(T, Fl[3 + a], J->ax[a]);
+    }
+    double dv[3], wd[3];
+    mt_v3_sub(dv, I->vp, J->vp);
+    mt_v3_sub(wd, I->w, J->w);
+    wrench(st, mi, mj, I->p, F, T, q);
+    record(st, k, F, T, I->p, I->p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd), 0);
+}
+
+/* Aerodynamic drag: −½ ρ c_d A |v − wind| (v − wind) at marker i. */
+static void force_drag(MtState *st, int k, int mi, const double *q, const MtMk *I)
+{
+    const MtForceSpec *fs = &st->sys->model->force[k];
+    const double *p = fs->p;
+    double vr[3] = {I->vp[0] - p[3], I->vp[1] - p[4], I->vp[2] - p[5]}, F[3];
+    double sp = mt_v3_norm(vr);
+    mt_v3_scale(F, vr, -0.5 * p[0] * p[1] * p[2] * sp);
+    wrench(st, mi, -1, I->p, F, NULL, q);
+    record(st, k, F, NULL, I->p, I->p, sp, mt_v3_dot(F, I->vp), 0);
+}
+
+/* Loads of every force element at (t, q, u) into st->f (and their record in st->fout). */
 void mt_stage_force_elements(MtState *st, double t, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
@@ -476,7 +696,6 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
     (void)t; /* channels and controls were computed by the caller (mt_eval) */
     for (int k = 0; k < m->nforce; k++) {
         const MtForceSpec *fs = &m->force[k];
-        const double *p = fs->p;
         int mi = fs->mi, mj = fs->mj;
         if (st->fdisabled[k]) {
             memset(st->fout + MT_FOUT * k, 0, MT_FOUT * sizeof(double));
@@ -492,193 +711,15 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
         int bi = s->mbody[mi], bj = mj >= 0 ? s->mbody[mj] : MT_GROUND;
         if (mj >= 0) mt_marker_eval(st, q, u, mj, &J);
         else memset(&J, 0, sizeof J);
-        double zero[3] = {0, 0, 0};
         switch (fs->kind) {
-        case MT_FORCE_TORSION: {
-            const double *z = J.ax[2];
-            double raw = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
-            double th = cont_angle(raw, st->fdisc[2 * k]), wd[3];
-            mt_v3_sub(wd, I.w, J.w);
-            double thd = mt_v3_dot(z, wd), Tm = -p[0] * (th - p[2]) - p[1] * thd + p[3], T[3];
-            mt_v3_scale(T, z, Tm);
-            wrench(st, mi, mj, I.p, zero, T, q);
-            record(st, k, zero, T, I.p, I.p, th - p[2], Tm * thd, 0.5 * p[0] * (th - p[2]) * (th - p[2]) - p[3] * (th - p[2]));
-            break;
-        }
-        case MT_FORCE_BUSHING: {
-            /* deflection x = (displacement of i, its rotation vector) and its rate, in j axes;
-             * load −K·x − C·ẋ (full 6 x 6 matrices, unset entries 0) */
-            double d[3], th[3], dv[3], wr[3], wd[3], x[6], xd[6], L6[6], F[3], T[3], E = 0;
-            mt_v3_sub(d, I.p, J.p);
-            mt_v3_cross(wr, J.w, d);
-            mt_v3_sub(dv, I.vp, J.vp);
-            mt_v3_sub(dv, dv, wr); /* velocity of i seen from the rotating frame j */
-            rel_rotation(&I, &J, th);
-            mt_v3_sub(wd, I.w, J.w);
-            for (int a = 0; a < 3; a++) {
-                x[a] = mt_v3_dot(J.ax[a], d);
-                x[3 + a] = th[a];
-                xd[a] = mt_v3_dot(J.ax[a], dv);
-                xd[3 + a] = mt_v3_dot(J.ax[a], wd);
-            }
-            for (int a = 0; a < 6; a++) {
-                L6[a] = 0;
-                for (int b2 = 0; b2 < 6; b2++) {
-                    double kk = p[mt_bushing_index(0, a, b2)], cc = p[mt_bushing_index(1, a, b2)];
-                    if (!isnan(kk)) {
-                        L6[a] -= kk * x[b2];
-                        E += 0.5 * x[a] * kk * x[b2]; /* ½ xᵀK x: the symmetric part of K */
-                    }
-                    if (!isnan(cc)) L6[a] -= cc * xd[b2];
-                }
-            }
-            mt_v3_set(F, 0, 0, 0);
-            mt_v3_set(T, 0, 0, 0);
-            for (int a = 0; a < 3; a++) {
-                mt_v3_axpy(F, L6[a], J.ax[a]);
-                mt_v3_axpy(T, L6[3 + a], J.ax[a]);
-            }
-            wrench(st, mi, mj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, mt_v3_norm(d), mt_v3_dot(F, dv) + mt_v3_dot(T, wd), E);
-            break;
-        }
-        case MT_FORCE_FRICTION: {
-            /* normal load: magnitude of the joint's reaction at the last solve (lagged), plus preload */
-            const MtCBlock *b = &s->block[fs->joint];
-            const double *G = mt_state_G(st, fs->joint, 0), *lam = st->lambda + b->row0;
-            double R3[3] = {0, 0, 0};
-            for (int r = 0; r < b->nrow; r++) mt_v3_axpy(R3, lam[r], G + 6 * r);
-            const double *z = J.ax[2];
-            int rot = m->joint[fs->joint].type == MT_JOINT_REVOLUTE;
-            double N = p[6] + sqrt(fmax(0, mt_v3_dot(R3, R3) - (rot ? 0 : pow(mt_v3_dot(R3, z), 2))));
-            double vrel, wd[3], dv[3];
-            mt_v3_sub(wd, I.w, J.w);
-            mt_v3_sub(dv, I.vp, J.vp);
-            vrel = rot ? mt_v3_dot(z, wd) : mt_v3_dot(z, dv);
-            double mus = isnan(p[1]) ? p[0] : p[1], arm = rot ? p[5] : 1;
-            double strib = p[0] + (mus - p[0]) * exp(-(vrel / p[2]) * (vrel / p[2]));
-            double Ff, F[3], T[3], E = 0;
-            int off = s->zoff_force[k];
-            if (off >= 0) {
-                /* LuGre (Canudas de Wit et al. 1995): bristle deflection zb with
-                 * żb = v − σ0·|v|·zb / g(v), g = μ(v)·N·R the Stribeck level, and
-                 * F = σ0·zb + σ1·żb + c·v. At rest żb = 0 and the bristles hold
-                 * any load below the breakaway level g(0) = μs·N·R exactly. */
-                double gs = fmax(strib * N * arm, 1e-300), zb = st->zcur[off];
-                double zd = vrel - p[FR_SIGMA0] * fabs(vrel) * zb / gs;
-                st->dz[off] = zd;
-                Ff = -(p[FR_SIGMA0] * zb + p[FR_SIGMA1] * zd) - p[4] * vrel;
-                E = 0.5 * p[FR_SIGMA0] * zb * zb; /* held in the bristles */
-            } else Ff = -(strib * N * arm) * ssign(vrel, p[3]) - p[4] * vrel;
-            if (rot) {
-                mt_v3_scale(T, z, Ff);
-                wrench(st, mi, mj, I.p, zero, T, q);
-                record(st, k, zero, T, I.p, I.p, N, Ff * vrel, E);
-            } else {
-                mt_v3_scale(F, z, Ff);
-                wrench(st, mi, mj, I.p, F, NULL, q);
-                record(st, k, F, NULL, I.p, I.p, N, Ff * vrel, E);
-            }
-            break;
-        }
-        case MT_FORCE_CONTACT: {
-            double Ftot[3] = {0, 0, 0}, pwr = 0, E = 0, dmax, dd;
-            contact(st, fs, k, mi, mj, bi, bj, q, &I, &J, 1, Ftot, &pwr, &E, &dmax, &dd);
-            double *o = st->fout + MT_FOUT * k;
-            mt_v3_copy(o, Ftot);
-            mt_v3_set(o + 3, 0, 0, 0);
-            o[6] = dmax > 0 ? dmax : 0;
-            o[7] = pwr;
-            o[8] = E;
-            break;
-        }
-        case MT_FORCE_STRUT: {
-            double d[3], dv[3];
-            mt_v3_sub(d, I.p, J.p);
-            mt_v3_sub(dv, I.vp, J.vp);
-            double L = mt_v3_norm(d);
-            if (!(L > 0)) break;
-            double nrm[3];
-            mt_v3_scale(nrm, d, 1 / L);
-            double sgo = p[12] - L, sd = -mt_v3_dot(nrm, dv); /* stroke (compression) and its rate */
-            double A = p[0], Ah = isnan(p[8]) ? A : p[8];
-            double vol = p[2] - A * fmin(sgo, 0.999 * p[2] / A);
-            double Fg = p[1] * A * pow(p[2] / vol, p[3]) - p[4] * A;
-            double Fh = p[7] * Ah * Ah * Ah / (2 * p[6] * p[6] * p[5] * p[5]) * sd * fabs(sd);
-            double Ff = p[10] * ssign(sd, 1e-3);
-            double Fs = sgo < 0 ? p[11] * sgo : sgo > p[9] ? p[11] * (sgo - p[9]) : 0; /* end stops */
-            double Fc = Fg + Fh + Ff + Fs, F[3];
-            mt_v3_scale(F, nrm, Fc); /* compression resisted: i pushed away from j */
-            wrench(st, mi, mj, I.p, F, NULL, q);
-            /* stored: the gas's work ∫ Fg ds from s = 0 (polytropic) and the stops' */
-            double E = p[3] == 1 ? p[1] * p[2] * log(p[2] / vol) : p[1] * p[2] * (pow(p[2] / vol, p[3] - 1) - 1) / (p[3] - 1);
-            E -= p[4] * (p[2] - vol);
-            if (sgo < 0) E += 0.5 * p[11] * sgo * sgo;
-            else if (sgo > p[9]) E += 0.5 * p[11] * (sgo - p[9]) * (sgo - p[9]);
-            record(st, k, F, NULL, I.p, I.p, sgo, -Fc * sd, E);
-            break;
-        }
-        case MT_FORCE_TYRE: {
-            /* wheel centre i with axle z_i on the plane through p_j with normal z_j */
-            const double *n = J.ax[2], *a = I.ax[2];
-            double na = mt_v3_dot(n, a), wv[3];
-            mt_v3_copy(wv, n);
-            mt_v3_axpy(wv, -na, a);
-            double wl = mt_v3_norm(wv);
-            if (!(wl > 1e-9)) break;
-            double kk[3], pc[3], d[3];
-            mt_v3_scale(kk, wv, 1 / wl);
-            mt_v3_copy(pc, I.p);
-            mt_v3_axpy(pc, -p[0], kk);
-            mt_v3_sub(d, pc, J.p);
-            double delta = -mt_v3_dot(n, d);
-            if (delta <= 0) { record(st, k, zero, NULL, I.p, I.p, 0, 0, 0); break; }
-            double rP[3], vP[3], fwd[3], lat[3];
-            mt_v3_sub(rP, pc, q + 7 * bi);
-            mt_v3_cross(vP, I.w, rP);
-            mt_v3_add(vP, vP, I.v); /* slip velocity of the rim at the contact */
-            mt_v3_cross(fwd, a, n);  /* rolling direction */
-            double fl = mt_v3_norm(fwd);
-            if (!(fl > 0)) break;
-            mt_v3_scale(fwd, fwd, 1 / fl);
-            mt_v3_cross(lat, n, fwd);
-            double vx = mt_v3_dot(I.v, fwd), vy = mt_v3_dot(I.v, lat), vn = mt_v3_dot(vP, n);
-            double Fz = fmax(0, p[1] * delta - p[2] * vn);
-            double den = fmax(fabs(vx), p[6]);
-            double kappa = -mt_v3_dot(vP, fwd) / den, alpha = atan2(vy, den);
-            double Fx = p[3] * kappa, Fy = -p[4] * alpha, Fmax = p[5] * Fz, Fxy = hypot(Fx, Fy);
-            if (Fxy > Fmax && Fxy > 0) { Fx *= Fmax / Fxy; Fy *= Fmax / Fxy; } /* friction circle */
-            double F[3];
-            mt_v3_scale(F, n, Fz);
-            mt_v3_axpy(F, Fx, fwd);
-            mt_v3_axpy(F, Fy, lat);
-            wrench(st, mi, mj, pc, F, NULL, q);
-            record(st, k, F, NULL, pc, I.p, delta, mt_v3_dot(F, vP), 0.5 * p[1] * delta * delta);
-            break;
-        }
-        case MT_FORCE_ACTUATOR: {
-            double Fl[6];
-            for (int c = 0; c < 6; c++) Fl[c] = s->fexpr[6 * k + c] ? mt_expr_eval(s->fexpr[6 * k + c], st->chan) : 0;
-            double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
-            for (int a = 0; a < 3; a++) {
-                mt_v3_axpy(F, Fl[a], J.ax[a]);
-                mt_v3_axpy(T, Fl[3 + a], J.ax[a]);
-            }
-            double dv[3], wd[3];
-            mt_v3_sub(dv, I.vp, J.vp);
-            mt_v3_sub(wd, I.w, J.w);
-            wrench(st, mi, mj, I.p, F, T, q);
-            record(st, k, F, T, I.p, I.p, 0, mt_v3_dot(F, dv) + mt_v3_dot(T, wd), 0);
-            break;
-        }
-        case MT_FORCE_DRAG: {
-            double vr[3] = {I.vp[0] - p[3], I.vp[1] - p[4], I.vp[2] - p[5]}, F[3];
-            double sp = mt_v3_norm(vr);
-            mt_v3_scale(F, vr, -0.5 * p[0] * p[1] * p[2] * sp);
-            wrench(st, mi, -1, I.p, F, NULL, q);
-            record(st, k, F, NULL, I.p, I.p, sp, mt_v3_dot(F, I.vp), 0);
-            break;
-        }
+        case MT_FORCE_TORSION: force_torsion(st, k, mi, mj, q, &I, &J); break;
+        case MT_FORCE_BUSHING: force_bushing(st, k, mi, mj, q, &I, &J); break;
+        case MT_FORCE_FRICTION: force_friction(st, k, mi, mj, q, &I, &J); break;
+        case MT_FORCE_CONTACT: force_contact(st, k, mi, mj, bi, bj, q, &I, &J); break;
+        case MT_FORCE_STRUT: force_strut(st, k, mi, mj, q, &I, &J); break;
+        case MT_FORCE_TYRE: force_tyre(st, k, mi, mj, bi, q, &I, &J); break;
+        case MT_FORCE_ACTUATOR: force_actuator(st, k, mi, mj, q, &I, &J); break;
+        case MT_FORCE_DRAG: force_drag(st, k, mi, q, &I); break;
         default: break;
         }
     }

@@ -690,6 +690,130 @@ static void lmm_setup(Impl *im, double h, double hh, double *pred)
     predict_u(im, om, pred);
 }
 
+/* The Newmark parameters of HHT-α and generalised-α (none for the multistep methods). */
+static MtStatus set_method(Impl *im, const MtSolverSpec *sv, MtError *err)
+{
+    switch (sv->method) {
+    case MT_METHOD_HHT: /* α ∈ [−1/3, 0]: α_m = 0, α_f = −α */
+        im->am = 0;
+        im->af = -sv->hht_alpha;
+        im->gamma = 0.5 - sv->hht_alpha;
+        im->beta = 0.25 * (1 - sv->hht_alpha) * (1 - sv->hht_alpha);
+        return MT_OK;
+    case MT_METHOD_GALPHA: { /* Chung & Hulbert's optimal parameters for ρ∞ */
+        double r = sv->rho_inf;
+        im->am = (2 * r - 1) / (r + 1);
+        im->af = r / (r + 1);
+        im->gamma = 0.5 + im->af - im->am;
+        im->beta = 0.25 * (im->gamma + 0.5) * (im->gamma + 0.5);
+        return MT_OK;
+    }
+    case MT_METHOD_EULER_IMPLICIT:
+    case MT_METHOD_PARK: return MT_OK;
+    default: return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: unknown method"));
+    }
+}
+
+/* The work vectors, carved from p in one allocation; returns the rest of p. */
+static double *carve_work(Impl *im, double *p)
+{
+    int nz = im->nz, nu = im->nu, na = im->na, nb = im->nb, nq = im->nq, n = im->n;
+    im->z = p; p += nz;
+    im->dz = p; p += nz;
+    im->dzp = p; p += nz;
+    im->w = p; p += nz;
+    im->f0 = p; p += nz;
+    im->rhs = p; p += nz;
+    im->zp = p; p += nz;
+    im->us = p; p += nu;
+    im->up = p; p += nu;
+    im->an = p; p += nu;
+    im->fn = p; p += nu;
+    im->anew = p; p += nu;
+    im->du = p; p += nu;
+    im->dl = p; p += nu; /* one per group */
+    im->ws = p; p += na;
+    im->wp = p; p += na;
+    im->fw = p; p += na;
+    im->what = p; p += na;
+    im->R0 = p; p += 9 * nb;
+    im->dR = p; p += 9 * nb;
+    im->qs = p; p += nq;
+    im->qp = p; p += nq;
+    for (int k = 0; k < 4; k++) { im->yh[k] = p; p += n; }
+    im->yhat = p; p += n;
+    return p;
+}
+
+/* Predictor of HHT-α and generalised-α for a step hh (grid step h) from y. */
+static void newmark_setup(Impl *im, double h, double hh, const double *y, double *zp)
+{
+    int nq = im->nq, nu = im->nu, na = im->na;
+    im->c = hh;
+    const double ka = (1 - im->af) / (1 - im->am), *un = y + nq;
+    /* the v̇_{n+1} whose Newmark update gives the predicted increment
+     * of the positions: stiff forces depend on the positions, and an
+     * unresolved oscillation has accelerations of order ω²·amplitude,
+     * so predicting the velocity (or the acceleration) instead would
+     * let the huge (½−β)·h²·a_n term move the predicted positions by
+     * far more than the amplitude (and, with a stiff spring under
+     * tension turning with its bodies, out of Newton's reach) */
+    predict_dx(im, hh / h, hh, y, zp);
+    for (int j = 0; j < nu; j++) {
+        double a1 = (zp[j] - hh * un[j] - hh * hh * (0.5 - im->beta) * im->an[j]) / (hh * hh * im->beta);
+        zp[j] = (a1 - (im->af * im->fn[j] - im->am * im->an[j]) / (1 - im->am)) / ka;
+    }
+    /* the states (controls, loops, bristles) by BDF2, L-stable like the
+     * numerical damping of these methods (BDF1 at the start and after
+     * an event; variable step for a shortened step, ω = hh/h) */
+    const double *w0 = y + nq + nu, *w1 = im->yh[1] + nq + nu;
+    double om = hh / h, dd = 1 / (1 + 2 * om);
+    im->cb = im->nh >= 2 ? hh * (1 + om) * dd : hh;
+    for (int k = 0; k < na; k++)
+        im->what[k] = im->nh >= 2 ? (1 + om) * (1 + om) * dd * w0[k] - om * om * dd * w1[k] : w0[k];
+    if (na) memcpy(zp + nu, im->fw, sizeof(double) * (size_t)na); /* their rates: as at step n */
+}
+
+/* Newton's solution into y; for the Newmark methods also a_n and f_n. */
+static void take_solution(Impl *im, double *y)
+{
+    int nq = im->nq, nu = im->nu, na = im->na;
+    memcpy(y, im->qs, sizeof(double) * (size_t)nq);
+    memcpy(y + nq, im->us, sizeof(double) * (size_t)nu);
+    if (na) memcpy(y + nq + nu, im->ws, sizeof(double) * (size_t)na);
+    if (!is_lmm(im)) {
+        memcpy(im->an, im->anew, sizeof(double) * (size_t)nu);
+        memcpy(im->fn, im->z, sizeof(double) * (size_t)nu);
+        if (na) memcpy(im->fw, im->z + nu, sizeof(double) * (size_t)na);
+    }
+}
+
+/* The accepted y into the history y_n … y_{n−3}. */
+static void push_history(Impl *im, const double *y, int cut)
+{
+    double *tmp = im->yh[3];
+    im->yh[3] = im->yh[2];
+    im->yh[2] = im->yh[1];
+    im->yh[1] = im->yh[0];
+    im->yh[0] = tmp;
+    memcpy(im->yh[0], y, sizeof(double) * (size_t)im->n);
+    if (im->nh < 4) im->nh++;
+    if (cut) im->nh = 1; /* the history of a cut step is not on the grid: start afresh */
+    im->stats->steps++;
+}
+
+/* After an event changed the state at y: the methods start afresh there. */
+static void restart(Impl *im, const double *y)
+{
+    MtState *st = im->o->st;
+    memcpy(im->yh[0], y, sizeof(double) * (size_t)im->n);
+    im->nh = 1;
+    memcpy(im->an, st->acc, sizeof(double) * (size_t)im->nu); /* mt_deriv evaluated the state after the event */
+    memcpy(im->fn, st->acc, sizeof(double) * (size_t)im->nu);
+    if (im->na) memcpy(im->fw, st->dz, sizeof(double) * (size_t)im->na);
+    im->stale = 1;
+}
+
 MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user,
                          const volatile int *cancel, MtRunStats *stats, MtError *err)
 {
@@ -706,25 +830,8 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     im.nu = o->nu;
     im.n = o->n;
     im.cu = -1;
-    switch (sv->method) {
-    case MT_METHOD_HHT: /* α ∈ [−1/3, 0]: α_m = 0, α_f = −α */
-        im.am = 0;
-        im.af = -sv->hht_alpha;
-        im.gamma = 0.5 - sv->hht_alpha;
-        im.beta = 0.25 * (1 - sv->hht_alpha) * (1 - sv->hht_alpha);
-        break;
-    case MT_METHOD_GALPHA: { /* Chung & Hulbert's optimal parameters for ρ∞ */
-        double r = sv->rho_inf;
-        im.am = (2 * r - 1) / (r + 1);
-        im.af = r / (r + 1);
-        im.gamma = 0.5 + im.af - im.am;
-        im.beta = 0.25 * (im.gamma + 0.5) * (im.gamma + 0.5);
-        break;
-    }
-    case MT_METHOD_EULER_IMPLICIT:
-    case MT_METHOD_PARK: break;
-    default: return mt_error_set(err, MT_ERR_ARG, "solver", MT_("solver: unknown method"));
-    }
+    MtStatus rc = set_method(&im, sv, err);
+    if (rc) return rc;
     /* work arrays, all allocated here */
     int nb = im.nb, nu = im.nu, nq = im.nq, n = im.n, na = st->sys->naux, nz = nu + na;
     im.na = na;
@@ -740,36 +847,11 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     double *jw = NULL, *vw = calloc((size_t)10 * (size_t)nu + 7 * (size_t)nz + 4 * (size_t)na + 2 * (size_t)nq +
                                         10 * (size_t)n + 18 * (size_t)nb + 1,
                                     sizeof(double));
-    MtStatus rc = MT_OK;
     if (!par || !im.cstart || !im.cbody || !im.gstart || !im.gdof || !im.moff || !im.soff || !im.piv || !vw) {
         rc = mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the integrator"));
         goto done;
     }
-    double *p = vw;
-    im.z = p; p += nz;
-    im.dz = p; p += nz;
-    im.dzp = p; p += nz;
-    im.w = p; p += nz;
-    im.f0 = p; p += nz;
-    im.rhs = p; p += nz;
-    im.zp = p; p += nz;
-    im.us = p; p += nu;
-    im.up = p; p += nu;
-    im.an = p; p += nu;
-    im.fn = p; p += nu;
-    im.anew = p; p += nu;
-    im.du = p; p += nu;
-    im.dl = p; p += nu; /* one per group */
-    im.ws = p; p += na;
-    im.wp = p; p += na;
-    im.fw = p; p += na;
-    im.what = p; p += na;
-    im.R0 = p; p += 9 * nb;
-    im.dR = p; p += 9 * nb;
-    im.qs = p; p += nq;
-    im.qp = p; p += nq;
-    for (int k = 0; k < 4; k++) { im.yh[k] = p; p += n; }
-    im.yhat = p; p += n;
+    double *p = carve_work(&im, vw);
     /* events: the step's start (state, derivative), its end's derivative, the event state, scratch */
     double *ya = p, *d0 = ya + n, *d1 = d0 + n, *ye = d1 + n, *sc = ye + n;
     /* coupled groups for the grouped finite differences, then the Jacobians */
@@ -814,53 +896,14 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
             double hh = tend - ts;
             double *zp = im.zp; /* predictor */
             if (is_lmm(&im)) lmm_setup(&im, h, hh, zp);
-            else {
-                im.c = hh;
-                const double ka = (1 - im.af) / (1 - im.am), *un = y + nq;
-                /* the v̇_{n+1} whose Newmark update gives the predicted increment
-                 * of the positions: stiff forces depend on the positions, and an
-                 * unresolved oscillation has accelerations of order ω²·amplitude,
-                 * so predicting the velocity (or the acceleration) instead would
-                 * let the huge (½−β)·h²·a_n term move the predicted positions by
-                 * far more than the amplitude (and, with a stiff spring under
-                 * tension turning with its bodies, out of Newton's reach) */
-                predict_dx(&im, hh / h, hh, y, zp);
-                for (int j = 0; j < nu; j++) {
-                    double a1 = (zp[j] - hh * un[j] - hh * hh * (0.5 - im.beta) * im.an[j]) / (hh * hh * im.beta);
-                    zp[j] = (a1 - (im.af * im.fn[j] - im.am * im.an[j]) / (1 - im.am)) / ka;
-                }
-                /* the states (controls, loops, bristles) by BDF2, L-stable like the
-                 * numerical damping of these methods (BDF1 at the start and after
-                 * an event; variable step for a shortened step, ω = hh/h) */
-                const double *w0 = y + nq + nu, *w1 = im.yh[1] + nq + nu;
-                double om = hh / h, dd = 1 / (1 + 2 * om);
-                im.cb = im.nh >= 2 ? hh * (1 + om) * dd : hh;
-                for (int k = 0; k < na; k++)
-                    im.what[k] = im.nh >= 2 ? (1 + om) * (1 + om) * dd * w0[k] - om * om * dd * w1[k] : w0[k];
-                if (na) memcpy(zp + nu, im.fw, sizeof(double) * (size_t)na); /* their rates: as at step n */
-            }
+            else newmark_setup(&im, h, hh, y, zp);
             if (events) memcpy(ya, y, sizeof(double) * (size_t)n);
             rc = newton(&im, ts, hh, y, zp, err);
             st->zcur = st->z;
             if (rc) goto done;
-            memcpy(y, im.qs, sizeof(double) * (size_t)nq);
-            memcpy(y + nq, im.us, sizeof(double) * (size_t)nu);
-            if (na) memcpy(y + nq + nu, im.ws, sizeof(double) * (size_t)na);
-            if (!is_lmm(&im)) {
-                memcpy(im.an, im.anew, sizeof(double) * (size_t)nu);
-                memcpy(im.fn, im.z, sizeof(double) * (size_t)nu);
-                if (na) memcpy(im.fw, im.z + nu, sizeof(double) * (size_t)na);
-            }
+            take_solution(&im, y);
             if ((rc = mt_ode_settle(o, tend, y, sv, err))) goto done;
-            double *tmp = im.yh[3]; /* history y_n … y_{n−3} */
-            im.yh[3] = im.yh[2];
-            im.yh[2] = im.yh[1];
-            im.yh[1] = im.yh[0];
-            im.yh[0] = tmp;
-            memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
-            if (im.nh < 4) im.nh++;
-            if (cut) im.nh = 1; /* the history of a cut step is not on the grid: start afresh */
-            im.stats->steps++;
+            push_history(&im, y, cut);
             if (!events) break;
             /* the crossing functions at the step's end, and the derivative there for the interpolant */
             if ((rc = mt_deriv(st, tend, y, d1, err))) goto done;
@@ -873,12 +916,7 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
             if (rc) goto done;
             /* an event at tb changed the state (or the equations): the methods restart there */
             memcpy(d0, d1, sizeof(double) * (size_t)n);
-            memcpy(im.yh[0], y, sizeof(double) * (size_t)n);
-            im.nh = 1;
-            memcpy(im.an, st->acc, sizeof(double) * (size_t)nu); /* mt_deriv evaluated the state after the event */
-            memcpy(im.fn, st->acc, sizeof(double) * (size_t)nu);
-            if (na) memcpy(im.fw, st->dz, sizeof(double) * (size_t)na);
-            im.stale = 1;
+            restart(&im, y);
             cut = 1;
             ts = tb;
             if (stop || tend - ts < 1e-14 * fmax(1.0, fabs(tend))) break;

@@ -28,7 +28,7 @@ static MtStatus deriv(Ode *o, double t, const double *y, double *dy, MtError *er
 /* One evaluation into dy; the body pass writes q̇ (MtState.dq). stage: an
  * inner stage of a step, whose side results in st (acc, R, f, g, …) nobody
  * reads before the next full evaluation: with only gravity acting, the
- * accelerations go straight into dy, not through st->acc (MtState.stage). */
+ * accelerations go straight into dy, not through st->acc (MtState.lean.stage). */
 static inline __attribute__((always_inline)) MtStatus deriv_into(MtState *st, double t, const double *y, double *dy,
                                                                  int stage, MtError *err)
 {
@@ -40,13 +40,13 @@ static inline __attribute__((always_inline)) MtStatus deriv_into(MtState *st, do
     stage = stage && mt_gravity_only(s);
     if (stage) {
         st->acc = dy + nq;
-        st->stage = 1;
+        st->lean.stage = 1;
     }
     st->dq = dy;
     MtStatus rc = mt_eval(st, t, q, u, err);
     st->dq = NULL;
     st->acc = acc;
-    st->stage = 0;
+    st->lean.stage = 0;
     st->zcur = st->z;
     if (rc) return rc;
     for (int i = 0; i < s->nmodal; i++) dy[7 * s->nbody + i] = u[6 * s->nbody + i]; /* ẇ */
@@ -378,8 +378,8 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
 
 /* A run flushes subnormal numbers to zero (and reads them as zero) on its
  * thread: bodies at a long chain's free end turn by less than 1e-300 rad at
- * first, and arithmetic on subnormals makes the elimination up to 1.5×
- * slower; no result of interest lives below 1e-308. The caller's mode is
+ * first, and arithmetic on subnormals is slow; no result of interest lives
+ * below 1e-308. The caller's mode is
  * restored when the run ends. */
 MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                 MtRunStats *stats, MtError *err)
@@ -429,11 +429,11 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
         memcpy(yv, st->q, sizeof(double) * (size_t)o.nq);
         memcpy(yv + o.nq, st->u, sizeof(double) * (size_t)o.nu);
         if (s->naux) memcpy(yv + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
-        long e0 = st->nevals;
+        long e0 = st->stats.nevals;
         if (sv->method == MT_METHOD_ADAMS) rc = mt_run_adams(&o, yv, sv, fn, user, cancel, stats, err);
         else rc = mt_run_implicit(&o, yv, sv, fn, user, cancel, stats, err);
-        if (stats) stats->evals = st->nevals - e0;
-    if (stats) stats->regularised = st->nregularised;
+        if (stats) stats->evals = st->stats.nevals - e0;
+    if (stats) stats->regularised = st->stats.nregularised;
         free(yv);
         return rc;
     }
@@ -444,11 +444,11 @@ static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *use
     memcpy(y, st->q, sizeof(double) * (size_t)o.nq);
     memcpy(y + o.nq, st->u, sizeof(double) * (size_t)o.nu);
     if (s->naux) memcpy(y + o.nq + o.nu, st->z, sizeof(double) * (size_t)s->naux);
-    long e0 = st->nevals;
+    long e0 = st->stats.nevals;
     if (sv->method == MT_METHOD_RK4) rc = run_rk4(&o, y, sv, fn, user, cancel, stats, err, work);
     else rc = run_dp54(&o, y, sv, fn, user, cancel, stats, err, work);
-    if (stats) stats->evals = st->nevals - e0;
-    if (stats) stats->regularised = st->nregularised;
+    if (stats) stats->evals = st->stats.nevals - e0;
+    if (stats) stats->regularised = st->stats.nregularised;
     free(work);
     return rc;
 }

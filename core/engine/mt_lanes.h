@@ -1,6 +1,6 @@
 /* mt_lanes.h — four values side by side in one vector (GCC vector extensions),
- * for the passes that run the same arithmetic over bodies or blocks
- * (mt_dynamics.c, mt_constraints.c). Each lane does exactly the scalar
+ * for the kernels that run the same arithmetic over bodies or blocks
+ * (mt_kernels.c). Each lane does exactly the scalar
  * operations in the same order, so with -ffp-contract=off the results are the
  * scalar code's to the last bit, whatever the instruction set of the clone. */
 #ifndef MT_LANES_H
@@ -72,21 +72,5 @@ static inline __attribute__((always_inline)) void mt_lanes_put3(double *dst, con
     memcpy(dst + 4, &o1, sizeof o1);
     memcpy(dst + 8, &o2, sizeof o2);
 }
-
-/* One side of four lean blocks, lane by lane (mt_constraints.c, lean_rows): its
- * body's rotation R and world inverse inertia S (row-major), origin x,
- * velocity v, angular velocity w and free acceleration a (linear, angular). */
-typedef struct {
-    MtLanes R[9], S[9], x[3], v[3], w[3], a[6];
-} MtLeanIn;
-
-struct MtState;
-/* The rows of lean group gi (mt_stage_constraints_rhs for one group) of a
- * lean chain (MtState.leanchain) from the inputs of its bodies (in0) and of
- * the previous group's (in1, the last lane read) already in lanes, or
- * gathered from the state when in0 is NULL. Also writes the blocks' A(k,k)
- * into the factor's storage (for mt_eval, with MtState.leandiag). */
-void mt_lean_group(struct MtState *st, int gi, const MtLeanIn *in0, const MtLeanIn *in1, const double *q, const double *u,
-                   double c0, double c1, double *rhs);
 
 #endif

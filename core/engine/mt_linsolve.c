@@ -15,10 +15,9 @@
  * of the resulting error in the accelerations. */
 #define LIN_TOL 1e-10
 /* AUTO: PCG when a factor costs at least this many iterations
- * (mt_bchol_costs: plate lattice 3 × 3 1.9, 5 × 5 3.4, 8 × 8 4.5, 12 × 12 6.7,
- * 20 × 20 10.0; a chain of spherical joints 0.8). RK4's third stage takes about
- * 4–6 iterations with the second stage's factor, so smaller ratios gain
- * nothing. */
+ * (mt_bchol_costs). RK4's third stage takes a few iterations with the second
+ * stage's factor, so cheaper factors gain nothing; the measured costs per
+ * model are in docs/performance.md, "Stale factor". */
 #define LIN_MIN_RATIO 6.0
 
 static const char *const linear_names[MT_LINEAR_NKINDS] = {"auto", "direct", "iterative"};
@@ -103,22 +102,22 @@ MT_HOT int mt_lin_solve(MtState *st, const double *q, double *x, int *bad)
         double d = q_dist(st, q);
         if (d == 0) { /* A is the matrix factored (RK4's first stage after the step's re-detection): a direct solve */
             mt_bchol_solve(st->pre, x);
-            st->nreuse++;
+            st->stats.nreuse++;
             return 0;
         }
         if (st->pre_maxit > 0 && d <= st->pre_dlim) {
             int it = mt_bchol_pcg(st->chol, st->pre, x, LIN_TOL, st->pre_maxit);
             if (it >= 0) {
-                st->npcg++;
-                st->npcg_iter += it;
+                st->stats.npcg++;
+                st->stats.npcg_iter += it;
                 return 0;
             }
             st->pre_dlim = 0.5 * d; /* did not converge (x is b again): solve directly */
         } else if (st->pre_maxit > 0) st->pre_dlim *= 1.02;
     }
     if (mt_bchol_factor_solve(st->chol, MT_PIVOT_REG, bad, x)) return -1;
-    st->nfactor++;
-    if (mt_bchol_regularised(st->chol)) st->nregularised++;
+    st->stats.nfactor++;
+    if (mt_bchol_regularised(st->chol)) st->stats.nregularised++;
     if (st->pre) keep_factor(st, q);
     return 0;
 }
@@ -147,6 +146,6 @@ int mt_lin_serves_next_step(MtState *st)
     for (int r = 0; r < s->nrow; r++)
         if (!st->rowoff[r] && !(ratio[r] >= MT_SPECIAL_TOL)) return 0;
     st->pre_fresh = 0;
-    st->nnext++;
+    st->stats.nnext++;
     return 1;
 }

@@ -124,6 +124,7 @@ struct MtSystem {
     size_t nfcache;        /* length of MtState.fcache */
     int dmax;              /* largest flexible mass matrix (6 + N), 0 without flexible bodies */
     unsigned char commit_kin; /* mt_state_commit has angles to follow (COORD rows, torsion springs, contacts) */
+    unsigned char assembled;  /* mt_system_assemble has run: states may be made */
 };
 
 /* Pair of constraint blocks r, c coupled through a body; A(r,c) += G_r W_cᵀ. */
@@ -133,6 +134,39 @@ typedef struct {
     int add;          /* the slot is shared with an earlier pair (two blocks sharing two bodies): add to it */
     int lean;         /* both blocks lean and not add: written from their compact rows (mt_assemble) */
 } MtPair;
+
+/* The lean blocks' fast path (the kernels of mt_kernels.h and the compact
+ * loops of mt_dynamics.c): their lists, and their lanes in groups of MT_LW padded with
+ * lanes that repeat lane 0 and are not written out. */
+typedef struct {
+    int n;                 /* lean blocks */
+    int *blk;              /* per lane: block (nblock for padding: a spare dlean row) */
+    int *row;              /* per lane: the block's first row, −1 for padding */
+    int *body;             /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
+    long long *mask;       /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
+    unsigned char *ground; /* per group: one of its sides is ground */
+    double *im;            /* nblock x 2: σ/m of a lean block's sides, as in dlean (the hot loops read them here:
+                            * inner stages then touch three of dlean's four cache lines per block) */
+    double *c;             /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
+    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (the body kernel takes four per vector) */
+    int chain;             /* lean lane i is block i, joining body i (side 0) to body i − 1 (ground for i = 0):
+                            * the body kernel hands its lanes to the row kernel */
+    int diag;              /* the row kernel wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
+                            * the next mt_assemble skips their copy */
+    int pairs;             /* every pair of A is lean (mt_assemble takes them in straight groups) */
+    int stage;             /* set by mt_deriv_stage: only the derivative is wanted (an integrator's inner
+                            * stage); a lean chain's body and row kernels skip R, Jwinv, f, a0, g, ġ, h */
+    int reference;         /* evaluate by the scalar reference paths, no kernels (tests/core/test_kernels.c) */
+} MtLeanFast;
+
+/* Counters of a state's work, for statistics only. */
+typedef struct {
+    long nevals;
+    long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
+    long npcg, npcg_iter;  /* iterative solves and their iterations (mt_linsolve.c) */
+    long nfactor, nreuse;  /* new factors, solves with a factor at the same positions */
+    long nnext;            /* re-detections that left the next step to the step's last factor */
+} MtStateStats;
 
 struct MtState {
     const MtSystem *sys;
@@ -167,34 +201,14 @@ struct MtState {
     MtPair *pair;
     double **dslot;        /* nblock: storage of A(k,k) in the factor */
     int *near, nnear;      /* rows near dependence at the last re-detection, as block·8 + row in block (MT_NEAR_TOL) */
-    long nevals;
-    long nregularised;     /* evaluations whose factor raised a pivot (MT_PIVOT_REG) */
     unsigned char *special; /* nrow: out for now because dependent at this configuration (mt_state_redetect) */
-    /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
     double *qn;            /* nbody: scratch, 1/|quaternion| of the evaluation */
     double *dq;            /* set by mt_deriv for its evaluation: the body pass writes q̇ there (7 per body) */
-    int stage;             /* set by mt_deriv_stage: only the derivative is wanted (an integrator's inner
-                            * stage); a lean chain's body and row passes skip R, Jwinv, f, a0, g, ġ, h */
     double *dlean;         /* nblock x MT_LEAN: lean blocks' compact rows from mt_stage_constraints: r on
                             * sides 0 and 1 (3 + 3), J⁻¹(r × e_a) on both (9 + 9, unsigned), the lower
                             * triangle of A(k,k) (6), σ/m of both sides (2); what the hot loops read */
-    /* lean blocks in groups of MT_LW, one vector lane each (mt_constraints.c), padded with lanes that
-     * repeat lane 0 and are not written out */
-    int nlean;
-    int alldiag;           /* every body is rigid with its inertia diagonal in body axes (mt_dynamics.c, body_eval4) */
-    int leanchain;         /* lean lane i is block i, joining body i (side 0) to body i − 1 (ground for i = 0):
-                            * the body pass hands its lanes to the row pass (mt_lean_group) */
-    int leandiag;          /* the row pass wrote the lean blocks' A(k,k) into the factor's storage (mt_eval):
-                            * the next mt_assemble skips their copy */
-    int leanpairs;         /* every pair of A is lean (mt_assemble takes them in straight groups) */
-    int *leanblk;          /* per lane: block (nblock for padding: a spare dlean row) */
-    int *leanrow;          /* per lane: the block's first row, −1 for padding */
-    int *leanbody;         /* 2 per lane: body of side 0 and 1 (a ground side names the other body, masked) */
-    long long *leanmask;   /* 2 x MT_LW per group: side by lane, all ones for a body, 0 for ground */
-    unsigned char *leanground; /* per group: one of its sides is ground */
-    double *leanim;        /* nblock x 2: σ/m of a lean block's sides, as in dlean (the hot loops read them here:
-                            * inner stages then touch three of dlean's four cache lines per block) */
-    double *leanc;         /* 8 x MT_LW per group, field-major: markers' positions in body axes (3 + 3), σ/m (2) */
+    MtLeanFast lean;       /* the lean blocks' fast path */
+    /* flexible bodies; acc, f and a0 hold nu values (modal parts after the rigid ones) */
     double *Gw, *Ww;       /* modal columns of constraint rows (MtCBlock.gwoff) and M⁻¹ applied */
     double *fmat;          /* factored mass matrix of each flexible body (MtFlexSys.moffm) */
     double *fwork;         /* scratch: dmax x 12 */
@@ -208,9 +222,7 @@ struct MtState {
     int pre_fresh;         /* pre was factored by an evaluation since the last re-detection */
     double *pre_piv;       /* nrow: scratch for pre's pivot ratios (mt_lin_serves_next_step) */
     double pre_ratio, pre_dlim; /* cost of a factor in iterations; distance from pre_q up to which to iterate */
-    long npcg, npcg_iter, nfactor, nreuse; /* statistics: iterative solves, their iterations, new factors,
-                                            * solves with a factor at the same positions */
-    long nnext;            /* statistics: re-detections that left the next step to the step's last factor */
+    MtStateStats stats;
 };
 
 void mt_lean_expand(const MtState *st, int k);
@@ -238,6 +250,10 @@ void mt_state_init_lean(MtState *st);
 
 /* Body of index i of a u-layout vector (rigid part, then modal parts). */
 int mt_u_body(const MtSystem *s, int i);
+
+/* A new state of a system still being assembled (mt_system_assemble only;
+ * mt_state_new, motus/run.h, refuses a system not assembled). */
+MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
 
 /* Pivots below this fraction of their diagonal are raised to it during a run,
  * so that rounding near a singular configuration cannot break the factor.

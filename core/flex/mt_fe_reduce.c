@@ -196,47 +196,294 @@ static int m_orthogonalise(const MtFeCsc *A, const double *Q, int nq, double *B,
     return kept;
 }
 
+/* One reduction's data, passed between its steps. */
+typedef struct {
+    MtFeModel *m;
+    const MtReduceOptions *opt;
+    MtReduceStats *st;
+    MtFeDofs *d;
+    MtFeCsc A;      /* K and M, assembled sparse (one of them dropped while a large model factors) */
+    MtFeChol *F;    /* factor of K − σM (modes) or K_ii (Craig–Bampton, Guyan) */
+    MtFlexBody *b;  /* the result */
+    int n, nr, lean;
+    double sigma;
+    double *H, *HR, *Phi, *lam, *lam_all, *Psi, *Xg;
+    int N, q;       /* modes kept; basis vectors before the rigid ones are dropped */
+    int nfix, fixlen;
+    double *fixPhi; /* the eigenvectors whose effective masses are reported */
+} Reduce;
+
+/* Refuses options the reduction cannot honour. */
+static int check_options(const MtFeModel *m, const MtReduceOptions *opt, MtError *err)
+{
+    int method = opt->method;
+    if (method < MT_REDUCE_MODES || method > MT_REDUCE_ATTACH)
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("unknown reduction method")), -1;
+    if (mt_fe_validate(m, err)) return -1;
+    if ((method == MT_REDUCE_CB || method == MT_REDUCE_GUYAN || method == MT_REDUCE_ATTACH) && opt->nif <= 0)
+        return mt_error_set(err, MT_ERR_ARG, "",
+                            MT_("this reduction needs interface nodes (where joints and forces attach): give them")), -1;
+    if (opt->nmodes < 0 || (method == MT_REDUCE_MODES && opt->nmodes < 1))
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("the number of modes must be positive")), -1;
+    if (opt->stiffening && method != MT_REDUCE_CB && method != MT_REDUCE_GUYAN)
+        return mt_error_set(err, MT_ERR_ARG, "",
+                            MT_("geometric stiffening needs the body held at its interface: use the cb or guyan reduction")),
+               -1;
+    for (int e = 0; opt->stiffening && e < m->nelem; e++)
+        if (m->elem[e].type == MT_FE_TRIA3 || m->elem[e].type == MT_FE_QUAD4)
+            return mt_error_set(err, MT_ERR_ARG, "",
+                                MT_("geometric stiffening is available for beams and solids; element %d is a shell: turn "
+                                    "stiffening off for this body"), m->elem[e].id), -1;
+    return 0;
+}
+
+/* Free-free (or supported) normal modes, plus residual attachment modes for
+ * MT_REDUCE_ATTACH: shift-invert eigenpairs of K − σM. */
+static int reduce_modes(Reduce *r, MtError *err)
+{
+    MtFeModel *m = r->m;
+    const MtReduceOptions *opt = r->opt;
+    MtReduceStats *st = r->st;
+    const MtFeProgress *pr = &opt->progress;
+    MtFeDofs *d = r->d;
+    MtFlexBody *b = r->b;
+    int n = r->n, nr = r->nr, lean = r->lean;
+    double sigma = r->sigma;
+    int method = opt->method;
+    int nev = opt->nmodes + nr;
+    if (nev > n) {
+        mt_error_set(err, MT_ERR_ARG, "", MT_("%d modes asked for, but the model has only %d degrees of freedom"),
+                     opt->nmodes, n - nr);
+        return -1;
+    }
+    double t1 = now();
+    if (lean) { /* K − σM in K's place, M dropped while the factor is made; K dropped after */
+        for (size_t k = 0; k < r->A.nnz; k++) r->A.k[k] -= sigma * r->A.m[k];
+        mt_fe_csc_drop(&r->A, 2);
+        r->F = mt_fe_chol_new(&r->A, n, 0, m, d, pr, err);
+        if (!r->F) return -1;
+        mt_fe_csc_drop(&r->A, 1);
+        if (mt_fe_assemble_values(m, d, &r->A, 2, pr, err)) return -1;
+    } else {
+        r->F = mt_fe_chol_new(&r->A, n, sigma, m, d, pr, err);
+        if (!r->F) return -1;
+    }
+    st->nnz_L = mt_fe_chol_nnz(r->F), st->flops = mt_fe_chol_flops(r->F);
+    snprintf(st->ordering, sizeof st->ordering, "%s", mt_fe_chol_ordering(r->F));
+    st->t_factor = now() - t1;
+    t1 = now();
+    r->lam = malloc(sizeof(double) * (size_t)nev);
+    if (!r->lam) return nomem(err);
+    MtFeEigInfo ei;
+    if (mt_fe_eigs(&r->A, n, nev, sigma, r->F, m, d, r->lam, &r->Phi, pr, &ei, err)) return -1;
+    st->eig_residual = ei.residual, st->lanczos_ops = ei.nop;
+    st->t_eigen = now() - t1;
+    r->nfix = nev, r->fixPhi = r->Phi, r->fixlen = n;
+    b->nfix = r->nfix;
+    b->fix_freq = malloc(sizeof(double) * (size_t)r->nfix);
+    if (!b->fix_freq) return nomem(err);
+    for (int k = 0; k < r->nfix; k++) b->fix_freq[k] = hz(r->lam[k]);
+    t1 = now();
+    if (method == MT_REDUCE_MODES) {
+        if (lean) { /* the factor goes, K comes back (residual) */
+            mt_fe_chol_free(r->F), r->F = NULL;
+            if (mt_fe_assemble_values(m, d, &r->A, 1, pr, err)) return -1;
+            st->eig_residual = mt_fe_eig_residual(&r->A, n, nev, r->lam, r->Phi);
+        }
+        int drop = opt->keep_rigid ? 0 : nr;
+        r->N = nev - drop;
+        r->HR = malloc(sizeof(double) * (size_t)n * (size_t)(r->N > 0 ? r->N : 1));
+        r->lam_all = malloc(sizeof(double) * (size_t)nev);
+        if (!r->HR || !r->lam_all) return nomem(err);
+        memcpy(r->HR, r->Phi + (size_t)drop * n, sizeof(double) * (size_t)n * (size_t)r->N);
+        memcpy(r->lam_all, r->lam, sizeof(double) * (size_t)nev);
+        r->q = nev;
+    } else {
+        /* attachment modes for every free DOF of the interface nodes */
+        int na = 0;
+        for (int i = 0; i < opt->nif; i++)
+            for (int c = 0; c < 6; c++) na += d->dof[6 * opt->ifnodes[i] + c] >= 0;
+        r->q = nev + na;
+        r->H = calloc((size_t)n * (size_t)r->q, sizeof(double));
+        if (!r->H) return nomem(err);
+        memcpy(r->H, r->Phi, sizeof(double) * (size_t)n * (size_t)nev);
+        double *Att = r->H + (size_t)n * nev;
+        int k = 0;
+        for (int i = 0; i < opt->nif; i++)
+            for (int c = 0; c < 6; c++) {
+                int g = d->dof[6 * opt->ifnodes[i] + c];
+                if (g >= 0) Att[(size_t)(k++) * n + g] = 1;
+            }
+        if (mt_fe_chol_solve(r->F, na, Att, n, err)) return -1;
+        if (lean) {
+            mt_fe_chol_free(r->F), r->F = NULL;
+            if (mt_fe_assemble_values(m, d, &r->A, 1, pr, err)) return -1;
+            st->eig_residual = mt_fe_eig_residual(&r->A, n, nev, r->lam, r->Phi);
+        }
+        int kept = m_orthogonalise(&r->A, r->Phi, nev, Att, na, err);
+        if (kept < 0) return -1;
+        r->q = nev + kept;
+        r->lam_all = malloc(sizeof(double) * (size_t)r->q);
+        if (!r->lam_all) return nomem(err);
+        int drop = opt->keep_rigid ? 0 : nr;
+        if (orthonormalise(&r->A, r->H, r->q, drop, &r->HR, r->lam_all, err)) return -1;
+        r->N = r->q - drop;
+    }
+    st->t_reduce = now() - t1;
+    return 0;
+}
+
+/* Craig–Bampton (constraint modes Ψ = −K_ii⁻¹K_ib plus fixed-interface modes)
+ * or Guyan (constraint modes only), orthonormalised. */
+static int reduce_cb(Reduce *r, MtError *err)
+{
+    MtFeModel *m = r->m;
+    const MtReduceOptions *opt = r->opt;
+    MtReduceStats *st = r->st;
+    const MtFeProgress *pr = &opt->progress;
+    MtFeDofs *d = r->d;
+    MtFlexBody *b = r->b;
+    int n = r->n, nr = r->nr, lean = r->lean;
+    int method = opt->method;
+    int ni = d->ni, nb = d->nb;
+    int nm = method == MT_REDUCE_CB ? opt->nmodes : 0;
+    if (nm > ni) nm = ni;
+    r->q = nb + nm;
+    /* constraint modes first (n×nb); the full basis r->H is made once the factor is gone */
+    r->Psi = calloc((size_t)n * (size_t)nb + 1, sizeof(double));
+    if (!r->Psi) return nomem(err);
+    for (int j = 0; j < nb; j++) r->Psi[(size_t)j * n + ni + j] = 1;
+    double t1 = now();
+    if (ni > 0) {
+        /* right-hand sides −K_ib: the boundary rows of the interior columns (lower triangle) */
+        for (int col = 0; col < ni; col++)
+            for (int p = r->A.p[col + 1] - 1; p >= r->A.p[col] && r->A.i[p] >= ni; p--)
+                r->Psi[(size_t)(r->A.i[p] - ni) * n + col] = -r->A.k[p];
+        if (lean) mt_fe_csc_drop(&r->A, 2); /* M is not needed for the factor */
+        r->F = mt_fe_chol_new(&r->A, ni, 0, m, d, pr, err);
+        if (!r->F) return -1;
+        if (lean) {
+            mt_fe_csc_drop(&r->A, 1);
+            if (mt_fe_assemble_values(m, d, &r->A, 2, pr, err)) return -1;
+        }
+        st->nnz_L = mt_fe_chol_nnz(r->F), st->flops = mt_fe_chol_flops(r->F);
+        snprintf(st->ordering, sizeof st->ordering, "%s", mt_fe_chol_ordering(r->F));
+        st->t_factor = now() - t1;
+        t1 = now();
+        if (mt_fe_chol_solve(r->F, nb, r->Psi, n, err)) return -1;
+        if (mt_fe_progress(pr, "constraint modes", 1, err)) return -1;
+        if (opt->stiffening && !(r->Xg = mt_fe_geom_loads(m, d, r->F, err))) return -1;
+        st->t_reduce += now() - t1;
+        if (nm > 0) {
+            t1 = now();
+            r->lam = malloc(sizeof(double) * (size_t)nm);
+            if (!r->lam) return nomem(err);
+            MtFeEigInfo ei;
+            if (mt_fe_eigs(&r->A, ni, nm, 0, r->F, m, d, r->lam, &r->Phi, pr, &ei, err)) return -1;
+            st->eig_residual = ei.residual, st->lanczos_ops = ei.nop;
+            st->t_eigen = now() - t1;
+            r->nfix = nm, r->fixPhi = r->Phi, r->fixlen = ni;
+            b->nfix = r->nfix;
+            b->fix_freq = malloc(sizeof(double) * (size_t)r->nfix);
+            if (!b->fix_freq) return nomem(err);
+            for (int k = 0; k < r->nfix; k++) b->fix_freq[k] = hz(r->lam[k]);
+        }
+        mt_fe_chol_free(r->F), r->F = NULL;
+        if (lean) {
+            if (mt_fe_assemble_values(m, d, &r->A, 1, pr, err)) return -1;
+            if (nm > 0) st->eig_residual = mt_fe_eig_residual(&r->A, ni, nm, r->lam, r->Phi);
+        }
+    }
+    r->H = calloc((size_t)n * (size_t)r->q + 1, sizeof(double));
+    if (!r->H) return nomem(err);
+    memcpy(r->H, r->Psi, sizeof(double) * (size_t)n * (size_t)nb);
+    free(r->Psi), r->Psi = NULL;
+    for (int k = 0; k < nm; k++) memcpy(r->H + (size_t)(nb + k) * n, r->Phi + (size_t)k * ni, sizeof(double) * (size_t)ni);
+    t1 = now();
+    r->lam_all = malloc(sizeof(double) * (size_t)r->q);
+    if (!r->lam_all) return nomem(err);
+    int drop = opt->keep_rigid ? 0 : nr;
+    if (drop > r->q) drop = r->q;
+    if (orthonormalise(&r->A, r->H, r->q, drop, &r->HR, r->lam_all, err)) return -1;
+    r->N = r->q - drop;
+    st->t_reduce += now() - t1;
+    return 0;
+}
+
+/* The reduced body from the basis HR: frequencies, effective masses,
+ * interface rows, inertia invariants, geometric stiffness, surface. */
+static int fill_body(Reduce *r, MtError *err)
+{
+    MtFeModel *m = r->m;
+    const MtReduceOptions *opt = r->opt;
+    const MtFeProgress *pr = &opt->progress;
+    MtFeDofs *d = r->d;
+    MtFlexBody *b = r->b;
+    int nr = r->nr;
+    if (r->nfix > 0) {
+        b->fix_meff = calloc(6 * (size_t)r->nfix, sizeof(double));
+        if (!b->fix_meff) return nomem(err);
+        if (effective_mass(m, d, &r->A, r->fixPhi, r->fixlen, r->nfix, b->fix_meff, err)) return -1;
+    }
+    int drop = opt->keep_rigid ? 0 : (nr < r->q ? nr : r->q);
+    b->nmode = r->N;
+    b->nrigid = drop;
+    b->freq = malloc(sizeof(double) * (size_t)(r->N + 1));
+    b->zeta = malloc(sizeof(double) * (size_t)(r->N + 1));
+    b->Kr = calloc((size_t)r->N * r->N + 1, sizeof(double));
+    b->Mr = calloc((size_t)r->N * r->N + 1, sizeof(double));
+    b->rigid_freq = malloc(sizeof(double) * (size_t)(drop + 1));
+    if (!b->freq || !b->zeta || !b->Kr || !b->Mr || !b->rigid_freq) return nomem(err);
+    for (int k = 0; k < drop; k++) b->rigid_freq[k] = hz(r->lam_all[k]);
+    for (int k = 0; k < r->N; k++) {
+        double l = r->lam_all[drop + k];
+        b->freq[k] = hz(l);
+        b->zeta[k] = opt->zeta;
+        b->Kr[(size_t)k * r->N + k] = l;
+        b->Mr[(size_t)k * r->N + k] = 1;
+    }
+    /* interface */
+    b->nif = opt->nif;
+    b->if_id = malloc(sizeof(int) * (size_t)(opt->nif + 1));
+    b->if_x = malloc(sizeof(double) * 3 * (size_t)(opt->nif + 1));
+    b->if_H = malloc(sizeof(double) * 6 * (size_t)(opt->nif + 1) * (size_t)(r->N + 1));
+    double *rows = malloc(sizeof(double) * 6 * (size_t)(r->N + 1));
+    if (!b->if_id || !b->if_x || !b->if_H || !rows) {
+        free(rows);
+        return nomem(err);
+    }
+    for (int i = 0; i < opt->nif; i++) {
+        int node = opt->ifnodes[i];
+        b->if_id[i] = m->nid[node];
+        memcpy(b->if_x + 3 * i, m->x + 3 * node, sizeof(double) * 3);
+        mt_fe_node_rows(d, node, r->HR, r->N, rows);
+        for (int j = 0; j < r->N; j++)
+            for (int r = 0; r < 6; r++) b->if_H[(size_t)j * 6 * opt->nif + 6 * i + r] = rows[r + 6 * j];
+    }
+    free(rows);
+    if (mt_flex_invariants(m, d, r->HR, r->N, b, err)) return -1;
+    if (opt->stiffening) {
+        if (!r->Xg && !(r->Xg = mt_fe_geom_loads(m, d, NULL, err))) return -1; /* no interior: no pre-stress */
+        b->Kg = malloc(sizeof(double) * MT_FLEX_NKG * (size_t)r->N * (size_t)r->N + 1);
+        if (!b->Kg) return nomem(err);
+        if (mt_fe_geom_project(m, d, r->Xg, r->HR, r->N, b->Kg, err)) return -1;
+    }
+    if (opt->surface && mt_flex_surface(m, d, r->HR, r->N, opt->stress, b, pr, err)) return -1;
+    return 0;
+}
+
 MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceStats *stats, MtError *err)
 {
     MtReduceStats st_local;
     MtReduceStats *st = stats ? stats : &st_local;
     memset(st, 0, sizeof *st);
+    if (check_options(m, opt, err)) return NULL;
     const MtFeProgress *pr = &opt->progress;
-    MtFeDofs *d = NULL;
-    MtFeCsc A = {0};
-    MtFeChol *F = NULL;
-    MtFlexBody *b = NULL;
-    double *H = NULL, *HR = NULL, *Phi = NULL, *lam = NULL, *lam_all = NULL, *Psi = NULL, *Xg = NULL;
+    Reduce r = {.m = m, .opt = opt, .st = st};
     int method = opt->method;
-    if (method < MT_REDUCE_MODES || method > MT_REDUCE_ATTACH) {
-        mt_error_set(err, MT_ERR_ARG, "", MT_("unknown reduction method"));
-        return NULL;
-    }
-    if (mt_fe_validate(m, err)) return NULL;
-    if ((method == MT_REDUCE_CB || method == MT_REDUCE_GUYAN || method == MT_REDUCE_ATTACH) && opt->nif <= 0) {
-        mt_error_set(err, MT_ERR_ARG, "",
-                     MT_("this reduction needs interface nodes (where joints and forces attach): give them"));
-        return NULL;
-    }
-    if (opt->nmodes < 0 || (method == MT_REDUCE_MODES && opt->nmodes < 1)) {
-        mt_error_set(err, MT_ERR_ARG, "", MT_("the number of modes must be positive"));
-        return NULL;
-    }
-    if (opt->stiffening && method != MT_REDUCE_CB && method != MT_REDUCE_GUYAN) {
-        mt_error_set(err, MT_ERR_ARG, "",
-                     MT_("geometric stiffening needs the body held at its interface: use the cb or guyan reduction"));
-        return NULL;
-    }
-    for (int e = 0; opt->stiffening && e < m->nelem; e++)
-        if (m->elem[e].type == MT_FE_TRIA3 || m->elem[e].type == MT_FE_QUAD4) {
-            mt_error_set(err, MT_ERR_ARG, "",
-                         MT_("geometric stiffening is available for beams and solids; element %d is a shell: turn "
-                             "stiffening off for this body"), m->elem[e].id);
-            return NULL;
-        }
     double t0 = now();
     int boundary = method == MT_REDUCE_CB || method == MT_REDUCE_GUYAN;
-    d = mt_fe_dofs_new(m, boundary ? opt->nif : 0, boundary ? opt->ifnodes : NULL, err);
+    MtFeDofs *d = r.d = mt_fe_dofs_new(m, boundary ? opt->nif : 0, boundary ? opt->ifnodes : NULL, err);
     if (!d) goto fail;
     if (!boundary)
         for (int i = 0; i < opt->nif; i++)
@@ -245,234 +492,41 @@ MtFlexBody *mt_flex_reduce(MtFeModel *m, const MtReduceOptions *opt, MtReduceSta
                              opt->ifnodes[i] >= 0 && opt->ifnodes[i] < m->nnode ? m->nid[opt->ifnodes[i]] : -1);
                 goto fail;
             }
-    int n = d->ndof, nr = d->nrigid;
+    int n = r.n = d->ndof;
+    r.nr = d->nrigid;
     st->ndof = n, st->ni = d->ni, st->nb = d->nb;
     if (n == 0) {
         mt_error_set(err, MT_ERR_MODEL, "", MT_("the model has no free degree of freedom"));
         goto fail;
     }
-    if (mt_fe_order(m, d, pr, err) || mt_fe_assemble(m, d, &A, pr, err)) goto fail;
-    st->nnz = A.nnz;
+    if (mt_fe_order(m, d, pr, err) || mt_fe_assemble(m, d, &r.A, pr, err)) goto fail;
+    st->nnz = r.A.nnz;
     st->t_assemble = now() - t0;
-    double sigma = opt->sigma != 0 ? opt->sigma : -(TWO_PI * TWO_PI);
+    r.sigma = opt->sigma != 0 ? opt->sigma : -(TWO_PI * TWO_PI);
     /* large models: keep only the matrix the factorisation or the Lanczos
      * steps need next to the factor, and assemble the other again later */
-    int lean = opt->lean > 0 || (opt->lean == 0 && n > MT_REDUCE_LEAN);
-    b = calloc(1, sizeof *b);
-    if (!b) goto oom;
-    b->method = method;
-    int N = 0, q = 0, nfix = 0;
-    double *fixPhi = NULL;
-    int fixlen = 0;
-    if (method == MT_REDUCE_MODES || method == MT_REDUCE_ATTACH) {
-        int nev = opt->nmodes + nr;
-        if (nev > n) {
-            mt_error_set(err, MT_ERR_ARG, "", MT_("%d modes asked for, but the model has only %d degrees of freedom"),
-                         opt->nmodes, n - nr);
-            goto fail;
-        }
-        double t1 = now();
-        if (lean) { /* K − σM in K's place, M dropped while the factor is made; K dropped after */
-            for (size_t k = 0; k < A.nnz; k++) A.k[k] -= sigma * A.m[k];
-            mt_fe_csc_drop(&A, 2);
-            F = mt_fe_chol_new(&A, n, 0, m, d, pr, err);
-            if (!F) goto fail;
-            mt_fe_csc_drop(&A, 1);
-            if (mt_fe_assemble_values(m, d, &A, 2, pr, err)) goto fail;
-        } else {
-            F = mt_fe_chol_new(&A, n, sigma, m, d, pr, err);
-            if (!F) goto fail;
-        }
-        st->nnz_L = mt_fe_chol_nnz(F), st->flops = mt_fe_chol_flops(F);
-        snprintf(st->ordering, sizeof st->ordering, "%s", mt_fe_chol_ordering(F));
-        st->t_factor = now() - t1;
-        t1 = now();
-        lam = malloc(sizeof(double) * (size_t)nev);
-        if (!lam) goto oom;
-        MtFeEigInfo ei;
-        if (mt_fe_eigs(&A, n, nev, sigma, F, m, d, lam, &Phi, pr, &ei, err)) goto fail;
-        st->eig_residual = ei.residual, st->lanczos_ops = ei.nop;
-        st->t_eigen = now() - t1;
-        nfix = nev, fixPhi = Phi, fixlen = n;
-        b->nfix = nfix;
-        b->fix_freq = malloc(sizeof(double) * (size_t)nfix);
-        if (!b->fix_freq) goto oom;
-        for (int k = 0; k < nfix; k++) b->fix_freq[k] = hz(lam[k]);
-        t1 = now();
-        if (method == MT_REDUCE_MODES) {
-            if (lean) { /* the factor goes, K comes back (residual) */
-                mt_fe_chol_free(F), F = NULL;
-                if (mt_fe_assemble_values(m, d, &A, 1, pr, err)) goto fail;
-                st->eig_residual = mt_fe_eig_residual(&A, n, nev, lam, Phi);
-            }
-            int drop = opt->keep_rigid ? 0 : nr;
-            N = nev - drop;
-            HR = malloc(sizeof(double) * (size_t)n * (size_t)(N > 0 ? N : 1));
-            lam_all = malloc(sizeof(double) * (size_t)nev);
-            if (!HR || !lam_all) goto oom;
-            memcpy(HR, Phi + (size_t)drop * n, sizeof(double) * (size_t)n * (size_t)N);
-            memcpy(lam_all, lam, sizeof(double) * (size_t)nev);
-            q = nev;
-        } else {
-            /* attachment modes for every free DOF of the interface nodes */
-            int na = 0;
-            for (int i = 0; i < opt->nif; i++)
-                for (int c = 0; c < 6; c++) na += d->dof[6 * opt->ifnodes[i] + c] >= 0;
-            q = nev + na;
-            H = calloc((size_t)n * (size_t)q, sizeof(double));
-            if (!H) goto oom;
-            memcpy(H, Phi, sizeof(double) * (size_t)n * (size_t)nev);
-            double *Att = H + (size_t)n * nev;
-            int k = 0;
-            for (int i = 0; i < opt->nif; i++)
-                for (int c = 0; c < 6; c++) {
-                    int g = d->dof[6 * opt->ifnodes[i] + c];
-                    if (g >= 0) Att[(size_t)(k++) * n + g] = 1;
-                }
-            if (mt_fe_chol_solve(F, na, Att, n, err)) goto fail;
-            if (lean) {
-                mt_fe_chol_free(F), F = NULL;
-                if (mt_fe_assemble_values(m, d, &A, 1, pr, err)) goto fail;
-                st->eig_residual = mt_fe_eig_residual(&A, n, nev, lam, Phi);
-            }
-            int kept = m_orthogonalise(&A, Phi, nev, Att, na, err);
-            if (kept < 0) goto fail;
-            q = nev + kept;
-            lam_all = malloc(sizeof(double) * (size_t)q);
-            if (!lam_all) goto oom;
-            int drop = opt->keep_rigid ? 0 : nr;
-            if (orthonormalise(&A, H, q, drop, &HR, lam_all, err)) goto fail;
-            N = q - drop;
-        }
-        st->t_reduce = now() - t1;
-    } else { /* CB, GUYAN */
-        int ni = d->ni, nb = d->nb;
-        int nm = method == MT_REDUCE_CB ? opt->nmodes : 0;
-        if (nm > ni) nm = ni;
-        q = nb + nm;
-        /* constraint modes first (n×nb); the full basis H is made once the factor is gone */
-        Psi = calloc((size_t)n * (size_t)nb + 1, sizeof(double));
-        if (!Psi) goto oom;
-        for (int j = 0; j < nb; j++) Psi[(size_t)j * n + ni + j] = 1;
-        double t1 = now();
-        if (ni > 0) {
-            /* right-hand sides −K_ib: the boundary rows of the interior columns (lower triangle) */
-            for (int col = 0; col < ni; col++)
-                for (int p = A.p[col + 1] - 1; p >= A.p[col] && A.i[p] >= ni; p--)
-                    Psi[(size_t)(A.i[p] - ni) * n + col] = -A.k[p];
-            if (lean) mt_fe_csc_drop(&A, 2); /* M is not needed for the factor */
-            F = mt_fe_chol_new(&A, ni, 0, m, d, pr, err);
-            if (!F) goto fail;
-            if (lean) {
-                mt_fe_csc_drop(&A, 1);
-                if (mt_fe_assemble_values(m, d, &A, 2, pr, err)) goto fail;
-            }
-            st->nnz_L = mt_fe_chol_nnz(F), st->flops = mt_fe_chol_flops(F);
-            snprintf(st->ordering, sizeof st->ordering, "%s", mt_fe_chol_ordering(F));
-            st->t_factor = now() - t1;
-            t1 = now();
-            if (mt_fe_chol_solve(F, nb, Psi, n, err)) goto fail;
-            if (mt_fe_progress(pr, "constraint modes", 1, err)) goto fail;
-            if (opt->stiffening && !(Xg = mt_fe_geom_loads(m, d, F, err))) goto fail;
-            st->t_reduce += now() - t1;
-            if (nm > 0) {
-                t1 = now();
-                lam = malloc(sizeof(double) * (size_t)nm);
-                if (!lam) goto oom;
-                MtFeEigInfo ei;
-                if (mt_fe_eigs(&A, ni, nm, 0, F, m, d, lam, &Phi, pr, &ei, err)) goto fail;
-                st->eig_residual = ei.residual, st->lanczos_ops = ei.nop;
-                st->t_eigen = now() - t1;
-                nfix = nm, fixPhi = Phi, fixlen = ni;
-                b->nfix = nfix;
-                b->fix_freq = malloc(sizeof(double) * (size_t)nfix);
-                if (!b->fix_freq) goto oom;
-                for (int k = 0; k < nfix; k++) b->fix_freq[k] = hz(lam[k]);
-            }
-            mt_fe_chol_free(F), F = NULL;
-            if (lean) {
-                if (mt_fe_assemble_values(m, d, &A, 1, pr, err)) goto fail;
-                if (nm > 0) st->eig_residual = mt_fe_eig_residual(&A, ni, nm, lam, Phi);
-            }
-        }
-        H = calloc((size_t)n * (size_t)q + 1, sizeof(double));
-        if (!H) goto oom;
-        memcpy(H, Psi, sizeof(double) * (size_t)n * (size_t)nb);
-        free(Psi), Psi = NULL;
-        for (int k = 0; k < nm; k++) memcpy(H + (size_t)(nb + k) * n, Phi + (size_t)k * ni, sizeof(double) * (size_t)ni);
-        t1 = now();
-        lam_all = malloc(sizeof(double) * (size_t)q);
-        if (!lam_all) goto oom;
-        int drop = opt->keep_rigid ? 0 : nr;
-        if (drop > q) drop = q;
-        if (orthonormalise(&A, H, q, drop, &HR, lam_all, err)) goto fail;
-        N = q - drop;
-        st->t_reduce += now() - t1;
+    r.lean = opt->lean > 0 || (opt->lean == 0 && n > MT_REDUCE_LEAN);
+    r.b = calloc(1, sizeof *r.b);
+    if (!r.b) {
+        nomem(err);
+        goto fail;
     }
+    r.b->method = method;
+    if (method == MT_REDUCE_MODES || method == MT_REDUCE_ATTACH ? reduce_modes(&r, err) : reduce_cb(&r, err)) goto fail;
     double t2 = now();
-    if (nfix > 0) {
-        b->fix_meff = calloc(6 * (size_t)nfix, sizeof(double));
-        if (!b->fix_meff) goto oom;
-        if (effective_mass(m, d, &A, fixPhi, fixlen, nfix, b->fix_meff, err)) goto fail;
-    }
-    int drop = opt->keep_rigid ? 0 : (nr < q ? nr : q);
-    b->nmode = N;
-    b->nrigid = drop;
-    b->freq = malloc(sizeof(double) * (size_t)(N + 1));
-    b->zeta = malloc(sizeof(double) * (size_t)(N + 1));
-    b->Kr = calloc((size_t)N * N + 1, sizeof(double));
-    b->Mr = calloc((size_t)N * N + 1, sizeof(double));
-    b->rigid_freq = malloc(sizeof(double) * (size_t)(drop + 1));
-    if (!b->freq || !b->zeta || !b->Kr || !b->Mr || !b->rigid_freq) goto oom;
-    for (int k = 0; k < drop; k++) b->rigid_freq[k] = hz(lam_all[k]);
-    for (int k = 0; k < N; k++) {
-        double l = lam_all[drop + k];
-        b->freq[k] = hz(l);
-        b->zeta[k] = opt->zeta;
-        b->Kr[(size_t)k * N + k] = l;
-        b->Mr[(size_t)k * N + k] = 1;
-    }
-    /* interface */
-    b->nif = opt->nif;
-    b->if_id = malloc(sizeof(int) * (size_t)(opt->nif + 1));
-    b->if_x = malloc(sizeof(double) * 3 * (size_t)(opt->nif + 1));
-    b->if_H = malloc(sizeof(double) * 6 * (size_t)(opt->nif + 1) * (size_t)(N + 1));
-    double *rows = malloc(sizeof(double) * 6 * (size_t)(N + 1));
-    if (!b->if_id || !b->if_x || !b->if_H || !rows) {
-        free(rows);
-        goto oom;
-    }
-    for (int i = 0; i < opt->nif; i++) {
-        int node = opt->ifnodes[i];
-        b->if_id[i] = m->nid[node];
-        memcpy(b->if_x + 3 * i, m->x + 3 * node, sizeof(double) * 3);
-        mt_fe_node_rows(d, node, HR, N, rows);
-        for (int j = 0; j < N; j++)
-            for (int r = 0; r < 6; r++) b->if_H[(size_t)j * 6 * opt->nif + 6 * i + r] = rows[r + 6 * j];
-    }
-    free(rows);
-    if (mt_flex_invariants(m, d, HR, N, b, err)) goto fail;
-    if (opt->stiffening) {
-        if (!Xg && !(Xg = mt_fe_geom_loads(m, d, NULL, err))) goto fail; /* no interior: no pre-stress */
-        b->Kg = malloc(sizeof(double) * MT_FLEX_NKG * (size_t)N * (size_t)N + 1);
-        if (!b->Kg) goto oom;
-        if (mt_fe_geom_project(m, d, Xg, HR, N, b->Kg, err)) goto fail;
-    }
-    if (opt->surface && mt_flex_surface(m, d, HR, N, opt->stress, b, pr, err)) goto fail;
+    if (fill_body(&r, err)) goto fail;
     st->t_output = now() - t2;
-    mt_fe_chol_free(F);
-    free(H), free(HR), free(Phi), free(lam), free(lam_all), free(Xg);
-    mt_fe_csc_free(&A);
+    mt_fe_chol_free(r.F);
+    free(r.H), free(r.HR), free(r.Phi), free(r.lam), free(r.lam_all), free(r.Xg);
+    mt_fe_csc_free(&r.A);
     mt_fe_dofs_free(d);
-    return b;
-oom:
-    nomem(err);
+    return r.b;
 fail:
-    mt_fe_chol_free(F);
-    free(H), free(HR), free(Phi), free(lam), free(lam_all), free(Psi), free(Xg);
-    mt_fe_csc_free(&A);
-    mt_fe_dofs_free(d);
-    mt_flex_body_free(b);
+    mt_fe_chol_free(r.F);
+    free(r.H), free(r.HR), free(r.Phi), free(r.lam), free(r.lam_all), free(r.Psi), free(r.Xg);
+    mt_fe_csc_free(&r.A);
+    mt_fe_dofs_free(r.d);
+    mt_flex_body_free(r.b);
     return NULL;
 }
 

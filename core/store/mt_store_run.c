@@ -501,6 +501,7 @@ MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err)
         free(dir);
     }
     MtSystem *sys = mt_system_compile(m, err);
+    if (sys && mt_system_assemble(sys, err)) { mt_system_free(sys); sys = NULL; }
     mt_model_free(m);
     if (sys && (sys->nbody != ri.nbody || sys->nrow != ri.nrow || sys->nmodal != ri.nmodal)) {
         mt_error_set(err, MT_ERR_MODEL, "", MT_("%s: the model of run %ld no longer compiles to its frames' layout (%d bodies, %d equations)"),

@@ -18,12 +18,20 @@
 typedef struct MtSystem MtSystem;
 typedef struct MtState MtState;
 
-/* Compiles a validated model (copied, so the model may be edited afterwards);
- * detects redundant equations at the initial configuration. */
+/* Compiles a validated model (copied, so the model may be edited afterwards)
+ * into the numeric system; evaluates nothing. Enough to list result columns
+ * (mt_csv_new); a run or an analysis needs mt_system_assemble first. */
 MtSystem *mt_system_compile(const MtModel *m, MtError *err);
+/* The compiled system at its initial configuration (core/engine/mt_assembly.c):
+ * the references of couplers and screws, the redundant equations and the
+ * degrees of freedom. Call once after mt_system_compile, before mt_state_new
+ * (which refuses a system not assembled) and before changing the solver
+ * settings. On failure the caller frees the system. */
+MtStatus mt_system_assemble(MtSystem *s, MtError *err);
 void mt_system_free(MtSystem *s);
 
-/* New state at the model's initial conditions (not yet assembled). */
+/* New state at the model's initial conditions of an assembled system (its
+ * initial assembly is mt_run's). */
 MtState *mt_state_new(const MtSystem *s, MtError *err);
 void mt_state_free(MtState *st);
 

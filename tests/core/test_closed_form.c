@@ -118,6 +118,7 @@ static void torque_free(void)
     double wb[3] = {0.01, 2, 0.01};
     mt_m3_mulv(m->body[0].omega, m->body[0].rot, wb);
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     Free f = {0};
     MtState *st = mt_test_run(s, free_cb, &f, NULL);

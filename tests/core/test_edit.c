@@ -101,6 +101,7 @@ static void test_pendulum_from_nothing(void)
     m = mt_editor_model(e);
     CHECK_ABS(m->solver.step, 0.002, 0, "step typed in ms");
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL, "compiles: %s", err.msg);
     if (!s) return;
     Track *tr = calloc(1, sizeof *tr);
@@ -155,6 +156,7 @@ static void test_drivers_and_joint_forces(void)
     CHECK_ABS(m->driver[0].coef[1], M_PI / 6, 1e-15, "30 deg/s typed into the rate [rad/s]");
     OK(mt_edit_set_field(e, MT_EDIT_SOLVER, 0, "until", "2", &err_));
     MtSystem *s = mt_system_compile(mt_editor_model(e), &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL, "compiles: %s", err.msg);
     if (s) {
         double last[3] = {0};
@@ -681,6 +683,7 @@ static void test_rename_duplicate_delete(void)
     m = mt_editor_model(e);
     CHECK(m->nbody == 2 && m->ndriver == 0 && m->nbinding == 0, "its joint, driver and bound marker went with it");
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL, "what is left compiles: %s", err.msg);
     mt_system_free(s);
     /* undo everything: the fixture again */
@@ -727,6 +730,7 @@ static void test_snap_and_create(void)
     CHECK(mt_edit_add_sensor(e, "", MT_SENSOR_VELOCITY, MT_EDIT_MARKER, 0, 3, &se, &err) == MT_OK, "velocity sensor: %s",
           err.msg);
     MtSystem *sys = mt_system_compile(mt_editor_model(e), &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     CHECK(sys != NULL, "the model with its new elements compiles: %s", err.msg);
     mt_system_free(sys);
     mt_editor_free(e);
@@ -757,6 +761,7 @@ static void test_flexible(void)
     int n1 = m->flex[0].data ? m->flex[0].data->body->nmode : -1;
     CHECK(n1 == n0 + 6, "a spring on a node adds it to the interface: %d -> %d modal coordinates", n0, n1);
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL && s->nmodal == n1, "the edited model compiles: %s", err.msg);
     mt_system_free(s);
     OK(mt_editor_undo(e, &err_));

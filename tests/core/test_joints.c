@@ -293,6 +293,7 @@ static void bricard(void)
         mt_model_add_joint(m, name, MT_JOINT_REVOLUTE, in[(k + 1) % 6], out[k], &err);
     }
     MtSystem *s = mt_system_compile(m, &err);
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     mt_model_free(m);
     CHECK(s != NULL, "Bricard compiles: %s", err.msg);
     if (!s) return;

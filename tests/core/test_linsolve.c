@@ -40,6 +40,7 @@ static MtSystem *compile(MtModel *m)
 {
     MtError err = {0};
     MtSystem *s = m ? mt_system_compile(m, &err) : NULL;
+    if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
     CHECK(s != NULL, "compile: %s", err.msg);
     if (!s) exit(1);
     return s;
@@ -100,14 +101,14 @@ static void near_dependence(void)
             /* the stale factor, also across steps (the step's last factor preconditions the next
              * step's first stage when the re-detection finds the same rows near dependence),
              * against a new factor at every evaluation */
-            CHECK(a->npcg > 500 && a->nnext > 100, "12x12 lattice, auto: %ld PCG solves (> 500), %ld steps begun with the "
-                  "last step's factor (> 100)", a->npcg, a->nnext);
+            CHECK(a->stats.npcg > 500 && a->stats.nnext > 100, "12x12 lattice, auto: %ld PCG solves (> 500), %ld steps begun with the "
+                  "last step's factor (> 100)", a->stats.npcg, a->stats.nnext);
             MtState *d = run_with(s, MT_LINEAR_DIRECT, 0.75, &st);
-            CHECK(d->npcg == 0 && d->nnext == 0, "12x12 lattice, direct: no iterative solves");
+            CHECK(d->stats.npcg == 0 && d->stats.nnext == 0, "12x12 lattice, direct: no iterative solves");
             CHECK_ABS(max_diff(ref, d->q, nq), 0, 1e-9, "12x12 lattice at 0.75 s: positions, auto vs direct");
             printf("12x12 lattice, auto: %ld factors, %ld PCG solves (%.2f iterations each), %ld steps begun with the last "
-                   "step's factor; direct: %ld factors\n", a->nfactor, a->npcg, (double)a->npcg_iter / (double)a->npcg,
-                   a->nnext, d->nfactor);
+                   "step's factor; direct: %ld factors\n", a->stats.nfactor, a->stats.npcg, (double)a->stats.npcg_iter / (double)a->stats.npcg,
+                   a->stats.nnext, d->stats.nfactor);
             mt_state_free(d);
         } else
             CHECK(max_diff(ref, a->q, nq) < 1e-9, "12x12 lattice, Ts·(1 + %g): ends where the nominal run ends (%.3g)", dts[i],
@@ -207,13 +208,13 @@ int main(void)
         MtState *a = run_with(s, MT_LINEAR_DIRECT, 1.0, &st1);
         CHECK(!mt_bchol_has_panels(a->chol), "5x5 lattice: the block kernels (no panels at this size)");
         MtState *b = run_with(s, MT_LINEAR_ITERATIVE, 1.0, &st2);
-        CHECK(a->npcg == 0 && a->nreuse == 0 && a->pre == NULL, "direct run: no iterative solves");
+        CHECK(a->stats.npcg == 0 && a->stats.nreuse == 0 && a->pre == NULL, "direct run: no iterative solves");
         /* a step begins either with the re-detection's factor (reuse) or, when the same rows are near
          * dependence as before, by PCG with the last step's factor (next) */
-        CHECK(b->nreuse + b->nnext >= 999 && b->nnext >= 500 && b->npcg >= 1000,
+        CHECK(b->stats.nreuse + b->stats.nnext >= 999 && b->stats.nnext >= 500 && b->stats.npcg >= 1000,
               "iterative run: %ld steps begun with the re-detection's factor, %ld with the last step's (≥ 500; ≥ 999 "
-              "together), %ld solves by PCG (≥ 1000)", b->nreuse, b->nnext, b->npcg);
-        CHECK(b->nfactor < a->nfactor, "iterative run: fewer factorisations (%ld) than direct (%ld)", b->nfactor, a->nfactor);
+              "together), %ld solves by PCG (≥ 1000)", b->stats.nreuse, b->stats.nnext, b->stats.npcg);
+        CHECK(b->stats.nfactor < a->stats.nfactor, "iterative run: fewer factorisations (%ld) than direct (%ld)", b->stats.nfactor, a->stats.nfactor);
         /* the lattice of this size is not chaotic over 1 s: the runs agree to the PCG tolerance, amplified */
         CHECK_ABS(max_diff(a->q, b->q, s->nq), 0, 1e-10, "5x5 lattice at 1 s: positions, iterative vs direct (m, quaternion)");
         CHECK_ABS(max_diff(a->u, b->u, s->nu), 0, 1e-8, "5x5 lattice at 1 s: velocities, iterative vs direct");
@@ -222,7 +223,7 @@ int main(void)
         mt_state_free(b);
         /* automatic choice: the step's factor is reused (special rows); PCG not at this size */
         MtState *c = run_with(s, MT_LINEAR_AUTO, 0.05, &st1);
-        CHECK(c->pre != NULL && c->nreuse > 0 && c->npcg == 0, "auto on 5x5: reuse %ld, PCG %ld (reuse only)", c->nreuse, c->npcg);
+        CHECK(c->pre != NULL && c->stats.nreuse > 0 && c->stats.npcg == 0, "auto on 5x5: reuse %ld, PCG %ld (reuse only)", c->stats.nreuse, c->stats.npcg);
         mt_state_free(c);
         mt_system_free(s);
         mt_model_free(m);
@@ -234,7 +235,7 @@ int main(void)
         MtModel *m = build_grid(12, 12, 1e-3, 0.02, 0.01, plates, &err);
         MtSystem *s = compile(m);
         MtState *c = run_with(s, MT_LINEAR_AUTO, 0.02, &st1);
-        CHECK(c->pre != NULL && c->npcg > 0, "auto on 12x12: PCG solves %ld (> 0)", c->npcg);
+        CHECK(c->pre != NULL && c->stats.npcg > 0, "auto on 12x12: PCG solves %ld (> 0)", c->stats.npcg);
         mt_state_free(c);
         mt_system_free(s);
         mt_model_free(m);
@@ -245,15 +246,15 @@ int main(void)
         MtSystem *s = compile(m);
         MtState *a = run_with(s, MT_LINEAR_DIRECT, 0.5, &st1);
         MtState *b = run_with(s, MT_LINEAR_ITERATIVE, 0.5, &st2);
-        CHECK(b->npcg > 1000, "chain, iterative: %ld PCG solves (> 1000), %ld factorisations, %.2f iterations each", b->npcg,
-              b->nfactor, b->npcg ? (double)b->npcg_iter / (double)b->npcg : 0.0);
+        CHECK(b->stats.npcg > 1000, "chain, iterative: %ld PCG solves (> 1000), %ld factorisations, %.2f iterations each", b->stats.npcg,
+              b->stats.nfactor, b->stats.npcg ? (double)b->stats.npcg_iter / (double)b->stats.npcg : 0.0);
         CHECK_ABS(max_diff(a->q, b->q, s->nq), 0, 1e-11, "chain at 0.5 s: positions, iterative vs direct");
         CHECK_ABS(max_diff(a->u, b->u, s->nu), 0, 1e-9, "chain at 0.5 s: velocities, iterative vs direct");
         mt_state_free(a);
         mt_state_free(b);
         MtState *c = run_with(s, MT_LINEAR_AUTO, 0.01, &st1);
-        CHECK(c->pre == NULL && c->nfactor == c->nevals, "auto on a chain: a new factor every evaluation (%ld of %ld)",
-              c->nfactor, c->nevals);
+        CHECK(c->pre == NULL && c->stats.nfactor == c->stats.nevals, "auto on a chain: a new factor every evaluation (%ld of %ld)",
+              c->stats.nfactor, c->stats.nevals);
         CHECK(c->pre_ratio > 0 && c->pre_ratio < 1.5, "chain: a factor costs %.2f PCG iterations (< 1.5)", c->pre_ratio);
         printf("chain of 30: a factor costs %.3f PCG iterations\n", c->pre_ratio);
         mt_state_free(c);

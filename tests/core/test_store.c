@@ -839,6 +839,7 @@ static void test_runs(void)
     mt_store_save_model(s, m, NULL, &err);
     mt_store_set_chunk_frames(s, 16); /* several chunks and a partial last one */
     MtSystem *sys = mt_system_compile(m, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     MtState *st = mt_state_new(sys, &err);
     Capture cap = {0};
     cap.csv = mt_csv_new(sys, NULL, &err);
@@ -897,6 +898,7 @@ static void test_runs(void)
     /* a sensor added after the run: computed from its frames with the current model */
     MtModel *m3 = parse_or_die(pendulum_tip);
     MtSystem *sys3 = mt_system_compile(m3, &err);
+    if (sys3 && mt_system_assemble(sys3, &err)) { mt_system_free(sys3); sys3 = NULL; }
     MtState *st3 = mt_state_new(sys3, &err);
     MtCsv *csv3 = mt_csv_new(sys3, NULL, &err);
     int kcol = -1;
@@ -968,6 +970,7 @@ static void test_runs(void)
     /* large frames: chunks stay within 1 MiB */
     MtModel *bm = big_model(1000);
     MtSystem *bs = mt_system_compile(bm, &err);
+    if (bs && mt_system_assemble(bs, &err)) { mt_system_free(bs); bs = NULL; }
     CHECK(bs != NULL, "1000-body chain compiles: %s", err.msg);
     if (bs) {
         MtRun *rb = mt_store_run_begin(s, bs, &bs->solver, &err);
@@ -1006,6 +1009,7 @@ static void test_million(void)
     MtError err = {0};
     MtModel *m = parse_or_die(pendulum);
     MtSystem *sys = mt_system_compile(m, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     MtStore *s = mt_store_open(p, MT_STORE_CREATE, &err);
     mt_store_save_model(s, m, NULL, &err);
     FILE *cr = fopen("/proc/self/clear_refs", "w"); /* resets VmHWM to the current RSS */
@@ -1201,6 +1205,7 @@ static void test_flexible(void)
     }
     /* a run stores w, ẇ, ẅ; columns recomputed from frames match the run's own */
     MtSystem *sys = mt_system_compile(b, &err);
+    if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
     MtState *st = sys ? mt_state_new(sys, &err) : NULL;
     CHECK(sys && st && sys->nmodal > 0, "compiles: %d modal coordinates (%s)", sys ? sys->nmodal : -1, err.msg);
     if (st) {
@@ -1558,6 +1563,7 @@ static void make_project(const char *path, int runs)
     if (runs) {
         MtModel *pm = parse_or_die(pendulum);
         MtSystem *sys = mt_system_compile(pm, &err);
+        if (sys && mt_system_assemble(sys, &err)) { mt_system_free(sys); sys = NULL; }
         MtRun *r = mt_store_run_begin(s, sys, &sys->solver, &err);
         double q[7] = {0}, u[6] = {0}, a[6] = {0}, l[5] = {0};
         for (int i = 0; i < 3000; i++) mt_store_run_add(r, i * 1e-3, q, u, a, l, &err);

@@ -17,6 +17,7 @@ static const char *parse_error(const char *text, MtError *err)
     MtModel *m = mt_model_parse(text, "t.motus.txt", err);
     if (m) {
         MtSystem *s = mt_system_compile(m, err);
+        if (s && mt_system_assemble(s, err)) { mt_system_free(s); s = NULL; }
         mt_model_free(m);
         if (s) {
             mt_system_free(s);
@@ -91,6 +92,7 @@ int main(void)
             free(txt2);
             mt_model_free(m2);
             s = mt_system_compile(m, &err);
+            if (s && mt_system_assemble(s, &err)) { mt_system_free(s); s = NULL; }
             st = s ? mt_test_run(s, NULL, NULL, NULL) : NULL;
             if (st) CHECK_ABS(mt_joint_coordinate(st, st->q, 0), sin(2 * M_PI * 0.5005), 1e-9, "driver follows the spline at 0.5005 s [m]");
             mt_state_free(st);
