@@ -120,97 +120,142 @@ static MtStatus row_error(MtStore *s, int rc, const char *entity, MtError *err)
     return mt_store_sqlerr(s, rc, err);
 }
 
+/* What the steps of a save share. A step returns 0, or 1 when it failed: err
+ * says why (the entity named) and the save stops there and is rolled back. */
+typedef struct {
+    MtStore *s;
+    const MtModel *m;
+    MtError *err;
+    Row r;        /* the statement of the table being written (the next PREP finalizes it) */
+    char now[32]; /* when the save began */
+    long version; /* the model version the save gives the project */
+} Save;
+
+/* Prepares the statement of the next table (finalizing the last one): SQLite code, reported. */
+static int save_prep(Save *sv, const char *sql)
+{
+    Row *r = &sv->r;
+    if (r->st) sqlite3_finalize(r->st);
+    r->st = NULL;
+    r->i = 0;
+    int rc = sqlite3_prepare_v2(sv->s->db, sql, -1, &r->st, NULL);
+    if (rc) mt_store_sqlerr(sv->s, rc, sv->err);
+    return rc;
+}
+
+/* In a step: the statement of the next table, and a row written (entity names it when it fails). */
 #define PREP(sql)                                                  \
     do {                                                           \
-        if (r.st) sqlite3_finalize(r.st);                          \
-        r.st = NULL;                                               \
-        r.i = 0;                                                   \
-        rc = sqlite3_prepare_v2(s->db, sql, -1, &r.st, NULL);      \
-        if (rc) { mt_store_sqlerr(s, rc, err); goto fail; }        \
+        if (save_prep(sv, sql)) return 1;                          \
     } while (0)
 #define STEP(entity)                                               \
     do {                                                           \
-        rc = done(&r);                                             \
-        if (rc) { row_error(s, rc, entity, err); goto fail; }      \
+        int rc_ = done(&sv->r);                                    \
+        if (rc_) {                                                 \
+            row_error(sv->s, rc_, entity, sv->err);                \
+            return 1;                                              \
+        }                                                          \
     } while (0)
 
-MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtError *err)
+/* Empties the entity tables (the ground, body 0, stays). */
+static int save_clear(Save *sv)
 {
-    MtError local;
-    if (!err) err = &local;
-    if (mt_store_need_write(s, err)) return err->code;
-    if (mt_model_validate(m, err)) {
-        char msg[sizeof err->msg], entity[sizeof err->entity];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        snprintf(entity, sizeof entity, "%s", err->entity);
-        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
-    }
-    if (mt_store_begin(s, err)) return err->code;
-    Row r = {0};
-    int rc;
-    char now[32], ref[2 * MT_NAME_MAX + 2];
-    mt_store_now(now);
-    if (mt_store_exec(s,
-                      "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
-                      "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
-                      "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
-                      "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
-                      err))
-        goto fail;
+    return mt_store_exec(sv->s,
+                         "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
+                         "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
+                         "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
+                         "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
+                         sv->err) != MT_OK;
+}
 
+static int save_project(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("UPDATE project SET title = ?1, gravity_x = ?2, gravity_y = ?3, gravity_z = ?4,"
          " model_version = model_version + 1, saved = ?5, saved_by = ?6 WHERE id = 1");
-    bt(&r, m->title);
-    bdv(&r, m->gravity, 3);
-    bt(&r, now);
-    bt(&r, MOTUS_SAVED_BY);
+    bt(r, m->title);
+    bdv(r, m->gravity, 3);
+    bt(r, sv->now);
+    bt(r, MOTUS_SAVED_BY);
     STEP("project");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
-        goto fail;
+        return 1;
     }
+    return 0;
+}
 
+static int save_solver(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     char cols[1024], sql[2048];
     mt_store_rows_columns(MT_ENT_SOLVER, ", %s = ?%d", cols, sizeof cols);
     snprintf(sql, sizeof sql, "UPDATE solver SET %s WHERE id = 1", cols + 2);
     PREP(sql);
-    r.i = mt_store_rows_bind(r.st, 0, MT_ENT_SOLVER, &m->solver);
+    r->i = mt_store_rows_bind(r->st, 0, MT_ENT_SOLVER, &m->solver);
     STEP("solver");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
-        goto fail;
+        return 1;
     }
+    return 0;
+}
 
+static int save_bodies(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
     int nc = mt_store_rows_columns(MT_ENT_BODY, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO bodies(id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation%s) VALUES (?%s)",
              cols, qmarks(11 + nc));
     PREP(sql);
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
-        bi(&r, i + 1);
-        bt(&r, b->name);
-        bdv(&r, b->rot, 9);
-        bo(&r, &b->ori);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_BODY, b);
+        bi(r, i + 1);
+        bt(r, b->name);
+        bdv(r, b->rot, 9);
+        bo(r, &b->ori);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_BODY, b);
         STEP(b->name);
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
+static int save_markers(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048], ref[2 * MT_NAME_MAX + 2];
+    int nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
              " orientation%s) VALUES (?%s)", cols, qmarks(15 + nc));
     PREP(sql);
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
-        bi(&r, i + 1);
-        bi(&r, k->body + 1); /* MT_GROUND = -1 → 0 */
-        bt(&r, k->name);
-        bdv(&r, k->pos, 3);
-        bdv(&r, k->rot, 9);
-        bo(&r, &k->ori);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_MARKER, k);
+        bi(r, i + 1);
+        bi(r, k->body + 1); /* MT_GROUND = -1 → 0 */
+        bt(r, k->name);
+        bdv(r, k->pos, 3);
+        bdv(r, k->rot, 9);
+        bo(r, &k->ori);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_MARKER, k);
         STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
     }
+    return 0;
+}
 
+static int save_flexible(Save *sv)
+{
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO flexible_bodies(body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho,"
          " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -230,92 +275,112 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
                 free(blob);
                 free(nodes);
                 if (!err->code) mt_error_set(err, MT_ERR_NOMEM, bname, "%s", MT_("out of memory"));
-                goto fail;
+                return 1;
             }
             size_t n = 0;
             for (int k = 0; k < f->data->nmarker; k++)
                 n += (size_t)snprintf(nodes + n, cap - n, "%s%s=%d", k ? " " : "", f->data->mname[k], f->data->mnode[k]);
         }
-        bi(&r, f->body + 1);
-        bt(&r, sources[f->source & 1]);
-        bt(&r, f->file);
-        bd(&r, f->length);
-        bi(&r, f->elements);
-        bt(&r, sections[f->section % 3]);
-        bdv(&r, f->sec, 2);
-        bd(&r, f->E);
-        bd(&r, f->nu);
-        bd(&r, f->rho);
-        bd(&r, f->thickness);
-        bt(&r, methods[f->method & 3]);
-        bi(&r, f->modes);
-        bd(&r, f->zeta);
-        bd(&r, f->alpha);
-        bd(&r, f->beta);
-        if (blob) sqlite3_bind_blob64(r.st, ++r.i, blob, nblob, free);
-        else bn(&r);
-        bt(&r, nodes ? nodes : "");
+        bi(r, f->body + 1);
+        bt(r, sources[f->source & 1]);
+        bt(r, f->file);
+        bd(r, f->length);
+        bi(r, f->elements);
+        bt(r, sections[f->section % 3]);
+        bdv(r, f->sec, 2);
+        bd(r, f->E);
+        bd(r, f->nu);
+        bd(r, f->rho);
+        bd(r, f->thickness);
+        bt(r, methods[f->method & 3]);
+        bi(r, f->modes);
+        bd(r, f->zeta);
+        bd(r, f->alpha);
+        bd(r, f->beta);
+        if (blob) sqlite3_bind_blob64(r->st, ++r->i, blob, nblob, free);
+        else bn(r);
+        bt(r, nodes ? nodes : "");
         free(nodes);
-        bi(&r, f->stiffening != 0);
+        bi(r, f->stiffening != 0);
         STEP(bname);
     }
+    return 0;
+}
 
+static int save_shapes(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO shapes(id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
          " end_x, end_y, end_z, red, green, blue, mesh, orientation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nshape; i++) {
         const MtShapeSpec *sh = &m->shape[i];
-        bi(&r, i + 1);
-        bi(&r, sh->body + 1);
-        bt(&r, mt_shape_kind_name(sh->kind));
-        bdv(&r, sh->size, 3);
-        bdv(&r, sh->pos, 3);
-        bdv(&r, sh->rot, 9);
-        bdv(&r, sh->end, 3);
-        for (int c = 0; c < 3; c++) bd(&r, (double)sh->color[c]);
-        bt(&r, sh->mesh);
-        bo(&r, &sh->ori);
+        bi(r, i + 1);
+        bi(r, sh->body + 1);
+        bt(r, mt_shape_kind_name(sh->kind));
+        bdv(r, sh->size, 3);
+        bdv(r, sh->pos, 3);
+        bdv(r, sh->rot, 9);
+        bdv(r, sh->end, 3);
+        for (int c = 0; c < 3; c++) bd(r, (double)sh->color[c]);
+        bt(r, sh->mesh);
+        bo(r, &sh->ori);
         STEP(mt_model_body_name(m, sh->body));
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
+static int save_joints(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
+    int nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO joints(id, name, type, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(4 + nc));
     PREP(sql);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
-        bi(&r, i + 1);
-        bt(&r, j->name);
-        bt(&r, mt_joint_type_name(j->type));
-        bi(&r, j->mi + 1);
-        bi(&r, j->mj + 1);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_JOINT, j);
+        bi(r, i + 1);
+        bt(r, j->name);
+        bt(r, mt_joint_type_name(j->type));
+        bi(r, j->mi + 1);
+        bi(r, j->mj + 1);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_JOINT, j);
         STEP(j->name);
     }
+    return 0;
+}
 
+/* Drivers and the points of their tables. */
+static int save_drivers(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO drivers(id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
          " c0, c1, c2, c3, c4, c5, c6, c7) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
-        bi(&r, i + 1);
-        bt(&r, d->name);
+        bi(r, i + 1);
+        bt(r, d->name);
         if (d->joint >= 0) {
-            bi(&r, d->joint + 1);
-            bt(&r, mt_coord_name(d->coord));
-            bn(&r);
-            bn(&r);
-            bn(&r);
+            bi(r, d->joint + 1);
+            bt(r, mt_coord_name(d->coord));
+            bn(r);
+            bn(r);
+            bn(r);
         } else {
-            bn(&r);
-            bn(&r);
-            bi(&r, d->mi + 1);
-            bi(&r, d->mj + 1);
-            bt(&r, mt_comp_name(d->comp));
+            bn(r);
+            bn(r);
+            bi(r, d->mi + 1);
+            bi(r, d->mj + 1);
+            bt(r, mt_comp_name(d->comp));
         }
-        bt(&r, level_names[d->level]);
-        bt(&r, law_names[d->kind]);
-        bi(&r, d->ncoef);
+        bt(r, level_names[d->level]);
+        bt(r, law_names[d->kind]);
+        bi(r, d->ncoef);
         for (int k = 0; k < MT_POLY_MAX; k++) {
-            if (k < d->ncoef) bd(&r, d->coef[k]);
-            else bn(&r);
+            if (k < d->ncoef) bd(r, d->coef[k]);
+            else bn(r);
         }
         STEP(d->name);
     }
@@ -324,63 +389,83 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         const MtDriverSpec *d = &m->driver[i];
         if (d->kind != MT_DRIVER_TABLE) continue;
         for (int k = 0; k < d->ntab; k++) {
-            bi(&r, i + 1);
-            bi(&r, k);
-            bd(&r, d->tab[2 * k]);
-            bd(&r, d->tab[2 * k + 1]);
+            bi(r, i + 1);
+            bi(r, k);
+            bd(r, d->tab[2 * k]);
+            bd(r, d->tab[2 * k + 1]);
             STEP(d->name);
         }
     }
+    return 0;
+}
 
+static int save_couplings(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO couplings(id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ncouple; i++) {
         const MtCoupleSpec *c = &m->couple[i];
-        bi(&r, i + 1);
-        bt(&r, c->name);
-        bt(&r, couple_names[c->kind]);
+        bi(r, i + 1);
+        bt(r, c->name);
+        bt(r, couple_names[c->kind]);
         for (int k = 0; k < 3; k++) {
             if (k < c->n) {
-                bi(&r, c->joint[k] + 1);
-                bt(&r, mt_coord_name(c->coord[k]));
-                bd(&r, c->coef[k]);
+                bi(r, c->joint[k] + 1);
+                bt(r, mt_coord_name(c->coord[k]));
+                bd(r, c->coef[k]);
             } else {
-                bn(&r);
-                bn(&r);
-                bn(&r);
+                bn(r);
+                bn(r);
+                bn(r);
             }
         }
         STEP(c->name);
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
+static int save_springs(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
+    int nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO springs(id, name, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(3 + nc));
     PREP(sql);
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
-        bi(&r, i + 1);
-        bt(&r, sp->name);
-        bi(&r, sp->mi + 1);
-        bi(&r, sp->mj + 1);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_SPRING, sp);
+        bi(r, i + 1);
+        bt(r, sp->name);
+        bi(r, sp->mi + 1);
+        bi(r, sp->mj + 1);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_SPRING, sp);
         STEP(sp->name);
     }
+    return 0;
+}
 
+/* Forces and the settings of their kinds. */
+static int save_forces(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO forces(id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nforce; i++) {
         const MtForceSpec *fs = &m->force[i];
-        bi(&r, i + 1);
-        bt(&r, fs->name);
-        bt(&r, mt_force_kind_name(fs->kind));
-        if (fs->mi >= 0) bi(&r, fs->mi + 1);
-        else bn(&r);
-        if (fs->mj >= 0) bi(&r, fs->mj + 1);
-        else bn(&r);
-        if (fs->joint >= 0) bi(&r, fs->joint + 1);
-        else bn(&r);
-        bt(&r, mt_contact_geom_name((MtContactGeom)fs->geom));
-        for (int c = 0; c < 6; c++) bt(&r, fs->expr[c]);
+        bi(r, i + 1);
+        bt(r, fs->name);
+        bt(r, mt_force_kind_name(fs->kind));
+        if (fs->mi >= 0) bi(r, fs->mi + 1);
+        else bn(r);
+        if (fs->mj >= 0) bi(r, fs->mj + 1);
+        else bn(r);
+        if (fs->joint >= 0) bi(r, fs->joint + 1);
+        else bn(r);
+        bt(r, mt_contact_geom_name((MtContactGeom)fs->geom));
+        for (int c = 0; c < 6; c++) bt(r, fs->expr[c]);
         STEP(fs->name);
     }
     PREP("INSERT INTO force_parameters(force_id, name, value) VALUES (?,?,?)");
@@ -389,69 +474,91 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q] && q < MT_FORCE_NPAR; q++) {
             if (isnan(fs->p[q])) continue; /* left to the kind's default (a bushing's unset matrix entries) */
-            bi(&r, i + 1);
-            bt(&r, pn[q]);
-            bd(&r, fs->p[q]); /* NaN (the default) is stored as NULL */
+            bi(r, i + 1);
+            bt(r, pn[q]);
+            bd(r, fs->p[q]); /* NaN (the default) is stored as NULL */
             STEP(fs->name);
         }
     }
+    return 0;
+}
 
+static int save_sensors(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO sensors(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy,"
          " unit, expr, force_id, spring_id, coord) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
-        bi(&r, i + 1);
-        bt(&r, ss->name);
-        bt(&r, mt_sensor_kind_name(ss->kind));
+        bi(r, i + 1);
+        bt(r, ss->name);
+        bt(r, mt_sensor_kind_name(ss->kind));
         const int mk[3] = {ss->mi, ss->mj, ss->mframe};
         for (int k = 0; k < 3; k++) {
-            if (mk[k] >= 0) bi(&r, mk[k] + 1);
-            else bn(&r);
+            if (mk[k] >= 0) bi(r, mk[k] + 1);
+            else bn(r);
         }
-        bi(&r, ss->comp);
-        if (ss->joint >= 0) bi(&r, ss->joint + 1);
-        else bn(&r);
-        bt(&r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
-        if (ss->body >= 0) bi(&r, ss->body + 1);
-        else bn(&r);
-        bt(&r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
-        bt(&r, ss->unit);
-        bt(&r, ss->expr);
-        if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(&r, ss->force + 1);
-        else bn(&r);
-        if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(&r, ss->spring + 1);
-        else bn(&r);
-        bt(&r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
+        bi(r, ss->comp);
+        if (ss->joint >= 0) bi(r, ss->joint + 1);
+        else bn(r);
+        bt(r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
+        if (ss->body >= 0) bi(r, ss->body + 1);
+        else bn(r);
+        bt(r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
+        bt(r, ss->unit);
+        bt(r, ss->expr);
+        if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(r, ss->force + 1);
+        else bn(r);
+        if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(r, ss->spring + 1);
+        else bn(r);
+        bt(r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
         STEP(ss->name);
     }
+    return 0;
+}
 
+static int save_controls(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO controls(id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];
         if (c->kind < 0 || c->kind >= MT_CONTROL_NKINDS) {
             mt_error_set(err, MT_ERR_ARG, c->name, MT_("%s: not saved: control '%s' has an unknown kind"), s->path, c->name);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, c->name);
-        bt(&r, control_kind_names[c->kind]);
-        bt(&r, c->input);
-        bt(&r, c->setpoint);
+        bi(r, i + 1);
+        bt(r, c->name);
+        bt(r, control_kind_names[c->kind]);
+        bt(r, c->input);
+        bt(r, c->setpoint);
         for (int q = 0; q < 8; q++) {
             int k = control_setting[c->kind][q];
-            if (k >= 0) bd(&r, c->p[k]);
-            else bn(&r);
+            if (k >= 0) bd(r, c->p[k]);
+            else bn(r);
         }
         const double lo = c->p[control_limit[c->kind]], hi = c->p[control_limit[c->kind] + 1];
-        if (lo == -INFINITY) bn(&r); /* not limited */
-        else bd(&r, lo);
-        if (hi == INFINITY) bn(&r);
-        else bd(&r, hi);
-        bi(&r, c->disabled != 0);
+        if (lo == -INFINITY) bn(r); /* not limited */
+        else bd(r, lo);
+        if (hi == INFINITY) bn(r);
+        else bd(r, hi);
+        bi(r, c->disabled != 0);
         STEP(c->name);
     }
+    return 0;
+}
 
+static int save_events(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO events(id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id, driver_id,"
          " control_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nevent; i++) {
@@ -460,122 +567,190 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
             ev->action > MT_ACTION_DISABLE || ev->target_kind < MT_TARGET_NONE || ev->target_kind > MT_TARGET_CONTROL) {
             mt_error_set(err, MT_ERR_ARG, ev->name, MT_("%s: not saved: event '%s' has an unknown trigger, action or target"),
                          s->path, ev->name);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, ev->name);
-        bt(&r, trigger_names[ev->trigger]);
+        bi(r, i + 1);
+        bt(r, ev->name);
+        bt(r, trigger_names[ev->trigger]);
         if (ev->trigger == MT_EVENT_AT) {
-            bd(&r, ev->time);
-            bn(&r);
-            bn(&r);
-            bn(&r);
+            bd(r, ev->time);
+            bn(r);
+            bn(r);
+            bn(r);
         } else {
-            bn(&r);
-            bt(&r, ev->expr);
-            bd(&r, ev->value);
-            bt(&r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
+            bn(r);
+            bt(r, ev->expr);
+            bd(r, ev->value);
+            bt(r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
         }
-        bt(&r, action_names[ev->action]);
+        bt(r, action_names[ev->action]);
         for (int k = MT_TARGET_JOINT; k <= MT_TARGET_CONTROL; k++) { /* joint_id … control_id */
-            if ((int)ev->target_kind == k) bi(&r, ev->target + 1);
-            else bn(&r);
+            if ((int)ev->target_kind == k) bi(r, ev->target + 1);
+            else bn(r);
         }
         STEP(ev->name);
     }
+    return 0;
+}
 
+/* Named tables and their points. */
+static int save_tables(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO lookup_tables(id, name) VALUES (?,?)");
     for (int i = 0; i < m->ntable; i++) {
-        bi(&r, i + 1);
-        bt(&r, m->table[i].name);
+        bi(r, i + 1);
+        bt(r, m->table[i].name);
         STEP(m->table[i].name);
     }
     PREP("INSERT INTO lookup_table_points(table_id, k, x, y) VALUES (?,?,?,?)");
     for (int i = 0; i < m->ntable; i++)
         for (int k = 0; k < m->table[i].n; k++) {
-            bi(&r, i + 1);
-            bi(&r, k);
-            bd(&r, m->table[i].x[k]);
-            bd(&r, m->table[i].y[k]);
+            bi(r, i + 1);
+            bi(r, k);
+            bd(r, m->table[i].x[k]);
+            bd(r, m->table[i].y[k]);
             STEP(m->table[i].name);
         }
+    return 0;
+}
 
+static int save_initials(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
-        bi(&r, i + 1);
-        bi(&r, in->joint + 1);
-        bt(&r, mt_coord_name(in->coord));
-        if (in->has_value) bd(&r, in->value);
-        else bn(&r);
-        if (in->has_rate) bd(&r, in->rate);
-        else bn(&r);
+        bi(r, i + 1);
+        bi(r, in->joint + 1);
+        bt(r, mt_coord_name(in->coord));
+        if (in->has_value) bd(r, in->value);
+        else bn(r);
+        if (in->has_rate) bd(r, in->rate);
+        else bn(r);
         STEP(m->joint[in->joint].name);
     }
+    return 0;
+}
 
+static int save_parameters(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO parameters(id, name, expr, value, unit) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->nparam; i++) {
         const MtParamSpec *p = &m->param[i];
-        bi(&r, i + 1);
-        bt(&r, p->name);
-        bt(&r, p->expr);
-        bd(&r, p->value); /* NaN (never evaluated) is stored as NULL */
-        bt(&r, p->unit);
+        bi(r, i + 1);
+        bt(r, p->name);
+        bt(r, p->expr);
+        bd(r, p->value); /* NaN (never evaluated) is stored as NULL */
+        bt(r, p->unit);
         STEP(p->name);
     }
+    return 0;
+}
 
+static int save_bindings(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO bindings(id, entity_kind, entity_id, field, expr) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->nbinding; i++) {
         const MtBinding *b = &m->binding[i];
         if (b->kind < 0 || (int)b->kind >= NKIND) {
             mt_error_set(err, MT_ERR_ARG, b->field, MT_("%s: not saved: binding of field '%s' has an unknown entity kind"), s->path,
                          b->field);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, kind_names[b->kind]);
-        bi(&r, (b->kind == MT_ENT_GRAVITY || b->kind == MT_ENT_SOLVER) ? 0 : b->index + 1);
-        bt(&r, b->field);
-        bt(&r, b->expr);
+        bi(r, i + 1);
+        bt(r, kind_names[b->kind]);
+        bi(r, (b->kind == MT_ENT_GRAVITY || b->kind == MT_ENT_SOLVER) ? 0 : b->index + 1);
+        bt(r, b->field);
+        bt(r, b->expr);
         STEP(b->field);
     }
+    return 0;
+}
 
+static int save_units(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO display_units(id, quantity, unit) VALUES (?,?,?)");
     for (int i = 0; i < m->nunit; i++) {
-        bi(&r, i + 1);
-        bt(&r, m->unit[i].quantity);
-        bt(&r, m->unit[i].unit);
+        bi(r, i + 1);
+        bt(r, m->unit[i].quantity);
+        bt(r, m->unit[i].unit);
         STEP(m->unit[i].quantity);
     }
+    return 0;
+}
 
+static int save_plots(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
     /* the model's plots become the project's layout (the window saves its own after this) */
     if (m->nplot > 0) {
         char *layout = mt_plots_to_json(m->plot, m->nplot, 0);
         if (!layout) {
             mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
-            goto fail;
+            return 1;
         }
         MtStatus prc = mt_store_save_plot(s, "layout", layout, err);
         free(layout);
-        if (prc != MT_OK) goto fail;
+        if (prc != MT_OK) return 1;
     }
+    return 0;
+}
 
+/* The model version the save gave the project. */
+static int save_version(Save *sv)
+{
+    Row *r = &sv->r;
     PREP("SELECT model_version FROM project WHERE id = 1");
-    rc = sqlite3_step(r.st);
-    long v = rc == SQLITE_ROW ? (long)sqlite3_column_int64(r.st, 0) : -1;
-    sqlite3_finalize(r.st);
-    r.st = NULL;
+    int rc = sqlite3_step(r->st);
+    sv->version = rc == SQLITE_ROW ? (long)sqlite3_column_int64(r->st, 0) : -1;
+    sqlite3_finalize(r->st);
+    r->st = NULL;
     if (rc != SQLITE_ROW) {
-        mt_store_sqlerr(s, rc, err);
-        goto fail;
+        mt_store_sqlerr(sv->s, rc, sv->err);
+        return 1;
+    }
+    return 0;
+}
+
+MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    if (mt_store_need_write(s, err)) return err->code;
+    if (mt_model_validate(m, err)) {
+        char msg[sizeof err->msg], entity[sizeof err->entity];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        snprintf(entity, sizeof entity, "%s", err->entity);
+        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
+    }
+    if (mt_store_begin(s, err)) return err->code;
+    Save sv = {s, m, err, {0}, "", -1};
+    mt_store_now(sv.now);
+    if (save_clear(&sv) || save_project(&sv) || save_solver(&sv) || save_bodies(&sv) || save_markers(&sv) ||
+        save_flexible(&sv) || save_shapes(&sv) || save_joints(&sv) || save_drivers(&sv) || save_couplings(&sv) ||
+        save_springs(&sv) || save_forces(&sv) || save_sensors(&sv) || save_controls(&sv) || save_events(&sv) ||
+        save_tables(&sv) || save_initials(&sv) || save_parameters(&sv) || save_bindings(&sv) || save_units(&sv) ||
+        save_plots(&sv) || save_version(&sv)) {
+        if (sv.r.st) sqlite3_finalize(sv.r.st);
+        mt_store_rollback(s);
+        return err->code ? err->code : MT_ERR_IO;
     }
     if (mt_store_commit(s, err)) return err->code;
-    if (version) *version = v;
+    if (version) *version = sv.version;
     return MT_OK;
-fail:
-    if (r.st) sqlite3_finalize(r.st);
-    mt_store_rollback(s);
-    return err->code ? err->code : MT_ERR_IO;
 }
 
 /* ---- loading ----------------------------------------------------------------------- */
