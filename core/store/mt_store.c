@@ -1,7 +1,9 @@
 /* mt_store.c — the model of a project: saving an MtModel into the entity
  * tables in one transaction and loading it back with validation; saved plot
  * layouts. The tables are described in docs/project-format.md and created by
- * mt_store_schema.c. */
+ * mt_store_schema.c. Both go table by table, a static step for each table or
+ * group of tables, in an order where every reference is to a row already
+ * written (or read). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,97 +122,142 @@ static MtStatus row_error(MtStore *s, int rc, const char *entity, MtError *err)
     return mt_store_sqlerr(s, rc, err);
 }
 
+/* What the steps of a save share. A step returns 0, or 1 when it failed: err
+ * says why (the entity named) and the save stops there and is rolled back. */
+typedef struct {
+    MtStore *s;
+    const MtModel *m;
+    MtError *err;
+    Row r;        /* the statement of the table being written (the next PREP finalizes it) */
+    char now[32]; /* when the save began */
+    long version; /* the model version the save gives the project */
+} Save;
+
+/* Prepares the statement of the next table (finalizing the last one): SQLite code, reported. */
+static int save_prep(Save *sv, const char *sql)
+{
+    Row *r = &sv->r;
+    if (r->st) sqlite3_finalize(r->st);
+    r->st = NULL;
+    r->i = 0;
+    int rc = sqlite3_prepare_v2(sv->s->db, sql, -1, &r->st, NULL);
+    if (rc) mt_store_sqlerr(sv->s, rc, sv->err);
+    return rc;
+}
+
+/* In a step: the statement of the next table, and a row written (entity names it when it fails). */
 #define PREP(sql)                                                  \
     do {                                                           \
-        if (r.st) sqlite3_finalize(r.st);                          \
-        r.st = NULL;                                               \
-        r.i = 0;                                                   \
-        rc = sqlite3_prepare_v2(s->db, sql, -1, &r.st, NULL);      \
-        if (rc) { mt_store_sqlerr(s, rc, err); goto fail; }        \
+        if (save_prep(sv, sql)) return 1;                          \
     } while (0)
 #define STEP(entity)                                               \
     do {                                                           \
-        rc = done(&r);                                             \
-        if (rc) { row_error(s, rc, entity, err); goto fail; }      \
+        int rc_ = done(&sv->r);                                    \
+        if (rc_) {                                                 \
+            row_error(sv->s, rc_, entity, sv->err);                \
+            return 1;                                              \
+        }                                                          \
     } while (0)
 
-MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtError *err)
+/* Empties the entity tables (the ground, body 0, stays). */
+static int save_clear(Save *sv)
 {
-    MtError local;
-    if (!err) err = &local;
-    if (mt_store_need_write(s, err)) return err->code;
-    if (mt_model_validate(m, err)) {
-        char msg[sizeof err->msg], entity[sizeof err->entity];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        snprintf(entity, sizeof entity, "%s", err->entity);
-        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
-    }
-    if (mt_store_begin(s, err)) return err->code;
-    Row r = {0};
-    int rc;
-    char now[32], ref[2 * MT_NAME_MAX + 2];
-    mt_store_now(now);
-    if (mt_store_exec(s,
-                      "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
-                      "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
-                      "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
-                      "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
-                      err))
-        goto fail;
+    return mt_store_exec(sv->s,
+                         "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
+                         "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
+                         "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
+                         "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
+                         sv->err) != MT_OK;
+}
 
+static int save_project(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("UPDATE project SET title = ?1, gravity_x = ?2, gravity_y = ?3, gravity_z = ?4,"
          " model_version = model_version + 1, saved = ?5, saved_by = ?6 WHERE id = 1");
-    bt(&r, m->title);
-    bdv(&r, m->gravity, 3);
-    bt(&r, now);
-    bt(&r, MOTUS_SAVED_BY);
+    bt(r, m->title);
+    bdv(r, m->gravity, 3);
+    bt(r, sv->now);
+    bt(r, MOTUS_SAVED_BY);
     STEP("project");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
-        goto fail;
+        return 1;
     }
+    return 0;
+}
 
+static int save_solver(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     char cols[1024], sql[2048];
     mt_store_rows_columns(MT_ENT_SOLVER, ", %s = ?%d", cols, sizeof cols);
     snprintf(sql, sizeof sql, "UPDATE solver SET %s WHERE id = 1", cols + 2);
     PREP(sql);
-    r.i = mt_store_rows_bind(r.st, 0, MT_ENT_SOLVER, &m->solver);
+    r->i = mt_store_rows_bind(r->st, 0, MT_ENT_SOLVER, &m->solver);
     STEP("solver");
     if (sqlite3_changes(s->db) != 1) {
         mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
-        goto fail;
+        return 1;
     }
+    return 0;
+}
 
+static int save_bodies(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
     int nc = mt_store_rows_columns(MT_ENT_BODY, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO bodies(id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation%s) VALUES (?%s)",
              cols, qmarks(11 + nc));
     PREP(sql);
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
-        bi(&r, i + 1);
-        bt(&r, b->name);
-        bdv(&r, b->rot, 9);
-        bo(&r, &b->ori);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_BODY, b);
+        bi(r, i + 1);
+        bt(r, b->name);
+        bdv(r, b->rot, 9);
+        bo(r, &b->ori);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_BODY, b);
         STEP(b->name);
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
+static int save_markers(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048], ref[2 * MT_NAME_MAX + 2];
+    int nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
              " orientation%s) VALUES (?%s)", cols, qmarks(15 + nc));
     PREP(sql);
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
-        bi(&r, i + 1);
-        bi(&r, k->body + 1); /* MT_GROUND = -1 → 0 */
-        bt(&r, k->name);
-        bdv(&r, k->pos, 3);
-        bdv(&r, k->rot, 9);
-        bo(&r, &k->ori);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_MARKER, k);
+        bi(r, i + 1);
+        bi(r, k->body + 1); /* MT_GROUND = -1 → 0 */
+        bt(r, k->name);
+        bdv(r, k->pos, 3);
+        bdv(r, k->rot, 9);
+        bo(r, &k->ori);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_MARKER, k);
         STEP(mt_model_marker_ref(m, i, ref, sizeof ref));
     }
+    return 0;
+}
 
+static int save_flexible(Save *sv)
+{
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO flexible_bodies(body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho,"
          " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -230,92 +277,112 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
                 free(blob);
                 free(nodes);
                 if (!err->code) mt_error_set(err, MT_ERR_NOMEM, bname, "%s", MT_("out of memory"));
-                goto fail;
+                return 1;
             }
             size_t n = 0;
             for (int k = 0; k < f->data->nmarker; k++)
                 n += (size_t)snprintf(nodes + n, cap - n, "%s%s=%d", k ? " " : "", f->data->mname[k], f->data->mnode[k]);
         }
-        bi(&r, f->body + 1);
-        bt(&r, sources[f->source & 1]);
-        bt(&r, f->file);
-        bd(&r, f->length);
-        bi(&r, f->elements);
-        bt(&r, sections[f->section % 3]);
-        bdv(&r, f->sec, 2);
-        bd(&r, f->E);
-        bd(&r, f->nu);
-        bd(&r, f->rho);
-        bd(&r, f->thickness);
-        bt(&r, methods[f->method & 3]);
-        bi(&r, f->modes);
-        bd(&r, f->zeta);
-        bd(&r, f->alpha);
-        bd(&r, f->beta);
-        if (blob) sqlite3_bind_blob64(r.st, ++r.i, blob, nblob, free);
-        else bn(&r);
-        bt(&r, nodes ? nodes : "");
+        bi(r, f->body + 1);
+        bt(r, sources[f->source & 1]);
+        bt(r, f->file);
+        bd(r, f->length);
+        bi(r, f->elements);
+        bt(r, sections[f->section % 3]);
+        bdv(r, f->sec, 2);
+        bd(r, f->E);
+        bd(r, f->nu);
+        bd(r, f->rho);
+        bd(r, f->thickness);
+        bt(r, methods[f->method & 3]);
+        bi(r, f->modes);
+        bd(r, f->zeta);
+        bd(r, f->alpha);
+        bd(r, f->beta);
+        if (blob) sqlite3_bind_blob64(r->st, ++r->i, blob, nblob, free);
+        else bn(r);
+        bt(r, nodes ? nodes : "");
         free(nodes);
-        bi(&r, f->stiffening != 0);
+        bi(r, f->stiffening != 0);
         STEP(bname);
     }
+    return 0;
+}
 
+static int save_shapes(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO shapes(id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
          " end_x, end_y, end_z, red, green, blue, mesh, orientation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nshape; i++) {
         const MtShapeSpec *sh = &m->shape[i];
-        bi(&r, i + 1);
-        bi(&r, sh->body + 1);
-        bt(&r, mt_shape_kind_name(sh->kind));
-        bdv(&r, sh->size, 3);
-        bdv(&r, sh->pos, 3);
-        bdv(&r, sh->rot, 9);
-        bdv(&r, sh->end, 3);
-        for (int c = 0; c < 3; c++) bd(&r, (double)sh->color[c]);
-        bt(&r, sh->mesh);
-        bo(&r, &sh->ori);
+        bi(r, i + 1);
+        bi(r, sh->body + 1);
+        bt(r, mt_shape_kind_name(sh->kind));
+        bdv(r, sh->size, 3);
+        bdv(r, sh->pos, 3);
+        bdv(r, sh->rot, 9);
+        bdv(r, sh->end, 3);
+        for (int c = 0; c < 3; c++) bd(r, (double)sh->color[c]);
+        bt(r, sh->mesh);
+        bo(r, &sh->ori);
         STEP(mt_model_body_name(m, sh->body));
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
+static int save_joints(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
+    int nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO joints(id, name, type, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(4 + nc));
     PREP(sql);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
-        bi(&r, i + 1);
-        bt(&r, j->name);
-        bt(&r, mt_joint_type_name(j->type));
-        bi(&r, j->mi + 1);
-        bi(&r, j->mj + 1);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_JOINT, j);
+        bi(r, i + 1);
+        bt(r, j->name);
+        bt(r, mt_joint_type_name(j->type));
+        bi(r, j->mi + 1);
+        bi(r, j->mj + 1);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_JOINT, j);
         STEP(j->name);
     }
+    return 0;
+}
 
+/* Drivers and the points of their tables. */
+static int save_drivers(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO drivers(id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
          " c0, c1, c2, c3, c4, c5, c6, c7) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
-        bi(&r, i + 1);
-        bt(&r, d->name);
+        bi(r, i + 1);
+        bt(r, d->name);
         if (d->joint >= 0) {
-            bi(&r, d->joint + 1);
-            bt(&r, mt_coord_name(d->coord));
-            bn(&r);
-            bn(&r);
-            bn(&r);
+            bi(r, d->joint + 1);
+            bt(r, mt_coord_name(d->coord));
+            bn(r);
+            bn(r);
+            bn(r);
         } else {
-            bn(&r);
-            bn(&r);
-            bi(&r, d->mi + 1);
-            bi(&r, d->mj + 1);
-            bt(&r, mt_comp_name(d->comp));
+            bn(r);
+            bn(r);
+            bi(r, d->mi + 1);
+            bi(r, d->mj + 1);
+            bt(r, mt_comp_name(d->comp));
         }
-        bt(&r, level_names[d->level]);
-        bt(&r, law_names[d->kind]);
-        bi(&r, d->ncoef);
+        bt(r, level_names[d->level]);
+        bt(r, law_names[d->kind]);
+        bi(r, d->ncoef);
         for (int k = 0; k < MT_POLY_MAX; k++) {
-            if (k < d->ncoef) bd(&r, d->coef[k]);
-            else bn(&r);
+            if (k < d->ncoef) bd(r, d->coef[k]);
+            else bn(r);
         }
         STEP(d->name);
     }
@@ -324,63 +391,83 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         const MtDriverSpec *d = &m->driver[i];
         if (d->kind != MT_DRIVER_TABLE) continue;
         for (int k = 0; k < d->ntab; k++) {
-            bi(&r, i + 1);
-            bi(&r, k);
-            bd(&r, d->tab[2 * k]);
-            bd(&r, d->tab[2 * k + 1]);
+            bi(r, i + 1);
+            bi(r, k);
+            bd(r, d->tab[2 * k]);
+            bd(r, d->tab[2 * k + 1]);
             STEP(d->name);
         }
     }
+    return 0;
+}
 
+static int save_couplings(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO couplings(id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ncouple; i++) {
         const MtCoupleSpec *c = &m->couple[i];
-        bi(&r, i + 1);
-        bt(&r, c->name);
-        bt(&r, couple_names[c->kind]);
+        bi(r, i + 1);
+        bt(r, c->name);
+        bt(r, couple_names[c->kind]);
         for (int k = 0; k < 3; k++) {
             if (k < c->n) {
-                bi(&r, c->joint[k] + 1);
-                bt(&r, mt_coord_name(c->coord[k]));
-                bd(&r, c->coef[k]);
+                bi(r, c->joint[k] + 1);
+                bt(r, mt_coord_name(c->coord[k]));
+                bd(r, c->coef[k]);
             } else {
-                bn(&r);
-                bn(&r);
-                bn(&r);
+                bn(r);
+                bn(r);
+                bn(r);
             }
         }
         STEP(c->name);
     }
+    return 0;
+}
 
-    nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
+static int save_springs(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
+    char cols[1024], sql[2048];
+    int nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
     snprintf(sql, sizeof sql, "INSERT INTO springs(id, name, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(3 + nc));
     PREP(sql);
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
-        bi(&r, i + 1);
-        bt(&r, sp->name);
-        bi(&r, sp->mi + 1);
-        bi(&r, sp->mj + 1);
-        r.i = mt_store_rows_bind(r.st, r.i, MT_ENT_SPRING, sp);
+        bi(r, i + 1);
+        bt(r, sp->name);
+        bi(r, sp->mi + 1);
+        bi(r, sp->mj + 1);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_SPRING, sp);
         STEP(sp->name);
     }
+    return 0;
+}
 
+/* Forces and the settings of their kinds. */
+static int save_forces(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO forces(id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nforce; i++) {
         const MtForceSpec *fs = &m->force[i];
-        bi(&r, i + 1);
-        bt(&r, fs->name);
-        bt(&r, mt_force_kind_name(fs->kind));
-        if (fs->mi >= 0) bi(&r, fs->mi + 1);
-        else bn(&r);
-        if (fs->mj >= 0) bi(&r, fs->mj + 1);
-        else bn(&r);
-        if (fs->joint >= 0) bi(&r, fs->joint + 1);
-        else bn(&r);
-        bt(&r, mt_contact_geom_name((MtContactGeom)fs->geom));
-        for (int c = 0; c < 6; c++) bt(&r, fs->expr[c]);
+        bi(r, i + 1);
+        bt(r, fs->name);
+        bt(r, mt_force_kind_name(fs->kind));
+        if (fs->mi >= 0) bi(r, fs->mi + 1);
+        else bn(r);
+        if (fs->mj >= 0) bi(r, fs->mj + 1);
+        else bn(r);
+        if (fs->joint >= 0) bi(r, fs->joint + 1);
+        else bn(r);
+        bt(r, mt_contact_geom_name((MtContactGeom)fs->geom));
+        for (int c = 0; c < 6; c++) bt(r, fs->expr[c]);
         STEP(fs->name);
     }
     PREP("INSERT INTO force_parameters(force_id, name, value) VALUES (?,?,?)");
@@ -389,69 +476,91 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q] && q < MT_FORCE_NPAR; q++) {
             if (isnan(fs->p[q])) continue; /* left to the kind's default (a bushing's unset matrix entries) */
-            bi(&r, i + 1);
-            bt(&r, pn[q]);
-            bd(&r, fs->p[q]); /* NaN (the default) is stored as NULL */
+            bi(r, i + 1);
+            bt(r, pn[q]);
+            bd(r, fs->p[q]); /* NaN (the default) is stored as NULL */
             STEP(fs->name);
         }
     }
+    return 0;
+}
 
+static int save_sensors(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO sensors(id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id, energy,"
          " unit, expr, force_id, spring_id, coord) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
-        bi(&r, i + 1);
-        bt(&r, ss->name);
-        bt(&r, mt_sensor_kind_name(ss->kind));
+        bi(r, i + 1);
+        bt(r, ss->name);
+        bt(r, mt_sensor_kind_name(ss->kind));
         const int mk[3] = {ss->mi, ss->mj, ss->mframe};
         for (int k = 0; k < 3; k++) {
-            if (mk[k] >= 0) bi(&r, mk[k] + 1);
-            else bn(&r);
+            if (mk[k] >= 0) bi(r, mk[k] + 1);
+            else bn(r);
         }
-        bi(&r, ss->comp);
-        if (ss->joint >= 0) bi(&r, ss->joint + 1);
-        else bn(&r);
-        bt(&r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
-        if (ss->body >= 0) bi(&r, ss->body + 1);
-        else bn(&r);
-        bt(&r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
-        bt(&r, ss->unit);
-        bt(&r, ss->expr);
-        if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(&r, ss->force + 1);
-        else bn(&r);
-        if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(&r, ss->spring + 1);
-        else bn(&r);
-        bt(&r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
+        bi(r, ss->comp);
+        if (ss->joint >= 0) bi(r, ss->joint + 1);
+        else bn(r);
+        bt(r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
+        if (ss->body >= 0) bi(r, ss->body + 1);
+        else bn(r);
+        bt(r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
+        bt(r, ss->unit);
+        bt(r, ss->expr);
+        if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(r, ss->force + 1);
+        else bn(r);
+        if (ss->kind == MT_SENSOR_FORCE && ss->spring >= 0) bi(r, ss->spring + 1);
+        else bn(r);
+        bt(r, ss->kind == MT_SENSOR_JOINT ? mt_coord_name((MtCoordKind)ss->coord) : NULL);
         STEP(ss->name);
     }
+    return 0;
+}
 
+static int save_controls(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO controls(id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled)"
          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ncontrol; i++) {
         const MtControlSpec *c = &m->control[i];
         if (c->kind < 0 || c->kind >= MT_CONTROL_NKINDS) {
             mt_error_set(err, MT_ERR_ARG, c->name, MT_("%s: not saved: control '%s' has an unknown kind"), s->path, c->name);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, c->name);
-        bt(&r, control_kind_names[c->kind]);
-        bt(&r, c->input);
-        bt(&r, c->setpoint);
+        bi(r, i + 1);
+        bt(r, c->name);
+        bt(r, control_kind_names[c->kind]);
+        bt(r, c->input);
+        bt(r, c->setpoint);
         for (int q = 0; q < 8; q++) {
             int k = control_setting[c->kind][q];
-            if (k >= 0) bd(&r, c->p[k]);
-            else bn(&r);
+            if (k >= 0) bd(r, c->p[k]);
+            else bn(r);
         }
         const double lo = c->p[control_limit[c->kind]], hi = c->p[control_limit[c->kind] + 1];
-        if (lo == -INFINITY) bn(&r); /* not limited */
-        else bd(&r, lo);
-        if (hi == INFINITY) bn(&r);
-        else bd(&r, hi);
-        bi(&r, c->disabled != 0);
+        if (lo == -INFINITY) bn(r); /* not limited */
+        else bd(r, lo);
+        if (hi == INFINITY) bn(r);
+        else bd(r, hi);
+        bi(r, c->disabled != 0);
         STEP(c->name);
     }
+    return 0;
+}
 
+static int save_events(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO events(id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id, driver_id,"
          " control_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->nevent; i++) {
@@ -460,122 +569,190 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
             ev->action > MT_ACTION_DISABLE || ev->target_kind < MT_TARGET_NONE || ev->target_kind > MT_TARGET_CONTROL) {
             mt_error_set(err, MT_ERR_ARG, ev->name, MT_("%s: not saved: event '%s' has an unknown trigger, action or target"),
                          s->path, ev->name);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, ev->name);
-        bt(&r, trigger_names[ev->trigger]);
+        bi(r, i + 1);
+        bt(r, ev->name);
+        bt(r, trigger_names[ev->trigger]);
         if (ev->trigger == MT_EVENT_AT) {
-            bd(&r, ev->time);
-            bn(&r);
-            bn(&r);
-            bn(&r);
+            bd(r, ev->time);
+            bn(r);
+            bn(r);
+            bn(r);
         } else {
-            bn(&r);
-            bt(&r, ev->expr);
-            bd(&r, ev->value);
-            bt(&r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
+            bn(r);
+            bt(r, ev->expr);
+            bd(r, ev->value);
+            bt(r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
         }
-        bt(&r, action_names[ev->action]);
+        bt(r, action_names[ev->action]);
         for (int k = MT_TARGET_JOINT; k <= MT_TARGET_CONTROL; k++) { /* joint_id … control_id */
-            if ((int)ev->target_kind == k) bi(&r, ev->target + 1);
-            else bn(&r);
+            if ((int)ev->target_kind == k) bi(r, ev->target + 1);
+            else bn(r);
         }
         STEP(ev->name);
     }
+    return 0;
+}
 
+/* Named tables and their points. */
+static int save_tables(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO lookup_tables(id, name) VALUES (?,?)");
     for (int i = 0; i < m->ntable; i++) {
-        bi(&r, i + 1);
-        bt(&r, m->table[i].name);
+        bi(r, i + 1);
+        bt(r, m->table[i].name);
         STEP(m->table[i].name);
     }
     PREP("INSERT INTO lookup_table_points(table_id, k, x, y) VALUES (?,?,?,?)");
     for (int i = 0; i < m->ntable; i++)
         for (int k = 0; k < m->table[i].n; k++) {
-            bi(&r, i + 1);
-            bi(&r, k);
-            bd(&r, m->table[i].x[k]);
-            bd(&r, m->table[i].y[k]);
+            bi(r, i + 1);
+            bi(r, k);
+            bd(r, m->table[i].x[k]);
+            bd(r, m->table[i].y[k]);
             STEP(m->table[i].name);
         }
+    return 0;
+}
 
+static int save_initials(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
-        bi(&r, i + 1);
-        bi(&r, in->joint + 1);
-        bt(&r, mt_coord_name(in->coord));
-        if (in->has_value) bd(&r, in->value);
-        else bn(&r);
-        if (in->has_rate) bd(&r, in->rate);
-        else bn(&r);
+        bi(r, i + 1);
+        bi(r, in->joint + 1);
+        bt(r, mt_coord_name(in->coord));
+        if (in->has_value) bd(r, in->value);
+        else bn(r);
+        if (in->has_rate) bd(r, in->rate);
+        else bn(r);
         STEP(m->joint[in->joint].name);
     }
+    return 0;
+}
 
+static int save_parameters(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO parameters(id, name, expr, value, unit) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->nparam; i++) {
         const MtParamSpec *p = &m->param[i];
-        bi(&r, i + 1);
-        bt(&r, p->name);
-        bt(&r, p->expr);
-        bd(&r, p->value); /* NaN (never evaluated) is stored as NULL */
-        bt(&r, p->unit);
+        bi(r, i + 1);
+        bt(r, p->name);
+        bt(r, p->expr);
+        bd(r, p->value); /* NaN (never evaluated) is stored as NULL */
+        bt(r, p->unit);
         STEP(p->name);
     }
+    return 0;
+}
 
+static int save_bindings(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
+    Row *r = &sv->r;
     PREP("INSERT INTO bindings(id, entity_kind, entity_id, field, expr) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->nbinding; i++) {
         const MtBinding *b = &m->binding[i];
         if (b->kind < 0 || (int)b->kind >= NKIND) {
             mt_error_set(err, MT_ERR_ARG, b->field, MT_("%s: not saved: binding of field '%s' has an unknown entity kind"), s->path,
                          b->field);
-            goto fail;
+            return 1;
         }
-        bi(&r, i + 1);
-        bt(&r, kind_names[b->kind]);
-        bi(&r, (b->kind == MT_ENT_GRAVITY || b->kind == MT_ENT_SOLVER) ? 0 : b->index + 1);
-        bt(&r, b->field);
-        bt(&r, b->expr);
+        bi(r, i + 1);
+        bt(r, kind_names[b->kind]);
+        bi(r, (b->kind == MT_ENT_GRAVITY || b->kind == MT_ENT_SOLVER) ? 0 : b->index + 1);
+        bt(r, b->field);
+        bt(r, b->expr);
         STEP(b->field);
     }
+    return 0;
+}
 
+static int save_units(Save *sv)
+{
+    const MtModel *m = sv->m;
+    Row *r = &sv->r;
     PREP("INSERT INTO display_units(id, quantity, unit) VALUES (?,?,?)");
     for (int i = 0; i < m->nunit; i++) {
-        bi(&r, i + 1);
-        bt(&r, m->unit[i].quantity);
-        bt(&r, m->unit[i].unit);
+        bi(r, i + 1);
+        bt(r, m->unit[i].quantity);
+        bt(r, m->unit[i].unit);
         STEP(m->unit[i].quantity);
     }
+    return 0;
+}
 
+static int save_plots(Save *sv)
+{
+    MtStore *s = sv->s;
+    const MtModel *m = sv->m;
+    MtError *err = sv->err;
     /* the model's plots become the project's layout (the window saves its own after this) */
     if (m->nplot > 0) {
         char *layout = mt_plots_to_json(m->plot, m->nplot, 0);
         if (!layout) {
             mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
-            goto fail;
+            return 1;
         }
         MtStatus prc = mt_store_save_plot(s, "layout", layout, err);
         free(layout);
-        if (prc != MT_OK) goto fail;
+        if (prc != MT_OK) return 1;
     }
+    return 0;
+}
 
+/* The model version the save gave the project. */
+static int save_version(Save *sv)
+{
+    Row *r = &sv->r;
     PREP("SELECT model_version FROM project WHERE id = 1");
-    rc = sqlite3_step(r.st);
-    long v = rc == SQLITE_ROW ? (long)sqlite3_column_int64(r.st, 0) : -1;
-    sqlite3_finalize(r.st);
-    r.st = NULL;
+    int rc = sqlite3_step(r->st);
+    sv->version = rc == SQLITE_ROW ? (long)sqlite3_column_int64(r->st, 0) : -1;
+    sqlite3_finalize(r->st);
+    r->st = NULL;
     if (rc != SQLITE_ROW) {
-        mt_store_sqlerr(s, rc, err);
-        goto fail;
+        mt_store_sqlerr(sv->s, rc, sv->err);
+        return 1;
+    }
+    return 0;
+}
+
+MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    if (mt_store_need_write(s, err)) return err->code;
+    if (mt_model_validate(m, err)) {
+        char msg[sizeof err->msg], entity[sizeof err->entity];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        snprintf(entity, sizeof entity, "%s", err->entity);
+        return mt_error_set(err, MT_ERR_MODEL, entity, MT_("%s: not saved: %s"), s->path, msg);
+    }
+    if (mt_store_begin(s, err)) return err->code;
+    Save sv = {s, m, err, {0}, "", -1};
+    mt_store_now(sv.now);
+    if (save_clear(&sv) || save_project(&sv) || save_solver(&sv) || save_bodies(&sv) || save_markers(&sv) ||
+        save_flexible(&sv) || save_shapes(&sv) || save_joints(&sv) || save_drivers(&sv) || save_couplings(&sv) ||
+        save_springs(&sv) || save_forces(&sv) || save_sensors(&sv) || save_controls(&sv) || save_events(&sv) ||
+        save_tables(&sv) || save_initials(&sv) || save_parameters(&sv) || save_bindings(&sv) || save_units(&sv) ||
+        save_plots(&sv) || save_version(&sv)) {
+        if (sv.r.st) sqlite3_finalize(sv.r.st);
+        mt_store_rollback(s);
+        return err->code ? err->code : MT_ERR_IO;
     }
     if (mt_store_commit(s, err)) return err->code;
-    if (version) *version = v;
+    if (version) *version = sv.version;
     return MT_OK;
-fail:
-    if (r.st) sqlite3_finalize(r.st);
-    mt_store_rollback(s);
-    return err->code ? err->code : MT_ERR_IO;
 }
 
 /* ---- loading ----------------------------------------------------------------------- */
@@ -755,195 +932,234 @@ static const char *select_rows(char *sql, size_t n, const char *head, MtEntityKi
     return sql;
 }
 
-MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
-{
-    MtError local;
-    if (!err) err = &local;
-    mt_error_clear(err);
-    MtModel *m = mt_model_new();
-    if (!m) {
-        mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
-        return NULL;
-    }
-    Load L = {s, err, NULL, NULL, NULL, 0, 0};
-    IdMap bodies = {0}, markers = {0}, joints = {0}, drivers = {0}, springs = {0}, couples = {0}, initials = {0}, forces = {0},
-          controls = {0}, shapes = {0}, events = {0};
-    long ver = 0;
-    int began = mt_store_exec(s, "BEGIN", err) == MT_OK;
-    if (!began) L.fail = 1;
-    int rc;
+/* What the steps of a load share: the row being read, the model being built and
+ * the ids of the rows read so far in model order (later tables refer to them).
+ * A step reads no row once one before it failed (L.fail; err says why). */
+typedef struct {
+    Load L;
+    MtModel *m;
+    IdMap bodies, markers, joints, drivers, springs, couples, initials, forces, controls, shapes, events;
+    int need_reduce; /* a flexible body saved without its reduction (or without its geometric stiffness) */
+    long version;
+} Loader;
 
-    /* project and solver */
-    if (!prep(&L, "project", "SELECT id, title, gravity_x, gravity_y, gravity_z, model_version FROM project WHERE id = 1")) {
-        rc = next(&L);
-        if (rc == 0 && !L.fail) {
-            L.fail = 1;
+/* The project row: title, gravity and the model version. */
+static void load_project(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtStore *s = L->s;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!prep(L, "project", "SELECT id, title, gravity_x, gravity_y, gravity_z, model_version FROM project WHERE id = 1")) {
+        int rc = next(L);
+        if (rc == 0 && !L->fail) {
+            L->fail = 1;
             mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its project row is missing"), s->path);
         } else if (rc == 1) {
-            L.name = "project";
-            const char *t = col_text(&L, 1, 0);
-            if (t && strlen(t) >= sizeof m->title) bad_column(&L, 1, BAD_LONG); /* refused, not cut */
+            L->name = "project";
+            const char *t = col_text(L, 1, 0);
+            if (t && strlen(t) >= sizeof m->title) bad_column(L, 1, BAD_LONG); /* refused, not cut */
             else if (t) snprintf(m->title, sizeof m->title, "%s", t);
-            col_nums(&L, 2, m->gravity, 3);
-            ver = (long)sqlite3_column_int64(L.st, 5);
+            col_nums(L, 2, m->gravity, 3);
+            ld->version = (long)sqlite3_column_int64(L->st, 5);
         }
     }
+}
+
+static void load_solver(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtStore *s = L->s;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
     char sql[2048];
-    if (!L.fail && !prep(&L, "solver", select_rows(sql, sizeof sql, "id", MT_ENT_SOLVER, "FROM solver WHERE id = 1"))) {
-        rc = next(&L);
-        if (rc == 0 && !L.fail) {
-            L.fail = 1;
+    if (!L->fail && !prep(L, "solver", select_rows(sql, sizeof sql, "id", MT_ENT_SOLVER, "FROM solver WHERE id = 1"))) {
+        int rc = next(L);
+        if (rc == 0 && !L->fail) {
+            L->fail = 1;
             mt_error_set(err, MT_ERR_IO, s->path, MT_("'%s' is damaged: its solver row is missing"), s->path);
         } else if (rc == 1) {
-            L.name = "solver";
-            col_rows(&L, 1, MT_ENT_SOLVER, &m->solver);
+            L->name = "solver";
+            col_rows(L, 1, MT_ENT_SOLVER, &m->solver);
         }
     }
+}
 
-    /* parameters first, as in the text form (sensor names must differ from them) */
+/* Parameters first, as in the text form (sensor names must differ from them). */
+static void load_parameters(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
     MtParamIndex pix = {0}; /* names looked up by hash: a linear search per row took minutes for 100 000 */
-    if (!L.fail && !prep(&L, "parameters", "SELECT id, name, expr, value, unit FROM parameters ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *expr = col_text(&L, 2, 0), *unit = col_text(&L, 4, 0);
-            L.name = name;
+    if (!L->fail && !prep(L, "parameters", "SELECT id, name, expr, value, unit FROM parameters ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *expr = col_text(L, 2, 0), *unit = col_text(L, 4, 0);
+            L->name = name;
             double value;
-            int hv = col_num(&L, 3, &value, 1);
-            if (L.fail || !name || !expr) break;
+            int hv = col_num(L, 3, &value, 1);
+            if (L->fail || !name || !expr) break;
             int old = mt_param_index_find(&pix, m, name) >= 0;
             int p = old ? mt_model_add_param(m, name, expr, unit, err) : mt_model_append_param(m, name, expr, unit, err);
-            if (p < 0) { api_error(&L); break; }
+            if (p < 0) { api_error(L); break; }
             if (!old && mt_param_index_add(&pix, m, p)) {
                 mt_error_set(err, MT_ERR_NOMEM, name, "%s", MT_("out of memory"));
-                api_error(&L);
+                api_error(L);
                 break;
             }
             m->param[p].value = hv ? value : NAN;
         }
     mt_param_index_free(&pix);
+}
 
-    /* named tables, also before the parameters are evaluated (they may read them) */
-    if (!L.fail && !prep(&L, "lookup_table_points",
-                         "SELECT t.id, t.name, p.k, p.x, p.y FROM lookup_tables t LEFT JOIN lookup_table_points p ON p.table_id = t.id"
-                         " ORDER BY t.id, p.k")) {
+/* Named tables, also before the parameters are evaluated (they may read them). */
+static void load_tables(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "lookup_table_points",
+                          "SELECT t.id, t.name, p.k, p.x, p.y FROM lookup_tables t LEFT JOIN lookup_table_points p ON p.table_id = t.id"
+                          " ORDER BY t.id, p.k")) {
         double *pts = NULL;
         int npts = 0, cap = 0;
         sqlite3_int64 cur = -1;
         char name[MT_NAME_MAX] = "";
         for (;;) {
-            int more = next(&L);
-            if (L.fail) break;
-            if (cur >= 0 && (more != 1 || L.id != cur)) { /* the points of table cur are complete */
-                if (mt_model_add_table(m, name, npts, pts, err) < 0) { api_error(&L); break; }
+            int more = next(L);
+            if (L->fail) break;
+            if (cur >= 0 && (more != 1 || L->id != cur)) { /* the points of table cur are complete */
+                if (mt_model_add_table(m, name, npts, pts, err) < 0) { api_error(L); break; }
                 npts = 0;
             }
             if (more != 1) break;
-            const char *nm = col_text(&L, 1, 0);
+            const char *nm = col_text(L, 1, 0);
             if (!nm) break;
-            L.name = nm;
-            if (strlen(nm) >= sizeof name) { bad_column(&L, 1, BAD_LONG); break; }
+            L->name = nm;
+            if (strlen(nm) >= sizeof name) { bad_column(L, 1, BAD_LONG); break; }
             snprintf(name, sizeof name, "%s", nm);
-            cur = L.id;
-            if (sqlite3_column_type(L.st, 2) == SQLITE_NULL) continue; /* a table without points: refused by validation */
-            if (sqlite3_column_int64(L.st, 2) != npts) { bad_column(&L, 2, BAD_POINTS); break; }
+            cur = L->id;
+            if (sqlite3_column_type(L->st, 2) == SQLITE_NULL) continue; /* a table without points: refused by validation */
+            if (sqlite3_column_int64(L->st, 2) != npts) { bad_column(L, 2, BAD_POINTS); break; }
             if (npts == cap) {
                 cap = cap ? 2 * cap : 64;
                 double *p = realloc(pts, sizeof(double) * 2 * (size_t)cap);
-                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; break; }
+                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; break; }
                 pts = p;
             }
-            col_num(&L, 3, &pts[2 * npts], 0);
-            col_num(&L, 4, &pts[2 * npts + 1], 0);
+            col_num(L, 3, &pts[2 * npts], 0);
+            col_num(L, 4, &pts[2 * npts + 1], 0);
             npts++;
         }
         free(pts);
     }
+}
 
-    /* bodies (id 0 is the ground) */
-    if (!L.fail && !prep(&L, "bodies", select_rows(sql, sizeof sql, "id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation",
-                                                   MT_ENT_BODY, "FROM bodies WHERE id <> 0 ORDER BY id")))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0);
-            L.name = name;
+/* Bodies (id 0 is the ground). */
+static void load_bodies(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    char sql[2048];
+    if (!L->fail && !prep(L, "bodies", select_rows(sql, sizeof sql, "id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation",
+                                                    MT_ENT_BODY, "FROM bodies WHERE id <> 0 ORDER BY id")))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0);
+            L->name = name;
             if (!name) break;
             int b = mt_model_add_body(m, name, err);
-            if (b < 0) { api_error(&L); break; }
+            if (b < 0) { api_error(L); break; }
             MtBodySpec *bd = &m->body[b];
-            col_nums(&L, 2, bd->rot, 9);
-            col_orient(&L, 11, &bd->ori);
-            col_rows(&L, 12, MT_ENT_BODY, bd);
-            if (idmap_add(&bodies, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            col_nums(L, 2, bd->rot, 9);
+            col_orient(L, 11, &bd->ori);
+            col_rows(L, 12, MT_ENT_BODY, bd);
+            if (idmap_add(&ld->bodies, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "markers", select_rows(sql, sizeof sql, "id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31,"
-                                                    " r32, r33, orientation", MT_ENT_MARKER, "FROM markers ORDER BY id")))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 2, 0);
-            L.name = name;
-            int b = col_ref(&L, 1, &bodies, 1);
+static void load_markers(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    char sql[2048];
+    if (!L->fail && !prep(L, "markers", select_rows(sql, sizeof sql, "id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31,"
+                                                     " r32, r33, orientation", MT_ENT_MARKER, "FROM markers ORDER BY id")))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 2, 0);
+            L->name = name;
+            int b = col_ref(L, 1, &ld->bodies, 1);
             if (!name || b < MT_GROUND) break;
             double pos[3], R[9];
-            col_nums(&L, 3, pos, 3);
-            col_nums(&L, 6, R, 9);
-            if (L.fail) break;
+            col_nums(L, 3, pos, 3);
+            col_nums(L, 6, R, 9);
+            if (L->fail) break;
             int k = mt_model_add_marker(m, b, name, pos, R, err);
-            if (k < 0) { api_error(&L); break; }
-            col_orient(&L, 15, &m->marker[k].ori);
-            col_rows(&L, 16, MT_ENT_MARKER, &m->marker[k]);
-            if (idmap_add(&markers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (k < 0) { api_error(L); break; }
+            col_orient(L, 15, &m->marker[k].ori);
+            col_rows(L, 16, MT_ENT_MARKER, &m->marker[k]);
+            if (idmap_add(&ld->markers, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    int need_reduce = 0;
-    if (!L.fail && !prep(&L, "flexible_bodies",
-                         "SELECT body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho, thickness,"
-                         " method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening FROM flexible_bodies ORDER BY body_id"))
-        while (next(&L) == 1) {
-            int b = col_ref(&L, 0, &bodies, 0);
+static void load_flexible(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtStore *s = L->s;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "flexible_bodies",
+                          "SELECT body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho, thickness,"
+                          " method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening FROM flexible_bodies ORDER BY body_id"))
+        while (next(L) == 1) {
+            int b = col_ref(L, 0, &ld->bodies, 0);
             if (b < 0) break;
-            L.name = m->body[b].name;
+            L->name = m->body[b].name;
             static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
                                      *const methods[] = {"free", "cb", "guyan", "attach"};
-            int src = name_index(sources, 2, col_text(&L, 1, 0));
-            if (src < 0) { bad_name(&L, 1); break; }
+            int src = name_index(sources, 2, col_text(L, 1, 0));
+            if (src < 0) { bad_name(L, 1); break; }
             int fi = mt_model_add_flex(m, b, (MtFlexSource)src, err);
-            if (fi < 0) { api_error(&L); break; }
+            if (fi < 0) { api_error(L); break; }
             MtFlexSpec *f = &m->flex[fi];
-            const char *file = col_text(&L, 2, 0), *sec = col_text(&L, 5, 0), *meth = col_text(&L, 12, 0);
-            if (file && strlen(file) >= sizeof f->file) { bad_column(&L, 2, BAD_LONG); break; } /* refused, not cut */
+            const char *file = col_text(L, 2, 0), *sec = col_text(L, 5, 0), *meth = col_text(L, 12, 0);
+            if (file && strlen(file) >= sizeof f->file) { bad_column(L, 2, BAD_LONG); break; } /* refused, not cut */
             if (file) snprintf(f->file, sizeof f->file, "%s", file);
-            col_num(&L, 3, &f->length, 0);
-            f->elements = sqlite3_column_int(L.st, 4);
+            col_num(L, 3, &f->length, 0);
+            f->elements = sqlite3_column_int(L->st, 4);
             int si = name_index(sections, 3, sec), mi = name_index(methods, 4, meth);
-            if (si < 0) { bad_name(&L, 5); break; }
-            if (mi < 0) { bad_name(&L, 12); break; }
+            if (si < 0) { bad_name(L, 5); break; }
+            if (mi < 0) { bad_name(L, 12); break; }
             f->section = (MtSection)si;
             f->method = mi;
-            col_nums(&L, 6, f->sec, 2);
-            col_num(&L, 8, &f->E, 0);
-            col_num(&L, 9, &f->nu, 0);
-            col_num(&L, 10, &f->rho, 0);
-            col_num(&L, 11, &f->thickness, 0);
-            f->modes = sqlite3_column_int(L.st, 13);
-            col_num(&L, 14, &f->zeta, 0);
-            col_num(&L, 15, &f->alpha, 0);
-            col_num(&L, 16, &f->beta, 0);
-            f->stiffening = sqlite3_column_int(L.st, 19) != 0;
-            if (L.fail) break;
-            if (sqlite3_column_type(L.st, 17) == SQLITE_NULL) { need_reduce = 1; continue; }
+            col_nums(L, 6, f->sec, 2);
+            col_num(L, 8, &f->E, 0);
+            col_num(L, 9, &f->nu, 0);
+            col_num(L, 10, &f->rho, 0);
+            col_num(L, 11, &f->thickness, 0);
+            f->modes = sqlite3_column_int(L->st, 13);
+            col_num(L, 14, &f->zeta, 0);
+            col_num(L, 15, &f->alpha, 0);
+            col_num(L, 16, &f->beta, 0);
+            f->stiffening = sqlite3_column_int(L->st, 19) != 0;
+            if (L->fail) break;
+            if (sqlite3_column_type(L->st, 17) == SQLITE_NULL) { ld->need_reduce = 1; continue; }
             MtError e2 = {0};
             MtFlexData *d = mt_flex_data_new(NULL);
-            const char *nodes = col_text(&L, 18, 0);
+            const char *nodes = col_text(L, 18, 0);
             int nk = 0;
             for (const char *c = nodes ? nodes : ""; *c; c++) nk += *c == '=';
             if (d) {
                 d->mname = calloc((size_t)nk + 1, sizeof *d->mname);
                 d->mnode = calloc((size_t)nk + 1, sizeof *d->mnode);
-                d->body = mt_flex_body_deserialize(sqlite3_column_blob(L.st, 17), (size_t)sqlite3_column_bytes(L.st, 17), &e2);
+                d->body = mt_flex_body_deserialize(sqlite3_column_blob(L->st, 17), (size_t)sqlite3_column_bytes(L->st, 17), &e2);
             }
             if (!d || !d->mname || !d->mnode || !d->body) {
                 mt_flex_data_unref(d);
-                mt_error_set(err, MT_ERR_IO, L.name, MT_("%s: the reduced flexible body '%s' cannot be read: %s"), s->path,
-                             L.name, e2.code ? e2.msg : MT_("out of memory"));
-                L.fail = 1;
+                mt_error_set(err, MT_ERR_IO, L->name, MT_("%s: the reduced flexible body '%s' cannot be read: %s"), s->path,
+                             L->name, e2.code ? e2.msg : MT_("out of memory"));
+                L->fail = 1;
                 break;
             }
             for (const char *c = nodes; c && *c && d->nmarker < nk;) { /* name=label name=label … */
@@ -956,87 +1172,108 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             }
             if (f->stiffening && !d->body->Kg) { /* reduced without the geometric stiffness: do it again */
                 mt_flex_data_unref(d);
-                need_reduce = 1;
+                ld->need_reduce = 1;
                 continue;
             }
             d->body->alpha = f->alpha;
             d->body->beta = f->beta;
             mt_model_flex_attach(m, fi, d);
         }
+}
 
-    if (!L.fail && !prep(&L, "shapes",
-                         "SELECT id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
-                         " end_x, end_y, end_z, red, green, blue, mesh, orientation FROM shapes ORDER BY id"))
-        while (next(&L) == 1) {
+static void load_shapes(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "shapes",
+                          "SELECT id, body_id, kind, size_1, size_2, size_3, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
+                          " end_x, end_y, end_z, red, green, blue, mesh, orientation FROM shapes ORDER BY id"))
+        while (next(L) == 1) {
             MtShapeSpec sh;
             memset(&sh, 0, sizeof sh);
-            sh.body = col_ref(&L, 1, &bodies, 1);
-            L.name = mt_model_body_name(m, sh.body);
-            const char *kind = col_text(&L, 2, 0), *mesh = col_text(&L, 24, 0);
-            if (kind && mt_shape_kind_from_name(kind, &sh.kind)) bad_name(&L, 2);
-            col_nums(&L, 3, sh.size, 3);
-            col_nums(&L, 6, sh.pos, 3);
-            col_nums(&L, 9, sh.rot, 9);
-            col_nums(&L, 18, sh.end, 3);
-            col_orient(&L, 25, &sh.ori);
+            sh.body = col_ref(L, 1, &ld->bodies, 1);
+            L->name = mt_model_body_name(m, sh.body);
+            const char *kind = col_text(L, 2, 0), *mesh = col_text(L, 24, 0);
+            if (kind && mt_shape_kind_from_name(kind, &sh.kind)) bad_name(L, 2);
+            col_nums(L, 3, sh.size, 3);
+            col_nums(L, 6, sh.pos, 3);
+            col_nums(L, 9, sh.rot, 9);
+            col_nums(L, 18, sh.end, 3);
+            col_orient(L, 25, &sh.ori);
             for (int c = 0; c < 3; c++) {
                 double x;
-                col_num(&L, 21 + c, &x, 0);
+                col_num(L, 21 + c, &x, 0);
                 sh.color[c] = (float)x;
             }
-            if (mesh && strlen(mesh) >= sizeof sh.mesh) bad_column(&L, 24, BAD_LONG); /* refused, not cut */
+            if (mesh && strlen(mesh) >= sizeof sh.mesh) bad_column(L, 24, BAD_LONG); /* refused, not cut */
             if (mesh) snprintf(sh.mesh, sizeof sh.mesh, "%s", mesh);
-            if (L.fail) break;
-            if (mt_model_add_shape(m, &sh, err) < 0) { api_error(&L); break; }
-            if (idmap_add(&shapes, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (L->fail) break;
+            if (mt_model_add_shape(m, &sh, err) < 0) { api_error(L); break; }
+            if (idmap_add(&ld->shapes, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "joints", select_rows(sql, sizeof sql, "id, name, type, marker_i, marker_j", MT_ENT_JOINT,
-                                                   "FROM joints ORDER BY id")))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *type = col_text(&L, 2, 0);
-            L.name = name;
+static void load_joints(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    char sql[2048];
+    if (!L->fail && !prep(L, "joints", select_rows(sql, sizeof sql, "id, name, type, marker_i, marker_j", MT_ENT_JOINT,
+                                                    "FROM joints ORDER BY id")))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *type = col_text(L, 2, 0);
+            L->name = name;
             MtJointType t = MT_JOINT_REVOLUTE;
-            if (type && mt_joint_type_from_name(type, &t)) bad_name(&L, 2);
-            int mi = col_ref(&L, 3, &markers, 0), mj = col_ref(&L, 4, &markers, 0);
-            if (L.fail || !name) break;
+            if (type && mt_joint_type_from_name(type, &t)) bad_name(L, 2);
+            int mi = col_ref(L, 3, &ld->markers, 0), mj = col_ref(L, 4, &ld->markers, 0);
+            if (L->fail || !name) break;
             int j = mt_model_add_joint(m, name, t, mi, mj, err);
-            if (j < 0) { api_error(&L); break; }
-            col_rows(&L, 5, MT_ENT_JOINT, &m->joint[j]);
-            if (idmap_add(&joints, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (j < 0) { api_error(L); break; }
+            col_rows(L, 5, MT_ENT_JOINT, &m->joint[j]);
+            if (idmap_add(&ld->joints, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "drivers",
-                         "SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
-                         " c0, c1, c2, c3, c4, c5, c6, c7 FROM drivers ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0);
-            L.name = name;
+/* Drivers and the points of their tables. */
+static void load_drivers(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtStore *s = L->s;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "drivers",
+                          "SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
+                          " c0, c1, c2, c3, c4, c5, c6, c7 FROM drivers ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0);
+            L->name = name;
             int joint = -1, mi = -1, mj = -1;
             MtCoordKind coord = MT_COORD_NONE;
             MtComp comp = MT_COMP_X;
-            if (sqlite3_column_type(L.st, 2) != SQLITE_NULL) {
-                joint = col_ref(&L, 2, &joints, 0);
-                const char *c = col_text(&L, 3, 0);
-                if (c && mt_coord_from_name(c, &coord)) bad_name(&L, 3);
+            if (sqlite3_column_type(L->st, 2) != SQLITE_NULL) {
+                joint = col_ref(L, 2, &ld->joints, 0);
+                const char *c = col_text(L, 3, 0);
+                if (c && mt_coord_from_name(c, &coord)) bad_name(L, 3);
             } else {
-                mi = col_ref(&L, 4, &markers, 0);
-                mj = col_ref(&L, 5, &markers, 0);
-                const char *c = col_text(&L, 6, 0);
-                if (c && mt_comp_from_name(c, &comp)) bad_name(&L, 6);
+                mi = col_ref(L, 4, &ld->markers, 0);
+                mj = col_ref(L, 5, &ld->markers, 0);
+                const char *c = col_text(L, 6, 0);
+                if (c && mt_comp_from_name(c, &comp)) bad_name(L, 6);
             }
-            int level = name_index(level_names, 3, col_text(&L, 7, 0));
-            int law = name_index(law_names, 5, col_text(&L, 8, 0));
-            if (level < 0) bad_name(&L, 7);
-            if (law < 0) bad_name(&L, 8);
-            int ncoef = sqlite3_column_int(L.st, 9);
+            int level = name_index(level_names, 3, col_text(L, 7, 0));
+            int law = name_index(law_names, 5, col_text(L, 8, 0));
+            if (level < 0) bad_name(L, 7);
+            if (law < 0) bad_name(L, 8);
+            int ncoef = sqlite3_column_int(L->st, 9);
             double c[MT_POLY_MAX] = {0};
-            if (ncoef < 1 || ncoef > MT_POLY_MAX) bad_column(&L, 9, BAD_RANGE);
+            if (ncoef < 1 || ncoef > MT_POLY_MAX) bad_column(L, 9, BAD_RANGE);
             else
-                for (int k = 0; k < ncoef; k++) col_num(&L, 10 + k, &c[k], 0);
-            if (L.fail || !name) break;
+                for (int k = 0; k < ncoef; k++) col_num(L, 10 + k, &c[k], 0);
+            if (L->fail || !name) break;
             int d = mt_model_add_driver(m, name, joint, law == MT_DRIVER_TABLE ? MT_DRIVER_POLY : (MtDriverKind)law, ncoef, c, err);
-            if (d < 0) { api_error(&L); break; }
+            if (d < 0) { api_error(L); break; }
             MtDriverSpec *ds = &m->driver[d];
             ds->kind = (MtDriverKind)law;
             ds->coord = coord;
@@ -1044,158 +1281,184 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ds->mj = mj;
             ds->comp = comp;
             ds->level = (MtDriverLevel)level;
-            if (idmap_add(&drivers, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (idmap_add(&ld->drivers, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
 
-    if (!L.fail && !prep(&L, "driver_points", "SELECT driver_id, k, t, value FROM driver_points ORDER BY driver_id, k")) {
+    if (!L->fail && !prep(L, "driver_points", "SELECT driver_id, k, t, value FROM driver_points ORDER BY driver_id, k")) {
         double *pts = NULL;
         int npts = 0, cap = 0, cur = -1;
         for (;;) {
-            int more = next(&L);
+            int more = next(L);
             int d = -1;
             if (more == 1) {
-                d = col_ref(&L, 0, &drivers, 0);
-                if (d >= 0) L.name = m->driver[d].name;
+                d = col_ref(L, 0, &ld->drivers, 0);
+                if (d >= 0) L->name = m->driver[d].name;
             }
-            if (L.fail) break;
+            if (L->fail) break;
             if (cur >= 0 && d != cur) { /* the points of driver cur are complete */
                 if (m->driver[cur].kind != MT_DRIVER_TABLE) {
-                    L.fail = 1;
+                    L->fail = 1;
                     mt_error_set(err, MT_ERR_MODEL, m->driver[cur].name, MT_("%s: driver '%s' has table points but its law is not 'table'"),
                                  s->path, m->driver[cur].name);
                     break;
                 }
-                if (mt_model_driver_set_table(m, cur, npts, pts, err)) { api_error(&L); break; }
+                if (mt_model_driver_set_table(m, cur, npts, pts, err)) { api_error(L); break; }
                 npts = 0;
             }
             if (more != 1) break;
             cur = d;
-            if (sqlite3_column_int64(L.st, 1) != npts) {
-                bad_column(&L, 1, BAD_POINTS);
+            if (sqlite3_column_int64(L->st, 1) != npts) {
+                bad_column(L, 1, BAD_POINTS);
                 break;
             }
             if (npts == cap) {
                 cap = cap ? 2 * cap : 64;
                 double *p = realloc(pts, sizeof(double) * 2 * (size_t)cap);
-                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; break; }
+                if (!p) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; break; }
                 pts = p;
             }
-            col_num(&L, 2, &pts[2 * npts], 0);
-            col_num(&L, 3, &pts[2 * npts + 1], 0);
+            col_num(L, 2, &pts[2 * npts], 0);
+            col_num(L, 3, &pts[2 * npts + 1], 0);
             npts++;
         }
         free(pts);
     }
+}
 
-    if (!L.fail && !prep(&L, "couplings",
-                         "SELECT id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3"
-                         " FROM couplings ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0);
-            L.name = name;
-            int kind = name_index(couple_names, 3, col_text(&L, 2, 0));
-            if (kind < 0) bad_name(&L, 2);
-            int n = sqlite3_column_type(L.st, 9) == SQLITE_NULL ? 2 : 3, joint[3];
+static void load_couplings(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "couplings",
+                          "SELECT id, name, kind, joint_1, coord_1, coef_1, joint_2, coord_2, coef_2, joint_3, coord_3, coef_3"
+                          " FROM couplings ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0);
+            L->name = name;
+            int kind = name_index(couple_names, 3, col_text(L, 2, 0));
+            if (kind < 0) bad_name(L, 2);
+            int n = sqlite3_column_type(L->st, 9) == SQLITE_NULL ? 2 : 3, joint[3];
             MtCoordKind coord[3];
             double coef[3];
             for (int k = 0; k < n; k++) {
-                joint[k] = col_ref(&L, 3 + 3 * k, &joints, 0);
-                const char *c = col_text(&L, 4 + 3 * k, 0);
-                if (c && mt_coord_from_name(c, &coord[k])) bad_name(&L, 4 + 3 * k);
-                col_num(&L, 5 + 3 * k, &coef[k], 0);
+                joint[k] = col_ref(L, 3 + 3 * k, &ld->joints, 0);
+                const char *c = col_text(L, 4 + 3 * k, 0);
+                if (c && mt_coord_from_name(c, &coord[k])) bad_name(L, 4 + 3 * k);
+                col_num(L, 5 + 3 * k, &coef[k], 0);
             }
-            if (L.fail || !name) break;
-            if (mt_model_add_couple(m, name, (MtCoupleKind)kind, n, joint, coord, coef, err) < 0) { api_error(&L); break; }
-            if (idmap_add(&couples, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (L->fail || !name) break;
+            if (mt_model_add_couple(m, name, (MtCoupleKind)kind, n, joint, coord, coef, err) < 0) { api_error(L); break; }
+            if (idmap_add(&ld->couples, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "springs", select_rows(sql, sizeof sql, "id, name, marker_i, marker_j", MT_ENT_SPRING,
-                                                    "FROM springs ORDER BY id")))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0);
-            L.name = name;
-            int mi = col_ref(&L, 2, &markers, 0), mj = col_ref(&L, 3, &markers, 0);
-            if (L.fail || !name) break;
+static void load_springs(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    char sql[2048];
+    if (!L->fail && !prep(L, "springs", select_rows(sql, sizeof sql, "id, name, marker_i, marker_j", MT_ENT_SPRING,
+                                                     "FROM springs ORDER BY id")))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0);
+            L->name = name;
+            int mi = col_ref(L, 2, &ld->markers, 0), mj = col_ref(L, 3, &ld->markers, 0);
+            if (L->fail || !name) break;
             int sp = mt_model_add_spring(m, name, mi, mj, 0, 0, 0, 0, err);
-            if (sp < 0) { api_error(&L); break; }
-            col_rows(&L, 4, MT_ENT_SPRING, &m->spring[sp]);
-            if (idmap_add(&springs, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (sp < 0) { api_error(L); break; }
+            col_rows(L, 4, MT_ENT_SPRING, &m->spring[sp]);
+            if (idmap_add(&ld->springs, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "forces", "SELECT id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz"
-                                       " FROM forces ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *geom = col_text(&L, 6, 0);
-            L.name = name;
+/* Forces and the settings of their kinds. */
+static void load_forces(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "forces", "SELECT id, name, kind, marker_i, marker_j, joint_id, geometry, fx, fy, fz, tx, ty, tz"
+                                        " FROM forces ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *kind = col_text(L, 2, 0), *geom = col_text(L, 6, 0);
+            L->name = name;
             MtForceKind k = MT_FORCE_TORSION;
             MtContactGeom g = MT_CONTACT_SPHERE_PLANE;
-            if (kind && mt_force_kind_from_name(kind, &k)) bad_name(&L, 2);
-            if (geom && mt_contact_geom_from_name(geom, &g)) bad_name(&L, 6);
+            if (kind && mt_force_kind_from_name(kind, &k)) bad_name(L, 2);
+            if (geom && mt_contact_geom_from_name(geom, &g)) bad_name(L, 6);
             int mi = -1, mj = -1, joint = -1;
-            if (sqlite3_column_type(L.st, 3) != SQLITE_NULL) mi = col_ref(&L, 3, &markers, 0);
-            if (sqlite3_column_type(L.st, 4) != SQLITE_NULL) mj = col_ref(&L, 4, &markers, 0);
-            if (sqlite3_column_type(L.st, 5) != SQLITE_NULL) joint = col_ref(&L, 5, &joints, 0);
+            if (sqlite3_column_type(L->st, 3) != SQLITE_NULL) mi = col_ref(L, 3, &ld->markers, 0);
+            if (sqlite3_column_type(L->st, 4) != SQLITE_NULL) mj = col_ref(L, 4, &ld->markers, 0);
+            if (sqlite3_column_type(L->st, 5) != SQLITE_NULL) joint = col_ref(L, 5, &ld->joints, 0);
             const char *ex[6];
             for (int c = 0; c < 6; c++) {
-                ex[c] = col_text(&L, 7 + c, 0);
-                if (ex[c] && strlen(ex[c]) >= MT_EXPR_MAX) bad_column(&L, 7 + c, BAD_LONG);
+                ex[c] = col_text(L, 7 + c, 0);
+                if (ex[c] && strlen(ex[c]) >= MT_EXPR_MAX) bad_column(L, 7 + c, BAD_LONG);
             }
-            if (L.fail || !name) break;
+            if (L->fail || !name) break;
             int f = mt_model_add_force(m, name, k, mi, mj, joint, err);
-            if (f < 0) { api_error(&L); break; }
+            if (f < 0) { api_error(L); break; }
             m->force[f].geom = g;
             for (int c = 0; c < 6; c++) snprintf(m->force[f].expr[c], MT_EXPR_MAX, "%s", ex[c]);
-            if (idmap_add(&forces, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (idmap_add(&ld->forces, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
 
-    if (!L.fail && !prep(&L, "force_parameters", "SELECT force_id, name, value FROM force_parameters"))
-        while (next(&L) == 1) {
-            int f = col_ref(&L, 0, &forces, 0);
-            const char *pname = col_text(&L, 1, 0);
+    if (!L->fail && !prep(L, "force_parameters", "SELECT force_id, name, value FROM force_parameters"))
+        while (next(L) == 1) {
+            int f = col_ref(L, 0, &ld->forces, 0);
+            const char *pname = col_text(L, 1, 0);
             if (f < 0 || !pname) break;
-            L.name = m->force[f].name;
+            L->name = m->force[f].name;
             const char *const *pn = mt_force_param_names(m->force[f].kind);
             int q = 0;
             while (pn[q] && strcmp(pn[q], pname)) q++;
-            if (!pn[q] || q >= MT_FORCE_NPAR) { bad_column(&L, 1, BAD_SETTING); break; }
+            if (!pn[q] || q >= MT_FORCE_NPAR) { bad_column(L, 1, BAD_SETTING); break; }
             double v;
-            if (!col_num(&L, 2, &v, 1)) v = NAN;
+            if (!col_num(L, 2, &v, 1)) v = NAN;
             m->force[f].p[q] = v;
         }
+}
 
-    if (!L.fail && !prep(&L, "sensors", "SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id,"
-                                        " energy, unit, expr, force_id, spring_id, coord FROM sensors ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *kind = col_text(&L, 2, 0), *unit = col_text(&L, 11, 0),
-                       *expr = col_text(&L, 12, 0);
-            L.name = name;
+static void load_sensors(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "sensors", "SELECT id, name, kind, marker_i, marker_j, frame_marker, component, joint_id, part, body_id,"
+                                         " energy, unit, expr, force_id, spring_id, coord FROM sensors ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *kind = col_text(L, 2, 0), *unit = col_text(L, 11, 0),
+                       *expr = col_text(L, 12, 0);
+            L->name = name;
             MtSensorKind k = MT_SENSOR_POSITION;
-            if (kind && mt_sensor_kind_from_name(kind, &k)) bad_name(&L, 2);
+            if (kind && mt_sensor_kind_from_name(kind, &k)) bad_name(L, 2);
             int mk[3] = {-1, -1, -1}, joint = -1, body = -1;
             for (int c = 0; c < 3; c++)
-                if (sqlite3_column_type(L.st, 3 + c) != SQLITE_NULL) mk[c] = col_ref(&L, 3 + c, &markers, 0);
-            if (sqlite3_column_type(L.st, 7) != SQLITE_NULL) joint = col_ref(&L, 7, &joints, 0);
-            if (sqlite3_column_type(L.st, 9) != SQLITE_NULL) body = col_ref(&L, 9, &bodies, 0);
-            int part = name_index(part_names, 4, col_text(&L, 8, 0)), energy = name_index(energy_names, 4, col_text(&L, 10, 0));
+                if (sqlite3_column_type(L->st, 3 + c) != SQLITE_NULL) mk[c] = col_ref(L, 3 + c, &ld->markers, 0);
+            if (sqlite3_column_type(L->st, 7) != SQLITE_NULL) joint = col_ref(L, 7, &ld->joints, 0);
+            if (sqlite3_column_type(L->st, 9) != SQLITE_NULL) body = col_ref(L, 9, &ld->bodies, 0);
+            int part = name_index(part_names, 4, col_text(L, 8, 0)), energy = name_index(energy_names, 4, col_text(L, 10, 0));
             int force = -1, spring = -1;
-            if (sqlite3_column_type(L.st, 13) != SQLITE_NULL) force = col_ref(&L, 13, &forces, 0);
-            if (sqlite3_column_type(L.st, 14) != SQLITE_NULL) spring = col_ref(&L, 14, &springs, 0);
-            if (!L.fail && k == MT_SENSOR_FORCE && (force < 0) == (spring < 0)) bad_column(&L, 13, BAD_RANGE);
+            if (sqlite3_column_type(L->st, 13) != SQLITE_NULL) force = col_ref(L, 13, &ld->forces, 0);
+            if (sqlite3_column_type(L->st, 14) != SQLITE_NULL) spring = col_ref(L, 14, &ld->springs, 0);
+            if (!L->fail && k == MT_SENSOR_FORCE && (force < 0) == (spring < 0)) bad_column(L, 13, BAD_RANGE);
             MtCoordKind coord = MT_COORD_NONE;
-            const char *cn = col_text(&L, 15, 1);
-            if (cn && mt_coord_from_name(cn, &coord)) bad_name(&L, 15);
-            if (part < 0) bad_name(&L, 8);
-            if (energy < 0) bad_name(&L, 10);
-            if (unit && strlen(unit) >= sizeof m->sensor[0].unit) bad_column(&L, 11, BAD_LONG);
-            if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(&L, 12, BAD_LONG);
-            if (L.fail || !name || !unit || !expr) break;
+            const char *cn = col_text(L, 15, 1);
+            if (cn && mt_coord_from_name(cn, &coord)) bad_name(L, 15);
+            if (part < 0) bad_name(L, 8);
+            if (energy < 0) bad_name(L, 10);
+            if (unit && strlen(unit) >= sizeof m->sensor[0].unit) bad_column(L, 11, BAD_LONG);
+            if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(L, 12, BAD_LONG);
+            if (L->fail || !name || !unit || !expr) break;
             int sn = mt_model_add_sensor(m, name, k, err);
-            if (sn < 0) { api_error(&L); break; }
+            if (sn < 0) { api_error(L); break; }
             MtSensorSpec *ss = &m->sensor[sn];
             ss->mi = mk[0];
             ss->mj = mk[1];
             ss->mframe = mk[2];
-            ss->comp = sqlite3_column_int(L.st, 6);
+            ss->comp = sqlite3_column_int(L->st, 6);
             ss->joint = joint;
             ss->part = (MtReactionPart)part;
             ss->body = body;
@@ -1206,26 +1469,32 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ss->spring = spring;
             ss->coord = coord;
         }
+}
 
-    if (!L.fail && !prep(&L, "controls", "SELECT id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled"
-                                         " FROM controls ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *input = col_text(&L, 3, 0), *setpoint = col_text(&L, 4, 0);
-            L.name = name;
-            int kind = name_index(control_kind_names, 3, col_text(&L, 2, 0));
-            if (kind < 0) { bad_name(&L, 2); break; }
-            if (input && strlen(input) >= MT_EXPR_MAX) bad_column(&L, 3, BAD_LONG);
-            if (setpoint && strlen(setpoint) >= MT_EXPR_MAX) bad_column(&L, 4, BAD_LONG);
+static void load_controls(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "controls", "SELECT id, name, kind, input, setpoint, kp, ki, kd, tf, k, tau, wn, zeta, lo, hi, disabled"
+                                          " FROM controls ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *input = col_text(L, 3, 0), *setpoint = col_text(L, 4, 0);
+            L->name = name;
+            int kind = name_index(control_kind_names, 3, col_text(L, 2, 0));
+            if (kind < 0) { bad_name(L, 2); break; }
+            if (input && strlen(input) >= MT_EXPR_MAX) bad_column(L, 3, BAD_LONG);
+            if (setpoint && strlen(setpoint) >= MT_EXPR_MAX) bad_column(L, 4, BAD_LONG);
             double v[8] = {0}, lo = -INFINITY, hi = INFINITY;
             for (int q = 0; q < 8; q++)
-                if (control_setting[kind][q] >= 0) col_num(&L, 5 + q, &v[q], 0);
-            if (!col_num(&L, 13, &lo, 1)) lo = -INFINITY; /* NULL: not limited */
-            if (!col_num(&L, 14, &hi, 1)) hi = INFINITY;
-            sqlite3_int64 dis = sqlite3_column_int64(L.st, 15);
-            if (sqlite3_column_type(L.st, 15) != SQLITE_INTEGER || (dis != 0 && dis != 1)) bad_column(&L, 15, BAD_RANGE);
-            if (L.fail || !name || !input || !setpoint) break;
+                if (control_setting[kind][q] >= 0) col_num(L, 5 + q, &v[q], 0);
+            if (!col_num(L, 13, &lo, 1)) lo = -INFINITY; /* NULL: not limited */
+            if (!col_num(L, 14, &hi, 1)) hi = INFINITY;
+            sqlite3_int64 dis = sqlite3_column_int64(L->st, 15);
+            if (sqlite3_column_type(L->st, 15) != SQLITE_INTEGER || (dis != 0 && dis != 1)) bad_column(L, 15, BAD_RANGE);
+            if (L->fail || !name || !input || !setpoint) break;
             int c = mt_model_add_control(m, name, (MtControlKind)kind, err);
-            if (c < 0) { api_error(&L); break; }
+            if (c < 0) { api_error(L); break; }
             MtControlSpec *cs = &m->control[c];
             snprintf(cs->input, sizeof cs->input, "%s", input);
             snprintf(cs->setpoint, sizeof cs->setpoint, "%s", setpoint);
@@ -1234,42 +1503,48 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             cs->p[control_limit[kind]] = lo;
             cs->p[control_limit[kind] + 1] = hi;
             cs->disabled = (int)dis;
-            if (idmap_add(&controls, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (idmap_add(&ld->controls, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "events", "SELECT id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id,"
-                                       " driver_id, control_id FROM events ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *name = col_text(&L, 1, 0), *expr = NULL;
-            L.name = name;
-            int trigger = name_index(trigger_names, 2, col_text(&L, 2, 0)), action = name_index(action_names, 5, col_text(&L, 7, 0));
-            if (trigger < 0) bad_name(&L, 2);
-            if (action < 0) bad_name(&L, 7);
+static void load_events(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "events", "SELECT id, name, kind, time, expr, value, direction, action, joint_id, force_id, spring_id,"
+                                        " driver_id, control_id FROM events ORDER BY id"))
+        while (next(L) == 1) {
+            const char *name = col_text(L, 1, 0), *expr = NULL;
+            L->name = name;
+            int trigger = name_index(trigger_names, 2, col_text(L, 2, 0)), action = name_index(action_names, 5, col_text(L, 7, 0));
+            if (trigger < 0) bad_name(L, 2);
+            if (action < 0) bad_name(L, 7);
             double time = 0, value = 0;
             int direction = 0;
-            if (trigger == MT_EVENT_AT) col_num(&L, 3, &time, 0);
+            if (trigger == MT_EVENT_AT) col_num(L, 3, &time, 0);
             else if (trigger == MT_EVENT_CROSSES) {
-                expr = col_text(&L, 4, 0);
-                if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(&L, 4, BAD_LONG);
-                col_num(&L, 5, &value, 0);
-                direction = name_index(direction_names, 3, col_text(&L, 6, 0)) - 1;
-                if (direction < -1) bad_name(&L, 6);
+                expr = col_text(L, 4, 0);
+                if (expr && strlen(expr) >= MT_EXPR_MAX) bad_column(L, 4, BAD_LONG);
+                col_num(L, 5, &value, 0);
+                direction = name_index(direction_names, 3, col_text(L, 6, 0)) - 1;
+                if (direction < -1) bad_name(L, 6);
             }
             /* the target: one of joint_id, force_id, spring_id, driver_id, control_id */
-            const IdMap *maps[5] = {&joints, &forces, &springs, &drivers, &controls};
+            const IdMap *maps[5] = {&ld->joints, &ld->forces, &ld->springs, &ld->drivers, &ld->controls};
             int tk = MT_TARGET_NONE, target = -1;
             for (int k = 0; k < 5; k++) {
-                if (sqlite3_column_type(L.st, 8 + k) == SQLITE_NULL) continue;
-                if (tk != MT_TARGET_NONE) bad_column(&L, 8 + k, BAD_RANGE); /* a second target */
+                if (sqlite3_column_type(L->st, 8 + k) == SQLITE_NULL) continue;
+                if (tk != MT_TARGET_NONE) bad_column(L, 8 + k, BAD_RANGE); /* a second target */
                 tk = MT_TARGET_JOINT + k;
-                target = col_ref(&L, 8 + k, maps[k], 0);
+                target = col_ref(L, 8 + k, maps[k], 0);
             }
-            if (!L.fail && ((action == MT_ACTION_STOP) != (tk == MT_TARGET_NONE) ||
+            if (!L->fail && ((action == MT_ACTION_STOP) != (tk == MT_TARGET_NONE) ||
                             (action == MT_ACTION_BREAK || action == MT_ACTION_LOCK) != (tk == MT_TARGET_JOINT)))
-                bad_column(&L, 7, BAD_RANGE); /* the action does not fit its target */
-            if (L.fail || !name) break;
+                bad_column(L, 7, BAD_RANGE); /* the action does not fit its target */
+            if (L->fail || !name) break;
             int e = mt_model_add_event(m, name, err);
-            if (e < 0) { api_error(&L); break; }
+            if (e < 0) { api_error(L); break; }
             MtEventSpec *ev = &m->event[e];
             ev->trigger = (MtEventTrigger)trigger;
             if (trigger == MT_EVENT_AT) ev->time = time;
@@ -1281,81 +1556,149 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
             ev->action = (MtEventAction)action;
             ev->target_kind = (MtTargetKind)tk;
             if (tk != MT_TARGET_NONE) ev->target = target;
-            if (idmap_add(&events, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            if (idmap_add(&ld->events, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
-        while (next(&L) == 1) {
-            int j = col_ref(&L, 1, &joints, 0);
-            if (j >= 0) L.name = m->joint[j].name;
+static void load_initials(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
+        while (next(L) == 1) {
+            int j = col_ref(L, 1, &ld->joints, 0);
+            if (j >= 0) L->name = m->joint[j].name;
             MtCoordKind coord = MT_COORD_NONE;
-            const char *c = col_text(&L, 2, 0);
-            if (c && mt_coord_from_name(c, &coord)) bad_name(&L, 2);
+            const char *c = col_text(L, 2, 0);
+            if (c && mt_coord_from_name(c, &coord)) bad_name(L, 2);
             double value, rate;
-            int hv = col_num(&L, 3, &value, 1), hr = col_num(&L, 4, &rate, 1);
-            if (L.fail) break;
-            if (mt_model_add_initial(m, j, coord, hv, value, hr, rate, err) < 0) { api_error(&L); break; }
-            if (idmap_add(&initials, L.id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L.fail = 1; }
+            int hv = col_num(L, 3, &value, 1), hr = col_num(L, 4, &rate, 1);
+            if (L->fail) break;
+            if (mt_model_add_initial(m, j, coord, hv, value, hr, rate, err) < 0) { api_error(L); break; }
+            if (idmap_add(&ld->initials, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
+}
 
-    if (!L.fail && !prep(&L, "bindings", "SELECT id, entity_kind, entity_id, field, expr FROM bindings ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *field = col_text(&L, 3, 0), *expr = col_text(&L, 4, 0);
-            L.name = field;
-            int kind = name_index(kind_names, NKIND, col_text(&L, 1, 0));
-            if (kind < 0) { bad_name(&L, 1); break; }
-            const IdMap *maps[NKIND] = {&bodies,   &markers, &joints, &drivers, &springs, &couples, &initials,
-                                        NULL,      NULL,     &forces, &shapes,  &controls, &events};
+static void load_bindings(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "bindings", "SELECT id, entity_kind, entity_id, field, expr FROM bindings ORDER BY id"))
+        while (next(L) == 1) {
+            const char *field = col_text(L, 3, 0), *expr = col_text(L, 4, 0);
+            L->name = field;
+            int kind = name_index(kind_names, NKIND, col_text(L, 1, 0));
+            if (kind < 0) { bad_name(L, 1); break; }
+            const IdMap *maps[NKIND] = {&ld->bodies,   &ld->markers, &ld->joints, &ld->drivers, &ld->springs, &ld->couples, &ld->initials,
+                                        NULL,      NULL,     &ld->forces, &ld->shapes,  &ld->controls, &ld->events};
             int index = 0;
-            if (maps[kind]) index = col_ref(&L, 2, maps[kind], 0);
-            if (L.fail || !field || !expr) break;
-            if (mt_model_bind(m, (MtEntityKind)kind, index, field, expr, err) < 0) { api_error(&L); break; }
+            if (maps[kind]) index = col_ref(L, 2, maps[kind], 0);
+            if (L->fail || !field || !expr) break;
+            if (mt_model_bind(m, (MtEntityKind)kind, index, field, expr, err) < 0) { api_error(L); break; }
         }
+}
 
-    if (!L.fail && !prep(&L, "display_units", "SELECT id, quantity, unit FROM display_units ORDER BY id"))
-        while (next(&L) == 1) {
-            const char *q = col_text(&L, 1, 0), *u = col_text(&L, 2, 0);
-            L.name = q;
-            if (L.fail || !q || !u) break;
-            if (mt_model_set_unit(m, q, u, err) < 0) { api_error(&L); break; }
+static void load_units(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && !prep(L, "display_units", "SELECT id, quantity, unit FROM display_units ORDER BY id"))
+        while (next(L) == 1) {
+            const char *q = col_text(L, 1, 0), *u = col_text(L, 2, 0);
+            L->name = q;
+            if (L->fail || !q || !u) break;
+            if (mt_model_set_unit(m, q, u, err) < 0) { api_error(L); break; }
         }
+}
 
-    if (L.st) sqlite3_finalize(L.st);
-    if (began) sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL); /* a read transaction: nothing to write */
-    free(bodies.id); free(markers.id); free(joints.id); free(drivers.id); free(springs.id); free(couples.id); free(initials.id);
-    free(forces.id);
-    free(controls.id);
-    free(shapes.id);
-    free(events.id);
+/* Ends the read transaction and frees the id maps. */
+static void load_close(Loader *ld, int began)
+{
+    if (ld->L.st) sqlite3_finalize(ld->L.st);
+    if (began) sqlite3_exec(ld->L.s->db, "COMMIT", NULL, NULL, NULL); /* a read transaction: nothing to write */
+    free(ld->bodies.id); free(ld->markers.id); free(ld->joints.id); free(ld->drivers.id); free(ld->springs.id);
+    free(ld->couples.id); free(ld->initials.id); free(ld->forces.id); free(ld->controls.id); free(ld->shapes.id);
+    free(ld->events.id);
+}
 
-    /* the plots the project was saved with, as the model's (presentation: a layout that does not read is none) */
-    if (!L.fail) {
+/* The plots the project was saved with, as the model's (presentation: a layout that does not read is none). */
+static void load_plots(Loader *ld)
+{
+    MtModel *m = ld->m;
+    if (!ld->L.fail) {
         MtError perr = {0};
-        char *layout = mt_store_load_plot(s, "layout", &perr);
+        char *layout = mt_store_load_plot(ld->L.s, "layout", &perr);
         int active;
         if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, &active)) m->nplot = 0;
         free(layout);
     }
+}
 
-    /* parameters, computed mass properties and the model's own checks */
-    if (!L.fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(&L);
-    if (!L.fail && mt_model_update_mass_props(m, err)) api_error(&L);
+/* Parameters, computed mass properties and the model's own checks. */
+static void load_finish(Loader *ld)
+{
+    Load *L = &ld->L;
+    MtStore *s = L->s;
+    MtModel *m = ld->m;
+    MtError *err = L->err;
+    if (!L->fail && (m->nparam || m->nbinding) && mt_model_eval_params(m, err)) api_error(L);
+    if (!L->fail && mt_model_update_mass_props(m, err)) api_error(L);
     { /* meshes are relative to the project */
         const char *slash = strrchr(s->path, '/');
         size_t n = slash ? (size_t)(slash - s->path) : 0;
-        if (n >= sizeof m->basedir && !L.fail) { /* cut, its meshes would be looked for elsewhere */
+        if (n >= sizeof m->basedir && !L->fail) { /* cut, its meshes would be looked for elsewhere */
             mt_error_set(err, MT_ERR_IO, s->path, MT_("%s: the path of its directory is longer than %zu bytes"), s->path,
                          sizeof m->basedir - 1);
-            api_error(&L);
+            api_error(L);
         } else snprintf(m->basedir, sizeof m->basedir, "%.*s", (int)n, s->path);
     }
-    if (!L.fail && need_reduce && mt_model_reduce_flex(m, NULL, err)) api_error(&L); /* saved without its reduction */
-    if (!L.fail && mt_model_validate(m, err)) api_error(&L);
-    if (L.fail) {
+    if (!L->fail && ld->need_reduce && mt_model_reduce_flex(m, NULL, err)) api_error(L); /* saved without its reduction */
+    if (!L->fail && mt_model_validate(m, err)) api_error(L);
+}
+
+MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
+{
+    MtError local;
+    if (!err) err = &local;
+    mt_error_clear(err);
+    MtModel *m = mt_model_new();
+    if (!m) {
+        mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+        return NULL;
+    }
+    Loader ld = {.L = {s, err, NULL, NULL, NULL, 0, 0}, .m = m};
+    int began = mt_store_exec(s, "BEGIN", err) == MT_OK;
+    if (!began) ld.L.fail = 1;
+    load_project(&ld);
+    load_solver(&ld);
+    load_parameters(&ld);
+    load_tables(&ld);
+    load_bodies(&ld);
+    load_markers(&ld);
+    load_flexible(&ld);
+    load_shapes(&ld);
+    load_joints(&ld);
+    load_drivers(&ld);
+    load_couplings(&ld);
+    load_springs(&ld);
+    load_forces(&ld);
+    load_sensors(&ld);
+    load_controls(&ld);
+    load_events(&ld);
+    load_initials(&ld);
+    load_bindings(&ld);
+    load_units(&ld);
+    load_close(&ld, began);
+    load_plots(&ld);
+    load_finish(&ld);
+    if (ld.L.fail) {
         mt_model_free(m);
         return NULL;
     }
-    if (version) *version = ver;
+    if (version) *version = ld.version;
     return m;
 }
 
