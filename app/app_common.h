@@ -3,7 +3,7 @@
 #ifndef APP_COMMON_H
 #define APP_COMMON_H
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 /* The user's locale for messages, the text domain "motus" bound to the first
  * of $MOTUS_LOCALEDIR, <dir of this executable>/../locale (the build tree) and

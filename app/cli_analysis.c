@@ -14,7 +14,7 @@
 
 #include "motus/analysis.h"
 #include "motus/results.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 #include "app_common.h"
 

@@ -1,4 +1,4 @@
-/* cli_project.c — motus-cli with projects (one SQLite file, core/store/mt_store.h,
+/* cli_project.c — motus-cli with projects (one SQLite file, include/motus/store.h,
  * docs/project-format.md): import and export of the text form, runs stored
  * in the project, the list of runs, CSV export of a stored run (any result
  * column, computed from the frames), deleting runs and compacting. */
@@ -16,7 +16,7 @@
 
 #include "motus/run.h"
 #include "motus/results.h"
-#include "mt_store.h"
+#include "motus/store.h"
 
 #include "app_common.h"
 

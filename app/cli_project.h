@@ -1,4 +1,4 @@
-/* cli_project.h — motus-cli and projects (SQLite files, core/store/mt_store.h):
+/* cli_project.h — motus-cli and projects (SQLite files, include/motus/store.h):
  * the project commands, and the hooks through which 'run', 'check' and
  * 'export' accept a project wherever they accept a text model. */
 #ifndef CLI_PROJECT_H
@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 #include "motus/run.h"
 
 /* The project commands' lines of the usage text. */

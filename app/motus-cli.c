@@ -16,7 +16,7 @@
 #include "cli_project.h"
 #include "motus/results.h"
 #include "motus/run.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 #define MOTUS_VERSION "0.1.0"
 

@@ -28,7 +28,7 @@
 #endif
 
 #include "mt_integrate.h"
-#include "mt_model.h"
+#include "motus/model.h"
 #include "mt_system.h"
 
 static double now_s(void)

@@ -56,7 +56,7 @@
 #include "mt_bchol.h"
 #include "mt_integrate.h"
 #include "mt_kin.h"
-#include "mt_model.h"
+#include "motus/model.h"
 #include "mt_system.h"
 #include "grid_model.h"
 

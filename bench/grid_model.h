@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 /* Rotational-only bushing between markers mi (moving side) and mj. */
 static int add_spring(MtModel *m, const char *name, int mi, int mj, MtError *err)

@@ -40,7 +40,7 @@
 #endif
 
 #include "mt_integrate.h"
-#include "mt_model.h"
+#include "motus/model.h"
 #include "mt_system.h"
 
 static double now_s(clockid_t c)

@@ -10,7 +10,7 @@ set -eu
 core=$1
 shift
 floors="model flex engine analysis store edit"
-public="engine:run.h engine:results.h flex:fe.h flex:mesh.h flex:reduce.h flex:flex.h flex:flexview.h
+public="model:model.h model:units.h model:error.h model:schema.h edit:edit.h store:store.h store:project.h engine:run.h engine:results.h flex:fe.h flex:mesh.h flex:reduce.h flex:flex.h flex:flexview.h
 analysis:analysis.h edit:flexedit.h edit:edit_turn.h"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "mt_integrate.h"
-#include "mt_model.h"
+#include "motus/model.h"
 #include "mt_system.h"
 
 static int mt_test_fails, mt_test_checks;

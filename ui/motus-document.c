@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "motus-i18n.h"
-#include "mt_project.h"
+#include "motus/project.h"
 
 struct _MotusDocument {
     GObject parent_instance;

@@ -18,8 +18,8 @@
 
 #include <gio/gio.h>
 
-#include "mt_edit.h"
-#include "mt_store.h"
+#include "motus/edit.h"
+#include "motus/store.h"
 
 G_BEGIN_DECLS
 

@@ -11,7 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* What the user typed, with a unit written in the interface's language
  * ("25 мм") given its model name ("25 mm"), whole, however long (g_free it). */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "motus-i18n.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 typedef struct {
     MtFieldInfo info;

@@ -12,7 +12,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 
 G_BEGIN_DECLS
 

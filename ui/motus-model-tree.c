@@ -3,7 +3,7 @@
 #include "motus-model-tree.h"
 
 #include "motus-i18n.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* ---- tree node ------------------------------------------------------------ */
 

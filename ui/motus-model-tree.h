@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 G_BEGIN_DECLS
 

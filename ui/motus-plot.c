@@ -12,7 +12,7 @@
 
 #include "motus-i18n.h"
 #include "motus-plot-axis.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 typedef struct {
     char *name, *unit;

@@ -25,8 +25,8 @@
 #include "motus-i18n.h"
 #include "motus/results.h"
 #include "motus/run.h"
-#include "mt_project.h"
-#include "mt_store.h"
+#include "motus/project.h"
+#include "motus/store.h"
 
 struct _MotusRunBridge {
     GObject parent_instance;

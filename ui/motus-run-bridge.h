@@ -17,7 +17,7 @@
 
 #include <glib-object.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #include "motus/reduce.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 typedef struct {
     float p[3], n[3], c[3];

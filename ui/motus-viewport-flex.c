@@ -15,10 +15,10 @@
 #include "motus-plot-axis.h"
 #include "motus-gizmo.h"
 #include "motus-scene.h"
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* The modal coordinates drawn: the preview's while a mode animates. */
 static const double *shown_w(MotusViewport *self) { return self->prev_body >= 0 ? self->wp : self->w; }

@@ -15,10 +15,10 @@
 #include "motus-plot-axis.h"
 #include "motus-gizmo.h"
 #include "motus-scene.h"
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* Background gradient, top and bottom (also reported to screenshot checks). */
 static const float bg_top[3] = {0.86f, 0.89f, 0.93f}, bg_bottom[3] = {0.62f, 0.67f, 0.74f};

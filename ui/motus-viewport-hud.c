@@ -15,10 +15,10 @@
 #include "motus-plot-axis.h"
 #include "motus-gizmo.h"
 #include "motus-scene.h"
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* ---- HUD: axis letters and messages over the GL view ---------------------------- */
 

@@ -13,7 +13,7 @@
 
 #include "motus-camera.h"
 #include "motus-gizmo.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 G_BEGIN_DECLS
 

@@ -4,14 +4,14 @@
  * elements by picking points in the view (snapped to centres of mass,
  * markers, face centres, centres and corners), sensors on the selection,
  * parameters, and the solver settings dialog. Every change goes through the
- * document's MtEditor (core/edit/mt_edit.h), so it is checked and undoable.
+ * document's MtEditor (include/motus/edit.h), so it is checked and undoable.
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 /* ---- kinds ------------------------------------------------------------------------ */
 

@@ -14,7 +14,7 @@
 #include "motus/flex.h"
 #include "motus/flexedit.h"
 #include "motus/flexview.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 static void modes_fill(MotusWindow *self, GtkWidget *d);
 static GArray *flex_bodies(MotusWindow *self);

@@ -11,7 +11,7 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
-#include "mt_units.h"
+#include "motus/units.h"
 #include "motus/results.h"
 
 typedef struct {

@@ -17,8 +17,8 @@
 #include "motus-ticker.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
-#include "mt_edit.h"
-#include "mt_store.h"
+#include "motus/edit.h"
+#include "motus/store.h"
 
 /* What a click in the view does while creating something. */
 typedef enum {
@@ -167,7 +167,7 @@ void motus_window_load_last_run(MotusWindow *self);
 
 /* motus-window-edit.c */
 void motus_window_edit_init(MotusWindow *self);
-/* The selection (kind, index of mt_edit.h) changed in the tree or the view. */
+/* The selection (kind, index of motus/edit.h) changed in the tree or the view. */
 void motus_window_select(MotusWindow *self, MtEditKind kind, int index);
 /* A click in the view while picking; TRUE when it was used. */
 gboolean motus_window_pick_click(MotusWindow *self, double x, double y);

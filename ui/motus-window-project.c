@@ -8,7 +8,7 @@
 #include "motus-i18n.h"
 #include "motus-recent.h"
 #include "motus-window-private.h"
-#include "mt_project.h"
+#include "motus/project.h"
 
 /* ---- recent projects ------------------------------------------------------------ */
 

@@ -14,7 +14,7 @@
 #include "motus-scene.h"
 #include "motus-window-private.h"
 #include "motus-paint-warm.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 G_DEFINE_TYPE(MotusWindow, motus_window, GTK_TYPE_APPLICATION_WINDOW)
 

@@ -13,7 +13,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/flexedit.h"
 
 G_BEGIN_DECLS

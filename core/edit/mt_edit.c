@@ -1,11 +1,11 @@
 /* mt_edit.c — the editor: model snapshots for undo and redo, the check every
  * edit passes, and the field table of every entity kind with reading and
- * setting fields from text (see mt_edit.h). Structural edits (rename,
+ * setting fields from text (see motus/edit.h). Structural edits (rename,
  * duplicate, delete, creating) are in mt_edit_ops.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* open_memstream */
 #endif
-#include "mt_edit.h"
+#include "motus/edit.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef MT_EDIT_INTERNAL_H
 #define MT_EDIT_INTERNAL_H
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 
 /* 1 when (kind, index) names an entity of m (the ground, gravity and solver included). */
 int mt_edit_valid(const MtModel *m, MtEditKind kind, int index);

@@ -1,4 +1,4 @@
-/* mt_edit_ops.c — structural edits (see mt_edit.h): rename with the
+/* mt_edit_ops.c — structural edits (see motus/edit.h): rename with the
  * expressions that use the name rewritten, duplicate, delete with the
  * closure of dependents and every index renumbered, creating bodies, markers,
  * joints, springs, force elements, sensors and parameters, and snap points.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "mt_flexmodel.h"
 #include "mt_edit_internal.h"
 #include "mt_i18n.h"

@@ -7,7 +7,7 @@
 #ifndef MT_BCHOL_H
 #define MT_BCHOL_H
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 #define MT_BLOCK_MAX 6
 

@@ -1,4 +1,4 @@
-/* mt_controls.h — control channels inside core (model side in mt_model.h). */
+/* mt_controls.h — control channels inside core (model side in motus/model.h). */
 #ifndef MT_CONTROLS_H
 #define MT_CONTROLS_H
 

@@ -1,4 +1,4 @@
-/* mt_events.h — events inside a run (model side: MtEventSpec in mt_model.h). */
+/* mt_events.h — events inside a run (model side: MtEventSpec in motus/model.h). */
 #ifndef MT_EVENTS_H
 #define MT_EVENTS_H
 

@@ -1,5 +1,5 @@
 /* mt_forces.h — force elements inside core (called by the dynamics and
- * measure stages; the model side is in mt_model.h). */
+ * measure stages; the model side is in motus/model.h). */
 #ifndef MT_FORCES_H
 #define MT_FORCES_H
 

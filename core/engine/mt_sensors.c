@@ -12,7 +12,7 @@
 #include "mt_i18n.h"
 #include "mt_kin.h"
 #include "mt_sensors.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 static void block_load(const MtState *st, int k, double F[3], double T[3])
 {

@@ -1,5 +1,5 @@
 /* mt_sensors.h — evaluating sensors on a solved state (the model side of
- * sensors is in mt_model.h). */
+ * sensors is in motus/model.h). */
 #ifndef MT_SENSORS_H
 #define MT_SENSORS_H
 

@@ -10,16 +10,13 @@
 #ifndef MT_SYSTEM_H
 #define MT_SYSTEM_H
 
-/* What ui/ and app/ may use of a system and a state is include/motus/run.h.
- * They are compiled with MOTUS_PUBLIC_API (ui/CMakeLists.txt,
- * app/CMakeLists.txt) and see only that, also where a header they may
- * include reaches this one (core/store/mt_store.h). */
+/* What ui/ and app/ may use of a system and a state is include/motus/run.h;
+ * this layout is the engine's (ctest api_public keeps it so). */
 #include "motus/run.h"
-#ifndef MOTUS_PUBLIC_API
 
 #include "mt_bchol.h"
 #include "mt_lanes.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 typedef enum { MT_PRIM_SPH, MT_PRIM_DOT, MT_PRIM_TRANS, MT_PRIM_DIST, MT_PRIM_COORD, MT_PRIM_ROLL } MtPrimKind;
 
@@ -357,5 +354,4 @@ void mt_energy(const MtState *st, const double *q, const double *u, double *kine
 /* Spring length, rate and tension at (q, u). */
 void mt_spring_state(const MtState *st, const double *q, const double *u, int spring, double *len, double *rate, double *tension);
 
-#endif /* MOTUS_PUBLIC_API */
 #endif

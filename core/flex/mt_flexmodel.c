@@ -1,4 +1,4 @@
-/* mt_flexmodel.c — flexible bodies in the editable model (mt_model.h): the
+/* mt_flexmodel.c — flexible bodies in the editable model (motus/model.h): the
  * spec of each flexible body, the finite-element model built from a mesh file
  * or a generated beam, the reduction with the marker nodes as the interface
  * (core/flex), and the reduced data shared by copies of the model. */

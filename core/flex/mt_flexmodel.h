@@ -1,6 +1,6 @@
 /* mt_flexmodel.h — flexible bodies of a model reduced by core/flex: the
  * model read and its flexible bodies reduced (mt_model_parse, mt_model_load
- * and mt_model_reduce_flex, declared with the model in mt_model.h), reduced
+ * and mt_model_reduce_flex, declared with the model in motus/model.h), reduced
  * data made and attached, refreshed after edits. What ui/ and app/ use of it
  * is in motus/flex.h. */
 #ifndef MT_FLEXMODEL_H

@@ -10,8 +10,8 @@
 
 #include "mt_flexdata.h"
 #include "mt_i18n.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 /* ---- force elements ------------------------------------------------------- */
 

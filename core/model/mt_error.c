@@ -1,5 +1,5 @@
 /* mt_error.c — filling the error record. */
-#include "mt_error.h"
+#include "motus/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

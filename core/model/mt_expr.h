@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 /* Limits: nesting depth (parentheses, arguments, unary operators, '?:',
  * '^'), evaluation stack, length of a name and of the source text. */

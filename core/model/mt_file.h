@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 /* Opens PATH for reading ("rb") if it is a regular file. A FIFO, device,
  * socket or directory is refused with a message naming the path (reading

@@ -7,7 +7,7 @@
 #ifndef MT_FLEXDATA_H
 #define MT_FLEXDATA_H
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 typedef struct MtFlexBody MtFlexBody;
 

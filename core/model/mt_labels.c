@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 const char *mt_pgettext(const char *context, const char *msgid)
 {

@@ -1,5 +1,5 @@
 /* mt_model.c — building, looking up and validating the editable model. */
-#include "mt_model.h"
+#include "motus/model.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,8 +9,8 @@
 
 #include "mt_i18n.h"
 #include "mt_math.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 int mt_orient_nwords(MtOrientForm f)
 {

@@ -8,8 +8,8 @@
 
 #include "mt_expr.h"
 #include "mt_i18n.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 static int grow(void **arr, int *cap, int n, size_t size)
 {

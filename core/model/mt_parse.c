@@ -11,8 +11,8 @@
 #include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 #define MAXTOK (1 << 22) /* words in one statement (a driver table of two million points) */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 int mt_plot_name_ok(const char *name)
 {

@@ -1,4 +1,4 @@
-/* mt_schema.c — the rows of mt_schema.h as data: finding a field by name,
+/* mt_schema.c — the rows of motus/schema.h as data: finding a field by name,
  * reaching it in a model, defaults, keyword values and validation. The text
  * format, the project store and the editor go through these. */
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "mt_i18n.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 const char *const mt_method_names[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL,
                                        "rk45", "dp54", "dopri5", "dp54", NULL};

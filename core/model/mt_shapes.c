@@ -15,7 +15,7 @@
 #include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 static const char *const names[MT_SHAPE_NKINDS] = {"box", "cylinder", "sphere", "capsule", "bar", "mesh"};
 

@@ -8,7 +8,7 @@
 
 #include "mt_expr.h"
 #include "mt_i18n.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 int mt_model_find_table(const MtModel *m, const char *name)
 {

@@ -2,7 +2,7 @@
  * are compared after normalisation (separators '·' '⋅' '*' '.' and spaces
  * become '*', '²' '³' and a digit right after a letter become '^2' '^3',
  * 'µ' and 'μ' become 'u', '°' becomes "deg"), so the table lists each unit once. */
-#include "mt_units.h"
+#include "motus/units.h"
 
 #include <locale.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* mt_project.c — see mt_project.h. Uses the store's handle through
+/* mt_project.c — see motus/project.h. Uses the store's handle through
  * mt_store_internal.h; the tables are those of docs/project-format.md. */
-#include "mt_project.h"
+#include "motus/project.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #define MOTUS_SAVED_BY "motus 0.1.0"
 
 /* Every field of the model's entities is written and read here: the settings
- * of the schema (mt_schema.h: solver, bodies, markers, joints, springs)
+ * of the schema (motus/schema.h: solver, bodies, markers, joints, springs)
  * through mt_store_rows.c, the rest by hand. When a spec that has no schema
  * yet grows, this file and the tables must follow: the sizes below (x86-64)
  * remind whoever changes them. */

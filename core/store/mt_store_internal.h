@@ -5,7 +5,7 @@
 
 #include <sqlite3.h>
 
-#include "mt_store.h"
+#include "motus/store.h"
 
 struct MtStore {
     sqlite3 *db;

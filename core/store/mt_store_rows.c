@@ -1,5 +1,5 @@
 /* mt_store_rows.c — the project's columns of the schema's settings
- * (core/model/mt_schema.h): their names, binding them on save, reading them
+ * (include/motus/schema.h): their names, binding them on save, reading them
  * back with the checks of the schema, and adding the columns of settings
  * newer than a project (so a new setting needs no statement of its own). */
 #include <stdio.h>

@@ -13,6 +13,7 @@
 #include "mt_flexmodel.h"
 #include "mt_i18n.h"
 #include "mt_store_internal.h"
+#include "mt_system.h"
 
 static const char *const status_names[] = {"running", "finished", "failed", "interrupted"};
 

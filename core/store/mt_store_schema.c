@@ -414,7 +414,7 @@ static const char sql_bindings[] =
 static const char sql_display_units[] =
     "CREATE TABLE display_units ( -- the unit each quantity is shown and typed in (values are stored in SI)\n"
     "  id       INTEGER PRIMARY KEY,\n"
-    "  quantity TEXT NOT NULL UNIQUE, -- 'length', 'angle', 'force' … (core/model/mt_units.h)\n"
+    "  quantity TEXT NOT NULL UNIQUE, -- 'length', 'angle', 'force' … (include/motus/units.h)\n"
     "  unit     TEXT NOT NULL         -- 'mm', 'deg', 'kN' …\n"
     ")";
 
@@ -589,7 +589,7 @@ static const char *const migrate_5_6[] = {"INSERT OR IGNORE INTO entity_kinds(na
 static const char *const migrate_6_7[] = {"ALTER TABLE bodies ADD COLUMN " SQL_ORIENT, "ALTER TABLE markers ADD COLUMN " SQL_ORIENT,
                                           "ALTER TABLE shapes ADD COLUMN " SQL_ORIENT, NULL};
 /* Version 7 had no point masses. From here on the columns of the schema's
- * settings (core/model/mt_schema.h) are added by mt_store_rows_ensure after
+ * settings (include/motus/schema.h) are added by mt_store_rows_ensure after
  * the migrations: a new setting raises the version and adds an empty step. */
 static const char *const migrate_7_8[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,

@@ -1,13 +1,13 @@
 /* motus/edit_turn.h — turning a body's initial orientation about an axis of the
  * project frame as one edit (what the 3D view's rotate gizmo does).
  *
- * The orientation fields of mt_edit.h are the angles of R = Rz·Ry·Rx; a turn
+ * The orientation fields of motus/edit.h are the angles of R = Rz·Ry·Rx; a turn
  * about project x or y changes all three at once, which as three field edits
  * would take three undos and pass through orientations the user never chose. */
 #ifndef MOTUS_EDIT_TURN_H
 #define MOTUS_EDIT_TURN_H
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 
 /* Turns body `body` about the project axis `axis` (0 x, 1 y, 2 z) through its
  * origin by `angle` rad (right-handed): R ← Raxis(angle)·R, its position, its

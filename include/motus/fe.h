@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 #define MT_FE_TRANS 0x07 /* components 0, 1, 2 */
 #define MT_FE_ALL 0x3f   /* components 0..5 */

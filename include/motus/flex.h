@@ -1,12 +1,12 @@
 /* motus/flex.h — a model's flexible bodies as the application handles them:
  * the reduced body of each (NULL until reduced), and reducing them as a job
  * with progress and cancellation (on another thread when it takes long). The
- * model read and reduced at once is mt_model_parse / mt_model_load (mt_model.h). */
+ * model read and reduced at once is mt_model_parse / mt_model_load (motus/model.h). */
 #ifndef MOTUS_FLEX_H
 #define MOTUS_FLEX_H
 
 #include "motus/reduce.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 /* Reduced body of flexible body i (m->flex[i]), NULL while it is not reduced. */
 const MtFlexBody *mt_model_flex_body(const MtModel *m, int i);

@@ -10,7 +10,7 @@
 #define MOTUS_FLEXEDIT_H
 
 #include "motus/reduce.h"
-#include "mt_model.h"
+#include "motus/model.h"
 
 /* What a mesh file holds. */
 typedef struct {

@@ -26,9 +26,9 @@
 #include <stddef.h>
 
 #include "motus/fe.h"
-#include "mt_model.h" /* MtReduceMethod */
+#include "motus/model.h" /* MtReduceMethod */
 
-/* MtReduceMethod: the model chooses it (mt_model.h) */
+/* MtReduceMethod: the model chooses it (motus/model.h) */
 
 typedef struct {
     int method;          /* MtReduceMethod */

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 typedef struct MtSystem MtSystem;
 typedef struct MtState MtState;

@@ -6,7 +6,7 @@
  * and delete (with dependents explained and every index renumbered). */
 #include <string.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/edit_turn.h"
 #include "mt_flexmodel.h"
 #include "mt_test.h"

@@ -6,7 +6,7 @@
  * model as it was. */
 #include <string.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "motus/edit_turn.h"
 #include "mt_test.h"
 

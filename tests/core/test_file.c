@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "mt_file.h"
-#include "mt_store.h"
+#include "motus/store.h"
 #include "mt_test.h"
 
 int main(void)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "mt_i18n.h"
 #include "mt_test.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 typedef const char *(*Label)(int);
 static const char *joint(int k) { return mt_joint_type_label((MtJointType)k); }

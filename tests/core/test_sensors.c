@@ -10,7 +10,7 @@
 
 #include "motus/results.h"
 #include "mt_test.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 static const double r = 0.1, l = 0.3, w = 10;
 

@@ -1,4 +1,4 @@
-/* test_store.c — projects in SQLite (core/store/mt_store.h): every entity kind and
+/* test_store.c — projects in SQLite (include/motus/store.h): every entity kind and
  * field round trips; text → project → text is identical for every example;
  * runs stream frames in bounded memory (10⁶ frames) and read back in constant
  * time; result columns are computed from stored frames, also for a sensor
@@ -20,7 +20,7 @@
 
 #include "motus/results.h"
 #include "mt_flexmodel.h"
-#include "mt_store.h"
+#include "motus/store.h"
 #include "mt_test.h"
 
 const char *mt_store_schema_v1_sql(int i); /* mt_store_schema.c, for this test */

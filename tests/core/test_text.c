@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "mt_i18n.h"
 #include "mt_test.h"
 

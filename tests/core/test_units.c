@@ -6,7 +6,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "mt_units.h"
+#include "motus/units.h"
 #include "mt_test.h"
 
 static double parse(const char *text, MtDim want, const char *bare)

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mt_store.h"
+#include "motus/store.h"
 #include "mt_test.h"
-#include "mt_units.h"
+#include "motus/units.h"
 
 static int same_bits(double a, double b) { return !memcmp(&a, &b, sizeof a); }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

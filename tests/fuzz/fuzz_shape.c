@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "mt_model.h"
+#include "motus/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,7 +17,7 @@
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "ui-test.h"
-#include "mt_store.h"
+#include "motus/store.h"
 
 static char *project_dir, *out_dir, *tmp_dir;
 static int finished_calls;

@@ -12,7 +12,7 @@
 
 #include "motus-inspector.h"
 #include "motus-window.h"
-#include "mt_edit.h"
+#include "motus/edit.h"
 #include "ui-test.h"
 
 static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }

@@ -13,7 +13,7 @@
 #include "motus-app.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
-#include "mt_store.h"
+#include "motus/store.h"
 #include "xinput.h"
 
 static GtkApplication *app;

@@ -1,4 +1,4 @@
-/* mt_model.h — the editable description of a mechanism (what a user builds and
+/* motus/model.h — the editable description of a mechanism (what a user builds and
  * saves): ground, bodies, markers, joints, motion drivers, springs, gravity and
  * solver settings. Plain data, SI units; validated by mt_model_validate and
  * turned into a numeric system by mt_system_compile (mt_system.h). */
@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "mt_error.h"
-#include "mt_schema.h"
+#include "motus/error.h"
+#include "motus/schema.h"
 
 #define MT_NAME_MAX 64
 #define MT_EXPR_MAX 1024 /* longest expression in a field or parameter (+1); longer ones are refused, never cut */
@@ -384,7 +384,7 @@ typedef struct {
     char expr[MT_EXPR_MAX];
 } MtBinding;
 
-/* Display unit chosen per quantity (names from mt_units.h, e.g. "length" → "mm"). */
+/* Display unit chosen per quantity (names from motus/units.h, e.g. "length" → "mm"). */
 typedef struct {
     char quantity[24];
     char unit[16];
@@ -520,7 +520,7 @@ int mt_model_find_force(const MtModel *m, const char *name);
 int mt_model_add_sensor(MtModel *m, const char *name, MtSensorKind kind, MtError *err);
 int mt_model_find_sensor(const MtModel *m, const char *name);
 const char *mt_sensor_kind_name(MtSensorKind k);
-/* The quantity a sensor of model m measures (an MtDim of mt_units.h, as an
+/* The quantity a sensor of model m measures (an MtDim of motus/units.h, as an
  * int to keep this header apart; -1 for an expression, whose quantity is its
  * author's: see its unit hint). */
 int mt_sensor_dim(const MtModel *m, const MtSensorSpec *s);
@@ -689,7 +689,7 @@ MtModel *mt_model_load(const char *path, MtError *err);
 /* Writes the model in canonical text form. */
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err);
 
-/* ---- the schema (mt_schema.h rows; mt_schema.c) --------------------------- */
+/* ---- the schema (motus/schema.h rows; mt_schema.c) --------------------------- */
 /* The rows of an entity kind (*n of them; NULL and 0 for kinds without one). */
 const MtField *mt_schema_fields(MtEntityKind kind, int *n);
 /* The row of a field: "xi", a vector "com" as a whole (*comp = -1), or a

@@ -1,4 +1,4 @@
-/* mt_store.h — Motus projects: one SQLite file (suggested extension .motus)
+/* motus/store.h — Motus projects: one SQLite file (suggested extension .motus)
  * holding the model, its parameters and display units, solver settings,
  * saved plot layouts, flexible-body data and the runs with their frames.
  * docs/project-format.md describes the tables; this is the C interface.
@@ -16,9 +16,9 @@
 
 #include <stdio.h>
 
-#include "mt_error.h"
-#include "mt_model.h"
-#include "mt_system.h"
+#include "motus/error.h"
+#include "motus/model.h"
+#include "motus/run.h"
 
 /* PRAGMA application_id of every Motus project: "MOTU" in ASCII. */
 #define MT_STORE_APPLICATION_ID 0x4D4F5455

@@ -1,12 +1,12 @@
-/* mt_project.h — project operations the application needs on top of
- * mt_store.h: saving a whole project (model, plots and runs) under another
+/* motus/project.h — project operations the application needs on top of
+ * motus/store.h: saving a whole project (model, plots and runs) under another
  * name, and closing a run that the user stopped. Plain C over the store's
  * SQLite handle; each call is one transaction or one statement. */
 #ifndef MT_PROJECT_H
 #define MT_PROJECT_H
 
-#include "mt_error.h"
-#include "mt_store.h"
+#include "motus/error.h"
+#include "motus/store.h"
 
 /* Writes a compact copy of the whole project to path (SQLite VACUUM INTO:
  * one consistent snapshot, committed frames of a running run included). An

@@ -1,10 +1,10 @@
-/* mt_schema.h — the schema of the model: every setting of the entities it
+/* motus/schema.h — the schema of the model: every setting of the entities it
  * covers, written once. Each row names a field's member, its type and number
  * of components, its keyword (the text format's word, the binding's field
  * name, the editor's field and, unless cols says otherwise, the project
  * column), its quantity, default, limits, flags, keywords of its values and
  * the label the interface shows. From these rows come the structs of
- * mt_model.h, the text reader and writer (mt_parse.c), bindings and defaults
+ * motus/model.h, the text reader and writer (mt_parse.c), bindings and defaults
  * (mt_params.c, mt_schema.c), validation (mt_schema_check), the project's
  * load and save (core/store) and the inspector (core/edit). Adding a
  * setting to an entity is one row here plus the physics that uses it.

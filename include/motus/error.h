@@ -1,4 +1,4 @@
-/* mt_error.h — the error record every core call that can fail fills in:
+/* motus/error.h — the error record every core call that can fail fills in:
  * a status code, the name of the entity it is about, and a one-line message. */
 #ifndef MT_ERROR_H
 #define MT_ERROR_H

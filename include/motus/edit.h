@@ -1,4 +1,4 @@
-/* mt_edit.h — editing a model the way the application does, without GTK:
+/* motus/edit.h — editing a model the way the application does, without GTK:
  * every field of every entity described (name, quantity, whether it may hold
  * an expression), read as text in the project's display units and set from
  * text ("25 mm", "L/2"); rename, duplicate, delete with the dependents
@@ -16,9 +16,9 @@
 
 #include <stddef.h>
 
-#include "mt_error.h"
-#include "mt_model.h"
-#include "mt_units.h"
+#include "motus/error.h"
+#include "motus/model.h"
+#include "motus/units.h"
 
 /* What an edit is about. The ground is MT_EDIT_BODY with index MT_GROUND;
  * gravity and solver settings have no index. */

@@ -1,4 +1,4 @@
-/* mt_units.h — units for values typed in by users ("25 mm", "30 deg",
+/* motus/units.h — units for values typed in by users ("25 mm", "30 deg",
  * "1500 rpm", "2 g"): a table of units per physical quantity, each with its
  * factor to SI; parsing a number with an optional unit for a field of a
  * given quantity, conversion to and from display units, formatting.
@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "mt_error.h"
+#include "motus/error.h"
 
 /* Physical quantity (dimension) of a field. Quantities with the same SI
  * dimension (torque and energy) are still told apart. */
