@@ -1,7 +1,7 @@
 /* mt_edit.c — the editor: model snapshots for undo and redo, the check every
  * edit passes, and the field table of every entity kind with reading and
  * setting fields from text (see motus/edit.h). Structural edits (rename,
- * duplicate, delete, creating) are in mt_edit_ops.c. */
+ * duplicate, delete, creating) are in mt_edit_ops.c. Declared in motus/edit.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* open_memstream */
 #endif

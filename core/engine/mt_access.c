@@ -1,6 +1,6 @@
 /* mt_access.c — the public face of a compiled system and of a run's state
  * (include/motus/run.h): what ui/, app/ and tests read of them, so that the
- * layout in mt_system.h stays private to core/engine/. */
+ * layout in mt_system.h stays private to core/engine/. Declared in motus/run.h. */
 #include <math.h>
 #include <stdio.h>
 

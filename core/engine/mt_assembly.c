@@ -4,7 +4,7 @@
  * positions and velocities of a run, by Newton projection onto the
  * constraints (M-orthogonal, i.e. the smallest change in the kinetic-energy
  * metric) while the coordinates the user fixed with `initial` statements are
- * held by temporary drivers. */
+ * held by temporary drivers. Declared in mt_system.h, motus/run.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

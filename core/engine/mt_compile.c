@@ -2,7 +2,7 @@
  * mass, marker offsets, constraint blocks and their coupling graph, initial
  * state; plus allocation of the per-run state. Nothing here evaluates the
  * system: the references, redundancy detection and degree-of-freedom counts
- * at the initial configuration are mt_system_assemble's (mt_assembly.c). */
+ * at the initial configuration are mt_system_assemble's (mt_assembly.c). Declared in mt_system.h, motus/run.h. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -12,7 +12,7 @@
  *   ROLL   disk of radius R (centre p_i, axis z_i) touches the plane (p_j, z_j)
  *          and its contact point does not slip (2 velocity-level rows).
  * Lean blocks (a lone SPH) have their own compact rows (lean_block_rows, the
- * reference of the row kernel in mt_kernels.c). */
+ * reference of the row kernel in mt_kernels.c). Declared in mt_system.h. */
 #include <string.h>
 
 #include "mt_flex.h"

@@ -23,7 +23,7 @@
  * event, expression − value for a crossing, with the crossing's direction;
  * CVODE locates a root on its own interpolant to within about
  * 100·ε·max(|t|, |h|) and stops there; the run carries out the event and
- * restarts CVODE from the new state (CVodeReInit). */
+ * restarts CVODE from the new state (CVodeReInit). Declared in mt_implicit.h. */
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * body stage (rotations, world inertia), applied and inertia forces, free
  * accelerations, constraint rows, A = G·M⁻¹·Gᵀ assembled from blocks and
  * factored, multipliers with Baumgarte stabilisation, accelerations. The
- * scalar reference paths are here; their vector kernels are in mt_kernels.c. */
+ * scalar reference paths are here; their vector kernels are in mt_kernels.c. Declared in mt_system.h. */
 #include <stdio.h>
 #include <string.h>
 

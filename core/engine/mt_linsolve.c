@@ -2,7 +2,7 @@
  * block factor every time, or an older factor ("stale factor",
  * docs/performance.md) — reused as is at the same positions, or as the
  * preconditioner of conjugate gradients close to them. The choice per run,
- * the rule for when to iterate, and the hand-over of the factor. */
+ * the rule for when to iterate, and the hand-over of the factor. Declared in mt_system.h. */
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>

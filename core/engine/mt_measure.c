@@ -1,6 +1,6 @@
 /* mt_measure.c — quantities derived from a state for output: body frame
  * origins, joint reactions and coordinates, driver efforts, spring states,
- * energies. */
+ * energies. Declared in mt_system.h, motus/run.h. */
 #include <string.h>
 
 #include "mt_flex.h"

@@ -10,7 +10,7 @@
  * mass of the interdependent interpolation (Friedman & Kosmatka 1993),
  * translational and rotary parts; the Euler–Bernoulli beam takes Φ = 0 and the
  * rotary part only if the property asks for it (prop->rotary). Torsional
- * inertia uses the polar moment Iy + Iz. */
+ * inertia uses the polar moment Iy + Iz. Declared in mt_fe_elem.h. */
 #include <math.h>
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * displacement is Φ = Φ_node − [c]× Ψ_node (small rotation Ψ of the node, zero
  * for solid nodes), so Σ (m ΦᵀΦ + ΨᵀJΨ) is exactly the reduced lumped mass
  * matrix. The kinetic energy T = ½ q̇ᵀ M(w) q̇ then needs only the constant
- * sums stored in MtFlexBody (mass, s0, I0, S1, Ir, Mww, I1, I2, Sw). */
+ * sums stored in MtFlexBody (mass, s0, I0, S1, Ir, Mww, I1, I2, Sw). Declared in mt_fe_out.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
  * element: it is tied to the in-plane rotation of the membrane,
  * ½(∂v/∂x − ∂u/∂y), by a penalty γ = 10⁻³·G·h per unit area (Hughes–Brezzi),
  * at the membrane's integration points. Warped quadrilaterals are projected
- * on their mean plane (warping is ignored). */
+ * on their mean plane (warping is ignored). Declared in mt_fe_elem.h. */
 #include <math.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * tetrahedra (64 points, exact for the quadratic tetrahedron's degree-4
  * products even with a mildly curved Jacobian), 2×2×2 on hexahedra.
  * Tet10 node order is Abaqus/Nastran: corners 0–3, then edges 0-1, 1-2, 2-0,
- * 0-3, 1-3, 2-3. */
+ * 0-3, 1-3, 2-3. Declared in mt_fe_elem.h. */
 #include <math.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * solids and shells, the modal stress tensor and von Mises stress (nodal
  * average of the elements that share the vertex; shells on their top face).
  * Quadratic tetrahedron faces are split into four triangles through the
- * mid-side nodes, quadrilaterals into two. */
+ * mid-side nodes, quadrilaterals into two. Declared in mt_fe_out.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

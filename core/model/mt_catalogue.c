@@ -3,7 +3,7 @@
  * methods, the parameter names of each kind, and adding and finding such
  * entities in a model with the defaults a user would expect. The model's
  * reader, writer, store and editor name kinds through these; the engine
- * (mt_forces.c, mt_sensors.c, mt_controls.c) computes what they do. */
+ * (mt_forces.c, mt_sensors.c, mt_controls.c) computes what they do. Declared in motus/model.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

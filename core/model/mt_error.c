@@ -1,4 +1,4 @@
-/* mt_error.c — filling the error record. */
+/* mt_error.c — filling the error record. Declared in motus/error.h. */
 #include "motus/error.h"
 
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  * Russian or Chinese gets these instead. Each table's words are looked up
  * under a gettext context naming the kind of entity, so that one English word
  * used for two kinds ("distance": a joint and a sensor) can be translated with
- * the grammatical gender each needs. */
+ * the grammatical gender each needs. Declared in motus/model.h. */
 #include <stdio.h>
 #include <string.h>
 

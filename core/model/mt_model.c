@@ -1,4 +1,4 @@
-/* mt_model.c — building, looking up and validating the editable model. */
+/* mt_model.c — building, looking up and validating the editable model. Declared in motus/model.h. */
 #include "motus/model.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* mt_orient.c — orientations as the text format types them (z [x], quat,
  * axis, matrix, angles): the one conversion from a form and its words to a
  * rotation matrix, shared by the reader, the evaluation of parameters and
- * the editor, and the orientations of a model that follow expressions. */
+ * the editor, and the orientations of a model that follow expressions. Declared in motus/model.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* mt_params.c — named parameters (design variables) and numeric fields bound
  * to expressions of them: storage, field addressing, and evaluation in
- * dependency order with cycles and unknown names reported where they are. */
+ * dependency order with cycles and unknown names reported where they are. Declared in motus/model.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* mt_parse.c — the hand-writable text model format (docs/model-format.md):
- * reading it into an MtModel and writing a model back in canonical form. */
+ * reading it into an MtModel and writing a model back in canonical form. Declared in motus/model.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

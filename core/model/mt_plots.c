@@ -1,6 +1,6 @@
 /* mt_plots.c — the plots a model is shown with: their names checked, and
  * written and read in the form the project's plots table holds (a small
- * JSON object; column names never need escaping, as they are checked). */
+ * JSON object; column names never need escaping, as they are checked). Declared in motus/model.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* mt_schema.c — the rows of motus/schema.h as data: finding a field by name,
  * reaching it in a model, defaults, keyword values and validation. The text
- * format, the project store and the editor go through these. */
+ * format, the project store and the editor go through these. Declared in motus/model.h, motus/schema.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* mt_shapes.c — body geometry: the shape list of the model and the mass
  * properties of solid shapes (box, cylinder, sphere, capsule, bar) at a
- * density, combined with the parallel-axis theorem. */
+ * density, combined with the parallel-axis theorem. Declared in motus/model.h. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* mt_tables.c — named tables of the model: points (x, y) that every
  * expression of the model reads with table(x, NAME) (linear interpolation)
  * and spline(x, NAME) (natural cubic spline); adding, finding, checking them
- * and handing them to the expression compiler (docs/expressions.md). */
+ * and handing them to the expression compiler (docs/expressions.md). Declared in motus/model.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

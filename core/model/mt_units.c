@@ -1,7 +1,7 @@
 /* mt_units.c — the unit table and typed-in values with units. Spellings
  * are compared after normalisation (separators '·' '⋅' '*' '.' and spaces
  * become '*', '²' '³' and a digit right after a letter become '^2' '^3',
- * 'µ' and 'μ' become 'u', '°' becomes "deg"), so the table lists each unit once. */
+ * 'µ' and 'μ' become 'u', '°' becomes "deg"), so the table lists each unit once. Declared in motus/units.h. */
 #include "motus/units.h"
 
 #include <locale.h>

@@ -3,7 +3,7 @@
  * layouts. The tables are described in docs/project-format.md and created by
  * mt_store_schema.c. Both go table by table, a static step for each table or
  * group of tables, in an order where every reference is to a row already
- * written (or read). */
+ * written (or read). Declared in motus/store.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

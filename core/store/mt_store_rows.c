@@ -1,7 +1,7 @@
 /* mt_store_rows.c — the project's columns of the schema's settings
  * (include/motus/schema.h): their names, binding them on save, reading them
  * back with the checks of the schema, and adding the columns of settings
- * newer than a project (so a new setting needs no statement of its own). */
+ * newer than a project (so a new setting needs no statement of its own). Declared in mt_store_internal.h. */
 #include <stdio.h>
 #include <string.h>
 

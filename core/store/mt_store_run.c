@@ -2,7 +2,7 @@
  * (frames buffered one chunk at a time and committed per chunk, and at least
  * once a second), listing and deleting runs, reading any frame back with one
  * indexed lookup, and putting a stored frame back into a state so that result
- * columns can be computed from it. */
+ * columns can be computed from it. Declared in motus/store.h. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

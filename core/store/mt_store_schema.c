@@ -1,7 +1,7 @@
 /* mt_store_schema.c — the tables of a Motus project (docs/project-format.md),
  * opening a project safely (recognising foreign, damaged, truncated, newer
  * and read-only files before anything is written), forward migrations of
- * older layouts, recovery of runs whose writer died, check and compaction. */
+ * older layouts, recovery of runs whose writer died, check and compaction. Declared in motus/store.h. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
