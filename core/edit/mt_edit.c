@@ -296,8 +296,6 @@ static const char *const joint_type_choices[] = {"spherical", "revolute", "prism
                                                  "rolling", "ball", NULL};
 static const char *const onoff_choices[] = {"off", "on", NULL};
 /* in the order of MtDriverLevel and MtDriverKind */
-static const char *const level_choices[] = {"disp", "vel", "acc", NULL};
-static const char *const law_choices[] = {"poly", "rate", "harmonic", "step", "table", NULL};
 
 /* The quantity of a driver's coordinate (angle or length) differentiated
  * `order` times: 0 the value, 1 its rate, 2 its acceleration; NONE beyond. */
@@ -437,8 +435,8 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_DRIVER: {
         const MtDriverSpec *d = &m->driver[index];
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
-        add_choice(&f, "level", MT_("Prescribes"), level_choices);
-        add_choice(&f, "law", MT_("Law"), law_choices);
+        add_choice(&f, "level", MT_("Prescribes"), mt_level_names);
+        add_choice(&f, "law", MT_("Law"), mt_law_names);
         /* what the law gives: the coordinate, its rate or its acceleration (level), and its derivative */
         MtDim q = driver_dim(d, (int)d->level), dq = driver_dim(d, (int)d->level + 1);
         const char *lb[4] = {NULL};

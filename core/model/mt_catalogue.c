@@ -112,12 +112,18 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
 
 /* ---- controls, events, loops --------------------------------------------- */
 
-static const char *const control_kinds[MT_CONTROL_NKINDS] = {"pid", "lag", "second"};
-static const char *const action_kinds[] = {"stop", "break", "lock", "enable", "disable"};
+/* The keyword lists of the model's enumerations (motus/schema.h), in the order of their values. */
+const char *const mt_control_kind_names[] = {"pid", "lag", "second", NULL};
+const char *const mt_action_names[] = {"stop", "break", "lock", "enable", "disable", NULL};
+const char *const mt_level_names[] = {"disp", "vel", "acc", NULL};
+const char *const mt_law_names[] = {"poly", "rate", "harmonic", "step", "table", NULL};
+const char *const mt_part_names[] = {"total", "constraint", "friction", "driver", NULL};
+const char *const mt_energy_names[] = {"kinetic", "potential", "total", "elastic", NULL};
+const char *const mt_couple_names[] = {"gear", "rack", "coupler", NULL};
 const char *const mt_loop_methods[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
 
-const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CONTROL_NKINDS) ? control_kinds[k] : "?"; }
-const char *mt_event_action_name(MtEventAction a) { return (a >= 0 && a <= MT_ACTION_DISABLE) ? action_kinds[a] : "?"; }
+const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CONTROL_NKINDS) ? mt_control_kind_names[k] : "?"; }
+const char *mt_event_action_name(MtEventAction a) { return (a >= 0 && a <= MT_ACTION_DISABLE) ? mt_action_names[a] : "?"; }
 const char *mt_loop_method_name(int m) { return (m >= 0 && m <= MT_LOOPS_MLF) ? mt_loop_methods[m] : "?"; }
 
 const char *const *mt_control_param_names(MtControlKind k)
@@ -130,7 +136,7 @@ const char *const *mt_control_param_names(MtControlKind k)
 int mt_control_kind_from_name(const char *s, MtControlKind *k)
 {
     for (int i = 0; i < MT_CONTROL_NKINDS; i++)
-        if (!strcmp(s, control_kinds[i])) { *k = (MtControlKind)i; return 0; }
+        if (!strcmp(s, mt_control_kind_names[i])) { *k = (MtControlKind)i; return 0; }
     return -1;
 }
 

@@ -1038,7 +1038,7 @@ static int statement_event(Parser *p, MtModel *m, int *block)
     } else return perr(p, name, MT_("event '%s': 'at' or 'when' expected, not '%s'"), name, p->tok[2]);
     if (i + 1 >= p->ntok || strcmp(p->tok[i], "do")) return perr(p, name, MT_("event '%s': 'do ACTION' expected"), name);
     const char *act = p->tok[i + 1], *tg = i + 2 < p->ntok ? p->tok[i + 2] : NULL;
-    static const char *const acts[] = {"stop", "break", "lock", "enable", "disable"};
+    const char *const *acts = mt_action_names;
     int a = 0;
     while (a < 5 && strcmp(acts[a], act)) a++;
     if (a == 5) return perr(p, name, MT_("event '%s': unknown action '%s' (stop, break, lock, enable, disable)"), name, act);
@@ -1129,8 +1129,7 @@ static int statement_sensor(Parser *p, MtModel *m, int *block)
     }
     static const char *const comps[] = {"x", "y", "z", "mag"};
     static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
-    static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-    static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
+    const char *const *parts = mt_part_names, *const *energies = mt_energy_names;
     static const char *const jcomps[] = {"value", "rate"};
     for (; i < p->ntok; i++) {
         const char *key = p->tok[i];
@@ -1686,7 +1685,7 @@ static void write_joints(FILE *f, const MtModel *m)
         }
         fputc('\n', f);
     }
-    static const char *const levels[] = {"disp", "vel", "acc"};
+    const char *const *levels = mt_level_names;
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
         if (d->joint >= 0) fprintf(f, "driver %s %s.%s", d->name, m->joint[d->joint].name, mt_coord_name(d->coord));
@@ -1799,8 +1798,7 @@ static void write_sensors(FILE *f, const MtModel *m)
     char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
     static const char *const comps[] = {"x", "y", "z", "mag"};
     static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
-    static const char *const parts[] = {"total", "constraint", "friction", "driver"};
-    static const char *const energies[] = {"kinetic", "potential", "total", "elastic"};
+    const char *const *parts = mt_part_names, *const *energies = mt_energy_names;
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];
         fprintf(f, "sensor %s %s", ss->name, mt_sensor_kind_name(ss->kind));

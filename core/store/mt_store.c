@@ -37,15 +37,8 @@ SPEC_SIZE(MtDisplayUnit, 40);
 
 #define kind_names mt_store_entity_kinds
 #define NKIND MT_STORE_NENTITY_KINDS
-static const char *const part_names[] = {"total", "constraint", "friction", "driver"};
-static const char *const energy_names[] = {"kinetic", "potential", "total", "elastic"};
-static const char *const law_names[] = {"poly", "rate", "harmonic", "step", "table"};
-static const char *const level_names[] = {"disp", "vel", "acc"};
-static const char *const couple_names[] = {"gear", "rack", "coupler"};
 /* Fixed vocabularies of controls, events and loops: CHECK lists in mt_store_schema.c. */
-static const char *const control_kind_names[] = {"pid", "lag", "second"};
 static const char *const trigger_names[] = {"at", "crosses"};
-static const char *const action_names[] = {"stop", "break", "lock", "enable", "disable"};
 static const char *const direction_names[] = {"falling", "either", "rising"}; /* direction −1, 0, +1 */
 #define ENUM_SIZE(last, n) _Static_assert((last) == (n) - 1, #last " changed: update the CHECK list in mt_store_schema.c (a migration) and mt_store.c")
 ENUM_SIZE(MT_CONTROL_NKINDS - 1, 3);
@@ -377,8 +370,8 @@ static int save_drivers(Save *sv)
             bi(r, d->mj + 1);
             bt(r, mt_comp_name(d->comp));
         }
-        bt(r, level_names[d->level]);
-        bt(r, law_names[d->kind]);
+        bt(r, mt_level_names[d->level]);
+        bt(r, mt_law_names[d->kind]);
         bi(r, d->ncoef);
         for (int k = 0; k < MT_POLY_MAX; k++) {
             if (k < d->ncoef) bd(r, d->coef[k]);
@@ -411,7 +404,7 @@ static int save_couplings(Save *sv)
         const MtCoupleSpec *c = &m->couple[i];
         bi(r, i + 1);
         bt(r, c->name);
-        bt(r, couple_names[c->kind]);
+        bt(r, mt_couple_names[c->kind]);
         for (int k = 0; k < 3; k++) {
             if (k < c->n) {
                 bi(r, c->joint[k] + 1);
@@ -504,10 +497,10 @@ static int save_sensors(Save *sv)
         bi(r, ss->comp);
         if (ss->joint >= 0) bi(r, ss->joint + 1);
         else bn(r);
-        bt(r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? part_names[ss->part] : "?");
+        bt(r, (ss->part >= 0 && ss->part <= MT_PART_DRIVER) ? mt_part_names[ss->part] : "?");
         if (ss->body >= 0) bi(r, ss->body + 1);
         else bn(r);
-        bt(r, (ss->energy >= 0 && ss->energy <= 3) ? energy_names[ss->energy] : "?");
+        bt(r, (ss->energy >= 0 && ss->energy <= 3) ? mt_energy_names[ss->energy] : "?");
         bt(r, ss->unit);
         bt(r, ss->expr);
         if (ss->kind == MT_SENSOR_FORCE && ss->force >= 0) bi(r, ss->force + 1);
@@ -536,7 +529,7 @@ static int save_controls(Save *sv)
         }
         bi(r, i + 1);
         bt(r, c->name);
-        bt(r, control_kind_names[c->kind]);
+        bt(r, mt_control_kind_names[c->kind]);
         bt(r, c->input);
         bt(r, c->setpoint);
         for (int q = 0; q < 8; q++) {
@@ -585,7 +578,7 @@ static int save_events(Save *sv)
             bd(r, ev->value);
             bt(r, direction_names[ev->direction > 0 ? 2 : ev->direction < 0 ? 0 : 1]);
         }
-        bt(r, action_names[ev->action]);
+        bt(r, mt_action_names[ev->action]);
         for (int k = MT_TARGET_JOINT; k <= MT_TARGET_CONTROL; k++) { /* joint_id … control_id */
             if ((int)ev->target_kind == k) bi(r, ev->target + 1);
             else bn(r);
@@ -1262,8 +1255,8 @@ static void load_drivers(Loader *ld)
                 const char *c = col_text(L, 6, 0);
                 if (c && mt_comp_from_name(c, &comp)) bad_name(L, 6);
             }
-            int level = name_index(level_names, 3, col_text(L, 7, 0));
-            int law = name_index(law_names, 5, col_text(L, 8, 0));
+            int level = name_index(mt_level_names, 3, col_text(L, 7, 0));
+            int law = name_index(mt_law_names, 5, col_text(L, 8, 0));
             if (level < 0) bad_name(L, 7);
             if (law < 0) bad_name(L, 8);
             int ncoef = sqlite3_column_int(L->st, 9);
@@ -1336,7 +1329,7 @@ static void load_couplings(Loader *ld)
         while (next(L) == 1) {
             const char *name = col_text(L, 1, 0);
             L->name = name;
-            int kind = name_index(couple_names, 3, col_text(L, 2, 0));
+            int kind = name_index(mt_couple_names, 3, col_text(L, 2, 0));
             if (kind < 0) bad_name(L, 2);
             int n = sqlite3_column_type(L->st, 9) == SQLITE_NULL ? 2 : 3, joint[3];
             MtCoordKind coord[3];
@@ -1439,7 +1432,7 @@ static void load_sensors(Loader *ld)
                 if (sqlite3_column_type(L->st, 3 + c) != SQLITE_NULL) mk[c] = col_ref(L, 3 + c, &ld->markers, 0);
             if (sqlite3_column_type(L->st, 7) != SQLITE_NULL) joint = col_ref(L, 7, &ld->joints, 0);
             if (sqlite3_column_type(L->st, 9) != SQLITE_NULL) body = col_ref(L, 9, &ld->bodies, 0);
-            int part = name_index(part_names, 4, col_text(L, 8, 0)), energy = name_index(energy_names, 4, col_text(L, 10, 0));
+            int part = name_index(mt_part_names, 4, col_text(L, 8, 0)), energy = name_index(mt_energy_names, 4, col_text(L, 10, 0));
             int force = -1, spring = -1;
             if (sqlite3_column_type(L->st, 13) != SQLITE_NULL) force = col_ref(L, 13, &ld->forces, 0);
             if (sqlite3_column_type(L->st, 14) != SQLITE_NULL) spring = col_ref(L, 14, &ld->springs, 0);
@@ -1481,7 +1474,7 @@ static void load_controls(Loader *ld)
         while (next(L) == 1) {
             const char *name = col_text(L, 1, 0), *input = col_text(L, 3, 0), *setpoint = col_text(L, 4, 0);
             L->name = name;
-            int kind = name_index(control_kind_names, 3, col_text(L, 2, 0));
+            int kind = name_index(mt_control_kind_names, 3, col_text(L, 2, 0));
             if (kind < 0) { bad_name(L, 2); break; }
             if (input && strlen(input) >= MT_EXPR_MAX) bad_column(L, 3, BAD_LONG);
             if (setpoint && strlen(setpoint) >= MT_EXPR_MAX) bad_column(L, 4, BAD_LONG);
@@ -1517,7 +1510,7 @@ static void load_events(Loader *ld)
         while (next(L) == 1) {
             const char *name = col_text(L, 1, 0), *expr = NULL;
             L->name = name;
-            int trigger = name_index(trigger_names, 2, col_text(L, 2, 0)), action = name_index(action_names, 5, col_text(L, 7, 0));
+            int trigger = name_index(trigger_names, 2, col_text(L, 2, 0)), action = name_index(mt_action_names, 5, col_text(L, 7, 0));
             if (trigger < 0) bad_name(L, 2);
             if (action < 0) bad_name(L, 7);
             double time = 0, value = 0;

@@ -130,5 +130,15 @@ extern const char *const mt_loop_methods[];
 extern const char *const mt_correct_names[];
 extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
+/* The keywords of the model's other enumerations, in the order of their
+ * values, NULL-terminated (mt_catalogue.c): control kinds, event actions,
+ * driver levels and laws, reaction parts, energies, couplings. */
+extern const char *const mt_control_kind_names[];
+extern const char *const mt_action_names[];
+extern const char *const mt_level_names[];
+extern const char *const mt_law_names[];
+extern const char *const mt_part_names[];
+extern const char *const mt_energy_names[];
+extern const char *const mt_couple_names[];
 
 #endif
