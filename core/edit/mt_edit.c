@@ -489,7 +489,7 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q]; q++) add(&f, pn[q], pn[q], MT_FIELD_NUMBER, force_param_dim(fs->kind, pn[q]), X);
         if (fs->kind == MT_FORCE_ACTUATOR) {
-            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            const char *const *ax = mt_load_comp_names; /* fx … tz */
             for (int q = 0; q < 6; q++) {
                 char nm[24];
                 snprintf(nm, sizeof nm, "expr.%s", ax[q]);
@@ -750,7 +750,7 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
         else if (kind == MT_EDIT_CONTROL) s = !strcmp(field, "input") ? m->control[index].input : m->control[index].setpoint;
         else if (kind == MT_EDIT_EVENT) s = m->event[index].expr;
         else if (kind == MT_EDIT_FORCE) {
-            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            const char *const *ax = mt_load_comp_names; /* fx … tz */
             for (int q = 0; q < 6; q++)
                 if (!strcmp(field + 5, ax[q])) s = m->force[index].expr[q];
         }
@@ -967,7 +967,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         } else if (kind == MT_EDIT_CONTROL) dst = !strcmp(field, "input") ? c->control[index].input : c->control[index].setpoint;
         else if (kind == MT_EDIT_EVENT) dst = c->event[index].expr;
         else if (kind == MT_EDIT_FORCE) {
-            static const char *const ax[] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+            const char *const *ax = mt_load_comp_names; /* fx … tz */
             for (int q = 0; q < 6; q++)
                 if (!strcmp(field + 5, ax[q])) dst = c->force[index].expr[q];
         }

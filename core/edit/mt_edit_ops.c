@@ -1026,7 +1026,7 @@ MtStatus mt_edit_add_sensor(MtEditor *e, const char *name, MtSensorKind kind, Mt
     if (!mt_edit_valid(m, on, target) || (on == MT_EDIT_BODY && target == MT_GROUND))
         return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("choose a marker, joint, spring or force element to measure"));
     char base[MT_NAME_MAX];
-    static const char *const comp_names[] = {"x", "y", "z", "mag"};
+    const char *const *comp_names = mt_vector_comp_names;
     static const char *const fcols[] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "defl", "power"};
     static const char *const rcomp[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t"};
     if (on == MT_EDIT_MARKER)

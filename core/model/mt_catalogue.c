@@ -120,6 +120,10 @@ const char *const mt_law_names[] = {"poly", "rate", "harmonic", "step", "table",
 const char *const mt_part_names[] = {"total", "constraint", "friction", "driver", NULL};
 const char *const mt_energy_names[] = {"kinetic", "potential", "total", "elastic", NULL};
 const char *const mt_couple_names[] = {"gear", "rack", "coupler", NULL};
+const char *const mt_vector_comp_names[] = {"x", "y", "z", "mag", NULL};
+/* loads: force and moment components, their magnitudes, then a force element's deflection, power and energy;
+ * an actuator's expressions are the first six */
+const char *const mt_load_comp_names[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy", NULL};
 const char *const mt_loop_methods[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
 
 const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CONTROL_NKINDS) ? mt_control_kind_names[k] : "?"; }

@@ -1127,8 +1127,7 @@ static int statement_sensor(Parser *p, MtModel *m, int *block)
             i = 5;
         }
     }
-    static const char *const comps[] = {"x", "y", "z", "mag"};
-    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
+    const char *const *comps = mt_vector_comp_names, *const *rcomps = mt_load_comp_names;
     const char *const *parts = mt_part_names, *const *energies = mt_energy_names;
     static const char *const jcomps[] = {"value", "rate"};
     for (; i < p->ntok; i++) {
@@ -1207,7 +1206,7 @@ static int statement_force(Parser *p, MtModel *m, int *block)
     MtForceSpec *fs = &m->force[f];
     fs->geom = geom;
     const char *const *pn = mt_force_param_names(kind);
-    static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+    const char *const *comp = mt_load_comp_names; /* fx … tz */
     for (; i < p->ntok; i += 2) {
         const char *key = p->tok[i];
         if (i + 1 >= p->ntok) return perr(p, name, MT_("force '%s': '%s' needs a value"), name, key);
@@ -1785,7 +1784,7 @@ static void write_forces(FILE *f, const MtModel *m)
             fprintf(f, " %s", pn[q]);
             wv(f, m, MT_ENT_FORCE, i, pn[q], fs->p[q]);
         }
-        static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+        const char *const *comp = mt_load_comp_names; /* fx … tz */
         for (int c = 0; c < 6; c++)
             if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
         fputc('\n', f);
@@ -1796,8 +1795,7 @@ static void write_forces(FILE *f, const MtModel *m)
 static void write_sensors(FILE *f, const MtModel *m)
 {
     char a[2 * MT_NAME_MAX + 2], b[2 * MT_NAME_MAX + 2];
-    static const char *const comps[] = {"x", "y", "z", "mag"};
-    static const char *const rcomps[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy"};
+    const char *const *comps = mt_vector_comp_names, *const *rcomps = mt_load_comp_names;
     const char *const *parts = mt_part_names, *const *energies = mt_energy_names;
     for (int i = 0; i < m->nsensor; i++) {
         const MtSensorSpec *ss = &m->sensor[i];

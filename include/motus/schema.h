@@ -132,7 +132,7 @@ extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
 /* The keywords of the model's other enumerations, in the order of their
  * values, NULL-terminated (mt_catalogue.c): control kinds, event actions,
- * driver levels and laws, reaction parts, energies, couplings. */
+ * driver levels and laws, reaction parts, energies, couplings, components. */
 extern const char *const mt_control_kind_names[];
 extern const char *const mt_action_names[];
 extern const char *const mt_level_names[];
@@ -140,5 +140,7 @@ extern const char *const mt_law_names[];
 extern const char *const mt_part_names[];
 extern const char *const mt_energy_names[];
 extern const char *const mt_couple_names[];
+extern const char *const mt_vector_comp_names[]; /* sensors' components: x y z mag */
+extern const char *const mt_load_comp_names[];   /* loads' components: fx … tz, f, t, defl, power, energy */
 
 #endif
