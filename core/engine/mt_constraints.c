@@ -45,16 +45,16 @@ static void law(const MtCBlock *b, double t, double *f, double *fd, double *fdd)
         *fdd = dh * 6 * (1 - 2 * x) / (T * T);
         return;
     }
-    case MT_DRIVER_TABLE: { /* natural cubic spline; held constant outside the table */
+    case MT_DRIVER_TABLE: { /* natural cubic spline; held constant outside the table, its own slopes at the end points */
         const double *p = b->tab, *M = b->spl;
         int n = b->ntab;
-        if (t <= p[0] || t >= p[2 * n - 2]) {
+        if (t < p[0] || t > p[2 * n - 2]) {
             *f = t <= p[0] ? p[1] : p[2 * n - 1];
             *fd = *fdd = 0;
             return;
         }
         int lo = 0, hi = n - 1;
-        while (hi - lo > 1) {
+        while (hi - lo > 1) { /* the interval [lo, hi] holding t; the last one at t = its end */
             int mid = (lo + hi) / 2;
             if (p[2 * mid] <= t) lo = mid; else hi = mid;
         }

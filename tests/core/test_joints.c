@@ -170,6 +170,11 @@ static double tabx(double t)
     double A = i + 1 - t, B = t - i;
     return A * y[i] + B * y[i + 1] + ((A * A * A - A) * M[i] + (B * B * B - B) * M[i + 1]) / 6;
 }
+static double unit_rate(double t)
+{
+    (void)t;
+    return 1;
+}
 static double stepx(double t)
 {
     if (t <= 0.2) return 0;
@@ -195,6 +200,11 @@ static void drivers(void)
     snprintf(text, sizeof text, head, 3.5, 0.0, "driver d sl.disp table 0 0 1 1 2 0 3 1");
     run_probe(text, "sl.disp", tabx, &e);
     CHECK_ABS(e, 0, 1e-10, "tabulated driver: natural cubic spline through 4 points, max error [m]");
+    /* a table along a line moves at its slope from the first frame to the last: the end points take the
+     * spline's slopes (they were taken as held, 0, so the slider started at rest and the last frame stopped) */
+    snprintf(text, sizeof text, head, 2.0, 0.0, "driver d sl.disp table 0 0 1 1 2 2");
+    run_probe(text, "slider.vx", unit_rate, &e);
+    CHECK_ABS(e, 0, 1e-9, "table 0 0 1 1 2 2: velocity 1 m/s in every frame, t = 0 and t = 2 included, max error [m/s]");
     snprintf(text, sizeof text, head, 1.0, 0.0, "driver d sl vel const 0.3");
     run_probe(text, "sl.disp", velx, &e);
     CHECK_ABS(e, 0, 1e-10, "velocity driver: x = 0.3 t, max error [m]");
