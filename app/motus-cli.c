@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_project.h"
+#include "motus/flex.h"
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/model.h"
@@ -208,6 +209,17 @@ static void print_diagnostics(const MtSystem *s, FILE *f)
         fprintf(f, _("warning: body '%s' is not connected to ground by any joint or spring; it moves freely\n"),
                 m->body[mt_system_free_body(s, i)].name);
     if (in.dof_rank < 0) fputs(_("warning: the mechanism is overconstrained\n"), f);
+    for (int i = 0; i < m->nflex; i++) { /* a fixed-interface method needs an interface: said, not done silently */
+        const MtFlexBody *fb = mt_model_flex_body(m, i);
+        MtFlexInfo fi;
+        if (!fb) continue;
+        mt_flex_body_info(fb, &fi);
+        if (fi.method != m->flex[i].method)
+            fprintf(f, _("warning: flexible body '%s' has no markers to make an interface of: it is reduced to free-interface "
+                         "modes, not by the method its 'flexible' line asks for; put the markers its joints and forces "
+                         "use on it\n"),
+                    m->body[m->flex[i].body].name);
+    }
 }
 
 typedef struct {
