@@ -282,6 +282,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     double h = (d0 < 1e-5 || dd < 1e-5) ? 1e-6 : 0.01 * d0 / dd;
     h = fmin(h, fmin(dt, tend - t));
     int reject = 0;
+    int pending = -1; /* the event this step was sized to end at (a step redone up to the located time) */
     while (!stop && t < tend - 1e-14 * fmax(1.0, fabs(tend))) {
         if (cancel && *cancel) break;
         if (t + h > tend) h = tend - t;
@@ -314,6 +315,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
         if (en > 1.0) {
             h *= fmax(0.2, fac);
             reject = 1;
+            pending = -1; /* the shorter step no longer ends at the event */
             if (stats) stats->rejected++;
             continue;
         }
@@ -328,11 +330,20 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
         }
         double tn = t + h;
         if (stats) stats->steps++;
-        int fired = -1;
+        int fired = -1, interpolated = 0;
         double te = tn;
-        if (events) { /* the state was evaluated at yn last (k7) */
+        if (pending >= 0) { /* this step ends at the event: its own state there, to the step's accuracy */
+            fired = pending;
+            pending = -1;
+        } else if (events) { /* the state was evaluated at yn last (k7) */
             fired = mt_events_locate(o->st, n, t, y, k1, tn, yn, k7, &te, ye, sc);
-            if (fired >= 0) tn = te; /* frames up to the event only */
+            if (fired >= 0 && te - t > 1e-9 * h && tn - te > 1e-12 * fmax(1.0, fabs(tn))) {
+                /* the interpolant is a digit or two less accurate than a step: redo the step up to te */
+                pending = fired;
+                h = te - t;
+                continue;
+            }
+            if (fired >= 0) tn = te, interpolated = 1; /* frames up to the event only */
         }
         while (!stop && iout <= nout) {
             double to = t0 + iout * dt;
@@ -344,7 +355,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
             }
             iout++;
         }
-        memcpy(y, fired >= 0 ? ye : yn, sizeof(double) * (size_t)n);
+        memcpy(y, interpolated ? ye : yn, sizeof(double) * (size_t)n);
         t = tn;
         if ((rc = mt_ode_settle(o, t, y, sv, err))) return rc;
         if (fired >= 0) {
