@@ -338,7 +338,8 @@ static void close_marks(const MtModel *m, Marks *k)
         const MtBinding *b = &m->binding[i];
         int g = 0;
         switch (b->kind) {
-        case MT_ENT_BODY: g = RM(MT_EDIT_BODY, b->index); break;
+        case MT_ENT_BODY:
+        case MT_ENT_FLEX: g = RM(MT_EDIT_BODY, b->index); break;
         case MT_ENT_MARKER: g = RM(MT_EDIT_MARKER, b->index); break;
         case MT_ENT_JOINT: g = RM(MT_EDIT_JOINT, b->index); break;
         case MT_ENT_DRIVER: g = RM(MT_EDIT_DRIVER, b->index); break;
@@ -596,7 +597,8 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err)
     for (int i = 0; i < c->nbinding; i++) {
         MtBinding *b = &c->binding[i];
         switch (b->kind) {
-        case MT_ENT_BODY: b->index = mb[b->index]; break;
+        case MT_ENT_BODY:
+        case MT_ENT_FLEX: b->index = mb[b->index]; break;
         case MT_ENT_MARKER: b->index = mm[b->index]; break;
         case MT_ENT_JOINT: b->index = mjn[b->index]; break;
         case MT_ENT_DRIVER: b->index = md[b->index]; break;

@@ -120,6 +120,7 @@ const char *const mt_law_names[] = {"poly", "rate", "harmonic", "step", "table",
 const char *const mt_part_names[] = {"total", "constraint", "friction", "driver", NULL};
 const char *const mt_energy_names[] = {"kinetic", "potential", "total", "elastic", NULL};
 const char *const mt_couple_names[] = {"gear", "rack", "coupler", NULL};
+const char *const mt_reduce_names[] = {"free", "cb", "guyan", "attach", NULL, "modes", "free", NULL};
 const char *const mt_vector_comp_names[] = {"x", "y", "z", "mag", NULL};
 /* loads: force and moment components, their magnitudes, then a force element's deflection, power and energy;
  * an actuator's expressions are the first six */
@@ -372,12 +373,9 @@ int mt_model_add_flex(MtModel *m, int body, MtFlexSource source, MtError *err)
     }
     MtFlexSpec *f = &m->flex[m->nflex];
     memset(f, 0, sizeof *f);
+    mt_schema_defaults(MT_ENT_FLEX, f); /* cb, 6 modes, ζ = 0.01, ν = 0.3 */
     f->body = body;
     f->source = source;
-    f->method = MT_REDUCE_CB;
-    f->modes = 6;
-    f->zeta = 0.01;
-    f->nu = 0.3;
     return m->nflex++;
 }
 

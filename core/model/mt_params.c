@@ -294,6 +294,7 @@ static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, 
     case MT_ENT_SHAPE: snprintf(buf, n, MT_("a shape of %s"), mt_model_body_name(m, m->shape[b->index].body)); return buf;
     case MT_ENT_CONTROL: return m->control[b->index].name;
     case MT_ENT_EVENT: return m->event[b->index].name;
+    case MT_ENT_FLEX: return m->body[b->index].name;
     default: return "solver";
     }
 }
@@ -387,8 +388,11 @@ MtStatus mt_model_eval_params(MtModel *m, MtError *err)
                               x ? e.msg : MT_("no such field"));
             goto done;
         }
+        double was = *x;
         *x = mt_expr_eval(x_e, val);
         mt_expr_free(x_e);
+        if (bd->kind == MT_ENT_FLEX && *x != was) /* a flexible body's setting changed: its reduction is stale */
+            mt_model_flex_invalidate(m, mt_model_body_flex(m, bd->index));
         if (!isfinite(*x)) {
             rc = mt_error_set(err, MT_ERR_MODEL, ent, MT_("'%s', field %s: the expression '%s' is not a finite number"), ent,
                               bd->field, bd->expr);

@@ -423,7 +423,6 @@ static int expect_n(Parser *p, const char *entity, int n)
     return 0;
 }
 
-static const char *const reduce_names[] = {"free", "cb", "guyan", "attach", NULL}; /* MtReduceMethod order */
 static const char *const section_names[] = {"rect", "circle", "tube", NULL};
 
 static int word_index(const char *const *names, const char *w)
@@ -450,46 +449,33 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
         if (PUT_WORD(p, f->file, p->tok[2], name, MT_("file name"))) return -1;
         i = 3;
     }
-    CTX(p, MT_ENT_BODY, 0, NULL);
-    while (i < p->ntok) {
+    char what[MT_NAME_MAX + 16];
+    snprintf(what, sizeof what, MT_("body '%s'"), name);
+    while (i < p->ntok) { /* the schema's settings, and the two written their own way */
         const char *k = p->tok[i];
-        double v = 0, *dst = NULL;
-        if (!strcmp(k, "length")) dst = &f->length;
-        else if (!strcmp(k, "E")) dst = &f->E;
-        else if (!strcmp(k, "nu")) dst = &f->nu;
-        else if (!strcmp(k, "rho")) dst = &f->rho;
-        else if (!strcmp(k, "thickness")) dst = &f->thickness;
-        else if (!strcmp(k, "zeta")) dst = &f->zeta;
-        if (dst) {
-            if (num(p, name, i + 1, dst)) return -1;
-            i += 2;
-        } else if (!strcmp(k, "elements") || !strcmp(k, "modes")) {
-            if (num(p, name, i + 1, &v)) return -1;
-            if (!(v >= 0 && v <= 1e5 && v == floor(v))) return perr(p, name, MT_("body '%s': '%s' takes a whole number"), name, k);
-            if (k[0] == 'e') f->elements = (int)v;
-            else f->modes = (int)v;
-            i += 2;
-        } else if (!strcmp(k, "method")) {
-            int w = i + 1 < p->ntok ? word_index(reduce_names, p->tok[i + 1]) : -1;
-            if (w < 0) return perr(p, name, MT_("body '%s': method is cb, free, guyan or attach"), name);
-            f->method = w;
-            i += 2;
-        } else if (!strcmp(k, "stiffening")) {
-            f->stiffening = 1;
-            i += 1;
-        } else if (!strcmp(k, "rayleigh")) {
-            if (num(p, name, i + 1, &f->alpha) || num(p, name, i + 2, &f->beta)) return -1;
+        if (!strcmp(k, "rayleigh")) { /* rayleigh ALPHA BETA */
+            CTX(p, MT_ENT_FLEX, bi, "alpha");
+            if (num(p, name, i + 1, &f->alpha)) return -1;
+            CTX(p, MT_ENT_FLEX, bi, "beta");
+            if (num(p, name, i + 2, &f->beta)) return -1;
             i += 3;
-        } else if (!strcmp(k, "section")) {
+        } else if (!strcmp(k, "section")) { /* section rect B H | circle D | tube D D_INNER */
             int w = i + 1 < p->ntok ? word_index(section_names, p->tok[i + 1]) : -1;
             if (w < 0) return perr(p, name, MT_("body '%s': section is rect B H, circle D or tube D D_INNER"), name);
             f->section = (MtSection)w;
-            int n = w == MT_SECTION_CIRCLE ? 1 : 2;
-            if (nums(p, name, i + 2, n, f->sec)) return -1;
-            i += 2 + n;
-        } else
-            return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
-                                     "thickness, modes, method, zeta, rayleigh, stiffening)"), name, k);
+            CTX(p, MT_ENT_FLEX, bi, "sec");
+            if (nums(p, name, i + 2, w == MT_SECTION_CIRCLE ? 1 : 2, f->sec)) return -1;
+            i += w == MT_SECTION_CIRCLE ? 3 : 4;
+        } else {
+            int c;
+            const MtField *fd = mt_schema_find(MT_ENT_FLEX, k, &c);
+            if (!fd || c >= 0 || (fd->flags & MT_SF_OWN))
+                return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
+                                         "thickness, modes, method, zeta, rayleigh, stiffening)"), name, k);
+            int n = setting(p, MT_ENT_FLEX, bi, f, what, i, fd);
+            if (n < 0) return -1;
+            i += n;
+        }
     }
     return 0;
 }
@@ -1641,20 +1627,19 @@ static void write_bodies(FILE *f, const MtModel *m)
         int fx = mt_model_body_flex(m, i);
         if (fx >= 0) { /* mass properties come from the FE model */
             const MtFlexSpec *fl = &m->flex[fx];
-            static const char *const rn[] = {"free", "cb", "guyan", "attach"};
+            if (fl->source == MT_FLEX_BEAM) fprintf(f, "\n  flexible beam");
+            else fprintf(f, "\n  flexible mesh \"%s\"", fl->file);
+            write_settings(f, m, MT_ENT_FLEX, i, fl, " ", 0);
             if (fl->source == MT_FLEX_BEAM) {
-                fprintf(f, "\n  flexible beam length %s elements %d section %s %s", MT_DOUBLE_STR(fl->length), fl->elements,
-                        fl->section == MT_SECTION_RECT ? "rect" : fl->section == MT_SECTION_CIRCLE ? "circle" : "tube",
-                        MT_DOUBLE_STR(fl->sec[0]));
-                if (fl->section != MT_SECTION_CIRCLE) fprintf(f, " %s", MT_DOUBLE_STR(fl->sec[1]));
-            } else {
-                fprintf(f, "\n  flexible mesh \"%s\"", fl->file);
-                if (fl->thickness > 0) fprintf(f, " thickness %s", MT_DOUBLE_STR(fl->thickness));
+                fprintf(f, " section %s", section_names[fl->section % 3]);
+                wvs(f, m, MT_ENT_FLEX, i, "sec", fl->sec, fl->section == MT_SECTION_CIRCLE ? 1 : 2);
             }
-            if (fl->source == MT_FLEX_BEAM || fl->E > 0) fprintf(f, " E %s nu %s rho %s", MT_DOUBLE_STR(fl->E), MT_DOUBLE_STR(fl->nu), MT_DOUBLE_STR(fl->rho));
-            fprintf(f, " method %s modes %d zeta %s", rn[fl->method & 3], fl->modes, MT_DOUBLE_STR(fl->zeta));
-            if (fl->alpha > 0 || fl->beta > 0) fprintf(f, " rayleigh %s %s", MT_DOUBLE_STR(fl->alpha), MT_DOUBLE_STR(fl->beta));
-            if (fl->stiffening) fprintf(f, " stiffening");
+            if (fl->alpha > 0 || fl->beta > 0 || mt_model_binding(m, MT_ENT_FLEX, i, "alpha") ||
+                mt_model_binding(m, MT_ENT_FLEX, i, "beta")) {
+                fprintf(f, " rayleigh");
+                wv(f, m, MT_ENT_FLEX, i, "alpha", fl->alpha);
+                wv(f, m, MT_ENT_FLEX, i, "beta", fl->beta);
+            }
         }
         /* mass, com and inertia are written when typed, not when density or the FE model gives them */
         write_settings(f, m, MT_ENT_BODY, i, bd, "\n  ", fx >= 0 || bd->density > 0);

@@ -34,6 +34,9 @@ static const MtField spring_rows[] = {MT_SPRING_SCHEMA(ROW)};
 #define STRUCT MtMarkerSpec
 static const MtField marker_rows[] = {MT_MARKER_SCHEMA(ROW)};
 #undef STRUCT
+#define STRUCT MtFlexSpec
+static const MtField flex_rows[] = {MT_FLEX_SCHEMA(ROW)};
+#undef STRUCT
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
 
@@ -45,6 +48,7 @@ const MtField *mt_schema_fields(MtEntityKind kind, int *n)
     case MT_ENT_JOINT: *n = N(joint_rows); return joint_rows;
     case MT_ENT_SPRING: *n = N(spring_rows); return spring_rows;
     case MT_ENT_MARKER: *n = N(marker_rows); return marker_rows;
+    case MT_ENT_FLEX: *n = N(flex_rows); return flex_rows;
     default: *n = 0; return NULL;
     }
 }
@@ -79,6 +83,10 @@ void *mt_schema_object(const MtModel *cm, MtEntityKind kind, int index)
     case MT_ENT_JOINT: return index >= 0 && index < m->njoint ? &m->joint[index] : NULL;
     case MT_ENT_SPRING: return index >= 0 && index < m->nspring ? &m->spring[index] : NULL;
     case MT_ENT_MARKER: return index >= 0 && index < m->nmarker ? &m->marker[index] : NULL;
+    case MT_ENT_FLEX: { /* indexed by the body */
+        int f = index >= 0 && index < m->nbody ? mt_model_body_flex(m, index) : -1;
+        return f >= 0 ? &m->flex[f] : NULL;
+    }
     default: return NULL;
     }
 }

@@ -15,7 +15,7 @@
 #define MOTUS_SAVED_BY "motus 0.1.0"
 
 /* Every field of the model's entities is written and read here: the settings
- * of the schema (motus/schema.h: solver, bodies, markers, joints, springs)
+ * of the schema (motus/schema.h: solver, bodies, markers, joints, springs, flexible bodies)
  * through mt_store_rows.c, the rest by hand. When a spec that has no schema
  * yet grows, this file and the tables must follow: the sizes below (x86-64)
  * remind whoever changes them. */
@@ -251,12 +251,13 @@ static int save_flexible(Save *sv)
     const MtModel *m = sv->m;
     MtError *err = sv->err;
     Row *r = &sv->r;
-    PREP("INSERT INTO flexible_bodies(body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho,"
-         " thickness, method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening)"
-         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    char cols[1024], sql[2048];
+    int nc = mt_store_rows_columns(MT_ENT_FLEX, ", %s", cols, sizeof cols);
+    snprintf(sql, sizeof sql, "INSERT INTO flexible_bodies(body_id, source, file, section, reduced, marker_nodes%s) VALUES (?%s)",
+             cols, qmarks(5 + nc));
+    PREP(sql);
     for (int i = 0; i < m->nflex; i++) {
-        static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
-                                 *const methods[] = {"free", "cb", "guyan", "attach"};
+        static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"};
         const MtFlexSpec *f = &m->flex[i];
         const char *bname = m->body[f->body].name;
         void *blob = NULL;
@@ -279,24 +280,12 @@ static int save_flexible(Save *sv)
         bi(r, f->body + 1);
         bt(r, sources[f->source & 1]);
         bt(r, f->file);
-        bd(r, f->length);
-        bi(r, f->elements);
         bt(r, sections[f->section % 3]);
-        bdv(r, f->sec, 2);
-        bd(r, f->E);
-        bd(r, f->nu);
-        bd(r, f->rho);
-        bd(r, f->thickness);
-        bt(r, methods[f->method & 3]);
-        bi(r, f->modes);
-        bd(r, f->zeta);
-        bd(r, f->alpha);
-        bd(r, f->beta);
         if (blob) sqlite3_bind_blob64(r->st, ++r->i, blob, nblob, free);
         else bn(r);
         bt(r, nodes ? nodes : "");
         free(nodes);
-        bi(r, f->stiffening != 0);
+        r->i = mt_store_rows_bind(r->st, r->i, MT_ENT_FLEX, f);
         STEP(bname);
     }
     return 0;
@@ -1102,51 +1091,37 @@ static void load_flexible(Loader *ld)
     MtStore *s = L->s;
     MtModel *m = ld->m;
     MtError *err = L->err;
-    if (!L->fail && !prep(L, "flexible_bodies",
-                          "SELECT body_id, source, file, length, elements, section, section_1, section_2, e, nu, rho, thickness,"
-                          " method, modes, zeta, alpha, beta, reduced, marker_nodes, stiffening FROM flexible_bodies ORDER BY body_id"))
+    char sql[2048];
+    if (!L->fail && !prep(L, "flexible_bodies", select_rows(sql, sizeof sql, "body_id, source, file, section, reduced, marker_nodes",
+                                                             MT_ENT_FLEX, "FROM flexible_bodies ORDER BY body_id")))
         while (next(L) == 1) {
             int b = col_ref(L, 0, &ld->bodies, 0);
             if (b < 0) break;
             L->name = m->body[b].name;
-            static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"},
-                                     *const methods[] = {"free", "cb", "guyan", "attach"};
+            static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"};
             int src = name_index(sources, 2, col_text(L, 1, 0));
             if (src < 0) { bad_name(L, 1); break; }
             int fi = mt_model_add_flex(m, b, (MtFlexSource)src, err);
             if (fi < 0) { api_error(L); break; }
             MtFlexSpec *f = &m->flex[fi];
-            const char *file = col_text(L, 2, 0), *sec = col_text(L, 5, 0), *meth = col_text(L, 12, 0);
+            const char *file = col_text(L, 2, 0), *sec = col_text(L, 3, 0);
             if (file && strlen(file) >= sizeof f->file) { bad_column(L, 2, BAD_LONG); break; } /* refused, not cut */
             if (file) snprintf(f->file, sizeof f->file, "%s", file);
-            col_num(L, 3, &f->length, 0);
-            f->elements = sqlite3_column_int(L->st, 4);
-            int si = name_index(sections, 3, sec), mi = name_index(methods, 4, meth);
-            if (si < 0) { bad_name(L, 5); break; }
-            if (mi < 0) { bad_name(L, 12); break; }
+            int si = name_index(sections, 3, sec);
+            if (si < 0) { bad_name(L, 3); break; }
             f->section = (MtSection)si;
-            f->method = mi;
-            col_nums(L, 6, f->sec, 2);
-            col_num(L, 8, &f->E, 0);
-            col_num(L, 9, &f->nu, 0);
-            col_num(L, 10, &f->rho, 0);
-            col_num(L, 11, &f->thickness, 0);
-            f->modes = sqlite3_column_int(L->st, 13);
-            col_num(L, 14, &f->zeta, 0);
-            col_num(L, 15, &f->alpha, 0);
-            col_num(L, 16, &f->beta, 0);
-            f->stiffening = sqlite3_column_int(L->st, 19) != 0;
+            col_rows(L, 6, MT_ENT_FLEX, f);
             if (L->fail) break;
-            if (sqlite3_column_type(L->st, 17) == SQLITE_NULL) { ld->need_reduce = 1; continue; }
+            if (sqlite3_column_type(L->st, 4) == SQLITE_NULL) { ld->need_reduce = 1; continue; }
             MtError e2 = {0};
             MtFlexData *d = mt_flex_data_new(NULL);
-            const char *nodes = col_text(L, 18, 0);
+            const char *nodes = col_text(L, 5, 0);
             int nk = 0;
             for (const char *c = nodes ? nodes : ""; *c; c++) nk += *c == '=';
             if (d) {
                 d->mname = calloc((size_t)nk + 1, sizeof *d->mname);
                 d->mnode = calloc((size_t)nk + 1, sizeof *d->mnode);
-                d->body = mt_flex_body_deserialize(sqlite3_column_blob(L->st, 17), (size_t)sqlite3_column_bytes(L->st, 17), &e2);
+                d->body = mt_flex_body_deserialize(sqlite3_column_blob(L->st, 4), (size_t)sqlite3_column_bytes(L->st, 4), &e2);
             }
             if (!d || !d->mname || !d->mnode || !d->body) {
                 mt_flex_data_unref(d);

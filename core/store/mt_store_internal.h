@@ -16,7 +16,7 @@ struct MtStore {
 };
 
 /* Names of MtEntityKind in bindings.entity_kind. */
-#define MT_STORE_NENTITY_KINDS 13
+#define MT_STORE_NENTITY_KINDS 14
 extern const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS];
 
 /* Records an SQLite failure of s->db (rc) as a one-line message naming the

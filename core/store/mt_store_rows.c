@@ -12,7 +12,8 @@ static const struct {
     MtEntityKind kind;
     const char *table;
 } tables[] = {{MT_ENT_SOLVER, "solver"}, {MT_ENT_SOLVER, "runs"},     {MT_ENT_BODY, "bodies"},
-              {MT_ENT_MARKER, "markers"}, {MT_ENT_JOINT, "joints"}, {MT_ENT_SPRING, "springs"}};
+              {MT_ENT_MARKER, "markers"}, {MT_ENT_JOINT, "joints"}, {MT_ENT_SPRING, "springs"},
+              {MT_ENT_FLEX, "flexible_bodies"}};
 
 int mt_store_rows_columns(MtEntityKind kind, const char *fmt, char *buf, size_t n)
 {

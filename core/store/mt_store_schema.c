@@ -592,8 +592,12 @@ static const char *const migrate_6_7[] = {"ALTER TABLE bodies ADD COLUMN " SQL_O
  * settings (include/motus/schema.h) are added by mt_store_rows_ensure after
  * the migrations: a new setting raises the version and adds an empty step. */
 static const char *const migrate_7_8[] = {NULL};
+/* Version 8 bound no settings of flexible bodies to expressions (a program of version 8 must not read
+ * bindings of the kind 'flexible', which the opening adds to entity_kinds). */
+static const char *const migrate_8_9[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
-                                                                      migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8};
+                                                                      migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
+                                                                      migrate_8_9};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -640,8 +644,9 @@ const char *mt_store_schema_v6_sql(int i) { return schema_old_sql(6, i); }
 
 /* bindings.entity_kind, in the order of MtEntityKind */
 const char *const mt_store_entity_kinds[MT_STORE_NENTITY_KINDS] = {
-    "body", "marker", "joint", "driver", "spring", "coupling", "initial", "gravity", "solver", "force", "shape", "control", "event"};
-_Static_assert(MT_ENT_EVENT == MT_STORE_NENTITY_KINDS - 1, "MtEntityKind changed: update mt_store_entity_kinds");
+    "body", "marker", "joint", "driver", "spring", "coupling", "initial", "gravity", "solver", "force", "shape", "control", "event",
+    "flexible"};
+_Static_assert(MT_ENT_FLEX == MT_STORE_NENTITY_KINDS - 1, "MtEntityKind changed: update mt_store_entity_kinds");
 
 /* ---- helpers --------------------------------------------------------------- */
 

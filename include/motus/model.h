@@ -339,18 +339,9 @@ typedef struct {
     int body;
     MtFlexSource source;
     char file[256];      /* MESH: .msh, .inp or .bdf, relative to the model file */
-    double length;       /* BEAM: length, m */
-    int elements;        /* BEAM: number of elements */
-    MtSection section;   /* BEAM: rect b h (b along body y, h along z), circle d, tube D d */
-    double sec[2];
-    double E, nu, rho;   /* material (BEAM; MESH: used where the mesh has none) */
-    double thickness;    /* MESH: shell thickness where the mesh has none */
-    int method;          /* MtReduceMethod: 1 cb, 0 free, 2 guyan, 3 attach */
-    int modes;           /* modes kept (cb: fixed-interface modes) */
-    double zeta;         /* modal damping ratio of every mode */
-    double alpha, beta;  /* or Rayleigh damping D = αK + βM (used when either is > 0) */
-    int stiffening;      /* 1: geometric stiffening by the centrifugal field about the body's origin and gravity
-                          * (cb or guyan reduction; beams and solids) */
+    MtSection section;   /* BEAM: rect b h (b along body y, h along z), circle d, tube D d: sec */
+    MT_FLEX_SCHEMA(MT_SCHEMA_MEMBER) /* method: MtReduceMethod; Rayleigh D = αK + βM used when either is > 0;
+                                      * stiffening by gravity and the centrifugal field (cb, guyan) */
     struct MtFlexData *data; /* the reduced body, shared by copies of the model; NULL until reduced */
 } MtFlexSpec;
 
@@ -366,7 +357,8 @@ typedef struct {
 /* Entity kinds a numeric field binding refers to. */
 typedef enum {
     MT_ENT_BODY, MT_ENT_MARKER, MT_ENT_JOINT, MT_ENT_DRIVER, MT_ENT_SPRING, MT_ENT_COUPLE, MT_ENT_INITIAL,
-    MT_ENT_GRAVITY, MT_ENT_SOLVER, MT_ENT_FORCE, MT_ENT_SHAPE, MT_ENT_CONTROL, MT_ENT_EVENT
+    MT_ENT_GRAVITY, MT_ENT_SOLVER, MT_ENT_FORCE, MT_ENT_SHAPE, MT_ENT_CONTROL, MT_ENT_EVENT,
+    MT_ENT_FLEX /* a body's flexible settings: the index is the body's */
 } MtEntityKind;
 
 /* A numeric field whose value is an expression of parameters. Fields are named

@@ -98,6 +98,29 @@ enum {
     X(node, INT, 1, "node", NULL, NONE, 0, 0, 2147483647.0, MT_SF_OPT, NULL, MT_N_("Node"))                          \
     X(spider, REAL, 1, "spider", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_OPT, NULL, MT_N_("Spider radius"))
 
+/* ---- flexible bodies (the `flexible` line; bindings index the body) -------
+ * Beams: length, elements, section (its words sec.0, sec.1: written by the
+ * line's own code after 'section KIND'); material E nu rho (a mesh: where it
+ * has none), shell thickness; the reduction's method and modes; damping:
+ * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'). */
+#define MT_FLEX_SCHEMA(X)                                                                                            \
+    X(length, REAL, 1, "length", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Length"))   \
+    X(elements, INT, 1, "elements", NULL, NONE, 0, 0, 100000, MT_SF_OPT, NULL, MT_N_("Elements"))                   \
+    X(sec, VEC, 2, "sec", "section_1 section_2", LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, mt_xyz_names, \
+      MT_N_("Section"))                                                                                              \
+    X(E, REAL, 1, "E", "e", PRESSURE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Young's modulus"))    \
+    X(nu, REAL, 1, "nu", NULL, NONE, 0.3, 0, 0.5, MT_SF_EXPR | MT_SF_HI_OPEN, NULL, MT_N_("Poisson's ratio"))         \
+    X(rho, REAL, 1, "rho", NULL, DENSITY, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Density"))       \
+    X(thickness, REAL, 1, "thickness", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,              \
+      MT_N_("Shell thickness"))                                                                                      \
+    X(method, ENUM, 1, "method", NULL, NONE, 1, 0, 0, 0, mt_reduce_names, MT_N_("Reduction"))                         \
+    X(modes, INT, 1, "modes", NULL, NONE, 6, 0, 500, 0, NULL, MT_N_("Modes kept"))                                  \
+    X(zeta, REAL, 1, "zeta", NULL, NONE, 0.01, 0, MT_SCHEMA_INF, MT_SF_EXPR, NULL, MT_N_("Modal damping ratio"))    \
+    X(alpha, REAL, 1, "alpha", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL,                        \
+      MT_N_("Rayleigh α (stiffness)"))                                                                              \
+    X(beta, REAL, 1, "beta", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL, MT_N_("Rayleigh β (mass)")) \
+    X(stiffening, FLAG, 1, "stiffening", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL, MT_N_("Geometric stiffening"))
+
 /* The members a row declares in its entity's struct. */
 #define MT_SM_REAL(m, n) double m;
 #define MT_SM_VEC(m, n) double m[n];
@@ -130,6 +153,7 @@ extern const char *const mt_loop_methods[];
 extern const char *const mt_correct_names[];
 extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
+extern const char *const mt_reduce_names[]; /* MtReduceMethod order: free, cb, guyan, attach */
 /* The keywords of the model's other enumerations, in the order of their
  * values, NULL-terminated (mt_catalogue.c): control kinds, event actions,
  * driver levels and laws, reaction parts, energies, couplings, components. */
