@@ -341,16 +341,17 @@ static void add_vec(Fields *f, const char *name, const char *label, int n, const
     }
 }
 
-/* The schema's rows from..to-1 of an entity as fields; rows its density or
- * FE model gives are read-only when `derived`. */
-static void add_rows(Fields *f, MtEntityKind kind, int from, int to, int derived)
+/* The schema's rows from..to-1 of an entity as fields; rows with a flag in
+ * readonly (what a body's density or FE model gives, what a point mass lacks)
+ * are shown, not edited. */
+static void add_rows(Fields *f, MtEntityKind kind, int from, int to, unsigned readonly)
 {
     int n;
     const MtField *rows = mt_schema_fields(kind, &n);
     for (int r = from; r < to && r < n; r++) {
         const MtField *sf = &rows[r];
         int flags = (sf->flags & MT_SF_EXPR) ? MT_FIELD_EXPR : 0;
-        if (derived && (sf->flags & MT_SF_DERIVED)) flags = MT_FIELD_READONLY;
+        if (sf->flags & readonly) flags = MT_FIELD_READONLY;
         switch (sf->type) {
         case MT_ST_VEC: add_vec(f, sf->key, MT_(sf->label), sf->n, sf->values, (MtDim)sf->dim, flags); break;
         case MT_ST_ENUM: add_choice(f, sf->key, MT_(sf->label), sf->values); break;
@@ -408,7 +409,9 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
     case MT_EDIT_BODY: {
         if (index == MT_GROUND) return 0;
         const MtBodySpec *b = &m->body[index];
-        int derived = b->density > 0 || mt_model_body_flex(m, index) >= 0, pos = row_after(MT_ENT_BODY, "position");
+        unsigned derived = (b->density > 0 || mt_model_body_flex(m, index) >= 0 ? MT_SF_DERIVED : 0) |
+                           (b->point_mass ? MT_SF_ROT : 0);
+        int pos = row_after(MT_ENT_BODY, "position");
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add_rows(&f, MT_ENT_BODY, 0, pos, derived);
         add_vec(&f, "orientation", MT_("Rotation"), 3, xyz, MT_DIM_ANGLE, X);

@@ -1495,17 +1495,18 @@ static int at_default(const MtModel *m, MtEntityKind kind, int index, const void
 
 /* The settings of entity (kind, index) whose struct is obj, each as
  * "SEP KEY VALUE" (sep " " on one line, "\n  " in a block); rows the entity
- * writes itself, optional ones at their default and, with skip_derived,
- * those its density or FE model gives are left out. */
+ * writes itself, optional ones at their default and those with a flag in
+ * skip (what a body's density or FE model gives, what a point mass lacks)
+ * are left out. */
 static void write_settings(FILE *out, const MtModel *m, MtEntityKind kind, int index, const void *obj, const char *sep,
-                           int skip_derived)
+                           unsigned skip)
 {
     int n;
     const MtField *rows = mt_schema_fields(kind, &n);
     for (int r = 0; r < n; r++) {
         const MtField *f = &rows[r];
         const void *at = MT_SCHEMA_AT(obj, f);
-        if ((f->flags & MT_SF_OWN) || (skip_derived && (f->flags & MT_SF_DERIVED))) continue;
+        if (f->flags & (MT_SF_OWN | skip)) continue;
         if ((f->flags & MT_SF_OPT) && at_default(m, kind, index, obj, f)) continue;
         switch (f->type) {
         case MT_ST_FLAG:
@@ -1642,7 +1643,8 @@ static void write_bodies(FILE *f, const MtModel *m)
             }
         }
         /* mass, com and inertia are written when typed, not when density or the FE model gives them */
-        write_settings(f, m, MT_ENT_BODY, i, bd, "\n  ", fx >= 0 || bd->density > 0);
+        write_settings(f, m, MT_ENT_BODY, i, bd, "\n  ",
+                       (fx >= 0 || bd->density > 0 ? MT_SF_DERIVED : 0) | (bd->point_mass ? MT_SF_ROT : 0));
         fprintf(f, "\n  orientation ");
         write_orient(f, m, MT_ENT_BODY, i, &bd->ori, bd->rot);
         fputc('\n', f);

@@ -34,7 +34,8 @@ enum {
     MT_SF_NAN = 16,     /* NaN accepted (a value computed later) */
     MT_SF_SHORT = 32,   /* VEC: the first half may be given alone (the rest 0) */
     MT_SF_OWN = 64,     /* read and written by the entity's own text code */
-    MT_SF_DERIVED = 128 /* given by a body's density or FE model when it has one (then not written, read-only) */
+    MT_SF_DERIVED = 128, /* given by a body's density or FE model when it has one (then not written, read-only) */
+    MT_SF_ROT = 256      /* rotational inertia: a point mass has none (then not written, read-only) */
 };
 
 #define MT_SCHEMA_INF 1e308
@@ -68,7 +69,7 @@ enum {
     X(com, VEC, 3, "com", "com_x com_y com_z", LENGTH, 0, -MT_SCHEMA_INF, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_DERIVED,  \
       mt_xyz_names, MT_N_("CoM"))                                                                                                  \
     X(inertia, VEC, 6, "inertia", "ixx iyy izz ixy ixz iyz", INERTIA, 0, -MT_SCHEMA_INF, MT_SCHEMA_INF,              \
-      MT_SF_EXPR | MT_SF_SHORT | MT_SF_DERIVED, mt_inertia_names, MT_N_("Inertia"))                                                  \
+      MT_SF_EXPR | MT_SF_SHORT | MT_SF_DERIVED | MT_SF_ROT, mt_inertia_names, MT_N_("Inertia"))                                                  \
     X(point_mass, FLAG, 1, "point_mass", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL,                                       \
       MT_N_("Point mass (no rotational inertia)"))                                                                   \
     X(pos, VEC, 3, "position", "x y z", LENGTH, 0, -MT_SCHEMA_INF, MT_SCHEMA_INF, MT_SF_EXPR, mt_xyz_names,          \

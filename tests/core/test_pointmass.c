@@ -6,6 +6,7 @@
  * would hold its rotation, and a spin. */
 #include <string.h>
 
+#include "motus/edit.h"
 #include "mt_test.h"
 
 static const double ma = 1.0, Ia = 0.05, la = 0.4, mb = 2.0, L = 0.8, g = 9.81;
@@ -97,6 +98,27 @@ int main(void)
           tr.qb[0], tr.qb[1], tr.qb[2], tr.qb[3]);
     mt_state_free(st);
     mt_system_free(s);
+
+    /* what a point mass lacks is neither written nor editable: no inertia line, inertia fields read-only */
+    MtError perr = {0};
+    MtModel *pm = mt_model_parse(model(text, sizeof text, th0, "spherical", ""), "pm.motus.txt", &perr);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *mem = open_memstream(&out, &outlen);
+    if (pm && mem) mt_model_write(pm, mem, &perr);
+    if (mem) fclose(mem);
+    const char *bob = out ? strstr(out, "body bob") : NULL;
+    const char *end = bob ? strstr(bob, "\nend") : NULL;
+    int has_inertia = 0;
+    for (const char *c = bob; c && c < end; c++) has_inertia |= !strncmp(c, "inertia", 7);
+    CHECK(bob && end && strstr(bob, "point_mass") && !has_inertia, "the bob's block has point_mass and no inertia line");
+    MtFieldInfo fl[MT_FIELD_MAX];
+    int nf = pm ? mt_edit_fields(pm, MT_EDIT_BODY, 1, fl, MT_FIELD_MAX) : 0, ro = 0, seen = 0;
+    for (int k = 0; k < nf; k++)
+        if (!strncmp(fl[k].name, "inertia.", 8)) seen++, ro += (fl[k].flags & MT_FIELD_READONLY) != 0;
+    CHECK(seen == 6 && ro == 6, "the inspector shows the bob's inertia read-only (%d of %d)", ro, seen);
+    free(out);
+    mt_model_free(pm);
 
     /* refusals naming the entity */
     MtError err = {0};
