@@ -73,8 +73,8 @@ int main(void)
     /* a field's text is whole or refused, never cut */
     char expr[1100] = "0";
     for (int i = 0; i < 400; i++) strcat(expr, "+1");
-    char *text = malloc(2048);
-    snprintf(text, 2048, "gravity 0 {-(%s)} 0\nparameter p {%s}\n", expr, expr);
+    char *text = malloc(2 * sizeof expr + 64); /* room for both copies: no truncation to warn about */
+    snprintf(text, 2 * sizeof expr + 64, "gravity 0 {-(%s)} 0\nparameter p {%s}\n", expr, expr);
     MtModel *m = mt_model_parse(text, "t", &err);
     CHECK(m != NULL, "an 801-byte expression is read: %s", err.msg);
     if (m) {
