@@ -87,16 +87,18 @@ static int done(Row *r)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* ",?" n times (after the first "?" of a VALUES list): a static buffer. */
-static const char *qmarks(int n)
+/* "INSERT INTO table(head, the settings' columns) VALUES (?, …)" into sql:
+ * the columns in head (comma-separated), then those of kind's schema rows. */
+static void insert_rows(char *sql, size_t n, const char *table, const char *head, MtEntityKind kind)
 {
-    static char q[512];
-    int k = 0;
-    for (; k < n && 2 * k + 2 < (int)sizeof q; k++) q[2 * k] = ',', q[2 * k + 1] = '?';
-    q[2 * k] = 0;
-    return q;
+    char cols[1024], qs[512];
+    mt_store_rows_columns(kind, ", %s", cols, sizeof cols);
+    mt_store_rows_columns(kind, ", ?", qs, sizeof qs);
+    int len = snprintf(sql, n, "INSERT INTO %s(%s%s) VALUES (?", table, head, cols);
+    for (const char *c = head; *c && len > 0 && (size_t)len + 3 < n; c++)
+        if (*c == ',') len += snprintf(sql + len, n - (size_t)len, ", ?");
+    if (len > 0 && (size_t)len < n) snprintf(sql + len, n - (size_t)len, "%s)", qs);
 }
-
 static int name_index(const char *const *names, int n, const char *s)
 {
     if (!s) return -1;
@@ -206,10 +208,9 @@ static int save_bodies(Save *sv)
 {
     const MtModel *m = sv->m;
     Row *r = &sv->r;
-    char cols[1024], sql[2048];
-    int nc = mt_store_rows_columns(MT_ENT_BODY, ", %s", cols, sizeof cols);
-    snprintf(sql, sizeof sql, "INSERT INTO bodies(id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation%s) VALUES (?%s)",
-             cols, qmarks(11 + nc));
+    char sql[2048];
+    insert_rows(sql, sizeof sql, "bodies",
+                "id, name, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation", MT_ENT_BODY);
     PREP(sql);
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
@@ -227,10 +228,9 @@ static int save_markers(Save *sv)
 {
     const MtModel *m = sv->m;
     Row *r = &sv->r;
-    char cols[1024], sql[2048], ref[2 * MT_NAME_MAX + 2];
-    int nc = mt_store_rows_columns(MT_ENT_MARKER, ", %s", cols, sizeof cols);
-    snprintf(sql, sizeof sql, "INSERT INTO markers(id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33,"
-             " orientation%s) VALUES (?%s)", cols, qmarks(15 + nc));
+    char sql[2048], ref[2 * MT_NAME_MAX + 2];
+    insert_rows(sql, sizeof sql, "markers",
+                "id, body_id, name, x, y, z, r11, r12, r13, r21, r22, r23, r31, r32, r33, orientation", MT_ENT_MARKER);
     PREP(sql);
     for (int i = 0; i < m->nmarker; i++) {
         const MtMarkerSpec *k = &m->marker[i];
@@ -251,10 +251,9 @@ static int save_flexible(Save *sv)
     const MtModel *m = sv->m;
     MtError *err = sv->err;
     Row *r = &sv->r;
-    char cols[1024], sql[2048];
-    int nc = mt_store_rows_columns(MT_ENT_FLEX, ", %s", cols, sizeof cols);
-    snprintf(sql, sizeof sql, "INSERT INTO flexible_bodies(body_id, source, file, section, reduced, marker_nodes%s) VALUES (?%s)",
-             cols, qmarks(5 + nc));
+    char sql[2048];
+    insert_rows(sql, sizeof sql, "flexible_bodies",
+                "body_id, source, file, section, reduced, marker_nodes", MT_ENT_FLEX);
     PREP(sql);
     for (int i = 0; i < m->nflex; i++) {
         static const char *const sources[] = {"mesh", "beam"}, *const sections[] = {"rect", "circle", "tube"};
@@ -318,9 +317,8 @@ static int save_joints(Save *sv)
 {
     const MtModel *m = sv->m;
     Row *r = &sv->r;
-    char cols[1024], sql[2048];
-    int nc = mt_store_rows_columns(MT_ENT_JOINT, ", %s", cols, sizeof cols);
-    snprintf(sql, sizeof sql, "INSERT INTO joints(id, name, type, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(4 + nc));
+    char sql[2048];
+    insert_rows(sql, sizeof sql, "joints", "id, name, type, marker_i, marker_j", MT_ENT_JOINT);
     PREP(sql);
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
@@ -414,9 +412,8 @@ static int save_springs(Save *sv)
 {
     const MtModel *m = sv->m;
     Row *r = &sv->r;
-    char cols[1024], sql[2048];
-    int nc = mt_store_rows_columns(MT_ENT_SPRING, ", %s", cols, sizeof cols);
-    snprintf(sql, sizeof sql, "INSERT INTO springs(id, name, marker_i, marker_j%s) VALUES (?%s)", cols, qmarks(3 + nc));
+    char sql[2048];
+    insert_rows(sql, sizeof sql, "springs", "id, name, marker_i, marker_j", MT_ENT_SPRING);
     PREP(sql);
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *sp = &m->spring[i];
