@@ -487,13 +487,6 @@ MtStatus mt_model_check_shapes(const MtModel *m, MtError *err)
     return MT_OK;
 }
 
-/* The schema's checks of entity (kind, index), named "body 'arm'" (what_fmt, translated). */
-static MtStatus check_rows(const MtModel *m, MtEntityKind kind, int index, const char *what_fmt, const char *name, MtError *err)
-{
-    char what[MT_NAME_MAX + 64];
-    snprintf(what, sizeof what, what_fmt, name);
-    return mt_schema_check(m, kind, index, what, err);
-}
 
 /* mt_model_validate's checks of named tables, gravity and shapes. */
 static MtStatus check_world(const MtModel *m, MtError *err)
@@ -509,7 +502,7 @@ static MtStatus check_bodies(const MtModel *m, MtError *err)
 {
     for (int i = 0; i < m->nbody; i++) {
         const MtBodySpec *b = &m->body[i];
-        if (check_rows(m, MT_ENT_BODY, i, MT_("body '%s'"), b->name, err)) return err->code;
+        if (mt_schema_check(m, MT_ENT_BODY, i, MT_N_("body '%s'"), b->name, err)) return err->code;
         if (!finite_all(b->rot, 9))
             return mt_error_set(err, MT_ERR_MODEL, b->name, MT_("body '%s': orientation is not a proper rotation"), b->name);
         if (b->point_mass) { /* no rotational inertia to check; nothing may turn it */
@@ -558,7 +551,7 @@ static MtStatus check_markers_joints(const MtModel *m, MtError *err)
     }
     for (int i = 0; i < m->njoint; i++) {
         const MtJointSpec *j = &m->joint[i];
-        if (check_rows(m, MT_ENT_JOINT, i, MT_("joint '%s'"), j->name, err)) return err->code;
+        if (mt_schema_check(m, MT_ENT_JOINT, i, MT_N_("joint '%s'"), j->name, err)) return err->code;
         for (int e = 0; e < 2; e++) { /* a point mass has no rotation for a joint to hold */
             int bd = m->marker[e ? j->mj : j->mi].body;
             int ok = j->type == MT_JOINT_SPHERICAL || j->type == MT_JOINT_INLINE || j->type == MT_JOINT_INPLANE ||
@@ -626,7 +619,7 @@ static MtStatus check_springs_couplings(const MtModel *m, MtError *err)
 {
     for (int i = 0; i < m->nspring; i++) {
         const MtSpringSpec *s = &m->spring[i];
-        if (check_rows(m, MT_ENT_SPRING, i, MT_("spring '%s'"), s->name, err)) return err->code;
+        if (mt_schema_check(m, MT_ENT_SPRING, i, MT_N_("spring '%s'"), s->name, err)) return err->code;
         if (m->marker[s->mi].body == m->marker[s->mj].body)
             return mt_error_set(err, MT_ERR_MODEL, s->name, MT_("spring '%s': both ends are on the same body"), s->name);
     }
@@ -769,6 +762,6 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     if (check_world(m, err) || check_bodies(m, err) || check_markers_joints(m, err) || check_drivers(m, err) ||
         check_springs_couplings(m, err) || check_forces(m, err) || check_sensors_controls_events(m, err))
         return err->code;
-    if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", err)) return err->code;
+    if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", NULL, err)) return err->code;
     return MT_OK;
 }

@@ -224,16 +224,6 @@ static int orientation(Parser *p, const char *entity, int i, MtEntityKind kind, 
     return rc ? perr(p, entity, "'%s': %s", entity, mt_orient_problem(rc)) : 0;
 }
 
-/* The schema's keywords of an ENUM row, "a, b or c", for messages. */
-static const char *enum_list(const MtField *f, char *buf, size_t n)
-{
-    int c = mt_schema_enum_count(f);
-    buf[0] = 0;
-    for (int i = 0; i < c; i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i == 0 ? "" : i == c - 1 ? MT_(" or ") : ", ", f->values[i]);
-    return buf;
-}
-
 /* perr for functions that return a count: -1 */
 #define PERR1(...) (perr(__VA_ARGS__), -1)
 
@@ -254,7 +244,7 @@ static int setting(Parser *p, MtEntityKind kind, int index, void *obj, const cha
     case MT_ST_ENUM: {
         int x = mt_schema_enum_find(f, v);
         char list[256];
-        if (x < 0) return PERR1(p, entity, MT_("%s: %s takes %s, not '%s'"), entity, f->key, enum_list(f, list, sizeof list), v);
+        if (x < 0) return PERR1(p, entity, MT_("%s: %s takes %s, not '%s'"), entity, f->key, mt_schema_enum_list(f, list, sizeof list), v);
         *(int *)at = x;
         return 2;
     }
@@ -516,8 +506,6 @@ static int marker_ref(Parser *p, MtModel *m, const char *entity, const char *ref
     if (*out < 0) return perr(p, entity, MT_("'%s': unknown marker '%s' (write body.marker; define the body before it is used)"), entity, ref);
     return 0;
 }
-
-static int solver_line(Parser *p, MtModel *m) { return settings(p, MT_ENT_SOLVER, 0, &m->solver, "solver", 1); }
 
 /* A line of a table block: numbers, the points x y x y … in order. */
 static int table_line(Parser *p)
@@ -1231,10 +1219,11 @@ static int statement_force(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* solver KEY VALUE … */
 static int statement_solver(Parser *p, MtModel *m, int *block)
 {
     (void)block;
-    return solver_line(p, m);
+    return settings(p, MT_ENT_SOLVER, 0, &m->solver, "solver", 1);
 }
 
 /* The statements of the top level and who reads them. */

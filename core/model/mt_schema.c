@@ -143,6 +143,15 @@ const char *mt_schema_enum_name(const MtField *f, int v)
     return v >= 0 && v < mt_schema_enum_count(f) ? f->values[v] : "?";
 }
 
+const char *mt_schema_enum_list(const MtField *f, char *buf, size_t n)
+{
+    int c = mt_schema_enum_count(f);
+    buf[0] = 0;
+    for (int i = 0; i < c; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i == 0 ? "" : i == c - 1 ? MT_(" or ") : ", ", f->values[i]);
+    return buf;
+}
+
 int mt_schema_ncols(const MtField *f) { return f->type == MT_ST_VEC ? f->n : 1; }
 
 const char *mt_schema_column(const MtField *f, int k, char *buf, size_t n)
@@ -182,7 +191,29 @@ static int inside(const MtField *f, double v)
     return 1;
 }
 
-MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const char *what, MtError *err)
+/* The message of row f's value (component k, or an int v) outside its
+ * interval, the entity named by what_fmt (untranslated: MT_N_) and name. */
+static MtStatus out_of_range(const MtField *f, int k, double x, int v, const char *what_fmt, const char *name, MtError *err)
+{
+    char what[MT_NAME_MAX + 64], iv[96], key[40];
+    snprintf(what, sizeof what, MT_(what_fmt), name);
+    interval(f, iv, sizeof iv);
+    switch (f->type) {
+    case MT_ST_REAL:
+    case MT_ST_VEC:
+        if (f->type == MT_ST_VEC) snprintf(key, sizeof key, "%s.%s", f->key, f->values ? f->values[k] : "?");
+        else snprintf(key, sizeof key, "%s", f->key);
+        return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) must lie in %s, not %s"), what, key, MT_(f->label), iv,
+                            MT_DOUBLE_STR(x));
+    case MT_ST_ENUM:
+        return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) has no value number %d"), what, f->key, MT_(f->label), v);
+    default:
+        return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) must be a whole number in %s, not %d"), what, f->key,
+                            MT_(f->label), iv, v);
+    }
+}
+
+MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const char *what_fmt, const char *name, MtError *err)
 {
     int n;
     const MtField *rows = mt_schema_fields(kind, &n);
@@ -191,33 +222,21 @@ MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const c
     for (int i = 0; i < n; i++) {
         const MtField *f = &rows[i];
         const void *p = MT_SCHEMA_AT(obj, f);
-        char iv[96];
-        interval(f, iv, sizeof iv);
         switch (f->type) {
         case MT_ST_REAL:
         case MT_ST_VEC:
-            for (int k = 0; k < mt_schema_ncols(f); k++) {
-                double v = ((const double *)p)[k];
-                if (inside(f, v)) continue;
-                char name[40];
-                if (f->type == MT_ST_VEC) snprintf(name, sizeof name, "%s.%s", f->key, f->values ? f->values[k] : "?");
-                else snprintf(name, sizeof name, "%s", f->key);
-                return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) must lie in %s, not %s"), what, name,
-                                    MT_(f->label), iv, MT_DOUBLE_STR(v));
-            }
+            for (int k = 0; k < mt_schema_ncols(f); k++)
+                if (!inside(f, ((const double *)p)[k])) return out_of_range(f, k, ((const double *)p)[k], 0, what_fmt, name, err);
             break;
         case MT_ST_INT:
         case MT_ST_FLAG: {
             int v = *(const int *)p;
-            if (v < f->lo || v > f->hi)
-                return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) must be a whole number in %s, not %d"), what, f->key,
-                                    MT_(f->label), iv, v);
+            if (v < f->lo || v > f->hi) return out_of_range(f, 0, 0, v, what_fmt, name, err);
             break;
         }
         case MT_ST_ENUM: {
             int v = *(const int *)p;
-            if (v < 0 || v >= mt_schema_enum_count(f))
-                return mt_error_set(err, MT_ERR_MODEL, what, MT_("%s: %s (%s) has no value number %d"), what, f->key, MT_(f->label), v);
+            if (v < 0 || v >= mt_schema_enum_count(f)) return out_of_range(f, 0, 0, v, what_fmt, name, err);
             break;
         }
         case MT_ST_TEXT: break;
@@ -239,10 +258,9 @@ MtStatus mt_schema_set_text(MtModel *m, MtEntityKind kind, int index, const char
     case MT_ST_ENUM: {
         int v = mt_schema_enum_find(f, text);
         if (v < 0) {
-            char list[256] = "";
-            for (int i = 0; i < mt_schema_enum_count(f); i++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", f->values[i]);
-            return mt_error_set(err, MT_ERR_ARG, what, MT_("%s: %s takes %s, not '%s'"), what, key, list, text);
+            char list[256];
+            return mt_error_set(err, MT_ERR_ARG, what, MT_("%s: %s takes %s, not '%s'"), what, key,
+                                mt_schema_enum_list(f, list, sizeof list), text);
         }
         *(int *)at = v;
         return MT_OK;

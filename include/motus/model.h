@@ -698,10 +698,14 @@ void mt_schema_copy(MtEntityKind kind, void *dst, const void *src);
  * none); the keyword of a value ("?" when out of range). */
 int mt_schema_enum_count(const MtField *f);
 int mt_schema_enum_find(const MtField *f, const char *word);
+/* The keywords as "a, b or c" in buf (for messages); returns buf. */
+const char *mt_schema_enum_list(const MtField *f, char *buf, size_t n);
 const char *mt_schema_enum_name(const MtField *f, int v);
 /* Every row of an entity finite (unless NAN), inside its interval, a known
- * keyword; else err: "WHAT: KEY (label) must lie in [lo, hi], not V". */
-MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const char *what, MtError *err);
+ * keyword; else err: "WHAT: KEY (label) must lie in [lo, hi], not V", WHAT
+ * being what_fmt (marked MT_N_, translated here) with name ("body '%s'"),
+ * formatted only then. */
+MtStatus mt_schema_check(const MtModel *m, MtEntityKind kind, int index, const char *what_fmt, const char *name, MtError *err);
 /* Sets setting key ("xi", "com.1", "method") of entity (kind, index) from
  * text: a keyword, a whole number, on/off, a plain number, text. MT_OK, or
  * MT_ERR_ARG with err naming what ("solver") and the setting. */
