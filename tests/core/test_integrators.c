@@ -105,22 +105,7 @@ static void trace_reset(Trace *tr, int joint, int body)
 static double period_of(const Trace *tr)
 {
     double c[3];
-    int k = 0;
-    for (int i = 0; i + 1 < tr->n && k < 3; i++) {
-        if (!(tr->th[i] > 0 && tr->th[i + 1] <= 0)) continue;
-        double h = tr->t[i + 1] - tr->t[i], s = tr->th[i] / (tr->th[i] - tr->th[i + 1]);
-        for (int it = 0; it < 50; it++) {
-            double s2 = s * s, s3 = s2 * s;
-            double f = (2 * s3 - 3 * s2 + 1) * tr->th[i] + (s3 - 2 * s2 + s) * h * tr->thd[i] +
-                       (-2 * s3 + 3 * s2) * tr->th[i + 1] + (s3 - s2) * h * tr->thd[i + 1];
-            double df = (6 * s2 - 6 * s) * tr->th[i] + (3 * s2 - 4 * s + 1) * h * tr->thd[i] +
-                        (-6 * s2 + 6 * s) * tr->th[i + 1] + (3 * s2 - 2 * s) * h * tr->thd[i + 1];
-            double ds = f / df;
-            s -= ds;
-            if (fabs(ds) < 1e-16) break;
-        }
-        c[k++] = tr->t[i] + s * h;
-    }
+    int k = mt_test_down_crossings(tr->t, tr->th, tr->thd, tr->n, c, 3);
     return k == 3 ? 0.5 * (c[2] - c[0]) : NAN;
 }
 

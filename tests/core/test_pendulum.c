@@ -20,29 +20,6 @@ static int record(void *user, MtState *st)
     return 0;
 }
 
-/* Times where θ crosses zero downwards, located on the cubic Hermite
- * interpolant of (θ, θ̇) between frames (interpolation error ~ h⁴θ''''/384). */
-static int crossings(const Trace *tr, double *out, int max)
-{
-    int k = 0;
-    for (int i = 0; i + 1 < tr->n && k < max; i++) {
-        if (!(tr->th[i] > 0 && tr->th[i + 1] <= 0)) continue;
-        double h = tr->t[i + 1] - tr->t[i], s = tr->th[i] / (tr->th[i] - tr->th[i + 1]);
-        for (int it = 0; it < 50; it++) { /* Newton on the Hermite cubic in s ∈ [0,1] */
-            double s2 = s * s, s3 = s2 * s;
-            double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
-            double d00 = 6 * s2 - 6 * s, d10 = 3 * s2 - 4 * s + 1, d01 = -6 * s2 + 6 * s, d11 = 3 * s2 - 2 * s;
-            double f = h00 * tr->th[i] + h10 * h * tr->thd[i] + h01 * tr->th[i + 1] + h11 * h * tr->thd[i + 1];
-            double df = d00 * tr->th[i] + d10 * h * tr->thd[i] + d01 * tr->th[i + 1] + d11 * h * tr->thd[i + 1];
-            double ds = f / df;
-            s -= ds;
-            if (fabs(ds) < 1e-16) break;
-        }
-        out[k++] = tr->t[i] + s * h;
-    }
-    return k;
-}
-
 static double period(double theta0, const char *method, double step, double rtol, Trace *tr)
 {
     char text[2048];
@@ -60,7 +37,7 @@ static double period(double theta0, const char *method, double step, double rtol
     MtState *st = mt_test_run(s, record, tr, &stats);
     printf("  %s: %ld steps, %ld evaluations, constraint violation %.2g\n", method, stats.steps, stats.evals, stats.gmax);
     double c[4];
-    int n = crossings(tr, c, 4);
+    int n = mt_test_down_crossings(tr->t, tr->th, tr->thd, tr->n, c, 4);
     mt_state_free(st);
     mt_system_free(s);
     CHECK(n >= 3, "expected 3 downward zero crossings, found %d", n);

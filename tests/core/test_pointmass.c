@@ -28,38 +28,6 @@ static int record(void *user, MtState *st)
     return 0;
 }
 
-/* Downward zero crossings of θ on the cubic Hermite interpolant between frames. */
-static int crossings(const Trace *tr, double *out, int max)
-{
-    int k = 0;
-    for (int i = 0; i + 1 < tr->n && k < max; i++) {
-        if (!(tr->th[i] > 0 && tr->th[i + 1] <= 0)) continue;
-        double h = tr->t[i + 1] - tr->t[i], s = tr->th[i] / (tr->th[i] - tr->th[i + 1]);
-        for (int it = 0; it < 50; it++) {
-            double s2 = s * s, s3 = s2 * s;
-            double f = (2 * s3 - 3 * s2 + 1) * tr->th[i] + (s3 - 2 * s2 + s) * h * tr->thd[i] + (-2 * s3 + 3 * s2) * tr->th[i + 1] +
-                       (s3 - s2) * h * tr->thd[i + 1];
-            double df = (6 * s2 - 6 * s) * tr->th[i] + (3 * s2 - 4 * s + 1) * h * tr->thd[i] + (-6 * s2 + 6 * s) * tr->th[i + 1] +
-                        (3 * s2 - 2 * s) * h * tr->thd[i + 1];
-            double ds = f / df;
-            s -= ds;
-            if (fabs(ds) < 1e-16) break;
-        }
-        out[k++] = tr->t[i] + s * h;
-    }
-    return k;
-}
-
-static double agm(double a, double b)
-{
-    for (int i = 0; i < 60 && fabs(a - b) > 1e-17 * a; i++) {
-        double t = 0.5 * (a + b);
-        b = sqrt(a * b);
-        a = t;
-    }
-    return a;
-}
-
 static const char *model(char *text, size_t n, double th0, const char *bob_joint, const char *extra)
 {
     double c = cos(th0), s = sin(th0);
@@ -82,13 +50,13 @@ int main(void)
     char text[4096];
     const double th0 = 2 * M_PI / 3;
     const double I = Ia + ma * la * la + mb * L * L, Mgl = g * (ma * la + mb * L);
-    const double Tex = 2 * M_PI * sqrt(I / Mgl) / agm(1, cos(th0 / 2));
+    const double Tex = 2 * M_PI * sqrt(I / Mgl) / mt_test_agm(1, cos(th0 / 2));
 
     MtSystem *s = mt_test_system(model(text, sizeof text, th0, "spherical", ""));
     MtRunStats stats;
     MtState *st = mt_test_run(s, record, &tr, &stats);
     double c[4];
-    int n = crossings(&tr, c, 4);
+    int n = mt_test_down_crossings(tr.t, tr.th, tr.thd, tr.n, c, 4);
     CHECK(n >= 3, "three downward crossings (found %d)", n);
     double T = n >= 3 ? 0.5 * (c[2] - c[0]) : NAN;
     printf("  dp54 rtol 1e-11: %ld evaluations, period %.15g s, closed form %.15g s, relative error %.2g\n", stats.evals, T,
