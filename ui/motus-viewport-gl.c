@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-gl-driver.h"
 #include "motus-gl-view.h"
 #include "motus-i18n.h"
 #include "motus-plot-axis.h"
@@ -344,7 +343,6 @@ void motus_viewport_gl_realize(GtkGLArea *area, gpointer data)
         motus_viewport_hud_refresh(self);
         return;
     }
-    motus_gl_driver_hold(1); /* sanitizer builds: the driver's leaks named at exit (motus-gl-driver.h) */
     GError *error = NULL;
     self->prog_mesh = link_program(RES "mesh.vert", RES "mesh.frag", NULL, &error);
     if (self->prog_mesh) self->prog_pick = link_program(RES "mesh.vert", RES "pick.frag", NULL, &error);
