@@ -39,12 +39,6 @@ static const char *const geom_kinds[MT_CONTACT_NGEOM] = {"sphere-plane",  "point
                                                          "sphere-sphere", "point-sphere", "box-sphere"};
 
 /* Index in p of bushing matrix entry (i, j) of K (c = 0) or C (c = 1), 0-based. */
-int mt_bushing_index(int c, int i, int j)
-{
-    if (i == j) return 6 * c + i;
-    return 12 + 30 * c + 5 * i + (j < i ? j : j - 1);
-}
-
 const char *mt_force_kind_name(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? force_kinds[k] : "?"; }
 const char *const *mt_force_param_names(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? force_params[k] : actuator_p; }
 const char *mt_contact_geom_name(MtContactGeom g) { return (g >= 0 && g < MT_CONTACT_NGEOM) ? geom_kinds[g] : "?"; }

@@ -610,7 +610,10 @@ const char *mt_sensor_kind_label(MtSensorKind k);
 const char *mt_shape_kind_label(MtShapeKind k);
 /* Index in MtForceSpec.p of entry (i, j) (0-based, x y z rx ry rz) of a
  * bushing's stiffness (c = 0) or damping (c = 1) matrix. */
-int mt_bushing_index(int c, int i, int j);
+static inline int mt_bushing_index(int c, int i, int j)
+{
+    return i == j ? 6 * c + i : 12 + 30 * c + 5 * i + (j < i ? j : j - 1);
+}
 const char *mt_couple_kind_label(MtCoupleKind k);
 /* What the inspector shows for a choice of a field (the joint type
  * "revolute", a driver's law "rate" → "constant rate", an integrator "dp54" →
