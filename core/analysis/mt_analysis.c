@@ -9,6 +9,8 @@
  * before the iterations start. */
 #include "motus/analysis.h"
 
+#include "motus/flexview.h"
+
 #include <lapacke.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1244,6 +1246,22 @@ MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *inf
     if (!rc) ctx_store(&c, st);
     ctx_free(&c);
     return rc;
+}
+
+int mt_state_flex_elastic(const MtState *st, int b, double *umax, double *smax)
+{
+    const MtSystem *s = st->sys;
+    int N = mt_body_modes(s, b);
+    if (!N) return 0;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    const double *w = st->q + 7 * s->nbody + f->moff;
+    double rig[6];
+    mt_flexview_support_motion(f->fb, w, rig);
+    if (umax) *umax = mt_flexview_field(f->fb, w, rig, MT_FLEXFIELD_DISPLACEMENT, NULL);
+    if (smax)
+        *smax = mt_flexview_has_field(f->fb, MT_FLEXFIELD_VONMISES) ? mt_flexview_field(f->fb, w, rig, MT_FLEXFIELD_VONMISES, NULL)
+                                                                     : NAN;
+    return N;
 }
 
 /* ---- modes ------------------------------------------------------------------ */

@@ -82,6 +82,16 @@ typedef struct {
  * too: info->negative tells. opt may be NULL (defaults). */
 MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *info, MtError *err);
 
+/* The elastic state of body b at st's configuration (after mt_statics: the
+ * static deformation): returns its number of modal coordinates (0 for a rigid
+ * body, and then nothing is written). *umax is the largest elastic
+ * displacement of its surface relative to its supports (m; as the view shows
+ * it, motus/flexview.h), *smax the largest von Mises stress over its surface
+ * (Pa; NAN when its reduction has no modal stresses — beams). Either pointer
+ * may be NULL. Per-vertex fields: mt_flexview_field with the modal
+ * coordinates st->q holds after the rigid ones. */
+int mt_state_flex_elastic(const MtState *st, int b, double *umax, double *smax);
+
 /* ---- linearisation: eigenfrequencies and mode shapes --------------------------- */
 
 typedef enum {
