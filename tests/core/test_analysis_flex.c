@@ -79,7 +79,7 @@ static void check_freq(const MtModes *md, double betaL, double I, const char *wh
     if (k >= 0) CHECK_REL(md->mode[k].freq, f, 1e-3, msg);
 }
 
-static void beam_model(char *text, size_t n, const char *joint)
+static void beam_model(char *text, size_t n, const char *joint, int gravity)
 {
     snprintf(text, n,
              "gravity 0 %s 0\n"
@@ -89,7 +89,7 @@ static void beam_model(char *text, size_t n, const char *joint)
              " marker root node 1\n marker tip node %d\n"
              "end\n"
              "joint hold %s beam.root ground.base\n",
-             strcmp(joint, "fixed") ? "0" : "-9.81", bL, BEAM_ELEMENTS, bB, bH, bE, brho, BEAM_MODES, BEAM_ELEMENTS + 1,
+             gravity ? "-9.81" : "0", bL, BEAM_ELEMENTS, bB, bH, bE, brho, BEAM_MODES, BEAM_ELEMENTS + 1,
              joint);
 }
 
@@ -100,7 +100,7 @@ static void test_cantilever(void)
     printf("-- steel cantilever %g m, %g x %g mm, %d beam elements, Craig-Bampton %d modes: statics and modes\n", bL,
            bB * 1e3, bH * 1e3, BEAM_ELEMENTS, BEAM_MODES);
     char text[1024];
-    beam_model(text, sizeof text, "fixed");
+    beam_model(text, sizeof text, "fixed", 1);
     MtSystem *s;
     MtState *st = state_of(text, &s);
     MtStaticsInfo in;
@@ -152,7 +152,7 @@ static void test_hinged(void)
 {
     printf("-- the same beam on a revolute joint about z, no gravity\n");
     char text[1024];
-    beam_model(text, sizeof text, "revolute");
+    beam_model(text, sizeof text, "revolute", 0);
     MtSystem *s;
     MtState *st = state_of(text, &s);
     MtModes *md = modes_or_die(st, 1);
@@ -166,6 +166,28 @@ static void test_hinged(void)
     check_freq(md, 7.068582745, Iz, "in-plane bending, pinned-free");
     check_freq(md, 1.875104069, Iy, "out-of-plane bending, clamped-free");
     check_freq(md, 4.694091133, Iy, "out-of-plane bending, clamped-free");
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+
+    /* under gravity, built horizontal: it hangs down and swings as a
+     * pendulum; the rigid bar's √(m g L/2 / I) bounds the frequency from
+     * above (elasticity only adds freedom), and the bar is stiff enough that
+     * the bound is within 1e-3 (its first bending mode is 36 times faster) */
+    printf("-- the same beam on its hinge under gravity, built horizontal: statics and the pendulum mode\n");
+    beam_model(text, sizeof text, "revolute", 1);
+    st = state_of(text, &s);
+    md = modes_or_die(st, 1);
+    double ang = mt_joint_coordinate(st, st->q, 0);
+    CHECK_ABS(ang, -M_PI / 2, 1e-9, "statics: the beam hangs straight down (hinge angle) [rad]");
+    const double m = brho * bB * bH * bL, Ip = m * (bL * bL / 3 + bB * bB / 12), fr = sqrt(m * g * bL / 2 / Ip) / (2 * M_PI);
+    CHECK(md->nmode > 1 && md->mode[0].kind == MT_MODE_OSCILLATORY, "the pendulum mode comes first");
+    if (md->nmode > 1) {
+        printf("   pendulum %.12g Hz, rigid bar %.12g Hz: %.3g below; next mode %.6g Hz\n", md->mode[0].freq, fr,
+               1 - md->mode[0].freq / fr, md->mode[1].freq);
+        CHECK(md->mode[0].freq <= fr * (1 + 1e-12), "the flexible pendulum is no faster than the rigid bar");
+        CHECK_REL(md->mode[0].freq, fr, 1e-3, "pendulum frequency vs the rigid bar sqrt(m g L/2 / I) [Hz]");
+    }
     mt_modes_free(md);
     mt_state_free(st);
     mt_system_free(s);
