@@ -3,9 +3,13 @@
  *   a clamped steel cantilever of beam elements: the static tip sag under
  *   gravity against Euler–Bernoulli q L⁴ / 8EI, the first three bending
  *   frequencies in both planes against β L = 1.8751, 4.6941, 7.8548;
+ *   without gravity and with Rayleigh damping D = αK, every mode's damping
+ *   ratio α ω / 2;
  *   the same beam on a revolute joint (no gravity): one free rotation, the
  *   in-plane bending of the pinned-free beam (β L = 3.9266, 7.0686) and the
  *   out-of-plane bending of the clamped-free one;
+ *   on its hinge under gravity, built horizontal: it hangs down and swings
+ *   just below the rigid bar's frequency (an upper bound);
  *   a tet10 block cantilever: the von Mises stress at the static position
  *   against M c / I at mid-span (where the moment is statically determined);
  *   point masses: a bob on a distance joint hangs straight down and swings
@@ -141,6 +145,34 @@ static void test_cantilever(void)
     CHECK(fabs(tip1.p[2] - tip.p[2]) > 100 * fabs(root1.p[2] - root.p[2]) && fabs(tip1.p[2] - tip.p[2]) > 1e-4,
           "mt_modes_configuration: the first mode moves the tip across the thin side, the clamped root stays");
     free(qm);
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+/* ---- stiffness-proportional damping: every mode's ζ = α ω / 2 ---------------------- */
+
+static void test_rayleigh(void)
+{
+    printf("-- the cantilever without gravity, Rayleigh damping D = alpha K: damping ratio of each mode\n");
+    const double alpha = 1e-4;
+    char text[1024];
+    beam_model(text, sizeof text, "fixed", 0);
+    char *z = strstr(text, "zeta 0");
+    if (!z) { CHECK(0, "model text"); return; }
+    char tail[512];
+    snprintf(tail, sizeof tail, "rayleigh %g 0%s", alpha, z + strlen("zeta 0"));
+    strcpy(z, tail);
+    MtSystem *s;
+    MtState *st = state_of(text, &s);
+    MtModes *md = modes_or_die(st, 1);
+    /* the elastic and the damping forces both act on the modal coordinates
+     * alone, so D = αK damps every mode of the linearised system at α ω / 2 */
+    for (int k = 0; k < 4 && k < md->nmode; k++) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "mode %d (%.6g Hz): damping ratio vs alpha omega / 2", k + 1, md->mode[k].freq);
+        CHECK_REL(md->mode[k].zeta, alpha * 2 * M_PI * md->mode[k].freq / 2, 1e-9, msg);
+    }
     mt_modes_free(md);
     mt_state_free(st);
     mt_system_free(s);
@@ -305,6 +337,7 @@ static void test_point_pendulum(void)
 int main(void)
 {
     test_cantilever();
+    test_rayleigh();
     test_hinged();
     test_block_stress();
     test_point_pendulum();
