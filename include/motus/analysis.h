@@ -15,7 +15,11 @@
  *
  * In statics and modes every driver holds its coordinate where it is at the
  * start time (a driver at velocity or acceleration level holds the coordinate
- * at its initial value): a driven joint is locked. Dense linear algebra
+ * at its initial value): a driven joint is locked. Flexible bodies take part with
+ * their modal coordinates (elastic forces, modal damping, the modal columns
+ * of the constraints, the mass matrix of the dynamics); a point mass's
+ * rotation is no unknown and no coordinate (docs/analyses.md, "Flexible
+ * bodies and point masses"). Dense linear algebra
  * (LAPACK); the cost grows with the cube of 6·bodies + equations, meant for
  * mechanisms of up to a few hundred bodies. */
 #ifndef MOTUS_ANALYSIS_H
