@@ -680,14 +680,33 @@ static MtStatus need_holonomic(const MtSystem *s, const char *what, MtError *err
  * the inertia of the motion; it is only a stopping test). */
 static double unbalance(Lin *L)
 {
+    const MtSystem *s = L->s;
     MtState *st = L->st;
     int nx = L->nx;
-    mass_dense(L, st->q);
-    double big = 0, *f = L->fm; /* M·u̇ */
-    for (int i = 0; i < nx; i++) {
-        double v = 0;
-        for (int j = 0; j < nx; j++) v += L->Mf[IDX(i, j, nx)] * st->acc[j];
-        f[i] = v;
+    double big = 0, *f = L->fm; /* M·u̇ per body (the evaluation staged R and the flexible factors) */
+    for (int b = 0; b < L->nb; b++) {
+        double Jw[9];
+        mt_v3_scale(f + 6 * b, st->acc + 6 * b, s->mass[b]);
+        mt_m3_rotate_sym(Jw, st->R + 9 * b, s->Jc + 9 * b);
+        mt_m3_mulv(f + 6 * b + 3, Jw, st->acc + 6 * b + 3);
+    }
+    for (int k = 0; k < s->nflex; k++) { /* M x = L (Lᵀ x) with the body's factor */
+        const MtFlexSys *fl = &s->flex[k];
+        const double *Lf = st->fmat + fl->moffm;
+        int d = fl->d;
+        double *y = st->fwork; /* dmax × 12 scratch of the engine, free between evaluations */
+#define GI(i) ((i) < 6 ? 6 * fl->body + (i) : 6 * L->nb + fl->moff + (i) - 6)
+        for (int j = 0; j < d; j++) {
+            double v = 0;
+            for (int i = j; i < d; i++) v += Lf[i + (size_t)d * j] * st->acc[GI(i)];
+            y[j] = v;
+        }
+        for (int i = 0; i < d; i++) {
+            double v = 0;
+            for (int j = 0; j <= i; j++) v += Lf[i + (size_t)d * j] * y[j];
+            f[GI(i)] = v;
+        }
+#undef GI
     }
     for (int b = 0; b < L->nb; b++)
         big = fmax(big, fmax(mt_v3_norm(f + 6 * b) / L->F, mt_v3_norm(f + 6 * b + 3) / (L->F * L->L)));

@@ -222,6 +222,18 @@ static void test_hinged(void)
     }
     mt_modes_free(md);
     mt_state_free(st);
+
+    /* downhill first (dynamic relaxation, its explicit steps below the period of the fastest mode), then Newton */
+    st = mt_state_new(s, NULL);
+    MtStaticsOptions opt = {0};
+    opt.relax_first = 1;
+    MtStaticsInfo in;
+    MtError err = {0};
+    MtStatus rc = mt_statics(st, &opt, &in, &err);
+    CHECK(rc == MT_OK && in.relax_steps > 0, "statics --relax: %s (%ld relaxation steps, %d Newton iterations)",
+          rc ? err.msg : "ok", in.relax_steps, in.iterations);
+    CHECK_ABS(mt_joint_coordinate(st, st->q, 0), -M_PI / 2, 1e-9, "statics --relax: hinge angle [rad]");
+    mt_state_free(st);
     mt_system_free(s);
 }
 
