@@ -3,6 +3,9 @@
  *   a clamped steel cantilever of beam elements: the static tip sag under
  *   gravity against Euler–Bernoulli q L⁴ / 8EI, the first three bending
  *   frequencies in both planes against β L = 1.8751, 4.6941, 7.8548;
+ *   with a point mass on a spherical joint at its tip: the sag adds
+ *   m g L³ / 3EI, the first frequencies follow the tip-mass equation
+ *   1 + cos βL cosh βL + μ βL (cos βL sinh βL − sin βL cosh βL) = 0;
  *   without gravity and with Rayleigh damping D = αK, every mode's damping
  *   ratio α ω / 2;
  *   the same beam on a revolute joint (no gravity): one free rotation, the
@@ -145,6 +148,63 @@ static void test_cantilever(void)
     CHECK(fabs(tip1.p[2] - tip.p[2]) > 100 * fabs(root1.p[2] - root.p[2]) && fabs(tip1.p[2] - tip.p[2]) > 1e-4,
           "mt_modes_configuration: the first mode moves the tip across the thin side, the clamped root stays");
     free(qm);
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
+/* ---- a cantilever with a point mass at its tip ----------------------------------------- */
+
+/* Lowest root x = βL of the clamped beam with a tip mass μ·ρAL (no rotary
+ * inertia): 1 + cos x cosh x + μ x (cos x sinh x − sin x cosh x) = 0, by
+ * bisection on (0.5, 1.8752]. */
+static double tip_mass_root(double mu)
+{
+    double lo = 0.5, hi = 1.8752;
+    for (int it = 0; it < 200; it++) {
+        double x = 0.5 * (lo + hi);
+        double fx = 1 + cos(x) * cosh(x) + mu * x * (cos(x) * sinh(x) - sin(x) * cosh(x));
+        if (fx > 0) lo = x;
+        else hi = x;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static void test_tip_mass(void)
+{
+    const double mu = 0.2, mbeam = brho * bB * bH * bL, mt = mu * mbeam;
+    printf("-- the cantilever with a point mass of %.4g kg (%.2g of the beam's) on a spherical joint at its tip\n", mt, mu);
+    char text[1536], beam[1024];
+    beam_model(beam, sizeof beam, "fixed", 1);
+    snprintf(text, sizeof text, "%sbody bob\n mass %.17g\n point_mass\n position %g 0 0\n marker c\nend\njoint carry spherical bob.c beam.tip\n",
+             beam, mt, bL);
+    MtSystem *s;
+    MtState *st = state_of(text, &s);
+    MtModes *md = modes_or_die(st, 1);
+    const double q = brho * bB * bH * g, Iz = bH * bB * bB * bB / 12, Iy = bB * bH * bH * bH / 12;
+    double want = -(q * pow(bL, 4) / 8 + mt * g * pow(bL, 3) / 3) / (bE * Iz);
+    MtMk tip, root;
+    mt_stage_bodies(st, st->q);
+    mt_marker_eval(st, st->q, st->u, mt_model_find_marker(s->model, "beam.tip"), &tip);
+    mt_marker_eval(st, st->q, st->u, mt_model_find_marker(s->model, "beam.root"), &root);
+    CHECK_REL(tip.p[1] - root.p[1], want, 1e-3, "static tip sag vs q L^4 / 8EI + m g L^3 / 3EI [m]");
+    CHECK_REL(st->q[7 + 1], tip.p[1], 1e-12, "the bob hangs at the tip [m]");
+    /* the joint makes the tip an interface node: 6 more modal coordinates (its static modes) */
+    CHECK(md->dof == s->nmodal, "degrees of freedom: the beam's %d modal coordinates (the bob follows the tip and does "
+          "not turn; got %d)", s->nmodal, md->dof);
+    double x = tip_mass_root(mu), f1 = md->nmode > 1 ? md->mode[0].freq : 0, f2 = md->nmode > 1 ? md->mode[1].freq : 0;
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+    /* the frequencies without the pre-load of gravity (which shifts them, see test_cantilever) */
+    snprintf(text, sizeof text, "%sbody bob\n mass %.17g\n point_mass\n position %g 0 0\n marker c\nend\njoint carry spherical bob.c beam.tip\n",
+             beam, mt, bL);
+    memcpy(strstr(text, "-9.81"), "0    ", 5);
+    st = state_of(text, &s);
+    md = modes_or_die(st, 1);
+    printf("   beta L with the tip mass: %.9f; under gravity the first two modes are at %.9g and %.9g Hz\n", x, f1, f2);
+    check_freq(md, x, Iy, "first bending across the thin side, tip mass, no gravity");
+    check_freq(md, x, Iz, "first bending across the deep side, tip mass, no gravity");
     mt_modes_free(md);
     mt_state_free(st);
     mt_system_free(s);
@@ -349,6 +409,7 @@ static void test_point_pendulum(void)
 int main(void)
 {
     test_cantilever();
+    test_tip_mass();
     test_rayleigh();
     test_hinged();
     test_block_stress();
