@@ -1334,6 +1334,40 @@ typedef struct {
     int used;
 } Eig;
 
+/* A free motion is reported once per direction: an undamped free coordinate
+ * has a double root at zero, whose two computed eigenvectors share their
+ * displacement part (a Jordan block), and a free body's zero roots span its
+ * free directions only all together. 1 when the displacement part of root E
+ * (the first dof entries of its eigenvector, in the mass-weighted
+ * coordinates) adds a direction to the nb orthonormal columns of basis
+ * (dof × nb), which it then joins. */
+static int new_free_direction(const double *VR, int n, int dof, const Eig *E, double *basis, int *nb)
+{
+    if (*nb >= dof) return 0; /* every direction taken already */
+    double *v = basis + (size_t)*nb * (size_t)dof, re = 0, im = 0;
+    for (int i = 0; i < dof; i++) {
+        double x = VR[IDX(i, E->col, n)], y = E->im > 0 ? VR[IDX(i, E->col + 1, n)] : 0;
+        re += x * x;
+        im += y * y;
+    }
+    int c = re >= im ? E->col : E->col + 1;
+    for (int i = 0; i < dof; i++) v[i] = VR[IDX(i, c, n)];
+    double n0 = sqrt(fmax(re, im)), r = 0;
+    for (int pass = 0; pass < 2; pass++) /* Gram–Schmidt, twice for orthogonality */
+        for (int k = 0; k < *nb; k++) {
+            const double *b = basis + (size_t)k * (size_t)dof;
+            double d = 0;
+            for (int i = 0; i < dof; i++) d += b[i] * v[i];
+            for (int i = 0; i < dof; i++) v[i] -= d * b[i];
+        }
+    for (int i = 0; i < dof; i++) r += v[i] * v[i];
+    r = sqrt(r);
+    if (!(r > 1e-6 * n0)) return 0;
+    for (int i = 0; i < dof; i++) v[i] /= r;
+    (*nb)++;
+    return 1;
+}
+
 static int cmp_mode(const void *a, const void *b)
 {
     const MtMode *x = a, *y = b;
@@ -1427,6 +1461,8 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     double *N = NULL, *Mr = NULL, *Kr = NULL, *Cr = NULL, *tmp = NULL, *A = NULL, *wr = NULL, *wi = NULL, *VR = NULL,
            *Y = NULL;
     Eig *eig = NULL;
+    double *fbasis = NULL; /* free directions found so far (new_free_direction) */
+    int nfree = 0;
     if (!res) goto nomem;
     res->at_equilibrium = at_equilibrium;
     if (at_equilibrium) {
@@ -1456,6 +1492,7 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     wi = malloc(sizeof(double) * (n2 + 1));
     Y = malloc(sizeof(double) * (2 * (size_t)dof + 1));
     eig = calloc(n2 + 1, sizeof *eig);
+    fbasis = malloc(sizeof(double) * (d2 + 1));
     res->mode = calloc(2 * (size_t)dof + 1, sizeof *res->mode);
     res->store = calloc((2 * (size_t)dof + 1) * (2 * (size_t)nx + 2 * (size_t)nj + 2), sizeof(double));
     res->nbody = L->nb;
@@ -1464,7 +1501,7 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     res->woff = calloc((size_t)L->nb + 1, sizeof(int));
     res->nw = calloc((size_t)L->nb + 1, sizeof(int));
     res->q = malloc(sizeof(double) * ((size_t)L->nq + 1));
-    if (!Mr || !Kr || !Cr || !tmp || !A || !VR || !wr || !wi || !Y || !eig || !res->mode || !res->store || !res->woff ||
+    if (!Mr || !Kr || !Cr || !tmp || !A || !VR || !wr || !wi || !Y || !eig || !fbasis || !res->mode || !res->store || !res->woff ||
         !res->nw || !res->q)
         goto nomem;
     memcpy(res->q, L->q, sizeof(double) * (size_t)L->nq);
@@ -1509,12 +1546,15 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
         if (E->used) continue;
         E->used = 1;
         MtMode *m = &res->mode[nm];
+        memset(m, 0, sizeof *m);
         m->s_re = E->re;
         m->s_im = E->im;
         m->zeta = NAN;
         int col2 = -1; /* second real root of an overdamped pair or rigid pair */
-        if (E->mag <= ztol || s2max < 1e-24) m->kind = MT_MODE_RIGID;
-        else if (E->im > 0) {
+        if (E->mag <= ztol || s2max < 1e-24) {
+            if (!new_free_direction(VR, n, dof, E, fbasis, &nfree)) continue; /* the same free motion again */
+            m->kind = MT_MODE_RIGID;
+        } else if (E->im > 0) {
             double w = sqrt(E->mag);
             m->kind = MT_MODE_OSCILLATORY;
             m->freq = w / (2 * M_PI);
@@ -1570,7 +1610,7 @@ nomem:
 done:
     if (!rc) ctx_store(&c, st);
     ctx_free(&c);
-    free(Mr); free(Kr); free(Cr); free(tmp); free(A); free(VR); free(wr); free(wi); free(Y); free(eig);
+    free(Mr); free(Kr); free(Cr); free(tmp); free(A); free(VR); free(wr); free(wi); free(Y); free(eig); free(fbasis);
     if (rc) mt_modes_free(res);
     else *out = res;
     return rc;

@@ -13,6 +13,8 @@
  *   out-of-plane bending of the clamped-free one;
  *   on its hinge under gravity, built horizontal: it hangs down and swings
  *   just below the rigid bar's frequency (an upper bound);
+ *   floating free: six free motions, each reported once, and free-free
+ *   bending (β L = 4.7300, 7.8532);
  *   a tet10 block cantilever: the von Mises stress at the static position
  *   against M c / I at mid-span (where the moment is statically determined);
  *   point masses: a bob on a distance joint hangs straight down and swings
@@ -297,6 +299,42 @@ static void test_hinged(void)
     mt_system_free(s);
 }
 
+/* ---- a free flexible body: six free motions, free-free bending ------------------------- */
+
+static void test_free(void)
+{
+    printf("-- the strip floating free (no joint, no gravity), free-free reduction\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "body strip\n flexible beam length %g elements %d section rect %g %g E %g nu 0.3 rho %g method free modes 8 zeta 0\nend\n",
+             bL, BEAM_ELEMENTS, bB, bH, bE, brho);
+    MtSystem *s;
+    MtState *st = state_of(text, &s);
+    MtModes *md = modes_or_die(st, 1);
+    int nrigid = 0;
+    for (int i = 0; i < md->nmode; i++) nrigid += md->mode[i].kind == MT_MODE_RIGID;
+    /* each free direction is a double root at zero: reported once */
+    CHECK(md->dof == 14 && nrigid == 6 && md->nmode == 14, "14 degrees of freedom, 6 free motions, 14 modes (got %d, %d, %d)",
+          md->dof, nrigid, md->nmode);
+    const double Iz = bH * bB * bB * bB / 12, Iy = bB * bH * bH * bH / 12;
+    check_freq(md, 4.730040745, Iy, "free-free bending across the thin side");
+    check_freq(md, 4.730040745, Iz, "free-free bending across the deep side");
+    check_freq(md, 7.853204624, Iy, "free-free bending across the thin side");
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+
+    /* a rigid body floating free: its 12 zero roots are 6 free motions */
+    st = state_of("body rock\n mass 2\n inertia 0.1 0.2 0.3\nend\n", &s);
+    md = modes_or_die(st, 1);
+    nrigid = 0;
+    for (int i = 0; i < md->nmode; i++) nrigid += md->mode[i].kind == MT_MODE_RIGID;
+    CHECK(md->nmode == 6 && nrigid == 6, "a free rigid body: 6 free motions, no more (got %d modes, %d free)", md->nmode, nrigid);
+    mt_modes_free(md);
+    mt_state_free(st);
+    mt_system_free(s);
+}
+
 /* ---- stress at the static position: a tet10 block cantilever ------------------------- */
 
 static void test_block_stress(void)
@@ -412,6 +450,7 @@ int main(void)
     test_tip_mass();
     test_rayleigh();
     test_hinged();
+    test_free();
     test_block_stress();
     test_point_pendulum();
     return mt_test_done();
