@@ -3,8 +3,10 @@
  *
  * Tangent coordinates: per body 6 entries, a displacement of the centre of
  * mass and a small rotation vector θ in project axes, applied as
- * q ⊕ δ = (x + δx, exp(θ) ⊗ p) — the same space as the velocities u, so the
- * constraint Jacobian G is also ∂g/∂δ and Fᵀδ is the virtual work.
+ * q ⊕ δ = (x + δx, exp(θ) ⊗ p), then the modal coordinates of flexible bodies
+ * (w + δw) — the same space as the velocities u, so the constraint Jacobian
+ * G is also ∂g/∂δ and Fᵀδ is the virtual work. A point mass's rotation is
+ * frozen: no unknown, no mode.
  * Dense matrices are column-major (LAPACK); every work array is allocated
  * before the iterations start. */
 #include "motus/analysis.h"
@@ -147,8 +149,8 @@ typedef struct {
     double *Mf;                      /* nx²: the mass matrix at the last mass_dense */
     double *q, *qp, *u0, *up, *dx;   /* nq, nq, nx (zero), nx, nx */
     double *lam, *lamt;              /* nr */
-    double *qs, *lams;               /* start of the search: 7nb, nr */
-    double *rq, *ru, *qr;            /* relaxation: last accepted state, 7nb, 6nb; its end state, 7nb */
+    double *qs, *lams;               /* start of the search: nq, nr */
+    double *rq, *ru, *qr;            /* relaxation: last accepted state, nq, nx; its end state, nq */
     double *R, *R1, *z, *rs, *cs;    /* n */
     double *fp, *fm, *rho, *dir;     /* nx, nx, nr, nx */
     double *K, *C, *Gd, *J, *sv, *work; /* nx², nx², nr·nx, n², n, lwork */
