@@ -151,6 +151,7 @@ void motus_window_teach_update(MotusWindow *self);
 /* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */
 void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);
 void motus_window_flex_extend(MotusWindow *self);
+void motus_window_flex_propose(MotusWindow *self);
 void motus_window_flex_reset(MotusWindow *self);
 void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
