@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mt_fe_elem.h"
 #include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
@@ -1041,9 +1042,7 @@ static int finish(Inp *in)
         for (int j = 0; j < m->set[set].n; j++) {
             int e = m->setitem[m->set[set].first + j];
             MtFeElem *el = &m->elem[e];
-            int want = el->type == MT_FE_BEAM2 ? MT_FE_PROP_BEAM
-                       : el->type == MT_FE_TRIA3 || el->type == MT_FE_QUAD4 ? MT_FE_PROP_SHELL
-                                                                            : MT_FE_PROP_SOLID;
+            int want = mt_fe_type_prop_kind(el->type);
             if (want != s->kind)
                 return mt_mesh_err(in->err, in->name, s->line, MT_("element %d of set '%s' does not fit this section"),
                                    el->id, s->elset);
