@@ -61,6 +61,8 @@ int mt_fe_shell_stress(const MtFeModel *m, int e, const double *ue, double *sig)
 int mt_fe_membrane_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
 int mt_fe_membrane_inertia(const MtFeModel *m, int e, double *mass, double c[3], double S[9], double *w, MtError *err);
 int mt_fe_membrane_stress(const MtFeModel *m, int e, const double *ue, double *sig);
+int mt_fe_shell8_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
+int mt_fe_shell8_stress(const MtFeModel *m, int e, const double *ue, double *sig);
 
 /* Beam local axes (rows of R: x along the beam, y from the orientation
  * vector, z = x × y) and length. Returns 0 or -1 with err set. */

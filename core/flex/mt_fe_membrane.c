@@ -1,7 +1,8 @@
 /* mt_fe_membrane.c — plane-stress membrane quadrilaterals, 4 nodes (bilinear)
  * and 8 nodes (serendipity), isotropic linear elastic, thickness t from a
  * shell property (Abaqus CPS4/CPS8 and M3D4/M3D8, Nastran CQUAD4/CQUAD8
- * with a membrane-only PSHELL).
+ * with a membrane-only PSHELL); and, on the same geometry, the 8-node flat
+ * shell (Abaqus S8R, Nastran CQUAD8, at the end of the file).
  *
  * The element lies in its own plane (the mean plane of a warped one): local
  * axes e1 along the mean of the edges 0-1 and 3-2, n the normal from the
@@ -238,4 +239,128 @@ int mt_fe_membrane_stress(const MtFeModel *m, int e, const double *ue, double *s
         }
     }
     return nn;
+}
+
+/* ---- 8-node flat shell ---------------------------------------------------------
+ * QUAD8: the mem8 membrane plus an 8-node Mindlin plate, 6 DOF per node (local
+ * u v w θx θy θz): bending κ = [∂θy/∂x, −∂θx/∂y, ∂θy/∂y − ∂θx/∂x] with
+ * D = Et³/12(1−ν²) on 3×3 points, transverse shear γ = [∂w/∂x + θy,
+ * ∂w/∂y − θx] with 5/6·G·t on 2×2 points (selective reduced integration: no
+ * shear locking, and the full bending leaves no spurious mode), the drilling
+ * rotation tied to the membrane's in-plane rotation ½(∂v/∂x − ∂u/∂y) by a
+ * penalty 10⁻³·G·t per unit area, as the 4-node shell does, on 3×3 points
+ * (2×2 would leave four of the eight drilling rotations free).
+ * Mass: ρt in the translations, ρt³/12 in the rotations, 3×3 points. */
+
+/* K += w·Bᵀ D B for r strain rows of B (r × nd). */
+static void add_btdb(double *K, int nd, int r, const double *B, const double *D, double w)
+{
+    double DB[3 * 48];
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < nd; j++) {
+            double s = 0;
+            for (int k = 0; k < r; k++) s += D[i * r + k] * B[k * nd + j];
+            DB[i * nd + j] = w * s;
+        }
+    for (int a = 0; a < nd; a++)
+        for (int k = 0; k < r; k++) {
+            double bk = B[k * nd + a];
+            if (bk == 0) continue;
+            for (int b = 0; b < nd; b++) K[a * nd + b] += bk * DB[k * nd + b];
+        }
+}
+
+/* Strain rows at (ξ, η): membrane (3), bending (3), shear (2), drilling (1); returns det J. */
+static double shell8_rows(const Geo *g, double x, double y, double *Bm, double *Bb, double *Bs, double *Bd, double *N)
+{
+    double gx[8][2];
+    double det = gradients(g, x, y, N, gx);
+    if (!(det > 0)) return 0;
+    const int nd = 48;
+    memset(Bm, 0, sizeof(double) * 3 * nd), memset(Bb, 0, sizeof(double) * 3 * nd);
+    memset(Bs, 0, sizeof(double) * 2 * nd), memset(Bd, 0, sizeof(double) * nd);
+    for (int a = 0; a < 8; a++) {
+        int u = 6 * a, v = u + 1, w = u + 2, tx = u + 3, ty = u + 4, tz = u + 5;
+        double dx = gx[a][0], dy = gx[a][1];
+        Bm[u] = dx, Bm[nd + v] = dy, Bm[2 * nd + u] = dy, Bm[2 * nd + v] = dx;
+        Bb[ty] = dx, Bb[nd + tx] = -dy, Bb[2 * nd + ty] = dy, Bb[2 * nd + tx] = -dx;
+        Bs[w] = dx, Bs[ty] = N[a], Bs[nd + w] = dy, Bs[nd + tx] = -N[a];
+        Bd[tz] = N[a], Bd[v] = -0.5 * dx, Bd[u] = 0.5 * dy;
+    }
+    return det;
+}
+
+static void local_axes(const Geo *g, double R[9])
+{
+    for (int k = 0; k < 3; k++) R[k] = g->e1[k], R[3 + k] = g->e2[k], R[6 + k] = g->n[k];
+}
+
+int mt_fe_shell8_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err)
+{
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double t = m->prop[m->elem[e].prop].t, E = mat->E, nu = mat->nu, G = E / (2 * (1 + nu));
+    Geo g;
+    if (geometry(m, e, &g) || g.nn != 8) return degenerate(m, e, err);
+    const int nd = 48;
+    double Bm[3 * 48], Bb[3 * 48], Bs[2 * 48], Bd[48], N[8], p3[9][2], w3[9], p2[9][2], w2[9];
+    int n3 = rule(8, p3, w3), n2 = rule(4, p2, w2);
+    double cm = E * t / (1 - nu * nu), cb = cm * t * t / 12, ks = 5.0 / 6 * G * t, gd = 1e-3 * G * t;
+    double Dm[9] = {cm, cm * nu, 0, cm * nu, cm, 0, 0, 0, cm * (1 - nu) / 2};
+    double Db[9] = {cb, cb * nu, 0, cb * nu, cb, 0, 0, 0, cb * (1 - nu) / 2}, Ds[4] = {ks, 0, 0, ks};
+    double R[9];
+    local_axes(&g, R);
+    if (K) {
+        memset(K, 0, sizeof(double) * nd * nd);
+        for (int q = 0; q < n3; q++) { /* membrane, bending and drilling: 3×3 */
+            double det = shell8_rows(&g, p3[q][0], p3[q][1], Bm, Bb, Bs, Bd, N);
+            if (!(det > 0)) return degenerate(m, e, err);
+            add_btdb(K, nd, 3, Bm, Dm, w3[q] * det);
+            add_btdb(K, nd, 3, Bb, Db, w3[q] * det);
+            add_btdb(K, nd, 1, Bd, &gd, w3[q] * det);
+        }
+        for (int q = 0; q < n2; q++) { /* shear: 2×2 */
+            double det = shell8_rows(&g, p2[q][0], p2[q][1], Bm, Bb, Bs, Bd, N);
+            if (!(det > 0)) return degenerate(m, e, err);
+            add_btdb(K, nd, 2, Bs, Ds, w2[q] * det);
+        }
+        mt_fe_rotate6(K, 8, R);
+    }
+    if (!want_m) return 0;
+    memset(M, 0, sizeof(double) * nd * nd);
+    for (int q = 0; q < n3; q++) {
+        double gx[8][2], det = gradients(&g, p3[q][0], p3[q][1], N, gx);
+        if (!(det > 0)) return degenerate(m, e, err);
+        double mt = mat->rho * t * w3[q] * det, mr = mt * t * t / 12;
+        for (int a = 0; a < 8; a++)
+            for (int b = 0; b < 8; b++)
+                for (int k = 0; k < 6; k++) M[(6 * a + k) * nd + 6 * b + k] += (k < 3 ? mt : mr) * N[a] * N[b];
+    }
+    mt_fe_rotate6(M, 8, R);
+    return 0;
+}
+
+int mt_fe_shell8_stress(const MtFeModel *m, int e, const double *ue, double *sig)
+{
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double t = m->prop[m->elem[e].prop].t, c = mat->E / (1 - mat->nu * mat->nu);
+    Geo g;
+    if (geometry(m, e, &g) || g.nn != 8) return 0;
+    double R[9], ul[48], Bm[3 * 48], Bb[3 * 48], Bs[2 * 48], Bd[48], N[8];
+    local_axes(&g, R);
+    for (int a = 0; a < 16; a++) /* global to local, translations and rotations alike */
+        for (int i = 0; i < 3; i++) ul[3 * a + i] = R[3 * i] * ue[3 * a] + R[3 * i + 1] * ue[3 * a + 1] + R[3 * i + 2] * ue[3 * a + 2];
+    for (int a = 0; a < 8; a++) {
+        double *s = sig + 6 * a, eps[3] = {0, 0, 0};
+        memset(s, 0, sizeof(double) * 6);
+        if (!(shell8_rows(&g, corner[a][0], corner[a][1], Bm, Bb, Bs, Bd, N) > 0)) continue;
+        for (int k = 0; k < 3; k++) /* top face z = t/2 */
+            for (int j = 0; j < 48; j++) eps[k] += (Bm[k * 48 + j] + 0.5 * t * Bb[k * 48 + j]) * ul[j];
+        double s11 = c * (eps[0] + mat->nu * eps[1]), s22 = c * (eps[1] + mat->nu * eps[0]), s12 = c * 0.5 * (1 - mat->nu) * eps[2];
+        static const int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
+        for (int k = 0; k < 6; k++) {
+            int i = ii[k], j = jj[k];
+            s[k] = s11 * g.e1[i] * g.e1[j] + s22 * g.e2[i] * g.e2[j] + s12 * (g.e1[i] * g.e2[j] + g.e2[i] * g.e1[j]);
+        }
+    }
+    return 8;
 }

@@ -108,9 +108,9 @@ static int nomem(MtError *err)
     return -1;
 }
 
-static const int type_nodes[MT_FE_NTYPES] = {2, 3, 4, 4, 10, 8, 20, 4, 8};
-static const char *const type_names[MT_FE_NTYPES] = {"beam2", "tria3", "quad4", "tet4",  "tet10",
-                                                     "hex8",  "hex20", "mem4",  "mem8"};
+static const int type_nodes[MT_FE_NTYPES] = {2, 3, 4, 4, 10, 8, 20, 4, 8, 8};
+static const char *const type_names[MT_FE_NTYPES] = {"beam2", "tria3", "quad4", "tet4", "tet10",
+                                                     "hex8",  "hex20", "mem4",  "mem8", "quad8"};
 
 int mt_fe_type_nodes(int type) { return type >= 0 && type < MT_FE_NTYPES ? type_nodes[type] : 0; }
 const char *mt_fe_type_name(int type) { return type >= 0 && type < MT_FE_NTYPES ? type_names[type] : "?"; }

@@ -49,7 +49,10 @@ static int tet10_mid(int a, int b)
 
 static int is_hex(int t) { return t == MT_FE_HEX8 || t == MT_FE_HEX20; } /* hex20: drawn by its corners */
 static int is_solid(int t) { return t == MT_FE_TET4 || t == MT_FE_TET10 || is_hex(t); }
-static int is_shell(int t) { return t == MT_FE_TRIA3 || t == MT_FE_QUAD4 || t == MT_FE_MEM4 || t == MT_FE_MEM8; }
+static int is_shell(int t)
+{
+    return t == MT_FE_TRIA3 || t == MT_FE_QUAD4 || t == MT_FE_MEM4 || t == MT_FE_MEM8 || t == MT_FE_QUAD8;
+}
 
 /* +1 if the element's corner ordering is positive (outward faces as listed), −1 if mirrored. */
 static int orientation(const MtFeModel *m, int e)
@@ -159,7 +162,7 @@ int mt_flex_surface(const MtFeModel *m, const MtFeDofs *d, const double *H, int 
             if (el->type == MT_FE_TRIA3) {
                 int t0[3] = {c[0], c[1], c[2]};
                 memcpy(tri[ntri++], t0, sizeof t0);
-            } else if (el->type == MT_FE_MEM8) { /* four corner triangles and two in the middle, through the mid-sides */
+            } else if (el->type == MT_FE_MEM8 || el->type == MT_FE_QUAD8) { /* four corner triangles and two in the middle, through the mid-sides */
                 const int t[6][3] = {{c[0], c[4], c[7]}, {c[4], c[1], c[5]}, {c[5], c[2], c[6]},
                                      {c[6], c[3], c[7]}, {c[4], c[5], c[6]}, {c[4], c[6], c[7]}};
                 memcpy(tri, t, sizeof t);

@@ -17,9 +17,9 @@
  * −I31 −I32 I33]; CID blank/0 (offset in basic axes) or −1 (X is the centre
  * of mass). GRID and elements in the basic coordinate system only. CHEXA
  * with 20 grids is the quadratic hexahedron (its mid-edge grids reordered to
- * Motus's, which is Abaqus's). A PSHELL without MID2 is membrane only: its
- * CQUAD4 and CQUAD8 are plane-stress membranes (mem4, mem8); a CQUAD8 with
- * bending is refused (Motus has no 8-node shell). */
+ * Motus's, which is Abaqus's). CQUAD8 is the 8-node shell (quad8). A PSHELL
+ * without MID2 is membrane only: its CQUAD4 and CQUAD8 are plane-stress
+ * membranes (mem4, mem8). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -507,11 +507,7 @@ static int c_elem(Bdf *b, const Card *c)
     if (prop < 0) return mt_mesh_err(b->err, c->file, c->line, MT_("%s %d refers to property %d, which is not defined"), c->name, id, pidn);
     int memb = prop < b->nmemb && b->memb[prop];
     if (type == MT_FE_QUAD4 && memb) type = MT_FE_MEM4;
-    if (type == MT_FE_MEM8 && !memb)
-        return mt_mesh_err(b->err, c->file, c->line,
-                           MT_("CQUAD8 %d: 8-node shells with bending are not supported; its PSHELL %d has MID2 (give a "
-                               "membrane-only PSHELL, or use CQUAD4)"),
-                           id, pidn);
+    if (type == MT_FE_MEM8 && !memb) type = MT_FE_QUAD8; /* with bending: the 8-node shell */
     MtError e2 = {0};
     int e = mt_fe_add_elem(b->m, id, type, prop, nodes, &e2);
     if (e < 0) return mt_mesh_err(b->err, c->file, c->line, "%s", e2.msg);

@@ -304,6 +304,7 @@ static const EType etypes[] = {
     {"C3D10H", MT_FE_TET10, 0}, {"C3D10I", MT_FE_TET10, 0}, {"C3D8", MT_FE_HEX8, 0},   {"C3D8R", MT_FE_HEX8, 0},
     {"C3D8I", MT_FE_HEX8, 0},   {"C3D8H", MT_FE_HEX8, 0},   {"S3", MT_FE_TRIA3, 0},    {"S3R", MT_FE_TRIA3, 0},
     {"STRI3", MT_FE_TRIA3, 0},  {"S4", MT_FE_QUAD4, 0},     {"S4R", MT_FE_QUAD4, 0},   {"S4R5", MT_FE_QUAD4, 0},
+    {"S8", MT_FE_QUAD8, 0},     {"S8R", MT_FE_QUAD8, 0},    {"S8R5", MT_FE_QUAD8, 0},
     {"B31", MT_FE_BEAM2, 1},    {"B31H", MT_FE_BEAM2, 1},   {"B33", MT_FE_BEAM2, 0},   {"B33H", MT_FE_BEAM2, 0},
     {"C3D20", MT_FE_HEX20, 0},  {"C3D20R", MT_FE_HEX20, 0}, {"C3D20H", MT_FE_HEX20, 0}, {"C3D20RH", MT_FE_HEX20, 0},
     {"MASS", -1, 0},            {"ROTARYI", -2, 0},
@@ -422,8 +423,8 @@ static int kw_element(Inp *in, const Fields *k)
     if (!et && boundary_type(tname)) return kw_boundary_elements(in, k, tname);
     if (!et)
         return ERR(in,
-                   MT_("element type %s is not supported (Motus reads C3D4, C3D10, C3D8, C3D20, S3, S4, B31, B33, "
-                       "CPS4, CPS8, M3D4, M3D8, MASS, ROTARYI)"),
+                   MT_("element type %s is not supported (Motus reads C3D4, C3D10, C3D8, C3D20, S3, S4, S8, B31, "
+                       "B33, CPS4, CPS8, M3D4, M3D8, MASS, ROTARYI)"),
                    tname);
     if (!strcasecmp(tname, "C3D8R") || !strcasecmp(tname, "C3D8I") || !strcasecmp(tname, "C3D20R") ||
         !strcasecmp(tname, "C3D20RH"))

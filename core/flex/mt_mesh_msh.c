@@ -4,8 +4,7 @@
  * lists its last two mid-side nodes as edges 2-3, 1-3 (0-based); they are
  * swapped into the Abaqus/Nastran order (1-3, 2-3) used inside Motus; the
  * 20-node hexahedron's mid-edge nodes are reordered to Abaqus's likewise.
- * 8-node quadrangles are read as plane-stress membranes (mem8): Motus has no
- * 8-node shell. */
+ * 8-node quadrangles are 8-node shells (quad8), as 4-node ones are quad4. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +97,7 @@ static int gtype_info(int g, int *dim, int *nn)
                                    {3, 4, MT_FE_TET4},  {3, 8, MT_FE_HEX8},  {3, 6, -1},          {3, 5, -1},
                                    {1, 3, -1},          {2, 6, -1},          {2, 9, -1},          {3, 10, MT_FE_TET10},
                                    {3, 27, -1},         {3, 18, -1},         {3, 14, -1},         {0, 1, -1},
-                                   {2, 8, MT_FE_MEM8},  {3, 20, MT_FE_HEX20}, {3, 15, -1},        {3, 13, -1}};
+                                   {2, 8, MT_FE_QUAD8}, {3, 20, MT_FE_HEX20}, {3, 15, -1},        {3, 13, -1}};
     *dim = -1, *nn = 0;
     if (g < 1 || g > 19) return -2;
     *dim = tab[g][0], *nn = tab[g][1];

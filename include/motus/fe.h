@@ -33,6 +33,7 @@ typedef enum {
     MT_FE_HEX20,  /* quadratic (serendipity) hexahedron, Abaqus node order, 3×3×3 Gauss */
     MT_FE_MEM4,   /* plane-stress membrane quadrilateral (in its own plane; translations only), 2×2 Gauss */
     MT_FE_MEM8,   /* 8-node plane-stress membrane quadrilateral (corners, then mid-sides 0-1 1-2 2-3 3-0), 3×3 Gauss */
+    MT_FE_QUAD8,  /* 8-node flat shell: mem8 membrane + Mindlin plate, shear on 2×2 points (mem8 node order) */
     MT_FE_NTYPES
 } MtFeType;
 
