@@ -69,6 +69,27 @@ static double *freqs(MtFeModel *m, int n)
     return f;
 }
 
+/* The display surface of the new elements: triangles as documented (hex20 by
+ * its corners, mem8 and quad8 in six through the mid-sides) and finite modal
+ * stresses, not all zero. */
+static void surface_check(MtFeModel *m, int nst, const char *what)
+{
+    MtReduceOptions o;
+    mt_reduce_options_init(&o);
+    o.method = MT_REDUCE_MODES, o.nmodes = 2, o.keep_rigid = 1;
+    MtError err = {0};
+    MtFlexBody *b = mt_flex_reduce(m, &o, NULL, &err);
+    if (!b) {
+        printf("FAIL reduce: %s\n", err.msg);
+        exit(1);
+    }
+    int finite = 1, nonzero = 0;
+    for (int i = 0; i < b->nsv * b->nmode; i++) finite &= isfinite(b->sv_vm[i]), nonzero |= b->sv_vm[i] > 0;
+    CHECK(b->nst == nst && finite && nonzero, "%s: display surface of %d triangles (%d), finite stresses (%d, %d)", what, nst,
+          b->nst, finite, nonzero);
+    mt_flex_body_free(b);
+}
+
 /* Computed against reference, with the digits reached (−log10 of the relative error). */
 static void compare(const char *bench, const char *mesh, int nnode, const double *f, const double *ref, int n, int first,
                     double tol)
@@ -161,6 +182,7 @@ static void fv16(int n, int type)
     snprintf(mesh, sizeof mesh, "%dx%d %s", n, n, type == MT_FE_QUAD8 ? "quad8" : "quad4 (MITC4)");
     compare("FV16", mesh, m->nnode, f, ref, 6, 1, 1e-2);
     free(f);
+    if (type == MT_FE_QUAD8) surface_check(m, 6 * n * n, "FV16 quad8");
     mt_fe_model_free(m);
 }
 
@@ -223,6 +245,7 @@ static void test_fv32(void)
     snprintf(mesh, sizeof mesh, "%dx%d mem8", nx, ny);
     compare("FV32", mesh, m->nnode, f, ref, 6, 1, 1e-2);
     free(f);
+    surface_check(m, 6 * nx * ny, "FV32 mem8");
     mt_fe_model_free(m);
     /* the bilinear membrane converges too, on a finer mesh */
     nx = 64, ny = 32;
@@ -312,6 +335,7 @@ static void test_fv52(void)
     printf("   (modes 4 and 5: in-plane shear, sqrt(G/rho)/(2a) = %.4f Hz)\n", shear);
     compare("FV52", mesh, m->nnode, f, exact, 6, 1, 1e-2);
     free(f);
+    surface_check(m, 2 * (2 * n * n + 4 * n * nz), "FV52 hex20");
     mt_fe_model_free(m);
     m = brick_box(10, 10, 1, n, n, nz, MT_FE_HEX20);
     ok(mt_fe_fix_spec(m, "SIDES:3", &err), &err); /* the rollers alone */
