@@ -12,6 +12,15 @@
 #include "motus/fe.h"
 #include "mt_i18n.h"
 
+/* s without leading and trailing blanks (in place). */
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
 /* Components of a digit string; -1 if it is not one (a set name may contain ':'). */
 static int digit_mask(const char *s)
 {
@@ -29,6 +38,8 @@ static int fix_nodes(MtFeModel *m, char *list, int mask, MtError *err)
     int nfix = 0;
     char *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        tok = trim(tok);
+        if (!*tok) continue;
         char *e;
         long id = strtol(tok, &e, 10);
         if (!*e && e != tok) {
@@ -64,12 +75,12 @@ int mt_fe_fix_spec(MtFeModel *m, const char *spec, MtError *err)
     int total = 0;
     char *save = NULL;
     for (char *one = strtok_r(copy, ";", &save); one; one = strtok_r(NULL, ";", &save)) {
-        while (*one == ' ') one++;
+        one = trim(one);
         if (!*one) continue;
         int mask = MT_FE_ALL;
         char *colon = strrchr(one, ':');
         if (colon) {
-            int d = digit_mask(colon + 1);
+            int d = digit_mask(trim(colon + 1));
             if (d < 0) {
                 mt_error_set(err, MT_ERR_MODEL, "",
                              MT_("support '%s': the components after ':' are digits 1-6 (1 2 3 = ux uy uz, "
