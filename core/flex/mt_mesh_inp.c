@@ -51,6 +51,7 @@ typedef struct {
  * section names the set (then plane-stress membranes). */
 typedef struct {
     char elset[MT_FE_NAME];
+    char tname[16]; /* the Abaqus type, listed as skipped if no section claims the block */
     int type;      /* MT_FE_MEM4 or MT_FE_MEM8 */
     int plane;     /* CPS: a 2-D element, its uz held */
     int x0, nx;    /* its elements in Inp.xid */
@@ -364,7 +365,7 @@ static int kw_boundary_elements(Inp *in, const Fields *k, const char *tname)
 {
     char elset[MT_FE_NAME];
     int has_set = param(k, "ELSET", elset, sizeof elset), x0 = in->nx, line0 = cur_line(in) + 1;
-    mt_mesh_skip(in->m, tname, strlen(tname));
+    if (!has_set || membrane_type(tname) < 0) mt_mesh_skip(in->m, tname, strlen(tname)); /* membranes: at the end */
     Fields f;
     int *nodes = NULL, nn = 0, cap = 0;
     while (data_line(in, &f)) {
@@ -407,6 +408,7 @@ static int kw_boundary_elements(Inp *in, const Fields *k, const char *tname)
         if (grow((void **)&in->mb, &in->cmb, in->nmb + 1, sizeof(Memb))) return oom(in);
         Memb *b = &in->mb[in->nmb++];
         snprintf(b->elset, sizeof b->elset, "%s", elset);
+        snprintf(b->tname, sizeof b->tname, "%s", tname);
         b->type = mt, b->plane = !strncasecmp(tname, "CPS", 3), b->x0 = x0, b->nx = in->nx - x0, b->line = line0;
     }
     return 0;
@@ -1101,9 +1103,12 @@ static int make_membranes(Inp *in, Section *s)
 static int finish(Inp *in)
 {
     MtFeModel *m = in->m;
+    for (int i = 0; i < in->nsec; i++)
+        if (!in->sec[i].general && in->sec[i].kind != MT_FE_PROP_BEAM && make_membranes(in, &in->sec[i])) return -1;
+    for (int b = 0; b < in->nmb; b++) /* blocks no section claimed: boundary marks, not used */
+        if (in->mb[b].nx) mt_mesh_skip(m, in->mb[b].tname, strlen(in->mb[b].tname));
     for (int i = 0; i < in->nsec; i++) {
         Section *s = &in->sec[i];
-        if (!s->general && s->kind != MT_FE_PROP_BEAM && make_membranes(in, s)) return -1;
         int mat;
         if (s->general) {
             if (!(s->G > 0) || !(s->E > 0))
@@ -1218,8 +1223,9 @@ MtFeModel *mt_mesh_read_inp(const char *text, size_t len, const char *name, MtEr
         }
     }
     if (!rc && !any) rc = mt_mesh_err(err, in.name, 0, MT_("no keyword found: not an Abaqus/CalculiX input file"));
-    if (!rc && !in.m->nelem) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element"));
+    if (!rc && !in.m->nelem && !in.nmb) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element"));
     if (!rc) rc = finish(&in);
+    if (!rc && !in.m->nelem) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element")); /* CPS/M3D without a section */
     while (in.depth > 1) free(in.st[--in.depth].buf);
     free(in.sec), free(in.pt), free(in.sf), free(in.snode), free(in.sw), free(in.etimo), free(in.smark);
     free(in.xid), free(in.xoff), free(in.xnode), free(in.xorder), free(in.mb);
