@@ -4,7 +4,8 @@
  * NODES a comma-separated list of node labels and node-set names (ALL or
  * NALL: every node, as CalculiX's NALL), DIGITS the held components in the
  * notation of Nastran's SPC cards (1 2 3 = ux uy uz, 4 5 6 = rx ry rz; no
- * digits: all six). Several specifications are separated by ';'. */
+ * digits: all six; "1-3" ranges as Abaqus's *BOUNDARY first and last DOF).
+ * Several specifications are separated by ';'. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,14 +22,20 @@ static char *trim(char *s)
     return s;
 }
 
-/* Components of a digit string; -1 if it is not one (a set name may contain ':'). */
+/* Components of a digit string, Nastran's "1235" or with Abaqus-like ranges
+ * "1-3" (digits 1-6); -1 if it is not one (a set name may contain ':'). */
 static int digit_mask(const char *s)
 {
     int mask = 0;
     if (!*s) return -1;
     for (; *s; s++) {
         if (*s < '1' || *s > '6') return -1;
-        mask |= 1 << (*s - '1');
+        int lo = *s - '1', hi = lo;
+        if (s[1] == '-') {
+            if (s[2] < '1' || s[2] > '6' || s[2] - '1' < lo) return -1;
+            hi = s[2] - '1', s += 2;
+        }
+        for (int c = lo; c <= hi; c++) mask |= 1 << c;
     }
     return mask;
 }

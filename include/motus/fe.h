@@ -173,7 +173,8 @@ int mt_fe_add_spc(MtFeModel *m, int node, int mask, MtError *err);
 /* Supports from a specification "NODES[:DIGITS][;NODES[:DIGITS]…]": NODES a
  * comma-separated list of node labels and node-set names (ALL or NALL: every
  * node, unless the mesh has a set of that name), DIGITS the held components
- * as in Nastran's SPC (1 2 3 = ux uy uz, 4 5 6 = rx ry rz; none: all six).
+ * as in Nastran's SPC (1 2 3 = ux uy uz, 4 5 6 = rx ry rz; none: all six;
+ * "1-3": a range, as Abaqus's first and last DOF).
  * Returns the number of nodes given supports, or -1 with err set. */
 int mt_fe_fix_spec(MtFeModel *m, const char *spec, MtError *err);
 /* A named set of node or element indices (duplicates removed). A set with the

@@ -452,9 +452,14 @@ static void test_fix_errors(void)
     MtError err = {0};
     MtFeModel *m = shell_plate(2, MT_FE_QUAD4);
     CHECK(mt_fe_fix_spec(m, "ROOT:17", &err) < 0 && strstr(err.msg, "digits 1-6"), "bad component digit: %s", err.msg);
+    CHECK(mt_fe_fix_spec(m, "ROOT:3-1", &err) < 0 && strstr(err.msg, "digits 1-6"), "a reversed range: %s", err.msg);
+    int n1 = m->nspc;
+    CHECK(mt_fe_fix_spec(m, "1:1-35", &err) == 1 && m->spc[n1].mask == 0x17, "'1:1-35' holds ux uy uz ry (%#x)",
+          m->spc[n1].mask);
     CHECK(mt_fe_fix_spec(m, "TIP:3", &err) < 0 && strstr(err.msg, "'TIP'"), "unknown set named: %s", err.msg);
     CHECK(mt_fe_fix_spec(m, "999", &err) < 0 && strstr(err.msg, "999"), "unknown node named: %s", err.msg);
-    int n0 = m->nspc, r = mt_fe_fix_spec(m, "ROOT : 3; 5, ROOT ;", &err);
+    int n0 = m->nspc;
+    int r = mt_fe_fix_spec(m, "ROOT : 3; 5, ROOT ;", &err);
     CHECK(r == 7 && m->nspc == n0 + 7 && m->spc[n0].mask == 0x04 && m->spc[n0 + 3].mask == MT_FE_ALL,
           "'ROOT : 3; 5, ROOT ;': %d supports, masks %#x %#x", r, m->spc[n0].mask, m->spc[n0 + 3].mask);
     mt_fe_model_free(m);
