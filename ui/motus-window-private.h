@@ -141,6 +141,11 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 
 /* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
 void motus_window_teach_init(MotusWindow *self);
+
+/* motus-window-check.c: the model-check badge and panel */
+void motus_window_check_init(MotusWindow *self);
+/* Checks the model shown a moment after the last call (an edit, an opening). */
+void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
 
 /* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */

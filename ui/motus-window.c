@@ -314,6 +314,7 @@ static void show_model(MotusWindow *self, gboolean fit)
         set_status(self, problems->str);
     }
     motus_window_refresh_title(self);
+    motus_window_check_schedule(self);
     update_actions(self);
 }
 
@@ -893,6 +894,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
+    motus_window_check_init(self);
     motus_window_flex_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
