@@ -18,10 +18,10 @@
  *        (206.64 in some reproductions of the table: both are printed).
  * E = 200 GPa, ν = 0.3, ρ = 8000 kg/m³ throughout. The FV12 and FV16 tables
  * are older thin-plate values, up to 1 % above the converged thin-plate
- * solution (Leissa's free plate λ² = 34.80 gives 4.190 Hz for FV12's 4.233;
- * MITC4 at 64×64 gives 4.189): the 24×24 meshes used here are within 1 % of
- * the tables, and finer meshes move towards the converged values, which
- * leave FV12's modes 7–8 1.05 % below the table. See test_fv52 for FV52's
+ * solution (Leissa, J. Sound Vib. 31, 1973: the free plate's λ² = 34.80,
+ * 4.190 Hz for FV12's 4.233; MITC4 at 64×64 gives 4.189): the 24×24 meshes
+ * used here are within 1 % of the tables, and finer meshes move towards the
+ * converged values, which leave FV12's modes 7–8 1.05 % below the table. See test_fv52 for FV52's
  * support. Also: patch tests of the
  * new elements (hex20, mem4, mem8, quad8: linear fields and constant
  * curvature exact on distorted elements, rigid motion strain-free) and the
@@ -155,7 +155,7 @@ static MtFeModel *shell_plate(int n, int type)
 static void fv12(int n, int type)
 {
     double ref[6] = {1.622, 2.360, 2.922, 4.233, 4.233, 7.416};
-    if (type == MT_FE_QUAD8) { /* modes 7-8 against the converged thin plate, Leissa's λ² = 34.80 (the table is 1 % high) */
+    if (type == MT_FE_QUAD8) { /* modes 7-8 against the converged thin plate, Leissa (1973) λ² = 34.80 (the table is 1 % high) */
         double D = E * 0.05 * 0.05 * 0.05 / (12 * (1 - NU * NU));
         ref[3] = ref[4] = 34.80 / (2 * PI * 100) * sqrt(D / (RHO * 0.05));
         printf("   (quad8: modes 7 and 8 against Leissa's free plate, lambda^2 = 34.80: %.4f Hz)\n", ref[3]);
