@@ -142,6 +142,9 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 /* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
 void motus_window_teach_init(MotusWindow *self);
 
+/* motus-window.c: a popover (a menu, a panel) gives the keys back to what had them when it closes. */
+void motus_window_popover_gives_back_keys(MotusWindow *self, GtkPopover *popover);
+
 /* motus-window-check.c: the model-check badge and panel */
 void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
