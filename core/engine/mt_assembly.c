@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_flex.h"
 #include "mt_integrate.h"
 #include "mt_kin.h"
 
@@ -214,7 +215,10 @@ MtStatus mt_system_assemble(MtSystem *s, MtError *err)
         s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
         s->ndep += s->dep[r];
     }
+    /* flexible bodies' damping on the modes their joints hold (the rows are staged now) */
+    MtStatus drc = s->nflex ? mt_flex_damping(s, st, err) : MT_OK;
     mt_state_free(st);
+    if (drc) return drc;
     /* A dependency may hold only in the initial configuration (a flat lattice of
      * plates, a mechanism drawn at a dead centre): move a little along an
      * admissible motion and detect again. Rows dependent there as well are

@@ -262,41 +262,63 @@ static void inertia_at(const MtFlexSys *f, const double *w, double *S, double *I
     Iw[1] += P[3]; Iw[3] += P[3]; Iw[2] += P[4]; Iw[6] += P[4]; Iw[5] += P[5]; Iw[7] += P[5];
 }
 
+/* The (6+N)² mass matrix of flexible body f at rotation R and modal
+ * coordinates w, plus c·K in the modal block (the projections' metric), into
+ * M (column-major, unfactored); S, I(w), M_Ωw(w) into S, Iw, Mow. */
+static void mass_matrix(const MtFlexSys *f, const double *R, const double *w, double c, double *M, double *S,
+                        double *Iw, double *Mow)
+{
+    int N = f->N, d = f->d;
+    double Sp[3], T[9];
+    inertia_at(f, w, S, Iw, Mow);
+    mt_m3_mulv(Sp, R, S);
+    memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
+#define E(r, c) M[(size_t)(r) + (size_t)d * (size_t)(c)]
+    for (int a = 0; a < 3; a++) E(a, a) = f->mass;
+    /* −[Sp]× in (v, ω), [Sp]× in (ω, v) */
+    double X[9] = {0, -Sp[2], Sp[1], Sp[2], 0, -Sp[0], -Sp[1], Sp[0], 0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            E(a, 3 + b) = -X[3 * a + b];
+            E(3 + a, b) = X[3 * a + b];
+        }
+    mt_m3_rotate_sym(T, R, Iw);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) E(3 + a, 3 + b) = T[3 * a + b];
+    for (int j = 0; j < N; j++) {
+        double t[3], r[3];
+        mt_m3_mulv(t, R, f->S1 + 3 * j);
+        mt_m3_mulv(r, R, Mow + 3 * j);
+        for (int a = 0; a < 3; a++) {
+            E(a, 6 + j) = E(6 + j, a) = t[a];
+            E(3 + a, 6 + j) = E(6 + j, 3 + a) = r[a];
+        }
+        for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + c * f->K[i2 + (size_t)N * j];
+    }
+#undef E
+}
+
+int mt_flex_mass_matrix(const MtState *st, int i, const double *q, double *M)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[i];
+    double S[3], Iw[9], *Mow = malloc(sizeof(double) * (3 * (size_t)f->N + 1));
+    if (!Mow) return -1;
+    mass_matrix(f, st->R + 9 * f->body, q + 7 * s->nbody + f->moff, 0, M, S, Iw, Mow);
+    free(Mow);
+    return 0;
+}
+
 void mt_flex_stage_mass(MtState *st, const double *q)
 {
     const MtSystem *s = st->sys;
     for (int i = 0; i < s->nflex; i++) {
         const MtFlexSys *f = &s->flex[i];
-        int N = f->N, d = f->d;
+        int d = f->d;
         const double *w = q + 7 * s->nbody + f->moff, *R = st->R + 9 * f->body;
         /* S, I(w), M_Ωw(w) stay in the cache for mt_flex_forces of the same evaluation */
-        double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12, Sp[3], T[9];
-        inertia_at(f, w, S, Iw, Mow);
-        mt_m3_mulv(Sp, R, S);
-        memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
-#define E(r, c) M[(size_t)(r) + (size_t)d * (size_t)(c)]
-        for (int a = 0; a < 3; a++) E(a, a) = f->mass;
-        /* −[Sp]× in (v, ω), [Sp]× in (ω, v) */
-        double X[9] = {0, -Sp[2], Sp[1], Sp[2], 0, -Sp[0], -Sp[1], Sp[0], 0};
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                E(a, 3 + b) = -X[3 * a + b];
-                E(3 + a, b) = X[3 * a + b];
-            }
-        mt_m3_rotate_sym(T, R, Iw);
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) E(3 + a, 3 + b) = T[3 * a + b];
-        for (int j = 0; j < N; j++) {
-            double t[3], r[3];
-            mt_m3_mulv(t, R, f->S1 + 3 * j);
-            mt_m3_mulv(r, R, Mow + 3 * j);
-            for (int a = 0; a < 3; a++) {
-                E(a, 6 + j) = E(6 + j, a) = t[a];
-                E(3 + a, 6 + j) = E(6 + j, 3 + a) = r[a];
-            }
-            for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + st->proj_c * f->K[i2 + (size_t)N * j];
-        }
-#undef E
+        double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12;
+        mass_matrix(f, R, w, st->proj_c, M, S, Iw, Mow);
         LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', d, M, d);
     }
 }

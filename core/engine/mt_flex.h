@@ -45,6 +45,16 @@ void mt_flex_free(MtSystem *s);
 
 /* Stage: mass matrix M(q) of every flexible body, factored (Cholesky). */
 void mt_flex_stage_mass(MtState *st, const double *q);
+/* The mass matrix of flexible body i (index in s->flex) at q, unfactored,
+ * (6+N)² column-major, velocities (v, ω, ẇ) in project axes (st->R staged);
+ * -1 when out of memory. */
+int mt_flex_mass_matrix(const MtState *st, int i, const double *q, double *M);
+/* Modal damping on the modes the body has when its joints hold it
+ * (mt_flex_damp.c): replaces the D of every flexible body damped by `zeta`
+ * with one that gives each of those modes the ratio ζ; st is the system
+ * evaluated at its initial configuration (G and its modal columns staged).
+ * Called once by mt_system_assemble. */
+MtStatus mt_flex_damping(MtSystem *s, const MtState *st, MtError *err);
 /* Gravity, quadratic velocity, elastic and damping forces of flexible body b
  * into st->f (rigid part at 6·b, modal part at 6·nbody + moff). */
 void mt_flex_forces(MtState *st, int b, const double *q, const double *u);
