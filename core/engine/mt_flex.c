@@ -70,6 +70,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->fb = fb;
         f->N = N;
         f->d = 6 + N;
+        f->hold = fs->initial == MT_FLEX_INIT_REST;
         f->moff = s->nmodal;
         f->moffm = s->nfmat;
         f->coff = s->nfcache;
@@ -319,6 +320,9 @@ void mt_flex_stage_mass(MtState *st, const double *q)
         /* S, I(w), M_Ωw(w) stay in the cache for mt_flex_forces of the same evaluation */
         double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12;
         mass_matrix(f, R, w, st->proj_c, M, S, Iw, Mow);
+        if (st->flex_hold && f->hold) /* modes held: the rigid block alone, so that M⁻¹ moves no modal coordinate */
+            for (int j = 6; j < d; j++)
+                for (int r = 0; r < d; r++) M[(size_t)r + (size_t)d * j] = M[(size_t)j + (size_t)d * r] = r == j;
         LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', d, M, d);
     }
 }
@@ -332,6 +336,7 @@ void mt_flex_solve(const MtState *st, int b, double *x6, double *xw)
     memcpy(x + 6, xw, sizeof(double) * (size_t)f->N);
     LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', f->d, 1, st->fmat + f->moffm, f->d, x, f->d);
     memcpy(x6, x, sizeof(double) * 6);
+    if (st->flex_hold && f->hold) memset(x + 6, 0, sizeof(double) * (size_t)f->N);
     memcpy(xw, x + 6, sizeof(double) * (size_t)f->N);
 }
 

@@ -1,7 +1,9 @@
 /* test_flexdyn.c — flexible bodies in the dynamics, issue 19: the damping
  * ratio `zeta` on the modes the joints hold (core/engine/mt_flex_damp.c),
  * measured by the logarithmic decrement of a clamped cantilever's tip, and
- * Rayleigh damping on the same model. */
+ * Rayleigh damping on the same model; `initial rest` (core/engine/mt_assembly.c,
+ * mt_flex.c): no elastic velocity from the initial assembly, on the flexible
+ * slider-crank benchmark. */
 #include <string.h>
 
 #include "mt_flex.h"
@@ -119,8 +121,117 @@ static void zeta_on_held_modes(void)
     CHECK_REL(zr, 0.05, 0.01, "damping ratio with Rayleigh alpha = 2 x 0.05 / omega1 (stiffness-proportional)");
 }
 
+/* ---- the flexible slider-crank benchmark (Song & Haug 1980, Jonker 1990): crank 0.152 m
+ * at a constant 150 rad/s from t = 0, steel rod 0.304 m of 6 mm diameter, slider of half
+ * the rod's mass, no gravity; the deflection of the rod's middle from its chord ---------- */
+
+static const double BM_R = 0.152, BM_L = 0.304, BM_D = 0.006, BM_E = 2e11, BM_RHO = 7800, BM_W = 150;
+
+typedef struct {
+    int a, mid, b;            /* rod markers: big end, middle, small end */
+    double w0max, wd0max;     /* largest |w|, |ẇ| of the first frame (after the initial assembly) */
+    double tsplit, peak1, peak2; /* largest |deflection| before tsplit and after */
+    int n;
+} Bm;
+
+static int bm_cb(void *user, MtState *st)
+{
+    Bm *c = user;
+    const MtSystem *s = st->sys;
+    if (c->n++ == 0)
+        for (int i = 0; i < s->nmodal; i++) {
+            c->w0max = fmax(c->w0max, fabs(st->q[7 * s->nbody + i]));
+            c->wd0max = fmax(c->wd0max, fabs(st->u[6 * s->nbody + i]));
+        }
+    MtMk A, M, B;
+    mt_marker_eval(st, st->q, st->u, c->a, &A);
+    mt_marker_eval(st, st->q, st->u, c->mid, &M);
+    mt_marker_eval(st, st->q, st->u, c->b, &B);
+    double ch[3], am[3];
+    mt_v3_sub(ch, B.p, A.p);
+    mt_v3_sub(am, M.p, A.p);
+    double d = fabs(ch[0] * am[1] - ch[1] * am[0]) / hypot(ch[0], ch[1]);
+    if (st->t <= c->tsplit) c->peak1 = fmax(c->peak1, d);
+    else c->peak2 = fmax(c->peak2, d);
+    return 0;
+}
+
+/* Runs the benchmark for two crank revolutions with a flexible rod (ROD: the
+ * settings after the section, e.g. "method cb modes 4 zeta 0 initial rest")
+ * or, with segments > 0, a chain of rigid segments with torsion springs EI/l
+ * whose hinges start straight and still. */
+static Bm benchmark(const char *rod, int segments, double step)
+{
+    const double A = M_PI * BM_D * BM_D / 4, I = M_PI * BM_D * BM_D * BM_D * BM_D / 64, mrod = BM_RHO * A * BM_L;
+    char *text = malloc(1 << 16);
+    if (!text) exit(1);
+    int n = snprintf(text, 1 << 16,
+                     "gravity 0 0 0\n"
+                     "solver method hht step %g until %.17g alpha -0.05 rtol 1e-9 atol 1e-12 ts 0.01 correct both\n"
+                     "ground\n marker o\n marker rail z 1 0 0\nend\n"
+                     "body crank\n mass 1\n com %g 0 0\n inertia 1e-4 2e-3 2e-3\n marker o\n marker pin at %g 0 0\nend\n"
+                     "body slider\n mass %.17g\n inertia 1e-7 1e-7 1e-7\n position %g 0 0\n marker b z 0 0 1\n marker s z 1 0 0\nend\n"
+                     "joint pivot revolute crank.o ground.o\n"
+                     "joint slide prismatic slider.s ground.rail\n"
+                     "driver spin pivot rate %g\n",
+                     step, 2 * 2 * M_PI / BM_W, BM_R / 2, BM_R, mrod / 2, BM_R + BM_L, BM_W);
+    if (!segments) {
+        n += snprintf(text + n, (1 << 16) - (size_t)n,
+                      "body rod\n position %g 0 0\n"
+                      " flexible beam length %g elements 10 section circle %g E %g nu 0.3 rho %g %s\n"
+                      " marker a node 1\n marker mid node 6\n marker b node 11 z 0 0 1\nend\n"
+                      "joint big_end revolute rod.a crank.pin\n"
+                      "joint small_end revolute slider.b rod.b\n",
+                      BM_R, BM_L, BM_D, BM_E, BM_RHO, rod);
+    } else {
+        double l = BM_L / segments, m = mrod / segments;
+        for (int k = 0; k < segments; k++)
+            n += snprintf(text + n, (1 << 16) - (size_t)n,
+                          "body seg%d\n mass %.17g\n com %.17g 0 0\n inertia %.17g %.17g %.17g\n position %.17g 0 0\n"
+                          " marker a\n marker b at %.17g 0 0\n%s"
+                          "end\n", k, m, l / 2, m * BM_D * BM_D / 8, m * l * l / 12, m * l * l / 12, BM_R + k * l, l,
+                          2 * k == segments ? " marker mid\n" : "");
+        n += snprintf(text + n, (1 << 16) - (size_t)n, "joint big_end revolute seg0.a crank.pin\n"
+                                                       "joint small_end revolute slider.b seg%d.b\n", segments - 1);
+        for (int k = 1; k < segments; k++)
+            n += snprintf(text + n, (1 << 16) - (size_t)n,
+                          "joint h%d revolute seg%d.a seg%d.b\nforce k%d torsion h%d k %.17g\ninitial h%d 0 rate 0\n", k, k,
+                          k - 1, k, k, BM_E * I / l, k);
+    }
+    MtSystem *s = mt_test_system(text);
+    free(text);
+    const MtModel *m = s->model;
+    char ref[64];
+    Bm c = {.tsplit = 2 * M_PI / BM_W};
+    c.a = mt_model_find_marker(m, segments ? "seg0.a" : "rod.a");
+    snprintf(ref, sizeof ref, "seg%d.b", segments - 1);
+    c.b = mt_model_find_marker(m, segments ? ref : "rod.b");
+    snprintf(ref, sizeof ref, "seg%d.a", segments / 2);
+    c.mid = mt_model_find_marker(m, segments ? ref : "rod.mid");
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, bm_cb, &c, &stats);
+    printf("     %s%s: %d modal coordinates, %ld steps; |w|, |w'| at t = 0: %.3g, %.3g; peak deflection 1st revolution "
+           "%.4f mm, 2nd %.4f mm\n", segments ? "rigid segments" : "flexible rod ", segments ? "" : rod, s->nmodal,
+           stats.steps, c.w0max, c.wd0max, 1e3 * c.peak1, 1e3 * c.peak2);
+    mt_state_free(st);
+    mt_system_free(s);
+    return c;
+}
+
+static void initial_rest(void)
+{
+    printf("-- flexible slider-crank benchmark started at full speed: the elastic state at t = 0\n");
+    Bm as = benchmark("method cb modes 4 zeta 0", 0, 1e-4);
+    Bm r4 = benchmark("method cb modes 4 zeta 0 initial rest", 0, 1e-4);
+    Bm r8 = benchmark("method cb modes 8 zeta 0 initial rest", 0, 1e-4);
+    CHECK(as.wd0max > 1e-3, "the velocity projection alone gives the rod elastic velocity at t = 0 (%.3g)", as.wd0max);
+    CHECK_ABS(r4.w0max + r4.wd0max, 0, 0, "initial rest: largest |w| + |w'| after the initial assembly");
+    CHECK_REL(r4.peak1, r8.peak1, 0.01, "initial rest: first-revolution peak deflection, 4 against 8 modes [m]");
+}
+
 int main(void)
 {
     zeta_on_held_modes();
+    initial_rest();
     return mt_test_done();
 }
