@@ -22,12 +22,19 @@
  * equations conserve T + V exactly (tests/core/test_flex.c).
  *
  * Geometric stiffening (optional): the pre-stress of the body forces per
- * unit mass g_B + C x (gravity in body axes; centrifugal field
- * C = |Ω|²1 − ΩΩᵀ about the FE model's origin, i.e. the body's origin, which
- * the user puts on the axis of rotation) adds Σ p_c Kg_c to K, p = (g_B,
- * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h). The frame's own
- * translational and angular accelerations are left out: they are not known
- * before the solve. */
+ * unit mass g_B − a_o + C x (gravity and the acceleration of the body's
+ * origin in body axes; centrifugal field C = |Ω|²1 − ΩΩᵀ about the FE
+ * model's origin, i.e. the body's origin, which the user puts on the axis of
+ * rotation) adds Σ p_c Kg_c to K, p = (g_B − a_o, C00, C11, C22, C01, C12,
+ * C02) (mt_fe_reduce.h), the interface held. The frame's acceleration is not
+ * known before the solve: a_o is that of the last committed step
+ * (mt_flex_commit; taking the last evaluation's instead made HHT's Newton
+ * iterations diverge on the slider-crank). The angular acceleration's field
+ * −α × x, skew, has no case and is left out. The pre-stress of interface loads (joint reactions,
+ * force elements) comes from the modal coordinates themselves: Σ w_k Kw_k,
+ * the geometric stiffness of the constraint modes' static field
+ * (core/flex/mt_fe_geom.c), as a force (Σ w_k Kw_k)·w: a stiffness that follows
+ * the stress, not a potential (see interface_stiffening). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +83,8 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->coff = s->nfcache;
         s->nmodal += N;
         s->nfmat += (size_t)f->d * (size_t)f->d;
-        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N;
+        /* + the interface stiffening's forces (N), the frame's acceleration at the last committed step (6) */
+        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N + (size_t)N + 6;
         if (f->d > s->dmax) s->dmax = f->d;
         s->bflex[fs->body] = i;
         f->mass = fb->mass;
@@ -125,6 +133,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                                 MT_("body '%s': geometric stiffening is on but its reduction has none (read the model again)"),
                                 name);
         f->Kg = fs->stiffening ? fb->Kg : NULL;
+        f->Kw = fs->stiffening ? fb->Kw : NULL;
         if (!rayleigh)
             for (int a = 0; a < N; a++) {
                 double om = 2 * M_PI * fb->freq[a];
@@ -340,6 +349,42 @@ void mt_flex_solve(const MtState *st, int b, double *x6, double *xw)
     memcpy(xw, x + 6, sizeof(double) * (size_t)f->N);
 }
 
+/* The force of the interface loads' pre-stress: out = (Σ_k w_k Kw_k) w, the
+ * geometric stiffness of the stress the interface displacement carries now.
+ * The other term of the cubic potential ½ Σ_k w_k wᵀKw_k w, ½ wᵀKw_j w on
+ * coordinate j (bending shortening the chord between the interface nodes), is
+ * left out: without the quartic term of the strain energy, which linear modes
+ * do not have, it makes the energy unbounded below, and a connecting rod bent
+ * by 2 mm felt 600 N of spurious compression and snapped; without it the
+ * interface's axial stretch, and so the axial force, are the ones the loads
+ * set. t: N scratch. */
+static void interface_stiffening(const MtFlexSys *f, const double *w, double *out, double *t)
+{
+    int N = f->N;
+    memset(out, 0, sizeof(double) * (size_t)N);
+    for (int k = 0; k < N; k++) {
+        if (w[k] == 0) continue;
+        const double *K = f->Kw + (size_t)k * N * N;
+        for (int i = 0; i < N; i++) {
+            double s = 0;
+            for (int l = 0; l < N; l++) s += K[i + (size_t)N * l] * w[l];
+            t[i] = s;
+        }
+        for (int i = 0; i < N; i++) out[i] += w[k] * t[i];
+    }
+}
+
+void mt_flex_commit(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    for (int i = 0; i < s->nflex; i++) {
+        const MtFlexSys *f = &s->flex[i];
+        if (!f->Kg) continue;
+        double *a = st->fcache + f->coff + 12 + 3 * (size_t)f->N + (size_t)f->N * f->N + f->N;
+        memcpy(a, st->acc + 6 * f->body, sizeof(double) * 6);
+    }
+}
+
 void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
@@ -391,7 +436,19 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
     double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
-    const double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
+    double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
+    if (f->Kg) { /* the frame's translational acceleration at the last committed step (below) */
+        const double *ac = st->fcache + f->coff + 12 + 3 * (size_t)N + (size_t)N * N + N, *c = s->com + 3 * b;
+        double ro[3], mc[3] = {-c[0], -c[1], -c[2]}, t[3], ao[3], aob[3];
+        mt_m3_mulv(ro, R, mc);
+        mt_v3_cross(t, ac + 3, ro);
+        mt_v3_add(ao, ac, t);
+        mt_v3_cross(t, om, ro);
+        mt_v3_cross(t, om, t);
+        mt_v3_add(ao, ao, t);
+        mt_m3_tmulv(aob, R, ao);
+        for (int a = 0; a < 3; a++) pg[a] -= aob[a];
+    }
     for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
         const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
         for (int i = 0; i <= j; i++, B += 6) {
@@ -399,6 +456,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
             e[i + (size_t)N * j] = e[j + (size_t)N * i] = i == j ? v : 0.5 * v;
         }
     }
+    if (f->Kw) interface_stiffening(f, w, e + (size_t)N * N, st->fwork + 8 * (size_t)s->dmax);
     for (int j = 0; j < N; j++) {
         double v = f->mass ? mt_v3_dot(f->S1 + 3 * j, gb) : 0;
         const double *I1 = f->I1 + 9 * j;
@@ -412,6 +470,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
                 v -= k * w[i];
             }
         }
+        if (f->Kw) v -= e[(size_t)N * N + j]; /* the interface loads' pre-stress (below) */
         double cor = 0, quad = I1[0] * OO[0] + I1[1] * OO[1] + I1[2] * OO[2] + I1[3] * OO[3] + I1[4] * OO[4] +
                                I1[5] * OO[5] + I1[6] * OO[6] + I1[7] * OO[7] + I1[8] * OO[8];
         for (int i = 0; i < N; i++) {

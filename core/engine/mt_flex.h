@@ -34,6 +34,7 @@ typedef struct MtFlexSys {
     double *Mww;         /* N×N */
     double *K, *D;       /* N×N stiffness and damping */
     const double *Kg;    /* geometric stiffening: MT_FLEX_NKG blocks N×N (MtFlexBody.Kg), NULL when off */
+    const double *Kw;    /* with it, the interface loads' part: N blocks N×N (MtFlexBody.Kw), NULL when off */
     double *work;        /* owner of the arrays above */
     double *work2;       /* owner of I2s */
 } MtFlexSys;
@@ -76,6 +77,10 @@ double mt_flex_row(const MtState *st, const double *q, const double *u, int mk, 
 void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const double *F, const double *T, double sign);
 /* Kinetic energy ½ uᵀMu and potential energy (elastic + gravity) of flexible body b. */
 void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot);
+
+/* Keeps the frame accelerations of the step just committed (st->acc) for the
+ * geometric stiffening of the next step's evaluations (mt_state_commit). */
+void mt_flex_commit(MtState *st);
 
 /* Absolute acceleration and angular acceleration of a marker on a flexible body (after an evaluation). */
 void mt_flex_marker_acc(const MtState *st, int mk, double a[3], double eps[3]);

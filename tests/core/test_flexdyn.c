@@ -3,7 +3,10 @@
  * measured by the logarithmic decrement of a clamped cantilever's tip, and
  * Rayleigh damping on the same model; `initial rest` (core/engine/mt_assembly.c,
  * mt_flex.c): no elastic velocity from the initial assembly, on the flexible
- * slider-crank benchmark. */
+ * slider-crank benchmark; geometric stiffness of joint loads (core/flex/mt_fe_geom.c
+ * mt_fe_geom_interface, mt_flex.c): a column under an axial tip force against
+ * the beam-column solution, and the slider-crank benchmark's rod against a
+ * chain of rigid segments. */
 #include <string.h>
 
 #include "mt_flex.h"
@@ -125,7 +128,9 @@ static void zeta_on_held_modes(void)
  * at a constant 150 rad/s from t = 0, steel rod 0.304 m of 6 mm diameter, slider of half
  * the rod's mass, no gravity; the deflection of the rod's middle from its chord ---------- */
 
-static const double BM_R = 0.152, BM_L = 0.304, BM_D = 0.006, BM_E = 2e11, BM_RHO = 7800, BM_W = 150;
+static const double BM_R = 0.152, BM_L = 0.304, BM_D = 0.006, BM_E = 2e11, BM_RHO = 7800;
+static const double BM_W = 150;
+static int BM_NEL = 10; /* beam elements of the flexible rod */
 
 typedef struct {
     int a, mid, b;            /* rod markers: big end, middle, small end */
@@ -178,11 +183,11 @@ static Bm benchmark(const char *rod, int segments, double step)
     if (!segments) {
         n += snprintf(text + n, (1 << 16) - (size_t)n,
                       "body rod\n position %g 0 0\n"
-                      " flexible beam length %g elements 10 section circle %g E %g nu 0.3 rho %g %s\n"
-                      " marker a node 1\n marker mid node 6\n marker b node 11 z 0 0 1\nend\n"
+                      " flexible beam length %g elements %d section circle %g E %g nu 0.3 rho %g %s\n"
+                      " marker a node 1\n marker mid node %d\n marker b node %d z 0 0 1\nend\n"
                       "joint big_end revolute rod.a crank.pin\n"
                       "joint small_end revolute slider.b rod.b\n",
-                      BM_R, BM_L, BM_D, BM_E, BM_RHO, rod);
+                      BM_R, BM_L, BM_NEL, BM_D, BM_E, BM_RHO, rod, BM_NEL / 2 + 1, BM_NEL + 1);
     } else {
         double l = BM_L / segments, m = mrod / segments;
         for (int k = 0; k < segments; k++)
@@ -229,9 +234,79 @@ static void initial_rest(void)
     CHECK_REL(r4.peak1, r8.peak1, 0.01, "initial rest: first-revolution peak deflection, 4 against 8 modes [m]");
 }
 
+/* ---- stiffness from joint loads: a column under an axial tip force, and the slider-crank ---- */
+
+typedef struct { double tip; int mk; } Tip;
+
+static int tip_cb(void *user, MtState *st)
+{
+    Tip *t = user;
+    MtMk M;
+    mt_marker_eval(st, st->q, st->u, t->mk, &M);
+    t->tip = M.p[1];
+    return 0;
+}
+
+/* Static tip deflection of a steel cantilever (1 m, 20 x 10 mm, bending in y)
+ * under an axial tip force P (positive compressive) and 1 N across, settled
+ * by heavy damping; STIFF "stiffening" or "". */
+static double column_tip(double P, const char *stiff)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "solver method hht step 1e-3 until 2 rtol 1e-10 atol 1e-14\n"
+             "ground\n marker clamp\nend\n"
+             "body beam\n"
+             " flexible beam length 1 elements 20 section rect 0.02 0.01 E 2.1e11 nu 0.3 rho 7850 method cb modes 4 zeta 0.7 %s\n"
+             " marker root node 1\n marker tip node 21\n"
+             "end\n"
+             "joint clamp fixed beam.root ground.clamp\n"
+             "force push actuator beam.tip ground.clamp fx {%.17g} fy {-1}\n",
+             stiff, -P);
+    MtSystem *s = mt_test_system(text);
+    Tip t = {0, mt_model_find_marker(s->model, "beam.tip")};
+    MtRunStats stats;
+    MtState *st = mt_test_run(s, tip_cb, &t, &stats);
+    mt_state_free(st);
+    mt_system_free(s);
+    return t.tip;
+}
+
+static void joint_load_stiffening(void)
+{
+    printf("-- a cantilever column, axial tip force P and 1 N across: the tip deflection against the beam-column solution\n");
+    const double E = 2.1e11, I = 0.01 * 0.02 * 0.02 * 0.02 / 12, L = 1;
+    for (int sg = -1; sg <= 1; sg += 2) { /* P L^2 / EI = 0.714 (0.29 of the buckling load) in compression and tension */
+        double P = sg * 1000, u = sqrt(fabs(P) / (E * I)) * L;
+        double amp = P > 0 ? 3 * (tan(u) - u) / (u * u * u) : 3 * (u - tanh(u)) / (u * u * u);
+        double want = -L * L * L / (3 * E * I) * amp, lin = column_tip(P, ""), got = column_tip(P, "stiffening");
+        printf("     P = %+.0f N: linear modes %.6e m, stiffened %.6e m, beam-column %.6e m (x %.4f of F L^3/3EI)\n", P, lin,
+               got, want, amp);
+        CHECK_REL(got, want, 1e-3, P > 0 ? "tip deflection under axial compression, stiffening [m]"
+                                         : "tip deflection under axial tension, stiffening [m]");
+    }
+    printf("-- the slider-crank benchmark: rod mid-point deflection with the axial load's stiffness\n");
+    BM_NEL = 20; /* the nodal rigid bodies of the inertia converge as 1/elements^2: 10 elements are 1 %% high */
+    Bm lin = benchmark("method cb modes 4 zeta 0 initial rest", 0, 1e-4);
+    Bm s4 = benchmark("method cb modes 4 zeta 0 initial rest stiffening", 0, 1e-4);
+    Bm s8 = benchmark("method cb modes 8 zeta 0 initial rest stiffening", 0, 1e-4);
+    /* reference: chains of 10 and 20 rigid segments with torsion springs EI/l (their axial
+     * load stiffens them exactly), extrapolated as 1/segments^2 */
+    Bm c10 = benchmark("", 10, 1e-4), c20 = benchmark("", 20, 1e-4);
+    double ref1 = c20.peak1 + (c20.peak1 - c10.peak1) / 3, ref2 = c20.peak2 + (c20.peak2 - c10.peak2) / 3;
+    printf("     reference (chain extrapolated): first revolution %.4f mm, second %.4f mm; linear modes alone %.4f, %.4f "
+           "mm (%+.1f %%, %+.1f %%)\n", 1e3 * ref1, 1e3 * ref2, 1e3 * lin.peak1, 1e3 * lin.peak2,
+           100 * (lin.peak1 / ref1 - 1), 100 * (lin.peak2 / ref2 - 1));
+    printf("     stiffened, 8 modes: second revolution %.4f mm (%+.1f %% from the reference)\n", 1e3 * s8.peak2,
+           100 * (s8.peak2 / ref2 - 1));
+    CHECK_REL(s8.peak1, ref1, 0.02, "first-revolution peak mid-point deflection, stiffened, 8 modes, against the chain [m]");
+    CHECK_REL(s4.peak1, s8.peak1, 0.01, "the same, 4 against 8 modes [m]");
+}
+
 int main(void)
 {
     zeta_on_held_modes();
     initial_rest();
+    joint_load_stiffening();
     return mt_test_done();
 }
