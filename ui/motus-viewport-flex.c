@@ -273,13 +273,23 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
         title = g_strdup_printf("%s\n%s", f == MOTUS_FIELD_VONMISES ? _("von Mises stress") : _("Displacement"),
                                 mt_unit_label(u));
     }
+    const char *note = motus_viewport_legend_note(self);
+    if (note) {
+        g_autofree char *t = title;
+        title = g_strdup_printf("%s\n\n%s", t, note);
+    }
     pango_layout_set_text(l, title, -1);
     pango_layout_set_width(l, (width - 16) * PANGO_SCALE);
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
     pango_layout_get_pixel_size(l, &tw, &th);
     cairo_set_source_rgb(cr, 0.12, 0.13, 0.16);
     cairo_move_to(cr, 8, 6);
     pango_cairo_show_layout(cr, l);
     pango_layout_set_width(l, -1);
+    if (note) {
+        g_object_unref(l);
+        return;
+    }
     /* the bar, top = high */
     int bx = 10, bw = 18, by = 6 + th + 10, foot = 40, bh = height - by - foot;
     if (bh < 20) {
@@ -442,6 +452,16 @@ const char *motus_viewport_legend_unit(MotusViewport *self)
 {
     const MtUnit *u = field_unit(self, self->field);
     return u ? u->name : NULL;
+}
+
+const char *motus_viewport_legend_note(MotusViewport *self)
+{
+    /* Beams have no surface stress: a bar from 0 to 0 would read as an unloaded body. */
+    if (self->prev_body < 0 && shown_field(self) == MOTUS_FIELD_VONMISES && !self->has_stress)
+        /* TRANSLATORS: legend when stress was asked for but no flexible body has it. */
+        return _("Not available: beam elements carry no surface stress. "
+                 "Show Displacement, or model the body with shells or solids.");
+    return NULL;
 }
 
 int motus_viewport_flex_n_vertices(MotusViewport *self, int body)

@@ -181,6 +181,9 @@ gboolean motus_viewport_get_colour_range(MotusViewport *self, double *lo, double
 GtkWidget *motus_viewport_get_legend(MotusViewport *self);
 /* The legend's unit for the field shown ("mm", "MPa"; NULL when none). */
 const char *motus_viewport_legend_unit(MotusViewport *self);
+/* What the legend says instead of a colour bar (stress asked for where no
+ * body has it), or NULL. */
+const char *motus_viewport_legend_note(MotusViewport *self);
 /* Surface vertices of flexible body `body` (0 when it has no flexible surface). */
 int motus_viewport_flex_n_vertices(MotusViewport *self, int body);
 /* Where surface vertex v of flexible body `body` is (project axes) with the

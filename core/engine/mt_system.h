@@ -65,6 +65,8 @@ typedef struct {
     double coef[MT_POLY_MAX];
     int ntab;
     const double *tab, *spl; /* table points and spline second derivatives (owned by the system) */
+    const struct MtExpr *lawx; /* EXPR: the compiled law and its variables {t, parameters} (MtSystem.lawvars) */
+    const double *lawv;
 } MtCBlock;
 
 struct MtExpr;
@@ -99,6 +101,8 @@ struct MtSystem {
     int *edge_body;        /* nedge: the body they share */
     int ng;                /* length of MtState.G and W */
     double *spline;        /* spline second derivatives of all driver tables */
+    struct MtExpr **lawx;  /* per driver: its compiled law (EXPR) or NULL */
+    double *lawvars;       /* {0, the parameters' values}: what drivers' laws read besides time */
     unsigned char *level;  /* nrow: 0 position, 1 velocity (non-holonomic), 2 acceleration constraint */
     unsigned char *dep;    /* nrow: equation found redundant at compile time */
     int ndep;

@@ -146,6 +146,12 @@ static void test_run_range(void)
     g_assert_cmpfloat(fabs(hi - mx), <=, 1e-9 * mx);
     g_assert_cmpfloat(lo, ==, 0);
     g_assert_cmpstr(motus_viewport_legend_unit(viewport()), ==, "mm");
+    g_assert_null(motus_viewport_legend_note(viewport()));
+    /* a beam has no surface stress: the legend says so instead of a bar from 0 to 0 */
+    motus_viewport_set_colour_field(viewport(), MOTUS_FIELD_VONMISES);
+    g_assert_nonnull(strstr(motus_viewport_legend_note(viewport()), "beam"));
+    motus_viewport_set_colour_field(viewport(), MOTUS_FIELD_DISPLACEMENT);
+    g_assert_null(motus_viewport_legend_note(viewport()));
     /* the frame shown: its range is no more than the run's; a fixed range is kept */
     motus_window_set_time(win, 0.2);
     motus_viewport_set_colour_range(viewport(), MOTUS_RANGE_FRAME, 0, 0);
