@@ -472,8 +472,6 @@ static MtStatus compile_rows(MtSystem *s, const MtModel *m)
         for (int p = 0; p < b->nprim; p++) s->commit_kin |= b->prim[p].kind == MT_PRIM_COORD;
     }
     for (int k = 0; k < m->nforce; k++) s->commit_kin |= m->force[k].kind == MT_FORCE_TORSION || m->force[k].kind == MT_FORCE_CONTACT;
-    /* geometric stiffening reads the frame's acceleration of each committed step (mt_flex_commit) */
-    for (int i = 0; i < m->nflex; i++) s->commit_kin |= m->flex[i].stiffening != 0;
     return MT_OK;
 }
 

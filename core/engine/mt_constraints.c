@@ -173,7 +173,6 @@ void mt_state_init_coords(MtState *st)
 
 void mt_state_commit(MtState *st)
 {
-    if (st->sys->nflex) mt_flex_commit(st); /* stiffening reads the frame's acceleration of the last step */
     if (!st->sys->commit_kin) return; /* nothing counts turns: spare a body pass per step */
     mt_stage_bodies(st, st->q);
     eval_coords(st, st->q, st->u, 1);

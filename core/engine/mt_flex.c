@@ -22,15 +22,13 @@
  * equations conserve T + V exactly (tests/core/test_flex.c).
  *
  * Geometric stiffening (optional): the pre-stress of the body forces per
- * unit mass g_B − a_o + C x (gravity and the acceleration of the body's
- * origin in body axes; centrifugal field C = |Ω|²1 − ΩΩᵀ about the FE
- * model's origin, i.e. the body's origin, which the user puts on the axis of
- * rotation) adds Σ p_c Kg_c to K, p = (g_B − a_o, C00, C11, C22, C01, C12,
- * C02) (mt_fe_reduce.h), the interface held. The frame's acceleration is not
- * known before the solve: a_o is that of the last committed step
- * (mt_flex_commit; taking the last evaluation's instead made HHT's Newton
- * iterations diverge on the slider-crank). The angular acceleration's field
- * −α × x, skew, has no case and is left out. The pre-stress of interface loads (joint reactions,
+ * unit mass g_B + C x (gravity in body axes; centrifugal field
+ * C = |Ω|²1 − ΩΩᵀ about the FE model's origin, i.e. the body's origin, which
+ * the user puts on the axis of rotation) adds Σ p_c Kg_c to K, p = (g_B,
+ * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h), the interface held. The
+ * frame's own translational and angular accelerations are left out: they are
+ * not known before the solve, and the floating frame's acceleration carries
+ * the body's vibration (docs/flexible-dynamics.md). The pre-stress of interface loads (joint reactions,
  * force elements) comes from the modal coordinates themselves: Σ w_k Kw_k,
  * the geometric stiffness of the constraint modes' static field
  * (core/flex/mt_fe_geom.c), as a force (Σ w_k Kw_k)·w: a stiffness that follows
@@ -83,8 +81,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->coff = s->nfcache;
         s->nmodal += N;
         s->nfmat += (size_t)f->d * (size_t)f->d;
-        /* + the interface stiffening's forces (N), the frame's acceleration at the last committed step (6) */
-        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N + (size_t)N + 6;
+        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N + (size_t)N; /* + the interface stiffening's forces */
         if (f->d > s->dmax) s->dmax = f->d;
         s->bflex[fs->body] = i;
         f->mass = fb->mass;
@@ -374,17 +371,6 @@ static void interface_stiffening(const MtFlexSys *f, const double *w, double *ou
     }
 }
 
-void mt_flex_commit(MtState *st)
-{
-    const MtSystem *s = st->sys;
-    for (int i = 0; i < s->nflex; i++) {
-        const MtFlexSys *f = &s->flex[i];
-        if (!f->Kg) continue;
-        double *a = st->fcache + f->coff + 12 + 3 * (size_t)f->N + (size_t)f->N * f->N + f->N;
-        memcpy(a, st->acc + 6 * f->body, sizeof(double) * 6);
-    }
-}
-
 void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
 {
     const MtSystem *s = st->sys;
@@ -436,19 +422,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
     double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
-    double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
-    if (f->Kg) { /* the frame's translational acceleration at the last committed step (below) */
-        const double *ac = st->fcache + f->coff + 12 + 3 * (size_t)N + (size_t)N * N + N, *c = s->com + 3 * b;
-        double ro[3], mc[3] = {-c[0], -c[1], -c[2]}, t[3], ao[3], aob[3];
-        mt_m3_mulv(ro, R, mc);
-        mt_v3_cross(t, ac + 3, ro);
-        mt_v3_add(ao, ac, t);
-        mt_v3_cross(t, om, ro);
-        mt_v3_cross(t, om, t);
-        mt_v3_add(ao, ao, t);
-        mt_m3_tmulv(aob, R, ao);
-        for (int a = 0; a < 3; a++) pg[a] -= aob[a];
-    }
+    const double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
     for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
         const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
         for (int i = 0; i <= j; i++, B += 6) {

@@ -78,10 +78,6 @@ void mt_apply_load(MtState *st, const double *q, int mk, const double *p, const 
 /* Kinetic energy ½ uᵀMu and potential energy (elastic + gravity) of flexible body b. */
 void mt_flex_energy(const MtState *st, int b, const double *q, const double *u, double *kin, double *pot);
 
-/* Keeps the frame accelerations of the step just committed (st->acc) for the
- * geometric stiffening of the next step's evaluations (mt_state_commit). */
-void mt_flex_commit(MtState *st);
-
 /* Absolute acceleration and angular acceleration of a marker on a flexible body (after an evaluation). */
 void mt_flex_marker_acc(const MtState *st, int mk, double a[3], double eps[3]);
 /* Elastic displacement (order 0), its rate (1) or second rate (2) of the
