@@ -26,9 +26,9 @@
  * C = |Ω|²1 − ΩΩᵀ about the FE model's origin, i.e. the body's origin, which
  * the user puts on the axis of rotation) adds Σ p_c Kg_c to K, p = (g_B,
  * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h), the interface held. The
- * frame's own translational and angular accelerations are left out: they are
- * not known before the solve, and the floating frame's acceleration carries
- * the body's vibration (docs/flexible-dynamics.md). The pre-stress of interface loads (joint reactions,
+ * uniform part of the frame's own acceleration field stiffens like gravity;
+ * its part in the (unknown) accelerations goes into the mass matrix
+ * (accel_coupling). The pre-stress of interface loads (joint reactions,
  * force elements) comes from the modal coordinates themselves: Σ w_k Kw_k,
  * the geometric stiffness of the constraint modes' static field
  * (core/flex/mt_fe_geom.c), as a force (Σ w_k Kw_k)·w: a stiffness that follows
@@ -131,6 +131,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                                 name);
         f->Kg = fs->stiffening ? fb->Kg : NULL;
         f->Kw = fs->stiffening ? fb->Kw : NULL;
+        mt_v3_copy(f->com, c);
         if (!rayleigh)
             for (int a = 0; a < N; a++) {
                 double om = 2 * M_PI * fb->freq[a];
@@ -269,6 +270,46 @@ static void inertia_at(const MtFlexSys *f, const double *w, double *S, double *I
     Iw[1] += P[3]; Iw[3] += P[3]; Iw[2] += P[4]; Iw[6] += P[4]; Iw[5] += P[5]; Iw[7] += P[5];
 }
 
+/* The frame's acceleration in the stiffening. With the interface held, the
+ * d'Alembert load of the frame's rigid acceleration has the uniform part
+ * −a_o (a_o the acceleration of the FE origin, body axes) and stiffens like
+ * gravity: the modal force Σ_j a_o,j Kg_j w. a_o = Aᵀa_c + [c]× Aᵀα −
+ * Ω×(Ω×c) (c the centre of mass, the frame's origin, in FE coordinates)
+ * holds the accelerations, which are not known before the solve; so the
+ * part in them moves into the mass matrix, with G = [Kg_0 w, Kg_1 w, Kg_2 w]
+ * (N×3): M_wv −= G Aᵀ, M_wω −= G [c]× Aᵀ, and their transposes, which keep
+ * M symmetric (they are the momentum of the second-order displacement field
+ * whose potential under gravity is the gravity stiffening; its quadratic
+ * velocity terms are left out). The known part −Ω×(Ω×c) is a force
+ * (mt_flex_forces). Taken one step late instead, the frame's acceleration
+ * carried the body's vibration into the stiffness and made explicit runs
+ * take 8 times the steps. */
+static void accel_coupling(const MtFlexSys *f, const double *R, const double *w, double *M)
+{
+    int N = f->N, d = f->d;
+    size_t NN = (size_t)N * N;
+    const double *c = f->com;
+    double X[9] = {0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0}; /* [c]× */
+    for (int i = 0; i < N; i++) {
+        double g[3], gc[3];
+        for (int j = 0; j < 3; j++) {
+            const double *K = f->Kg + (size_t)j * NN + i; /* row i of Kg_j (symmetric) */
+            double s = 0;
+            for (int k = 0; k < N; k++) s += K[(size_t)N * k] * w[k];
+            g[j] = s;
+        }
+        for (int b = 0; b < 3; b++) gc[b] = g[0] * X[b] + g[1] * X[3 + b] + g[2] * X[6 + b]; /* g [c]× */
+        for (int a = 0; a < 3; a++) {
+            double mv = -(g[0] * R[3 * a] + g[1] * R[3 * a + 1] + g[2] * R[3 * a + 2]);  /* −(G Aᵀ)_ia */
+            double mo = -(gc[0] * R[3 * a] + gc[1] * R[3 * a + 1] + gc[2] * R[3 * a + 2]); /* −(G [c]× Aᵀ)_ia */
+            M[(size_t)(6 + i) + (size_t)d * a] += mv;
+            M[(size_t)a + (size_t)d * (6 + i)] += mv;
+            M[(size_t)(6 + i) + (size_t)d * (3 + a)] += mo;
+            M[(size_t)(3 + a) + (size_t)d * (6 + i)] += mo;
+        }
+    }
+}
+
 /* The (6+N)² mass matrix of flexible body f at rotation R and modal
  * coordinates w, plus c·K in the modal block (the projections' metric), into
  * M (column-major, unfactored); S, I(w), M_Ωw(w) into S, Iw, Mow. */
@@ -303,6 +344,7 @@ static void mass_matrix(const MtFlexSys *f, const double *R, const double *w, do
         for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + c * f->K[i2 + (size_t)N * j];
     }
 #undef E
+    if (f->Kg) accel_coupling(f, R, w, M);
 }
 
 int mt_flex_mass_matrix(const MtState *st, int i, const double *q, double *M)
@@ -422,7 +464,13 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
     double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
-    const double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
+    /* the uniform load case: gravity, and the known part Ω×(Ω×c) of the frame origin's acceleration
+     * (its part in the accelerations is in the mass matrix, accel_coupling) */
+    double oc[3];
+    mt_v3_cross(oc, Om, f->com);
+    mt_v3_cross(oc, Om, oc);
+    const double pg[MT_FLEX_NKG] = {gb[0] + oc[0], gb[1] + oc[1], gb[2] + oc[2], o2 - OO[0], o2 - OO[4], o2 - OO[8],
+                                    -OO[1], -OO[5], -OO[2]};
     for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
         const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
         for (int i = 0; i <= j; i++, B += 6) {

@@ -35,6 +35,7 @@ typedef struct MtFlexSys {
     double *K, *D;       /* N×N stiffness and damping */
     const double *Kg;    /* geometric stiffening: MT_FLEX_NKG blocks N×N (MtFlexBody.Kg), NULL when off */
     const double *Kw;    /* with it, the interface loads' part: N blocks N×N (MtFlexBody.Kw), NULL when off */
+    double com[3];       /* the centre of mass (the frame's origin) in FE coordinates */
     double *work;        /* owner of the arrays above */
     double *work2;       /* owner of I2s */
 } MtFlexSys;
