@@ -464,8 +464,8 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
     double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
-    /* the uniform load case: gravity, and the known part Ω×(Ω×c) of the frame origin's acceleration
-     * (its part in the accelerations is in the mass matrix, accel_coupling) */
+    /* the uniform load case g − a_o: gravity and the known part of −a_o, Ω×(Ω×c) (the part of a_o in
+     * the accelerations is in the mass matrix, accel_coupling) */
     double oc[3];
     mt_v3_cross(oc, Om, f->com);
     mt_v3_cross(oc, Om, oc);
@@ -492,7 +492,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
                 v -= k * w[i];
             }
         }
-        if (f->Kw) v -= e[(size_t)N * N + j]; /* the interface loads' pre-stress (below) */
+        if (f->Kw) v -= e[(size_t)N * N + j]; /* the interface loads' pre-stress (interface_stiffening) */
         double cor = 0, quad = I1[0] * OO[0] + I1[1] * OO[1] + I1[2] * OO[2] + I1[3] * OO[3] + I1[4] * OO[4] +
                                I1[5] * OO[5] + I1[6] * OO[6] + I1[7] * OO[7] + I1[8] * OO[8];
         for (int i = 0; i < N; i++) {
