@@ -216,6 +216,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     motus_window_extend_plots(self);
     motus_window_plots_settle(self);
     motus_window_flex_extend(self);
+    if (ok && !cancelled) motus_window_flex_propose(self);
     if (motus_session_get_follow_live(self->session)) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -314,6 +315,7 @@ static void show_model(MotusWindow *self, gboolean fit)
         set_status(self, problems->str);
     }
     motus_window_refresh_title(self);
+    motus_window_check_schedule(self);
     update_actions(self);
 }
 
@@ -893,6 +895,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
+    motus_window_check_init(self);
     motus_window_flex_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));

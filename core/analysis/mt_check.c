@@ -117,6 +117,10 @@ static void findings(Out *o, const MtSystem *s)
     else if (in->dof_rank == 0 && m->ndriver == 0)
         add(o, MT_CHECK_WARNING, MT_ENT_BODY, -1, "%s",
             MT_("the mechanism has no degree of freedom and no driver: nothing can move (a structure)"));
+    else if (in->dof_rank == 0)
+        add(o, MT_CHECK_INFO, MT_ENT_DRIVER, -1, "%s",
+            MT_("the drivers prescribe every degree of freedom: the motion is kinematically determined (the "
+                "kinematics analysis gives it without integrating)"));
     for (int i = 0; i < in->nfree; i++) {
         int b = mt_system_free_body(s, i);
         add(o, MT_CHECK_WARNING, MT_ENT_BODY, b,
