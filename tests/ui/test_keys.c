@@ -243,6 +243,31 @@ static void test_add_menu(void)
     g_object_unref(focus0);
 }
 
+static gboolean focus_in_inspector(void)
+{
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(win));
+    return f && gtk_widget_is_ancestor(f, motus_window_get_inspector(win));
+}
+
+/* Tab leaves the model tree for the inspector (it walked the tree's rows and never got there). */
+static void test_tab_order(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    GtkWidget *tree = motus_window_get_model_tree(win);
+    settle();
+    if (!gtk_widget_is_ancestor(gtk_root_get_focus(GTK_ROOT(win)), tree)) gtk_widget_child_focus(tree, GTK_DIR_TAB_FORWARD);
+    settle();
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(win));
+    g_test_message("focus in the tree: %s", f ? G_OBJECT_TYPE_NAME(f) : "-");
+    g_assert_true(f && gtk_widget_is_ancestor(f, tree));
+    xin_press("Tab");
+    g_assert_true(wait_for(focus_in_inspector, 5));
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
 static void test_run_and_playback(void)
 {
@@ -611,6 +636,7 @@ int main(int argc, char **argv)
     open_copy();
     g_test_add_func("/keys/model-check", test_model_check);
     g_test_add_func("/keys/add-menu", test_add_menu);
+    g_test_add_func("/keys/tab-order", test_tab_order);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
