@@ -131,20 +131,20 @@ static MtStatus job(MtState *st, MtFrameFn frame, void *fu, const volatile int *
     const MtSolverSpec *sv = mt_system_solver(mt_state_system(st));
     a->nbody = mt_system_nbody(mt_state_system(st));
     MtStatus rc = MT_OK;
+    MtStaticsOptions opt = {0};
+    opt.relax_first = a->relax;
+    opt.cancel = cancel; /* Stop ends the equilibrium search too */
     switch (a->kind) {
     case MOTUS_ANALYSIS_KINEMATICS:
         return mt_kinematics(st, sv->until, sv->step, sv->every, frame, fu, cancel, &a->kin, err);
-    case MOTUS_ANALYSIS_STATICS: {
-        MtStaticsOptions opt = {0};
-        opt.relax_first = a->relax;
+    case MOTUS_ANALYSIS_STATICS:
         rc = mt_statics(st, &opt, &a->statics, err);
         if (rc) return rc;
         collect(a, st);
         frame(fu, st);
         return MT_OK;
-    }
     case MOTUS_ANALYSIS_MODES:
-        rc = mt_modes(st, 1, &a->modes, err);
+        rc = mt_modes_opt(st, 1, &opt, &a->modes, err);
         if (rc) return rc;
         a->statics = a->modes->statics;
         collect(a, st);

@@ -272,8 +272,8 @@ static void show_statics(MotusWindow *self, const MotusAnalysis *a)
     gtk_grid_set_row_spacing(GTK_GRID(g), 2);
     statics_grid(GTK_GRID(g), m, a);
     gtk_box_append(GTK_BOX(box), scrolled(g));
-    gtk_box_append(GTK_BOX(box), wrapped_label(_("The 3D view shows the equilibrium (flexible bodies deformed: choose a "
-                                                 "colour map in their bar). The plots show it as one frame."), TRUE));
+    gtk_box_append(GTK_BOX(box), wrapped_label(_("The 3D view shows the equilibrium, flexible bodies deformed and coloured "
+                                                 "(scale and map in their bar); the plots show it as one frame."), TRUE));
     gtk_window_present(GTK_WINDOW(self->analysis->dialog));
 }
 
@@ -437,20 +437,20 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
     if (!a) return;
     MotusRunBridge *b = motus_window_bridge(self);
     motus_ticker_set_fraction(self->progress, 1);
+    if (cancelled && a->kind != MOTUS_ANALYSIS_KINEMATICS) {
+        /* the search was stopped (or ended as Stop came): nothing to show */
+        g_autofree char *msg = g_strdup_printf(_("%s stopped"), kind_title(a->kind));
+        motus_window_set_status(self, msg);
+        gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
+        motus_analysis_free(a);
+        return;
+    }
     if (!ok) {
         /* TRANSLATORS: %s: Statics, Kinematics or Modes; then the core's message naming the entity */
         g_autofree char *msg = g_strdup_printf(_("%s failed: %s"), kind_title(a->kind), message);
         motus_window_set_status(self, msg);
         g_autofree char *title = g_strdup_printf(_("%s failed"), kind_title(a->kind));
         motus_window_error_dialog(self, title, message);
-        motus_analysis_free(a);
-        return;
-    }
-    if (cancelled && a->kind != MOTUS_ANALYSIS_KINEMATICS) {
-        /* the core's statics and modes poll no cancel flag: Stop takes effect when they return, and
-         * their result is dropped */
-        g_autofree char *msg = g_strdup_printf(_("%s stopped"), kind_title(a->kind));
-        motus_window_set_status(self, msg);
         motus_analysis_free(a);
         return;
     }
@@ -461,6 +461,11 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
     ui->shown = a;
     /* kinematics: its frames are the result, plotted and played as a run's */
     if (self->batch || a->kind == MOTUS_ANALYSIS_KINEMATICS) return;
+    gboolean flex = FALSE;
+    for (int i = 0; a->flex_max && i < a->nbody; i++) flex |= !isnan(a->flex_max[2 * i]);
+    /* the static deformation in colour, unless a map is chosen already */
+    if (flex && motus_viewport_get_colour_field(self->viewport) == MOTUS_FIELD_NONE)
+        motus_viewport_set_colour_field(self->viewport, MOTUS_FIELD_DISPLACEMENT);
     if (a->kind == MOTUS_ANALYSIS_STATICS)
         show_statics(self, a);
     else

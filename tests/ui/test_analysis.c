@@ -207,12 +207,30 @@ static void test_modes_flexible(void)
     g_autofree char *path = g_build_filename(MOTUS_CLI_DIR, "cantilever-flex.motus.txt", NULL);
     open_model(path);
     settle_for(0.3);
+    const double E = 2.1e11, rho = 7850, b = 0.006, h = 0.004, L = 1, I = b * h * h * h / 12;
+    /* statics first: the tip sags q L⁴ / 8EI (bending across the 6 mm side), the colour map spans it */
+    focus_main();
+    want_kind = MOTUS_ANALYSIS_STATICS;
+    xin_press("F7");
+    g_assert_true(wait_for(analysis_done, 60));
+    g_assert_true(wait_for(dialog_shown, 5));
+    double sag = rho * b * h * g * pow(L, 4) / (8 * E * h * b * b * b / 12), lo, hi;
+    const MotusAnalysis *st = result();
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
+    g_assert_true(motus_viewport_get_colour_range(vp, &lo, &hi));
+    g_test_message("strip statics: largest displacement %.9g mm, q L^4/8EI %.9g mm (%.2e); colour map %g .. %g m, "
+                   "largest von Mises %g MPa", st->flex_max[0] * 1e3, sag * 1e3, st->flex_max[0] / sag - 1, lo, hi,
+                   st->flex_max[1] * 1e-6);
+    g_assert_cmpfloat(fabs(st->flex_max[0] / sag - 1), <, 1e-3);
+    g_assert_cmpfloat(fabs(hi / st->flex_max[0] - 1), <, 1e-6);
+    g_assert_cmpint(motus_viewport_get_colour_field(vp), ==, MOTUS_FIELD_DISPLACEMENT);
+    settle_for(0.3);
+    motus_window_save_screenshot(win, MOTUS_OUT_DIR "/analysis-statics-flex.png", NULL);
     want_kind = MOTUS_ANALYSIS_MODES;
     choose("Modes");
     g_assert_true(wait_for(analysis_done, 60));
     g_assert_true(wait_for(dialog_shown, 5));
     const MtModes *md = result()->modes;
-    const double E = 2.1e11, rho = 7850, b = 0.006, h = 0.004, L = 1, I = b * h * h * h / 12;
     double f = 1.875104069 * 1.875104069 * sqrt(E * I / (rho * b * h * pow(L, 4))) / (2 * G_PI);
     g_assert_cmpint(md->mode[0].kind, ==, MT_MODE_OSCILLATORY);
     g_test_message("strip: first mode %.9g Hz, Euler-Bernoulli %.9g Hz (%.2e relative); row: %s", md->mode[0].freq, f,
@@ -228,20 +246,20 @@ static void test_modes_flexible(void)
     GtkListBoxRow *row = gtk_list_box_get_row_at_index(GTK_LIST_BOX(motus_window_analysis_mode_list(win)), 0);
     xin_click(GTK_WIDGET(row));
     g_assert_true(wait_for(animating, 5));
-    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
     focus_main();
     /* from the top: the first mode bends the strip across its thin side, along z */
     xin_click(xin_find(motus_window_get_viewport(win), xin_has_label, "Top"));
     settle_for(0.2);
     int n = motus_viewport_flex_n_vertices(vp, 0), tip = -1;
     g_assert_cmpint(n, >, 0);
-    double p[3], x, y, far = -INFINITY, lo = INFINITY, hi = -INFINITY, best = 0;
+    double p[3], x, y, far = -INFINITY, best = 0;
+    lo = INFINITY, hi = -INFINITY;
     for (int v = 0; v < n; v++) /* the vertex farthest along the strip, undeformed: its tip */
         if (motus_viewport_flex_vertex(vp, 0, v, 0, p) && p[0] > far) far = p[0], tip = v;
     for (int i = 0; i < 30; i++) {
         settle_for(0.06);
         g_assert_true(motus_viewport_flex_vertex(vp, 0, tip, motus_viewport_get_deformation_scale(vp), p));
-        g_assert_true(motus_viewport_project_point(vp, p, &x, &y));
+        if (!motus_viewport_project_point(vp, p, &x, &y)) continue; /* swung out of the view */
         lo = fmin(lo, y), hi = fmax(hi, y);
         if (fabs(p[2]) > best) { /* the screenshot at the largest swing */
             best = fabs(p[2]);
@@ -308,6 +326,38 @@ static void test_statics_error(void)
     g_unlink(path);
 }
 
+static gboolean running(void) { return motus_window_is_running(win); }
+static gboolean not_running(void) { return !motus_window_is_running(win); }
+
+/* Escape stops a long equilibrium search (a 40-link chain built horizontal: seconds of damped Newton
+ * steps) within a moment, and the window says so. */
+static void test_statics_stop(void)
+{
+    GString *t = g_string_new("gravity 0 -9.81 0\nground\n marker p\nend\n");
+    for (int i = 0; i < 40; i++)
+        g_string_append_printf(t, "body l%d\n mass 1\n com 0.05 0 0\n inertia 1e-4 1e-3 1e-3\n position %g 0 0\n"
+                                  " marker a\n marker b at 0.1 0 0\nend\njoint j%d spherical l%d.a %s%d.b\n",
+                               i, 0.1 * i, i, i, i ? "l" : "ground.p", i - 1);
+    g_autofree char *text = g_string_free(t, FALSE);
+    char *gp = strstr(text, "ground.p-1.b");
+    memmove(gp + 8, gp + 12, strlen(gp + 12) + 1); /* the first link hangs from ground.p */
+    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "chain40.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    open_model(path);
+    focus_main();
+    xin_press("F7");
+    g_assert_true(wait_for(running, 5));
+    settle_for(0.3);
+    gint64 t0 = g_get_monotonic_time();
+    xin_press("Escape");
+    g_assert_true(wait_for(not_running, 10));
+    double took = (double)(g_get_monotonic_time() - t0) * 1e-6;
+    g_test_message("stopped %.2f s after Escape; status: %s", took, motus_window_get_status(win));
+    g_assert_nonnull(strstr(motus_window_get_status(win), "Statics stopped"));
+    g_assert_cmpfloat(took, <, 2);
+    g_unlink(path);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -334,6 +384,7 @@ int main(int argc, char **argv)
     g_test_add_func("/analysis/modes-flexible", test_modes_flexible);
     g_test_add_func("/analysis/kinematics", test_kinematics);
     g_test_add_func("/analysis/statics-error", test_statics_error);
+    g_test_add_func("/analysis/statics-stop", test_statics_stop);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
