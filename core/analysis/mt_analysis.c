@@ -733,6 +733,7 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     const MtSystem *s = L->s;
     int nx = L->nx;
     size_t nq = sizeof(double) * (size_t)L->nq, nu = sizeof(double) * (size_t)nx;
+    if (CANCELLED(L)) return -1; /* before the stiffness, which takes a while */
     memcpy(st->q, L->q, nq);
     memset(st->u, 0, nu);
     st->t = L->t;
