@@ -33,13 +33,19 @@ typedef struct AnalysisUi {
 /* One period of an animated mode on screen, s (whatever its frequency). */
 #define MODE_PERIOD 1.6
 
-static const char *kind_title(MotusAnalysisKind k)
+/* What the window says of an analysis, whole sentences per kind (their words agree in every language). */
+enum { SAY_FAILED, SAY_FAILED_TITLE, SAY_STOPPED, SAY_CANNOT, SAY_BUSY, SAY_N };
+static const char *say(MotusAnalysisKind k, int what)
 {
-    switch (k) {
-    case MOTUS_ANALYSIS_STATICS: return _("Statics");
-    case MOTUS_ANALYSIS_KINEMATICS: return _("Kinematics");
-    default: return _("Modes");
-    }
+    static const char *const text[3][SAY_N] = {
+        {N_("Statics failed: %s"), N_("Statics failed"), N_("Statics stopped"), N_("Statics cannot start: %s"),
+         N_("Finding the static equilibrium…")},
+        {N_("Kinematics failed: %s"), N_("Kinematics failed"), N_("Kinematics stopped"),
+         N_("Kinematics cannot start: %s"), N_("Kinematic analysis…")},
+        {N_("Modes failed: %s"), N_("Modes failed"), N_("Modes stopped"), N_("Modes cannot start: %s"),
+         N_("Finding the equilibrium and linearising about it…")},
+    };
+    return _(text[k][what]);
 }
 
 /* ---- the mode animated in the 3D view --------------------------------------------------- */
@@ -388,17 +394,14 @@ static void start(MotusWindow *self, MotusAnalysisKind kind)
     if (!motus_window_start_job(self, &job, &error)) {
         ui->pending = NULL;
         motus_analysis_free(a);
-        /* TRANSLATORS: %s: Statics, Kinematics or Modes; then the reason */
-        g_autofree char *msg = g_strdup_printf(_("%s cannot start: %s"), kind_title(kind), error->message);
+        g_autofree char *msg = g_strdup_printf(say(kind, SAY_CANNOT), error->message);
         motus_window_set_status(self, msg);
         gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
         motus_window_error_dialog(self, msg, error->message);
         motus_window_update_actions(self);
         return;
     }
-    static const char *const busy[] = {N_("Finding the static equilibrium…"), N_("Kinematic analysis…"),
-                                       N_("Finding the equilibrium and linearising about it…")};
-    motus_window_set_status(self, _(busy[kind]));
+    motus_window_set_status(self, say(kind, SAY_BUSY));
     ui->started = g_get_monotonic_time();
     if (kind != MOTUS_ANALYSIS_KINEMATICS) motus_ticker_set_fraction(self->progress, 0);
     if (!ui->timer_id) ui->timer_id = g_timeout_add(250, elapsed_tick, self);
@@ -416,16 +419,19 @@ static char *outcome(const MotusAnalysis *a, guint frames, double last, gboolean
         return g_strdup_printf(_("Kinematics: %u frames to t = %.3f s; largest constraint violation %.3g"), frames, last,
                                a->kin.gmax);
     const MtStaticsInfo *in = &a->statics;
-    const char *stab = in->negative ? _("unstable") : _("stable");
     if (a->kind == MOTUS_ANALYSIS_STATICS)
-        return g_strdup_printf(_("Static equilibrium (%s): %d Newton iterations, residual force %.3g N"), stab,
+        return g_strdup_printf(in->negative ? _("Static equilibrium (unstable): %d Newton iterations, residual force %.3g N")
+                                            : _("Static equilibrium (stable): %d Newton iterations, residual force %.3g N"),
                                in->iterations, in->force_residual);
     const MtModes *md = a->modes;
     int k = 0;
     while (k < md->nmode && md->mode[k].kind == MT_MODE_RIGID) k++;
     if (k < md->nmode && md->mode[k].freq > 0)
-        return g_strdup_printf(_("Modes (%s equilibrium): %d, the lowest at %.6g Hz"), stab, md->nmode, md->mode[k].freq);
-    return g_strdup_printf(_("Modes (%s equilibrium): %d"), stab, md->nmode);
+        return g_strdup_printf(in->negative ? _("Modes about an unstable equilibrium: %d, the lowest at %.6g Hz")
+                                            : _("Modes about a stable equilibrium: %d, the lowest at %.6g Hz"),
+                               md->nmode, md->mode[k].freq);
+    return g_strdup_printf(in->negative ? _("Modes about an unstable equilibrium: %d") : _("Modes about a stable equilibrium: %d"),
+                           md->nmode);
 }
 
 void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean cancelled, const char *message)
@@ -439,18 +445,16 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
     motus_ticker_set_fraction(self->progress, 1);
     if (cancelled && a->kind != MOTUS_ANALYSIS_KINEMATICS) {
         /* the search was stopped (or ended as Stop came): nothing to show */
-        g_autofree char *msg = g_strdup_printf(_("%s stopped"), kind_title(a->kind));
-        motus_window_set_status(self, msg);
+        motus_window_set_status(self, say(a->kind, SAY_STOPPED));
         gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
         motus_analysis_free(a);
         return;
     }
     if (!ok) {
-        /* TRANSLATORS: %s: Statics, Kinematics or Modes; then the core's message naming the entity */
-        g_autofree char *msg = g_strdup_printf(_("%s failed: %s"), kind_title(a->kind), message);
+        g_autofree char *msg = g_strdup_printf(say(a->kind, SAY_FAILED), message); /* the core's words name the entity */
         motus_window_set_status(self, msg);
-        g_autofree char *title = g_strdup_printf(_("%s failed"), kind_title(a->kind));
-        motus_window_error_dialog(self, title, message);
+        gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
+        motus_window_error_dialog(self, say(a->kind, SAY_FAILED_TITLE), message);
         motus_analysis_free(a);
         return;
     }
