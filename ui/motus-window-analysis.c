@@ -215,14 +215,22 @@ static char *statics_summary(const MtStaticsInfo *in)
 static void statics_grid(GtkGrid *g, const MtModel *m, const MotusAnalysis *a)
 {
     int r = 0;
-    const char *const bodies[] = {_("Body"), "x [m]", "y [m]", "z [m]", NULL};
+    /* unit symbols as the interface writes them (м, Н in Russian) */
+    const char *m_ = mt_unit_label(mt_unit_si(MT_DIM_LENGTH)), *n_ = mt_unit_label(mt_unit_si(MT_DIM_FORCE)),
+               *nm_ = mt_unit_label(mt_unit_si(MT_DIM_TORQUE));
+    g_autofree char *x = g_strdup_printf("x [%s]", m_), *y = g_strdup_printf("y [%s]", m_), *z = g_strdup_printf("z [%s]", m_);
+    g_autofree char *fx = g_strdup_printf("Fx [%s]", n_), *fy = g_strdup_printf("Fy [%s]", n_),
+                    *fz = g_strdup_printf("Fz [%s]", n_);
+    g_autofree char *tx = g_strdup_printf("Tx [%s]", nm_), *ty = g_strdup_printf("Ty [%s]", nm_),
+                    *tz = g_strdup_printf("Tz [%s]", nm_);
+    const char *const bodies[] = {_("Body"), x, y, z, NULL};
     r = section(g, r, _("Positions of the bodies (origin, project axes)"), bodies);
     for (int b = 0; b < m->nbody; b++, r++) {
         cell(g, 0, r, m->body[b].name, FALSE, FALSE);
         for (int i = 0; i < 3; i++) cell_num(g, 1 + i, r, a->body_pos[3 * b + i]);
     }
     if (m->njoint) {
-        const char *const cols[] = {_("Joint"), "Fx [N]", "Fy [N]", "Fz [N]", "Tx [N·m]", "Ty [N·m]", "Tz [N·m]", NULL};
+        const char *const cols[] = {_("Joint"), fx, fy, fz, tx, ty, tz, NULL};
         r = section(g, r, _("Joint reactions on the body of marker i (project axes, moments about marker i)"), cols);
         for (int j = 0; j < m->njoint; j++, r++) {
             cell(g, 0, r, m->joint[j].name, FALSE, FALSE);
