@@ -53,14 +53,15 @@ static void collect(MotusAnalysis *a, const MtState *st)
     }
 }
 
-/* How far to displace mode k: a tenth of the model's size, a rotation of at most 0.35 rad. */
+/* How far to displace mode k: a twentieth of the model's size (for a flexible body its RMS elastic
+ * displacement: its peak is about three times that), a rotation of at most 0.25 rad. */
 static double mode_amplitude(const MotusAnalysis *a, const MtMode *md, int nbody)
 {
     double rot = 0;
     for (int b = 0; b < nbody; b++)
         for (int i = 3; i < 6; i++) rot = fmax(rot, hypot(md->shape_re[6 * b + i], md->shape_im[6 * b + i]));
-    double amp = 0.1 * a->size;
-    return rot > 0 ? fmin(amp, 0.35 / rot) : amp;
+    double amp = 0.05 * a->size;
+    return rot > 0 ? fmin(amp, 0.25 / rot) : amp;
 }
 
 /* The view's modal coordinates (specs with a reduction, in order) from a configuration q. */

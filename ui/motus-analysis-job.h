@@ -24,7 +24,7 @@ typedef enum { MOTUS_ANALYSIS_STATICS, MOTUS_ANALYSIS_KINEMATICS, MOTUS_ANALYSIS
 typedef struct {
     MotusAnalysisKind kind;
     gboolean relax;    /* statics: settle downhill first (motus-cli statics --relax) */
-    double size;       /* the model's size, m (animated modes move at most a tenth of it) */
+    double size;       /* the model's size, m (animated modes move about a twentieth of it) */
     /* results, written by the worker, read after "finished" */
     MtStaticsInfo statics; /* statics; modes: the equilibrium they are about */
     MtKinStats kin;

@@ -338,7 +338,7 @@ static char *modes_summary(const MotusAnalysis *a)
     g_string_append_c(s, '\n');
     if (a->nanim)
         g_string_append(s, _("Select a mode to see it animated in the 3D view, rigid and flexible bodies together "
-                             "(a tenth of the model's size)."));
+                             "(a twentieth of the model's size)."));
     return g_string_free(s, FALSE);
 }
 

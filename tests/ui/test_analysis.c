@@ -110,6 +110,8 @@ static gboolean dialog_shown(void)
     return d && gtk_widget_get_mapped(d);
 }
 static gboolean animating(void) { return motus_window_analysis_animated(win) == 0; }
+static int want_mode;
+static gboolean animating_want(void) { return motus_window_analysis_animated(win) == want_mode; }
 
 /* The "Analysis" menu's item with this label, when shown. */
 static GtkWidget *menu_item(const char *label)
@@ -200,6 +202,23 @@ static void test_modes_spring(void)
     g_assert_cmpfloat(fabs(md->mode[0].zeta / zeta - 1), <, 1e-9);
     g_assert_cmpfloat(fabs(g_ascii_strtod(mode_cell(0, 1), NULL) / f - 1), <, 1e-6);
     g_assert_cmpstr(mode_cell(0, 3), ==, "oscillatory");
+    /* a click on the row animates it: the mass moves up and down on screen about its equilibrium */
+    GtkWidget *d = motus_window_analysis_dialog(win);
+    xin_focus(d);
+    settle_for(0.2);
+    xin_click(GTK_WIDGET(gtk_list_box_get_row_at_index(GTK_LIST_BOX(motus_window_analysis_mode_list(win)), 0)));
+    g_assert_true(wait_for(animating, 5));
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
+    double lo = INFINITY, hi = -INFINITY, x, y;
+    for (int i = 0; i < 30; i++) {
+        settle_for(0.06);
+        g_assert_true(motus_viewport_project_body(vp, 0, &x, &y));
+        lo = fmin(lo, y), hi = fmax(hi, y);
+    }
+    g_test_message("animated rigid mode: the mass's screen y spans %.1f px", hi - lo);
+    g_assert_cmpfloat(hi - lo, >, 10);
+    gtk_window_destroy(GTK_WINDOW(d));
+    g_assert_cmpint(motus_window_analysis_animated(win), ==, -1);
 }
 
 /* The clamped strip, modes chosen from the menu by clicks: the first bending frequency within 0.1 % of
@@ -270,9 +289,65 @@ static void test_modes_flexible(void)
     }
     g_test_message("animated mode 1: the tip's screen y spans %.1f px", hi - lo);
     g_assert_cmpfloat(hi - lo, >, 20);
-    g_test_message("the tip swings %.3g m across the strip (a tenth of its length, RMS over the strip)", best);
+    g_test_message("the tip swings %.3g m across the strip (a twentieth of its length, RMS over the strip)", best);
     gtk_window_destroy(GTK_WINDOW(d));
     g_assert_cmpint(motus_window_analysis_animated(win), ==, -1);
+}
+
+/* The strip on a hinge: its turn is a free motion (0 Hz), and its bending in the hinge's plane is the
+ * pinned-free beam's (beta L = 3.9266), where the strip turns about the hinge as it bends: animated, the
+ * body's frame turns and the strip deforms in the same picture. */
+static void test_modes_hinged(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_CLI_DIR, "hinged-flex.motus.txt", NULL);
+    open_model(path);
+    settle_for(0.3);
+    focus_main();
+    want_kind = MOTUS_ANALYSIS_MODES;
+    xin_press("F9");
+    g_assert_true(wait_for(analysis_done, 60));
+    g_assert_true(wait_for(dialog_shown, 5));
+    const MtModes *md = result()->modes;
+    const double E = 2.1e11, rho = 7850, b = 0.006, h = 0.004, L = 1, I = h * b * b * b / 12, bl = 3.926602312;
+    double f = bl * bl * sqrt(E * I / (rho * b * h * pow(L, 4))) / (2 * G_PI);
+    g_assert_cmpint(md->mode[0].kind, ==, MT_MODE_RIGID);
+    g_assert_cmpstr(mode_cell(0, 3), ==, "free motion");
+    int k = 3;
+    g_test_message("hinged strip: mode 4 %.9g Hz, pinned-free Euler-Bernoulli %.9g Hz (%.2e)", md->mode[k].freq, f,
+                   md->mode[k].freq / f - 1);
+    g_assert_cmpfloat(fabs(md->mode[k].freq / f - 1), <, 1e-3);
+    GtkWidget *d = motus_window_analysis_dialog(win);
+    xin_focus(d);
+    settle_for(0.2);
+    xin_click(GTK_WIDGET(gtk_list_box_get_row_at_index(GTK_LIST_BOX(motus_window_analysis_mode_list(win)), k)));
+    want_mode = k;
+    g_assert_true(wait_for(animating_want, 5));
+    focus_main();
+    xin_click(xin_find(motus_window_get_viewport(win), xin_has_label, "Front")); /* the hinge's plane: x-y */
+    settle_for(0.2);
+    MotusViewport *vp = MOTUS_VIEWPORT(motus_window_get_viewport(win));
+    int n = motus_viewport_flex_n_vertices(vp, 0), mid = -1;
+    double p[3], best = INFINITY, clo = INFINITY, chi = -INFINITY, dlo = INFINITY, dhi = -INFINITY, big = 0;
+    for (int v = 0; v < n; v++) /* a vertex near the middle of the strip, undeformed */
+        if (motus_viewport_flex_vertex(vp, 0, v, 0, p) && fabs(p[0] - 0.5) < best) best = fabs(p[0] - 0.5), mid = v;
+    for (int i = 0; i < 30; i++) {
+        settle_for(0.06);
+        double x, y, q[3];
+        g_assert_true(motus_viewport_project_body(vp, 0, &x, &y)); /* the frame: rigid motion */
+        clo = fmin(clo, y), chi = fmax(chi, y);
+        g_assert_true(motus_viewport_flex_vertex(vp, 0, mid, 1, p)); /* deformed minus rigid: elastic motion */
+        g_assert_true(motus_viewport_flex_vertex(vp, 0, mid, 0, q));
+        dlo = fmin(dlo, p[1] - q[1]), dhi = fmax(dhi, p[1] - q[1]);
+        if (fabs(p[1] - q[1]) > big) {
+            big = fabs(p[1] - q[1]);
+            motus_window_save_screenshot(win, MOTUS_OUT_DIR "/analysis-mode-hinged.png", NULL);
+        }
+    }
+    g_test_message("pinned-free mode: the frame's centre spans %.1f px, the middle's elastic deflection %.3g m", chi - clo,
+                   dhi - dlo);
+    g_assert_cmpfloat(chi - clo, >, 5);
+    g_assert_cmpfloat(dhi - dlo, >, 0.02);
+    gtk_window_destroy(GTK_WINDOW(d));
 }
 
 /* The slider-crank's kinematics from the menu: every frame, the slider where the crank puts it, plotted. */
@@ -456,6 +531,7 @@ int main(int argc, char **argv)
     g_test_add_func("/analysis/statics", test_statics);
     g_test_add_func("/analysis/modes-spring", test_modes_spring);
     g_test_add_func("/analysis/modes-flexible", test_modes_flexible);
+    g_test_add_func("/analysis/modes-hinged", test_modes_hinged);
     g_test_add_func("/analysis/kinematics", test_kinematics);
     g_test_add_func("/analysis/statics-error", test_statics_error);
     g_test_add_func("/analysis/statics-stop", test_statics_stop);
