@@ -327,6 +327,7 @@ static void finish(MotusRunBridge *self)
     g_clear_handle_id(&self->poll_id, g_source_remove);
     g_clear_pointer(&self->csv, mt_csv_free);
     g_clear_pointer(&self->sys, mt_system_free);
+    self->job = (MotusRunJob){0}; /* its data is the caller's, read after "finished" */
     gboolean cancelled = g_atomic_int_get(&self->cancel) != 0;
     gboolean ok = self->status == MT_OK;
     char *msg = g_strdup(self->message);
