@@ -1,7 +1,9 @@
 /* motus-window-analysis.c — statics, kinematics and modes from the window:
  * the header bar's "Analysis" menu and the actions win.statics (F7),
- * win.kinematics (F8) and win.modes (F9) start them on the run bridge's
- * worker (motus-analysis-job.c) as a run starts, with its progress and Stop.
+ * win.statics-relax (settling downhill first, towards a stable rest, as
+ * motus-cli statics --relax), win.kinematics (F8) and win.modes (F9) start
+ * them on the run bridge's worker (motus-analysis-job.c) as a run starts,
+ * with its progress and Stop.
  * Their frames come back as a run's do: kinematics is a run to plot and
  * play; statics is one frame, the equilibrium, which the view shows
  * (flexible bodies deformed and coloured as in a run); modes show their
@@ -389,13 +391,15 @@ static gboolean elapsed_tick(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
-static void start(MotusWindow *self, MotusAnalysisKind kind)
+/* relax: statics settles downhill first (a stable rest rather than the equilibrium nearest the start) */
+static void start(MotusWindow *self, MotusAnalysisKind kind, gboolean relax)
 {
     AnalysisUi *ui = self->analysis;
     if (ui->pending || motus_window_is_running(self)) return;
     stop_animation(self);
     MotusAnalysis *a = motus_analysis_new(kind);
     a->size = motus_viewport_get_scale(self->viewport);
+    a->relax = relax;
     MotusRunJob job = motus_analysis_job(a);
     ui->pending = a;
     g_autoptr(GError) error = NULL;
@@ -490,16 +494,17 @@ static void act_analysis(GSimpleAction *act, GVariant *p, gpointer data)
 {
     (void)p;
     const char *n = g_action_get_name(G_ACTION(act));
-    start(data, !strcmp(n, "statics") ? MOTUS_ANALYSIS_STATICS
-                : !strcmp(n, "kinematics") ? MOTUS_ANALYSIS_KINEMATICS
-                                           : MOTUS_ANALYSIS_MODES);
+    start(data, g_str_has_prefix(n, "statics") ? MOTUS_ANALYSIS_STATICS
+                : !strcmp(n, "kinematics")     ? MOTUS_ANALYSIS_KINEMATICS
+                                               : MOTUS_ANALYSIS_MODES,
+          !strcmp(n, "statics-relax"));
 }
 
 void motus_window_analysis_update_actions(MotusWindow *self)
 {
     gboolean can = motus_window_editor(self) && !motus_window_is_running(self) && !self->flex_job;
-    static const char *const names[] = {"statics", "kinematics", "modes"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[] = {"statics", "statics-relax", "kinematics", "modes"};
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), names[i]);
         if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), can);
     }
@@ -519,6 +524,7 @@ static GMenuModel *analysis_menu(void)
 {
     GMenu *menu = g_menu_new(), *main = g_menu_new(), *flex = g_menu_new();
     g_menu_append(main, _("_Statics"), "win.statics");
+    g_menu_append(main, _("Statics, Settling _Downhill"), "win.statics-relax");
     g_menu_append(main, _("_Kinematics"), "win.kinematics");
     g_menu_append(main, _("_Modes"), "win.modes");
     g_menu_append(flex, _("Modes of _Flexible Bodies…"), "win.flex-modes");
@@ -533,6 +539,7 @@ void motus_window_analysis_init(MotusWindow *self)
 {
     static const GActionEntry entries[] = {
         {"statics", act_analysis, NULL, NULL, NULL, {0}},
+        {"statics-relax", act_analysis, NULL, NULL, NULL, {0}},
         {"kinematics", act_analysis, NULL, NULL, NULL, {0}},
         {"modes", act_analysis, NULL, NULL, NULL, {0}},
     };

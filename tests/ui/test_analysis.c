@@ -98,12 +98,16 @@ static void focus_main(void)
 }
 
 static MotusAnalysisKind want_kind;
+static const MotusAnalysis *before; /* the result shown when the analysis waited for was started */
 static const MotusAnalysis *result(void)
 {
     const MotusAnalysis *a = motus_window_analysis_result(win);
     return a && a->kind == want_kind ? a : NULL;
 }
-static gboolean analysis_done(void) { return result() && !motus_window_is_running(win); }
+static gboolean analysis_done(void)
+{
+    return result() && result() != before && !motus_window_is_running(win);
+}
 static gboolean dialog_shown(void)
 {
     GtkWidget *d = motus_window_analysis_dialog(win);
@@ -134,7 +138,14 @@ static void choose(const char *label)
     item_wanted = label;
     g_assert_true(wait_for(item_shown, 5));
     settle_for(0.2);
+    shot(GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))), "analysis-menu.png"); /* for a person to look at */
     xin_click(menu_item(label));
+}
+
+/* A label whose text holds the given words. */
+static gboolean label_has(GtkWidget *w, gconstpointer text)
+{
+    return GTK_IS_LABEL(w) && strstr(gtk_label_get_text(GTK_LABEL(w)), text);
 }
 
 /* The text of label `col` of row `row` of the mode table. */
@@ -159,7 +170,7 @@ static void test_statics(void)
     double x0, y0, x1, y1;
     g_assert_true(motus_viewport_project_body(MOTUS_VIEWPORT(motus_window_get_viewport(win)), 0, &x0, &y0));
     focus_main();
-    want_kind = MOTUS_ANALYSIS_STATICS;
+    want_kind = MOTUS_ANALYSIS_STATICS, before = motus_window_analysis_result(win);
     xin_press("F7");
     g_assert_true(wait_for(analysis_done, 30));
     g_assert_true(wait_for(dialog_shown, 5));
@@ -188,7 +199,7 @@ static void test_statics(void)
 static void test_modes_spring(void)
 {
     focus_main();
-    want_kind = MOTUS_ANALYSIS_MODES;
+    want_kind = MOTUS_ANALYSIS_MODES, before = motus_window_analysis_result(win);
     xin_press("F9");
     g_assert_true(wait_for(analysis_done, 30));
     g_assert_true(wait_for(dialog_shown, 5));
@@ -231,7 +242,7 @@ static void test_modes_flexible(void)
     const double E = 2.1e11, rho = 7850, b = 0.006, h = 0.004, L = 1, I = b * h * h * h / 12;
     /* statics first: the tip sags q L⁴ / 8EI (bending across the 6 mm side), the colour map spans it */
     focus_main();
-    want_kind = MOTUS_ANALYSIS_STATICS;
+    want_kind = MOTUS_ANALYSIS_STATICS, before = motus_window_analysis_result(win);
     xin_press("F7");
     g_assert_true(wait_for(analysis_done, 60));
     g_assert_true(wait_for(dialog_shown, 5));
@@ -247,7 +258,7 @@ static void test_modes_flexible(void)
     g_assert_cmpint(motus_viewport_get_colour_field(vp), ==, MOTUS_FIELD_DISPLACEMENT);
     settle_for(0.3);
     motus_window_save_screenshot(win, MOTUS_OUT_DIR "/analysis-statics-flex.png", NULL);
-    want_kind = MOTUS_ANALYSIS_MODES;
+    want_kind = MOTUS_ANALYSIS_MODES, before = motus_window_analysis_result(win);
     choose("Modes");
     g_assert_true(wait_for(analysis_done, 60));
     g_assert_true(wait_for(dialog_shown, 5));
@@ -303,7 +314,7 @@ static void test_modes_hinged(void)
     open_model(path);
     settle_for(0.3);
     focus_main();
-    want_kind = MOTUS_ANALYSIS_MODES;
+    want_kind = MOTUS_ANALYSIS_MODES, before = motus_window_analysis_result(win);
     xin_press("F9");
     g_assert_true(wait_for(analysis_done, 60));
     g_assert_true(wait_for(dialog_shown, 5));
@@ -350,13 +361,49 @@ static void test_modes_hinged(void)
     gtk_window_destroy(GTK_WINDOW(d));
 }
 
+/* The planar four-bar built upright (tests/cli/fourbar.motus.txt): F7 finds the equilibrium nearest the
+ * start, unstable, lowest eigenvalue of M⁻¹K −(2 m a + m_c r) g / (2 (I + m a²) + m_c r²) = −115.412 1/s²;
+ * "Statics, Settling Downhill" from the menu finds it hanging, stable, +115.412 1/s². */
+static void test_statics_relax(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_CLI_DIR, "fourbar.motus.txt", NULL);
+    open_model(path);
+    settle_for(0.3);
+    const double m = 1, a = 0.05, I = 1e-3, mc = 1, r = 0.1;
+    double lam = (2 * m * a + mc * r) * g / (2 * (I + m * a * a) + mc * r * r);
+    focus_main();
+    want_kind = MOTUS_ANALYSIS_STATICS, before = motus_window_analysis_result(win);
+    xin_press("F7");
+    g_assert_true(wait_for(analysis_done, 30));
+    const MotusAnalysis *st = result();
+    g_test_message("upright: %d unstable direction(s), lowest eigenvalue %.9g 1/s^2 (closed form %.9g); status: %s",
+                   st->statics.negative, st->statics.lowest, -lam, motus_window_get_status(win));
+    g_assert_cmpint(st->statics.negative, ==, 1);
+    g_assert_cmpfloat(fabs(st->statics.lowest / -lam - 1), <, 1e-9);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "(unstable)"));
+    g_assert_true(wait_for(dialog_shown, 5));
+    g_assert_nonnull(xin_find(motus_window_analysis_dialog(win), label_has,
+                              "UNSTABLE: 1 direction(s) with negative stiffness (lowest eigenvalue of M⁻¹K: -115.412 1/s²)."));
+    gtk_window_destroy(GTK_WINDOW(motus_window_analysis_dialog(win)));
+    before = motus_window_analysis_result(win);
+    choose("Statics, Settling Downhill");
+    g_assert_true(wait_for(analysis_done, 30));
+    st = result();
+    g_test_message("settled (relax %d, %ld relaxation steps): %d unstable, lowest eigenvalue %.9g 1/s^2 (closed form %.9g)", st->relax, st->statics.relax_steps, st->statics.negative,
+                   st->statics.lowest, lam);
+    g_assert_cmpint(st->statics.negative, ==, 0);
+    g_assert_cmpfloat(fabs(st->statics.lowest / lam - 1), <, 1e-9);
+    g_assert_true(wait_for(dialog_shown, 5));
+    gtk_window_destroy(GTK_WINDOW(motus_window_analysis_dialog(win)));
+}
+
 /* The slider-crank's kinematics from the menu: every frame, the slider where the crank puts it, plotted. */
 static void test_kinematics(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);
     open_model(path);
     settle_for(0.3);
-    want_kind = MOTUS_ANALYSIS_KINEMATICS;
+    want_kind = MOTUS_ANALYSIS_KINEMATICS, before = motus_window_analysis_result(win);
     choose("Kinematics");
     g_assert_true(wait_for(analysis_done, 60));
     guint n = motus_window_get_n_frames(win);
@@ -471,7 +518,7 @@ static void test_stored(void)
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_save_as(win, path, &error));
     focus_main();
-    want_kind = MOTUS_ANALYSIS_STATICS;
+    want_kind = MOTUS_ANALYSIS_STATICS, before = motus_window_analysis_result(win);
     xin_press("F7");
     g_assert_true(wait_for(analysis_done, 30));
     MtRunInfo last;
@@ -481,7 +528,7 @@ static void test_stored(void)
     g_assert_cmpint(last.status, ==, MT_RUN_FINISHED);
     g_assert_cmpint(last.frames, ==, 1);
     g_assert_cmpstr(log, ==, "static equilibrium (statics)");
-    want_kind = MOTUS_ANALYSIS_MODES;
+    want_kind = MOTUS_ANALYSIS_MODES, before = motus_window_analysis_result(win);
     focus_main();
     xin_press("F9");
     g_assert_true(wait_for(analysis_done, 30));
@@ -532,6 +579,7 @@ int main(int argc, char **argv)
     g_test_add_func("/analysis/modes-spring", test_modes_spring);
     g_test_add_func("/analysis/modes-flexible", test_modes_flexible);
     g_test_add_func("/analysis/modes-hinged", test_modes_hinged);
+    g_test_add_func("/analysis/statics-relax", test_statics_relax);
     g_test_add_func("/analysis/kinematics", test_kinematics);
     g_test_add_func("/analysis/statics-error", test_statics_error);
     g_test_add_func("/analysis/statics-stop", test_statics_stop);
