@@ -94,6 +94,11 @@ static void start_animation(MotusWindow *self, int k)
     motus_viewport_preview_mode(self->viewport, -1, -1); /* a flexible body's own mode would hide it */
     ui->animated = k;
     ui->tick_start = 0;
+    /* the view takes in the bodies' motion (as after a run; it fits it unless the camera was moved) */
+    const MtModel *m = motus_window_model(self);
+    for (int p = 0; m && m->nbody == ui->shown->nbody && p < MOTUS_MODE_PHASES; p += MOTUS_MODE_PHASES / 8)
+        motus_viewport_include_poses(self->viewport, motus_analysis_mode_frame(ui->shown, k, p));
+    motus_viewport_motion_done(self->viewport);
     ui->tick_id = gtk_widget_add_tick_callback(GTK_WIDGET(self), anim_tick, self, NULL);
 }
 
@@ -476,12 +481,13 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
     motus_analysis_free(ui->shown);
     ui->shown = a;
     /* kinematics: its frames are the result, plotted and played as a run's */
-    if (self->batch || a->kind == MOTUS_ANALYSIS_KINEMATICS) return;
+    if (a->kind == MOTUS_ANALYSIS_KINEMATICS) return;
     gboolean flex = FALSE;
     for (int i = 0; a->flex_max && i < a->nbody; i++) flex |= !isnan(a->flex_max[2 * i]);
-    /* the static deformation in colour, unless a map is chosen already */
+    /* the deformation in colour (static, or the mode's), unless a map is chosen already */
     if (flex && motus_viewport_get_colour_field(self->viewport) == MOTUS_FIELD_NONE)
         motus_viewport_set_colour_field(self->viewport, MOTUS_FIELD_DISPLACEMENT);
+    if (self->batch) return; /* no windows */
     if (a->kind == MOTUS_ANALYSIS_STATICS)
         show_statics(self, a);
     else
@@ -583,4 +589,11 @@ const MotusAnalysis *motus_window_analysis_result(MotusWindow *self) { return se
 GtkWidget *motus_window_analysis_dialog(MotusWindow *self) { return self->analysis ? self->analysis->dialog : NULL; }
 GtkWidget *motus_window_analysis_mode_list(MotusWindow *self) { return self->analysis ? self->analysis->mode_list : NULL; }
 GtkWidget *motus_window_analysis_button(MotusWindow *self) { return self->analysis ? self->analysis->button : NULL; }
+gboolean motus_window_analysis_animate(MotusWindow *self, int k)
+{
+    if (!self->analysis || !motus_analysis_mode_frame(self->analysis->shown, k, 0)) return FALSE;
+    start_animation(self, k);
+    return TRUE;
+}
+
 int motus_window_analysis_animated(MotusWindow *self) { return self->analysis ? self->analysis->animated : -1; }

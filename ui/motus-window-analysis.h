@@ -18,6 +18,9 @@ GtkWidget *motus_window_analysis_dialog(MotusWindow *self);
 GtkWidget *motus_window_analysis_mode_list(MotusWindow *self);
 /* The header bar's "Analysis" menu button. */
 GtkWidget *motus_window_analysis_button(MotusWindow *self);
+/* Animates mode k (0-based) of the last modes in the 3D view, as a click on its row does (their window
+ * need not be open); FALSE when there is no such animated mode. */
+gboolean motus_window_analysis_animate(MotusWindow *self, int k);
 /* The mode animated in the 3D view (0-based), -1 when none. */
 int motus_window_analysis_animated(MotusWindow *self);
 
