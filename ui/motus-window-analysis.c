@@ -52,6 +52,8 @@ static const char *say(MotusAnalysisKind k, int what)
 
 /* ---- the mode animated in the 3D view --------------------------------------------------- */
 
+static void stop_animation(MotusWindow *self);
+
 static gboolean anim_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
 {
     (void)w;
@@ -64,6 +66,11 @@ static gboolean anim_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
     double t = (double)(now - ui->tick_start) * 1e-6;
     int p = (int)fmod(t / MODE_PERIOD * MOTUS_MODE_PHASES, MOTUS_MODE_PHASES);
     const double *f = motus_analysis_mode_frame(a, ui->animated, p);
+    if (motus_viewport_preview_body(self->viewport) >= 0) { /* a flexible body's own mode took the view */
+        ui->tick_id = 0;
+        stop_animation(self);
+        return G_SOURCE_REMOVE;
+    }
     if (!f || !m || m->nbody != a->nbody) return G_SOURCE_CONTINUE;
     motus_viewport_set_poses(self->viewport, f);
     if (a->nview && a->nview == motus_viewport_n_modal(self->viewport))
