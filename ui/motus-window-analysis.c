@@ -156,6 +156,15 @@ static GtkWidget *new_dialog(MotusWindow *self, const char *title, int width, in
     return box;
 }
 
+/* Shows a results window with the focus on Close: no selectable value is shown selected, and no mode
+ * starts animating before one is chosen. */
+static void present_dialog(GtkWidget *d)
+{
+    GtkWidget *close = g_object_get_data(G_OBJECT(d), "close");
+    if (close) gtk_window_set_focus(GTK_WINDOW(d), close);
+    gtk_window_present(GTK_WINDOW(d));
+}
+
 static GtkWidget *wrapped_label(const char *text, gboolean dim)
 {
     GtkWidget *l = gtk_label_new(text);
@@ -165,40 +174,66 @@ static GtkWidget *wrapped_label(const char *text, gboolean dim)
     return l;
 }
 
-/* A cell of a results grid: numbers right-aligned in tabular figures. */
-static void cell(GtkGrid *g, int col, int row, const char *text, gboolean number, gboolean heading)
+/* A table of results: one grid per section (so that one section's long titles do not widen another's
+ * columns), and the same as tab-separated text for the clipboard. */
+typedef struct {
+    GtkBox *box;
+    GtkGrid *g;
+    int row, col;
+    GString *text;
+} Table;
+
+/* A cell of the current row: numbers right-aligned in tabular figures and selectable (to copy one). */
+static void cell(Table *t, const char *text, gboolean number)
 {
     GtkWidget *l = gtk_label_new(text);
     gtk_label_set_xalign(GTK_LABEL(l), number ? 1 : 0);
-    gtk_label_set_selectable(GTK_LABEL(l), !heading);
+    gtk_label_set_selectable(GTK_LABEL(l), TRUE);
     if (number) gtk_widget_add_css_class(l, "numeric");
-    if (heading) gtk_widget_add_css_class(l, "heading");
-    gtk_grid_attach(g, l, col, row, 1, 1);
+    gtk_grid_attach(t->g, l, t->col, t->row, 1, 1);
+    g_string_append_printf(t->text, "%s%s", t->col ? "\t" : "", text);
+    t->col++;
 }
 
-static void cell_num(GtkGrid *g, int col, int row, double v)
+static void cell_num(Table *t, double v)
 {
     char buf[48];
     if (isnan(v))
         g_strlcpy(buf, "—", sizeof buf);
     else
         g_snprintf(buf, sizeof buf, "%.6g", fabs(v) < 1e-300 ? 0.0 : v);
-    cell(g, col, row, buf, TRUE, FALSE);
+    cell(t, buf, TRUE);
 }
 
-/* A heading spanning the grid, then the column titles (NULL-terminated); returns the next row. */
-static int section(GtkGrid *g, int row, const char *title, const char *const *cols)
+static void end_row(Table *t)
+{
+    g_string_append_c(t->text, '\n');
+    t->row++, t->col = 0;
+}
+
+/* A heading, then a grid with the column titles (NULL-terminated) that the rows go into. */
+static void section(Table *t, const char *title, const char *const *cols)
 {
     GtkWidget *l = gtk_label_new(title);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
     gtk_widget_add_css_class(l, "heading");
-    gtk_widget_set_margin_top(l, row ? 10 : 0);
-    gtk_grid_attach(g, l, 0, row++, 8, 1);
+    gtk_widget_set_margin_top(l, t->g ? 10 : 0);
+    gtk_box_append(t->box, l);
+    t->g = GTK_GRID(gtk_grid_new());
+    gtk_grid_set_column_spacing(t->g, 18);
+    gtk_grid_set_row_spacing(t->g, 2);
+    gtk_box_append(t->box, GTK_WIDGET(t->g));
+    g_string_append_printf(t->text, "%s%s\n", t->text->len ? "\n" : "", title);
+    t->row = t->col = 0;
     for (int c = 0; cols[c]; c++) {
-        cell(g, c, row, cols[c], c > 0, FALSE);
-        gtk_widget_add_css_class(gtk_grid_get_child_at(g, c, row), "dim-label");
+        GtkWidget *h = gtk_label_new(cols[c]);
+        gtk_label_set_xalign(GTK_LABEL(h), c > 0);
+        gtk_widget_add_css_class(h, "dim-label");
+        gtk_grid_attach(t->g, h, c, 0, 1, 1);
+        g_string_append_printf(t->text, "%s%s", c ? "\t" : "", cols[c]);
     }
-    return row + 1;
+    end_row(t);
 }
 
 /* The statics' summary: how it was found, how stable it is, how well it balances. */
@@ -225,10 +260,9 @@ static char *statics_summary(const MtStaticsInfo *in)
     return g_string_free(s, FALSE);
 }
 
-/* Bodies, joint reactions, driver efforts, springs and flexible bodies' maxima in one grid. */
-static void statics_grid(GtkGrid *g, const MtModel *m, const MotusAnalysis *a)
+/* Bodies, joint reactions, driver efforts, springs and flexible bodies' maxima, a section each. */
+static void statics_tables(Table *t, const MtModel *m, const MotusAnalysis *a)
 {
-    int r = 0;
     /* unit symbols as the interface writes them (м, Н in Russian) */
     const char *m_ = mt_unit_label(mt_unit_si(MT_DIM_LENGTH)), *n_ = mt_unit_label(mt_unit_si(MT_DIM_FORCE)),
                *nm_ = mt_unit_label(mt_unit_si(MT_DIM_TORQUE));
@@ -238,47 +272,69 @@ static void statics_grid(GtkGrid *g, const MtModel *m, const MotusAnalysis *a)
     g_autofree char *tx = g_strdup_printf("Tx [%s]", nm_), *ty = g_strdup_printf("Ty [%s]", nm_),
                     *tz = g_strdup_printf("Tz [%s]", nm_);
     const char *const bodies[] = {_("Body"), x, y, z, NULL};
-    r = section(g, r, _("Positions of the bodies (origin, project axes)"), bodies);
-    for (int b = 0; b < m->nbody; b++, r++) {
-        cell(g, 0, r, m->body[b].name, FALSE, FALSE);
-        for (int i = 0; i < 3; i++) cell_num(g, 1 + i, r, a->body_pos[3 * b + i]);
+    section(t, _("Positions of the bodies (origin, project axes)"), bodies);
+    for (int b = 0; b < m->nbody; b++, end_row(t)) {
+        cell(t, m->body[b].name, FALSE);
+        for (int i = 0; i < 3; i++) cell_num(t, a->body_pos[3 * b + i]);
     }
     if (m->njoint) {
         const char *const cols[] = {_("Joint"), fx, fy, fz, tx, ty, tz, NULL};
-        r = section(g, r, _("Joint reactions on the body of marker i (project axes, moments about marker i)"), cols);
-        for (int j = 0; j < m->njoint; j++, r++) {
-            cell(g, 0, r, m->joint[j].name, FALSE, FALSE);
-            for (int i = 0; i < 6; i++) cell_num(g, 1 + i, r, a->reaction[6 * j + i]);
+        section(t, _("Joint reactions on the body of marker i (project axes, moments about marker i)"), cols);
+        for (int j = 0; j < m->njoint; j++, end_row(t)) {
+            cell(t, m->joint[j].name, FALSE);
+            for (int i = 0; i < 6; i++) cell_num(t, a->reaction[6 * j + i]);
         }
     }
     if (m->ndriver) {
         const char *const cols[] = {_("Driver"), _("holding effort [N or N·m]"), NULL};
-        r = section(g, r, _("Drivers (they hold their coordinates)"), cols);
-        for (int d = 0; d < m->ndriver; d++, r++) {
-            cell(g, 0, r, m->driver[d].name, FALSE, FALSE);
-            cell_num(g, 1, r, a->effort[d]);
+        section(t, _("Drivers (they hold their coordinates)"), cols);
+        for (int d = 0; d < m->ndriver; d++, end_row(t)) {
+            cell(t, m->driver[d].name, FALSE);
+            cell_num(t, a->effort[d]);
         }
     }
     if (m->nspring) {
         const char *const cols[] = {_("Spring"), _("length [m]"), _("tension [N]"), NULL};
-        r = section(g, r, _("Springs"), cols);
-        for (int s = 0; s < m->nspring; s++, r++) {
-            cell(g, 0, r, m->spring[s].name, FALSE, FALSE);
-            cell_num(g, 1, r, a->spring[2 * s]);
-            cell_num(g, 2, r, a->spring[2 * s + 1]);
+        section(t, _("Springs"), cols);
+        for (int s = 0; s < m->nspring; s++, end_row(t)) {
+            cell(t, m->spring[s].name, FALSE);
+            cell_num(t, a->spring[2 * s]);
+            cell_num(t, a->spring[2 * s + 1]);
         }
     }
     gboolean flex = FALSE;
     for (int b = 0; b < m->nbody; b++) flex |= !isnan(a->flex_max[2 * b]);
     if (!flex) return;
     const char *const cols[] = {_("Flexible body"), _("largest displacement [mm]"), _("largest von Mises stress [MPa]"), NULL};
-    r = section(g, r, _("Static deformation (relative to the supports)"), cols);
+    section(t, _("Static deformation (relative to the supports)"), cols);
     for (int b = 0; b < m->nbody; b++) {
         if (isnan(a->flex_max[2 * b])) continue;
-        cell(g, 0, r, m->body[b].name, FALSE, FALSE);
-        cell_num(g, 1, r, a->flex_max[2 * b] * 1e3);
-        cell_num(g, 2, r++, a->flex_max[2 * b + 1] * 1e-6);
+        cell(t, m->body[b].name, FALSE);
+        cell_num(t, a->flex_max[2 * b] * 1e3);
+        cell_num(t, a->flex_max[2 * b + 1] * 1e-6);
+        end_row(t);
     }
+}
+
+static void copy_clicked(GtkButton *b, gpointer text)
+{
+    gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(b)), text);
+}
+
+/* Copy (the text) and Close at the bottom of a results window (present_dialog gives Close the focus). */
+static GtkWidget *dialog_buttons(GtkWidget *d, char *text)
+{
+    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    gtk_widget_set_halign(row, GTK_ALIGN_END);
+    GtkWidget *copy = gtk_button_new_with_mnemonic(_("_Copy as Text")), *close = gtk_button_new_with_mnemonic(_("_Close"));
+    gtk_widget_set_tooltip_text(copy, _("Copy the tables to the clipboard, tab-separated (for a spreadsheet)"));
+    g_object_set_data_full(G_OBJECT(copy), "text", text, g_free);
+    g_signal_connect(copy, "clicked", G_CALLBACK(copy_clicked), text);
+    g_signal_connect_swapped(close, "clicked", G_CALLBACK(gtk_window_destroy), d);
+    gtk_box_append(GTK_BOX(row), copy);
+    gtk_box_append(GTK_BOX(row), close);
+    g_object_set_data(G_OBJECT(d), "close", close);
+    return row;
 }
 
 static GtkWidget *scrolled(GtkWidget *child)
@@ -295,14 +351,15 @@ static void show_statics(MotusWindow *self, const MotusAnalysis *a)
     GtkWidget *box = new_dialog(self, _("Static Equilibrium"), 720, 460);
     g_autofree char *sum = statics_summary(&a->statics);
     gtk_box_append(GTK_BOX(box), wrapped_label(sum, FALSE));
-    GtkWidget *g = gtk_grid_new();
-    gtk_grid_set_column_spacing(GTK_GRID(g), 14);
-    gtk_grid_set_row_spacing(GTK_GRID(g), 2);
-    statics_grid(GTK_GRID(g), m, a);
-    gtk_box_append(GTK_BOX(box), scrolled(g));
+    Table t = {GTK_BOX(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)), NULL, 0, 0, g_string_new(sum)};
+    g_string_append_c(t.text, '\n');
+    statics_tables(&t, m, a);
+    gtk_box_append(GTK_BOX(box), scrolled(GTK_WIDGET(t.box)));
     gtk_box_append(GTK_BOX(box), wrapped_label(_("The 3D view shows the equilibrium, flexible bodies deformed and coloured "
                                                  "(scale and map in their bar); the plots show it as one frame."), TRUE));
-    gtk_window_present(GTK_WINDOW(self->analysis->dialog));
+    GtkWidget *d = self->analysis->dialog;
+    gtk_box_append(GTK_BOX(box), dialog_buttons(d, g_string_free(t.text, FALSE)));
+    present_dialog(d);
 }
 
 /* ---- the modes' table ------------------------------------------------------------------------- */
@@ -364,6 +421,8 @@ static void show_modes(MotusWindow *self, const MotusAnalysis *a)
     g_autofree char *sum = modes_summary(a);
     gtk_box_append(GTK_BOX(box), wrapped_label(sum, FALSE));
     gtk_box_append(GTK_BOX(box), mode_row(_("Mode"), _("Frequency [Hz]"), _("Damping ratio"), _("Kind"), TRUE));
+    GString *text = g_string_new(sum);
+    g_string_append_printf(text, "\n%s\t%s\t%s\t%s\n", _("Mode"), _("Frequency [Hz]"), _("Damping ratio"), _("Kind"));
     GtkWidget *list = gtk_list_box_new();
     gtk_list_box_set_selection_mode(GTK_LIST_BOX(list), GTK_SELECTION_SINGLE);
     gtk_widget_add_css_class(list, "boxed-list");
@@ -379,14 +438,16 @@ static void show_modes(MotusWindow *self, const MotusAnalysis *a)
             g_snprintf(f, sizeof f, _("s = %.4g 1/s"), mo->s_re);
         if (isnan(mo->zeta))
             g_strlcpy(z, "—", sizeof z);
-        else
-            g_snprintf(z, sizeof z, "%.4g", mo->zeta);
+        else /* an undamped mode's ratio is rounding (1e-16): 0 */
+            g_snprintf(z, sizeof z, "%.4g", fabs(mo->zeta) < 1e-9 ? 0.0 : mo->zeta);
         gtk_list_box_append(GTK_LIST_BOX(list), mode_row(no, f, z, mt_mode_kind_name(mo->kind), FALSE));
+        g_string_append_printf(text, "%s\t%s\t%s\t%s\n", no, f, z, mt_mode_kind_name(mo->kind));
     }
     gtk_box_append(GTK_BOX(box), scrolled(list));
     ui->mode_list = list;
     g_signal_connect(list, "row-selected", G_CALLBACK(mode_selected), self);
-    gtk_window_present(GTK_WINDOW(ui->dialog));
+    gtk_box_append(GTK_BOX(box), dialog_buttons(ui->dialog, g_string_free(text, FALSE)));
+    present_dialog(ui->dialog);
 }
 
 /* ---- starting and ending ------------------------------------------------------------------------ */

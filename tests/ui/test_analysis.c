@@ -159,6 +159,22 @@ static const char *mode_cell(int row, int col)
     return gtk_label_get_text(GTK_LABEL(l));
 }
 
+static char *clip_text;
+/* The window's own clipboard content, once the copy came (read from its provider: the test runs in the C
+ * locale, where reading the text back as a stream would convert it). */
+static gboolean clipboard_read(void)
+{
+    GdkContentProvider *p = gdk_clipboard_get_content(gtk_widget_get_clipboard(GTK_WIDGET(win)));
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, G_TYPE_STRING);
+    if (p && gdk_content_provider_get_value(p, &v, NULL)) {
+        g_free(clip_text);
+        clip_text = g_value_dup_string(&v);
+    }
+    g_value_unset(&v);
+    return clip_text && strchr(clip_text, '\t');
+}
+
 static const double g = 9.81, m_mass = 2, k_spring = 400, c_spring = 0.7, y_free = 0.2;
 
 /* F7: the mass sits m g / k lower, the spring holds m g, and the view draws it there. */
@@ -192,7 +208,17 @@ static void test_statics(void)
     /* the window lists the spring's tension as the grid shows it */
     GtkWidget *d = motus_window_analysis_dialog(win);
     g_assert_nonnull(xin_find(d, xin_has_label, "19.62"));
+    settle_for(0.3);
     shot(d, "analysis-statics.png");
+    /* Copy as Text puts the tables on the clipboard, tab-separated */
+    xin_focus(d);
+    settle_for(0.2);
+    xin_click(xin_find(d, xin_has_label, "Copy as Text"));
+    g_assert_true(wait_for(clipboard_read, 5));
+    g_test_message("clipboard: %zu bytes", strlen(clip_text));
+    g_assert_nonnull(strstr(clip_text, "\nsp\t0.84905\t19.62\n"));
+    g_assert_nonnull(strstr(clip_text, "\nmass\t0\t0.15095\t0\n"));
+    g_clear_pointer(&clip_text, g_free);
 }
 
 /* F9 on the same model: one mode at sqrt(k/m) / 2 pi, damping ratio c / (2 sqrt(k m)). */
