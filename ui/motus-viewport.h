@@ -167,6 +167,10 @@ int motus_viewport_n_modal(MotusViewport *self);
 /* Modal coordinates to show (n = motus_viewport_n_modal; NULL: undeformed). */
 void motus_viewport_set_modal(MotusViewport *self, const double *w, int n);
 void motus_viewport_set_deformation_scale(MotusViewport *self, double scale);
+/* A deformation scale and colour field proposed after a run: taken where the
+ * user (or a caller) has not chosen one since the model was opened (the field
+ * only while none is shown). TRUE when something changed. */
+gboolean motus_viewport_propose_view(MotusViewport *self, double scale, MotusField field);
 double motus_viewport_get_deformation_scale(MotusViewport *self);
 void motus_viewport_set_colour_field(MotusViewport *self, MotusField field);
 MotusField motus_viewport_get_colour_field(MotusViewport *self);

@@ -102,7 +102,8 @@ enum {
 /* ---- flexible bodies (the `flexible` line; bindings index the body) -------
  * Beams: length, elements, section (its words sec.0, sec.1: written by the
  * line's own code after 'section KIND'); material E nu rho (a mesh: where it
- * has none), shell thickness; the reduction's method and modes; damping:
+ * has none), shell thickness; supports (fix: 'NODES[:DIGITS][; …]', Nastran SPC
+ * digits, docs/flexible-bodies.md); the reduction's method and modes; damping:
  * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'). */
 #define MT_FLEX_SCHEMA(X)                                                                                            \
     X(length, REAL, 1, "length", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Length"))   \
@@ -114,6 +115,7 @@ enum {
     X(rho, REAL, 1, "rho", NULL, DENSITY, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Density"))       \
     X(thickness, REAL, 1, "thickness", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,              \
       MT_N_("Shell thickness"))                                                                                      \
+    X(fix, TEXT, 256, "fix", NULL, NONE, 0, 0, 0, MT_SF_OPT, NULL, MT_N_("Supports (NODES:123456; …)"))               \
     X(method, ENUM, 1, "method", NULL, NONE, 1, 0, 0, 0, mt_reduce_names, MT_N_("Reduction"))                         \
     X(modes, INT, 1, "modes", NULL, NONE, 6, 0, 500, 0, NULL, MT_N_("Modes kept"))                                  \
     X(zeta, REAL, 1, "zeta", NULL, NONE, 0.01, 0, MT_SCHEMA_INF, MT_SF_EXPR, NULL, MT_N_("Modal damping ratio"))    \
