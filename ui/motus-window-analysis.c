@@ -545,17 +545,18 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
     }
     g_autofree char *text = outcome(a, motus_run_bridge_n_frames(b), motus_run_bridge_last_time(b), cancelled);
     motus_window_set_status(self, text);
+    /* flexible bodies: statics and kinematics get a run's proposal (a deformation scale that shows the
+     * deformation, coloured by displacement) where the user chose neither; an animated mode has its own
+     * amplitude, so the proposal there is ×1 */
+    if (a->kind != MOTUS_ANALYSIS_MODES && !cancelled)
+        motus_window_flex_propose(self);
+    else if (a->kind == MOTUS_ANALYSIS_MODES && motus_viewport_n_modal(self->viewport) > 0)
+        motus_viewport_propose_view(self->viewport, 1, MOTUS_FIELD_DISPLACEMENT);
     close_dialog(self);
     motus_analysis_free(ui->shown);
     ui->shown = a;
     /* kinematics: its frames are the result, plotted and played as a run's */
-    if (a->kind == MOTUS_ANALYSIS_KINEMATICS) return;
-    gboolean flex = FALSE;
-    for (int i = 0; a->flex_max && i < a->nbody; i++) flex |= !isnan(a->flex_max[2 * i]);
-    /* the deformation in colour (static, or the mode's), unless a map is chosen already */
-    if (flex && motus_viewport_get_colour_field(self->viewport) == MOTUS_FIELD_NONE)
-        motus_viewport_set_colour_field(self->viewport, MOTUS_FIELD_DISPLACEMENT);
-    if (self->batch) return; /* no windows */
+    if (a->kind == MOTUS_ANALYSIS_KINEMATICS || self->batch) return; /* batch: no windows */
     if (a->kind == MOTUS_ANALYSIS_STATICS)
         show_statics(self, a);
     else
@@ -631,6 +632,7 @@ void motus_window_analysis_init(MotusWindow *self)
                                               "linearised modes (F9)"));
     GtkWidget *bar = gtk_window_get_titlebar(GTK_WINDOW(self));
     if (GTK_IS_HEADER_BAR(bar)) gtk_header_bar_pack_start(GTK_HEADER_BAR(bar), ui->button);
+    motus_window_popover_gives_back_keys(self, gtk_menu_button_get_popover(GTK_MENU_BUTTON(ui->button)));
     g_signal_connect(self->session, "time-changed", G_CALLBACK(time_changed), self);
     g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), self);
     motus_window_analysis_update_actions(self);

@@ -219,7 +219,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     motus_window_extend_plots(self);
     motus_window_plots_settle(self);
     motus_window_flex_extend(self);
-    if (ok && !cancelled) motus_window_flex_propose(self);
+    if (ok && !cancelled && !analysis) motus_window_flex_propose(self); /* an analysis proposes its own */
     if (motus_session_get_follow_live(self->session)) show_time(self, last);
     update_actions(self);
     if (analysis)
