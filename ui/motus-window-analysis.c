@@ -626,6 +626,7 @@ void motus_window_analysis_init(MotusWindow *self)
     ui->button = gtk_menu_button_new();
     gtk_menu_button_set_label(GTK_MENU_BUTTON(ui->button), _("Analysis"));
     gtk_menu_button_set_always_show_arrow(GTK_MENU_BUTTON(ui->button), TRUE);
+    gtk_widget_set_focus_on_click(ui->button, FALSE); /* as Run's: Space then plays, not opens the menu again */
     g_autoptr(GMenuModel) menu = analysis_menu();
     gtk_menu_button_set_menu_model(GTK_MENU_BUTTON(ui->button), menu);
     gtk_widget_set_tooltip_text(ui->button, _("Static equilibrium (F7), kinematic analysis of a driven mechanism (F8), "
