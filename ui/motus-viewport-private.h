@@ -94,6 +94,7 @@ struct _MotusViewport {
     /* overlay over the GL view (picking marks, traces, vectors), project axes */
     GArray *ov;       /* OverlayItem */
     GArray *ov_pts;   /* doubles: points of the overlay items, 3 each */
+    GArray *ov_rects; /* doubles: where the last draw put the labels: item, x, y, w, h */
     gboolean picking; /* clicks go to "point-clicked" instead of picking a body */
 
     /* flexible bodies */

@@ -62,6 +62,8 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 guint motus_viewport_overlay_size(MotusViewport *self);
 /* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
 const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
+/* Where the last draw put item i's label (x, y, w, h in the view's pixels); FALSE when it was not drawn. */
+gboolean motus_viewport_overlay_label_rect(MotusViewport *self, guint i, double rect[4]);
 /* Centres the view on a point (the camera keeps its distance and direction). */
 void motus_viewport_look_at(MotusViewport *self, const double p[3]);
 /* Characteristic length of the model shown, m. */

@@ -324,6 +324,7 @@ static int stale(const MtModel *m, int i)
     const MtFlexData *d = f->data;
     if (!d) return 1;
     if ((f->stiffening != 0) != (d->body->Kg != NULL)) return 1; /* stiffening turned on or off */
+    if (f->stiffening && !d->body->Kw) return 1;                    /* reduced before interface loads stiffened */
     int n = 0;
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];

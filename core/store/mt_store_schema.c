@@ -609,9 +609,12 @@ static const char *const migrate_9_10[] = {
     " c5, c6, c7) SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef, c0, c1, c2, c3, c4, c5,"
     " c6, c7 FROM drivers",
     "DROP TABLE drivers", "ALTER TABLE drivers_v10 RENAME TO drivers", NULL};
+/* Version 10 had no initial elastic state of flexible bodies (flexible_bodies.initial, a schema column added by
+ * mt_store_rows_ensure); a program of version 10 would lose it. */
+static const char *const migrate_10_11[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
-                                                                      migrate_8_9, migrate_9_10};
+                                                                      migrate_8_9, migrate_9_10, migrate_10_11};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */

@@ -104,7 +104,8 @@ enum {
  * line's own code after 'section KIND'); material E nu rho (a mesh: where it
  * has none), shell thickness; supports (fix: 'NODES[:DIGITS][; …]', Nastran SPC
  * digits, docs/flexible-bodies.md); the reduction's method and modes; damping:
- * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'). */
+ * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'); the elastic
+ * state at t = 0 (initial assembled|rest, MtFlexInitial). */
 #define MT_FLEX_SCHEMA(X)                                                                                            \
     X(length, REAL, 1, "length", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Length"))   \
     X(elements, INT, 1, "elements", NULL, NONE, 0, 0, 100000, MT_SF_OPT, NULL, MT_N_("Elements"))                   \
@@ -122,7 +123,9 @@ enum {
     X(alpha, REAL, 1, "alpha", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL,                        \
       MT_N_("Rayleigh α (stiffness)"))                                                                              \
     X(beta, REAL, 1, "beta", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL, MT_N_("Rayleigh β (mass)")) \
-    X(stiffening, FLAG, 1, "stiffening", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL, MT_N_("Geometric stiffening"))
+    X(stiffening, FLAG, 1, "stiffening", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL, MT_N_("Geometric stiffening"))       \
+    X(initial, ENUM, 1, "initial", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_flex_initial_names,                            \
+      MT_N_("Initial elastic state"))
 
 /* The members a row declares in its entity's struct. */
 #define MT_SM_REAL(m, n) double m;
@@ -157,6 +160,7 @@ extern const char *const mt_correct_names[];
 extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
 extern const char *const mt_reduce_names[]; /* MtReduceMethod order: free, cb, guyan, attach */
+extern const char *const mt_flex_initial_names[]; /* MtFlexInitial order: assembled, rest */
 /* The keywords of the model's other enumerations, in the order of their
  * values, NULL-terminated (mt_catalogue.c): control kinds, event actions,
  * driver levels and laws, reaction parts, energies, couplings, components. */
