@@ -29,6 +29,7 @@ void motus_analysis_free(MotusAnalysis *a)
     g_free(a->body_pos);
     g_free(a->flex_max);
     g_free(a->anim);
+    g_free(a->anim_max);
     g_free(a);
 }
 
@@ -106,6 +107,7 @@ static MtStatus animate(MotusAnalysis *a, MtState *st, const volatile int *cance
     a->nanim = MIN(md->nmode, MOTUS_MODE_ANIMATED);
     gsize stride = 7 * (gsize)nb + (gsize)a->nview;
     a->anim = g_new0(double, (gsize)a->nanim * MOTUS_MODE_PHASES * stride + 1);
+    a->anim_max = g_new0(double, 2 * (gsize)a->nanim + 1);
     double *q = g_new(double, md->nq), *f = g_new0(double, MT_FRAME_LEN_FLEX(nb, in.nrow, nmodal));
     MtStatus rc = MT_OK;
     for (int k = 0; k < a->nanim && !rc && !g_atomic_int_get(cancel); k++) {
@@ -118,6 +120,12 @@ static MtStatus animate(MotusAnalysis *a, MtState *st, const volatile int *cance
             double *out = a->anim + ((gsize)k * MOTUS_MODE_PHASES + (gsize)p) * stride;
             for (int b = 0; b < nb && !rc; b++) mt_state_body(st, b, out + 7 * b, out + 7 * b + 3, NULL);
             if (!rc) view_modal(m, md, q, out + 7 * nb);
+            for (int b = 0; b < nb && !rc && a->nview && p % (MOTUS_MODE_PHASES / 4) == 0 && p <= MOTUS_MODE_PHASES / 4; b++) {
+                double u = 0, s = 0; /* real shapes peak at phase 0, a quarter period later the rest */
+                if (!mt_state_flex_elastic(st, b, &u, &s)) continue;
+                a->anim_max[2 * k] = fmax(a->anim_max[2 * k], u);
+                if (!isnan(s)) a->anim_max[2 * k + 1] = fmax(a->anim_max[2 * k + 1], s);
+            }
         }
     }
     if (g_atomic_int_get(cancel)) a->nanim = 0; /* stopped: the table stays, nothing animates */

@@ -38,6 +38,9 @@ typedef struct {
      * modal coordinates in the view's order (nview: specs with a reduction, in order) */
     int nanim, nview;
     double *anim;
+    /* per animated mode the largest elastic displacement (m) and von Mises stress (Pa, 0 without) of its
+     * flexible bodies, at the phases 0 and a quarter period: the colour map's range while it animates */
+    double *anim_max;
 } MotusAnalysis;
 
 MotusAnalysis *motus_analysis_new(MotusAnalysisKind kind);

@@ -87,6 +87,7 @@ static void stop_animation(MotusWindow *self)
     ui->tick_id = 0;
     ui->animated = -1;
     if (!self->session) return; /* the window is going */
+    motus_viewport_set_run_max(self->viewport, self->flex_max[0], self->flex_max[1]); /* the frames' colour range */
     ui->restoring = TRUE;
     motus_session_show_time(self->session, motus_session_get_time(self->session));
     ui->restoring = FALSE;
@@ -106,6 +107,8 @@ static void start_animation(MotusWindow *self, int k)
     for (int p = 0; m && m->nbody == ui->shown->nbody && p < MOTUS_MODE_PHASES; p += MOTUS_MODE_PHASES / 8)
         motus_viewport_include_poses(self->viewport, motus_analysis_mode_frame(ui->shown, k, p));
     motus_viewport_motion_done(self->viewport);
+    if (ui->shown->anim_max) /* the colours span the mode's deformation, not the equilibrium's */
+        motus_viewport_set_run_max(self->viewport, ui->shown->anim_max[2 * k], ui->shown->anim_max[2 * k + 1]);
     ui->tick_id = gtk_widget_add_tick_callback(GTK_WIDGET(self), anim_tick, self, NULL);
 }
 
