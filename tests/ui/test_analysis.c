@@ -283,6 +283,7 @@ static void test_modes_flexible(void)
                    "largest von Mises %g MPa", st->flex_max[0] * 1e3, sag * 1e3, st->flex_max[0] / sag - 1, lo, hi,
                    st->flex_max[1] * 1e-6);
     g_assert_cmpfloat(fabs(st->flex_max[0] / sag - 1), <, 1e-3);
+    double static_max = st->flex_max[0];
     /* the clamp holds the strip's weight and its moment about the root */
     double W = rho * b * h * L * g;
     g_test_message("clamp reaction Fy %.12g N (m g %.12g), Tz %.12g N m (m g L/2 %.12g)", st->reaction[1], W,
@@ -337,8 +338,16 @@ static void test_modes_flexible(void)
     g_test_message("animated mode 1: the tip's screen y spans %.1f px", hi - lo);
     g_assert_cmpfloat(hi - lo, >, 20);
     g_test_message("the tip swings %.3g m across the strip (a twentieth of its length, RMS over the strip)", best);
+    /* the colours span the mode's deformation while it animates, the frame's again afterwards */
+    double clo, chi;
+    g_assert_true(motus_viewport_get_colour_range(vp, &clo, &chi));
+    g_test_message("colour range while animating: %g .. %g m, deformation scale %g", clo, chi, motus_viewport_get_deformation_scale(vp));
+    g_assert_cmpfloat(chi, >, 2 * static_max); /* the field is relative to the supports (root and tip markers) */
     gtk_window_destroy(GTK_WINDOW(d));
     g_assert_cmpint(motus_window_analysis_animated(win), ==, -1);
+    g_assert_true(motus_viewport_get_colour_range(vp, &clo, &chi));
+    g_test_message("colour range of the equilibrium frame: %g .. %g m", clo, chi);
+    g_assert_cmpfloat(fabs(chi / static_max - 1), <, 1e-6);
 }
 
 /* The strip on a hinge: its turn is a free motion (0 Hz), and its bending in the hinge's plane is the
