@@ -413,6 +413,8 @@ static char *modes_summary(const MotusAnalysis *a)
     if (a->nanim)
         g_string_append(s, _("Select a mode to see it animated in the 3D view, rigid and flexible bodies together "
                              "(a twentieth of the model's size)."));
+    if (a->nanim && a->nanim < md->nmode)
+        g_string_append_printf(s, _(" The first %d can be animated."), a->nanim);
     return g_string_free(s, FALSE);
 }
 
