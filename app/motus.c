@@ -8,7 +8,10 @@
  * the 3D view, the plot and the bodies are in it; --quit-after-run quits when
  * done with exit status 0, or 1 when the model, the run, GL or the screenshot
  * failed (the message goes to stderr). --time, --view, --plot,
- * --deformation-scale, --colour and --range set up what the screenshot shows. */
+ * --deformation-scale, --colour and --range set up what the screenshot shows.
+ * --analysis statics|statics-relax|kinematics|modes runs that analysis
+ * instead of a run (as the Analysis menu does); --mode N then animates mode
+ * N of the modes for the screenshot. */
 #include <gtk/gtk.h>
 #include <limits.h>
 #include <locale.h>
@@ -22,6 +25,7 @@
 #include "motus-app.h"
 #include "motus-i18n.h"
 #include "motus-viewport.h"
+#include "motus-window-analysis.h"
 #include "motus-window.h"
 
 #ifndef MOTUS_INSTALL_LOCALEDIR
@@ -33,7 +37,8 @@
 
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version;
-static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus;
+static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
+static int opt_mode;
 static double opt_time = NAN, opt_deform = NAN, opt_until = NAN;
 
 static const GOptionEntry options[] = {
@@ -54,6 +59,9 @@ static const GOptionEntry options[] = {
      N_("Colour flexible bodies by a field: none, displacement or stress"), N_("FIELD")},
     {"range", 0, 0, G_OPTION_ARG_STRING, &opt_range,
      N_("Colour scale: run (the run's maximum), frame, or LO:HI in SI units (m, Pa)"), N_("RANGE")},
+    {"analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis,
+     N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
+    {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -69,7 +77,7 @@ typedef struct {
 
 static Batch batch;
 
-static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info; }
+static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info || opt_analysis; }
 
 static void batch_fail(const char *what, const char *msg)
 {
@@ -131,6 +139,10 @@ static void batch_run_finished(MotusWindow *win, gboolean ok, const char *messag
         return;
     }
     if (!isnan(opt_time)) motus_window_set_time(batch.win, opt_time);
+    if (opt_mode > 0 && !motus_window_analysis_animate(batch.win, opt_mode - 1)) {
+        batch_fail(_("--mode: no such mode to animate"), NULL);
+        return;
+    }
     if (opt_focus && !focus_body()) return;
     if (opt_shot || opt_info)
         schedule_shot();
@@ -216,7 +228,18 @@ static void batch_start(void)
             return;
         }
     }
-    if (opt_run) {
+    if (opt_analysis) { /* the window's own action, as the Analysis menu starts it */
+        static const char *const names[] = {"statics", "statics-relax", "kinematics", "modes"};
+        guint i;
+        for (i = 0; i < G_N_ELEMENTS(names) && strcmp(opt_analysis, names[i]); i++) {}
+        if (i == G_N_ELEMENTS(names) || !g_action_group_get_action_enabled(G_ACTION_GROUP(batch.win), names[i])) {
+            batch_fail(_("--analysis: statics, statics-relax, kinematics or modes, with a model open"), opt_analysis);
+            return;
+        }
+        g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
+        g_action_group_activate_action(G_ACTION_GROUP(batch.win), names[i], NULL);
+        if (!motus_window_is_running(batch.win)) batch_fail(_("the analysis did not start"), motus_window_get_status(batch.win));
+    } else if (opt_run) {
         g_autoptr(GError) error = NULL;
         g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
         if (!motus_window_run(batch.win, &error)) batch_fail(_("cannot run"), error->message);

@@ -802,6 +802,12 @@ static void draw_curves(MotusPlot *self, cairo_t *cr, const Frame *f, gboolean g
         cairo_set_dash(cr, dash, c->dashed ? 2 : 0, 0);
         curve_path(self, cr, f, c, from, n);
         cairo_stroke(cr);
+        /* a curve of one point (the frame of a statics) is a dot: a path of one point draws nothing */
+        const double *X = (const double *)c->x->data, *Y = (const double *)c->y->data;
+        if (n == 1 && !grow && isfinite(X[0]) && isfinite(Y[0])) {
+            cairo_arc(cr, SX(X[0]), SY(Y[0]), 4, 0, 2 * G_PI);
+            cairo_fill(cr);
+        }
     }
     cairo_restore(cr);
 }

@@ -48,6 +48,7 @@ struct _MotusRunBridge {
     long run_id;        /* stored run (0: not stored); readable from the GTK thread after start */
     char store_error[512]; /* why the run could not be stored completely ("" when it was) */
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
+    MotusRunJob job;    /* what the worker does (job.fn NULL: mt_run) */
     gboolean nomem;     /* set by the frame callback when a block of frames could not be allocated */
 
     /* shared */
@@ -253,7 +254,10 @@ static gpointer worker(gpointer data)
     MtState *st = mt_state_new(self->sys, &err);
     self->diverged[0] = 0;
     self->nomem = FALSE;
-    if (st) rc = mt_run(st, mt_system_solver(self->sys), frame_cb, self, &self->cancel, &stats, &err);
+    if (st && self->job.fn)
+        rc = self->job.fn(st, frame_cb, self, &self->cancel, self->job.data, &err);
+    else if (st)
+        rc = mt_run(st, mt_system_solver(self->sys), frame_cb, self, &self->cancel, &stats, &err);
     double t_end = st ? mt_state_time(st) : 0;
     mt_state_free(st);
     if (rc == MT_OK && self->diverged[0]) {
@@ -323,6 +327,7 @@ static void finish(MotusRunBridge *self)
     g_clear_handle_id(&self->poll_id, g_source_remove);
     g_clear_pointer(&self->csv, mt_csv_free);
     g_clear_pointer(&self->sys, mt_system_free);
+    self->job = (MotusRunJob){0}; /* its data is the caller's, read after "finished" */
     gboolean cancelled = g_atomic_int_get(&self->cancel) != 0;
     gboolean ok = self->status == MT_OK;
     char *msg = g_strdup(self->message);
@@ -387,6 +392,12 @@ gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GErr
 
 gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *model, const char *project, GError **error)
 {
+    return motus_run_bridge_start_job(self, model, project, NULL, error);
+}
+
+gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, const char *project,
+                                    const MotusRunJob *job, GError **error)
+{
     g_return_val_if_fail(MOTUS_IS_RUN_BRIDGE(self), FALSE);
     if (self->thread) {
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_BUSY, "%s", _("a run is going; stop it first"));
@@ -406,7 +417,7 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
         return FALSE;
     }
     const MtSolverSpec *sv = mt_system_solver(sys);
-    double frames = sv->step > 0 ? floor(sv->until / (sv->step * MAX(sv->every, 1))) + 2 : 2;
+    double frames = sv->step > 0 && !(job && job->single) ? floor(sv->until / (sv->step * MAX(sv->every, 1))) + 2 : 2;
     if (!frames_fit(frames, 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), error)) {
         mt_csv_free(csv);
         mt_system_free(sys);
@@ -418,6 +429,10 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
     if (project) {
         store = mt_store_open(project, 0, &err);
         run = store ? mt_store_run_begin(store, sys, sv, &err) : NULL;
+        if (run && job && job->what && mt_store_run_log(run, "info", NAN, job->what, &err)) {
+            mt_store_run_end(run, MT_ERR_IO, err.msg, NULL);
+            run = NULL;
+        }
         if (!run) {
             mt_store_close(store);
             mt_csv_free(csv);
@@ -434,6 +449,8 @@ gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *mode
     self->csv = csv;
     drop_frames(self);
     set_shape(self, sys, csv);
+    if (job && job->single) self->until = 0; /* runs start at 0 */
+    self->job = job ? *job : (MotusRunJob){0};
     g_mutex_lock(&self->lock);
     g_atomic_int_set(&self->paused, FALSE);
     self->done = FALSE;

@@ -18,6 +18,7 @@
 #include <glib-object.h>
 
 #include "motus/model.h"
+#include "motus/run.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,23 @@ gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GErr
  * and closes the run finished, failed, or interrupted "stopped by the user". */
 gboolean motus_run_bridge_start_stored(MotusRunBridge *self, const MtModel *model, const char *project,
                                        GError **error);
+/* What the worker does instead of mt_run (an analysis, motus-analysis-job.h):
+ * fn runs on the worker with the bridge's own state, hands its frames to
+ * frame(frame_user, st) as mt_run would (they are kept, plotted and stored
+ * like a run's) and polls cancel; data is the caller's (the worker's until
+ * "finished"). what (NULL: none) goes into the stored run's log, saying what
+ * made it; single: the job gives one frame (its end time is its start). */
+typedef MtStatus (*MotusRunJobFn)(MtState *st, MtFrameFn frame, void *frame_user, const volatile int *cancel,
+                                  gpointer data, MtError *err);
+typedef struct {
+    MotusRunJobFn fn;
+    gpointer data;
+    const char *what;
+    gboolean single;
+} MotusRunJob;
+/* Starts a job (NULL: a run) as motus_run_bridge_start_stored starts a run. */
+gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, const char *project,
+                                    const MotusRunJob *job, GError **error);
 /* Id of the stored run being made or shown (0: not stored). */
 long motus_run_bridge_run_id(MotusRunBridge *self);
 /* Replaces the frames by those of a run stored in a project (every result

@@ -90,6 +90,9 @@ struct _MotusWindow {
     GtkWidget *modes_dialog; /* the list of modes (animated shapes), or NULL */
     GtkWidget *spider_entry; /* in the pick bar: spider radius of a new marker on a flexible body */
     struct FlexJob *flex_job; /* a reduction running on a worker thread, or NULL */
+
+    /* statics, kinematics, modes (motus-window-analysis.c) */
+    struct AnalysisUi *analysis;
 };
 
 /* What most of the window's code reads: the document's editor and model, the session's run bridge. */
@@ -160,6 +163,16 @@ void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
 /* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */
 void motus_window_flex_marker_click(MotusWindow *self, double x, double y);
+
+/* motus-window-analysis.c: statics, kinematics and modes from the window */
+void motus_window_analysis_init(MotusWindow *self);
+void motus_window_analysis_dispose(MotusWindow *self);
+void motus_window_analysis_update_actions(MotusWindow *self);
+/* An analysis is on the worker: its end is said by motus_window_analysis_finished, not as a run's. */
+gboolean motus_window_analysis_pending(MotusWindow *self);
+void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean cancelled, const char *message);
+/* Starts a run (job NULL) or an analysis on the worker, stored as runs are when job->what is set. */
+gboolean motus_window_start_job(MotusWindow *self, const MotusRunJob *job, GError **error);
 
 /* motus-window-gizmo.c: the move/rotate gizmo (action "gizmo", its edits) */
 void motus_window_gizmo_init(MotusWindow *self);

@@ -203,27 +203,35 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     guint n = n_frames(self);
     double last = motus_run_bridge_last_time(b);
     g_autofree char *text = NULL;
-    if (ok && !cancelled)
+    gboolean analysis = motus_window_analysis_pending(self); /* it says its own outcome */
+    if (analysis)
+        ;
+    else if (ok && !cancelled)
         text =
             g_strdup_printf(_("Run finished: %u frames to t = %.3f s in %.2f s"), n, last, motus_run_bridge_elapsed(b));
     else if (ok)
         text = g_strdup_printf(_("Run stopped at t = %.3f s (%u frames kept)"), last, n);
     else
         text = g_strdup_printf(_("Run failed at t = %.3f s: %s"), last, message);
-    set_status(self, text);
+    if (text) set_status(self, text);
     if (!ok) gtk_widget_add_css_class(GTK_WIDGET(self->status_label), "error");
     include_motion(self);
     motus_window_extend_plots(self);
     motus_window_plots_settle(self);
     motus_window_flex_extend(self);
-    if (ok && !cancelled) motus_window_flex_propose(self);
+    if (ok && !cancelled && !analysis) motus_window_flex_propose(self); /* an analysis proposes its own */
     if (motus_session_get_follow_live(self->session)) show_time(self, last);
     update_actions(self);
-    if (!ok) error_dialog(self, _("The run failed"), message);
+    if (analysis)
+        motus_window_analysis_finished(self, ok, cancelled, message);
+    else if (!ok)
+        error_dialog(self, _("The run failed"), message);
     g_signal_emit(self, signals[SIG_RUN_FINISHED], 0, ok && !cancelled, ok ? "" : message);
 }
 
-gboolean motus_window_run(MotusWindow *self, GError **error)
+gboolean motus_window_run(MotusWindow *self, GError **error) { return motus_window_start_job(self, NULL, error); }
+
+gboolean motus_window_start_job(MotusWindow *self, const MotusRunJob *job, GError **error)
 {
     if (!motus_window_model(self)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("no model is open"));
@@ -234,11 +242,13 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     /* a run of a project is stored in it, with the model it belongs to: unsaved edits are saved first */
     MtStore *store = motus_document_get_store(self->doc);
     const char *project = store && !motus_document_get_readonly(self->doc) ? motus_document_get_path(self->doc) : NULL;
+    gboolean kept = !job || job->what; /* a job that makes no run to keep (modes) is stored nowhere */
+    if (!kept) project = NULL, store = NULL;
     if (project && mt_editor_dirty(motus_window_editor(self)) && !motus_window_save(self, error)) return FALSE;
     /* a document without a project keeps its runs in a scratch one until it is saved as a project */
-    const char *store_in = project ? project : store ? NULL : motus_window_scratch_project(self, error);
-    if (!project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
-    if (!motus_run_bridge_start_stored(motus_window_bridge(self), motus_window_model(self), store_in, error))
+    const char *store_in = project ? project : store || !kept ? NULL : motus_window_scratch_project(self, error);
+    if (kept && !project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
+    if (!motus_run_bridge_start_job(motus_window_bridge(self), motus_window_model(self), store_in, job, error))
         return FALSE;
     gtk_widget_remove_css_class(GTK_WIDGET(self->status_label), "error");
     motus_session_set_follow_live(self->session, TRUE);
@@ -248,7 +258,9 @@ gboolean motus_window_run(MotusWindow *self, GError **error)
     motus_window_refill_plots(self);
     gtk_adjustment_set_upper(self->time_adjustment, fmax(motus_run_bridge_until(motus_window_bridge(self)), 1e-9));
     motus_ticker_set_fraction(self->progress, 0);
-    if (project) {
+    if (job) {
+        /* the analysis says what it does (motus-window-analysis.c) */
+    } else if (project) {
         g_autofree char *msg = g_strdup_printf(_("Running… (stored as run %ld of the project)"),
                                                motus_run_bridge_run_id(motus_window_bridge(self)));
         set_status(self, msg);
@@ -462,6 +474,7 @@ void motus_window_update_actions(MotusWindow *self)
         if (p) g_simple_action_set_state(G_SIMPLE_ACTION(p), g_variant_new_boolean(FALSE));
     }
     if (g_action_map_lookup_action(G_ACTION_MAP(self), "gizmo")) motus_window_gizmo_refresh(self);
+    if (self->analysis) motus_window_analysis_update_actions(self);
 }
 
 static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
@@ -758,6 +771,7 @@ static void motus_window_dispose(GObject *object)
         g_clear_object(&self->session); /* joins a running worker */
     }
     motus_window_flex_dispose(self);
+    motus_window_analysis_dispose(self);
     if (self->modes_dialog) {
         g_signal_handlers_disconnect_by_data(self->modes_dialog, self);
         gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
@@ -948,6 +962,7 @@ static void motus_window_init(MotusWindow *self)
     header_menus_give_back_keys(self); /* before the check badge, which does it for its own panel */
     motus_window_check_init(self);
     motus_window_flex_init(self);
+    motus_window_analysis_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);

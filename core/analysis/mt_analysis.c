@@ -160,7 +160,10 @@ typedef struct {
      * SVD input, Vᵀ, singular values, SVD and eigensolver workspaces */
     double *N, *Mr, *Kr, *tmp, *ev, *svdA, *VT, *ssv, *swork, *ework;
     int lswork, lework;
+    const volatile int *cancel; /* MtStaticsOptions.cancel: non-zero stops Newton and relaxation */
 } Lin;
+
+#define CANCELLED(L) ((L)->cancel && *(L)->cancel)
 
 /* Kinds of tangent coordinates. A point mass's rotation is frozen: it has no
  * inertia and nothing turns it (its frame keeps its orientation), so it is no
@@ -730,6 +733,7 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     const MtSystem *s = L->s;
     int nx = L->nx;
     size_t nq = sizeof(double) * (size_t)L->nq, nu = sizeof(double) * (size_t)nx;
+    if (CANCELLED(L)) return -1; /* before the stiffness, which takes a while */
     memcpy(st->q, L->q, nq);
     memset(st->u, 0, nu);
     st->t = L->t;
@@ -751,7 +755,7 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     E0 = T + V; /* energy available: kinetic damping only removes energy */
     long k = 0;
     for (; k < maxsteps; k++) {
-        if (mt_eval(st, L->t, st->q, st->u, NULL)) return -1;
+        if (CANCELLED(L) || mt_eval(st, L->t, st->q, st->u, NULL)) return -1;
         if (k % 10 == 0) {
             double v = 0;
             for (int i = 0; i < nx; i++) v = fmax(v, fabs(st->u[i]) / L->cs[i]);
@@ -848,13 +852,14 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
     for (int it = 0;; it++) {
         *final_inf = inf;
         if (inf <= tol) return 0;
-        if (it >= maxit) return -1;
+        if (it >= maxit || CANCELLED(L)) return -1;
         (*its)++;
         fill_gd(L); /* Jacobians staged at q by the last residual */
         /* scaled Newton matrix */
         memset(L->J, 0, sizeof(double) * (size_t)n * (size_t)n);
         memset(L->dx, 0, sizeof(double) * (size_t)nx);
         for (int j = 0; j < nx; j++) {
+            if (CANCELLED(L)) return -1; /* a large mechanism's columns take a while */
             double h = 1e-5 * L->cs[j];
             L->dx[j] = h;
             retract(s, L->qp, L->q, L->dx, 1);
@@ -1193,6 +1198,7 @@ static MtStatus statics_core(Ctx *c, const MtStaticsOptions *opt, MtStaticsInfo 
     double tol = opt && opt->tol > 0 ? opt->tol : 1e-12;
     memset(info, 0, sizeof *info);
     const MtSystem *s = L->s;
+    L->cancel = opt ? opt->cancel : NULL;
     if (mt_v3_norm(s->gravity) > 0 && s->nfree > 0) {
         const char *name = s->model->body[s->free_body[0]].name;
         return mt_error_set(err, MT_ERR_MODEL, name,
@@ -1244,6 +1250,7 @@ static MtStatus statics_core(Ctx *c, const MtStaticsOptions *opt, MtStaticsInfo 
         residual(L, L->q, L->lam, L->R, &inf);
         worst = residual_report(L, info);
     }
+    if (ok != 0 && CANCELLED(L)) return mt_error_set(err, MT_ERR_ARG, "", MT_("stopped by the user"));
     if (ok != 0) {
         const char *name = L->s->model->body[worst].name;
         return mt_error_set(err, MT_ERR_SOLVE, name,
@@ -1453,6 +1460,11 @@ static void mode_shape(Lin *L, const double *N, int dof, const double *Y, MtMode
 
 MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
 {
+    return mt_modes_opt(st, at_equilibrium, NULL, out, err);
+}
+
+MtStatus mt_modes_opt(MtState *st, int at_equilibrium, const MtStaticsOptions *opt, MtModes **out, MtError *err)
+{
     *out = NULL;
     const MtSystem *s = st->sys;
     Ctx c;
@@ -1468,7 +1480,7 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     if (!res) goto nomem;
     res->at_equilibrium = at_equilibrium;
     if (at_equilibrium) {
-        if ((rc = statics_core(&c, NULL, &res->statics, err))) goto done;
+        if ((rc = statics_core(&c, opt, &res->statics, err))) goto done;
     } else {
         double inf;
         residual(L, L->q, L->lam, L->R, &inf);

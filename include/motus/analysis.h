@@ -61,6 +61,8 @@ typedef struct {
     int relax_first;  /* 1: settle by dynamic relaxation first (downhill, towards a stable rest), and
                        * step off an unstable equilibrium along its most negative stiffness
                        * direction and settle again (up to 4 times); then Newton */
+    const volatile int *cancel; /* polled between Newton iterations and relaxation steps (NULL: none):
+                                 * non-zero stops the search with MT_ERR_ARG "stopped by the user" */
 } MtStaticsOptions;
 
 typedef struct {
@@ -150,6 +152,8 @@ typedef struct MtModes {
  * state-space eigenproblem. st ends at the configuration linearised about
  * (u = 0, multipliers and Jacobians as after mt_statics). */
 MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err);
+/* The same with the equilibrium searched with opt (may be NULL: defaults), e.g. its cancel flag. */
+MtStatus mt_modes_opt(MtState *st, int at_equilibrium, const MtStaticsOptions *opt, MtModes **out, MtError *err);
 void mt_modes_free(MtModes *m);
 /* The configuration of mode k displaced by `amplitude` at phase φ (rad):
  * q = q_eq ⊕ amplitude·Re(shape_k · e^{iφ}) into q (nq values, the layout of
