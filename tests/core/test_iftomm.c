@@ -401,10 +401,20 @@ static void explore(const char *what)
         a02(40, "dp54", 1e-11, "", 10, 8, 0, 0, 0);
         a02(40, "adams", 1e-12, "", 10, 8, 0, 0, 0);
     }
+    if (!strcmp(what, "n40-12")) a02(40, "dp54", 1e-12, "", 10, 8, 0, 0, 0);
     if (!strcmp(what, "n40t"))
         for (double t = 0.5; t < 3.1; t += 0.5) a02(40, "dp54", 1e-10, "", t, 8, 0, 0, 0);
     if (!strcmp(what, "n40t11"))
         for (double t = 0.5; t < 3.1; t += 0.5) a02(40, "dp54", 1e-11, "", t, 8, 0, 0, 0);
+    if (!strcmp(what, "rk4ts"))
+        for (int k = 0; k < 3; k++) {
+            static const char *const ts[3] = {"ts 0.02", "ts 0.1 xi 0", "ts 1"};
+            for (double h = 2.5e-4; h > 5e-5; h /= 2) {
+                char solver[128];
+                snprintf(solver, sizeof solver, "method rk4 step %g until 10 every %d %s", h, (int)(0.01 / h + 0.5), ts[k]);
+                a02_run(2, solver, 10, M_PI / 2, -1, 0);
+            }
+        }
     if (!strcmp(what, "adams"))
         for (double rtol = 1e-8; rtol > 1e-13; rtol *= 0.01) a02(2, "adams", rtol, "", 10, 8, 0, 0, 0);
     if (!strcmp(what, "dp54"))
