@@ -578,12 +578,13 @@ static void proj_metric(MtState *st, int on)
  * N-four-bar flat) the M-orthogonal correction of a row about to become
  * dependent is its error divided by a vanishing pivot, and a projection
  * removes the kinetic energy of its correction (a third of the energy at the
- * first passage with the old floor of 1e-13; 2e-8 of it in 10 s with the
- * floor of 1e-10 still regularising here, 4e-9 leaving those rows out).
- * Left out, the rows keep their tiny error and, in the dynamics, Baumgarte's
- * feedback and their reaction. A wider band (1e-8 and up) leaves the velocity
- * error of the direction becoming free uncorrected for too long: with
- * `correct velocities` alone the four-bar then stalls at the flat position.
+ * first passage with the old floor of 1e-13; 2e-8 of it in 10 s with a
+ * floor of 1e-10 still regularising here, 4e-9 leaving those rows out, 2e-9
+ * with the floor of 1e-9). Left out, the rows keep their tiny error and, in
+ * the dynamics, Baumgarte's feedback and their reaction. A wider band (1e-8
+ * and up) leaves the velocity error of the direction becoming free
+ * uncorrected for too long: with `correct velocities` alone the four-bar then
+ * stalls at the flat position.
  * Assembly (proj_dep = 0) keeps regularising: it must meet every row. */
 static int proj_factor(MtState *st, int *bad)
 {

@@ -266,8 +266,10 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
  * acceleration error grows as 1/s; the floor drops that direction's (small,
  * O(s)) physical reaction within s² < floor instead. 1e-13 let dp54 grind to
  * steps of 1e-12 s there (1.6 M evaluations, 4e-4 m off on the 2-bar case);
- * 1e-10 costs 1e-9 m there and 72 k evaluations. */
-#define MT_PIVOT_REG 1e-10
+ * 1e-9 costs 3e-9 m there and 72 k evaluations; 1e-10 was as good on 2
+ * bars but 24 times worse on 40 (2e-8 m in 10 s) and left adams grinding
+ * (17 times the evaluations of a regular run). */
+#define MT_PIVOT_REG 1e-9
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.
  * q and u may be st->q/st->u or integrator stage vectors. */
