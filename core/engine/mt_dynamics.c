@@ -572,7 +572,7 @@ static void proj_metric(MtState *st, int on)
     st->proj_c = on ? (Ts / (2 * M_PI)) * (Ts / (2 * M_PI)) : 0;
 }
 
-/* The factor of a projection. After a step (st->proj_dep = MT_PIVOT_REG,
+/* The factor of a projection. After a step (st->proj_dep = st->pivot_reg,
  * mt_ode_settle) rows whose pivot falls below proj_dep of their diagonal are
  * left out of it, as redundant rows are: near a singular position (the
  * N-four-bar flat) the M-orthogonal correction of a row about to become

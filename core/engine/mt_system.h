@@ -212,6 +212,7 @@ struct MtState {
     double *fcache;        /* flexible bodies' S, I(w), M_Ωw(w) of the current evaluation (mt_flex_stage_mass) */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
     double proj_dep;       /* > 0 during a run: projections leave out rows whose pivot falls below it (mt_dynamics.c) */
+    double pivot_reg;      /* the factor's pivot floor in evaluations: MT_PIVOT_REG, for rk4 MT_PIVOT_REG_RK4 (mt_lin_configure) */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
     MtBchol *pre;          /* NULL: a new factor at every evaluation */
@@ -268,8 +269,11 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
  * steps of 1e-12 s there (1.6 M evaluations, 4e-4 m off on the 2-bar case);
  * 1e-9 costs 3e-9 m there and 72 k evaluations; 1e-10 was as good on 2
  * bars but 24 times worse on 40 (2e-8 m in 10 s) and left adams grinding
- * (17 times the evaluations of a regular run). */
+ * (17 times the evaluations of a regular run). rk4 takes 1e-10: a fixed step
+ * cannot step around the window, and with 1e-9 a stage landing in it cost
+ * up to 6.6e-7 m (1.3e-9 with 1e-10 at h = 0.25 ms). */
 #define MT_PIVOT_REG 1e-9
+#define MT_PIVOT_REG_RK4 1e-10
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.
  * q and u may be st->q/st->u or integrator stage vectors. */
