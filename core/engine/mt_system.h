@@ -269,11 +269,12 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
  * steps of 1e-12 s there (1.6 M evaluations, 4e-4 m off on the 2-bar case);
  * 1e-9 costs 3e-9 m there and 72 k evaluations; 1e-10 was as good on 2
  * bars but 24 times worse on 40 (2e-8 m in 10 s) and left adams grinding
- * (17 times the evaluations of a regular run). rk4 takes 1e-10: a fixed step
- * cannot step around the window, and with 1e-9 a stage landing in it cost
- * up to 6.6e-7 m (1.3e-9 with 1e-10 at h = 0.25 ms). */
+ * (17 times the evaluations of a regular run). rk4 keeps 1e-13: a fixed step
+ * cannot shorten itself around the window, so a stage landing in it is paid
+ * in full (with 1e-9 up to 6.6e-7 m, with 1e-10 8e-8 m at h = 125 µs, with
+ * 1e-13 3e-11 m). */
 #define MT_PIVOT_REG 1e-9
-#define MT_PIVOT_REG_RK4 1e-10
+#define MT_PIVOT_REG_RK4 1e-13
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.
  * q and u may be st->q/st->u or integrator stage vectors. */
