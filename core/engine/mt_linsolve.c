@@ -34,7 +34,7 @@ int mt_linear_from_name(const char *s, int *linear)
 MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err)
 {
     const MtSystem *s = st->sys;
-    st->pivot_reg = sv->method == MT_METHOD_RK4 ? MT_PIVOT_REG_RK4 : MT_PIVOT_REG;
+    st->pivot_reg = sv->method == MT_METHOD_RK4 ? MT_PIVOT_REG : MT_PIVOT_REG_STEP;
     mt_bchol_free(st->pre);
     free(st->pre_q);
     st->pre = NULL;
