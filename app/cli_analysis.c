@@ -230,6 +230,14 @@ static void print_equilibrium(const MtState *st)
         mt_state_spring(st, k, &L, &Ld, &F);
         printf(_("  spring %-16s length %.9g m, tension %.9g N\n"), m->spring[k].name, L, F);
     }
+    for (int b = 0; b < m->nbody; b++) { /* the static deformation of flexible bodies */
+        double umax, smax;
+        if (!mt_state_flex_elastic(st, b, &umax, &smax)) continue;
+        if (isnan(smax)) printf(_("  flexible %-14s largest elastic displacement %.9g m\n"), m->body[b].name, umax);
+        else
+            printf(_("  flexible %-14s largest elastic displacement %.9g m, largest von Mises stress %.9g Pa\n"),
+                   m->body[b].name, umax, smax);
+    }
     double T, V;
     mt_state_energy(st, &T, &V);
     printf(_("potential energy: %.9g J\n"), V);
@@ -332,7 +340,7 @@ int cli_modes(int argc, char **argv)
     for (int i = 0; i < md->nmode; i++) {
         const MtMode *mo = &md->mode[i];
         double im = 0;
-        for (int a = 0; a < 6 * m->nbody; a++) im = fmax(im, fabs(mo->shape_im[a]));
+        for (int a = 0; a < md->nu; a++) im = fmax(im, fabs(mo->shape_im[a]));
         printf(_(" mode %d (%.9g Hz)%s\n"), i + 1, mo->freq, im > 1e-6 ? _(", complex: real and imaginary parts") : "");
         for (int b = 0; b < m->nbody; b++) {
             const double *x = mo->shape_re + 6 * b;
@@ -343,6 +351,12 @@ int cli_modes(int argc, char **argv)
                 printf("   %-16s dx %10.6f dy %10.6f dz %10.6f  rx %10.6f ry %10.6f rz %10.6f\n", "", x[0], x[1], x[2],
                        x[3], x[4], x[5]);
             }
+        }
+        for (int b = 0; b < m->nbody; b++) { /* modal coordinates of flexible bodies */
+            if (!md->nw[b]) continue;
+            printf(_("   %-16s modal coordinates"), m->body[b].name);
+            for (int k = 0; k < md->nw[b]; k++) printf(" %.4g", mo->shape_re[md->woff[b] + k]);
+            fputc('\n', stdout);
         }
         for (int j = 0; j < m->njoint; j++) {
             if (isnan(mo->coord_re[j])) continue;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_project.h"
+#include "motus/check.h"
 #include "motus/flex.h"
 #include "motus/results.h"
 #include "motus/run.h"
@@ -174,52 +175,25 @@ static int check_plots(const MtSystem *s, MtError *err)
     return bad;
 }
 
-static void print_diagnostics(const MtSystem *s, FILE *f)
+/* The model check (motus/check.h): the counts, then every finding. */
+static int print_diagnostics(const MtSystem *s, FILE *f, MtError *err)
 {
     const MtModel *m = mt_system_model(s);
-    MtSystemInfo in;
-    mt_system_info(s, &in);
+    MtCheckReport r;
+    if (mt_check_system(s, &r, err)) return -1;
+    const MtSystemInfo *in = &r.info;
     fprintf(f, _("model: %s\n"), m->title[0] ? m->title : _("(untitled)"));
     fprintf(f, _("bodies %d, markers %d, joints %d, drivers %d, springs %d\n"), m->nbody, m->nmarker, m->njoint,
             m->ndriver, m->nspring);
-    fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), in.nrow, in.nrow - in.ndep, in.ndep);
-    fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), in.dof_grubler, in.dof_rank);
-    if (in.nspecial)
-        fprintf(f, _("%d further equations are dependent in the initial configuration only (a singular position); "
-                     "they are kept and the run passes through it\n"), in.nspecial);
-    for (int r = 0; r < in.nrow; r++)
-        if (mt_system_row_redundant(s, r)) {
-            char w[512];
-            mt_system_row_words(s, r, w, sizeof w);
-            fprintf(f, _("redundant equation removed: %s\n"), w);
-        }
-    if (in.ndep > 0) { /* one summary line: where the loop is over-constrained */
-        char list[1024] = "";
-        for (int k = 0; k < in.nblock; k++) {
-            int n = mt_block_ndep(s, k);
-            if (!n) continue;
-            size_t len = strlen(list);
-            snprintf(list + len, sizeof list - len, "%s'%s' %d", len ? ", " : "", mt_block_name(s, k), n);
-        }
-        fprintf(f, _("summary: the closed loops are over-constrained; %d redundant equations removed (%s); the motion is "
-                     "unaffected and the removed directions carry no load\n"),
-                in.ndep, list);
-    }
-    for (int i = 0; i < in.nfree; i++)
-        fprintf(f, _("warning: body '%s' is not connected to ground by any joint or spring; it moves freely\n"),
-                m->body[mt_system_free_body(s, i)].name);
-    if (in.dof_rank < 0) fputs(_("warning: the mechanism is overconstrained\n"), f);
-    for (int i = 0; i < m->nflex; i++) { /* a fixed-interface method needs an interface: said, not done silently */
-        const MtFlexBody *fb = mt_model_flex_body(m, i);
-        MtFlexInfo fi;
-        if (!fb) continue;
-        mt_flex_body_info(fb, &fi);
-        if (fi.method != m->flex[i].method)
-            fprintf(f, _("warning: flexible body '%s' has no markers to make an interface of: it is reduced to free-interface "
-                         "modes, not by the method its 'flexible' line asks for; put the markers its joints and forces "
-                         "use on it\n"),
-                    m->body[m->flex[i].body].name);
-    }
+    fprintf(f, _("constraint equations: %d, independent: %d, redundant: %d\n"), in->nrow, in->nrow - in->ndep, in->ndep);
+    fprintf(f, _("degrees of freedom: %d by Gruebler count, %d by Jacobian rank\n"), in->dof_grubler, in->dof_rank);
+    for (int i = 0; i < r.nitem; i++)
+        fprintf(f, "%s: %s\n", r.item[i].level == MT_CHECK_WARNING ? _("warning") : r.item[i].level == MT_CHECK_ERROR ? _("error") : _("note"),
+                r.item[i].text);
+    int errors = mt_check_count(&r, MT_CHECK_ERROR);
+    if (errors) mt_error_set(err, MT_ERR_MODEL, "", _("check: the model has %d errors (above); it cannot run"), errors);
+    mt_check_free(&r);
+    return errors ? -1 : 0;
 }
 
 typedef struct {
@@ -305,8 +279,7 @@ int main(int argc, char **argv)
     mt_model_free(m);
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
-        print_diagnostics(s, stdout);
-        int bad = check_plots(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
+        int bad = print_diagnostics(s, stdout, &err) || check_plots(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
         mt_system_free(s);
         if (bad) return fail(&err);
         fputs(_("check: OK\n"), stdout);

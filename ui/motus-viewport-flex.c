@@ -273,13 +273,23 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
         title = g_strdup_printf("%s\n%s", f == MOTUS_FIELD_VONMISES ? _("von Mises stress") : _("Displacement"),
                                 mt_unit_label(u));
     }
+    const char *note = motus_viewport_legend_note(self);
+    if (note) {
+        g_autofree char *t = title;
+        title = g_strdup_printf("%s\n\n%s", t, note);
+    }
     pango_layout_set_text(l, title, -1);
     pango_layout_set_width(l, (width - 16) * PANGO_SCALE);
+    pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
     pango_layout_get_pixel_size(l, &tw, &th);
     cairo_set_source_rgb(cr, 0.12, 0.13, 0.16);
     cairo_move_to(cr, 8, 6);
     pango_cairo_show_layout(cr, l);
     pango_layout_set_width(l, -1);
+    if (note) {
+        g_object_unref(l);
+        return;
+    }
     /* the bar, top = high */
     int bx = 10, bw = 18, by = 6 + th + 10, foot = 40, bh = height - by - foot;
     if (bh < 20) {
@@ -378,9 +388,8 @@ void motus_viewport_set_modal(MotusViewport *self, const double *w, int n)
     flex_refresh(self);
 }
 
-void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
+static void apply_scale(MotusViewport *self, double scale)
 {
-    if (!(scale >= 0) || !isfinite(scale)) return;
     self->deform = scale;
     self->flex_quiet = TRUE;
     if (gtk_spin_button_get_value(GTK_SPIN_BUTTON(self->scale_spin)) != scale)
@@ -390,12 +399,32 @@ void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
     flex_refresh(self);
 }
 
+void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
+{
+    if (!(scale >= 0) || !isfinite(scale)) return;
+    self->deform_chosen = TRUE;
+    apply_scale(self, scale);
+}
+
+gboolean motus_viewport_propose_view(MotusViewport *self, double scale, MotusField field)
+{
+    gboolean done = FALSE;
+    if (!self->deform_chosen && scale > 0 && isfinite(scale) && scale != self->deform) apply_scale(self, scale), done = TRUE;
+    if (!self->field_chosen && self->field == MOTUS_FIELD_NONE && field != MOTUS_FIELD_NONE) {
+        motus_viewport_set_colour_field(self, field);
+        self->field_chosen = FALSE; /* still the proposal: the next run may propose again */
+        done = TRUE;
+    }
+    return done;
+}
+
 double motus_viewport_get_deformation_scale(MotusViewport *self) { return self->deform; }
 
 void motus_viewport_set_colour_field(MotusViewport *self, MotusField field)
 {
     if (field > MOTUS_FIELD_VONMISES) return;
     self->field = field;
+    self->field_chosen = TRUE;
     self->flex_quiet = TRUE;
     gtk_drop_down_set_selected(GTK_DROP_DOWN(self->field_dd), field);
     self->flex_quiet = FALSE;
@@ -442,6 +471,16 @@ const char *motus_viewport_legend_unit(MotusViewport *self)
 {
     const MtUnit *u = field_unit(self, self->field);
     return u ? u->name : NULL;
+}
+
+const char *motus_viewport_legend_note(MotusViewport *self)
+{
+    /* Beams have no surface stress: a bar from 0 to 0 would read as an unloaded body. */
+    if (self->prev_body < 0 && shown_field(self) == MOTUS_FIELD_VONMISES && !self->has_stress)
+        /* TRANSLATORS: legend when stress was asked for but no flexible body has it. */
+        return _("Not available: beam elements carry no surface stress. "
+                 "Show Displacement, or model the body with shells or solids.");
+    return NULL;
 }
 
 int motus_viewport_flex_n_vertices(MotusViewport *self, int body)

@@ -104,6 +104,7 @@ struct _MotusViewport {
     double *wp;           /* the same during a mode preview */
     double *rig;          /* 6 per body: rigid motion fitted to a flexible body's supports (motus/flexview.h) */
     double deform;        /* deformation scale */
+    gboolean deform_chosen, field_chosen; /* set by the user (or a caller) since the model was opened */
     MotusField field;
     MotusRangeMode range_mode;
     double fixed_lo, fixed_hi, run_max[2], frame_max[2]; /* SI; [field - 1] */

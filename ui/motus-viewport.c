@@ -418,6 +418,7 @@ static void gizmo_reset(MotusViewport *self)
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
 {
     gizmo_reset(self);
+    self->deform_chosen = self->field_chosen = FALSE; /* another model: the next run may propose a view */
     g_clear_pointer(&self->scene, motus_scene_free);
     g_clear_pointer(&self->model, mt_model_free);
     g_clear_pointer(&self->poses, g_free);

@@ -167,6 +167,10 @@ int motus_viewport_n_modal(MotusViewport *self);
 /* Modal coordinates to show (n = motus_viewport_n_modal; NULL: undeformed). */
 void motus_viewport_set_modal(MotusViewport *self, const double *w, int n);
 void motus_viewport_set_deformation_scale(MotusViewport *self, double scale);
+/* A deformation scale and colour field proposed after a run: taken where the
+ * user (or a caller) has not chosen one since the model was opened (the field
+ * only while none is shown). TRUE when something changed. */
+gboolean motus_viewport_propose_view(MotusViewport *self, double scale, MotusField field);
 double motus_viewport_get_deformation_scale(MotusViewport *self);
 void motus_viewport_set_colour_field(MotusViewport *self, MotusField field);
 MotusField motus_viewport_get_colour_field(MotusViewport *self);
@@ -181,6 +185,9 @@ gboolean motus_viewport_get_colour_range(MotusViewport *self, double *lo, double
 GtkWidget *motus_viewport_get_legend(MotusViewport *self);
 /* The legend's unit for the field shown ("mm", "MPa"; NULL when none). */
 const char *motus_viewport_legend_unit(MotusViewport *self);
+/* What the legend says instead of a colour bar (stress asked for where no
+ * body has it), or NULL. */
+const char *motus_viewport_legend_note(MotusViewport *self);
 /* Surface vertices of flexible body `body` (0 when it has no flexible surface). */
 int motus_viewport_flex_n_vertices(MotusViewport *self, int body);
 /* Where surface vertex v of flexible body `body` is (project axes) with the

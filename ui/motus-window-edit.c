@@ -128,6 +128,12 @@ void motus_window_select(MotusWindow *self, MtEditKind kind, int index)
 
 void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index) { motus_window_select(self, kind, index); }
 
+MtEditKind motus_window_get_selection(MotusWindow *self, int *index)
+{
+    *index = self->sel_index;
+    return self->sel_kind;
+}
+
 static void inspector_edited(MotusInspector *insp, gpointer data)
 {
     (void)insp;

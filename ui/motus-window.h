@@ -13,6 +13,7 @@
 
 #include <gtk/gtk.h>
 
+#include "motus/check.h"
 #include "motus/edit.h"
 #include "motus/flexedit.h"
 
@@ -53,6 +54,8 @@ gboolean motus_window_undo(MotusWindow *self);
 gboolean motus_window_redo(MotusWindow *self);
 /* Selects an entity (tree, view highlight, inspector); MT_EDIT_NKINDS: none. */
 void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index);
+/* The entity selected (MT_EDIT_NKINDS: none) and its index. */
+MtEditKind motus_window_get_selection(MotusWindow *self, int *index);
 /* Deletes the selection (asking first when others depend on it and ask is set). */
 gboolean motus_window_delete_selected(MotusWindow *self, gboolean ask);
 /* Adds a body from a primitive and selects it. */
@@ -132,6 +135,17 @@ gboolean motus_window_save_screenshot(MotusWindow *self, const char *path, GErro
  * screenshot: lines "window W H", "viewport X Y W H", "plot X Y W H",
  * "body NAME X Y". */
 gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GError **error);
+
+/* The model check of the model shown (motus/check.h), NULL until it has
+ * run (a quarter of a second after the last edit); its header-bar badge
+ * and the list of findings in its panel. */
+const MtCheckReport *motus_window_check_report(MotusWindow *self);
+GtkWidget *motus_window_check_button(MotusWindow *self);
+GtkWidget *motus_window_check_list(MotusWindow *self);
+/* The deformation scale a finished run proposes for the view (the largest
+ * deformation a twentieth of the largest flexible body, 1, 2 or 5 × 10^k,
+ * at least 1), 0 when nothing is deformed. */
+double motus_window_flex_proposed_scale(MotusWindow *self);
 
 G_END_DECLS
 

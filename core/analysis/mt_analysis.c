@@ -3,17 +3,22 @@
  *
  * Tangent coordinates: per body 6 entries, a displacement of the centre of
  * mass and a small rotation vector θ in project axes, applied as
- * q ⊕ δ = (x + δx, exp(θ) ⊗ p) — the same space as the velocities u, so the
- * constraint Jacobian G is also ∂g/∂δ and Fᵀδ is the virtual work.
+ * q ⊕ δ = (x + δx, exp(θ) ⊗ p), then the modal coordinates of flexible bodies
+ * (w + δw) — the same space as the velocities u, so the constraint Jacobian
+ * G is also ∂g/∂δ and Fᵀδ is the virtual work. A point mass's rotation is
+ * frozen: no unknown, no mode.
  * Dense matrices are column-major (LAPACK); every work array is allocated
  * before the iterations start. */
 #include "motus/analysis.h"
+
+#include "motus/flexview.h"
 
 #include <lapacke.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_flex.h"
 #include "mt_i18n.h"
 #include "mt_integrate.h"
 #include "mt_kin.h"
@@ -29,7 +34,14 @@ static int block_of_row(const MtSystem *s, int row)
     return k;
 }
 
-/* qo = qi ⊕ a·dx (qo may be qi). */
+/* Index in the u layout of the first modal coordinate of body bd (its modal
+ * columns follow all the rigid ones). */
+static int modal_index(const MtSystem *s, int bd)
+{
+    return 6 * s->nbody + s->flex[s->bflex[bd]].moff;
+}
+
+/* qo = qi ⊕ a·dx (qo may be qi); modal coordinates add. */
 static void retract(const MtSystem *s, double *qo, const double *qi, const double *dx, double a)
 {
     for (int b = 0; b < s->nbody; b++) {
@@ -42,10 +54,12 @@ static void retract(const MtSystem *s, double *qo, const double *qi, const doubl
         mt_quat_mul(qo + 7 * b + 3, dr, p);
         mt_quat_normalize(qo + 7 * b + 3);
     }
+    for (int i = 0; i < s->nmodal; i++) qo[7 * s->nbody + i] = qi[7 * s->nbody + i] + a * dx[6 * s->nbody + i];
 }
 
-/* out += Gᵀ λ over the independent rows, with the Jacobians staged in st. */
-static void add_gt(const MtState *st, const double *lam, double *out)
+/* out += Xᵀ λ over the independent rows for X = G (W = 0) or X = M⁻¹Gᵀ
+ * (W = 1) as staged in st, modal columns included. */
+static void add_xl(const MtState *st, const double *lam, double *out, int W)
 {
     const MtSystem *s = st->sys;
     for (int k = 0; k < s->nblock; k++) {
@@ -53,45 +67,42 @@ static void add_gt(const MtState *st, const double *lam, double *out)
         for (int sd = 0; sd < b->nside; sd++) {
             int bd = b->body[sd];
             if (bd < 0) continue;
-            const double *G = mt_state_G(st, k, sd);
+            const double *G = W ? mt_state_W(st, k, sd) : mt_state_G(st, k, sd);
+            int N = mt_body_modes(s, bd);
+            const double *Gw = b->gwoff[sd] >= 0 ? (W ? st->Ww : st->Gw) + b->gwoff[sd] : NULL;
             for (int r = 0; r < b->nrow; r++) {
                 int row = b->row0 + r;
                 if (s->dep[row]) continue;
                 for (int c = 0; c < 6; c++) out[6 * bd + c] += G[6 * r + c] * lam[row];
+                if (!Gw) continue;
+                double *ow = out + modal_index(s, bd);
+                for (int c = 0; c < N; c++) ow[c] += Gw[r * N + c] * lam[row];
             }
         }
     }
 }
+
+/* out += Gᵀ λ over the independent rows, with the Jacobians staged in st. */
+static void add_gt(const MtState *st, const double *lam, double *out) { add_xl(st, lam, out, 0); }
 
 /* out += M⁻¹ Gᵀ λ (W = M⁻¹Gᵀ staged in st). */
-static void add_wl(const MtState *st, const double *lam, double *out)
-{
-    const MtSystem *s = st->sys;
-    for (int k = 0; k < s->nblock; k++) {
-        const MtCBlock *b = &s->block[k];
-        for (int sd = 0; sd < b->nside; sd++) {
-            int bd = b->body[sd];
-            if (bd < 0) continue;
-            const double *W = mt_state_W(st, k, sd);
-            for (int r = 0; r < b->nrow; r++) {
-                int row = b->row0 + r;
-                if (s->dep[row]) continue;
-                for (int c = 0; c < 6; c++) out[6 * bd + c] += W[6 * r + c] * lam[row];
-            }
-        }
-    }
-}
+static void add_wl(const MtState *st, const double *lam, double *out) { add_xl(st, lam, out, 1); }
 
-/* G_row · v over the sides of the row's block. */
+/* G_row · v over the sides of the row's block, modal columns included. */
 static double g_dot(const MtState *st, int k, int r, const double *v)
 {
-    const MtCBlock *b = &st->sys->block[k];
+    const MtSystem *s = st->sys;
+    const MtCBlock *b = &s->block[k];
     double x = 0;
     for (int sd = 0; sd < b->nside; sd++) {
         int bd = b->body[sd];
         if (bd < 0) continue;
         const double *G = mt_state_G(st, k, sd) + 6 * r;
         for (int c = 0; c < 6; c++) x += G[c] * v[6 * bd + c];
+        if (b->gwoff[sd] < 0) continue;
+        int N = mt_body_modes(s, bd);
+        const double *Gw = st->Gw + b->gwoff[sd] + r * N, *vw = v + modal_index(s, bd);
+        for (int c = 0; c < N; c++) x += Gw[c] * vw[c];
     }
     return x;
 }
@@ -127,12 +138,19 @@ static double length_scale(const MtSystem *s)
 typedef struct {
     const MtSystem *s;
     MtState *st;
-    int nb, nx, nr, n; /* n = nx + nr unknowns of the equilibrium equations */
+    int nb, nx, nr, n; /* nx = nu (6 per body, then the modal coordinates); n = nx + nr unknowns */
+    int nq;            /* 7 per body, then the modal coordinates */
     double t, L, F;
-    double *q, *qp, *u0, *up, *dx;   /* 7nb, 7nb, 6nb (zero), 6nb, nx */
+    /* per tangent coordinate: its unit (L for translations, 1 rad, the static
+     * deflection under F·L for a modal coordinate) and kind */
+    double *ux;
+    unsigned char *kind;             /* TAN_TRANS, TAN_ROT, TAN_MODAL, TAN_FROZEN */
+    int na, *act;                    /* the coordinates that are not frozen */
+    double *Mf;                      /* nx²: the mass matrix at the last mass_dense */
+    double *q, *qp, *u0, *up, *dx;   /* nq, nq, nx (zero), nx, nx */
     double *lam, *lamt;              /* nr */
-    double *qs, *lams;               /* start of the search: 7nb, nr */
-    double *rq, *ru, *qr;            /* relaxation: last accepted state, 7nb, 6nb; its end state, 7nb */
+    double *qs, *lams;               /* start of the search: nq, nr */
+    double *rq, *ru, *qr;            /* relaxation: last accepted state, nq, nx; its end state, nq */
     double *R, *R1, *z, *rs, *cs;    /* n */
     double *fp, *fm, *rho, *dir;     /* nx, nx, nr, nx */
     double *K, *C, *Gd, *J, *sv, *work; /* nx², nx², nr·nx, n², n, lwork */
@@ -144,9 +162,15 @@ typedef struct {
     int lswork, lework;
 } Lin;
 
+/* Kinds of tangent coordinates. A point mass's rotation is frozen: it has no
+ * inertia and nothing turns it (its frame keeps its orientation), so it is no
+ * unknown of the equilibrium and no coordinate of the vibration. */
+enum { TAN_TRANS, TAN_ROT, TAN_MODAL, TAN_FROZEN };
+
 static void lin_free(Lin *L)
 {
     if (!L) return;
+    free(L->ux); free(L->kind); free(L->act); free(L->Mf);
     free(L->q); free(L->qp); free(L->u0); free(L->up); free(L->dx);
     free(L->lam); free(L->lamt); free(L->qs); free(L->lams); free(L->rq); free(L->ru); free(L->qr);
     free(L->R); free(L->R1); free(L->z); free(L->rs); free(L->cs);
@@ -165,16 +189,18 @@ static Lin *lin_new(MtState *st, MtError *err)
     L->s = s;
     L->st = st;
     L->nb = s->nbody;
-    L->nx = 6 * s->nbody;
+    L->nx = s->nu;
+    L->nq = s->nq;
     L->nr = s->nrow;
     L->n = L->nx + L->nr;
     L->t = st->t;
     L->L = length_scale(s);
     L->F = 1;
-    size_t nb = (size_t)L->nb + 1, nx = (size_t)L->nx + 1, nr = (size_t)L->nr + 1, n = (size_t)L->n + 1;
+    size_t nq = (size_t)L->nq + 1, nx = (size_t)L->nx + 1, nr = (size_t)L->nr + 1, n = (size_t)L->n + 1;
 #define ALLOC(f, cnt) if (!(L->f = calloc((cnt), sizeof *L->f))) goto nomem
-    ALLOC(q, 7 * nb); ALLOC(qp, 7 * nb); ALLOC(u0, 6 * nb); ALLOC(up, 6 * nb); ALLOC(dx, nx);
-    ALLOC(lam, nr); ALLOC(lamt, nr); ALLOC(qs, 7 * nb); ALLOC(lams, nr); ALLOC(rq, 7 * nb); ALLOC(ru, 6 * nb); ALLOC(qr, 7 * nb);
+    ALLOC(q, nq); ALLOC(qp, nq); ALLOC(u0, nx); ALLOC(up, nx); ALLOC(dx, nx);
+    ALLOC(lam, nr); ALLOC(lamt, nr); ALLOC(qs, nq); ALLOC(lams, nr); ALLOC(rq, nq); ALLOC(ru, nx); ALLOC(qr, nq);
+    ALLOC(ux, nx); ALLOC(kind, nx); ALLOC(act, nx); ALLOC(Mf, nx * nx);
     ALLOC(R, n); ALLOC(R1, n); ALLOC(z, n); ALLOC(rs, n); ALLOC(cs, n);
     ALLOC(fp, nx); ALLOC(fm, nx); ALLOC(rho, nr); ALLOC(dir, nx);
     ALLOC(K, nx * nx); ALLOC(C, nx * nx); ALLOC(Gd, nr * nx); ALLOC(J, n * n); ALLOC(sv, n);
@@ -204,7 +230,13 @@ static Lin *lin_new(MtState *st, MtError *err)
     L->iwork = malloc(sizeof(lapack_int) * (size_t)(iwq > 1 ? iwq + 1 : 2));
     L->ipiv = malloc(sizeof(lapack_int) * n);
     if (!L->work || !L->iwork || !L->ipiv) goto nomem;
-    memcpy(L->q, st->q, sizeof(double) * 7 * (size_t)L->nb);
+    memcpy(L->q, st->q, sizeof(double) * (size_t)L->nq);
+    for (int i = 0; i < L->nx; i++) {
+        int b = i < 6 * L->nb ? i / 6 : -1;
+        L->kind[i] = b < 0 ? TAN_MODAL : i % 6 < 3 ? TAN_TRANS : s->model->body[b].point_mass ? TAN_FROZEN : TAN_ROT;
+        L->ux[i] = L->kind[i] == TAN_TRANS ? L->L : 1.0; /* modal units once the force scale is known (lin_scales) */
+        if (L->kind[i] != TAN_FROZEN) L->act[L->na++] = i;
+    }
     return L;
 nomem:
     mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory for the analysis"));
@@ -220,6 +252,44 @@ static void gen_force(Lin *L, const double *q, const double *u, const double *la
     mt_eval(st, L->t, q, u, NULL); /* only the staged forces and Jacobians are used */
     memcpy(out, st->f, sizeof(double) * (size_t)L->nx);
     if (lam) add_gt(st, lam, out);
+    for (int i = 0; i < L->nx; i++)
+        if (L->kind[i] == TAN_FROZEN) out[i] = 0; /* a moment on a point mass does nothing */
+}
+
+/* L->Mf = M(q), dense nx × nx: per rigid body m·1 and the inertia in project
+ * axes, per flexible body its (6 + N)² block — rebuilt from the factor the
+ * engine stages (M = L·Lᵀ), so the analysis uses the very matrix of the
+ * dynamics. Stages the bodies at q. */
+static void mass_dense(Lin *L, const double *q)
+{
+    const MtSystem *s = L->s;
+    MtState *st = L->st;
+    int nx = L->nx;
+    double *M = L->Mf;
+    mt_stage_bodies(st, q);
+    memset(M, 0, sizeof(double) * (size_t)nx * (size_t)nx);
+    for (int b = 0; b < L->nb; b++) {
+        if (mt_body_modes(s, b)) continue;
+        double Jw[9];
+        mt_m3_rotate_sym(Jw, st->R + 9 * b, s->Jc + 9 * b);
+        for (int c = 0; c < 3; c++) {
+            M[IDX(6 * b + c, 6 * b + c, nx)] = s->mass[b];
+            for (int e = 0; e < 3; e++) M[IDX(6 * b + 3 + c, 6 * b + 3 + e, nx)] = Jw[3 * c + e];
+        }
+    }
+    for (int k = 0; k < s->nflex; k++) {
+        const MtFlexSys *f = &s->flex[k];
+        const double *Lf = st->fmat + f->moffm; /* lower Cholesky factor, d × d column-major */
+        int d = f->d;
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j <= i; j++) {
+                double v = 0;
+                for (int p = 0; p <= j; p++) v += Lf[i + (size_t)d * p] * Lf[j + (size_t)d * p];
+                int gi = i < 6 ? 6 * f->body + i : 6 * L->nb + f->moff + i - 6;
+                int gj = j < 6 ? 6 * f->body + j : 6 * L->nb + f->moff + j - 6;
+                M[IDX(gi, gj, nx)] = M[IDX(gj, gi, nx)] = v;
+            }
+    }
 }
 
 /* Dense G (nr × nx) of the independent rows as staged in st. */
@@ -233,10 +303,12 @@ static void fill_gd(Lin *L)
             int bd = b->body[sd];
             if (bd < 0) continue;
             const double *G = mt_state_G(L->st, k, sd);
+            int N = mt_body_modes(s, bd), w0 = N ? modal_index(s, bd) : 0;
             for (int r = 0; r < b->nrow; r++) {
                 int row = b->row0 + r;
                 if (s->dep[row]) continue;
                 for (int c = 0; c < 6; c++) L->Gd[IDX(row, 6 * bd + c, L->nr)] += G[6 * r + c];
+                for (int c = 0; c < N; c++) L->Gd[IDX(row, w0 + c, L->nr)] += L->st->Gw[b->gwoff[sd] + r * N + c];
             }
         }
     }
@@ -248,14 +320,22 @@ static void fill_gd(Lin *L)
  * units). Needs fill_gd at the start configuration and L->F. */
 static void lin_scales(Lin *L)
 {
+    const MtSystem *s = L->s;
+    for (int k = 0; k < s->nflex; k++) { /* modal unit: the deflection the force scale gives at lever L */
+        const MtFlexSys *f = &s->flex[k];
+        for (int j = 0; j < f->N; j++) {
+            double kjj = f->K[j + (size_t)f->N * j];
+            L->ux[6 * L->nb + f->moff + j] = kjj > 0 ? sqrt(L->F * L->L / kjj) : 1.0;
+        }
+    }
     for (int r = 0; r < L->nr; r++) {
         double m = 0;
-        for (int c = 0; c < L->nx; c++) m = fmax(m, fabs(L->Gd[IDX(r, c, L->nr)]) * (c % 6 < 3 ? L->L : 1.0));
+        for (int c = 0; c < L->nx; c++) m = fmax(m, fabs(L->Gd[IDX(r, c, L->nr)]) * L->ux[c]);
         L->rho[r] = m > 0 ? m : 1.0;
     }
-    for (int i = 0; i < L->nx; i++) {
-        L->cs[i] = i % 6 < 3 ? L->L : 1.0;
-        L->rs[i] = i % 6 < 3 ? 1 / L->F : 1 / (L->F * L->L);
+    for (int i = 0; i < L->nx; i++) { /* generalised forces: per unit of virtual work F·L over the coordinate's unit */
+        L->cs[i] = L->ux[i];
+        L->rs[i] = L->ux[i] / (L->F * L->L);
     }
     for (int r = 0; r < L->nr; r++) {
         L->cs[L->nx + r] = L->F * L->L / L->rho[r];
@@ -289,8 +369,9 @@ static void fd_stiffness(Lin *L, const double *q, const double *lam, double *K, 
     static const double off[4] = {-2, -1, 1, 2}, wt[4] = {1, -8, 8, -1};
     memset(L->dx, 0, sizeof(double) * (size_t)nx);
     for (int j = 0; j < nx; j++) {
-        double h = 5e-4 * (j % 6 < 3 ? L->L : 1.0);
+        double h = 5e-4 * L->ux[j];
         for (int i = 0; i < nx; i++) K[IDX(i, j, nx)] = 0;
+        if (L->kind[j] == TAN_FROZEN) continue;
         for (int p = 0; p < 4; p++) {
             L->dx[j] = h * off[p];
             retract(L->s, L->qp, q, L->dx, 1);
@@ -310,7 +391,11 @@ static void fd_damping(Lin *L, const double *q, double *C)
     int nx = L->nx;
     memset(L->up, 0, sizeof(double) * (size_t)nx);
     for (int j = 0; j < nx; j++) {
-        double h = 1e-2 * (j % 6 < 3 ? L->L : 1.0);
+        double h = 1e-2 * L->ux[j];
+        if (L->kind[j] == TAN_FROZEN) {
+            for (int i = 0; i < nx; i++) C[IDX(i, j, nx)] = 0;
+            continue;
+        }
         L->up[j] = h;
         gen_force(L, q, L->up, NULL, L->fp);
         L->up[j] = -h;
@@ -327,19 +412,20 @@ static void fd_damping(Lin *L, const double *q, double *C)
  * *dof its dimension. No allocation. */
 static double *null_space(Lin *L, int *dof, MtError *err)
 {
-    int nx = L->nx, nr = L->nr;
+    int nx = L->nx, nr = L->nr, na = L->na;
     double *N = L->N;
+    memset(N, 0, sizeof(double) * (size_t)nx * (size_t)nx); /* frozen coordinates stay 0 */
     if (nr == 0) {
-        memset(N, 0, sizeof(double) * (size_t)nx * (size_t)nx);
-        for (int i = 0; i < nx; i++) N[IDX(i, i, nx)] = L->cs[i];
-        *dof = nx;
+        for (int k = 0; k < na; k++) N[IDX(L->act[k], k, nx)] = L->ux[L->act[k]];
+        *dof = na;
         return N;
     }
+    /* the SVD over the coordinates that are not frozen, columns in their units */
     double *A = L->svdA, *VT = L->VT, *sv = L->ssv;
-    int mn = nr < nx ? nr : nx;
+    int mn = nr < na ? nr : na;
     for (int r = 0; r < nr; r++)
-        for (int c = 0; c < nx; c++) A[IDX(r, c, nr)] = L->Gd[IDX(r, c, nr)] * (c % 6 < 3 ? L->L : 1.0);
-    lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'A', nr, nx, A, nr, sv, NULL, 1, VT, nx, L->swork,
+        for (int c = 0; c < na; c++) A[IDX(r, c, nr)] = L->Gd[IDX(r, L->act[c], nr)] * L->ux[L->act[c]];
+    lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'A', nr, na, A, nr, sv, NULL, 1, VT, na, L->swork,
                                           L->lswork);
     if (info != 0) {
         mt_error_set(err, MT_ERR_SOLVE, "", "%s", MT_("the singular value decomposition of the constraint Jacobian failed"));
@@ -348,9 +434,9 @@ static double *null_space(Lin *L, int *dof, MtError *err)
     int rank = 0;
     for (int i = 0; i < mn; i++)
         if (sv[i] > 1e-9 * sv[0]) rank++;
-    *dof = nx - rank;
+    *dof = na - rank;
     for (int k = 0; k < *dof; k++)
-        for (int i = 0; i < nx; i++) N[IDX(i, k, nx)] = VT[IDX(rank + k, i, nx)] * (i % 6 < 3 ? L->L : 1.0);
+        for (int c = 0; c < na; c++) N[IDX(L->act[c], k, nx)] = VT[IDX(rank + k, c, na)] * L->ux[L->act[c]];
     return N;
 }
 
@@ -431,7 +517,7 @@ static MtStatus kin_acc(MtState *st, double *acc, MtError *err)
     if (mt_bchol_factor(st->chol, 0, 0, &bad)) return singular_at(st, bad, MT_("kinematic analysis"), err);
     for (int r = 0; r < s->nrow; r++) st->rhs[r] = s->dep[r] ? 0 : -st->h[r];
     mt_bchol_solve(st->chol, st->rhs);
-    memset(acc, 0, sizeof(double) * 6 * (size_t)s->nbody);
+    memset(acc, 0, sizeof(double) * (size_t)s->nu);
     add_wl(st, st->rhs, acc);
     return MT_OK;
 }
@@ -451,7 +537,7 @@ static MtStatus inverse_dynamics(MtState *st, double *acc, MtError *err)
         }
     }
     mt_bchol_solve(st->chol, st->lambda);
-    memcpy(acc, st->a0, sizeof(double) * 6 * (size_t)s->nbody);
+    memcpy(acc, st->a0, sizeof(double) * (size_t)s->nu);
     add_wl(st, st->lambda, acc);
     return MT_OK;
 }
@@ -505,8 +591,8 @@ MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFram
                                 name);
         }
     if (s->dof_rank > 0) return refuse_free(st, err);
-    int nb = s->nbody;
-    double *acc = malloc(sizeof(double) * 6 * (size_t)nb), *dq = malloc(sizeof(double) * 6 * (size_t)nb);
+    int nu = s->nu;
+    double *acc = malloc(sizeof(double) * (size_t)nu), *dq = malloc(sizeof(double) * (size_t)nu);
     if (!acc || !dq) {
         free(acc); free(dq);
         return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory for the analysis"));
@@ -519,18 +605,18 @@ MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFram
         double t = i == nsteps ? until : t0 + (double)i * step;
         if (i > 0) { /* second-order prediction from the last point, then Newton */
             double h = t - st->t;
-            for (int k = 0; k < 6 * nb; k++) dq[k] = h * st->u[k] + 0.5 * h * h * acc[k];
+            for (int k = 0; k < nu; k++) dq[k] = h * st->u[k] + 0.5 * h * h * acc[k];
             retract(s, st->q, st->q, dq, 1);
         }
         st->t = t;
         if ((rc = mt_project_positions(st, 1e-12, 50, err))) break;
-        memset(st->u, 0, sizeof(double) * 6 * (size_t)nb); /* the unique solution of G u = ḟ */
+        memset(st->u, 0, sizeof(double) * (size_t)nu); /* the unique solution of G u = ḟ */
         if ((rc = mt_project_velocities(st, err))) break;
         if ((rc = kin_acc(st, acc, err))) break;
         if ((rc = inverse_dynamics(st, st->acc, err))) break;
         double gm, gdm, ad = 0;
-        for (int k = 0; k < 6 * nb; k++) ad = fmax(ad, fabs(st->acc[k] - acc[k]));
-        memcpy(st->acc, acc, sizeof(double) * 6 * (size_t)nb);
+        for (int k = 0; k < nu; k++) ad = fmax(ad, fabs(st->acc[k] - acc[k]));
+        memcpy(st->acc, acc, sizeof(double) * (size_t)nu);
         mt_constraint_error(st, &gm, &gdm); /* restages the Jacobians at (q, u): reactions stay consistent */
         mt_state_commit(st);
         if (stats) {
@@ -598,14 +684,35 @@ static double unbalance(Lin *L)
 {
     const MtSystem *s = L->s;
     MtState *st = L->st;
-    double big = 0;
+    int nx = L->nx;
+    double big = 0, *f = L->fm; /* M·u̇ per body (the evaluation staged R and the flexible factors) */
     for (int b = 0; b < L->nb; b++) {
-        double f[3], Jw[9], m[3];
-        mt_v3_scale(f, st->acc + 6 * b, s->mass[b]);
+        double Jw[9];
+        mt_v3_scale(f + 6 * b, st->acc + 6 * b, s->mass[b]);
         mt_m3_rotate_sym(Jw, st->R + 9 * b, s->Jc + 9 * b);
-        mt_m3_mulv(m, Jw, st->acc + 6 * b + 3);
-        big = fmax(big, fmax(mt_v3_norm(f) / L->F, mt_v3_norm(m) / (L->F * L->L)));
+        mt_m3_mulv(f + 6 * b + 3, Jw, st->acc + 6 * b + 3);
     }
+    for (int k = 0; k < s->nflex; k++) { /* M x = L (Lᵀ x) with the body's factor */
+        const MtFlexSys *fl = &s->flex[k];
+        const double *Lf = st->fmat + fl->moffm;
+        int d = fl->d;
+        double *y = st->fwork; /* dmax × 12 scratch of the engine, free between evaluations */
+#define GI(i) ((i) < 6 ? 6 * fl->body + (i) : 6 * L->nb + fl->moff + (i) - 6)
+        for (int j = 0; j < d; j++) {
+            double v = 0;
+            for (int i = j; i < d; i++) v += Lf[i + (size_t)d * j] * st->acc[GI(i)];
+            y[j] = v;
+        }
+        for (int i = 0; i < d; i++) {
+            double v = 0;
+            for (int j = 0; j <= i; j++) v += Lf[i + (size_t)d * j] * y[j];
+            f[GI(i)] = v;
+        }
+#undef GI
+    }
+    for (int b = 0; b < L->nb; b++)
+        big = fmax(big, fmax(mt_v3_norm(f + 6 * b) / L->F, mt_v3_norm(f + 6 * b + 3) / (L->F * L->L)));
+    for (int i = 6 * L->nb; i < nx; i++) big = fmax(big, fabs(f[i]) * L->rs[i]);
     return big;
 }
 
@@ -622,22 +729,17 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     MtState *st = L->st;
     const MtSystem *s = L->s;
     int nx = L->nx;
-    size_t nq = sizeof(double) * 7 * (size_t)L->nb, nu = sizeof(double) * (size_t)nx;
+    size_t nq = sizeof(double) * (size_t)L->nq, nu = sizeof(double) * (size_t)nx;
     memcpy(st->q, L->q, nq);
     memset(st->u, 0, nu);
     st->t = L->t;
     if (mt_project_positions(st, 1e-12, 50, NULL)) return -1;
     fd_stiffness(L, st->q, L->lam, L->K, -1);
-    mt_stage_bodies(st, st->q);
+    mass_dense(L, st->q);
     double w2 = 0;
     for (int i = 0; i < nx; i++) {
-        int b = i / 6, c = i % 6;
-        double mii = s->mass[b];
-        if (c >= 3) {
-            double Jw[9];
-            mt_m3_rotate_sym(Jw, st->R + 9 * b, s->Jc + 9 * b);
-            mii = Jw[4 * (c - 3)];
-        }
+        double mii = L->Mf[IDX(i, i, nx)];
+        if (L->kind[i] == TAN_FROZEN || !(mii > 0)) continue;
         double row = 0;
         for (int j = 0; j < nx; j++) row += fabs(L->K[IDX(i, j, nx)]) * L->cs[j];
         w2 = fmax(w2, row / (L->cs[i] * mii));
@@ -658,7 +760,7 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
         memcpy(L->rq, st->q, nq);
         memcpy(L->ru, st->u, nu);
         double hs = h, dmax = 0;
-        for (int i = 0; i < nx; i++) dmax = fmax(dmax, fabs(st->u[i] + h * st->acc[i]) / L->cs[i]);
+        for (int i = 0; i < 6 * L->nb; i++) dmax = fmax(dmax, fabs(st->u[i] + h * st->acc[i]) / L->cs[i]);
         if (dmax * h > 0.05) hs = 0.05 / dmax;
         for (int i = 0; i < nx; i++) st->u[i] += hs * st->acc[i];
         retract(s, st->q, st->q, st->u, hs);
@@ -694,47 +796,30 @@ static int relax(Lin *L, long maxsteps, double tol, long *steps)
     return 0;
 }
 
-/* Inertia of body b about its centre of mass in project axes, at L->q. */
-static void world_inertia(const Lin *L, int b, double Jw[9])
-{
-    double R[9], p[4];
-    memcpy(p, L->q + 7 * b + 3, sizeof p);
-    mt_quat_to_m3(R, p);
-    mt_m3_rotate_sym(Jw, R, L->s->Jc + 9 * b);
-}
-
 /* Gershgorin bound of the largest ω² of the scaled force block of L->J (before
- * the mass term), at least |gravity|/L. */
+ * the mass term), at least |gravity|/L. Needs mass_dense at L->q. */
 static double omega2_bound(const Lin *L)
 {
     int nx = L->nx, n = L->n;
     double w2 = mt_v3_norm(L->s->gravity) / L->L;
-    for (int b = 0; b < L->nb; b++) {
-        double Jw[9];
-        world_inertia(L, b, Jw);
-        for (int c = 0; c < 6; c++) {
-            int i = 6 * b + c;
-            double mii = (c < 3 ? L->s->mass[b] : Jw[4 * (c - 3)]) * L->rs[i] * L->cs[i], row = 0;
-            for (int j = 0; j < nx; j++) row += fabs(L->J[IDX(i, j, n)]);
-            w2 = fmax(w2, row / mii);
-        }
+    for (int i = 0; i < nx; i++) {
+        double mii = L->Mf[IDX(i, i, nx)] * L->rs[i] * L->cs[i], row = 0;
+        if (L->kind[i] == TAN_FROZEN || !(mii > 0)) continue;
+        for (int j = 0; j < nx; j++) row += fabs(L->J[IDX(i, j, n)]);
+        w2 = fmax(w2, row / mii);
     }
     return w2 > 0 ? w2 : 1.0;
 }
 
-/* L->J (force block) −= μ M, scaled. */
+/* L->J (force block) −= μ M, scaled (M from mass_dense at L->q). */
 static void sub_mass(Lin *L, double mu)
 {
-    int n = L->n;
-    for (int b = 0; b < L->nb; b++) {
-        double Jw[9];
-        world_inertia(L, b, Jw);
-        for (int c = 0; c < 3; c++) {
-            int i = 6 * b + c, k = 6 * b + 3 + c;
-            L->J[IDX(i, i, n)] -= mu * L->s->mass[b] * L->rs[i] * L->cs[i];
-            for (int e = 0; e < 3; e++) L->J[IDX(k, 6 * b + 3 + e, n)] -= mu * Jw[3 * c + e] * L->rs[k] * L->cs[6 * b + 3 + e];
+    int n = L->n, nx = L->nx;
+    for (int j = 0; j < nx; j++)
+        for (int i = 0; i < nx; i++) {
+            double m = L->Mf[IDX(i, j, nx)];
+            if (m != 0) L->J[IDX(i, j, n)] -= mu * m * L->rs[i] * L->cs[j];
         }
-    }
 }
 
 /* Newton on (δ, λ) with the scaled solve of [[∂(F+Gᵀλ)/∂δ − μM, Gᵀ], [G, 0]]
@@ -789,6 +874,12 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             if (s->dep[r]) { L->J[IDX(j, j, n)] = 1; continue; }
             for (int i = 0; i < nx; i++) L->J[IDX(i, j, n)] = L->rs[i] * L->Gd[IDX(r, i, nr)] * L->cs[j];
         }
+        for (int i = 0; i < nx; i++) /* a frozen rotation (point mass) stays: its row and column are the identity's */
+            if (L->kind[i] == TAN_FROZEN) {
+                for (int j = 0; j < n; j++) L->J[IDX(i, j, n)] = L->J[IDX(j, i, n)] = 0;
+                L->J[IDX(i, i, n)] = 1;
+            }
+        if (cont) mass_dense(L, L->q);
         if (cont && mu0 == 0) mu = mu0 = omega2_bound(L); /* start at Δτ ≈ 1/ω_max */
         if (mu > 0) sub_mass(L, mu);
         for (int i = 0; i < n; i++) L->z[i] = -L->rs[i] * L->R[i];
@@ -810,8 +901,8 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             L->z[i] *= L->cs[i];
         }
         for (int i = 0; i < nx; i++) {
-            if (i % 6 < 3) tmax = fmax(tmax, fabs(L->z[i]));
-            else rmax = fmax(rmax, fabs(L->z[i]));
+            if (L->kind[i] == TAN_TRANS) tmax = fmax(tmax, fabs(L->z[i]));
+            else if (L->kind[i] == TAN_ROT) rmax = fmax(rmax, fabs(L->z[i]));
         }
         if (!isfinite(zmax)) return -1;
         if (zmax <= 1e-14 && inf <= 1e-6) return 0; /* at the rounding floor */
@@ -851,12 +942,12 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             }
             if (mu < 1e-12 * mu0) mu = 0;
             V = V1;
-            memcpy(L->q, L->qp, sizeof(double) * 7 * (size_t)L->nb);
+            memcpy(L->q, L->qp, sizeof(double) * (size_t)L->nq);
             memcpy(L->lam, L->lamt, sizeof(double) * (size_t)nr);
             memcpy(L->R, L->R1, sizeof(double) * (size_t)n);
             phi = phi1;
             inf = inf1;
-            memcpy(L->st->q, L->q, sizeof(double) * 7 * (size_t)L->nb);
+            memcpy(L->st->q, L->q, sizeof(double) * (size_t)L->nq);
             mt_state_commit(L->st);
             continue;
         }
@@ -865,7 +956,7 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
             for (int r = 0; r < nr; r++) L->lamt[r] = L->lam[r] + a * L->z[nx + r];
             double inf1, phi1 = residual(L, L->qp, L->lamt, L->R1, &inf1);
             if (isfinite(phi1) && phi1 <= (1 - 1e-4 * a) * phi) {
-                memcpy(L->q, L->qp, sizeof(double) * 7 * (size_t)L->nb);
+                memcpy(L->q, L->qp, sizeof(double) * (size_t)L->nq);
                 memcpy(L->lam, L->lamt, sizeof(double) * (size_t)nr);
                 memcpy(L->R, L->R1, sizeof(double) * (size_t)n);
                 phi = phi1;
@@ -884,7 +975,7 @@ static int newton(Lin *L, int maxit, double tol, int cont, int *its, double *fin
         }
         if (mu > 0) continue;
         mt_energy(L->st, L->q, L->u0, &T, &V);
-        memcpy(L->st->q, L->q, sizeof(double) * 7 * (size_t)L->nb);
+        memcpy(L->st->q, L->q, sizeof(double) * (size_t)L->nq);
         mt_state_commit(L->st); /* joint angles keep counting turns */
     }
 }
@@ -904,6 +995,8 @@ static int residual_report(Lin *L, MtStaticsInfo *info)
     }
     for (int r = 0; r < L->nr; r++)
         if (!L->s->dep[r]) info->constraint_residual = fmax(info->constraint_residual, fabs(L->R[L->nx + r]));
+    info->elastic_residual = 0;
+    for (int i = 6 * L->nb; i < L->nx; i++) info->elastic_residual = fmax(info->elastic_residual, fabs(L->R[i]) * L->rs[i]);
     return worst;
 }
 
@@ -927,20 +1020,15 @@ static void force_scale(Lin *L)
 static void reduce(Lin *L, const double *N, int dof, double *Mr, double *Kr, double *Cr, double *tmp)
 {
     int nx = L->nx;
-    MtState *st = L->st;
-    const MtSystem *s = L->s;
     fd_stiffness(L, L->q, L->lam, L->K, -1);
     if (Cr) fd_damping(L, L->q, L->C);
-    mt_stage_bodies(st, L->q);
+    mass_dense(L, L->q);
     /* tmp = M N */
     for (int k = 0; k < dof; k++)
-        for (int b = 0; b < L->nb; b++) {
-            double Jw[9];
-            mt_m3_rotate_sym(Jw, st->R + 9 * b, s->Jc + 9 * b);
-            const double *nk = N + IDX(6 * b, k, nx);
-            double *o = tmp + IDX(6 * b, k, nx);
-            for (int c = 0; c < 3; c++) o[c] = s->mass[b] * nk[c];
-            mt_m3_mulv(o + 3, Jw, nk + 3);
+        for (int a = 0; a < nx; a++) {
+            double v = 0;
+            for (int c = 0; c < nx; c++) v += L->Mf[IDX(a, c, nx)] * N[IDX(c, k, nx)];
+            tmp[IDX(a, k, nx)] = v;
         }
     for (int i = 0; i < dof; i++)
         for (int j = 0; j < dof; j++) {
@@ -1061,18 +1149,18 @@ static MtStatus ctx_open(MtState *st, Ctx *c, const char *what, MtError *err)
     c->sst = mt_state_new(c->ss, err);
     if (!c->sst) { ctx_free(c); return err ? err->code : MT_ERR_NOMEM; }
     MtState *t = c->sst;
-    memcpy(t->q, st->q, sizeof(double) * 7 * (size_t)s->nbody);
-    memset(t->u, 0, sizeof(double) * 6 * (size_t)s->nbody);
+    memcpy(t->q, st->q, sizeof(double) * (size_t)s->nq);
+    memset(t->u, 0, sizeof(double) * (size_t)s->nu);
     t->t = st->t;
     mt_state_init_coords(t);
     if ((rc = mt_project_positions(t, 1e-12, 50, err))) { ctx_free(c); return rc; }
     c->L = lin_new(t, err);
     if (!c->L) { ctx_free(c); return err ? err->code : MT_ERR_NOMEM; }
     Lin *L = c->L;
-    memcpy(L->q, t->q, sizeof(double) * 7 * (size_t)s->nbody);
+    memcpy(L->q, t->q, sizeof(double) * (size_t)s->nq);
     mt_eval(t, L->t, L->q, L->u0, NULL); /* forces and multipliers at rest */
     for (int r = 0; r < L->nr; r++) L->lam[r] = c->ss->dep[r] ? 0 : t->lambda[r];
-    memcpy(L->qs, L->q, sizeof(double) * 7 * (size_t)s->nbody);
+    memcpy(L->qs, L->q, sizeof(double) * (size_t)s->nq);
     memcpy(L->lams, L->lam, sizeof(double) * (size_t)L->nr);
     force_scale(L);
     fill_gd(L);
@@ -1086,9 +1174,9 @@ static void ctx_store(Ctx *c, MtState *st)
 {
     const MtSystem *s = st->sys;
     Lin *L = c->L;
-    memcpy(st->q, L->q, sizeof(double) * 7 * (size_t)s->nbody);
-    memset(st->u, 0, sizeof(double) * 6 * (size_t)s->nbody);
-    memset(st->acc, 0, sizeof(double) * 6 * (size_t)s->nbody);
+    memcpy(st->q, L->q, sizeof(double) * (size_t)s->nq);
+    memset(st->u, 0, sizeof(double) * (size_t)s->nu);
+    memset(st->acc, 0, sizeof(double) * (size_t)s->nu);
     memcpy(st->lambda, L->lam, sizeof(double) * (size_t)s->nrow);
     for (int r = 0; r < s->nrow; r++)
         if (s->dep[r]) st->lambda[r] = 0;
@@ -1114,7 +1202,7 @@ static MtStatus statics_core(Ctx *c, const MtStaticsOptions *opt, MtStaticsInfo 
     }
     double inf = 0;
     int ok = -1;
-    size_t nq = sizeof(double) * 7 * (size_t)L->nb;
+    size_t nq = sizeof(double) * (size_t)L->nq;
     if (!(opt && opt->relax_first)) {
         ok = newton(L, maxit, tol, 0, &info->iterations, &inf);
         if (ok != 0) { /* damped: pseudo-transient continuation from the start */
@@ -1149,7 +1237,7 @@ static MtStatus statics_core(Ctx *c, const MtStaticsOptions *opt, MtStaticsInfo 
         if (rc) return rc;
         if (info->negative == 0) break;
         retract(L->s, L->q, L->q, L->dir, 0.02);
-        memcpy(c->sst->q, L->q, sizeof(double) * 7 * (size_t)L->nb);
+        memcpy(c->sst->q, L->q, sizeof(double) * (size_t)L->nq);
         mt_state_commit(c->sst);
         ok = relax(L, maxrelax, 1e-2, &info->relax_steps);
         if (ok == 0) ok = newton(L, maxit, tol, 0, &info->iterations, &inf);
@@ -1181,6 +1269,22 @@ MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *inf
     return rc;
 }
 
+int mt_state_flex_elastic(const MtState *st, int b, double *umax, double *smax)
+{
+    const MtSystem *s = st->sys;
+    int N = mt_body_modes(s, b);
+    if (!N) return 0;
+    const MtFlexSys *f = &s->flex[s->bflex[b]];
+    const double *w = st->q + 7 * s->nbody + f->moff;
+    double rig[6];
+    mt_flexview_support_motion(f->fb, w, rig);
+    if (umax) *umax = mt_flexview_field(f->fb, w, rig, MT_FLEXFIELD_DISPLACEMENT, NULL);
+    if (smax)
+        *smax = mt_flexview_has_field(f->fb, MT_FLEXFIELD_VONMISES) ? mt_flexview_field(f->fb, w, rig, MT_FLEXFIELD_VONMISES, NULL)
+                                                                     : NAN;
+    return N;
+}
+
 /* ---- modes ------------------------------------------------------------------ */
 
 const char *mt_mode_kind_name(MtModeKind k)
@@ -1200,7 +1304,30 @@ void mt_modes_free(MtModes *m)
     if (!m) return;
     free(m->mode);
     free(m->store);
+    free(m->woff);
+    free(m->nw);
+    free(m->q);
     free(m);
+}
+
+void mt_modes_configuration(const MtModes *m, int k, double amplitude, double phase, double *q)
+{
+    const MtMode *mo = &m->mode[k];
+    double c = amplitude * cos(phase), sn = amplitude * sin(phase);
+    memcpy(q, m->q, sizeof(double) * (size_t)m->nq);
+    for (int b = 0; b < m->nbody; b++) { /* Re(shape·e^{iφ}) = re·cos φ − im·sin φ */
+        const double *r = mo->shape_re + 6 * b, *i = mo->shape_im + 6 * b;
+        double th[3], dr[4], p[4];
+        for (int a = 0; a < 3; a++) {
+            q[7 * b + a] += c * r[a] - sn * i[a];
+            th[a] = c * r[3 + a] - sn * i[3 + a];
+        }
+        mt_quat_from_rotvec(dr, th);
+        memcpy(p, q + 7 * b + 3, sizeof p);
+        mt_quat_mul(q + 7 * b + 3, dr, p);
+        mt_quat_normalize(q + 7 * b + 3);
+    }
+    for (int a = 6 * m->nbody; a < m->nu; a++) q[a + m->nbody] += c * mo->shape_re[a] - sn * mo->shape_im[a];
 }
 
 typedef struct {
@@ -1209,6 +1336,40 @@ typedef struct {
     int used;
 } Eig;
 
+/* A free motion is reported once per direction: an undamped free coordinate
+ * has a double root at zero, whose two computed eigenvectors share their
+ * displacement part (a Jordan block), and a free body's zero roots span its
+ * free directions only all together. 1 when the displacement part of root E
+ * (the first dof entries of its eigenvector, in the mass-weighted
+ * coordinates) adds a direction to the nb orthonormal columns of basis
+ * (dof × nb), which it then joins. */
+static int new_free_direction(const double *VR, int n, int dof, const Eig *E, double *basis, int *nb)
+{
+    if (*nb >= dof) return 0; /* every direction taken already */
+    double *v = basis + (size_t)*nb * (size_t)dof, re = 0, im = 0;
+    for (int i = 0; i < dof; i++) {
+        double x = VR[IDX(i, E->col, n)], y = E->im > 0 ? VR[IDX(i, E->col + 1, n)] : 0;
+        re += x * x;
+        im += y * y;
+    }
+    int c = re >= im ? E->col : E->col + 1;
+    for (int i = 0; i < dof; i++) v[i] = VR[IDX(i, c, n)];
+    double n0 = sqrt(fmax(re, im)), r = 0;
+    for (int pass = 0; pass < 2; pass++) /* Gram–Schmidt, twice for orthogonality */
+        for (int k = 0; k < *nb; k++) {
+            const double *b = basis + (size_t)k * (size_t)dof;
+            double d = 0;
+            for (int i = 0; i < dof; i++) d += b[i] * v[i];
+            for (int i = 0; i < dof; i++) v[i] -= d * b[i];
+        }
+    for (int i = 0; i < dof; i++) r += v[i] * v[i];
+    r = sqrt(r);
+    if (!(r > 1e-6 * n0)) return 0;
+    for (int i = 0; i < dof; i++) v[i] /= r;
+    (*nb)++;
+    return 1;
+}
+
 static int cmp_mode(const void *a, const void *b)
 {
     const MtMode *x = a, *y = b;
@@ -1216,6 +1377,78 @@ static int cmp_mode(const void *a, const void *b)
     if (x->kind == MT_MODE_OVERDAMPED) fx = sqrt(x->s_re * x->s2_re);
     if (y->kind == MT_MODE_OVERDAMPED) fy = sqrt(y->s_re * y->s2_re);
     return (fx > fy) - (fx < fy);
+}
+
+/* Size of tangent entry a of a shape for the normalisation: rigid entries as
+ * they are (m, rad), a modal coordinate by the mass-weighted RMS elastic
+ * displacement it gives its body alone, √(Mww_jj/m) per unit (m). */
+static double entry_weight(const Lin *L, int a)
+{
+    const MtSystem *s = L->s;
+    if (L->kind[a] == TAN_FROZEN) return 0;
+    if (a < 6 * L->nb) return 1;
+    for (int k = 0; k < s->nflex; k++) {
+        const MtFlexSys *f = &s->flex[k];
+        int j = a - 6 * L->nb - f->moff;
+        if (j >= 0 && j < f->N) return f->mass > 0 ? sqrt(fmax(f->Mww[j + (size_t)f->N * j], 0) / f->mass) : 1;
+    }
+    return 1;
+}
+
+/* Mode shape δ = N y (y = Y[0..dof) + i·Y[dof..2dof)) into m->shape_re/im,
+ * normalised: the largest of the rigid entries and of the flexible bodies'
+ * mass-weighted RMS elastic displacements √(wᴴ Mww w / m) is 1, with the
+ * phase of the entry of largest weighted size real; then the joints' first
+ * coordinates along it. */
+static void mode_shape(Lin *L, const double *N, int dof, const double *Y, MtMode *m)
+{
+    const MtSystem *s = L->s;
+    int nx = L->nx, nj = s->model->njoint;
+    for (int a = 0; a < nx; a++) {
+        double xr = 0, xi = 0;
+        for (int k = 0; k < dof; k++) {
+            xr += N[IDX(a, k, nx)] * Y[k];
+            xi += N[IDX(a, k, nx)] * Y[dof + k];
+        }
+        m->shape_re[a] = xr;
+        m->shape_im[a] = xi;
+    }
+    int big = 0;
+    double bm = -1;
+    for (int a = 0; a < nx; a++) {
+        double v = hypot(m->shape_re[a], m->shape_im[a]) * entry_weight(L, a);
+        if (v > bm * (1 + 1e-9)) { bm = v; big = a; }
+    }
+    double size = 0; /* the largest physical size: rigid entries, elastic RMS displacements */
+    for (int a = 0; a < 6 * L->nb; a++)
+        if (L->kind[a] != TAN_FROZEN) size = fmax(size, hypot(m->shape_re[a], m->shape_im[a]));
+    for (int k = 0; k < s->nflex; k++) {
+        const MtFlexSys *f = &s->flex[k];
+        const double *wr = m->shape_re + 6 * L->nb + f->moff, *wi = m->shape_im + 6 * L->nb + f->moff;
+        double e = 0;
+        for (int i = 0; i < f->N; i++)
+            for (int j = 0; j < f->N; j++) e += f->Mww[i + (size_t)f->N * j] * (wr[i] * wr[j] + wi[i] * wi[j]);
+        if (f->mass > 0) size = fmax(size, sqrt(fmax(e, 0) / f->mass));
+    }
+    double pr = m->shape_re[big], pi = m->shape_im[big], pa = hypot(pr, pi);
+    if (pa > 0 && size > 0) { /* divide by size·e^{iφ}, φ the phase of the reference entry */
+        double cr = pr / pa * size, ci = pi / pa * size, c2 = cr * cr + ci * ci;
+        for (int a = 0; a < nx; a++) {
+            double xr = m->shape_re[a], xi = m->shape_im[a];
+            m->shape_re[a] = (xr * cr + xi * ci) / c2;
+            m->shape_im[a] = (xi * cr - xr * ci) / c2;
+        }
+        m->shape_im[big] = 0;
+    }
+    for (int j = 0; j < nj; j++) {
+        MtTerm t;
+        if (joint_first_term(s->model, j, &t, NULL)) {
+            m->coord_re[j] = m->coord_im[j] = NAN;
+            continue;
+        }
+        m->coord_re[j] = coord_rate(L, L->q, &t, m->shape_re, 1.0);
+        m->coord_im[j] = coord_rate(L, L->q, &t, m->shape_im, 1.0);
+    }
 }
 
 MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
@@ -1230,6 +1463,8 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     double *N = NULL, *Mr = NULL, *Kr = NULL, *Cr = NULL, *tmp = NULL, *A = NULL, *wr = NULL, *wi = NULL, *VR = NULL,
            *Y = NULL;
     Eig *eig = NULL;
+    double *fbasis = NULL; /* free directions found so far (new_free_direction) */
+    int nfree = 0;
     if (!res) goto nomem;
     res->at_equilibrium = at_equilibrium;
     if (at_equilibrium) {
@@ -1259,9 +1494,23 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
     wi = malloc(sizeof(double) * (n2 + 1));
     Y = malloc(sizeof(double) * (2 * (size_t)dof + 1));
     eig = calloc(n2 + 1, sizeof *eig);
+    fbasis = malloc(sizeof(double) * (d2 + 1));
     res->mode = calloc(2 * (size_t)dof + 1, sizeof *res->mode);
     res->store = calloc((2 * (size_t)dof + 1) * (2 * (size_t)nx + 2 * (size_t)nj + 2), sizeof(double));
-    if (!Mr || !Kr || !Cr || !tmp || !A || !VR || !wr || !wi || !Y || !eig || !res->mode || !res->store) goto nomem;
+    res->nbody = L->nb;
+    res->nq = L->nq;
+    res->nu = nx;
+    res->woff = calloc((size_t)L->nb + 1, sizeof(int));
+    res->nw = calloc((size_t)L->nb + 1, sizeof(int));
+    res->q = malloc(sizeof(double) * ((size_t)L->nq + 1));
+    if (!Mr || !Kr || !Cr || !tmp || !A || !VR || !wr || !wi || !Y || !eig || !fbasis || !res->mode || !res->store || !res->woff ||
+        !res->nw || !res->q)
+        goto nomem;
+    memcpy(res->q, L->q, sizeof(double) * (size_t)L->nq);
+    for (int b = 0; b < L->nb; b++) {
+        res->nw[b] = mt_body_modes(s, b);
+        res->woff[b] = res->nw[b] ? modal_index(s, b) : -1;
+    }
     if (dof == 0) goto done;
     reduce(L, N, dof, Mr, Kr, Cr, tmp);
     if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', dof, Mr, dof) != 0) {
@@ -1299,12 +1548,15 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
         if (E->used) continue;
         E->used = 1;
         MtMode *m = &res->mode[nm];
+        memset(m, 0, sizeof *m);
         m->s_re = E->re;
         m->s_im = E->im;
         m->zeta = NAN;
         int col2 = -1; /* second real root of an overdamped pair or rigid pair */
-        if (E->mag <= ztol || s2max < 1e-24) m->kind = MT_MODE_RIGID;
-        else if (E->im > 0) {
+        if (E->mag <= ztol || s2max < 1e-24) {
+            if (!new_free_direction(VR, n, dof, E, fbasis, &nfree)) continue; /* the same free motion again */
+            m->kind = MT_MODE_RIGID;
+        } else if (E->im > 0) {
             double w = sqrt(E->mag);
             m->kind = MT_MODE_OSCILLATORY;
             m->freq = w / (2 * M_PI);
@@ -1349,38 +1601,7 @@ MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err)
         m->shape_im = m->shape_re + nx;
         m->coord_re = m->shape_im + nx;
         m->coord_im = m->coord_re + nj;
-        for (int a = 0; a < nx; a++) {
-            double xr = 0, xi = 0;
-            for (int k = 0; k < dof; k++) {
-                xr += N[IDX(a, k, nx)] * Y[k];
-                xi += N[IDX(a, k, nx)] * Y[dof + k];
-            }
-            m->shape_re[a] = xr;
-            m->shape_im[a] = xi;
-        }
-        /* normalise: largest entry 1 (real) */
-        int big = 0;
-        double bm = -1;
-        for (int a = 0; a < nx; a++) {
-            double v = hypot(m->shape_re[a], m->shape_im[a]);
-            if (v > bm * (1 + 1e-9)) { bm = v; big = a; }
-        }
-        double pr = m->shape_re[big], pi = m->shape_im[big], p2 = pr * pr + pi * pi;
-        for (int a = 0; a < nx && p2 > 0; a++) {
-            double xr = m->shape_re[a], xi = m->shape_im[a];
-            m->shape_re[a] = (xr * pr + xi * pi) / p2;
-            m->shape_im[a] = (xi * pr - xr * pi) / p2;
-        }
-        m->shape_im[big] = 0;
-        for (int j = 0; j < nj; j++) {
-            MtTerm t;
-            if (joint_first_term(s->model, j, &t, NULL)) {
-                m->coord_re[j] = m->coord_im[j] = NAN;
-                continue;
-            }
-            m->coord_re[j] = coord_rate(L, L->q, &t, m->shape_re, 1.0);
-            m->coord_im[j] = coord_rate(L, L->q, &t, m->shape_im, 1.0);
-        }
+        mode_shape(L, N, dof, Y, m);
         nm++;
     }
     res->nmode = nm;
@@ -1391,7 +1612,7 @@ nomem:
 done:
     if (!rc) ctx_store(&c, st);
     ctx_free(&c);
-    free(Mr); free(Kr); free(Cr); free(tmp); free(A); free(VR); free(wr); free(wi); free(Y); free(eig);
+    free(Mr); free(Kr); free(Cr); free(tmp); free(A); free(VR); free(wr); free(wi); free(Y); free(eig); free(fbasis);
     if (rc) mt_modes_free(res);
     else *out = res;
     return rc;

@@ -458,7 +458,8 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
             dm[2] = d->level == MT_LEVEL_DISP ? driver_dim(d, 2) : MT_DIM_NONE;
             break;
         }
-        if (d->kind != MT_DRIVER_TABLE)
+        if (d->kind == MT_DRIVER_EXPR) add(&f, "expr", MT_("Law f(t)"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        if (d->kind != MT_DRIVER_TABLE && d->kind != MT_DRIVER_EXPR)
             for (int k = 0; k < d->ncoef; k++) {
                 char nm[24], text[128];
                 snprintf(nm, sizeof nm, "coef.%d", k);
@@ -752,6 +753,7 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
         else if (kind == MT_EDIT_SENSOR) s = !strcmp(field, "expr") ? m->sensor[index].expr : m->sensor[index].unit;
         else if (kind == MT_EDIT_CONTROL) s = !strcmp(field, "input") ? m->control[index].input : m->control[index].setpoint;
         else if (kind == MT_EDIT_EVENT) s = m->event[index].expr;
+        else if (kind == MT_EDIT_DRIVER) s = m->driver[index].expr;
         else if (kind == MT_EDIT_FORCE) {
             const char *const *ax = mt_load_comp_names; /* fx … tz */
             for (int q = 0; q < 6; q++)
@@ -860,6 +862,19 @@ static MtStatus set_driver_law(MtModel *c, int index, MtDriverKind kind, MtError
     case MT_DRIVER_HARMONIC: v0 = d->coef[0] * sin(d->coef[2]) + d->coef[3], r0 = d->coef[0] * d->coef[1] * cos(d->coef[2]); break;
     case MT_DRIVER_STEP: v0 = d->coef[1]; break;
     case MT_DRIVER_TABLE: v0 = d->ntab > 0 ? d->tab[1] : 0; break;
+    case MT_DRIVER_EXPR: {
+        MtExpr *x = mt_model_driver_law(c, index, NULL);
+        double j[3] = {0, 0, 0};
+        double *vars = calloc((size_t)c->nparam + 1, sizeof *vars);
+        if (x && vars) {
+            for (int i = 0; i < c->nparam; i++) vars[1 + i] = c->param[i].value;
+            mt_expr_eval_jet(x, vars, 0, 0, j);
+        }
+        if (isfinite(j[0]) && isfinite(j[1])) v0 = j[0], r0 = j[1];
+        free(vars);
+        mt_expr_free(x);
+        break;
+    }
     }
     double unit = driver_dim(d, 0) == MT_DIM_ANGLE ? 1 : 0.1;
     if (r0 == 0) r0 = unit;
@@ -867,6 +882,11 @@ static MtStatus set_driver_law(MtModel *c, int index, MtDriverKind kind, MtError
         char f[24];
         snprintf(f, sizeof f, "coef.%d", k);
         unbind(c, MT_ENT_DRIVER, index, f);
+    }
+    if (kind == MT_DRIVER_EXPR) { /* the same start as a rate law, written out */
+        char src[2 * MT_DOUBLE_BUF + 16];
+        snprintf(src, sizeof src, "%s + %s*t", MT_DOUBLE_STR(v0), MT_DOUBLE_STR(r0));
+        return mt_model_driver_set_expr(c, index, src, why);
     }
     free(d->tab);
     d->tab = NULL;
@@ -879,6 +899,7 @@ static MtStatus set_driver_law(MtModel *c, int index, MtDriverKind kind, MtError
     default: d->ncoef = 4, d->coef[1] = v0, d->coef[2] = 1, d->coef[3] = v0 + unit; break; /* step over the first second */
     }
     d->kind = kind;
+    d->expr[0] = 0;
     return MT_OK;
 }
 
@@ -969,7 +990,10 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
             } else dst = c->sensor[index].expr;
         } else if (kind == MT_EDIT_CONTROL) dst = !strcmp(field, "input") ? c->control[index].input : c->control[index].setpoint;
         else if (kind == MT_EDIT_EVENT) dst = c->event[index].expr;
-        else if (kind == MT_EDIT_FORCE) {
+        else if (kind == MT_EDIT_DRIVER && c->driver[index].kind == MT_DRIVER_EXPR) {
+            dst = c->driver[index].expr;
+            cap = sizeof c->driver[index].expr;
+        } else if (kind == MT_EDIT_FORCE) {
             const char *const *ax = mt_load_comp_names; /* fx … tz */
             for (int q = 0; q < 6; q++)
                 if (!strcmp(field + 5, ax[q])) dst = c->force[index].expr[q];

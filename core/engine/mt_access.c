@@ -31,6 +31,20 @@ int mt_block_ndep(const MtSystem *s, int k)
     return n;
 }
 
+int mt_block_rows(const MtSystem *s, int k, int *row0)
+{
+    *row0 = s->block[k].row0;
+    return s->block[k].nrow;
+}
+
+int mt_block_source(const MtSystem *s, int k, MtEntityKind *kind)
+{
+    const MtCBlock *b = &s->block[k];
+    *kind = b->kind == MT_BLOCK_JOINT ? MT_ENT_JOINT : b->kind == MT_BLOCK_DRIVER ? MT_ENT_DRIVER
+          : b->kind == MT_BLOCK_COUPLE ? MT_ENT_COUPLE : MT_ENT_EVENT;
+    return b->src;
+}
+
 int mt_system_free_body(const MtSystem *s, int i) { return i >= 0 && i < s->nfree ? s->free_body[i] : -1; }
 
 void mt_system_row_words(const MtSystem *s, int row, char *buf, size_t n)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_expr.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "mt_flex.h"
@@ -78,8 +79,10 @@ void mt_system_free(MtSystem *s)
     if (!s) return;
     mt_forces_free(s);
     mt_flex_free(s);
-    mt_model_free(s->model);
     free(s->mass); free(s->imass); free(s->Jc); free(s->Jcinv); free(s->bodyc); free(s->com); free(s->mbody); free(s->mpos); free(s->mrot);
+    for (int d = 0; s->lawx && d < s->model->ndriver; d++) mt_expr_free(s->lawx[d]);
+    free(s->lawx); free(s->lawvars);
+    mt_model_free(s->model);
     free(s->block); free(s->edge); free(s->edge_body); free(s->spline); free(s->level); free(s->lockrow); free(s->zoff_control); free(s->dep); free(s->free_body); free(s->q0); free(s->u0);
     free(s);
 }
@@ -290,6 +293,8 @@ static void block_driver(MtSystem *s, MtCBlock *b, const MtModel *m, int d, int 
         spline_setup(ds->ntab, ds->tab, s->spline + *ntab);
         *ntab += ds->ntab;
     }
+    b->lawx = s->lawx[b->src];
+    b->lawv = s->lawvars;
 }
 
 /* The nth lock: every coordinate of the joint held at its value when the event fires. */
@@ -347,7 +352,12 @@ static MtStatus compile_blocks(MtSystem *s, const MtModel *m)
     int row = 0, ntab = 0;
     for (int d = 0; d < m->ndriver; d++) ntab += m->driver[d].kind == MT_DRIVER_TABLE ? m->driver[d].ntab : 0;
     s->spline = malloc(sizeof(double) * (size_t)(2 * ntab + 1));
-    if (!s->spline) return MT_ERR_NOMEM;
+    s->lawx = calloc((size_t)m->ndriver + 1, sizeof *s->lawx);
+    s->lawvars = calloc((size_t)m->nparam + 1, sizeof *s->lawvars);
+    if (!s->spline || !s->lawx || !s->lawvars) return MT_ERR_NOMEM;
+    for (int i = 0; i < m->nparam; i++) s->lawvars[1 + i] = m->param[i].value;
+    for (int d = 0; d < m->ndriver; d++)
+        if (m->driver[d].kind == MT_DRIVER_EXPR && !(s->lawx[d] = mt_model_driver_law(m, d, NULL))) return MT_ERR_MODEL;
     ntab = 0;
     int nj = m->njoint, nd = m->ndriver, nc = m->ncouple;
     for (int k = 0; k < s->nblock; k++) {

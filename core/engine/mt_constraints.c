@@ -15,6 +15,7 @@
  * reference of the row kernel in mt_kernels.c). Declared in mt_system.h. */
 #include <string.h>
 
+#include "mt_expr.h"
 #include "mt_flex.h"
 #include "mt_forces.h"
 #include "mt_kin.h"
@@ -63,6 +64,12 @@ static void law(const MtCBlock *b, double t, double *f, double *fd, double *fdd)
         *f = A * y0 + B * y1 + ((A * A * A - A) * M0 + (B * B * B - B) * M1) * h * h / 6;
         *fd = (y1 - y0) / h - (3 * A * A - 1) / 6 * h * M0 + (3 * B * B - 1) / 6 * h * M1;
         *fdd = A * M0 + B * M1;
+        return;
+    }
+    case MT_DRIVER_EXPR: { /* exact derivatives along time (slot 0) */
+        double j[3];
+        mt_expr_eval_jet(b->lawx, b->lawv, 0, t, j);
+        *f = j[0]; *fd = j[1]; *fdd = j[2];
         return;
     }
     default: { /* POLY and RATE: Σ c_k t^k */

@@ -53,7 +53,8 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user)
     return 0;
 }
 
-/* Root functions of the events; an event that has fired gives a constant 1. */
+/* Root functions of the crossing events; one that has fired, and every time
+ * event (CVODE stops at those: cvode_stop), gives a constant 1. */
 static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
 {
     CvCtx *c = user;
@@ -73,8 +74,33 @@ static int roots(sunrealtype t, N_Vector y, sunrealtype *g, void *user)
         }
     }
     const double *yy = N_VGetArrayPointer(y);
-    for (int e = 0; e < m->nevent; e++) g[e] = st->efired[e] ? 1.0 : mt_event_function(st, e, t, yy, yy + o->nq);
+    for (int e = 0; e < m->nevent; e++)
+        g[e] = st->efired[e] || m->event[e].trigger == MT_EVENT_AT ? 1.0 : mt_event_function(st, e, t, yy, yy + o->nq);
     return 0;
+}
+
+/* Where CVODE must stop next: the run's end or the earliest time event not yet
+ * carried out after t, so that its state is integrated to that time (a root
+ * would give the interpolant's state, and the restart would cost digits). */
+static double cvode_stop(const MtState *st, double t, double tend)
+{
+    const MtModel *m = st->sys->model;
+    double ts = tend;
+    for (int e = 0; e < m->nevent; e++)
+        if (!st->efired[e] && m->event[e].trigger == MT_EVENT_AT && m->event[e].time > t && m->event[e].time < ts)
+            ts = m->event[e].time;
+    return ts;
+}
+
+/* The time events due at t (CVODE stopped there). */
+static int time_events_due(const MtState *st, double t, int *found)
+{
+    const MtModel *m = st->sys->model;
+    int any = 0;
+    for (int e = 0; e < m->nevent; e++)
+        if (!st->efired[e] && m->event[e].trigger == MT_EVENT_AT && m->event[e].time <= t + 1e-12 * fmax(1.0, fabs(t)))
+            found[e] = 1, any = 1;
+    return any;
 }
 
 static void quiet_handler(int code, const char *module, const char *function, char *msg, void *user)
@@ -133,7 +159,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     }
     if (CVodeSetErrHandlerFn(cv, quiet_handler, &ctx) || CVodeInit(cv, rhs, t0, yv) ||
         CVodeSStolerances(cv, sv->rtol, sv->atol) || CVodeSetUserData(cv, &ctx) || CVodeSetNonlinearSolver(cv, nls) ||
-        CVodeSetStopTime(cv, tend) || CVodeSetMaxNumSteps(cv, -1)) {
+        CVodeSetStopTime(cv, cvode_stop(st, t0, tend)) || CVodeSetMaxNumSteps(cv, -1)) {
         rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
         goto done;
     }
@@ -159,6 +185,12 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
             goto done;
         }
         int root = flag == CV_ROOT_RETURN;
+        if (root && CVodeGetRootInfo(cv, found) < 0) {
+            rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
+            goto done;
+        }
+        if (!root) memset(found, 0, sizeof(int) * (size_t)nev);
+        if (flag == CV_TSTOP_RETURN && t < tend && time_events_due(st, t, found)) root = 1;
         commit(o, t, y);
         if (stats && !root) stats->steps++;
         int emitted = 0;
@@ -185,10 +217,6 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
             iout++;
         }
         if (root && !stop) { /* events at t, y: carry them out, then restart from the state they leave */
-            if (CVodeGetRootInfo(cv, found) < 0) {
-                rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"), ctx.msg);
-                goto done;
-            }
             if ((rc = mt_ode_settle(o, t, y, sv, err))) goto done;
             for (int e = 0; e < nev && !stop; e++)
                 if (found[e] && !st->efired[e] && (rc = mt_event_apply(st, e, &stop, err))) goto done;
@@ -197,7 +225,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
             if ((rc = mt_ode_emit(o, t, y, fn, user, stats, &stop, 1, err))) goto done;
             if (stop || t >= tend) break;
             if (stats) add_counts(cv, stats);
-            if (CVodeReInit(cv, t, yv) || CVodeSetStopTime(cv, tend)) {
+            if (CVodeReInit(cv, t, yv) || CVodeSetStopTime(cv, cvode_stop(st, t, tend))) {
                 rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"),
                                   ctx.msg);
                 goto done;
@@ -209,7 +237,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
             memcpy(y, ybuf, sizeof(double) * (size_t)o->n);
             t = tlast;
             if (stats) add_counts(cv, stats);
-            if (CVodeReInit(cv, t, yv) || CVodeSetStopTime(cv, tend)) {
+            if (CVodeReInit(cv, t, yv) || CVodeSetStopTime(cv, cvode_stop(st, t, tend))) {
                 rc = mt_error_set(err, MT_ERR_SOLVE, "solver", MT_("solver: adams: CVODE could not be set up: %s"),
                                   ctx.msg);
                 goto done;

@@ -65,6 +65,8 @@ typedef struct {
     double coef[MT_POLY_MAX];
     int ntab;
     const double *tab, *spl; /* table points and spline second derivatives (owned by the system) */
+    const struct MtExpr *lawx; /* EXPR: the compiled law and its variables {t, parameters} (MtSystem.lawvars) */
+    const double *lawv;
 } MtCBlock;
 
 struct MtExpr;
@@ -99,6 +101,8 @@ struct MtSystem {
     int *edge_body;        /* nedge: the body they share */
     int ng;                /* length of MtState.G and W */
     double *spline;        /* spline second derivatives of all driver tables */
+    struct MtExpr **lawx;  /* per driver: its compiled law (EXPR) or NULL */
+    double *lawvars;       /* {0, the parameters' values}: what drivers' laws read besides time */
     unsigned char *level;  /* nrow: 0 position, 1 velocity (non-holonomic), 2 acceleration constraint */
     unsigned char *dep;    /* nrow: equation found redundant at compile time */
     int ndep;
@@ -213,6 +217,7 @@ struct MtState {
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
     double proj_dep;       /* > 0 during a run: projections leave out rows whose pivot falls below it (mt_dynamics.c) */
     double pivot_reg;      /* the factor's pivot floor in evaluations: MT_PIVOT_REG, in runs but rk4's MT_PIVOT_REG_STEP */
+    int flex_hold;         /* during the initial assembly: the modal coordinates of bodies with `initial rest` do not move */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
     MtBchol *pre;          /* NULL: a new factor at every evaluation */

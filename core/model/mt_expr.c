@@ -196,6 +196,216 @@ double mt_expr_eval(const MtExpr *e, const double *vars)
     return run(e->code, e->pool, vars);
 }
 
+/* ------------------------------------------------- derivatives (jets) */
+
+/* A value with its first two derivatives along one variable. */
+typedef struct {
+    double v, d, dd;
+} Jet;
+
+static Jet jk(double v) { return (Jet){v, 0, 0}; }
+
+/* g(u) from g, g', g'' at u.v: chain rule to second order. */
+static Jet jchain(Jet u, double g, double g1, double g2) { return (Jet){g, g1 * u.d, g2 * u.d * u.d + g1 * u.dd}; }
+
+static Jet jadd(Jet a, Jet b) { return (Jet){a.v + b.v, a.d + b.d, a.dd + b.dd}; }
+static Jet jsub(Jet a, Jet b) { return (Jet){a.v - b.v, a.d - b.d, a.dd - b.dd}; }
+static Jet jmul(Jet a, Jet b) { return (Jet){a.v * b.v, a.d * b.v + a.v * b.d, a.dd * b.v + 2 * a.d * b.d + a.v * b.dd}; }
+
+static Jet jdiv(Jet a, Jet b)
+{
+    Jet w;
+    w.v = a.v / b.v;
+    w.d = (a.d - w.v * b.d) / b.v;
+    w.dd = (a.dd - 2 * w.d * b.d - w.v * b.dd) / b.v;
+    return w;
+}
+
+static Jet jsqrt(Jet u)
+{
+    double s = sqrt(u.v);
+    return jchain(u, s, 0.5 / s, -0.25 / (s * u.v));
+}
+
+static Jet jexp(Jet u)
+{
+    double e = exp(u.v);
+    return jchain(u, e, e, e);
+}
+
+static Jet jlog(Jet u) { return jchain(u, log(u.v), 1 / u.v, -1 / (u.v * u.v)); }
+
+static Jet jpow(Jet a, Jet b)
+{
+    if (b.d == 0 && b.dd == 0) { /* a constant exponent: defined for negative bases too */
+        double p = b.v;
+        if (p == 0) return jk(1);
+        return jchain(a, pow(a.v, p), p * pow(a.v, p - 1), p * (p - 1) * pow(a.v, p - 2));
+    }
+    return jexp(jmul(b, jlog(a)));
+}
+
+static Jet jsel(int first, Jet a, Jet b) { return first ? a : b; }
+
+/* Unary functions of the machine on a jet. */
+static Jet junary(int op, Jet u)
+{
+    double x = u.v, s, c, t;
+    switch (op) {
+    case OP_NEG: return (Jet){-u.v, -u.d, -u.dd};
+    case OP_SQR: return jmul(u, u);
+    case OP_SIN: s = sin(x), c = cos(x); return jchain(u, s, c, -s);
+    case OP_COS: s = sin(x), c = cos(x); return jchain(u, c, -s, -c);
+    case OP_TAN: t = tan(x); return jchain(u, t, 1 + t * t, 2 * t * (1 + t * t));
+    case OP_ASIN: c = 1 - x * x; return jchain(u, asin(x), 1 / sqrt(c), x / (c * sqrt(c)));
+    case OP_ACOS: c = 1 - x * x; return jchain(u, acos(x), -1 / sqrt(c), -x / (c * sqrt(c)));
+    case OP_ATAN: c = 1 + x * x; return jchain(u, atan(x), 1 / c, -2 * x / (c * c));
+    case OP_SINH: s = sinh(x), c = cosh(x); return jchain(u, s, c, s);
+    case OP_COSH: s = sinh(x), c = cosh(x); return jchain(u, c, s, c);
+    case OP_TANH: t = tanh(x); return jchain(u, t, 1 - t * t, -2 * t * (1 - t * t));
+    case OP_EXP: return jexp(u);
+    case OP_LOG: return jlog(u);
+    case OP_LOG10: return jchain(u, log10(x), 1 / (x * M_LN10), -1 / (x * x * M_LN10));
+    case OP_SQRT: return jsqrt(u);
+    case OP_ABS: return x < 0 ? (Jet){-u.v, -u.d, -u.dd} : u;
+    case OP_NOT: return jk(x != x ? NAN : (x == 0 ? 1.0 : 0.0));
+    case OP_SIGN: return jk(fsign(x));
+    case OP_FLOOR: return jk(floor(x));
+    case OP_CEIL: return jk(ceil(x));
+    default: return jk(NAN);
+    }
+}
+
+/* Binary operations of the machine on jets. */
+static Jet jbinary(int op, Jet l, Jet t)
+{
+    double a = l.v, b = t.v;
+    switch (op) {
+    case OP_ADD: return jadd(l, t);
+    case OP_SUB: return jsub(l, t);
+    case OP_MUL: return jmul(l, t);
+    case OP_DIV: return jdiv(l, t);
+    case OP_POW: return jpow(l, t);
+    case OP_LT: return jk(NAN2(a, b, a < b));
+    case OP_LE: return jk(NAN2(a, b, a <= b));
+    case OP_GT: return jk(NAN2(a, b, a > b));
+    case OP_GE: return jk(NAN2(a, b, a >= b));
+    case OP_EQ: return jk(NAN2(a, b, a == b));
+    case OP_NE: return jk(NAN2(a, b, a != b));
+    case OP_AND: return jk(NAN2(a, b, a != 0 && b != 0));
+    case OP_OR: return jk(NAN2(a, b, a != 0 || b != 0));
+    case OP_ATAN2: { /* θ = atan2(y, x): θ' = (x y' − y x') / r², r² = x² + y² */
+        Jet n = jsub(jmul(t, (Jet){l.d, l.dd, 0}), jmul(l, (Jet){t.d, t.dd, 0})), r = jadd(jmul(l, l), jmul(t, t));
+        Jet q = jdiv(n, r);
+        return (Jet){atan2(a, b), q.v, q.d};
+    }
+    case OP_HYPOT: {
+        Jet h = jsqrt(jadd(jmul(l, l), jmul(t, t)));
+        h.v = hypot(a, b);
+        return h;
+    }
+    case OP_MOD: { /* a − k b with k = floor(a / b) held */
+        double r = fmodulo(a, b), k = b != 0 ? round((a - r) / b) : 0;
+        return (Jet){r, l.d - k * t.d, l.dd - k * t.dd};
+    }
+    case OP_MIN: return (a != a || b != b) ? jk(NAN) : jsel(a < b, l, t);
+    case OP_MAX: return (a != a || b != b) ? jk(NAN) : jsel(a > b, l, t);
+    default: return jk(NAN);
+    }
+}
+
+/* step, step5, haversine on jets (the same shapes as smooth()). */
+static Jet jsmooth(int op, Jet x, Jet x0, Jet h0, Jet x1, Jet h1)
+{
+    if (x.v != x.v || x0.v != x0.v || x1.v != x1.v) return jk(NAN);
+    if (x.v <= x0.v) return h0;
+    if (x.v >= x1.v) return h1;
+    Jet d = jdiv(jsub(x, x0), jsub(x1, x0)), a = jsub(h1, h0), p;
+    if (op == OP_STEP) p = jmul(jmul(d, d), jsub(jk(3), jmul(jk(2), d)));
+    else if (op == OP_STEP5) p = jmul(jmul(jmul(d, d), d), jadd(jk(10), jmul(d, jsub(jmul(jk(6), d), jk(15)))));
+    else {
+        Jet ph = jmul(jk(M_PI), jsub(d, jk(0.5)));
+        return jadd(jmul(jk(0.5), jadd(h0, h1)), jmul(jmul(jk(0.5), a), junary(OP_SIN, ph)));
+    }
+    return jadd(h0, jmul(a, p));
+}
+
+/* A table on a jet: the piece holding x differentiated (zero beyond the ends). */
+static Jet jlookup(const double *p, int n, Jet x, int spline)
+{
+    double v = lookup(p, n, x.v, spline), s = 0, c2 = 0;
+    if (x.v > p[0] && x.v < p[n - 1]) {
+        int lo = 0, hi = n - 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >> 1;
+            if (x.v < p[mid]) hi = mid;
+            else lo = mid;
+        }
+        double t = x.v - p[lo];
+        if (spline) {
+            const double *q = p + n + 4 * lo;
+            s = q[1] + t * (2 * q[2] + 3 * t * q[3]);
+            c2 = 2 * q[2] + 6 * t * q[3];
+        } else s = (p[n + lo + 1] - p[n + lo]) / (p[lo + 1] - p[lo]);
+    }
+    return jchain(x, v, s, c2);
+}
+
+/* The stack machine of run() on jets; slot `slot` is the variable. */
+static Jet run_jet(const Ins *pc, const double *pool, const double *v, int slot, double x)
+{
+    Jet st[MT_EXPR_MAX_STACK];
+    Jet *sp = st, t = jk(0), l;
+#define VAR(a) ((a) == slot ? (Jet){x, 1, 0} : jk(v[a]))
+    for (;; pc++) {
+        int op = pc->op;
+        switch (op) {
+        case OP_END: return t;
+        case OP_K: *sp++ = t; t = jk(pc->u.k); break;
+        case OP_V: *sp++ = t; t = VAR(pc->a); break;
+        case OP_JF:
+            l = t;
+            t = *--sp;
+            if (l.v == 0) pc += pc->a - 1;
+            else if (l.v != l.v) {
+                *sp++ = t;
+                t = jk(NAN);
+                pc += pc->a - 2;
+            }
+            break;
+        case OP_JMP: pc += pc->a - 1; break;
+        case OP_ADDK: t = jadd(t, jk(pc->u.k)); break;
+        case OP_SUBK: t = jsub(t, jk(pc->u.k)); break;
+        case OP_MULK: t = jmul(t, jk(pc->u.k)); break;
+        case OP_DIVK: t = jdiv(t, jk(pc->u.k)); break;
+        case OP_ADDV: t = jadd(t, VAR(pc->a)); break;
+        case OP_SUBV: t = jsub(t, VAR(pc->a)); break;
+        case OP_MULV: t = jmul(t, VAR(pc->a)); break;
+        case OP_DIVV: t = jdiv(t, VAR(pc->a)); break;
+        case OP_STEP:
+        case OP_STEP5:
+        case OP_HAVSIN:
+            sp -= 4;
+            t = jsmooth(op, sp[0], sp[1], sp[2], sp[3], t);
+            break;
+        case OP_TABLE: t = jlookup(pool + pc->a, pc->u.n, t, 0); break;
+        case OP_SPLINE: t = jlookup(pool + pc->a, pc->u.n, t, 1); break;
+        default:
+            if (is_binary(op)) {
+                l = *--sp;
+                t = jbinary(op, l, t);
+            } else t = junary(op, t);
+        }
+    }
+#undef VAR
+}
+
+void mt_expr_eval_jet(const MtExpr *e, const double *vars, int slot, double x, double out[3])
+{
+    Jet j = e ? run_jet(e->code, e->pool, vars, slot, x) : jk(NAN);
+    out[0] = j.v, out[1] = j.d, out[2] = j.dd;
+}
+
 /* ----------------------------------------------------------------- numbers */
 
 static int dig(int ch) { return ch >= '0' && ch <= '9'; }

@@ -60,6 +60,15 @@ void mt_expr_free(MtExpr *e);
  * condition makes a comparison, a logical operator or if() NaN. */
 double mt_expr_eval(const MtExpr *e, const double *vars);
 
+/* Value and first two derivatives of e with respect to the variable in slot
+ * `slot`, at vars[slot] = x (vars[slot] itself is not read; the other
+ * variables are constants): out = {e, de/dx, d²e/dx²}, exact (forward
+ * differentiation of the program, no difference quotients). Comparisons,
+ * floor, ceil and sign have zero derivative; min, max and if() take the
+ * derivatives of the branch taken; tables are differentiated piecewise.
+ * For drivers' laws of time. */
+void mt_expr_eval_jet(const MtExpr *e, const double *vars, int slot, double x, double out[3]);
+
 /* Slots e reads, sorted and distinct (for dependency order and cycle
  * detection among parameters); returns their number. Parts removed by
  * constant folding, like the untaken branch of if(1, a, b), are not read. */

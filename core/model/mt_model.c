@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_expr.h"
 #include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
@@ -341,6 +342,25 @@ int mt_model_add_driver(MtModel *m, const char *name, int joint, MtDriverKind ki
     return m->ndriver++;
 }
 
+MtStatus mt_model_driver_set_expr(MtModel *m, int driver, const char *src, MtError *err)
+{
+    MtDriverSpec *d = &m->driver[driver];
+    const char *s = src;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!*s) return mt_error_set(err, MT_ERR_ARG, d->name, MT_("driver '%s': the law's expression is empty"), d->name);
+    if (strlen(src) >= sizeof d->expr)
+        return mt_error_set(err, MT_ERR_ARG, d->name, MT_("driver '%s': the law's expression is longer than %d characters"),
+                            d->name, (int)sizeof d->expr - 1);
+    free(d->tab);
+    d->tab = NULL;
+    d->ntab = 0;
+    memset(d->coef, 0, sizeof d->coef);
+    d->ncoef = 1;
+    snprintf(d->expr, sizeof d->expr, "%s", src);
+    d->kind = MT_DRIVER_EXPR;
+    return MT_OK;
+}
+
 int mt_model_driver_set_table(MtModel *m, int driver, int n, const double *pts, MtError *err)
 {
     MtDriverSpec *d = &m->driver[driver];
@@ -599,6 +619,11 @@ static MtStatus check_drivers(const MtModel *m, MtError *err)
             return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': coefficients must be finite numbers"), d->name);
         if (d->kind == MT_DRIVER_STEP && !(d->coef[2] > d->coef[0]))
             return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': the step must end after it starts"), d->name);
+        if (d->kind == MT_DRIVER_EXPR) {
+            struct MtExpr *x = mt_model_driver_law(m, i, err);
+            if (!x) return err->code;
+            mt_expr_free(x);
+        }
         if (d->kind == MT_DRIVER_TABLE) {
             if (d->ntab < 2 || !d->tab)
                 return mt_error_set(err, MT_ERR_MODEL, d->name, MT_("driver '%s': a table needs at least two points"), d->name);

@@ -313,6 +313,37 @@ static int resolve_param(void *user, const char *name, int *slot)
     return 1;
 }
 
+/* A driver's law: t and time in slot 0, parameter i in slot 1 + i. */
+static int resolve_law(void *user, const char *name, int *slot)
+{
+    const MtModel *m = user;
+    if (!strcmp(name, "t") || !strcmp(name, "time")) return *slot = 0, 1;
+    int i = mt_model_find_param(m, name);
+    if (i < 0) return 0;
+    *slot = 1 + i;
+    return 1;
+}
+
+MtExpr *mt_model_driver_law(const MtModel *m, int d, MtError *err)
+{
+    MtExprTable *tabs = mt_model_expr_tables(m);
+    if (!tabs) {
+        mt_error_set(err, MT_ERR_NOMEM, m->driver[d].name, "%s", MT_("out of memory"));
+        return NULL;
+    }
+    MtExprEnv env = {resolve_law, (void *)m, tabs, m->ntable};
+    int col = 0;
+    MtError e = {0};
+    MtExpr *x = mt_expr_compile(m->driver[d].expr, &env, &col, &e);
+    free(tabs);
+    if (!x)
+        mt_error_set(err, MT_ERR_MODEL, m->driver[d].name,
+                     MT_("driver '%s', law: %s (a driver's law may read time t, parameters and tables with "
+                         "table(x, NAME) or spline(x, NAME))"),
+                     m->driver[d].name, e.msg);
+    return x;
+}
+
 MtStatus mt_model_eval_params(MtModel *m, MtError *err)
 {
     int n = m->nparam;

@@ -424,7 +424,8 @@ static int word_index(const char *const *names, const char *w)
 
 /* flexible beam length L elements N section rect A B|circle D|tube D D2 E .. nu .. rho .. [SETTINGS]
  * flexible mesh FILE [E ..] [nu ..] [rho ..] [thickness T] [SETTINGS]
- * SETTINGS: modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA, stiffening */
+ * SETTINGS: fix {NODES:DIGITS; …}, modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA, stiffening,
+ *           initial assembled|rest */
 static int flexible_line(Parser *p, MtModel *m, int bi)
 {
     const char *name = m->body[bi].name;
@@ -461,7 +462,7 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
             const MtField *fd = mt_schema_find(MT_ENT_FLEX, k, &c);
             if (!fd || c >= 0 || (fd->flags & MT_SF_OWN))
                 return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
-                                         "thickness, modes, method, zeta, rayleigh, stiffening)"), name, k);
+                                         "thickness, fix, modes, method, zeta, rayleigh, stiffening, initial)"), name, k);
             int n = setting(p, MT_ENT_FLEX, bi, f, what, i, fd);
             if (n < 0) return -1;
             i += n;
@@ -737,12 +738,13 @@ static int statement_driver(Parser *p, MtModel *m, int *block)
         level = p->tok[i][0] == 'd' ? MT_LEVEL_DISP : p->tok[i][0] == 'v' ? MT_LEVEL_VEL : MT_LEVEL_ACC;
         i++;
     }
-    if (i >= p->ntok) return perr(p, name, MT_("driver '%s': the law is missing (const, rate, poly, harmonic, step, table)"), name);
+    if (i >= p->ntok) return perr(p, name, MT_("driver '%s': the law is missing (const, rate, poly, harmonic, step, table, expr)"), name);
     const char *lw = p->tok[i++];
     double c[MT_POLY_MAX] = {0};
     int n = 0, nargs = p->ntok - i;
     MtDriverKind kind;
     double *table = NULL;
+    char law_expr[MT_EXPR_MAX] = "";
     CTX(p, MT_ENT_DRIVER, m->ndriver, "coef");
     if (!strcmp(lw, "rate")) {
         kind = MT_DRIVER_RATE;
@@ -790,8 +792,15 @@ static int statement_driver(Parser *p, MtModel *m, int *block)
         if (!table) return perr(p, name, MT_("driver '%s': out of memory"), name);
         if (nums(p, name, i, nargs, table)) { free(table); return -1; }
         n = 1;
-    } else return perr(p, name, MT_("driver '%s': unknown law '%s' (const, rate, poly, harmonic, step, table)"), name, lw);
-    int d = mt_model_add_driver(m, name, j, kind == MT_DRIVER_TABLE ? MT_DRIVER_POLY : kind, n, c, err);
+    } else if (!strcmp(lw, "expr")) { /* f(t) as an expression of time and parameters */
+        kind = MT_DRIVER_EXPR;
+        n = 1;
+        const char *e = nargs == 1 ? p->tok[i] : "";
+        size_t len = strlen(e);
+        if (e[0] != '{' || len < 3) return perr(p, name, MT_("driver '%s': write 'expr {EXPRESSION OF t}'"), name);
+        if (put_text(p, law_expr, sizeof law_expr, e + 1, len - 2, name, MT_("expression"))) return -1;
+    } else return perr(p, name, MT_("driver '%s': unknown law '%s' (const, rate, poly, harmonic, step, table, expr)"), name, lw);
+    int d = mt_model_add_driver(m, name, j, kind == MT_DRIVER_TABLE || kind == MT_DRIVER_EXPR ? MT_DRIVER_POLY : kind, n, c, err);
     if (d < 0) { free(table); return perr(p, name, "%s", err->msg); }
     MtDriverSpec *ds = &m->driver[d];
     ds->joint = j;
@@ -800,6 +809,7 @@ static int statement_driver(Parser *p, MtModel *m, int *block)
     ds->mj = mj;
     ds->comp = comp;
     ds->level = level;
+    if (kind == MT_DRIVER_EXPR && mt_model_driver_set_expr(m, d, law_expr, err)) return perr(p, name, "%s", err->msg);
     if (table) {
         MtStatus rc = mt_model_driver_set_table(m, d, nargs / 2, table, err);
         free(table);
@@ -1691,6 +1701,7 @@ static void write_joints(FILE *f, const MtModel *m)
             fprintf(f, " table");
             for (int k = 0; k < 2 * d->ntab; k++) fprintf(f, " %s", MT_DOUBLE_STR(d->tab[k]));
             break;
+        case MT_DRIVER_EXPR: fprintf(f, " expr {%s}", d->expr); break;
         default:
             fprintf(f, " poly");
             wvs(f, m, MT_ENT_DRIVER, i, "coef", d->coef, d->ncoef);

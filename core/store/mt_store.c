@@ -22,7 +22,7 @@
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
 SPEC_SIZE(MtModel, 10424); /* a new kind of entity needs a table of its own (plots: the plots table) */
-SPEC_SIZE(MtDriverSpec, 176);
+SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtInitialSpec, 32);
 SPEC_SIZE(MtShapeSpec, 504);
@@ -339,7 +339,7 @@ static int save_drivers(Save *sv)
     const MtModel *m = sv->m;
     Row *r = &sv->r;
     PREP("INSERT INTO drivers(id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
-         " c0, c1, c2, c3, c4, c5, c6, c7) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         " c0, c1, c2, c3, c4, c5, c6, c7, expr) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (int i = 0; i < m->ndriver; i++) {
         const MtDriverSpec *d = &m->driver[i];
         bi(r, i + 1);
@@ -364,6 +364,7 @@ static int save_drivers(Save *sv)
             if (k < d->ncoef) bd(r, d->coef[k]);
             else bn(r);
         }
+        bt(r, d->kind == MT_DRIVER_EXPR ? d->expr : "");
         STEP(d->name);
     }
     PREP("INSERT INTO driver_points(driver_id, k, t, value) VALUES (?,?,?,?)");
@@ -1135,7 +1136,7 @@ static void load_flexible(Loader *ld)
                 d->mnode[d->nmarker++] = atoi(eq + 1);
                 c = strchr(eq, ' ');
             }
-            if (f->stiffening && !d->body->Kg) { /* reduced without the geometric stiffness: do it again */
+            if (f->stiffening && (!d->body->Kg || !d->body->Kw)) { /* reduced without (all of) the geometric stiffness: again */
                 mt_flex_data_unref(d);
                 ld->need_reduce = 1;
                 continue;
@@ -1210,7 +1211,7 @@ static void load_drivers(Loader *ld)
     MtError *err = L->err;
     if (!L->fail && !prep(L, "drivers",
                           "SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef,"
-                          " c0, c1, c2, c3, c4, c5, c6, c7 FROM drivers ORDER BY id"))
+                          " c0, c1, c2, c3, c4, c5, c6, c7, expr FROM drivers ORDER BY id"))
         while (next(L) == 1) {
             const char *name = col_text(L, 1, 0);
             L->name = name;
@@ -1228,7 +1229,7 @@ static void load_drivers(Loader *ld)
                 if (c && mt_comp_from_name(c, &comp)) bad_name(L, 6);
             }
             int level = name_index(mt_level_names, 3, col_text(L, 7, 0));
-            int law = name_index(mt_law_names, 5, col_text(L, 8, 0));
+            int law = name_index(mt_law_names, 6, col_text(L, 8, 0));
             if (level < 0) bad_name(L, 7);
             if (law < 0) bad_name(L, 8);
             int ncoef = sqlite3_column_int(L->st, 9);
@@ -1246,6 +1247,10 @@ static void load_drivers(Loader *ld)
             ds->mj = mj;
             ds->comp = comp;
             ds->level = (MtDriverLevel)level;
+            if (law == MT_DRIVER_EXPR) {
+                const char *x = col_text(L, 18, 0);
+                if (!x || mt_model_driver_set_expr(m, d, x, err)) { api_error(L); break; }
+            }
             if (idmap_add(&ld->drivers, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
 

@@ -165,24 +165,30 @@ static const char sql_joints[] =
     "  CHECK (marker_i <> marker_j)\n"
     ")";
 
-static const char sql_drivers[] =
-    "CREATE TABLE drivers ( -- prescribed motion of a joint coordinate, or of marker i relative to marker j\n"
-    "  id        INTEGER PRIMARY KEY,\n"
-    "  name      TEXT NOT NULL UNIQUE,\n"
-    "  joint_id  INTEGER REFERENCES joints(id),  -- joint driver: the joint and its coordinate\n"
-    "  coord     TEXT CHECK (coord IN " COORDS "),\n"
-    "  marker_i  INTEGER REFERENCES markers(id), -- marker driver: the markers and the component of i relative to j\n"
-    "  marker_j  INTEGER REFERENCES markers(id),\n"
-    "  component TEXT CHECK (component IN ('x','y','z','ax','ay','az')),\n"
-    "  level     TEXT NOT NULL CHECK (level IN ('disp','vel','acc')), -- the law gives the coordinate, its rate or its 2nd derivative\n"
-    "  law       TEXT NOT NULL CHECK (law IN ('poly','rate','harmonic','step','table')),\n"
-    "  ncoef     INTEGER NOT NULL CHECK (ncoef BETWEEN 1 AND 8), -- coefficients c0 … c(ncoef-1) in use\n"
-    "  -- poly: sum of c_k t^k; rate: c0 + c1 t; harmonic: c0 sin(c1 t + c2) + c3;\n"
-    "  -- step: from c1 at t = c0 to c3 at t = c2; table: the points in driver_points\n"
-    "  c0, c1, c2, c3, c4, c5, c6, c7,\n"
-    "  CHECK ((joint_id IS NOT NULL AND coord IS NOT NULL AND marker_i IS NULL AND marker_j IS NULL AND component IS NULL) OR\n"
-    "         (joint_id IS NULL AND coord IS NULL AND marker_i IS NOT NULL AND marker_j IS NOT NULL AND component IS NOT NULL))\n"
-    ")";
+/* Version 9 had no drivers given by an expression (law 'expr', column expr). */
+#define DRIVER_EXPR "  expr      TEXT NOT NULL DEFAULT '' CHECK ((law = 'expr') = (expr <> '')), -- expr: f(t) of time t and parameters\n"
+#define SQL_DRIVERS(table, laws, expr_column) \
+    "CREATE TABLE " table " ( -- prescribed motion of a joint coordinate, or of marker i relative to marker j\n" \
+    "  id        INTEGER PRIMARY KEY,\n" \
+    "  name      TEXT NOT NULL UNIQUE,\n" \
+    "  joint_id  INTEGER REFERENCES joints(id),  -- joint driver: the joint and its coordinate\n" \
+    "  coord     TEXT CHECK (coord IN " COORDS "),\n" \
+    "  marker_i  INTEGER REFERENCES markers(id), -- marker driver: the markers and the component of i relative to j\n" \
+    "  marker_j  INTEGER REFERENCES markers(id),\n" \
+    "  component TEXT CHECK (component IN ('x','y','z','ax','ay','az')),\n" \
+    "  level     TEXT NOT NULL CHECK (level IN ('disp','vel','acc')), -- the law gives the coordinate, its rate or its 2nd derivative\n" \
+    "  law       TEXT NOT NULL CHECK (law IN " laws "),\n" \
+    "  ncoef     INTEGER NOT NULL CHECK (ncoef BETWEEN 1 AND 8), -- coefficients c0 … c(ncoef-1) in use\n" \
+    "  -- poly: sum of c_k t^k; rate: c0 + c1 t; harmonic: c0 sin(c1 t + c2) + c3;\n" \
+    "  -- step: from c1 at t = c0 to c3 at t = c2; table: the points in driver_points; expr: the column expr\n" \
+    expr_column \
+    "  c0, c1, c2, c3, c4, c5, c6, c7,\n" \
+    "  CHECK ((joint_id IS NOT NULL AND coord IS NOT NULL AND marker_i IS NULL AND marker_j IS NULL AND component IS NULL) OR\n" \
+    "         (joint_id IS NULL AND coord IS NULL AND marker_i IS NOT NULL AND marker_j IS NOT NULL AND component IS NOT NULL))\n" \
+    ")"
+#define LAWS_V9 "('poly','rate','harmonic','step','table')"
+static const char sql_drivers_v9[] = SQL_DRIVERS("drivers", LAWS_V9, "");
+static const char sql_drivers[] = SQL_DRIVERS("drivers", "('poly','rate','harmonic','step','table','expr')", DRIVER_EXPR);
 
 static const char sql_driver_points[] =
     "CREATE TABLE driver_points ( -- points (t, value) of table drivers; a natural cubic spline passes through them\n"
@@ -595,16 +601,27 @@ static const char *const migrate_7_8[] = {NULL};
 /* Version 8 bound no settings of flexible bodies to expressions (a program of version 8 must not read
  * bindings of the kind 'flexible', which the opening adds to entity_kinds). */
 static const char *const migrate_8_9[] = {NULL};
+/* Version 9 had no driver given by an expression: drivers are rebuilt with the law 'expr' and its column (foreign keys
+ * are off while a project is migrated, so the points of table drivers stay). */
+static const char *const migrate_9_10[] = {
+    SQL_DRIVERS("drivers_v10", "('poly','rate','harmonic','step','table','expr')", DRIVER_EXPR),
+    "INSERT INTO drivers_v10(id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef, c0, c1, c2, c3, c4,"
+    " c5, c6, c7) SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef, c0, c1, c2, c3, c4, c5,"
+    " c6, c7 FROM drivers",
+    "DROP TABLE drivers", "ALTER TABLE drivers_v10 RENAME TO drivers", NULL};
+/* Version 10 had no initial elastic state of flexible bodies (flexible_bodies.initial, a schema column added by
+ * mt_store_rows_ensure); a program of version 10 would lose it. */
+static const char *const migrate_10_11[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
-                                                                      migrate_8_9};
+                                                                      migrate_8_9, migrate_9_10, migrate_10_11};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
 const char *mt_store_schema_v1_sql(int i);
 const char *mt_store_schema_v1_sql(int i)
 {
-    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies_v6, sql_markers_v3, sql_joints, sql_drivers,
+    static const char *const v1[] = {sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_project, sql_solver_v2, sql_bodies_v6, sql_markers_v3, sql_joints, sql_drivers_v9,
                                      sql_driver_points, sql_couplings, sql_springs_v1, sql_initial, sql_parameters,
                                      sql_bindings, sql_flexible_v1, sql_runs_v1, sql_run_frames, NULL};
     return (i >= 0 && i < (int)(sizeof v1 / sizeof v1[0])) ? v1[i] : NULL;

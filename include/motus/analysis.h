@@ -15,7 +15,11 @@
  *
  * In statics and modes every driver holds its coordinate where it is at the
  * start time (a driver at velocity or acceleration level holds the coordinate
- * at its initial value): a driven joint is locked. Dense linear algebra
+ * at its initial value): a driven joint is locked. Flexible bodies take part with
+ * their modal coordinates (elastic forces, modal damping, the modal columns
+ * of the constraints, the mass matrix of the dynamics); a point mass's
+ * rotation is no unknown and no coordinate (docs/analyses.md, "Flexible
+ * bodies and point masses"). Dense linear algebra
  * (LAPACK); the cost grows with the cube of 6·bodies + equations, meant for
  * mechanisms of up to a few hundred bodies. */
 #ifndef MOTUS_ANALYSIS_H
@@ -65,6 +69,8 @@ typedef struct {
     double force_residual;    /* largest force component of F + Gᵀλ, N */
     double moment_residual;   /* largest moment component of F + Gᵀλ about a centre of mass, N·m */
     double constraint_residual; /* largest |g| of the position equations */
+    double elastic_residual;  /* largest unbalanced modal force of a flexible body, relative to the model's
+                               * load scale (the virtual work of F·L over the coordinate's unit); 0 without */
     int dof;                  /* independent motions the constraints leave at the equilibrium */
     int negative;             /* reduced-stiffness eigenvalues below zero: unstable directions */
     int neutral;              /* eigenvalues at zero: neutral directions (free motions with no restoring force) */
@@ -79,6 +85,16 @@ typedef struct {
  * mt_csv_frame report the equilibrium. Unstable equilibria are equilibria
  * too: info->negative tells. opt may be NULL (defaults). */
 MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *info, MtError *err);
+
+/* The elastic state of body b at st's configuration (after mt_statics: the
+ * static deformation): returns its number of modal coordinates (0 for a rigid
+ * body, and then nothing is written). *umax is the largest elastic
+ * displacement of its surface relative to its supports (m; as the view shows
+ * it, motus/flexview.h), *smax the largest von Mises stress over its surface
+ * (Pa; NAN when its reduction has no modal stresses — beams). Either pointer
+ * may be NULL. Per-vertex fields: mt_flexview_field with the modal
+ * coordinates st->q holds after the rigid ones. */
+int mt_state_flex_elastic(const MtState *st, int b, double *umax, double *smax);
 
 /* ---- linearisation: eigenfrequencies and mode shapes --------------------------- */
 
@@ -97,12 +113,17 @@ typedef struct {
     double freq;       /* undamped natural frequency ω_n/2π, Hz (oscillatory, overdamped); else 0 */
     double damped_freq; /* s_im/2π, Hz */
     double zeta;       /* damping ratio (oscillatory, overdamped); NAN for real single roots and rigid motions */
-    /* Shape, normalised so that its largest entry is 1: per body 6 complex
-     * entries, displacement of the centre of mass (m) then small rotation
-     * vector (rad), project axes; and per joint its first coordinate (angle,
-     * else displacement, else x; NAN when the joint has none). The motion is
-     * Re(shape · e^{st}). */
-    double *shape_re, *shape_im; /* 6·nbody */
+    /* Shape in the velocity layout of the state (nu entries): per body 6
+     * complex entries, displacement of the centre of mass (m) then small
+     * rotation vector (rad), project axes (a point mass's rotation is 0);
+     * then the modal coordinates of the flexible bodies (body b's at
+     * woff[b] … woff[b] + nw[b] − 1, the units of the state's w). Normalised
+     * so that the largest of the rigid entries and of the flexible bodies'
+     * mass-weighted RMS elastic displacements √(wᴴ·Mww·w / m) is 1 (for rigid
+     * models: the largest entry is 1), with the largest entry real. Per joint
+     * its first coordinate (angle, else displacement, else x; NAN when the
+     * joint has none). The motion is Re(shape · e^{st}). */
+    double *shape_re, *shape_im; /* nu */
     double *coord_re, *coord_im; /* njoint */
 } MtMode;
 
@@ -113,6 +134,11 @@ typedef struct MtModes {
     MtStaticsInfo statics; /* the equilibrium search (at_equilibrium) or the stiffness at the initial state */
     MtMode *mode;      /* sorted by |s| (natural frequency), rigid motions first */
     double *store;
+    /* what a view needs to draw the modes (mt_modes_configuration) */
+    int nbody, nq, nu;  /* the state's layout: q = [7·nbody | modal], u and shapes = [6·nbody | modal] */
+    int *woff, *nw;     /* nbody: index of body b's first modal coordinate in a shape, and their count
+                         * (nw[b] = 0 for a rigid body; q holds them at woff[b] + nbody) */
+    double *q;          /* nq: the configuration linearised about */
 } MtModes;
 
 /* Linearises the equations of motion at rest about the static equilibrium
@@ -125,6 +151,16 @@ typedef struct MtModes {
  * (u = 0, multipliers and Jacobians as after mt_statics). */
 MtStatus mt_modes(MtState *st, int at_equilibrium, MtModes **out, MtError *err);
 void mt_modes_free(MtModes *m);
+/* The configuration of mode k displaced by `amplitude` at phase φ (rad):
+ * q = q_eq ⊕ amplitude·Re(shape_k · e^{iφ}) into q (nq values, the layout of
+ * MtState.q: per body the centre of mass and a unit quaternion — the
+ * rotation applied as exp(θ) ⊗ p —, then the modal coordinates). Sweeping φ
+ * over 0 … 2π animates the mode; a view draws q like any frame of a run
+ * (rigid bodies from their poses, flexible bodies from their frames and
+ * modal coordinates), so one call per frame shows rigid and elastic motion
+ * together. An amplitude of 0.1·(model size) shows a normalised shape at a
+ * tenth of the model. */
+void mt_modes_configuration(const MtModes *m, int k, double amplitude, double phase, double *q);
 const char *mt_mode_kind_name(MtModeKind k);
 
 #endif

@@ -33,8 +33,10 @@ typedef enum {
 
 /* Law of a motion driver: POLY Σ c_k t^k; RATE c0 + c1 t; HARMONIC
  * c0 sin(c1 t + c2) + c3; STEP smooth cubic step from c1 at t = c0 to c3 at
- * t = c2; TABLE natural cubic spline through (t, value) points. */
-typedef enum { MT_DRIVER_POLY, MT_DRIVER_RATE, MT_DRIVER_HARMONIC, MT_DRIVER_STEP, MT_DRIVER_TABLE } MtDriverKind;
+ * t = c2; TABLE natural cubic spline through (t, value) points; EXPR an
+ * expression of time t and parameters (its derivatives exact, by forward
+ * differentiation). */
+typedef enum { MT_DRIVER_POLY, MT_DRIVER_RATE, MT_DRIVER_HARMONIC, MT_DRIVER_STEP, MT_DRIVER_TABLE, MT_DRIVER_EXPR } MtDriverKind;
 /* What the law prescribes: the coordinate, its rate, or its second derivative. */
 typedef enum { MT_LEVEL_DISP, MT_LEVEL_VEL, MT_LEVEL_ACC } MtDriverLevel;
 
@@ -128,6 +130,7 @@ typedef struct {
     double coef[MT_POLY_MAX];
     int ntab;     /* TABLE: points */
     double *tab;  /* TABLE: t0 v0 t1 v1 …, t increasing */
+    char expr[MT_EXPR_MAX]; /* EXPR: f(t), reading time (t) and parameters */
 } MtDriverSpec;
 
 /* Constraints among joint coordinates of two or three joints:
@@ -334,6 +337,10 @@ typedef struct {
  * inertia of the body come from the FE model. */
 typedef enum { MT_FLEX_MESH, MT_FLEX_BEAM } MtFlexSource;
 typedef enum { MT_SECTION_RECT, MT_SECTION_CIRCLE, MT_SECTION_TUBE } MtSection;
+/* The elastic state of a flexible body at t = 0: the modal coordinates and
+ * rates the initial assembly gives (its projections may move them), or held
+ * at zero through the assembly (undeformed, no elastic velocity). */
+typedef enum { MT_FLEX_INIT_ASSEMBLED, MT_FLEX_INIT_REST } MtFlexInitial;
 struct MtFlexData;
 typedef struct {
     int body;
@@ -545,6 +552,15 @@ MtStatus mt_tables_validate(const MtModel *m, MtError *err);
 void mt_model_free_tables(MtModel *m);
 int mt_model_copy_tables(MtModel *dst, const MtModel *src);
 struct MtExprTable *mt_model_expr_tables(const MtModel *m);
+/* Compiles the law of driver d (kind EXPR): time in slot 0, parameter i in
+ * slot 1 + i, so its variables are {t, the parameters' values}. NULL with a
+ * message naming the driver when the text does not compile or reads
+ * anything else. Free with mt_expr_free (core/model/mt_expr.h). */
+struct MtExpr *mt_model_driver_law(const MtModel *m, int d, MtError *err);
+/* Gives driver d the law f(t) = src (kind EXPR; its coefficients and table
+ * go). Refuses an empty or too long text; the names are checked by
+ * mt_model_validate. */
+MtStatus mt_model_driver_set_expr(MtModel *m, int d, const char *src, MtError *err);
 
 /* Plots (mt_plots.c): a column name a plot may hold (letters, digits and
  * "_.-", shorter than MT_PLOT_NAME); the plots as the project stores them,

@@ -89,6 +89,10 @@ void mt_system_info(const MtSystem *s, MtSystemInfo *info);
 int mt_system_row_redundant(const MtSystem *s, int row);
 /* Redundant equations removed from block k. */
 int mt_block_ndep(const MtSystem *s, int k);
+/* Constraint rows of block k: their number, the first in *row0. */
+int mt_block_rows(const MtSystem *s, int k, int *row0);
+/* The entity behind block k: a joint, driver, coupling, or the event whose lock it is. */
+int mt_block_source(const MtSystem *s, int k, MtEntityKind *kind);
 /* Name of the joint, driver or coupling behind constraint block k. */
 const char *mt_block_name(const MtSystem *s, int k);
 /* Body index of the i-th body connected to nothing (i < MtSystemInfo.nfree). */

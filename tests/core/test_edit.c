@@ -180,6 +180,21 @@ static void test_drivers_and_joint_forces(void)
     CHECK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "law", "table", &err) != MT_OK && strstr(err.msg, "model text"),
           "a table law is refused in a field: %s", err.msg);
     memset(&err, 0, sizeof err);
+    /* an expression law: written out from the old law's start (0 rad, 30 deg/s), then typed */
+    OK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "law", "expr", &err_));
+    char fx[MT_FIELD_TEXT_MAX];
+    OK(mt_edit_get_field(mt_editor_model(e), MT_EDIT_DRIVER, 0, "expr", fx, sizeof fx, &err_));
+    CHECK(mt_editor_model(e)->driver[0].kind == MT_DRIVER_EXPR && !strcmp(fx, "0 + 0.5235987755982988*t"),
+          "expr: the rate law written out: '%s'", fx);
+    OK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "expr", "{pi/3*t}", &err_));
+    CHECK(!strcmp(mt_editor_model(e)->driver[0].expr, "pi/3*t"), "expr typed in braces, kept bare: '%s'",
+          mt_editor_model(e)->driver[0].expr);
+    CHECK(mt_edit_set_field(e, MT_EDIT_DRIVER, 0, "expr", "crank.x*t", &err) != MT_OK && strstr(err.msg, "crank.x") &&
+              strstr(mt_editor_model(e)->driver[0].expr, "pi/3"),
+          "a law reading the state is refused, the model kept: %s", err.msg);
+    memset(&err, 0, sizeof err);
+    for (int k = 0; k < 3; k++) OK(mt_editor_undo(e, &err_));
+    CHECK(mt_editor_model(e)->driver[0].kind == MT_DRIVER_RATE, "three undos bring the rate law back");
     CHECK(mt_edit_add_driver(e, "", j, NULL, &err) != MT_OK && strstr(err.msg, "driver1"),
           "a second driver on the joint refused, the first named: %s", err.msg);
     /* elements in joints */

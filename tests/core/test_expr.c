@@ -749,6 +749,52 @@ static int resolve_e(void *user, const char *name, int *slot)
     return 0;
 }
 
+/* Derivatives along x (slot 6) by mt_expr_eval_jet: exact on closed forms,
+ * and against central differences of mt_expr_eval for every operation. */
+static void jets(void)
+{
+    MtError err = {0};
+    struct { const char *src; double x; } fd[] = {
+        {"x^3 - 2*x + 1", 0.7}, {"sin(x)*cos(2*x) + tan(x/3)", 0.7}, {"asin(x/2) + acos(x/3) + atan(x)", 0.7},
+        {"sinh(x) + cosh(x/2) + tanh(3*x)", 0.7}, {"exp(-x)*log(x + 2) + log10(x + 1)", 0.7}, {"sqrt(x + 1)^3", 0.7},
+        {"abs(x - 1) + x/(1 + x*x)", 0.7}, {"x^x + 2^x + x^-1.5", 0.7}, {"atan2(x, 2 - x) + hypot(x, 3)", 0.7},
+        {"mod(5*x, 2) + min(x, 0.5) + max(x*x, 0.2)", 0.7}, {"step(x, 0, 1, 1.5, 3) + step5(x, 0.2, 0, 1, 2)", 0.7},
+        {"haversine(x, 0, 1, 2, -1)", 0.7}, {"spline(x, sin_tab) + table(x, lin)", 0.7}, {"spline(x*3, cub)", 0.7},
+        {"x > 0.5 ? x*x : -x", 0.7}, {"if(x < 0.5, x, 3*x^2) + floor(x) + sign(x)", 0.7}, {"(x + L)/(x - k) + x*Ldot - c", 0.7},
+        {"x^2 + -x + (x + 1)^2", 0.7}};
+    double worst = 0;
+    for (size_t i = 0; i < sizeof fd / sizeof fd[0]; i++) {
+        int col;
+        MtExpr *e = mt_expr_compile(fd[i].src, &env, &col, &err);
+        CHECK(e != NULL, "'%s' compiles: %s", fd[i].src, err.msg);
+        if (!e) continue;
+        double j[3], W[12], h = 1e-4, x = fd[i].x;
+        memcpy(W, V, sizeof W);
+        W[6] = 1e300; /* the jet must not read the variable's slot */
+        mt_expr_eval_jet(e, W, 6, x, j);
+        double f[5];
+        for (int k = -2; k <= 2; k++) W[6] = x + k * h, f[k + 2] = mt_expr_eval(e, W);
+        /* fourth-order central differences */
+        double d1 = (f[0] - 8 * f[1] + 8 * f[3] - f[4]) / (12 * h), d2 = (-f[0] + 16 * f[1] - 30 * f[2] + 16 * f[3] - f[4]) / (12 * h * h);
+        double e0 = fabs(j[0] - f[2]) / fmax(1, fabs(f[2])), e1 = fabs(j[1] - d1) / fmax(1, fabs(d1)), e2 = fabs(j[2] - d2) / fmax(1, fabs(d2));
+        CHECK(e0 <= 1e-15 && e1 <= 1e-9 && e2 <= 1e-6, "jet of '%s' at %g: %.17g %.17g %.17g, differences %.17g %.17g %.17g",
+              fd[i].src, x, j[0], j[1], j[2], f[2], d1, d2);
+        worst = fmax(worst, fmax(e1, e2 * 1e-3));
+        mt_expr_free(e);
+    }
+    /* closed forms, to rounding */
+    int col;
+    MtExpr *e = mt_expr_compile("0.3*sin(2*pi*0.5*x + 0.2) + x^2/4", &env, &col, &err);
+    for (double x = -1; x <= 2; x += 0.37) {
+        double j[3], w = M_PI;
+        mt_expr_eval_jet(e, V, 6, x, j);
+        double d1 = 0.3 * w * cos(w * x + 0.2) + x / 2, d2 = -0.3 * w * w * sin(w * x + 0.2) + 0.5;
+        CHECK(fabs(j[1] - d1) <= 1e-14 && fabs(j[2] - d2) <= 1e-14, "harmonic jet at %g: %.17g %.17g (exact %.17g %.17g)", x, j[1], j[2], d1, d2);
+    }
+    mt_expr_free(e);
+    printf("jets: %zu expressions against 4th-order differences (worst first-derivative error %.2g)\n", sizeof fd / sizeof fd[0], worst);
+}
+
 int main(void)
 {
     for (int i = 0; i < 41; i++) sin_x[i] = M_PI * i / 40, sin_y[i] = sin(sin_x[i]);
@@ -955,5 +1001,6 @@ int main(void)
     timing("-k*(L - L0) - c*Ldot + F0*step(time, 0, 0, 0.5, 1)");
     timing("if(L > L0, -k*(L - L0)^2, 0) - c*Ldot*abs(Ldot)");
     timing("F0*sin(2*pi*1.5*time) + table(time, lin)");
+    jets();
     return mt_test_done();
 }

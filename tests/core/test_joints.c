@@ -158,6 +158,7 @@ static void sliding_and_rolling(void)
 }
 
 static double harm(double t) { return 0.1 * sin(5 * t + 0.3) + 0.2; }
+static double harm_rate(double t) { return 0.5 * cos(5 * t + 0.3); }
 static double velx(double t) { return 0.3 * t; }
 static double accx(double t) { return 0.05 * t + t * t; }
 static double tabx(double t)
@@ -194,6 +195,17 @@ static void drivers(void)
     snprintf(text, sizeof text, head, 2.0, 0.0, "driver d sl harmonic 0.1 5 phase 0.3 offset 0.2");
     run_probe(text, "sl.disp", harm, &e);
     CHECK_ABS(e, 0, 1e-10, "harmonic driver: 0.1 sin(5t + 0.3) + 0.2, max error [m]");
+    /* the same law as an expression of time and parameters: its rate and acceleration are exact (the
+     * program differentiated), so position and velocity follow as closely as the harmonic law's */
+    snprintf(text, sizeof text, head, 2.0, 0.0,
+             "parameter A 100 mm\nparameter w 5\ndriver d sl expr {A*sin(w*t + 0.3) + 0.2}");
+    run_probe(text, "sl.disp", harm, &e);
+    CHECK_ABS(e, 0, 1e-10, "expression driver: A sin(w t + 0.3) + 0.2, max error [m]");
+    run_probe(text, "slider.vx", harm_rate, &e);
+    CHECK_ABS(e, 0, 1e-9, "expression driver: its rate 0.5 cos(5t + 0.3), max error [m/s]");
+    snprintf(text, sizeof text, head, 1.0, 0.05, "driver d sl acc expr {if(t < 2, 2, 0)}");
+    run_probe(text, "sl.disp", accx, &e);
+    CHECK_ABS(e, 0, 1e-10, "acceleration driver by expression: x = v0 t + t^2, max error [m]");
     snprintf(text, sizeof text, head, 1.0, 0.0, "driver d sl step 0.2 0 0.8 0.5");
     run_probe(text, "sl.disp", stepx, &e);
     CHECK_ABS(e, 0, 1e-10, "smooth step driver, max error [m]");

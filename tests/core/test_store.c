@@ -218,6 +218,7 @@ static const char *const every =
     "driver d_tab j_pla.x table 0 0 1 0.5 2 0.7\n"
     "driver d_const j_inl const 0.25\n"
     "driver d_mk markers disc.p ground.o az vel poly 0.1 0.2\n"
+    "driver d_expr markers wheel.c ground.o y acc expr {0.1*sin(2*t) + L*spline(t, cam)}\n"
     "gear g1 j_rev j_cyl radius 0.1 {2*L/5} internal\n"
     "rack r1 j_scr j_pri radius 0.05\n"
     "coupler c1 j_inl.disp 1 j_inp.x 2 j_inp.y -0.5\n"
@@ -398,6 +399,7 @@ static void compare_models(const MtModel *a, const MtModel *b)
         DV(x->coef, y->coef, MT_POLY_MAX, "driver.coef");
         I(x->ntab, y->ntab, "driver.ntab");
         if (x->ntab == y->ntab) DV(x->tab, y->tab, 2 * x->ntab, "driver.tab");
+        S(x->expr, y->expr, "driver.expr");
     }
     for (i = 0; i < a->ncouple; i++) {
         const MtCoupleSpec *x = &a->couple[i], *y = &b->couple[i];
@@ -1352,6 +1354,9 @@ static void test_migration(void)
  * elastic energies (and, before version 3, no controls, events or loops). */
 static void strip_to_version(MtModel *m, int version)
 {
+    /* before version 10 no driver's law was an expression (d_expr, the last driver, goes) */
+    CHECK(m->ndriver > 0 && m->driver[m->ndriver - 1].kind == MT_DRIVER_EXPR, "version %d: the expression driver removed", version);
+    m->ndriver--;
     /* before version 7 no orientation was typed with expressions (the rotations stay) */
     int nb0 = m->nbinding;
     for (int i = 0; i < m->nbody; i++) mt_model_orient_clear(m, MT_ENT_BODY, i);

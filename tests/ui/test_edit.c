@@ -523,7 +523,11 @@ static double label_value(guint i)
     g_assert_nonnull(l);
     const char *eq = strstr(l, "= ");
     g_assert_nonnull(eq);
-    return g_ascii_strtod(eq + 2, NULL);
+    char *end;
+    double v = g_ascii_strtod(eq + 2, &end);
+    const MtUnit *u = mt_unit_lookup(g_strstrip(g_strdup(end)), MT_DIM_ANY); /* "m/s", "mm/s²", "kN": read back to SI */
+    g_assert_nonnull(u);
+    return mt_unit_to_si(u, v);
 }
 
 static void test_teaching(void)

@@ -154,6 +154,95 @@ static void open_copy(void)
     g_assert_nonnull(strstr(status, "3 bodies, 4 joints, 1 driver, 0 springs"));
 }
 
+static gboolean checked(void) { return motus_window_check_report(win) != NULL; }
+static gboolean check_open(void) { return gtk_widget_get_mapped(motus_window_check_list(win)); }
+static gboolean check_closed(void) { return !gtk_widget_get_mapped(motus_window_check_list(win)); }
+static gboolean big_end_selected(void)
+{
+    int i;
+    return motus_window_get_selection(win, &i) == MT_EDIT_JOINT && !strcmp(model()->joint[i].name, "big_end");
+}
+
+/* The model check: its badge in the header bar says the degrees of freedom
+ * and that something needs attention; a click opens the panel, whose finding
+ * about the redundant equations names the joint, and a click on it selects
+ * the joint. The same numbers as motus-cli check (0 by rank with the crank's
+ * driver, Grübler -3, 21 equations, 3 redundant at big_end). */
+static void test_model_check(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    g_assert_true(wait_for(checked, 10));
+    const MtCheckReport *r = motus_window_check_report(win);
+    g_assert_true(r->compiled);
+    g_assert_cmpint(r->info.dof_rank, ==, 0);
+    g_assert_cmpint(r->info.dof_grubler, ==, -3);
+    g_assert_cmpint(r->info.nrow, ==, 21);
+    g_assert_cmpint(r->info.ndep, ==, 3);
+    g_assert_cmpint(mt_check_count(r, MT_CHECK_WARNING), ==, 1);
+    GtkWidget *button = motus_window_check_button(win);
+    g_assert_true(gtk_widget_get_mapped(button));
+    g_assert_true(gtk_widget_has_css_class(button, "warning"));
+    GtkWidget *badge = xin_find(button, xin_has_label, "0 DOF · 1");
+    g_assert_nonnull(badge);
+    xin_click(button);
+    g_assert_true(wait_for(check_open, 5));
+    settle();
+    shot(gtk_widget_get_ancestor(motus_window_check_list(win), GTK_TYPE_POPOVER), "model-check.png");
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index(GTK_LIST_BOX(motus_window_check_list(win)), 0);
+    g_assert_nonnull(row);
+    g_assert_true(gtk_list_box_row_get_activatable(row));
+    motus_window_select_entity(win, MT_EDIT_NKINDS, -1);
+    xin_click(GTK_WIDGET(row));
+    g_assert_true(wait_for(big_end_selected, 5));
+    g_assert_true(wait_for(check_closed, 5));
+    /* the selection took the keys to the tree's row (Space there is the row's): give them back for the next tests */
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
+static GtkWidget *add_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a body");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static gboolean add_open(void) { return add_popover() && gtk_widget_get_mapped(add_popover()); }
+static gboolean add_closed(void) { return !add_open(); }
+
+/* The "+" menu fits a 768-pixel screen: its kinds are submenus (it was 900 px tall as one list); a box
+ * is added through it by real clicks: +, Body, Box. */
+static void test_add_menu(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    GtkWidget *button = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a body");
+    g_assert_nonnull(button);
+    xin_click(button);
+    g_assert_true(wait_for(add_open, 5));
+    settle();
+    int h = gtk_widget_get_height(add_popover());
+    g_test_message("the + menu is %d px tall", h);
+    g_assert_cmpint(h, >, 100);
+    g_assert_cmpint(h, <, 500);
+    GtkWidget *body = xin_find(add_popover(), xin_has_label, "Body");
+    g_assert_nonnull(body);
+    xin_click(body);
+    settle();
+    GtkWidget *box = NULL;
+    for (int i = 0; i < 50 && !box; i++, settle()) box = xin_find(add_popover(), xin_has_label, "Box");
+    g_assert_nonnull(box);
+    nbody0 = model()->nbody;
+    xin_click(box);
+    g_assert_true(wait_for(more_bodies, 5));
+    g_assert_true(wait_for(add_closed, 5));
+    nbody0 = model()->nbody;
+    focus_main(); /* the X focus back from the menu's popup window (a window manager does this) */
+    xin_press("<Control>z"); /* the box goes again */
+    g_assert_true(wait_for(fewer_bodies, 5));
+    g_assert_true(gtk_widget_grab_focus(focus0)); /* the new box's selection took the keys to the tree */
+    g_object_unref(focus0);
+}
+
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
 static void test_run_and_playback(void)
 {
@@ -520,6 +609,8 @@ int main(int argc, char **argv)
     g_assert_true(wait_for(mapped, 10));
     tmpdir = g_dir_make_tmp("motus-keys-XXXXXX", NULL);
     open_copy();
+    g_test_add_func("/keys/model-check", test_model_check);
+    g_test_add_func("/keys/add-menu", test_add_menu);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
