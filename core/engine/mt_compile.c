@@ -577,6 +577,7 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err)
     MtState *st = calloc(1, sizeof *st);
     if (!st) goto nomem;
     st->sys = s;
+    st->pivot_reg = MT_PIVOT_REG;
     size_t nb = (size_t)s->nbody + 1, nr = (size_t)s->nrow + 1, nk = (size_t)s->nblock + 1;
     size_t nq = (size_t)s->nq + 1, nu = (size_t)s->nu + 1;
     st->q = malloc(sizeof(double) * nq);

@@ -106,8 +106,10 @@ MT_HOT MtStatus mt_ode_settle(Ode *o, double t, double *y, const MtSolverSpec *s
     MtStatus rc = settle_y(o, t, y, err);
     if (rc) return rc;
     put_state(o, t, y);
+    st->proj_dep = st->pivot_reg; /* rows the dynamics holds only compliantly are not projected either */
     if ((sv->correct & MT_CORRECT_POS)) rc = mt_project_positions(st, 1e-12, 5, err);
     if (!rc && (sv->correct & MT_CORRECT_VEL)) rc = mt_project_velocities(st, err);
+    st->proj_dep = 0;
     if (sv->correct) {
         memcpy(y, st->q, sizeof(double) * (size_t)o->nq);
         memcpy(y + o->nq, st->u, sizeof(double) * (size_t)o->nu);

@@ -34,6 +34,7 @@ int mt_linear_from_name(const char *s, int *linear)
 MtStatus mt_lin_configure(MtState *st, const MtSolverSpec *sv, MtError *err)
 {
     const MtSystem *s = st->sys;
+    st->pivot_reg = sv->method == MT_METHOD_RK4 ? MT_PIVOT_REG : MT_PIVOT_REG_STEP;
     mt_bchol_free(st->pre);
     free(st->pre_q);
     st->pre = NULL;
@@ -115,7 +116,7 @@ MT_HOT int mt_lin_solve(MtState *st, const double *q, double *x, int *bad)
             st->pre_dlim = 0.5 * d; /* did not converge (x is b again): solve directly */
         } else if (st->pre_maxit > 0) st->pre_dlim *= 1.02;
     }
-    if (mt_bchol_factor_solve(st->chol, MT_PIVOT_REG, bad, x)) return -1;
+    if (mt_bchol_factor_solve(st->chol, st->pivot_reg, bad, x)) return -1;
     st->stats.nfactor++;
     if (mt_bchol_regularised(st->chol)) st->stats.nregularised++;
     if (st->pre) keep_factor(st, q);

@@ -215,6 +215,8 @@ struct MtState {
     double *fwork;         /* scratch: dmax x 12 */
     double *fcache;        /* flexible bodies' S, I(w), M_Ωw(w) of the current evaluation (mt_flex_stage_mass) */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
+    double proj_dep;       /* > 0 during a run: projections leave out rows whose pivot falls below it (mt_dynamics.c) */
+    double pivot_reg;      /* the factor's pivot floor in evaluations: MT_PIVOT_REG, in runs but rk4's MT_PIVOT_REG_STEP */
     int flex_hold;         /* during the initial assembly: the modal coordinates of bodies with `initial rest` do not move */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
@@ -261,8 +263,25 @@ MtState *mt_state_new_unassembled(const MtSystem *s, MtError *err);
  * so that rounding near a singular configuration cannot break the factor.
  * Legitimate pivots can be small (a point mass with a tiny inertia hanging
  * off a hinge gives ratios below 1e-4), so this is a last resort only;
- * dependencies of special configurations are handled by mt_state_redetect. */
+ * dependencies of special configurations are handled by mt_state_redetect.
+ * MT_PIVOT_REG serves assembly, the analyses and rk4; the other integrators
+ * take MT_PIVOT_REG_STEP (MtState.pivot_reg, chosen by mt_lin_configure).
+ * The value sets how a mechanism passes a singular position (the IFToMM
+ * N-four-bar, docs/integrators.md "Singular positions"): the pivot of the
+ * direction that becomes free falls as the square of the distance s to it,
+ * and the multiplier there divides the right-hand side's error off the
+ * constraints (the integrator's, O(tolerance)) by it, so below the floor the
+ * acceleration error grows as 1/s; the floor drops that direction's (small,
+ * O(s)) physical reaction within s² < floor instead. 1e-13 let dp54 grind to
+ * steps of 1e-12 s there (1.6 M evaluations, 4e-4 m off on the 2-bar case);
+ * 1e-9 costs 3e-9 m there and 72 k evaluations; 1e-10 was as good on 2
+ * bars but 24 times worse on 40 (2e-8 m in 10 s) and left adams grinding
+ * (17 times the evaluations of a regular run). rk4 keeps 1e-13: a fixed step
+ * cannot shorten itself around the window, so a stage landing in it is paid
+ * in full (with 1e-9 up to 6.6e-7 m, with 1e-10 8e-8 m at h = 125 µs, with
+ * 1e-13 3e-11 m). */
 #define MT_PIVOT_REG 1e-13
+#define MT_PIVOT_REG_STEP 1e-9
 
 /* Accelerations and multipliers at (t, q, u): fills st->acc and st->lambda.
  * q and u may be st->q/st->u or integrator stage vectors. */
