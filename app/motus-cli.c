@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_project.h"
+#include "cli_study.h"
 #include "motus/check.h"
 #include "motus/flex.h"
 #include "motus/results.h"
@@ -127,6 +128,7 @@ static void usage(FILE *f)
     cli_project_usage(f);
     usage_analyses(f);
     usage_reduce(f);
+    cli_study_usage(f);
 }
 
 /* `motus-cli COMMAND ... --help|-h`: the usage of that command, exit 0; -1 for an unknown command. */
@@ -138,6 +140,7 @@ static int command_usage(const char *cmd, FILE *f)
         if (!strcmp(cmd, "run") || !strcmp(cmd, "export")) cli_project_usage(f); /* they take projects too */
     } else if (!strcmp(cmd, "kinematics") || !strcmp(cmd, "statics") || !strcmp(cmd, "modes")) usage_analyses(f);
     else if (!strcmp(cmd, "reduce")) usage_reduce(f);
+    else if (!strcmp(cmd, "study") || !strcmp(cmd, "study-case")) cli_study_usage(f);
     else if (cli_project_handles(cmd)) cli_project_usage(f);
     else return -1;
     return 0;
@@ -238,6 +241,8 @@ int main(int argc, char **argv)
     int cli_reduce(int argc, char **argv); /* cli_reduce.c: a mesh to a flexible body */
     if (!strcmp(cmd, "reduce")) return cli_reduce(argc, argv);
     if (cli_project_handles(cmd)) return cli_project_main(argc, argv);
+    if (!strcmp(cmd, "study")) return cli_study(argc, argv);
+    if (!strcmp(cmd, "study-case")) return cli_study_case(argc, argv);
     if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "export")) {
         cli_err(_("unknown command '%s'"), cmd);
         usage(stderr);
