@@ -18,6 +18,7 @@
 #include "app_common.h"
 #include "cli_study.h"
 #include "motus/results.h"
+#include "motus/study_run.h"
 
 #define _(s) gettext(s)
 

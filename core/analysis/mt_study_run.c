@@ -13,7 +13,7 @@
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/signal.h"
-#include "motus/study.h"
+#include "motus/study_run.h"
 
 /* One response from its column's samples. */
 static MtStatus column_response(const MtStudyResponse *r, const double *t, int n, const double *x, double *out,

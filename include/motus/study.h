@@ -5,7 +5,7 @@
  * time; min, max, mean, RMS over a time window; the peak of a Welch PSD in a
  * band; an expression of these). The description is kept with the model
  * (`study …` lines of the text format, the project's study tables);
- * running a case and computing its responses is core/analysis/mt_study_run.c. */
+ * running a case and computing its responses is motus/study_run.h. */
 #ifndef MOTUS_STUDY_H
 #define MOTUS_STUDY_H
 
@@ -99,35 +99,5 @@ MtStatus mt_study_apply(const MtStudy *s, MtModel *m, const double *values, MtEr
 const char *mt_study_resp_kind_name(MtRespKind k);
 int mt_study_resp_kind_from_name(const char *s);
 const char *mt_study_design_name(MtDesignKind d);
-
-/* ---- running a case (core/analysis/mt_study_run.c) ---------------------------- */
-
-struct MtState;
-/* Called with every output frame of a case's run (to keep its frames); non-zero stops the run. */
-typedef int (*MtStudyFrameFn)(void *user, struct MtState *st);
-/* Called once the case's system is compiled, before the run (to begin storing it); non-zero fails the case. */
-struct MtSystem;
-typedef int (*MtStudyBeginFn)(void *user, const struct MtSystem *sys, MtError *err);
-
-typedef struct {
-    MtStudyBeginFn begin; /* may be NULL */
-    MtStudyFrameFn frame; /* may be NULL */
-    void *user;
-    const volatile int *cancel; /* may be NULL */
-} MtStudyRunHooks;
-
-/* Runs case c of the model's study (m->study): the model copied, the case's
- * values applied, compiled, assembled and integrated with the model's solver
- * settings; then every response into resp (nresp values; NAN where a
- * response could not be computed). values (nvar, may be NULL) receives the
- * case's values. A failure (invalid model, solver) is returned with the
- * solver's message, naming the case's values. */
-MtStatus mt_study_run_case(const MtModel *m, int c, const MtStudyRunHooks *hooks, double *values, double *resp,
-                           MtError *err);
-/* The responses of a case from its samples: t[n] and, for every response
- * that reads a column (all but expressions), col[r] (n values; NULL for
- * expressions). values are the case's variables (expressions read them). */
-MtStatus mt_study_responses(const MtStudy *s, const double *values, const double *t, int n, double *const *col,
-                            double *resp, MtError *err);
 
 #endif
