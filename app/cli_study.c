@@ -132,7 +132,7 @@ static int collect_one(Runner *R, int c, int status, MtError *err)
     R->seconds_here += r.seconds;
     if (r.failed) {
         R->nfail++;
-        cli_err(_("case %d failed: %s"), c, r.message);
+        cli_err(_("failed: %s"), r.message);
     }
     return 0;
 }
@@ -193,10 +193,12 @@ static int jobs_default(void)
 }
 
 /* The study's cases as CSV: case, status, the variables, the responses, seconds, job, message. */
-static int print_table(MtStore *store, const MtModel *m, const char *out, MtError *err)
+static int print_table(MtStore *store, const MtModel *m, const char *out, const unsigned char *done, int ncase, MtError *err)
 {
-    MtStudyCaseResult *c;
-    int n = mt_store_study_cases(store, m->study, &c, err);
+    MtStudyCaseResult *c = NULL;
+    int any = 0;
+    for (int k = 0; k < ncase; k++) any |= done[k];
+    int n = any ? mt_store_study_cases(store, m->study, &c, err) : 0; /* results of another study or model: none */
     if (n < 0) return cli_fail(err);
     FILE *f = out ? fopen(out, "w") : stdout;
     if (!f) {
@@ -226,8 +228,8 @@ static int print_table(MtStore *store, const MtModel *m, const char *out, MtErro
 }
 
 /* Opens the project, its model and study, and the stored cases: done[c] 1 ok, 2 failed. */
-static int open_study(const char *project, MtStore **store, MtModel **m, long *version, int *ncase, unsigned char **done,
-                      MtError *err)
+static int open_study(const char *project, int write, MtStore **store, MtModel **m, long *version, int *ncase,
+                      unsigned char **done, MtError *err)
 {
     *m = NULL;
     *done = NULL;
@@ -238,10 +240,10 @@ static int open_study(const char *project, MtStore **store, MtModel **m, long *v
                             project), -1;
     if ((*ncase = mt_study_ncases((*m)->study, err)) < 0) return -1;
     int kept;
-    if (mt_store_study_begin(*store, (*m)->study, *version, &kept, err)) return -1;
+    if (mt_store_study_begin(*store, (*m)->study, *version, write, &kept, err)) return -1;
     if (!(*done = calloc((size_t)*ncase, 1))) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", _("out of memory")), -1;
-    MtStudyCaseResult *c;
-    int n = mt_store_study_cases(*store, (*m)->study, &c, err);
+    MtStudyCaseResult *c = NULL;
+    int n = write || kept ? mt_store_study_cases(*store, (*m)->study, &c, err) : 0; /* stale results are none */
     if (n < 0) return -1;
     for (int k = 0; k < n; k++)
         if (c[k].index >= 0 && c[k].index < *ncase) (*done)[c[k].index] = c[k].failed ? 2 : 1;
@@ -325,8 +327,8 @@ int cli_study(int argc, char **argv)
     int ncase = 0, code = 0;
     char dir[4200];
     study_dir(project, dir, sizeof dir);
-    if (open_study(project, &store, &m, &version, &ncase, &done, &err)) code = cli_fail(&err);
-    else if (table) code = print_table(store, m, out, &err);
+    if (open_study(project, !status && !table, &store, &m, &version, &ncase, &done, &err)) code = cli_fail(&err);
+    else if (table) code = print_table(store, m, out, done, ncase, &err);
     else if (slurm) code = cli_slurm(project, store, m, argc, argv);
     else if (status) {
         int ok = 0, bad = 0;

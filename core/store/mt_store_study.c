@@ -67,14 +67,14 @@ MtStatus mt_store_study_load_lines(MtStore *s, MtModel *m, MtError *err)
     return rc;
 }
 
-MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_version, int *kept, MtError *err)
+MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_version, int clear_stale, int *kept, MtError *err)
 {
     *kept = 0;
-    if (mt_store_need_write(s, err)) return err->code;
+    if (clear_stale && mt_store_need_write(s, err)) return err->code;
     char *def = mt_study_text(study);
     if (!def) return mt_error_set(err, MT_ERR_NOMEM, "study", "%s", MT_("out of memory"));
     sqlite3_stmt *st = NULL;
-    MtStatus rc = mt_store_begin(s, err);
+    MtStatus rc = clear_stale ? mt_store_begin(s, err) : MT_OK;
     int same = 0;
     if (!rc && !(rc = prep(s, "SELECT definition = ?1 AND model_version = ?2 FROM study_results WHERE id = 1", &st, err))) {
         sqlite3_bind_text(st, 1, def, -1, SQLITE_STATIC);
@@ -83,7 +83,7 @@ MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_versi
         sqlite3_finalize(st);
         st = NULL;
     }
-    if (!rc && !same) { /* a new study, or one whose results belong to another study or model: they go */
+    if (!rc && !same && clear_stale) { /* a new study, or one whose results belong to another study or model: they go */
         char now[32];
         mt_store_now(now);
         rc = mt_store_exec(s, "DELETE FROM study_responses; DELETE FROM study_values; DELETE FROM study_cases; DELETE FROM study_results", err);
@@ -101,6 +101,7 @@ MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_versi
         sqlite3_finalize(st);
     }
     free(def);
+    if (!clear_stale) return rc;
     if (rc) {
         mt_store_rollback(s);
         return rc;

@@ -89,9 +89,11 @@ typedef struct {
 } MtStudyCaseResult;
 
 /* Before running a study: the stored results are kept when they come from
- * the same study (canonical text) and model version, else cleared; *kept is
- * how many finished cases there are (not to run again). */
-MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_version, int *kept, MtError *err);
+ * the same study (canonical text) and model version, else cleared (with
+ * clear_stale; without, nothing is written and *kept is 0); *kept is how
+ * many finished cases there are (not to run again). */
+MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_version, int clear_stale, int *kept,
+                              MtError *err);
 /* Records a finished case (replacing an earlier record of it), in one transaction. */
 MtStatus mt_store_study_put(MtStore *s, const MtStudy *study, const MtStudyCaseResult *c, MtError *err);
 /* The finished cases in case order: *out malloc'd (free it); the count or -1. */

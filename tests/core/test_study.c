@@ -177,7 +177,7 @@ static void test_cases(void)
     MtModel *back = s ? mt_store_load_model(s, NULL, &err) : NULL;
     CHECK(back && back->study && back->study->nvar == 2 && back->study->nresp == 3, "the study is in the project: %s", err.msg);
     int kept = -1;
-    CHECK(s && mt_store_study_begin(s, m->study, ver, &kept, &err) == MT_OK && kept == 0, "study results begun");
+    CHECK(s && mt_store_study_begin(s, m->study, ver, 1, &kept, &err) == MT_OK && kept == 0, "study results begun");
     MtStudyCaseResult cr = {.index = 4, .failed = 1, .values = {1, 250}, .resp = {NAN, 2, 3}};
     snprintf(cr.message, sizeof cr.message, "solver failed");
     snprintf(cr.job, sizeof cr.job, "local");
@@ -187,8 +187,8 @@ static void test_cases(void)
     CHECK(n == 1 && rows[0].index == 4 && rows[0].failed && isnan(rows[0].resp[0]) && rows[0].resp[2] == 3 &&
               !strcmp(rows[0].message, "solver failed"), "the case reads back (%d)", n);
     free(rows);
-    CHECK(s && mt_store_study_begin(s, m->study, ver, &kept, &err) == MT_OK && kept == 1, "the same study keeps its case");
-    CHECK(s && mt_store_study_begin(s, m->study, ver + 1, &kept, &err) == MT_OK && kept == 0, "another model version clears it");
+    CHECK(s && mt_store_study_begin(s, m->study, ver, 1, &kept, &err) == MT_OK && kept == 1, "the same study keeps its case");
+    CHECK(s && mt_store_study_begin(s, m->study, ver + 1, 1, &kept, &err) == MT_OK && kept == 0, "another model version clears it");
     mt_store_close(s);
     mt_model_free(back);
     mt_model_free(m);
