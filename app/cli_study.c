@@ -329,7 +329,7 @@ int cli_study(int argc, char **argv)
     study_dir(project, dir, sizeof dir);
     if (open_study(project, !status && !table, &store, &m, &version, &ncase, &done, &err)) code = cli_fail(&err);
     else if (table) code = print_table(store, m, out, done, ncase, &err);
-    else if (slurm) code = cli_slurm(project, store, m, argc, argv);
+    else if (slurm) code = cli_slurm(project, store, m, version, done, ncase, argc, argv);
     else if (status) {
         int ok = 0, bad = 0;
         for (int c = 0; c < ncase; c++) ok += done[c] == 1, bad += done[c] == 2;

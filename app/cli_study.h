@@ -26,7 +26,8 @@ int cli_study_case(int argc, char **argv);
 /* `motus-cli study PROJECT …`. */
 int cli_study(int argc, char **argv);
 /* Its Slurm half: --slurm (write and submit the batch script), --collect. */
-int cli_slurm(const char *project, MtStore *store, const MtModel *m, int argc, char **argv);
+int cli_slurm(const char *project, MtStore *store, const MtModel *m, long version, unsigned char *done, int ncase,
+              int argc, char **argv);
 /* Collects the result files present for unfinished cases into the project;
  * the count, or -1. done[c] is set for each. */
 int study_collect_files(MtStore *store, const MtModel *m, const char *dir, unsigned long long key, unsigned char *done,

@@ -8,7 +8,7 @@ PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
     libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
-    libarpack2-dev
+    libarpack2-dev libfftw3-dev
     libsqlite3-dev sqlite3 gettext
     # malformed-input corpus (tests/corpus) and libFuzzer targets (tests/fuzz)
     python3 clang-14 libclang-rt-14-dev
