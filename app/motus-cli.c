@@ -20,6 +20,7 @@
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/model.h"
+#include "motus/study.h"
 
 #define MOTUS_VERSION "0.1.0"
 
@@ -178,6 +179,28 @@ static int check_plots(const MtSystem *s, MtError *err)
     return bad;
 }
 
+/* Every column a study response reads is one the run writes; -1 and err naming the first response that reads another. */
+static int check_study(const MtSystem *s, MtError *err)
+{
+    const MtModel *m = mt_system_model(s);
+    if (!m->study) return 0;
+    MtCsv *c = mt_csv_new(s, NULL, err);
+    if (!c) return -1;
+    int bad = 0;
+    for (int r = 0; r < m->study->nresp && !bad; r++) {
+        const MtStudyResponse *rs = &m->study->resp[r];
+        if (rs->kind == MT_RESP_EXPR) continue;
+        int found = 0;
+        for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), rs->column);
+        if (!found) {
+            mt_error_set(err, MT_ERR_MODEL, rs->name, _("study response '%s': the run writes no column '%s'"), rs->name, rs->column);
+            bad = -1;
+        }
+    }
+    mt_csv_free(c);
+    return bad;
+}
+
 /* The model check (motus/check.h): the counts, then every finding. */
 static int print_diagnostics(const MtSystem *s, FILE *f, MtError *err)
 {
@@ -284,7 +307,7 @@ int main(int argc, char **argv)
     mt_model_free(m);
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
-        int bad = print_diagnostics(s, stdout, &err) || check_plots(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
+        int bad = print_diagnostics(s, stdout, &err) || check_plots(s, &err) || check_study(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
         mt_system_free(s);
         if (bad) return fail(&err);
         fputs(_("check: OK\n"), stdout);
