@@ -220,7 +220,8 @@ static int collect(const char *project, const char *dir, MtStore *store, const M
         char job[96];
         case_job(dir, c, job, sizeof job);
         if (queued[c]) inq++, printf(_("queued: case %d (job %s)\n"), c, job);
-        else missing++, printf(_("missing: case %d (%s%s)\n"), c, job[0] ? _("job ") : _("never submitted"), job);
+        else if (job[0]) missing++, printf(_("missing: case %d (job %s)\n"), c, job);
+        else missing++, printf(_("missing: case %d (never submitted)\n"), c);
     }
     free(queued);
     printf(_("study: %d collected now; %d cases, %d ok, %d failed, %d queued, %d missing\n"), got, ncase, ok, bad, inq, missing);
