@@ -24,6 +24,7 @@
 typedef struct {
     const char *partition, *time, *account;
     int max_parallel, dry_run, collect, keep;
+    char exe[PATH_MAX]; /* this program, which the tasks run */
 } SlurmOpts;
 
 /* Runs argv, its standard output into out (n bytes, cut); the exit status, or -1 when it cannot run. */
@@ -124,9 +125,8 @@ static void absolute(const char *path, char *buf, size_t n)
 
 static void write_script(FILE *f, const char *project, const char *dir, int n, int ntask, int ncase, const SlurmOpts *o)
 {
-    char exe[PATH_MAX], proj[PATH_MAX], d[PATH_MAX + 16];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[len > 0 ? len : 0] = 0;
+    char proj[PATH_MAX], d[PATH_MAX + 16];
+    const char *exe = o->exe;
     absolute(project, proj, sizeof proj);
     snprintf(d, sizeof d, "%s.study", proj); /* study_dir of the absolute path: it may not exist yet (--dry-run) */
     (void)dir;
@@ -233,6 +233,7 @@ int cli_slurm(const char *project, MtStore *store, const MtModel *m, long versio
               int argc, char **argv)
 {
     SlurmOpts o = {0};
+    study_self_exe(argv[0], o.exe, sizeof o.exe);
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--partition") && v) o.partition = v, i++;

@@ -71,6 +71,7 @@ static void on_signal(int sig) { g_stop = sig; }
 
 typedef struct {
     const char *project, *dir;
+    char exe[PATH_MAX];
     MtStore *store;
     const MtModel *m;
     unsigned long long key;
@@ -99,7 +100,7 @@ static pid_t start_worker(Runner *R, int c)
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         if (!freopen(logp, "w", stdout) || dup2(fileno(stdout), 2) < 0) _exit(126);
-        execv("/proc/self/exe", argv);
+        execv(R->exe, argv);
         _exit(127);
     }
     return p;
@@ -340,6 +341,7 @@ int cli_study(int argc, char **argv)
     } else {
         Runner R = {.project = project, .dir = dir, .store = store, .m = m, .key = study_key(m->study, version),
                     .ncase = ncase, .jobs = jobs ? jobs : jobs_default(), .keep = keep, .quiet = quiet, .done = done};
+        study_self_exe(argv[0], R.exe, sizeof R.exe);
         code = run_local(&R, retry, &err);
         if (code < 0) code = cli_fail(&err);
     }

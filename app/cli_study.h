@@ -21,6 +21,10 @@ void study_case_path(const char *dir, int c, const char *ext, char *buf, size_t 
 /* Reads a case's result file: 1 when it is there with the key, 0 when absent
  * or stale or unreadable. */
 int study_read_result(const char *path, const MtStudy *s, unsigned long long key, MtStudyCaseResult *r);
+/* This program's absolute path, for workers and batch scripts: argv[0] when it
+ * names a file (so a program run under a tool such as valgrind starts itself,
+ * not the tool), else /proc/self/exe. */
+void study_self_exe(const char *argv0, char *buf, size_t n);
 /* `motus-cli study-case PROJECT --case I --dir DIR [--keep-frames]`: one case into its result file. */
 int cli_study_case(int argc, char **argv);
 /* `motus-cli study PROJECT …`. */

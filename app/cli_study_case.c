@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libintl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,18 @@ void study_dir(const char *project, char *buf, size_t n) { snprintf(buf, n, "%s.
 void study_case_path(const char *dir, int c, const char *ext, char *buf, size_t n)
 {
     snprintf(buf, n, "%s/case-%06d.%s", dir, c, ext);
+}
+
+void study_self_exe(const char *argv0, char *buf, size_t n)
+{
+    char tmp[PATH_MAX];
+    if (argv0 && strchr(argv0, '/') && realpath(argv0, tmp)) {
+        snprintf(buf, n, "%s", tmp);
+        return;
+    }
+    ssize_t len = readlink("/proc/self/exe", tmp, sizeof tmp - 1);
+    tmp[len > 0 ? len : 0] = 0;
+    snprintf(buf, n, "%s", tmp);
 }
 
 unsigned long long study_key(const MtStudy *s, long model_version)
