@@ -234,6 +234,12 @@ static int open_study(const char *project, int write, MtStore **store, MtModel *
 {
     *m = NULL;
     *done = NULL;
+    struct stat sb;
+    if (stat(project, &sb) == 0 && S_ISREG(sb.st_mode) && !mt_store_is_sqlite_file(project)) {
+        cli_err(_("'%s' is not a project file (a .motus SQLite file); import a text model with 'motus-cli import MODEL.motus.txt PROJECT.motus'"),
+                project);
+        return -2;
+    }
     if (!(*store = mt_store_open(project, 0, err))) return -1;
     if (!(*m = mt_store_load_model(*store, version, err))) return -1;
     if (!(*m)->study)
@@ -328,7 +334,9 @@ int cli_study(int argc, char **argv)
     int ncase = 0, code = 0;
     char dir[4200];
     study_dir(project, dir, sizeof dir);
-    if (open_study(project, !status && !table, &store, &m, &version, &ncase, &done, &err)) code = cli_fail(&err);
+    int orc = open_study(project, !status && !table, &store, &m, &version, &ncase, &done, &err);
+    if (orc == -2) code = 2; /* said already */
+    else if (orc) code = cli_fail(&err);
     else if (table) code = print_table(store, m, out, done, ncase, &err);
     else if (slurm) code = cli_slurm(project, store, m, version, done, ncase, argc, argv);
     else if (status) {

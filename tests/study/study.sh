@@ -22,9 +22,16 @@ fail() { echo "FAIL: $*"; exit 1; }
 case $mode in
 grid)
     "$cli" import "$src/spring-mass.motus.txt" p.motus > /dev/null
-    "$cli" study p.motus --jobs 2 --quiet
+    "$cli" study p.motus --jobs 2 --quiet --keep-frames
     "$cli" study p.motus --table --out cases.csv
     cat cases.csv
+    # the frames kept of case 4: its own project, whose x at 0.7 s is the response
+    "$cli" export-csv p.motus.study/case-000004.motus --columns time,mass.x --out frames4.csv
+    x=$(awk -F, '$1 > 0.69999999 && $1 < 0.70000001 { print $2 }' frames4.csv)
+    r=$(awk -F, '$1 == 4 { print $5 }' cases.csv)
+    echo "case 4: x(0.7) from its kept frames $x, its response $r"
+    [ -n "$x" ] && awk -v a="$x" -v b="$r" 'BEGIN { d = a - b; exit !(d < 1e-12 && d > -1e-12) }' ||
+        fail "the kept frames and the response differ by more than 1e-12"
     awk -F, 'NR == 1 { next }
         { n++; want = 1 + 0.1 * cos(sqrt($4 / $3) * 0.7); d = $5 - want; if (d < 0) d = -d
           if (d > worst) worst = d
