@@ -59,6 +59,25 @@ double mt_signal_rms(const double *t, const double *x, int n, double t0, double 
     return len > 0 ? sqrt(s / len) : NAN;
 }
 
+double mt_signal_settling(const double *t, const double *x, int n, double t0, double t1, double tol)
+{
+    if (n < 2) return NAN;
+    if (t0 < t[0]) t0 = t[0];
+    if (t1 > t[n - 1]) t1 = t[n - 1];
+    if (!(t1 > t0)) return NAN;
+    double xf = mt_signal_at(t, x, n, t1), ts = t0;
+    double ta = t0, da = fabs(mt_signal_at(t, x, n, t0) - xf);
+    for (int i = 0; i < n && ta < t1; i++) { /* segments [ta, tb] of the piecewise linear signal in the window */
+        if (t[i] <= ta) continue;
+        double tb = t[i] < t1 ? t[i] : t1, db = fabs((t[i] < t1 ? x[i] : mt_signal_at(t, x, n, t1)) - xf);
+        if (db > tol) ts = tb;
+        else if (da > tol) ts = ta + (tb - ta) * (da - tol) / (da - db); /* it enters the band inside the segment */
+        ta = tb;
+        da = db;
+    }
+    return ts - t0;
+}
+
 void mt_psd_free(MtPsd *p)
 {
     if (!p) return;

@@ -46,7 +46,15 @@ static MtStatus column_response(const MtStudyResponse *r, const double *t, int n
     case MT_RESP_PSD_PEAK:
     case MT_RESP_PSD_FREQ: {
         MtPsd p;
-        if (mt_signal_psd(t, x, n, t0, t1, NULL, r->name, &p, err)) return err->code;
+        MtWelchSpec spec = {MT_WINDOW_HANN, 0, 0.5};
+        if (r->resolution > 0 && n > 1) { /* segments of 1/resolution seconds at the frames' mean step */
+            double tb = fmax(t0, t[0]), te = fmin(t1, t[n - 1]);
+            int in = 0;
+            for (int i = 0; i < n; i++) in += t[i] >= t0 && t[i] <= t1;
+            if (in > 1 && te > tb) spec.segment = (int)lround((in - 1) / (te - tb) / r->resolution);
+            if (spec.segment < 4) spec.segment = 4;
+        }
+        if (mt_signal_psd(t, x, n, t0, t1, &spec, r->name, &p, err)) return err->code;
         double v, f;
         int rc = mt_psd_peak(&p, r->f0, r->f1, 0, &v, &f);
         mt_psd_free(&p);
@@ -54,6 +62,10 @@ static MtStatus column_response(const MtStudyResponse *r, const double *t, int n
         *out = r->kind == MT_RESP_PSD_PEAK ? v : f;
         return MT_OK;
     }
+    case MT_RESP_SETTLE:
+        *out = mt_signal_settling(t, x, n, t0, t1, r->tol);
+        if (isnan(*out)) return mt_error_set(err, MT_ERR_MODEL, r->name, MT_("study response '%s': no frame in its time window"), r->name);
+        return MT_OK;
     case MT_RESP_EXPR: break;
     }
     return MT_OK;

@@ -14,15 +14,16 @@
 #include "motus/study.h"
 #include "motus/units.h"
 
-static const char *const resp_kinds[] = {"value", "min", "max", "mean", "rms", "psd_peak", "psd_freq", "expr"};
+#define NKIND 9
+static const char *const resp_kinds[NKIND] = {"value", "min", "max", "mean", "rms", "psd_peak", "psd_freq", "expr", "settle"};
 static const char *const designs[] = {"grid", "lhs", "table", "oat"};
 
-const char *mt_study_resp_kind_name(MtRespKind k) { return (unsigned)k < 8 ? resp_kinds[k] : "?"; }
+const char *mt_study_resp_kind_name(MtRespKind k) { return (unsigned)k < NKIND ? resp_kinds[k] : "?"; }
 const char *mt_study_design_name(MtDesignKind d) { return (unsigned)d < 4 ? designs[d] : "?"; }
 
 int mt_study_resp_kind_from_name(const char *s)
 {
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < NKIND; i++)
         if (!strcmp(s, resp_kinds[i])) return i;
     return -1;
 }
@@ -165,22 +166,27 @@ static MtStatus read_case(MtStudy *s, int n, char *const *t, MtError *err)
     return MT_OK;
 }
 
-/* The options of a response after its column: at T, from T0, to T1, band F0 F1. */
+/* The options of a response after its column: at T, from T0, to T1, band F0 F1, resolution DF, tol E. */
 static MtStatus read_resp_options(MtStudyResponse *r, int i, int n, char *const *t, const char *use, MtError *err)
 {
-    int has_at = 0, has_band = 0;
+    int has_at = 0, has_band = 0, has_res = 0, has_tol = 0;
+    int psd = r->kind == MT_RESP_PSD_PEAK || r->kind == MT_RESP_PSD_FREQ;
     for (; i < n; i++) {
         double *dst = NULL, *dst2 = NULL;
         if (!strcmp(t[i], "at")) dst = &r->at, has_at = 1;
         else if (!strcmp(t[i], "from")) dst = &r->from;
         else if (!strcmp(t[i], "to")) dst = &r->to;
         else if (!strcmp(t[i], "band")) dst = &r->f0, dst2 = &r->f1, has_band = 1;
+        else if (!strcmp(t[i], "resolution") && psd) dst = &r->resolution, has_res = 1;
+        else if (!strcmp(t[i], "tol") && r->kind == MT_RESP_SETTLE) dst = &r->tol, has_tol = 1;
         else return usage(err, r->name, use);
         if (i + 1 >= n || !number(t[++i], dst)) return usage(err, r->name, use);
         if (dst2 && (i + 1 >= n || !number(t[++i], dst2))) return usage(err, r->name, use);
     }
     if ((r->kind == MT_RESP_VALUE) != has_at) return usage(err, r->name, use);
-    if ((r->kind == MT_RESP_PSD_PEAK || r->kind == MT_RESP_PSD_FREQ) != has_band) return usage(err, r->name, use);
+    if (psd != has_band || (r->kind == MT_RESP_SETTLE) != has_tol) return usage(err, r->name, use);
+    if ((has_res && !(r->resolution > 0)) || (has_tol && !(r->tol > 0)))
+        return mt_error_set(err, MT_ERR_SYNTAX, r->name, MT_("study response '%s': the resolution and the tolerance must be positive"), r->name);
     if (!(r->to > r->from)) return mt_error_set(err, MT_ERR_SYNTAX, r->name, MT_("study response '%s': the time window is empty"), r->name);
     if (has_band && !(r->f1 > r->f0 && r->f0 >= 0)) return mt_error_set(err, MT_ERR_SYNTAX, r->name, MT_("study response '%s': the band is empty"), r->name);
     return MT_OK;
@@ -189,7 +195,7 @@ static MtStatus read_resp_options(MtStudyResponse *r, int i, int n, char *const 
 /* study response NAME KIND COLUMN [options] | NAME expr {EXPRESSION} */
 static MtStatus read_response(MtStudy *s, int n, char *const *t, MtError *err)
 {
-    const char *use = MT_("study response: write 'study response NAME value COLUMN at T', 'NAME min|max|mean|rms COLUMN [from T0] [to T1]', 'NAME psd_peak|psd_freq COLUMN band F0 F1 [from T0] [to T1]' or 'NAME expr {EXPRESSION}'");
+    const char *use = MT_("study response: write 'study response NAME value COLUMN at T', 'NAME min|max|mean|rms COLUMN [from T0] [to T1]', 'NAME psd_peak|psd_freq COLUMN band F0 F1 [resolution DF] [from T0] [to T1]', 'NAME settle COLUMN tol E [from T0] [to T1]' or 'NAME expr {EXPRESSION}'");
     if (n < 5) return usage(err, n > 2 ? t[2] : "study", use);
     const char *name = t[2];
     if (strlen(name) >= MT_NAME_MAX || !mt_plot_name_ok(name))
@@ -270,6 +276,8 @@ void mt_study_write(const MtStudy *s, FILE *f)
         fprintf(f, " %s", r->column);
         if (r->kind == MT_RESP_VALUE) fprintf(f, " at"), num_out(f, r->at);
         if (r->kind == MT_RESP_PSD_PEAK || r->kind == MT_RESP_PSD_FREQ) fprintf(f, " band"), num_out(f, r->f0), num_out(f, r->f1);
+        if (r->resolution > 0) fprintf(f, " resolution"), num_out(f, r->resolution);
+        if (r->kind == MT_RESP_SETTLE) fprintf(f, " tol"), num_out(f, r->tol);
         if (r->kind != MT_RESP_VALUE) {
             if (r->from != 0) fprintf(f, " from"), num_out(f, r->from);
             if (isfinite(r->to)) fprintf(f, " to"), num_out(f, r->to);

@@ -17,6 +17,11 @@ double mt_signal_rms(const double *t, const double *x, int n, double t0, double 
 /* Linear interpolation of x at time tq (the end values outside [t_0, t_n-1]). */
 double mt_signal_at(const double *t, const double *x, int n, double tq);
 
+/* Settling time: the time from t0 after which x stays within tol of its
+ * value at t1 (the last crossing of the band, interpolated linearly between
+ * frames); 0 when it never leaves the band, NAN when the window holds no interval. */
+double mt_signal_settling(const double *t, const double *x, int n, double t0, double t1, double tol);
+
 typedef enum { MT_WINDOW_HANN, MT_WINDOW_RECT } MtWindowKind;
 
 /* Welch's method: the signal over [t0, t1] (resampled linearly at its mean

@@ -43,7 +43,8 @@ typedef enum {
     MT_RESP_RMS,      /* root of the time average of the square over [from, to] */
     MT_RESP_PSD_PEAK, /* largest Welch PSD value in [f0, f1], unit²/Hz */
     MT_RESP_PSD_FREQ, /* the frequency of that largest value, Hz */
-    MT_RESP_EXPR      /* an expression of the responses before it and the variables */
+    MT_RESP_EXPR,     /* an expression of the responses before it and the variables */
+    MT_RESP_SETTLE    /* settling time: from `from` until the column stays within tol of its value at `to` */
 } MtRespKind;
 
 typedef struct {
@@ -53,6 +54,8 @@ typedef struct {
     double at;                 /* MT_RESP_VALUE */
     double from, to;           /* time window; to = INFINITY: to the end */
     double f0, f1;             /* PSD band, Hz */
+    double resolution;         /* PSD: frequency resolution asked for, Hz (0: Welch's default of 8 segments) */
+    double tol;                /* MT_RESP_SETTLE: the band about the final value, the column's unit */
     char expr[MT_EXPR_MAX];    /* MT_RESP_EXPR */
 } MtStudyResponse;
 

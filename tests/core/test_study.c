@@ -140,6 +140,46 @@ static void test_signal(void)
     for (int k = 0; k < p.n; k++) total += p.psd[k] * p.df;
     CHECK_REL(total, ms, 1e-12, "Parseval: one rectangular segment's PSD sums to the mean square");
     mt_psd_free(&p);
+    /* settling of x = 1 + exp(-t/tau) into a band tol about x(T): t_s = -tau ln(tol + exp(-T/tau)) */
+    double tau = 0.3, tol = 0.02, T = 4;
+    for (int i = 0; i <= N; i++) x[i] = 1 + exp(-t[i] / tau);
+    double want = -tau * log(tol + exp(-T / tau));
+    CHECK_ABS(mt_signal_settling(t, x, N + 1, 0, T, tol), want, 1e-6, "settling time of a decay (frames 1 ms apart, linear between)");
+    CHECK_ABS(mt_signal_settling(t, x, N + 1, 1, T, tol), want - 1, 1e-6, "settling time counted from the window's start");
+    CHECK_ABS(mt_signal_settling(t, x, N + 1, 0, T, 10), 0, 0, "a signal that never leaves the band settles at once");
+}
+
+static void test_responses(void)
+{
+    /* responses from samples: a sine of 5 Hz, frames every 1 ms for 4 s */
+    MtError err = {0};
+    MtStudy *s = mt_study_new();
+    const char *text = "study variable a levels 2\n"
+                       "study response f8 psd_freq x band 1 50\n"
+                       "study response f psd_freq x band 1 50 resolution 0.25\n"
+                       "study response ts settle y tol 0.02\n"
+                       "study response r rms x from 1 to 3\n"
+                       "study response q expr {r * sqrt(2) / a}\n";
+    CHECK(mt_study_read_text(s, text, &err) == MT_OK, "responses read: %s", err.msg);
+    char *back = mt_study_text(s);
+    CHECK(back && strstr(back, "resolution 0.25") && strstr(back, "settle y tol 0.02"), "resolution and tol written back:\n%s", back);
+    free(back);
+    enum { N = 4000 };
+    static double t[N + 1], x[N + 1], y[N + 1], z[N + 1];
+    for (int i = 0; i <= N; i++) {
+        t[i] = i * 1e-3;
+        x[i] = 2 * sin(2 * M_PI * 5.125 * t[i]);
+        z[i] = 2 * sin(2 * M_PI * 5 * t[i]); /* whole periods in 1 … 3 s */
+        y[i] = 1 + exp(-t[i] / 0.3);
+    }
+    double *col[] = {x, x, y, z, NULL}, resp[5], a = 2;
+    CHECK(mt_study_responses(s, &a, t, N + 1, col, resp, &err) == MT_OK, "responses computed: %s", err.msg);
+    printf("psd_freq: %.6g Hz (8 segments), %.6g Hz (resolution 0.25 Hz)\n", resp[0], resp[1]);
+    CHECK_ABS(resp[1], 5.125, 0.25, "psd_freq with resolution 0.25 Hz: within one bin of 5.125 Hz");
+    CHECK(fabs(resp[1] - 5.125) < fabs(resp[0] - 5.125) || fabs(resp[0] - 5.125) < 0.25, "a finer resolution is not worse");
+    CHECK_ABS(resp[2], -0.3 * log(0.02 + exp(-4 / 0.3)), 1e-6, "settle: the closed form");
+    CHECK_ABS(resp[4], 1, 1e-9, "an expression of a response and a variable: rms * sqrt(2) / a = 1");
+    mt_study_free(s);
 }
 
 static const char grid_study[] = "study design grid\n"
@@ -205,6 +245,7 @@ int main(void)
     test_round_trip();
     test_designs();
     test_signal();
+    test_responses();
     test_cases();
     return mt_test_done();
 }
