@@ -169,6 +169,19 @@ static MtStatus run_system(MtSystem *sys, Gather *g, const MtStudyRunHooks *hook
     return rc;
 }
 
+/* A flexible body whose settings are bound to parameters is reduced again for
+ * the case (a variable may change its section or material). */
+static MtStatus refresh_flex(MtModel *m, MtError *err)
+{
+    int any = 0;
+    for (int i = 0; i < m->nbinding; i++)
+        if (m->binding[i].kind == MT_ENT_FLEX) {
+            mt_model_flex_invalidate(m, mt_model_body_flex(m, m->binding[i].index));
+            any = 1;
+        }
+    return any ? mt_model_reduce_flex(m, m->basedir[0] ? m->basedir : NULL, err) : MT_OK;
+}
+
 MtStatus mt_study_run_case(const MtModel *m, int c, const MtStudyRunHooks *hooks, double *values, double *resp,
                            MtError *err)
 {
@@ -183,6 +196,7 @@ MtStatus mt_study_run_case(const MtModel *m, int c, const MtStudyRunHooks *hooks
     Gather g = {.s = mc->study, .hooks = hooks};
     MtSystem *sys = NULL;
     MtStatus rc = mt_study_apply(mc->study, mc, v, err);
+    if (!rc) rc = refresh_flex(mc, err);
     if (!rc) rc = mt_model_validate(mc, err);
     if (!rc && !(sys = mt_system_compile(mc, err))) rc = err->code;
     if (!rc) rc = mt_system_assemble(sys, err);
