@@ -24,6 +24,7 @@
 typedef struct {
     const char *partition, *time, *account;
     int max_parallel, dry_run, collect, keep;
+    int per_task; /* cases one array task runs in turn (short cases: fewer tasks, less of Slurm's start-up per case) */
     char exe[PATH_MAX]; /* this program, which the tasks run */
 } SlurmOpts;
 
@@ -55,13 +56,16 @@ static int capture(char *const argv[], char *out, size_t n)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The cases of submission N: DIR/submit-N.cases, one case number a line; *job its job id ("" before submission). */
-static int read_submission(const char *dir, int n, int **cases, char *job, size_t jn)
+/* The cases of submission N: DIR/submit-N.cases, a header line "# cases-per-task C" and one case
+ * number a line; *per the cases per task, *job its job id ("" before submission). */
+static int read_submission(const char *dir, int n, int **cases, int *per, char *job, size_t jn)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/submit-%d.cases", dir, n);
     FILE *f = fopen(path, "r");
     if (!f) return -1;
+    *per = 1;
+    if (fscanf(f, " # cases-per-task %d", per) != 1 || *per < 1) *per = 1;
     int cap = 64, k = 0, c;
     *cases = malloc(sizeof(int) * (size_t)cap);
     while (*cases && fscanf(f, "%d", &c) == 1) {
@@ -86,17 +90,18 @@ static int read_submission(const char *dir, int n, int **cases, char *job, size_
 static void mark_queued(const char *dir, unsigned char *queued, int ncase)
 {
     for (int n = 1;; n++) {
-        int *cases = NULL;
+        int *cases = NULL, per;
         char job[64];
-        int k = read_submission(dir, n, &cases, job, sizeof job);
+        int k = read_submission(dir, n, &cases, &per, job, sizeof job);
         if (k < 0) break;
         if (job[0]) {
             char out[1 << 16];
             char *argv[] = {"squeue", "-h", "-r", "-j", job, "-o", "%K", NULL};
             if (capture(argv, out, sizeof out) == 0)
                 for (char *s = strtok(out, "\n"); s; s = strtok(NULL, "\n")) {
-                    int t = atoi(s);
-                    if (t >= 0 && t < k && cases[t] >= 0 && cases[t] < ncase) queued[cases[t]] = 1;
+                    int t = atoi(s); /* array task t runs lines t·per … t·per + per − 1 */
+                    for (int l = t * per; t >= 0 && l < (t + 1) * per && l < k; l++)
+                        if (cases[l] >= 0 && cases[l] < ncase) queued[cases[l]] = 1;
                 }
         }
         free(cases);
@@ -108,12 +113,12 @@ static void case_job(const char *dir, int c, char *buf, size_t n)
 {
     buf[0] = 0;
     for (int s = 1;; s++) {
-        int *cases = NULL;
+        int *cases = NULL, per;
         char job[64];
-        int k = read_submission(dir, s, &cases, job, sizeof job);
+        int k = read_submission(dir, s, &cases, &per, job, sizeof job);
         if (k < 0) break;
-        for (int t = 0; t < k; t++)
-            if (cases[t] == c) snprintf(buf, n, "%s_%d", job[0] ? job : "?", t);
+        for (int l = 0; l < k; l++)
+            if (cases[l] == c) snprintf(buf, n, "%s_%d", job[0] ? job : "?", l / per);
         free(cases);
     }
 }
@@ -131,21 +136,24 @@ static void write_script(FILE *f, const char *project, const char *dir, int n, i
     snprintf(d, sizeof d, "%s.study", proj); /* study_dir of the absolute path: it may not exist yet (--dry-run) */
     (void)dir;
     fprintf(f, "#!/bin/bash\n");
-    fprintf(f, "# Motus study of %s: %d of its %d cases, one array task each.\n", proj, ntask, ncase);
-    fprintf(f, "# Task i runs the case on line i + 1 of submit-%d.cases into its own result file\n", n);
+    int per = o->per_task, narray = (ntask + per - 1) / per;
+    fprintf(f, "# Motus study of %s: %d of its %d cases, %d a task.\n", proj, ntask, ncase, per);
+    fprintf(f, "# Task i runs the cases on lines %d i + 2 … %d i + %d of submit-%d.cases, each into its own result file\n", per, per,
+            per + 1, n);
     fprintf(f, "# (case-NNNNNN.result); 'motus-cli study %s --collect' gathers them into the project.\n", proj);
     fprintf(f, "# Edit the #SBATCH lines for your site (partition, account, time, memory), then: sbatch %s/submit-%d.sbatch\n", d, n);
     fprintf(f, "#SBATCH --job-name=motus-study\n");
-    if (o->max_parallel > 0) fprintf(f, "#SBATCH --array=0-%d%%%d\n", ntask - 1, o->max_parallel);
-    else fprintf(f, "#SBATCH --array=0-%d\n", ntask - 1);
+    if (o->max_parallel > 0) fprintf(f, "#SBATCH --array=0-%d%%%d\n", narray - 1, o->max_parallel);
+    else fprintf(f, "#SBATCH --array=0-%d\n", narray - 1);
     fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
     if (o->partition) fprintf(f, "#SBATCH --partition=%s\n", o->partition);
     if (o->time) fprintf(f, "#SBATCH --time=%s\n", o->time);
     if (o->account) fprintf(f, "#SBATCH --account=%s\n", o->account);
     fprintf(f, "#SBATCH --chdir=%s\n#SBATCH --output=%s/slurm-%%A_%%a.out\n", d, d);
-    fprintf(f, "set -eu\n");
-    fprintf(f, "case=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" '%s/submit-%d.cases')\n", d, n);
-    fprintf(f, "exec '%s' study-case '%s' --case \"$case\" --dir '%s'%s\n", exe, proj, d, o->keep ? " --keep-frames" : "");
+    fprintf(f, "set -u\nstatus=0\nfirst=$((SLURM_ARRAY_TASK_ID * %d + 2))\n", per);
+    fprintf(f, "for case in $(sed -n \"${first},$((first + %d))p\" '%s/submit-%d.cases'); do\n", per - 1, d, n);
+    fprintf(f, "    '%s' study-case '%s' --case \"$case\" --dir '%s'%s || status=1\n", exe, proj, d, o->keep ? " --keep-frames" : "");
+    fprintf(f, "done\nexit $status\n");
 }
 
 static int submit(const char *project, const char *dir, const MtModel *m, unsigned char *done, int ncase, const SlurmOpts *o)
@@ -173,6 +181,7 @@ static int submit(const char *project, const char *dir, const MtModel *m, unsign
         snprintf(jp, sizeof jp, "%s/submit-%d.job", dir, n);
         FILE *fs = fopen(sp, "w"), *fc = fopen(cp, "w");
         if (fs) write_script(fs, project, dir, n, ntodo, ncase, o);
+        if (fc) fprintf(fc, "# cases-per-task %d\n", o->per_task);
         for (int i = 0; fc && i < ntodo; i++) fprintf(fc, "%d\n", todo[i]);
         if (!fs || !fc || fclose(fs) | fclose(fc)) {
             cli_err(_("cannot write '%s': %s"), sp, strerror(errno));
@@ -190,7 +199,7 @@ static int submit(const char *project, const char *dir, const MtModel *m, unsign
                 rc = 1;
             } else
                 printf(_("study: %d cases submitted as Slurm job %s (array 0-%d); script %s; gather them with 'motus-cli study %s --collect'\n"),
-                       ntodo, out, ntodo - 1, sp, project);
+                       ntodo, out, (ntodo + o->per_task - 1) / o->per_task - 1, sp, project);
         }
     }
     (void)m;
@@ -232,7 +241,7 @@ static int collect(const char *project, const char *dir, MtStore *store, const M
 int cli_slurm(const char *project, MtStore *store, const MtModel *m, long version, unsigned char *done, int ncase,
               int argc, char **argv)
 {
-    SlurmOpts o = {0};
+    SlurmOpts o = {.per_task = 1};
     study_self_exe(argv[0], o.exe, sizeof o.exe);
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -243,6 +252,12 @@ int cli_slurm(const char *project, MtStore *store, const MtModel *m, long versio
             o.max_parallel = atoi(v), i++;
             if (o.max_parallel < 1) {
                 cli_err(_("--max-parallel expects a number of tasks, got '%s'"), v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--cases-per-task") && v) {
+            o.per_task = atoi(v), i++;
+            if (o.per_task < 1) {
+                cli_err(_("--cases-per-task expects a number of cases, got '%s'"), v);
                 return 2;
             }
         } else if (!strcmp(a, "--dry-run")) o.dry_run = 1;

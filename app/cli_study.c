@@ -32,8 +32,8 @@ void cli_study_usage(FILE *f)
             "  study PROJECT.motus --status | --table [--out FILE.csv]\n"
             "                 how many cases are done and failed; every finished case with its values and responses\n"
             "  study PROJECT.motus --slurm [--partition P] [--time T] [--account A] [--max-parallel K]\n"
-            "                 [--keep-frames] [--dry-run]\n"
-            "                 submit the unfinished cases as one Slurm job array (--dry-run: print the script)\n"
+            "                 [--cases-per-task C] [--keep-frames] [--dry-run]\n"
+            "                 submit the unfinished cases as one Slurm job array, C cases a task (--dry-run: print the script)\n"
             "  study PROJECT.motus --collect\n"
             "                 gather the cases the cluster finished; list the missing and failed ones\n"),
           f);
@@ -315,7 +315,7 @@ int cli_study(int argc, char **argv)
         else if (!strcmp(o, "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(o, "--slurm") || !strcmp(o, "--collect")) slurm = 1;
         else if (!strcmp(o, "--partition") || !strcmp(o, "--time") || !strcmp(o, "--account") || !strcmp(o, "--max-parallel") ||
-                 !strcmp(o, "--dry-run"))
+                 !strcmp(o, "--cases-per-task") || !strcmp(o, "--dry-run"))
             i += strcmp(o, "--dry-run") != 0; /* Slurm's, read by cli_slurm */
         else {
             cli_err(_("unknown option '%s'"), o);
