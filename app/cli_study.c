@@ -149,11 +149,24 @@ static void progress(const Runner *R)
     else fprintf(stderr, _("study: %d of %d cases done, %d failed, %d running\n"), R->ndone, R->ncase, R->nfail, R->nrun);
 }
 
-/* Starts workers on idle slots while cases remain; waits for one to end. */
+/* Ends the workers of an interrupted study (their cases are not finished: they run again next time). */
+static void stop_workers(Runner *R)
+{
+    int status;
+    for (int j = 0; j < R->jobs; j++)
+        if (R->pid[j]) kill(R->pid[j], SIGKILL);
+    while (waitpid(-1, &status, 0) > 0 || errno == EINTR) {}
+}
+
+/* Starts workers on idle slots while cases remain; waits for one to end. 1 when interrupted. */
 static int run_loop(Runner *R, MtError *err)
 {
     int next = 0;
     for (;;) {
+        if (g_stop) { /* a signal that came while this process was not waiting */
+            stop_workers(R);
+            return 1;
+        }
         for (int j = 0; j < R->jobs && !g_stop; j++) {
             if (R->pid[j]) continue;
             while (next < R->ncase && R->done[next]) next++;
@@ -167,15 +180,7 @@ static int run_loop(Runner *R, MtError *err)
         if (!R->nrun) return 0;
         int status;
         pid_t p = waitpid(-1, &status, 0);
-        if (p < 0 && errno == EINTR) {
-            if (g_stop) {
-                for (int j = 0; j < R->jobs; j++)
-                    if (R->pid[j]) kill(R->pid[j], SIGKILL);
-                while (waitpid(-1, &status, 0) > 0 || errno == EINTR) {}
-                return 1;
-            }
-            continue;
-        }
+        if (p < 0 && errno == EINTR) continue; /* g_stop is looked at above */
         if (p < 0) return mt_error_set(err, MT_ERR_IO, "", _("waiting for the workers: %s"), strerror(errno)), -1;
         for (int j = 0; j < R->jobs; j++)
             if (R->pid[j] == p) {
