@@ -198,7 +198,8 @@ static int jobs_default(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* The study's cases as CSV: case, status, the variables, the responses, seconds, job, message. */
+/* The study's cases as CSV: case, status, the variables, the responses, seconds, job, the file of its
+ * frames (in the study's directory; empty when not kept), message. */
 static int print_table(MtStore *store, const MtModel *m, const char *out, const unsigned char *done, int ncase, MtError *err)
 {
     MtStudyCaseResult *c = NULL;
@@ -216,12 +217,12 @@ static int print_table(MtStore *store, const MtModel *m, const char *out, const 
     fprintf(f, "case,status");
     for (int i = 0; i < s->nvar; i++) fprintf(f, ",%s", s->var[i].name);
     for (int i = 0; i < s->nresp; i++) fprintf(f, ",%s", s->resp[i].name);
-    fprintf(f, ",seconds,job,message\n");
+    fprintf(f, ",seconds,job,frames,message\n");
     for (int k = 0; k < n; k++) {
         fprintf(f, "%d,%s", c[k].index, c[k].failed ? "failed" : "ok");
         for (int i = 0; i < s->nvar; i++) fprintf(f, ",%.17g", c[k].values[i]);
         for (int i = 0; i < s->nresp; i++) fprintf(f, isfinite(c[k].resp[i]) ? ",%.17g" : ",", c[k].resp[i]);
-        fprintf(f, ",%.3f,%s,\"", c[k].seconds, c[k].job);
+        fprintf(f, ",%.3f,%s,%s,\"", c[k].seconds, c[k].job, c[k].frames);
         for (const char *q = c[k].message; *q; q++) fprintf(f, *q == '"' ? "\"\"" : "%c", *q);
         fprintf(f, "\"\n");
     }
