@@ -2,6 +2,7 @@
  * (motus/signal.h); the transforms are FFTW3's (docs/dependencies.md). */
 #include <fftw3.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,10 @@ static double *even_samples(const double *t, const double *x, int n, double t0, 
     return y;
 }
 
+/* FFTW's planner is not thread-safe (executing a plan is): plans are made and
+ * destroyed under this lock, so cases may compute their spectra on threads. */
+static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Averages the windowed periodograms of y (m samples) into out. */
 static MtStatus welch(const double *y, int m, double dt, int len, double overlap, MtWindowKind wk, MtPsd *out,
                       MtError *err)
@@ -114,7 +119,12 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
     double *w = malloc(sizeof(double) * (size_t)len), *seg = fftw_malloc(sizeof(double) * (size_t)len);
     fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)nf);
     out->psd = calloc((size_t)nf, sizeof(double));
-    fftw_plan plan = w && seg && X && out->psd ? fftw_plan_dft_r2c_1d(len, seg, X, FFTW_ESTIMATE) : NULL;
+    fftw_plan plan = NULL;
+    if (w && seg && X && out->psd) {
+        pthread_mutex_lock(&planner_lock);
+        plan = fftw_plan_dft_r2c_1d(len, seg, X, FFTW_ESTIMATE);
+        pthread_mutex_unlock(&planner_lock);
+    }
     if (!plan) {
         free(w);
         fftw_free(seg);
@@ -144,7 +154,9 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
         out->segments++;
     }
     for (int k = 0; k < nf; k++) out->psd[k] /= out->segments;
+    pthread_mutex_lock(&planner_lock);
     fftw_destroy_plan(plan);
+    pthread_mutex_unlock(&planner_lock);
     free(w);
     fftw_free(seg);
     fftw_free(X);

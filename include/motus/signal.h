@@ -2,7 +2,8 @@
  * "Responses"): time averages and RMS over a window of a sampled signal,
  * and the power spectral density by Welch's method (FFTW3). Shared by
  * studies (core/analysis/mt_study_run.c) and, later, the window's
- * post-processor. Samples are (t_i, x_i) with t increasing. */
+ * post-processor. Samples are (t_i, x_i) with t increasing. Every function
+ * may be called from several threads at once (FFTW's planner is locked). */
 #ifndef MOTUS_SIGNAL_H
 #define MOTUS_SIGNAL_H
 

@@ -25,7 +25,8 @@ typedef struct {
  * settings; then every response into resp (nresp values; NAN where a
  * response could not be computed). values (nvar, may be NULL) receives the
  * case's values. A failure (invalid model, solver) is returned with the
- * solver's message, naming the case's values. */
+ * solver's message, naming the case's values. Cases may run on several
+ * threads at once: each has its own copy of the model and its own system. */
 MtStatus mt_study_run_case(const MtModel *m, int c, const MtStudyRunHooks *hooks, double *values, double *resp,
                            MtError *err);
 /* The responses of a case from its samples: t[n] and, for every response
