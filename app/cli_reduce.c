@@ -2,7 +2,7 @@
  * flexible body (core/flex, docs/flexible-bodies.md).
  *
  *   reduce MESH [--interface NODES|auto] [--modes N] [--method cb|free|guyan|attach]
- *               [--out FILE] [--spider NSET] [--spider3 NSET] [--fix NSET]
+ *               [--out FILE] [--spider NSET] [--spider3 NSET] [--fix NODES[:123456]]…
  *               [--material E,NU,RHO] [--thickness T] [--lumped] [--shift HZ]
  *               [--zeta Z] [--no-surface] [--no-stress] [--quiet]
  *
@@ -124,7 +124,8 @@ static const char *method_name(int m)
 
 int cli_reduce(int argc, char **argv)
 {
-    const char *path = argv[2], *out = NULL, *iface = "auto", *spider = NULL, *fix = NULL;
+    const char *path = argv[2], *out = NULL, *iface = "auto", *spider = NULL;
+    int fixn[64], nfix = 0; /* argv indices of the --fix values */
     int method = MT_REDUCE_CB, nmodes = 10, lumped = 0, surface = 1, stress = 1, quiet = 0, spider_type = MT_FE_RBE2;
     double E = 210e9, nu = 0.3, rho = 7850, thick = 0, shift = 0, zeta = 0.01;
     int has_material = 0, show_progress = isatty(2);
@@ -153,7 +154,13 @@ int cli_reduce(int argc, char **argv)
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--spider")) spider = v, spider_type = MT_FE_RBE2;
         else if (!strcmp(a, "--spider3")) spider = v, spider_type = MT_FE_RBE3;
-        else if (!strcmp(a, "--fix")) fix = v;
+        else if (!strcmp(a, "--fix")) { /* repeatable */
+            if (nfix == 64) {
+                cli_err("%s", _("at most 64 --fix options; join specifications with ';'"));
+                return 2;
+            }
+            fixn[nfix++] = i;
+        }
         else if (!strcmp(a, "--method")) {
             if (!strcmp(v, "cb")) method = MT_REDUCE_CB;
             else if (!strcmp(v, "free") || !strcmp(v, "modes")) method = MT_REDUCE_MODES;
@@ -193,21 +200,18 @@ int cli_reduce(int argc, char **argv)
         return 1;
     }
     double t_read = now() - t0;
-    int rc = 1, *ifn = NULL, nif = 0, *fixn = NULL, nfix = 0, *sp = NULL, nsp = 0;
+    int rc = 1, *ifn = NULL, nif = 0, *sp = NULL, nsp = 0;
     MtFlexBody *b = NULL;
     if (mt_fe_default_props(m, E, nu, rho, thick, &err)) {
         cli_err("%s", err.msg);
         goto done;
     }
     m->lumped = lumped;
-    if (fix) {
-        if (parse_nodes(m, fix, &fixn, &nfix)) goto done;
-        for (int i = 0; i < nfix; i++)
-            if (mt_fe_add_spc(m, fixn[i], MT_FE_ALL, &err) < 0) {
-                cli_err("%s", err.msg);
-                goto done;
-            }
-    }
+    for (int i = 0; i < nfix; i++) /* each --fix NODES[:DIGITS] */
+        if (mt_fe_fix_spec(m, argv[fixn[i]], &err) < 0) {
+            cli_err("%s", err.msg);
+            goto done;
+        }
     if (spider) {
         if (parse_nodes(m, spider, &sp, &nsp)) goto done;
         if (mt_fe_add_spider(m, spider_type, nsp, sp, NULL, &err) < 0) {
@@ -308,7 +312,7 @@ int cli_reduce(int argc, char **argv)
         printf(_("total: %.2f s wall (reduction %.2f s), peak memory %.1f MB\n"), now() - t0, t_red, ru.ru_maxrss / 1024.0);
     rc = 0;
 done:
-    free(ifn), free(fixn), free(sp);
+    free(ifn), free(sp);
     mt_flex_body_free(b);
     mt_fe_model_free(m);
     return rc;

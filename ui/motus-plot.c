@@ -16,6 +16,8 @@
 
 typedef struct {
     char *name, *unit;
+    char *si;          /* its SI unit as given ("N"), for the axis's readable unit */
+    const char *shown; /* the unit its legend and read-out show (the axis's when common), "" for none */
     GArray *x, *y; /* doubles */
     double ylo, yhi, xlo, xhi;
     gboolean dashed; /* a curve kept from an earlier run */
@@ -30,7 +32,9 @@ typedef struct {
     double px, py, pw, ph;     /* plot rectangle */
     double xlo, xhi, ylo, yhi; /* ranges */
     double th, lw;             /* height of a line of text; widest y tick label */
-    const char *unit;          /* common unit of the curves (the y axis title), or NULL */
+    const char *unit;          /* common unit of the curves as shown (the y axis title), or NULL */
+    double ys;                 /* shown per SI unit on the y axis (1000 for mm; 1e-3 for kN) */
+    double xs;                 /* the same on the x axis of an X–Y plot */
     MotusTicks tx, ty;
     gboolean any;              /* some curve has points */
     double bx, by, bw, bh;     /* the legend box (bw = 0: none) */
@@ -47,8 +51,12 @@ struct _MotusPlot {
     double hover_x, hover_y;
     gboolean hover;
     char *placeholder;
-    char *x_label;     /* "time, s" or the x column */
+    char *x_label;     /* "time, s" or the x column with its unit as shown */
+    char *x_si;        /* the x column's SI unit ("" for time or none) */
+    double x_shown;    /* the factor x_label's unit was made for (0: none yet) */
     char *x_name;      /* first column of the CSV: "time" or the x column */
+    char *unit_override[MT_DIM_COUNT]; /* the unit the user chose per quantity (NULL: a readable one) */
+    const char *y_unit;                /* the y axis's unit at the last render (static), or NULL */
     gboolean xy;       /* x is another column: points in data order, no cursor */
     /* plot rectangle of the last render, widget coordinates; its legend box (lw = 0: none) */
     double px, py, pw, ph;
@@ -86,6 +94,7 @@ static void curve_free(gpointer p)
     Curve *c = p;
     g_free(c->name);
     g_free(c->unit);
+    g_free(c->si);
     g_array_unref(c->x);
     g_array_unref(c->y);
     g_free(c);
@@ -152,7 +161,9 @@ static void motus_plot_finalize(GObject *object)
     g_ptr_array_unref(self->curves);
     g_free(self->placeholder);
     g_free(self->x_label);
+    g_free(self->x_si);
     g_free(self->x_name);
+    for (int d = 0; d < MT_DIM_COUNT; d++) g_free(self->unit_override[d]);
     g_clear_pointer(&self->cache, cairo_surface_destroy);
     G_OBJECT_CLASS(motus_plot_parent_class)->finalize(object);
 }
@@ -306,6 +317,8 @@ int motus_plot_add_curve(MotusPlot *self, const char *name, const char *unit)
     Curve *c = g_new0(Curve, 1);
     c->name = g_strdup(name);
     c->unit = g_strdup(mt_unit_label_of(unit, MT_DIM_ANY)); /* shown in the user's language */
+    c->si = g_strdup(unit ? unit : "");
+    c->shown = c->unit;
     c->x = g_array_new(FALSE, FALSE, sizeof(double));
     c->y = g_array_new(FALSE, FALSE, sizeof(double));
     c->ylo = c->xlo = INFINITY;
@@ -385,6 +398,9 @@ void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit
     g_free(self->x_name);
     self->xy = column != NULL;
     self->x_name = g_strdup(column ? column : "time");
+    g_free(self->x_si);
+    self->x_si = g_strdup(column && unit ? unit : "");
+    self->x_shown = 0;
     self->x_label = column ? (unit && unit[0] ? g_strdup_printf("%s, %s", column, mt_unit_label_of(unit, MT_DIM_ANY))
                                               : g_strdup(column))
                            : g_strdup(_("time, s"));
@@ -464,17 +480,61 @@ static double value_at(const Curve *c, double x)
     return d > 0 ? Y[lo] + (Y[hi] - Y[lo]) * (x - X[lo]) / d : Y[lo];
 }
 
-/* A common unit of all curves, or NULL. */
+/* A common SI unit of all curves, or NULL. */
 static const char *common_unit(MotusPlot *self)
 {
     const char *u = NULL;
     for (guint i = 0; i < self->curves->len; i++) {
         const Curve *c = g_ptr_array_index(self->curves, i);
-        if (!c->unit[0]) return NULL;
-        if (u && strcmp(u, c->unit)) return NULL;
-        u = c->unit;
+        if (!c->si[0]) return NULL;
+        if (u && strcmp(u, c->si)) return NULL;
+        u = c->si;
     }
     return u;
+}
+
+/* The y axis's unit for curves sharing SI unit si and reaching maxabs: the
+ * user's choice for the quantity, else a readable multiple (kN, MPa, mm);
+ * sets f->unit and f->ys, and what each curve's legend shows. */
+/* The unit values in SI unit si up to maxabs are shown in (NULL: si is no SI unit of a quantity). */
+static const MtUnit *shown_unit(MotusPlot *self, const char *si, double maxabs)
+{
+    MtDim dim = MT_DIM_ANY;
+    if (!si || !mt_unit_find(si, NULL, &dim) || dim <= MT_DIM_NONE || dim >= MT_DIM_COUNT || !mt_unit_si(dim) ||
+        strcmp(mt_unit_si(dim)->name, si))
+        return NULL;
+    const MtUnit *du = self->unit_override[dim] ? mt_unit_lookup(self->unit_override[dim], dim) : NULL;
+    return du ? du : mt_unit_readable(dim, maxabs);
+}
+
+static void axis_unit(MotusPlot *self, Frame *f, const char *si, double maxabs)
+{
+    f->unit = NULL;
+    f->ys = 1;
+    const MtUnit *du = shown_unit(self, si, maxabs);
+    if (du) {
+        f->unit = mt_unit_label(du);
+        f->ys = du->den / du->num;
+    } else if (si)
+        f->unit = ((const Curve *)g_ptr_array_index(self->curves, 0))->unit;
+    for (guint i = 0; i < self->curves->len; i++) {
+        Curve *c = g_ptr_array_index(self->curves, i);
+        const char *shown = f->unit ? f->unit : c->unit;
+        if (strcmp(shown, c->shown)) c->label_th = 0; /* measured again */
+        c->shown = shown;
+    }
+}
+
+const char *motus_plot_y_unit(MotusPlot *self) { return self->y_unit; }
+const char *motus_plot_x_label(MotusPlot *self) { return self->x_label; }
+
+void motus_plot_set_unit(MotusPlot *self, MtDim dim, const char *unit)
+{
+    if (dim <= MT_DIM_NONE || dim >= MT_DIM_COUNT) return;
+    if (!g_strcmp0(self->unit_override[dim], unit && unit[0] ? unit : NULL)) return;
+    g_free(self->unit_override[dim]);
+    self->unit_override[dim] = unit && unit[0] ? g_strdup(unit) : NULL;
+    invalidate(self);
 }
 
 static gboolean ticks_equal(const MotusTicks *a, const MotusTicks *b)
@@ -489,7 +549,7 @@ static double legend_text_width(MotusPlot *self, cairo_t *cr, double th)
     for (guint i = 0; i < self->curves->len; i++) {
         Curve *c = g_ptr_array_index(self->curves, i);
         if (c->label_th != th) {
-            g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+            g_autofree char *s = c->shown[0] ? g_strdup_printf("%s [%s]", c->name, c->shown) : g_strdup(c->name);
             text_size(cr, s, &tw, &h);
             c->label_w = tw, c->label_th = th;
         }
@@ -553,16 +613,19 @@ static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, 
     if (!f->any || !(ylo <= yhi)) ylo = 0, yhi = 1;
 
     int ny = height / 45 > 2 ? height / 45 : 2;
-    if (self->zoomed) motus_ticks_compute(self->zy0, self->zy1, ny, FALSE, &f->ty); /* the user's view, exactly */
-    else motus_ticks_compute(ylo, yhi, ny, TRUE, &f->ty);
-    f->unit = common_unit(self);
+    axis_unit(self, f, common_unit(self), self->zoomed ? fmax(fabs(self->zy0), fabs(self->zy1)) : fmax(fabs(ylo), fabs(yhi)));
+    /* ticks nice in the unit shown, kept in SI like the data */
+    double ys = f->ys;
+    if (self->zoomed) motus_ticks_compute(self->zy0 * ys, self->zy1 * ys, ny, FALSE, &f->ty); /* the user's view, exactly */
+    else motus_ticks_compute(ylo * ys, yhi * ys, ny, TRUE, &f->ty);
+    f->ty.lo /= ys, f->ty.hi /= ys, f->ty.first /= ys, f->ty.step /= ys;
     if (prev && prev->height == height && ticks_equal(&prev->ty, &f->ty))
         f->lw = prev->lw, f->th = prev->th;
     else {
         char buf[64];
         double tw, th;
         for (int i = 0; i < f->ty.n; i++) {
-            motus_ticks_format(motus_ticks_value(&f->ty, i), f->ty.step, buf, sizeof buf);
+            motus_ticks_format(motus_ticks_value(&f->ty, i) * ys, f->ty.step * ys, buf, sizeof buf);
             text_size(cr, buf, &tw, &th);
             f->lw = fmax(f->lw, tw);
         }
@@ -592,7 +655,19 @@ static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, 
     if (f->legend_out) f->bx = f->px + f->pw + gap, f->by = f->py;
     int nx = (int)(f->pw / 90) > 2 ? (int)(f->pw / 90) : 2;
     if (self->zoomed) xlo = self->zx0, xhi = self->zx1;
-    motus_ticks_compute(xlo, xhi, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && f->any, &f->tx);
+    f->xs = 1;
+    const MtUnit *xu = self->xy ? shown_unit(self, self->x_si, fmax(fabs(xlo), fabs(xhi))) : NULL;
+    if (xu) {
+        f->xs = xu->den / xu->num;
+        if (f->xs != self->x_shown) { /* the axis title follows the unit */
+            g_free(self->x_label);
+            self->x_label = g_strdup_printf("%s, %s", self->x_name, mt_unit_label(xu));
+            self->x_shown = f->xs;
+        }
+    }
+    double xs = f->xs;
+    motus_ticks_compute(xlo * xs, xhi * xs, nx, !self->zoomed && !(self->fixed_lo < self->fixed_hi) && f->any, &f->tx);
+    f->tx.lo /= xs, f->tx.hi /= xs, f->tx.first /= xs, f->tx.step /= xs;
     f->xlo = f->tx.lo, f->xhi = f->tx.hi, f->ylo = f->ty.lo, f->yhi = f->ty.hi;
     self->px = f->px, self->py = f->py, self->pw = f->pw, self->ph = f->ph;
     self->xlo = f->xlo, self->xhi = f->xhi, self->ylo = f->ylo, self->yhi = f->yhi;
@@ -634,12 +709,12 @@ static void draw_axes(MotusPlot *self, cairo_t *cr, const Frame *f)
     cairo_set_source_rgb(cr, 0.25, 0.27, 0.30);
     for (int i = 0; i < f->tx.n; i++) {
         double v = motus_ticks_value(&f->tx, i);
-        motus_ticks_format(v, f->tx.step, buf, sizeof buf);
+        motus_ticks_format(v * f->xs, f->tx.step * f->xs, buf, sizeof buf);
         text_at(cr, buf, SX(v), py + ph + 4, 0.5, 0);
     }
     for (int i = 0; i < f->ty.n; i++) {
         double v = motus_ticks_value(&f->ty, i);
-        motus_ticks_format(v, f->ty.step, buf, sizeof buf);
+        motus_ticks_format(v * f->ys, f->ty.step * f->ys, buf, sizeof buf);
         text_at(cr, buf, px - 6, SY(v), 1, 0.5);
     }
     text_at(cr, self->x_label, px + pw / 2, f->height - 3, 0.5, 1);
@@ -782,7 +857,7 @@ static void draw_legend(MotusPlot *self, cairo_t *cr, const Frame *f)
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
         cairo_set_source_rgb(cr, 0.15, 0.16, 0.18);
-        g_autofree char *s = c->unit[0] ? g_strdup_printf("%s [%s]", c->name, c->unit) : g_strdup(c->name);
+        g_autofree char *s = c->shown[0] ? g_strdup_printf("%s [%s]", c->name, c->shown) : g_strdup(c->name);
         text_at(cr, s, x0 + 29, yy, 0, 0.5);
     }
 }
@@ -826,7 +901,8 @@ static void draw_overlay(MotusPlot *self, cairo_t *cr, const Frame *f)
         for (guint i = 0; i < self->curves->len; i++) {
             const Curve *c = g_ptr_array_index(self->curves, i);
             double v = value_at(c, x);
-            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, v, c->unit[0] ? " " : "", c->unit));
+            double vs = f->unit ? v * f->ys : v; /* in the unit its legend shows */
+            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, vs, c->shown[0] ? " " : "", c->shown));
             cairo_arc(cr, SX(x), SY(v), 3, 0, 2 * G_PI);
             const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
@@ -865,6 +941,7 @@ static void draw_base(MotusPlot *self, cairo_t *cr, Frame *f, gboolean record)
     place_legend(self, cr, f);
     draw_legend(self, cr, f);
     self->lx = f->bx, self->ly = f->by, self->lw = f->bw, self->lh = f->bh, self->legend_out = f->legend_out;
+    self->y_unit = f->unit;
 }
 
 void motus_plot_render(MotusPlot *self, cairo_t *cr, int width, int height)

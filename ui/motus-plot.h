@@ -8,6 +8,8 @@
 
 #include <gtk/gtk.h>
 
+#include "motus/units.h"
+
 G_BEGIN_DECLS
 
 #define MOTUS_TYPE_PLOT (motus_plot_get_type())
@@ -38,6 +40,13 @@ void motus_plot_set_curve_style(MotusPlot *self, int curve, int colour, gboolean
 /* The horizontal axis: time (column NULL), or a result column with its unit
  * (an X–Y plot: points joined in data order, no playback cursor or read-out). */
 void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit);
+/* The unit curves of quantity dim are shown in ("kN"; NULL or "": a readable
+ * multiple of the SI unit chosen from the values, as kN for 18 650 N). The
+ * data stay SI; the axis, legend and read-out follow. */
+void motus_plot_set_unit(MotusPlot *self, MtDim dim, const char *unit);
+/* The y axis's unit as the last render showed it ("mm"; NULL when the curves have none in common), and the x axis's title. */
+const char *motus_plot_y_unit(MotusPlot *self);
+const char *motus_plot_x_label(MotusPlot *self);
 /* Point i of a curve; FALSE when absent. */
 gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y);
 /* Text shown when there is no curve. */

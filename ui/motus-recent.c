@@ -35,3 +35,16 @@ void motus_recent_add(const char *path)
     g_mkdir_with_parents(dir, 0700);
     g_file_set_contents(file, s->str, (gssize)s->len, NULL); /* a list we cannot keep is no reason to fail */
 }
+
+char *motus_recent_label(const char *path)
+{
+    g_autofree char *base = g_path_get_basename(path), *dir = g_path_get_dirname(path);
+    const char *home = g_get_home_dir();
+    size_t lh = home ? strlen(home) : 0;
+    if (lh > 1 && !strncmp(dir, home, lh) && (dir[lh] == '/' || !dir[lh])) {
+        char *tilde = g_strconcat("~", dir + lh, NULL);
+        g_free(dir);
+        dir = tilde;
+    }
+    return g_strdup_printf("%s — %s", base, dir);
+}

@@ -10,5 +10,9 @@
 void motus_recent_add(const char *path);
 /* The list, newest first (free with g_strfreev); never NULL. */
 char **motus_recent_list(void);
+/* What the menu shows for path: the file's name and its folder, the home
+ * folder written ~ ("four-bar.motus — ~/work/mechanisms"), so that two
+ * projects of the same name are told apart. */
+char *motus_recent_label(const char *path);
 
 #endif

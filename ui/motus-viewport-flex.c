@@ -388,9 +388,8 @@ void motus_viewport_set_modal(MotusViewport *self, const double *w, int n)
     flex_refresh(self);
 }
 
-void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
+static void apply_scale(MotusViewport *self, double scale)
 {
-    if (!(scale >= 0) || !isfinite(scale)) return;
     self->deform = scale;
     self->flex_quiet = TRUE;
     if (gtk_spin_button_get_value(GTK_SPIN_BUTTON(self->scale_spin)) != scale)
@@ -400,12 +399,32 @@ void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
     flex_refresh(self);
 }
 
+void motus_viewport_set_deformation_scale(MotusViewport *self, double scale)
+{
+    if (!(scale >= 0) || !isfinite(scale)) return;
+    self->deform_chosen = TRUE;
+    apply_scale(self, scale);
+}
+
+gboolean motus_viewport_propose_view(MotusViewport *self, double scale, MotusField field)
+{
+    gboolean done = FALSE;
+    if (!self->deform_chosen && scale > 0 && isfinite(scale) && scale != self->deform) apply_scale(self, scale), done = TRUE;
+    if (!self->field_chosen && self->field == MOTUS_FIELD_NONE && field != MOTUS_FIELD_NONE) {
+        motus_viewport_set_colour_field(self, field);
+        self->field_chosen = FALSE; /* still the proposal: the next run may propose again */
+        done = TRUE;
+    }
+    return done;
+}
+
 double motus_viewport_get_deformation_scale(MotusViewport *self) { return self->deform; }
 
 void motus_viewport_set_colour_field(MotusViewport *self, MotusField field)
 {
     if (field > MOTUS_FIELD_VONMISES) return;
     self->field = field;
+    self->field_chosen = TRUE;
     self->flex_quiet = TRUE;
     gtk_drop_down_set_selected(GTK_DROP_DOWN(self->field_dd), field);
     self->flex_quiet = FALSE;

@@ -12,6 +12,7 @@
 #include "motus-gl-driver.h"
 #include "motus-gl-view.h"
 #include "motus-i18n.h"
+#include "motus-label-place.h"
 #include "motus-plot-axis.h"
 #include "motus-gizmo.h"
 #include "motus-scene.h"
@@ -35,6 +36,9 @@ gboolean motus_viewport_to_screen(MotusViewport *self, const double *p, int widt
 static void draw_overlay(MotusViewport *self, cairo_t *cr, int width, int height, PangoLayout *l)
 {
     const double *P = (const double *)self->ov_pts->data;
+    guint nl = 0, cap = self->ov->len + 1;
+    double *ax = g_new(double, 6 * cap), *ay = ax + cap, *lw = ay + cap, *lh = lw + cap, *lx = lh + cap, *ly = lx + cap;
+    guint *which = g_new(guint, cap);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     for (guint i = 0; i < self->ov->len; i++) {
@@ -83,13 +87,51 @@ static void draw_overlay(MotusViewport *self, cairo_t *cr, int width, int height
             }
             x = x1, y = y1;
         }
-        if (it->label[0]) {
+        if (it->label[0]) { /* placed after all the geometry, apart from each other */
+            int tw, th;
             pango_layout_set_width(l, -1);
             pango_layout_set_text(l, it->label, -1);
-            cairo_move_to(cr, x + 9, y - 18);
-            pango_cairo_show_layout(cr, l);
+            pango_layout_get_pixel_size(l, &tw, &th);
+            ax[nl] = x, ay[nl] = y, lw[nl] = tw + 8, lh[nl] = th + 2, which[nl++] = i;
         }
     }
+    motus_label_place((int)nl, ax, ay, lw, lh, width, height, lx, ly);
+    g_array_set_size(self->ov_rects, 0);
+    for (guint k = 0; k < nl; k++) {
+        const OverlayItem *it = &g_array_index(self->ov, OverlayItem, which[k]);
+        /* a light box edged in the item's colour: readable over a body of that colour or of any other */
+        double r = 3, x0 = lx[k], y0 = ly[k], w = lw[k], h = lh[k];
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, x0 + w - r, y0 + r, r, -G_PI / 2, 0);
+        cairo_arc(cr, x0 + w - r, y0 + h - r, r, 0, G_PI / 2);
+        cairo_arc(cr, x0 + r, y0 + h - r, r, G_PI / 2, G_PI);
+        cairo_arc(cr, x0 + r, y0 + r, r, G_PI, 3 * G_PI / 2);
+        cairo_close_path(cr);
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, it->rgb[0], it->rgb[1], it->rgb[2]);
+        cairo_set_line_width(cr, 1.5);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
+        pango_layout_set_text(l, it->label, -1);
+        cairo_move_to(cr, x0 + 4, y0 + 1);
+        pango_cairo_show_layout(cr, l);
+        double rect[5] = {which[k], x0, y0, w, h};
+        g_array_append_vals(self->ov_rects, rect, 5);
+    }
+    g_free(ax);
+    g_free(which);
+}
+
+gboolean motus_viewport_overlay_label_rect(MotusViewport *self, guint i, double rect[4])
+{
+    for (guint k = 0; self->ov_rects && k < self->ov_rects->len / 5; k++) {
+        const double *r = &g_array_index(self->ov_rects, double, 5 * k);
+        if ((guint)r[0] != i) continue;
+        for (int c = 0; c < 4; c++) rect[c] = r[1 + c];
+        return TRUE;
+    }
+    return FALSE;
 }
 
 /* The gizmo: arrows or rings in the axes' colours, the one under the pointer

@@ -94,6 +94,7 @@ struct _MotusViewport {
     /* overlay over the GL view (picking marks, traces, vectors), project axes */
     GArray *ov;       /* OverlayItem */
     GArray *ov_pts;   /* doubles: points of the overlay items, 3 each */
+    GArray *ov_rects; /* doubles: where the last draw put the labels: item, x, y, w, h */
     gboolean picking; /* clicks go to "point-clicked" instead of picking a body */
 
     /* flexible bodies */
@@ -104,6 +105,7 @@ struct _MotusViewport {
     double *wp;           /* the same during a mode preview */
     double *rig;          /* 6 per body: rigid motion fitted to a flexible body's supports (motus/flexview.h) */
     double deform;        /* deformation scale */
+    gboolean deform_chosen, field_chosen; /* set by the user (or a caller) since the model was opened */
     MotusField field;
     MotusRangeMode range_mode;
     double fixed_lo, fixed_hi, run_max[2], frame_max[2]; /* SI; [field - 1] */

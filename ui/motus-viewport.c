@@ -259,6 +259,7 @@ static void motus_viewport_finalize(GObject *object)
     g_clear_pointer(&self->env, g_array_unref);
     g_clear_pointer(&self->ov, g_array_unref);
     g_clear_pointer(&self->ov_pts, g_array_unref);
+    g_clear_pointer(&self->ov_rects, g_array_unref);
     g_clear_pointer(&self->w, g_free);
     g_clear_pointer(&self->wp, g_free);
     g_clear_pointer(&self->rig, g_free);
@@ -334,6 +335,7 @@ static void motus_viewport_init(MotusViewport *self)
     self->ov = g_array_new(FALSE, FALSE, sizeof(OverlayItem));
     g_array_set_clear_func(self->ov, overlay_item_clear);
     self->ov_pts = g_array_new(FALSE, FALSE, sizeof(double));
+    self->ov_rects = g_array_new(FALSE, FALSE, sizeof(double));
     motus_camera_init(&self->cam, 1);
     self->grid_step = 0.1f;
 
@@ -418,6 +420,7 @@ static void gizmo_reset(MotusViewport *self)
 void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char *model_dir, GString *warnings)
 {
     gizmo_reset(self);
+    self->deform_chosen = self->field_chosen = FALSE; /* another model: the next run may propose a view */
     g_clear_pointer(&self->scene, motus_scene_free);
     g_clear_pointer(&self->model, mt_model_free);
     g_clear_pointer(&self->poses, g_free);

@@ -62,6 +62,8 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 guint motus_viewport_overlay_size(MotusViewport *self);
 /* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
 const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
+/* Where the last draw put item i's label (x, y, w, h in the view's pixels); FALSE when it was not drawn. */
+gboolean motus_viewport_overlay_label_rect(MotusViewport *self, guint i, double rect[4]);
 /* Centres the view on a point (the camera keeps its distance and direction). */
 void motus_viewport_look_at(MotusViewport *self, const double p[3]);
 /* Characteristic length of the model shown, m. */
@@ -167,6 +169,10 @@ int motus_viewport_n_modal(MotusViewport *self);
 /* Modal coordinates to show (n = motus_viewport_n_modal; NULL: undeformed). */
 void motus_viewport_set_modal(MotusViewport *self, const double *w, int n);
 void motus_viewport_set_deformation_scale(MotusViewport *self, double scale);
+/* A deformation scale and colour field proposed after a run: taken where the
+ * user (or a caller) has not chosen one since the model was opened (the field
+ * only while none is shown). TRUE when something changed. */
+gboolean motus_viewport_propose_view(MotusViewport *self, double scale, MotusField field);
 double motus_viewport_get_deformation_scale(MotusViewport *self);
 void motus_viewport_set_colour_field(MotusViewport *self, MotusField field);
 MotusField motus_viewport_get_colour_field(MotusViewport *self);

@@ -12,7 +12,6 @@
 
 typedef struct {
     GtkWidget *button, *icon, *label, *popover, *summary, *list;
-    GtkWidget *focus; /* what had the keys before the panel opened (weak) */
     MtCheckReport report;
     guint timeout;
     gboolean done; /* the report is for the model shown */
@@ -24,7 +23,6 @@ static void check_free(gpointer data)
 {
     Check *c = data;
     if (c->timeout) g_source_remove(c->timeout);
-    if (c->focus) g_object_remove_weak_pointer(G_OBJECT(c->focus), (gpointer *)&c->focus);
     mt_check_free(&c->report);
     g_free(c);
 }
@@ -57,29 +55,6 @@ static void row_activated(GtkListBox *box, GtkListBoxRow *row, gpointer data)
     if (it->index < 0 || k == MT_EDIT_NKINDS) return;
     gtk_popover_popdown(GTK_POPOVER(c->popover));
     motus_window_select_entity(self, k, it->index);
-}
-
-/* The panel opens: remember what had the keys. */
-static void panel_opening(GtkWidget *popover, gpointer data)
-{
-    (void)popover;
-    Check *c = check_of(data);
-    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(data));
-    if (c->focus) g_object_remove_weak_pointer(G_OBJECT(c->focus), (gpointer *)&c->focus);
-    c->focus = f && !gtk_widget_is_ancestor(f, c->popover) ? f : NULL;
-    if (c->focus) g_object_add_weak_pointer(G_OBJECT(c->focus), (gpointer *)&c->focus);
-}
-
-/* The panel closed: the keys go back where they were (GTK 4.8 leaves the focus on a row of the hidden panel, so
- * Space would not play), or to the window's content, where its view keys are read. */
-static void panel_closed(GtkPopover *popover, gpointer data)
-{
-    (void)popover;
-    MotusWindow *self = data;
-    Check *c = check_of(self);
-    if (c->focus && gtk_widget_get_mapped(c->focus) && gtk_widget_grab_focus(c->focus)) return;
-    gtk_window_set_focus(GTK_WINDOW(self), NULL);
-    gtk_widget_child_focus(gtk_window_get_child(GTK_WINDOW(self)), GTK_DIR_TAB_FORWARD);
 }
 
 static const char *level_icon(MtCheckLevel l)
@@ -207,8 +182,7 @@ void motus_window_check_init(MotusWindow *self)
     gtk_box_append(GTK_BOX(pane), scroll);
     gtk_popover_set_child(GTK_POPOVER(c->popover), pane);
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(c->button), c->popover);
-    g_signal_connect(c->popover, "closed", G_CALLBACK(panel_closed), self);
-    g_signal_connect(c->popover, "show", G_CALLBACK(panel_opening), self); /* before it takes the focus */
+    motus_window_popover_gives_back_keys(self, GTK_POPOVER(c->popover));
     gtk_widget_set_visible(c->button, FALSE); /* until a model is shown */
     gtk_header_bar_pack_end(GTK_HEADER_BAR(gtk_window_get_titlebar(GTK_WINDOW(self))), c->button);
 }

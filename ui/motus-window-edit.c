@@ -768,6 +768,18 @@ static void act_solver(GSimpleAction *a, GVariant *p, gpointer data)
 
 GtkWidget *motus_window_get_inspector(MotusWindow *self) { return GTK_WIDGET(self->inspector); }
 
+/* Tab in the model tree goes on to the inspector (the tree's rows each took a Tab: the inspector was never
+ * reached from the keyboard); the order is tree, inspector, view, plots, as the panes are laid out. */
+static gboolean tree_key(GtkEventControllerKey *c, guint key, guint code, GdkModifierType mods, gpointer data)
+{
+    (void)c, (void)code;
+    MotusWindow *self = data;
+    if ((key != GDK_KEY_Tab && key != GDK_KEY_KP_Tab) || (mods & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)))
+        return FALSE;
+    if (gtk_widget_child_focus(GTK_WIDGET(self->inspector), GTK_DIR_TAB_FORWARD)) return TRUE;
+    return gtk_widget_child_focus(GTK_WIDGET(self->viewport), GTK_DIR_TAB_FORWARD); /* nothing selected: the view */
+}
+
 void motus_window_edit_init(MotusWindow *self)
 {
     static const GActionEntry entries[] = {
@@ -788,5 +800,9 @@ void motus_window_edit_init(MotusWindow *self)
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     g_signal_connect(self->inspector, "edited", G_CALLBACK(inspector_edited), self);
+    GtkEventController *keys = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
+    g_signal_connect(keys, "key-pressed", G_CALLBACK(tree_key), self);
+    gtk_widget_add_controller(GTK_WIDGET(self->tree), keys);
     gtk_drop_down_set_selected(self->pick_axis, 2); /* z: the axis of planar mechanisms seen from the front */
 }

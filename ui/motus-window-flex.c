@@ -97,6 +97,40 @@ void motus_window_flex_extend(MotusWindow *self)
     motus_viewport_set_run_max(self->viewport, self->flex_max[0], self->flex_max[1]);
 }
 
+/* 1, 2 or 5 times a power of ten, at most x (x ≥ 1). */
+static double nice_below(double x)
+{
+    double p = pow(10, floor(log10(x))), m = x / p;
+    return p * (m >= 5 ? 5 : m >= 2 ? 2 : 1);
+}
+
+double motus_window_flex_proposed_scale(MotusWindow *self)
+{
+    const MtModel *m = motus_window_model(self);
+    double size = 0;
+    for (int s = 0; m && s < m->nflex; s++) {
+        const MtFlexBody *fb = mt_model_flex_body(m, s);
+        if (fb) size = fmax(size, mt_flexview_size(fb));
+    }
+    double d = self->flex_max[0];
+    if (!(d > 0) || !(size > 0)) return 0;
+    double s = 0.05 * size / d; /* the largest deformation a twentieth of the body: visible, not grotesque */
+    return s <= 1 ? 1 : nice_below(s);
+}
+
+/* After a run of a model with flexible bodies: a deformation scale that makes the deformation visible and
+ * colours by displacement, where the user has chosen neither (motus_viewport_propose_view); said in the
+ * status bar. */
+void motus_window_flex_propose(MotusWindow *self)
+{
+    double s = motus_window_flex_proposed_scale(self);
+    if (!(s > 0) || !motus_viewport_propose_view(self->viewport, s, MOTUS_FIELD_DISPLACEMENT)) return;
+    /* TRANSLATORS: after a run: the deformation scale chosen for the view, and where to change it. */
+    g_autofree char *msg = g_strdup_printf(_("%s · deformation shown ×%g, coloured by displacement (change them under the view)"),
+                                           motus_window_get_status(self), motus_viewport_get_deformation_scale(self->viewport));
+    motus_window_set_status(self, msg);
+}
+
 /* Frames were replaced (a new run, a stored run loaded) or the model changed. */
 void motus_window_flex_reset(MotusWindow *self)
 {

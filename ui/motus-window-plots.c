@@ -121,6 +121,13 @@ static guint plotted(MotusWindow *self) { return motus_session_get_plotted(self-
 static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
 {
     motus_plot_clear(ps->w);
+    const MtModel *mu = motus_window_model(self);
+    for (int d = MT_DIM_NONE + 1; d < MT_DIM_COUNT; d++) { /* the project's display units, else readable ones */
+        const char *q = mt_dim_name((MtDim)d), *u = NULL;
+        for (int k = 0; mu && q && k < mu->nunit; k++)
+            if (!strcmp(mu->unit[k].quantity, q)) u = mu->unit[k].unit;
+        motus_plot_set_unit(ps->w, (MtDim)d, u);
+    }
     motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
@@ -319,6 +326,54 @@ static gboolean room_for_curve(MotusWindow *self, MotusPlotSpec *ps)
     return FALSE;
 }
 
+/* The unit the curves of a plot share ("" for none, NULL for an empty plot). */
+static const char *plot_unit(MotusWindow *self, MotusPlotSpec *ps)
+{
+    return ps->curves->len ? column_unit(motus_window_model(self), g_ptr_array_index(ps->curves, 0)) : NULL;
+}
+
+/* Adds column `name` as a curve: to plot ps when its curves have the same unit (or it has none), else to the
+ * first plot whose curves do, else to a new plot — one unit per axis, so that a force in N does not flatten a
+ * displacement in m. Says where it went when that is not ps. */
+static void add_curve(MotusWindow *self, guint i, const char *name)
+{
+    MotusPlotSpec *ps = spec(self, i);
+    for (guint k = 0; k < ps->curves->len; k++)
+        if (!strcmp(g_ptr_array_index(ps->curves, k), name)) return;
+    const char *u = column_unit(motus_window_model(self), name), *pu = plot_unit(self, ps);
+    guint to = i;
+    if (pu && strcmp(pu, u)) {
+        to = G_MAXUINT;
+        for (guint k = 0; k < self->plots->len && to == G_MAXUINT; k++) {
+            const char *ku = plot_unit(self, spec(self, k));
+            if (!ku || !strcmp(ku, u)) to = k;
+        }
+        if (to == G_MAXUINT) {
+            if (self->plots->len >= MT_PLOT_MAX) {
+                g_autofree char *msg = g_strdup_printf(_("'%s' has another unit than the curves of every plot, and there "
+                                                         "are %d plots already: clear or remove one"), name, MT_PLOT_MAX);
+                motus_window_set_status(self, msg);
+                return;
+            }
+            to = motus_window_add_plot(self);
+        }
+    }
+    ps = spec(self, to);
+    if (!room_for_curve(self, ps)) return;
+    g_ptr_array_add(ps->curves, g_strdup(name));
+    refill_one(self, ps, plotted(self));
+    self->active_plot = to;
+    show_active(self);
+    if (to != i) {
+        const char *shown = pu && pu[0] ? mt_unit_label_of(pu, MT_DIM_ANY) : _("no unit");
+        /* TRANSLATORS: a curve was put on another plot because its unit differs: column, its unit, plot number,
+           the unit of the plot it was dropped on. */
+        g_autofree char *msg = g_strdup_printf(_("'%s' [%s] went to plot %u: one unit per axis (the other plot shows %s)"),
+                                               name, u[0] ? mt_unit_label_of(u, MT_DIM_ANY) : _("no unit"), to + 1, shown);
+        motus_window_set_status(self, msg);
+    }
+}
+
 static void column_dropped(MotusPlot *w, const char *column, gpointer data)
 {
     MotusWindow *self = data;
@@ -330,14 +385,8 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
             motus_window_set_status(self, msg);
             return;
         }
-        gboolean there = FALSE;
-        for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), column);
-        if (!there && room_for_curve(self, ps)) {
-            g_ptr_array_add(ps->curves, g_strdup(column));
-            refill_one(self, ps, plotted(self));
-            motus_window_update_actions(self);
-        }
         self->active_plot = i;
+        add_curve(self, i, column);
         show_active(self);
         return;
     }
@@ -466,15 +515,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     if (self->quiet) return;
     guint i = gtk_drop_down_get_selected(dd);
     if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
-    const char *name = gtk_string_list_get_string(self->columns, i);
-    MotusPlotSpec *ps = active(self);
-    gboolean there = FALSE;
-    for (guint k = 0; k < ps->curves->len; k++) there |= !strcmp(g_ptr_array_index(ps->curves, k), name);
-    if (!there && room_for_curve(self, ps)) {
-        g_ptr_array_add(ps->curves, g_strdup(name));
-        refill_one(self, ps, plotted(self));
-        motus_window_update_actions(self);
-    }
+    add_curve(self, self->active_plot, gtk_string_list_get_string(self->columns, i));
     self->quiet = TRUE;
     gtk_drop_down_set_selected(dd, 0);
     self->quiet = FALSE;

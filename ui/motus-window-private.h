@@ -142,6 +142,9 @@ gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json);
 /* motus-window-teach.c: traces, velocity, acceleration and reaction vectors, camera follow */
 void motus_window_teach_init(MotusWindow *self);
 
+/* motus-window.c: a popover (a menu, a panel) gives the keys back to what had them when it closes. */
+void motus_window_popover_gives_back_keys(MotusWindow *self, GtkPopover *popover);
+
 /* motus-window-check.c: the model-check badge and panel */
 void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
@@ -151,6 +154,7 @@ void motus_window_teach_update(MotusWindow *self);
 /* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */
 void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);
 void motus_window_flex_extend(MotusWindow *self);
+void motus_window_flex_propose(MotusWindow *self);
 void motus_window_flex_reset(MotusWindow *self);
 void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);

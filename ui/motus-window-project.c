@@ -19,8 +19,8 @@ static void fill_recent_menu(MotusWindow *self)
     g_menu_remove_all(self->recent_menu);
     g_auto(GStrv) paths = motus_recent_list();
     for (int i = 0; paths && paths[i]; i++) {
-        g_autofree char *base = g_path_get_basename(paths[i]);
-        g_autoptr(GMenuItem) it = g_menu_item_new(base, NULL);
+        g_autofree char *label = motus_recent_label(paths[i]);
+        g_autoptr(GMenuItem) it = g_menu_item_new(label, NULL);
         g_menu_item_set_action_and_target_value(it, "win.open-recent", g_variant_new_string(paths[i]));
         g_menu_append_item(self->recent_menu, it);
     }

@@ -46,6 +46,21 @@ static gboolean tracked_point(MotusWindow *self, int *body, double p[3])
     return FALSE;
 }
 
+/* "18.65 kN": a quantity in the project's display unit, else a readable one (labels in the 3D view). */
+static void quantity_text(MotusWindow *self, MtDim dim, double si, char *buf, size_t n)
+{
+    const MtModel *m = motus_window_model(self);
+    const MtUnit *u = NULL;
+    for (int k = 0; m && k < m->nunit; k++)
+        if (!strcmp(m->unit[k].quantity, mt_dim_name(dim))) u = mt_unit_lookup(m->unit[k].unit, dim);
+    if (!u) u = mt_unit_readable(dim, fabs(si));
+    char num[48];
+    mt_units_format(si, u, 4, num, sizeof num);
+    const char *sp = strchr(num, ' '); /* the symbol in the user's language */
+    if (sp) g_snprintf(buf, n, "%.*s %s", (int)(sp - num), num, mt_unit_label(u));
+    else g_snprintf(buf, n, "%s", num);
+}
+
 static void rot_of(const double *q, double R[9])
 {
     double w = q[0], a = q[1], b = q[2], c = q[3];
@@ -142,15 +157,17 @@ void motus_window_teach_update(MotusWindow *self)
         if (point_state(self, &bc, body, p, cur, pose, x, v, a)) {
             g_array_append_vals(pts, x, 3);
             if (trace) motus_viewport_add_overlay_line(self->viewport, (double *)pts->data, pts->len / 3, trace_rgb);
-            char label[48];
+            char label[64], q[48];
             if (vel && vmax > 0) {
                 double s = 0.3 * L * f / vmax, d[3] = {v[0] * s, v[1] * s, v[2] * s};
-                g_snprintf(label, sizeof label, "v = %.4g m/s", norm3(v));
+                quantity_text(self, MT_DIM_VELOCITY, norm3(v), q, sizeof q);
+                g_snprintf(label, sizeof label, "v = %s", q);
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, vel_rgb, label);
             }
             if (acc && amax > 0) {
                 double s = 0.3 * L * f / amax, d[3] = {a[0] * s, a[1] * s, a[2] * s};
-                g_snprintf(label, sizeof label, "a = %.4g m/s²", norm3(a));
+                quantity_text(self, MT_DIM_ACCEL, norm3(a), q, sizeof q);
+                g_snprintf(label, sizeof label, "a = %s", q);
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, acc_rgb, label);
             }
             if (follow) motus_viewport_look_at(self->viewport, x);
@@ -176,7 +193,9 @@ void motus_window_teach_update(MotusWindow *self)
                 for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(motus_window_bridge(self), fc[j][k], cur);
                 if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, x)) continue;
                 double s = 0.3 * L * f / fmax_, d[3] = {F[0] * s, F[1] * s, F[2] * s};
-                g_autofree char *label = g_strdup_printf("%s: F = %.4g N", m->joint[j].name, norm3(F));
+                char q[48];
+                quantity_text(self, MT_DIM_FORCE, norm3(F), q, sizeof q);
+                g_autofree char *label = g_strdup_printf("%s: F = %s", m->joint[j].name, q);
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, force_rgb, label);
             }
         }

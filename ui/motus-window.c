@@ -216,6 +216,7 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     motus_window_extend_plots(self);
     motus_window_plots_settle(self);
     motus_window_flex_extend(self);
+    if (ok && !cancelled) motus_window_flex_propose(self);
     if (motus_session_get_follow_live(self->session)) show_time(self, last);
     update_actions(self);
     if (!ok) error_dialog(self, _("The run failed"), message);
@@ -851,6 +852,56 @@ static gboolean view_key_pressed(GtkEventControllerKey *c, guint key, guint code
     return FALSE;
 }
 
+/* What had the keys before a popover opened (a weak pointer per popover). */
+static void popover_shown(GtkWidget *popover, gpointer data)
+{
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(data)), **keep = g_object_get_data(G_OBJECT(popover), "motus-focus");
+    if (*keep) g_object_remove_weak_pointer(G_OBJECT(*keep), (gpointer *)keep);
+    *keep = f && !gtk_widget_is_ancestor(f, popover) ? f : NULL;
+    if (*keep) g_object_add_weak_pointer(G_OBJECT(*keep), (gpointer *)keep);
+}
+
+/* GTK 4.8 leaves the focus on an item of a closed popover (a menu, the model-check panel), where no key
+ * reaches the window: Ctrl+Z, Space and the view keys stopped working after a menu was used. The keys go
+ * back to what had them, or to the window's content. */
+static void popover_closed(GtkPopover *popover, gpointer data)
+{
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(data)), **keep = g_object_get_data(G_OBJECT(popover), "motus-focus");
+    if (f && !gtk_widget_is_ancestor(f, GTK_WIDGET(popover))) return; /* an item moved it on purpose (a selection) */
+    if (*keep && gtk_widget_get_mapped(*keep) && gtk_widget_grab_focus(*keep)) return;
+    gtk_window_set_focus(GTK_WINDOW(data), NULL);
+    gtk_widget_child_focus(gtk_window_get_child(GTK_WINDOW(data)), GTK_DIR_TAB_FORWARD);
+}
+
+static void keep_free(gpointer p)
+{
+    GtkWidget **keep = p;
+    if (*keep) g_object_remove_weak_pointer(G_OBJECT(*keep), (gpointer *)keep);
+    g_free(keep);
+}
+
+void motus_window_popover_gives_back_keys(MotusWindow *self, GtkPopover *popover)
+{
+    g_object_set_data_full(G_OBJECT(popover), "motus-focus", g_new0(GtkWidget *, 1), keep_free);
+    g_signal_connect(popover, "show", G_CALLBACK(popover_shown), self); /* before it takes the focus */
+    g_signal_connect(popover, "closed", G_CALLBACK(popover_closed), self);
+}
+
+/* The header bar's menu buttons: their menus give the keys back when they close. */
+static void header_menus_give_back_keys(MotusWindow *self)
+{
+    GtkWidget *bar = gtk_window_get_titlebar(GTK_WINDOW(self));
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, bar);
+    while (todo->len) {
+        GtkWidget *w = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (GTK_IS_MENU_BUTTON(w) && gtk_menu_button_get_popover(GTK_MENU_BUTTON(w)))
+            motus_window_popover_gives_back_keys(self, gtk_menu_button_get_popover(GTK_MENU_BUTTON(w)));
+        for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+}
+
 static void add_view_keys(MotusWindow *self)
 {
     GtkEventController *c = gtk_event_controller_key_new();
@@ -894,6 +945,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
+    header_menus_give_back_keys(self); /* before the check badge, which does it for its own panel */
     motus_window_check_init(self);
     motus_window_flex_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);

@@ -142,6 +142,10 @@ gboolean motus_window_write_shot_info(MotusWindow *self, const char *path, GErro
 const MtCheckReport *motus_window_check_report(MotusWindow *self);
 GtkWidget *motus_window_check_button(MotusWindow *self);
 GtkWidget *motus_window_check_list(MotusWindow *self);
+/* The deformation scale a finished run proposes for the view (the largest
+ * deformation a twentieth of the largest flexible body, 1, 2 or 5 × 10^k,
+ * at least 1), 0 when nothing is deformed. */
+double motus_window_flex_proposed_scale(MotusWindow *self);
 
 G_END_DECLS
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mt_i18n.h"
+#include "mt_flex.h"
 #include "mt_integrate.h"
 #include "mt_kin.h"
 
@@ -85,6 +86,7 @@ static MtStatus project_with(const MtSystem *a, MtState *st, int rates, MtError 
     memcpy(as->q, st->q, sizeof(double) * nq);
     memcpy(as->u, st->u, sizeof(double) * nu);
     as->t = st->t;
+    as->flex_hold = st->flex_hold;
     mt_state_init_coords(as);
     MtStatus rc = rates ? mt_project_velocities(as, err) : mt_project_positions(as, 1e-12, 50, err);
     if (rc) rc = rename_error(a, err);
@@ -96,7 +98,34 @@ static MtStatus project_with(const MtSystem *a, MtState *st, int rates, MtError 
     return rc;
 }
 
+/* Flexible bodies with `initial rest` start undeformed and without elastic
+ * velocity, and keep it through the projections (MtState.flex_hold), so the
+ * velocity projection gives their modes no impulse. */
+static int hold_rest(MtState *st)
+{
+    const MtSystem *s = st->sys;
+    int n = 0;
+    for (int i = 0; i < s->nflex; i++) {
+        const MtFlexSys *f = &s->flex[i];
+        if (!f->hold) continue;
+        memset(st->q + 7 * s->nbody + f->moff, 0, sizeof(double) * (size_t)f->N);
+        memset(st->u + 6 * s->nbody + f->moff, 0, sizeof(double) * (size_t)f->N);
+        n++;
+    }
+    return n > 0;
+}
+
+static MtStatus assemble_initial(MtState *st, MtError *err);
+
 MtStatus mt_assemble_initial(MtState *st, MtError *err)
+{
+    st->flex_hold = hold_rest(st);
+    MtStatus rc = assemble_initial(st, err);
+    st->flex_hold = 0;
+    return rc;
+}
+
+static MtStatus assemble_initial(MtState *st, MtError *err)
 {
     mt_state_redetect(st);
     const MtSystem *s = st->sys;
@@ -214,7 +243,10 @@ MtStatus mt_system_assemble(MtSystem *s, MtError *err)
         s->dep[r] = (unsigned char)mt_bchol_row_dependent(st->chol, r);
         s->ndep += s->dep[r];
     }
+    /* flexible bodies' damping on the modes their joints hold (the rows are staged now) */
+    MtStatus drc = s->nflex ? mt_flex_damping(s, st, err) : MT_OK;
     mt_state_free(st);
+    if (drc) return drc;
     /* A dependency may hold only in the initial configuration (a flat lattice of
      * plates, a mechanism drawn at a dead centre): move a little along an
      * admissible motion and detect again. Rows dependent there as well are

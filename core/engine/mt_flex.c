@@ -25,9 +25,14 @@
  * unit mass g_B + C x (gravity in body axes; centrifugal field
  * C = |Ω|²1 − ΩΩᵀ about the FE model's origin, i.e. the body's origin, which
  * the user puts on the axis of rotation) adds Σ p_c Kg_c to K, p = (g_B,
- * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h). The frame's own
- * translational and angular accelerations are left out: they are not known
- * before the solve. */
+ * C00, C11, C22, C01, C12, C02) (mt_fe_reduce.h), the interface held. The
+ * uniform part of the frame's own acceleration field stiffens like gravity;
+ * its part in the (unknown) accelerations goes into the mass matrix
+ * (accel_coupling). The pre-stress of interface loads (joint reactions,
+ * force elements) comes from the modal coordinates themselves: Σ w_k Kw_k,
+ * the geometric stiffness of the constraint modes' static field
+ * (core/flex/mt_fe_geom.c), as a force (Σ w_k Kw_k)·w: a stiffness that follows
+ * the stress, not a potential (see interface_stiffening). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +75,13 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->fb = fb;
         f->N = N;
         f->d = 6 + N;
+        f->hold = fs->initial == MT_FLEX_INIT_REST;
         f->moff = s->nmodal;
         f->moffm = s->nfmat;
         f->coff = s->nfcache;
         s->nmodal += N;
         s->nfmat += (size_t)f->d * (size_t)f->d;
-        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N;
+        s->nfcache += 12 + 3 * (size_t)N + (size_t)N * N + (size_t)N; /* + the interface stiffening's forces */
         if (f->d > s->dmax) s->dmax = f->d;
         s->bflex[fs->body] = i;
         f->mass = fb->mass;
@@ -124,6 +130,8 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
                                 MT_("body '%s': geometric stiffening is on but its reduction has none (read the model again)"),
                                 name);
         f->Kg = fs->stiffening ? fb->Kg : NULL;
+        f->Kw = fs->stiffening ? fb->Kw : NULL;
+        mt_v3_copy(f->com, c);
         if (!rayleigh)
             for (int a = 0; a < N; a++) {
                 double om = 2 * M_PI * fb->freq[a];
@@ -262,41 +270,107 @@ static void inertia_at(const MtFlexSys *f, const double *w, double *S, double *I
     Iw[1] += P[3]; Iw[3] += P[3]; Iw[2] += P[4]; Iw[6] += P[4]; Iw[5] += P[5]; Iw[7] += P[5];
 }
 
+/* The frame's acceleration in the stiffening. With the interface held, the
+ * d'Alembert load of the frame's rigid acceleration has the uniform part
+ * −a_o (a_o the acceleration of the FE origin, body axes) and stiffens like
+ * gravity: the modal force Σ_j a_o,j Kg_j w. a_o = Aᵀa_c + [c]× Aᵀα −
+ * Ω×(Ω×c) (c the centre of mass, the frame's origin, in FE coordinates)
+ * holds the accelerations, which are not known before the solve; so the
+ * part in them moves into the mass matrix, with G = [Kg_0 w, Kg_1 w, Kg_2 w]
+ * (N×3): M_wv −= G Aᵀ, M_wω −= G [c]× Aᵀ, and their transposes, which keep
+ * M symmetric (they are the momentum of the second-order displacement field
+ * whose potential under gravity is the gravity stiffening; its quadratic
+ * velocity terms are left out). The known part −Ω×(Ω×c) is a force
+ * (mt_flex_forces). Taken one step late instead, the frame's acceleration
+ * carried the body's vibration into the stiffness and made explicit runs
+ * take 8 times the steps. */
+static void accel_coupling(const MtFlexSys *f, const double *R, const double *w, double *M)
+{
+    int N = f->N, d = f->d;
+    size_t NN = (size_t)N * N;
+    const double *c = f->com;
+    double X[9] = {0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0}; /* [c]× */
+    for (int i = 0; i < N; i++) {
+        double g[3], gc[3];
+        for (int j = 0; j < 3; j++) {
+            const double *K = f->Kg + (size_t)j * NN + i; /* row i of Kg_j (symmetric) */
+            double s = 0;
+            for (int k = 0; k < N; k++) s += K[(size_t)N * k] * w[k];
+            g[j] = s;
+        }
+        for (int b = 0; b < 3; b++) gc[b] = g[0] * X[b] + g[1] * X[3 + b] + g[2] * X[6 + b]; /* g [c]× */
+        for (int a = 0; a < 3; a++) {
+            double mv = -(g[0] * R[3 * a] + g[1] * R[3 * a + 1] + g[2] * R[3 * a + 2]);  /* −(G Aᵀ)_ia */
+            double mo = -(gc[0] * R[3 * a] + gc[1] * R[3 * a + 1] + gc[2] * R[3 * a + 2]); /* −(G [c]× Aᵀ)_ia */
+            M[(size_t)(6 + i) + (size_t)d * a] += mv;
+            M[(size_t)a + (size_t)d * (6 + i)] += mv;
+            M[(size_t)(6 + i) + (size_t)d * (3 + a)] += mo;
+            M[(size_t)(3 + a) + (size_t)d * (6 + i)] += mo;
+        }
+    }
+}
+
+/* The (6+N)² mass matrix of flexible body f at rotation R and modal
+ * coordinates w, plus c·K in the modal block (the projections' metric), into
+ * M (column-major, unfactored); S, I(w), M_Ωw(w) into S, Iw, Mow. */
+static void mass_matrix(const MtFlexSys *f, const double *R, const double *w, double c, double *M, double *S,
+                        double *Iw, double *Mow)
+{
+    int N = f->N, d = f->d;
+    double Sp[3], T[9];
+    inertia_at(f, w, S, Iw, Mow);
+    mt_m3_mulv(Sp, R, S);
+    memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
+#define E(r, c) M[(size_t)(r) + (size_t)d * (size_t)(c)]
+    for (int a = 0; a < 3; a++) E(a, a) = f->mass;
+    /* −[Sp]× in (v, ω), [Sp]× in (ω, v) */
+    double X[9] = {0, -Sp[2], Sp[1], Sp[2], 0, -Sp[0], -Sp[1], Sp[0], 0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            E(a, 3 + b) = -X[3 * a + b];
+            E(3 + a, b) = X[3 * a + b];
+        }
+    mt_m3_rotate_sym(T, R, Iw);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) E(3 + a, 3 + b) = T[3 * a + b];
+    for (int j = 0; j < N; j++) {
+        double t[3], r[3];
+        mt_m3_mulv(t, R, f->S1 + 3 * j);
+        mt_m3_mulv(r, R, Mow + 3 * j);
+        for (int a = 0; a < 3; a++) {
+            E(a, 6 + j) = E(6 + j, a) = t[a];
+            E(3 + a, 6 + j) = E(6 + j, 3 + a) = r[a];
+        }
+        for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + c * f->K[i2 + (size_t)N * j];
+    }
+#undef E
+    if (f->Kg) accel_coupling(f, R, w, M);
+}
+
+int mt_flex_mass_matrix(const MtState *st, int i, const double *q, double *M)
+{
+    const MtSystem *s = st->sys;
+    const MtFlexSys *f = &s->flex[i];
+    double S[3], Iw[9], *Mow = malloc(sizeof(double) * (3 * (size_t)f->N + 1));
+    if (!Mow) return -1;
+    mass_matrix(f, st->R + 9 * f->body, q + 7 * s->nbody + f->moff, 0, M, S, Iw, Mow);
+    free(Mow);
+    return 0;
+}
+
 void mt_flex_stage_mass(MtState *st, const double *q)
 {
     const MtSystem *s = st->sys;
     for (int i = 0; i < s->nflex; i++) {
         const MtFlexSys *f = &s->flex[i];
-        int N = f->N, d = f->d;
+        int d = f->d;
         const double *w = q + 7 * s->nbody + f->moff, *R = st->R + 9 * f->body;
         /* S, I(w), M_Ωw(w) stay in the cache for mt_flex_forces of the same evaluation */
-        double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12, Sp[3], T[9];
-        inertia_at(f, w, S, Iw, Mow);
-        mt_m3_mulv(Sp, R, S);
-        memset(M, 0, sizeof(double) * (size_t)d * (size_t)d);
-#define E(r, c) M[(size_t)(r) + (size_t)d * (size_t)(c)]
-        for (int a = 0; a < 3; a++) E(a, a) = f->mass;
-        /* −[Sp]× in (v, ω), [Sp]× in (ω, v) */
-        double X[9] = {0, -Sp[2], Sp[1], Sp[2], 0, -Sp[0], -Sp[1], Sp[0], 0};
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                E(a, 3 + b) = -X[3 * a + b];
-                E(3 + a, b) = X[3 * a + b];
-            }
-        mt_m3_rotate_sym(T, R, Iw);
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) E(3 + a, 3 + b) = T[3 * a + b];
-        for (int j = 0; j < N; j++) {
-            double t[3], r[3];
-            mt_m3_mulv(t, R, f->S1 + 3 * j);
-            mt_m3_mulv(r, R, Mow + 3 * j);
-            for (int a = 0; a < 3; a++) {
-                E(a, 6 + j) = E(6 + j, a) = t[a];
-                E(3 + a, 6 + j) = E(6 + j, 3 + a) = r[a];
-            }
-            for (int i2 = 0; i2 < N; i2++) E(6 + i2, 6 + j) = f->Mww[i2 + (size_t)N * j] + st->proj_c * f->K[i2 + (size_t)N * j];
-        }
-#undef E
+        double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12;
+        mass_matrix(f, R, w, st->proj_c, M, S, Iw, Mow);
+        if (st->flex_hold && f->hold) /* modes held: the rigid block alone, so that M⁻¹ moves no modal coordinate */
+            for (int j = 6; j < d; j++)
+                for (int r = 0; r < d; r++) M[(size_t)r + (size_t)d * j] = M[(size_t)j + (size_t)d * r] = r == j;
         LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', d, M, d);
     }
 }
@@ -310,7 +384,33 @@ void mt_flex_solve(const MtState *st, int b, double *x6, double *xw)
     memcpy(x + 6, xw, sizeof(double) * (size_t)f->N);
     LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', f->d, 1, st->fmat + f->moffm, f->d, x, f->d);
     memcpy(x6, x, sizeof(double) * 6);
+    if (st->flex_hold && f->hold) memset(x + 6, 0, sizeof(double) * (size_t)f->N);
     memcpy(xw, x + 6, sizeof(double) * (size_t)f->N);
+}
+
+/* The force of the interface loads' pre-stress: out = (Σ_k w_k Kw_k) w, the
+ * geometric stiffness of the stress the interface displacement carries now.
+ * The other term of the cubic potential ½ Σ_k w_k wᵀKw_k w, ½ wᵀKw_j w on
+ * coordinate j (bending shortening the chord between the interface nodes), is
+ * left out: without the quartic term of the strain energy, which linear modes
+ * do not have, it makes the energy unbounded below, and a connecting rod bent
+ * by 2 mm felt 600 N of spurious compression and snapped; without it the
+ * interface's axial stretch, and so the axial force, are the ones the loads
+ * set. t: N scratch. */
+static void interface_stiffening(const MtFlexSys *f, const double *w, double *out, double *t)
+{
+    int N = f->N;
+    memset(out, 0, sizeof(double) * (size_t)N);
+    for (int k = 0; k < N; k++) {
+        if (w[k] == 0) continue;
+        const double *K = f->Kw + (size_t)k * N * N;
+        for (int i = 0; i < N; i++) {
+            double s = 0;
+            for (int l = 0; l < N; l++) s += K[i + (size_t)N * l] * w[l];
+            t[i] = s;
+        }
+        for (int i = 0; i < N; i++) out[i] += w[k] * t[i];
+    }
 }
 
 void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
@@ -364,7 +464,13 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
     for (int a = 0; a < 3; a++)
         for (int b2 = 0; b2 < 3; b2++) OO[3 * a + b2] = Om[a] * Om[b2];
     double o2 = OO[0] + OO[4] + OO[8]; /* the pre-stress factors of the stiffening cases */
-    const double pg[MT_FLEX_NKG] = {gb[0], gb[1], gb[2], o2 - OO[0], o2 - OO[4], o2 - OO[8], -OO[1], -OO[5], -OO[2]};
+    /* the uniform load case g − a_o: gravity and the known part of −a_o, Ω×(Ω×c) (the part of a_o in
+     * the accelerations is in the mass matrix, accel_coupling) */
+    double oc[3];
+    mt_v3_cross(oc, Om, f->com);
+    mt_v3_cross(oc, Om, oc);
+    const double pg[MT_FLEX_NKG] = {gb[0] + oc[0], gb[1] + oc[1], gb[2] + oc[2], o2 - OO[0], o2 - OO[4], o2 - OO[8],
+                                    -OO[1], -OO[5], -OO[2]};
     for (int j = 0; j < N; j++) { /* e_ij + e_ji = OO : I2s_ij (i < j), 2 OO : I2s_jj — kept in e[i + N·j] and e[j + N·i] */
         const double *B = f->I2s + 6 * ((size_t)j * (j + 1) / 2);
         for (int i = 0; i <= j; i++, B += 6) {
@@ -372,6 +478,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
             e[i + (size_t)N * j] = e[j + (size_t)N * i] = i == j ? v : 0.5 * v;
         }
     }
+    if (f->Kw) interface_stiffening(f, w, e + (size_t)N * N, st->fwork + 8 * (size_t)s->dmax);
     for (int j = 0; j < N; j++) {
         double v = f->mass ? mt_v3_dot(f->S1 + 3 * j, gb) : 0;
         const double *I1 = f->I1 + 9 * j;
@@ -385,6 +492,7 @@ void mt_flex_forces(MtState *st, int b, const double *q, const double *u)
                 v -= k * w[i];
             }
         }
+        if (f->Kw) v -= e[(size_t)N * N + j]; /* the interface loads' pre-stress (interface_stiffening) */
         double cor = 0, quad = I1[0] * OO[0] + I1[1] * OO[1] + I1[2] * OO[2] + I1[3] * OO[3] + I1[4] * OO[4] +
                                I1[5] * OO[5] + I1[6] * OO[6] + I1[7] * OO[7] + I1[8] * OO[8];
         for (int i = 0; i < N; i++) {

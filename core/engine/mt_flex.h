@@ -17,6 +17,7 @@
 typedef struct MtFlexSys {
     int body, N, moff;   /* modal coordinates at q[7·nbody + moff], u[6·nbody + moff] */
     int d;               /* 6 + N: size of the body's mass matrix */
+    int hold;            /* `initial rest`: w and ẇ held at 0 through the initial assembly (MtState.flex_hold) */
     const struct MtFlexBody *fb; /* the reduced body (owned by the system's model) */
     size_t moffm;        /* offset of its (d×d) mass factor in MtState.fmat */
     size_t coff;         /* offset of its per-evaluation values in MtState.fcache: S (3), I (9), M_Ωw (3N), e (N²) */
@@ -33,6 +34,8 @@ typedef struct MtFlexSys {
     double *Mww;         /* N×N */
     double *K, *D;       /* N×N stiffness and damping */
     const double *Kg;    /* geometric stiffening: MT_FLEX_NKG blocks N×N (MtFlexBody.Kg), NULL when off */
+    const double *Kw;    /* with it, the interface loads' part: N blocks N×N (MtFlexBody.Kw), NULL when off */
+    double com[3];       /* the centre of mass (the frame's origin) in FE coordinates */
     double *work;        /* owner of the arrays above */
     double *work2;       /* owner of I2s */
 } MtFlexSys;
@@ -45,6 +48,16 @@ void mt_flex_free(MtSystem *s);
 
 /* Stage: mass matrix M(q) of every flexible body, factored (Cholesky). */
 void mt_flex_stage_mass(MtState *st, const double *q);
+/* The mass matrix of flexible body i (index in s->flex) at q, unfactored,
+ * (6+N)² column-major, velocities (v, ω, ẇ) in project axes (st->R staged);
+ * -1 when out of memory. */
+int mt_flex_mass_matrix(const MtState *st, int i, const double *q, double *M);
+/* Modal damping on the modes the body has when its joints hold it
+ * (mt_flex_damp.c): replaces the D of every flexible body damped by `zeta`
+ * with one that gives each of those modes the ratio ζ; st is the system
+ * evaluated at its initial configuration (G and its modal columns staged).
+ * Called once by mt_system_assemble. */
+MtStatus mt_flex_damping(MtSystem *s, const MtState *st, MtError *err);
 /* Gravity, quadratic velocity, elastic and damping forces of flexible body b
  * into st->f (rigid part at 6·b, modal part at 6·nbody + moff). */
 void mt_flex_forces(MtState *st, int b, const double *q, const double *u);

@@ -215,6 +215,7 @@ struct MtState {
     double *fwork;         /* scratch: dmax x 12 */
     double *fcache;        /* flexible bodies' S, I(w), M_Ωw(w) of the current evaluation (mt_flex_stage_mass) */
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
+    int flex_hold;         /* during the initial assembly: the modal coordinates of bodies with `initial rest` do not move */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
     MtBchol *pre;          /* NULL: a new factor at every evaluation */

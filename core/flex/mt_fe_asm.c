@@ -178,11 +178,11 @@ static int numeric(const MtFeModel *m, const MtFeDofs *d, MtFeCsc *A, int want, 
         if (!*v) goto oom;
         memset(*v, 0, sizeof(double) * (A->nnz + 1));
     }
-    keys = malloc(sizeof(int) * 64);
+    keys = malloc(sizeof(int) * MT_FE_MAXDOF);
     posU = malloc(sizeof(int) * ((size_t)nd + 1));
     offt = malloc(sizeof(int) * (size_t)sy->umax * (size_t)sy->umax);
-    Ke = malloc(sizeof(double) * 36 * 36);
-    Me = malloc(sizeof(double) * 36 * 36);
+    Ke = malloc(sizeof(double) * MT_FE_MAXDOF * MT_FE_MAXDOF);
+    Me = malloc(sizeof(double) * MT_FE_MAXDOF * MT_FE_MAXDOF);
     if (!keys || !posU || !offt || !Ke || !Me) goto oom;
     for (int a = 0; a < nd; a++) posU[a] = -1;
     double *Kv = want & 1 ? A->k : NULL, *Mv = want & 2 ? A->m : NULL;
@@ -287,7 +287,7 @@ int mt_fe_assemble(const MtFeModel *m, const MtFeDofs *d, MtFeCsc *A, const MtFe
     sy->ninert = malloc(sizeof(double) * 9 * ((size_t)m->nnode + 1));
     it.mnode = sy->mnode = malloc(sizeof(int) * ((size_t)m->nnode + 1));
     it.mark = malloc(sizeof(int) * ((size_t)nd + 1));
-    keys = malloc(sizeof(int) * 64);
+    keys = malloc(sizeof(int) * MT_FE_MAXDOF);
     if (!sy->nmass || !sy->nfirst || !sy->ninert || !it.mnode || !it.mark || !keys) goto oom;
     double *nmass = sy->nmass, *nfirst = sy->nfirst, *ninert = sy->ninert;
     for (int i = 0; i < nd; i++) it.mark[i] = -1;
@@ -449,7 +449,7 @@ int mt_fe_order(const MtFeModel *m, MtFeDofs *d, const MtFeProgress *pr, MtError
     c.print = 0;
     it.mnode = malloc(sizeof(int) * ((size_t)m->nmass + 1));
     it.mark = malloc(sizeof(int) * ((size_t)nd + 1));
-    keys = malloc(sizeof(int) * 64);
+    keys = malloc(sizeof(int) * MT_FE_MAXDOF);
     ubuf = malloc(sizeof(int) * ((size_t)nd + 1));
     ip = malloc(sizeof(int) * ((size_t)m->nelem + (size_t)m->nmass + 1));
     if (!it.mnode || !it.mark || !keys || !ubuf || !ip) goto oom;

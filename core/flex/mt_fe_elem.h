@@ -1,20 +1,26 @@
 /* mt_fe_elem.h — element matrices of the finite-element library (internal to
- * core/flex): 3D beams (mt_fe_beam.c), solids (mt_fe_solid.c) and flat shells
- * (mt_fe_shell.c). Every routine works in global coordinates and without
+ * core/flex): 3D beams (mt_fe_beam.c), solids (mt_fe_solid.c), flat shells
+ * (mt_fe_shell.c) and plane-stress membranes (mt_fe_membrane.c). Every routine works in global coordinates and without
  * allocation: the caller passes buffers of MT_FE_MAXDOF² doubles.
  *
  * Element DOF order: node by node, MT_FE_NC(type) components per node
- * (3: ux uy uz for solids, 6: ux uy uz rx ry rz for beams and shells). */
+ * (3: ux uy uz for solids and membranes, 6: ux uy uz rx ry rz for beams and
+ * shells). */
 #ifndef MT_FE_ELEM_H
 #define MT_FE_ELEM_H
 
 #include "motus/fe.h"
 
-#define MT_FE_MAXNODE 10
-#define MT_FE_MAXDOF 30
+#define MT_FE_MAXNODE 20 /* hex20 */
+#define MT_FE_MAXDOF 60
 
 /* Components per node of an element type (3 or 6). */
 int mt_fe_type_ncomp(int type);
+/* The property kind (MtFePropKind) an element type needs: membranes take a
+ * shell property (their thickness). */
+int mt_fe_type_prop_kind(int type);
+/* 1 for the membranes (mem4, mem8). */
+int mt_fe_type_membrane(int type);
 
 /* Material constants of element e (checked by mt_fe_validate). */
 const MtFeMaterial *mt_fe_elem_mat(const MtFeModel *m, int e);
@@ -52,6 +58,11 @@ int mt_fe_solid_kg(const MtFeModel *m, int e, const double *ue, double *S, MtErr
 int mt_fe_shell_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
 int mt_fe_shell_inertia(const MtFeModel *m, int e, double *mass, double c[3], double S[9], double *w, MtError *err);
 int mt_fe_shell_stress(const MtFeModel *m, int e, const double *ue, double *sig);
+int mt_fe_membrane_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
+int mt_fe_membrane_inertia(const MtFeModel *m, int e, double *mass, double c[3], double S[9], double *w, MtError *err);
+int mt_fe_membrane_stress(const MtFeModel *m, int e, const double *ue, double *sig);
+int mt_fe_shell8_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
+int mt_fe_shell8_stress(const MtFeModel *m, int e, const double *ue, double *sig);
 
 /* Beam local axes (rows of R: x along the beam, y from the orientation
  * vector, z = x × y) and length. Returns 0 or -1 with err set. */

@@ -10,7 +10,18 @@
  * the floating frame (the frame's own rigid rotation gets its share from
  * the exact rigid-body terms of the equations of motion). The dynamics then
  * adds Σ p_c Kg_c to the modal stiffness. Beams and solids; shells are
- * refused. */
+ * refused.
+ *
+ * Loads at the interface (joint reactions, force elements) leave no stress
+ * in those cases: the held interface takes them. Their stress is that of the
+ * interface's own displacement, the constraint modes' static field
+ * [Ψ; 1]·u_b, and u_b = H_b·w is known from the modal coordinates: so
+ * mt_fe_geom_interface projects, for each modal coordinate k, the geometric
+ * stiffness of the field of its interface displacement, Kw_k, and the
+ * dynamics adds Σ w_k Kw_k (the pre-stress of the joint loads, updated as the
+ * run goes). The two parts add up to the static stress of the interface
+ * displacement plus the body forces with the interface held, Craig–Bampton's
+ * own split, so nothing is counted twice. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,16 +67,17 @@ fail:
     return NULL;
 }
 
-int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, const double *H, int N, double *Kg,
-                       MtError *err)
+int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, int ncase, const double *H, int N,
+                       double *Kg, MtError *err)
 {
     enum { NE = 6 * MT_FE_MAXNODE };
     size_t NN = (size_t)N * N;
-    memset(Kg, 0, sizeof(double) * NN * MT_FLEX_NKG);
+    memset(Kg, 0, sizeof(double) * NN * (size_t)ncase);
     double *He = malloc(sizeof(double) * NE * ((size_t)N + 1)), *T = malloc(sizeof(double) * NE * ((size_t)N + 1));
-    double *rows = malloc(sizeof(double) * 6 * ((size_t)N + 1));
-    if (!He || !T || !rows) {
-        free(He), free(T), free(rows);
+    double *rows = malloc(sizeof(double) * 6 * ((size_t)N + 1)), *uxs = malloc(sizeof(double) * NE * ((size_t)ncase + 1));
+    double *rx = malloc(sizeof(double) * 6 * ((size_t)ncase + 1));
+    if (!He || !T || !rows || !uxs || !rx) {
+        free(He), free(T), free(rows), free(uxs), free(rx);
         mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return -1;
     }
@@ -75,21 +87,20 @@ int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, c
         int beam = el->type == MT_FE_BEAM2;
         if (!beam && el->type != MT_FE_TET4 && el->type != MT_FE_TET10 && el->type != MT_FE_HEX8) continue;
         int nn = mt_fe_type_nodes(el->type), nc = beam ? 6 : 3, ne = nn * nc;
-        double ux[MT_FLEX_NKG][NE], rx[6 * MT_FLEX_NKG];
         for (int a = 0; a < nn; a++) {
             int node = m->conn[el->conn + a];
             mt_fe_node_rows(d, node, H, N, rows);
             for (int q = 0; q < nc; q++)
                 for (int j = 0; j < N; j++) He[(size_t)(a * nc + q) * N + j] = rows[q + 6 * j];
-            mt_fe_node_rows(d, node, X, MT_FLEX_NKG, rx);
-            for (int c = 0; c < MT_FLEX_NKG; c++)
-                for (int q = 0; q < nc; q++) ux[c][a * nc + q] = rx[q + 6 * c];
+            mt_fe_node_rows(d, node, X, ncase, rx);
+            for (int c = 0; c < ncase; c++)
+                for (int q = 0; q < nc; q++) uxs[(size_t)c * NE + a * nc + q] = rx[q + 6 * c];
         }
-        for (int c = 0; c < MT_FLEX_NKG && !rc; c++) {
-            double Ke[NE * NE], S[MT_FE_MAXNODE * MT_FE_MAXNODE];
-            if (beam) rc = mt_fe_beam_kg(m, e, ux[c], Ke, err);
+        for (int c = 0; c < ncase && !rc; c++) {
+            double Ke[NE * NE], S[MT_FE_MAXNODE * MT_FE_MAXNODE], *ux = uxs + (size_t)c * NE;
+            if (beam) rc = mt_fe_beam_kg(m, e, ux, Ke, err);
             else {
-                rc = mt_fe_solid_kg(m, e, ux[c], S, err);
+                rc = mt_fe_solid_kg(m, e, ux, S, err);
                 memset(Ke, 0, sizeof(double) * (size_t)(ne * ne));
                 for (int a = 0; a < nn; a++)
                     for (int b = 0; b < nn; b++)
@@ -112,9 +123,28 @@ int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, c
                 }
         }
     }
-    for (int c = 0; c < MT_FLEX_NKG; c++)
+    for (int c = 0; c < ncase; c++)
         for (int j = 0; j < N; j++)
             for (int i = 0; i < j; i++) Kg[(size_t)c * NN + (size_t)i * N + j] = Kg[(size_t)c * NN + (size_t)j * N + i];
-    free(He), free(T), free(rows);
+    free(He), free(T), free(rows), free(uxs), free(rx);
+    return rc;
+}
+
+int mt_fe_geom_interface(const MtFeModel *m, const MtFeDofs *d, const double *H, const double *HR, int N, double *Kw,
+                         MtError *err)
+{
+    size_t n = (size_t)d->ndof, ni = (size_t)d->ni, nb = (size_t)d->nb;
+    /* X_k = [Ψ; 1] u_b(k): the static field of modal coordinate k's interface displacement (interface rows of HR) */
+    double *X = calloc(n * (size_t)N + 1, sizeof(double));
+    if (!X) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")), -1;
+    for (int k = 0; k < N; k++)
+        for (size_t j = 0; j < nb; j++) {
+            double u = HR[(size_t)k * n + ni + j];
+            if (u == 0) continue;
+            const double *psi = H + j * n;
+            for (size_t i = 0; i < n; i++) X[(size_t)k * n + i] += u * psi[i];
+        }
+    int rc = mt_fe_geom_project(m, d, X, N, HR, N, Kw, err);
+    free(X);
     return rc;
 }

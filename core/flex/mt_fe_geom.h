@@ -12,8 +12,15 @@
  * K_ii, interface DOFs (rows ≥ ni) held at zero. F NULL: no interior (zeros).
  * Returns a malloc'ed array or NULL with err set. */
 double *mt_fe_geom_loads(const MtFeModel *m, const MtFeDofs *d, MtFeChol *F, MtError *err);
-/* Kg (MT_FLEX_NKG blocks of N×N) = Hᵀ Kg_e(X_c) H summed over the elements. */
-int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, const double *H, int N, double *Kg,
-                       MtError *err);
+/* Kg (ncase blocks of N×N) = Hᵀ Kg_e(X_c) H summed over the elements, for the
+ * displacement fields X (ndof × ncase). */
+int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, int ncase, const double *H, int N,
+                       double *Kg, MtError *err);
+/* Kw (N blocks of N×N): block k the geometric stiffness, projected on HR
+ * (ndof × N), of the static field of modal coordinate k's interface
+ * displacement, [Ψ; 1]·(interface rows of HR column k); H holds the
+ * constraint modes [Ψ; 1] in its first nb columns (Craig–Bampton, Guyan). */
+int mt_fe_geom_interface(const MtFeModel *m, const MtFeDofs *d, const double *H, const double *HR, int N, double *Kw,
+                         MtError *err);
 
 #endif

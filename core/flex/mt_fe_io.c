@@ -21,7 +21,7 @@
 enum { T_I32 = 1, T_F64 = 2, T_F32 = 3 };
 enum {
     S_HEAD = 1, S_SCAL, S_FREQ, S_KR, S_MR, S_ZETA, S_RFREQ, S_FFREQ, S_FMEFF, S_IFID, S_IFX, S_IFH,
-    S_S1, S_IR, S_MWW, S_I1, S_I2, S_SW, S_SVID, S_SVX, S_ST, S_SEG, S_SVH, S_SVVM, S_SVSIG, S_KG
+    S_S1, S_IR, S_MWW, S_I1, S_I2, S_SW, S_SVID, S_SVX, S_ST, S_SEG, S_SVH, S_SVVM, S_SVSIG, S_KG, S_KW
 };
 #define NHEAD 8 /* method nmode nrigid nfix nif nsv nst nseg */
 #define NSCAL 15 /* alpha beta mass s0[3] I0[9] */
@@ -115,6 +115,7 @@ void *mt_flex_body_serialize(const MtFlexBody *fb, size_t *size, MtError *err)
     section(&b, S_SVVM, T_F32, fb->sv_vm, nsv * N, &nsec);
     section(&b, S_SVSIG, T_F32, fb->sv_sig, 6 * nsv * N, &nsec);
     if (fb->Kg) section(&b, S_KG, T_F64, fb->Kg, MT_FLEX_NKG * N * N, &nsec);
+    if (fb->Kw) section(&b, S_KW, T_F64, fb->Kw, N * N * N, &nsec);
     if (b.fail) {
         free(b.p);
         mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory writing the flexible body"));
@@ -247,6 +248,7 @@ MtFlexBody *mt_flex_body_deserialize(const void *buf, size_t size, MtError *err)
         case S_SVVM: dst = (void **)&b->sv_vm, want = nsv * N, wtype = T_F32; break;
         case S_SVSIG: dst = (void **)&b->sv_sig, want = 6 * nsv * N, wtype = T_F32; break;
         case S_KG: dst = (void **)&b->Kg, want = MT_FLEX_NKG * N * N; break;
+        case S_KW: dst = (void **)&b->Kw, want = N * N * N; break;
         default: continue; /* unknown section: skip */
         }
         if (type != wtype || (count != want && count != 0) || *dst) {

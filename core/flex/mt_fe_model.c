@@ -108,8 +108,9 @@ static int nomem(MtError *err)
     return -1;
 }
 
-static const int type_nodes[MT_FE_NTYPES] = {2, 3, 4, 4, 10, 8};
-static const char *const type_names[MT_FE_NTYPES] = {"beam2", "tria3", "quad4", "tet4", "tet10", "hex8"};
+static const int type_nodes[MT_FE_NTYPES] = {2, 3, 4, 4, 10, 8, 20, 4, 8, 8};
+static const char *const type_names[MT_FE_NTYPES] = {"beam2", "tria3", "quad4", "tet4", "tet10",
+                                                     "hex8",  "hex20", "mem4",  "mem8", "quad8"};
 
 int mt_fe_type_nodes(int type) { return type >= 0 && type < MT_FE_NTYPES ? type_nodes[type] : 0; }
 const char *mt_fe_type_name(int type) { return type >= 0 && type < MT_FE_NTYPES ? type_names[type] : "?"; }
@@ -415,9 +416,7 @@ MtStatus mt_fe_validate(const MtFeModel *m, MtError *err)
             return mt_error_set(err, MT_ERR_MODEL, "", MT_("element %d (%s) has no property (material, section)"),
                                 el->id, mt_fe_type_name(el->type));
         int k = m->prop[el->prop].kind;
-        int want = el->type == MT_FE_BEAM2 ? MT_FE_PROP_BEAM
-                   : el->type == MT_FE_TRIA3 || el->type == MT_FE_QUAD4 ? MT_FE_PROP_SHELL
-                                                                        : MT_FE_PROP_SOLID;
+        int want = mt_fe_type_prop_kind(el->type);
         if (k != want)
             return mt_error_set(err, MT_ERR_MODEL, m->prop[el->prop].name,
                                 MT_("element %d (%s): property '%s' is not a %s property"), el->id,
@@ -459,9 +458,7 @@ MtStatus mt_fe_default_props(MtFeModel *m, double E, double nu, double rho, doub
     for (int e = 0; e < m->nelem; e++) {
         MtFeElem *el = &m->elem[e];
         if (el->prop >= 0) continue;
-        int kind = el->type == MT_FE_BEAM2 ? MT_FE_PROP_BEAM
-                   : el->type == MT_FE_TRIA3 || el->type == MT_FE_QUAD4 ? MT_FE_PROP_SHELL
-                                                                        : MT_FE_PROP_SOLID;
+        int kind = mt_fe_type_prop_kind(el->type);
         if (kind == MT_FE_PROP_BEAM)
             return mt_error_set(err, MT_ERR_MODEL, "",
                                 MT_("beam element %d has no section: give the section in the mesh file"), el->id);

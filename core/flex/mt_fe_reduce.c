@@ -41,7 +41,7 @@ void mt_flex_body_free(MtFlexBody *b)
     free(b->freq), free(b->Kr), free(b->Mr), free(b->zeta), free(b->rigid_freq), free(b->fix_freq), free(b->fix_meff);
     free(b->if_id), free(b->if_x), free(b->if_H);
     free(b->S1), free(b->Ir), free(b->Mww), free(b->I1), free(b->I2), free(b->Sw);
-    free(b->sv_id), free(b->sv_x), free(b->st), free(b->seg), free(b->sv_H), free(b->sv_vm), free(b->sv_sig), free(b->Kg);
+    free(b->sv_id), free(b->sv_x), free(b->st), free(b->seg), free(b->sv_H), free(b->sv_vm), free(b->sv_sig), free(b->Kg), free(b->Kw);
     free(b);
 }
 
@@ -234,6 +234,10 @@ static int check_options(const MtFeModel *m, const MtReduceOptions *opt, MtError
             return mt_error_set(err, MT_ERR_ARG, "",
                                 MT_("geometric stiffening is available for beams and solids; element %d is a shell: turn "
                                     "stiffening off for this body"), m->elem[e].id), -1;
+        else if (m->elem[e].type >= MT_FE_HEX20) /* mt_fe_geom.c knows beams, tet4, tet10 and hex8 */
+            return mt_error_set(err, MT_ERR_ARG, "",
+                                MT_("geometric stiffening is not available for %s elements (element %d): turn stiffening "
+                                    "off for this body"), mt_fe_type_name(m->elem[e].type), m->elem[e].id), -1;
     return 0;
 }
 
@@ -466,7 +470,11 @@ static int fill_body(Reduce *r, MtError *err)
         if (!r->Xg && !(r->Xg = mt_fe_geom_loads(m, d, NULL, err))) return -1; /* no interior: no pre-stress */
         b->Kg = malloc(sizeof(double) * MT_FLEX_NKG * (size_t)r->N * (size_t)r->N + 1);
         if (!b->Kg) return nomem(err);
-        if (mt_fe_geom_project(m, d, r->Xg, r->HR, r->N, b->Kg, err)) return -1;
+        if (mt_fe_geom_project(m, d, r->Xg, MT_FLEX_NKG, r->HR, r->N, b->Kg, err)) return -1;
+        /* the pre-stress of interface loads, from the constraint modes (H's first nb columns) */
+        b->Kw = malloc(sizeof(double) * (size_t)r->N * (size_t)r->N * (size_t)r->N + 1);
+        if (!b->Kw) return nomem(err);
+        if (mt_fe_geom_interface(m, d, r->H, r->HR, r->N, b->Kw, err)) return -1;
     }
     if (opt->surface && mt_flex_surface(m, d, r->HR, r->N, opt->stress, b, pr, err)) return -1;
     return 0;

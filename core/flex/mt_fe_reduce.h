@@ -55,6 +55,10 @@ struct MtFlexBody {
      * 6, 7, 8 b_j = x_k and b_k = x_j for (j, k) = (0, 1), (1, 2), (0, 2). A body force field
      * g + C x (C symmetric) stiffens by Σ p_c Kg_c with p = (g, C00, C11, C22, C01, C12, C02). */
     double *Kg;
+    /* with Kg: N blocks N×N, block k at k·N·N, the reduced geometric stiffness of the stress of
+     * the static field of modal coordinate k's interface displacement (the constraint modes):
+     * interface loads (joint reactions, force elements) stiffen by Σ w_k Kw_k (mt_fe_geom.c) */
+    double *Kw;
 };
 
 #define MT_FLEX_NKG 9

@@ -1,14 +1,18 @@
 /* mt_fe_solid.c — isoparametric solid elements, isotropic linear elastic:
- * 4-node and 10-node tetrahedra and the 8-node hexahedron.
+ * 4-node and 10-node tetrahedra, the 8-node and the 20-node (serendipity)
+ * hexahedra.
  *
  * Stiffness: K_ab = Σ_q w|J| [λ g_a g_bᵀ + μ (g_b g_aᵀ + (g_a·g_b) 1)],
  * g = ∇N, with the 1-point (tet4), 4-point degree-2 (tet10) and 2×2×2 Gauss
- * (hex8) rules, exact for straight-sided elements. Consistent mass
+ * (hex8) and 3×3×3 Gauss (hex20: full integration, no spurious zero-energy
+ * modes) rules, exact for straight-sided elements. Consistent mass
  * M_ab = ρ ∫ N_a N_b 1: a conical-product Gauss rule of degree 7 on
  * tetrahedra (64 points, exact for the quadratic tetrahedron's degree-4
- * products even with a mildly curved Jacobian), 2×2×2 on hexahedra.
- * Tet10 node order is Abaqus/Nastran: corners 0–3, then edges 0-1, 1-2, 2-0,
- * 0-3, 1-3, 2-3. Declared in mt_fe_elem.h. */
+ * products even with a mildly curved Jacobian), 2×2×2 on hex8, 3×3×3 on
+ * hex20. Tet10 node order is Abaqus/Nastran: corners 0–3, then edges 0-1,
+ * 1-2, 2-0, 0-3, 1-3, 2-3; hex20 is Abaqus's: corners 0–7 (as hex8), then
+ * edges 0-1, 1-2, 2-3, 3-0, 4-5, 5-6, 6-7, 7-4, 0-4, 1-5, 2-6, 3-7.
+ * Declared in mt_fe_elem.h. */
 #include <math.h>
 #include <string.h>
 
@@ -22,13 +26,26 @@ typedef struct {
     double p[64][3], w[64];
 } Rule;
 
-static Rule tet_mass_rule, tet1_rule, tet4_rule, hex_rule;
+static Rule tet_mass_rule, tet1_rule, tet4_rule, hex_rule, hex27_rule;
 static int rules_ready;
 /* shape functions and their derivatives at the mass rule's points, by type
- * (0 tet4, 1 tet10, 2 hex8): the mass loop then needs only det J */
-static double mass_N[3][64][MT_FE_MAXNODE], mass_dN[3][64][MT_FE_MAXNODE][3];
+ * (0 tet4, 1 tet10, 2 hex8, 3 hex20): the mass loop then needs only det J */
+static double mass_N[4][64][MT_FE_MAXNODE], mass_dN[4][64][MT_FE_MAXNODE][3];
 static int shape(int type, const double *xi, double *N, double (*dN)[3]);
-static int type_slot(int type) { return type == MT_FE_TET4 ? 0 : type == MT_FE_TET10 ? 1 : 2; }
+static int type_slot(int type)
+{
+    return type == MT_FE_TET4 ? 0 : type == MT_FE_TET10 ? 1 : type == MT_FE_HEX8 ? 2 : 3;
+}
+static int is_hex(int type) { return type == MT_FE_HEX8 || type == MT_FE_HEX20; }
+/* The stiffness rule and the mass rule of a type. */
+static const Rule *stiff_rule(int type)
+{
+    return type == MT_FE_TET4 ? &tet1_rule : type == MT_FE_TET10 ? &tet4_rule : type == MT_FE_HEX8 ? &hex_rule : &hex27_rule;
+}
+static const Rule *mass_rule(int type)
+{
+    return type == MT_FE_HEX8 ? &hex_rule : type == MT_FE_HEX20 ? &hex27_rule : &tet_mass_rule;
+}
 
 static void make_rules(void)
 {
@@ -73,9 +90,20 @@ static void make_rules(void)
                 hex_rule.w[hex_rule.n] = 1;
                 hex_rule.n++;
             }
-    static const int types[3] = {MT_FE_TET4, MT_FE_TET10, MT_FE_HEX8};
-    for (int t = 0; t < 3; t++) {
-        const Rule *rm = types[t] == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
+    /* 3×3×3 Gauss–Legendre on [-1,1] */
+    static const double g3[3] = {-0.7745966692414834, 0, 0.7745966692414834}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    hex27_rule.n = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                hex27_rule.p[hex27_rule.n][0] = g3[i];
+                hex27_rule.p[hex27_rule.n][1] = g3[j];
+                hex27_rule.p[hex27_rule.n][2] = g3[k];
+                hex27_rule.w[hex27_rule.n++] = w3[i] * w3[j] * w3[k];
+            }
+    static const int types[4] = {MT_FE_TET4, MT_FE_TET10, MT_FE_HEX8, MT_FE_HEX20};
+    for (int t = 0; t < 4; t++) {
+        const Rule *rm = mass_rule(types[t]);
         for (int q = 0; q < rm->n; q++) shape(types[t], rm->p[q], mass_N[t][q], mass_dN[t][q]);
     }
     rules_ready = 1;
@@ -86,19 +114,47 @@ static void make_rules(void)
 static const double hex_sign[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                                       {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 static const int tet10_edge[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+static const int hex20_edge[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                      {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+
+/* Serendipity hexahedron: corners N = ⅛ Π(1 + sᵢξᵢ)·(s·ξ − 2); a mid-edge
+ * node along direction k: N = ¼ (1 − ξₖ²) Π_{j≠k}(1 + sⱼξⱼ). */
+static int shape_hex20(const double *xi, double *N, double (*dN)[3])
+{
+    for (int a = 0; a < 8; a++) {
+        const double *s = hex_sign[a];
+        double f[3] = {1 + s[0] * xi[0], 1 + s[1] * xi[1], 1 + s[2] * xi[2]};
+        double q = s[0] * xi[0] + s[1] * xi[1] + s[2] * xi[2] - 2, p = f[0] * f[1] * f[2];
+        N[a] = 0.125 * p * q;
+        for (int i = 0; i < 3; i++) dN[a][i] = 0.125 * s[i] * (f[(i + 1) % 3] * f[(i + 2) % 3] * q + p);
+    }
+    for (int e = 0; e < 12; e++) {
+        const double *s0 = hex_sign[hex20_edge[e][0]], *s1 = hex_sign[hex20_edge[e][1]];
+        int k = s0[0] != s1[0] ? 0 : s0[1] != s1[1] ? 1 : 2, j1 = (k + 1) % 3, j2 = (k + 2) % 3;
+        double b = 1 - xi[k] * xi[k], f1 = 1 + s0[j1] * xi[j1], f2 = 1 + s0[j2] * xi[j2];
+        N[8 + e] = 0.25 * b * f1 * f2;
+        dN[8 + e][k] = -0.5 * xi[k] * f1 * f2;
+        dN[8 + e][j1] = 0.25 * b * s0[j1] * f2;
+        dN[8 + e][j2] = 0.25 * b * f1 * s0[j2];
+    }
+    return 20;
+}
 
 /* Natural coordinates of the nodes (for stress recovery). */
 static void node_natural(int type, int a, double xi[3])
 {
     static const double tet[10][3] = {{0, 0, 0},     {1, 0, 0},     {0, 1, 0},   {0, 0, 1},     {.5, 0, 0},
                                       {.5, .5, 0},   {0, .5, 0},    {0, 0, .5},  {.5, 0, .5},   {0, .5, .5}};
-    if (type == MT_FE_HEX8) memcpy(xi, hex_sign[a], sizeof(double) * 3);
+    if (is_hex(type) && a < 8) memcpy(xi, hex_sign[a], sizeof(double) * 3);
+    else if (is_hex(type)) /* hex20 mid-edge: the mean of its corners */
+        for (int k = 0; k < 3; k++) xi[k] = 0.5 * (hex_sign[hex20_edge[a - 8][0]][k] + hex_sign[hex20_edge[a - 8][1]][k]);
     else memcpy(xi, tet[a], sizeof(double) * 3);
 }
 
 /* N (nn) and dN/dξ (nn×3) at ξ. */
 static int shape(int type, const double *xi, double *N, double (*dN)[3])
 {
+    if (type == MT_FE_HEX20) return shape_hex20(xi, N, dN);
     if (type == MT_FE_HEX8) {
         for (int a = 0; a < 8; a++) {
             const double *s = hex_sign[a];
@@ -188,7 +244,7 @@ static int degenerate(const MtFeModel *m, int e, MtError *err)
 static double centre_sign(int type, int nn, const double *X)
 {
     double xi[3] = {0.25, 0.25, 0.25}, N[MT_FE_MAXNODE], dN[MT_FE_MAXNODE][3], g[MT_FE_MAXNODE][3];
-    if (type == MT_FE_HEX8) xi[0] = xi[1] = xi[2] = 0;
+    if (is_hex(type)) xi[0] = xi[1] = xi[2] = 0;
     shape(type, xi, N, dN);
     double d = jacobian(nn, X, (const double(*)[3])dN, g);
     return d > 0 ? 1 : d < 0 ? -1 : 0;
@@ -207,7 +263,7 @@ int mt_fe_solid_km(const MtFeModel *m, int e, double *K, double *M, int want_m, 
     double lam = mat->E * mat->nu / ((1 + mat->nu) * (1 - 2 * mat->nu)), mu = mat->E / (2 * (1 + mat->nu));
     if (!K) goto mass; /* mass alone */
     memset(K, 0, sizeof(double) * (size_t)(nd * nd));
-    const Rule *rk = type == MT_FE_TET4 ? &tet1_rule : type == MT_FE_TET10 ? &tet4_rule : &hex_rule;
+    const Rule *rk = stiff_rule(type);
     for (int q = 0; q < rk->n; q++) {
         shape(type, rk->p[q], N, dN);
         double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;
@@ -230,7 +286,7 @@ int mt_fe_solid_km(const MtFeModel *m, int e, double *K, double *M, int want_m, 
 mass:
     if (!want_m) return 0;
     memset(M, 0, sizeof(double) * (size_t)(nd * nd));
-    const Rule *rm = type == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
+    const Rule *rm = mass_rule(type);
     double Ms[MT_FE_MAXNODE][MT_FE_MAXNODE] = {{0}};
     int slot = type_slot(type);
     for (int q = 0; q < rm->n; q++) {
@@ -259,7 +315,7 @@ int mt_fe_solid_inertia(const MtFeModel *m, int e, double *mass, double c[3], do
     gather(m, e, X);
     double sgn = centre_sign(type, nn, X);
     if (sgn == 0) return degenerate(m, e, err);
-    const Rule *rm = type == MT_FE_HEX8 ? &hex_rule : &tet_mass_rule;
+    const Rule *rm = mass_rule(type);
     double m0 = 0, m1[3] = {0}, m2[9] = {0}, diag[MT_FE_MAXNODE] = {0};
     int slot = type_slot(type);
     for (int q = 0; q < rm->n; q++) {
@@ -359,7 +415,7 @@ int mt_fe_solid_kg(const MtFeModel *m, int e, const double *ue, double *S, MtErr
     if (sgn == 0) return degenerate(m, e, err);
     double lam = mat->E * mat->nu / ((1 + mat->nu) * (1 - 2 * mat->nu)), mu = mat->E / (2 * (1 + mat->nu));
     memset(S, 0, sizeof(double) * (size_t)(nn * nn));
-    const Rule *rk = type == MT_FE_TET4 ? &tet1_rule : type == MT_FE_TET10 ? &tet4_rule : &hex_rule;
+    const Rule *rk = stiff_rule(type);
     for (int q = 0; q < rk->n; q++) {
         shape(type, rk->p[q], N, dN);
         double det = jacobian(nn, X, (const double(*)[3])dN, g) * sgn;

@@ -47,15 +47,19 @@ static int tet10_mid(int a, int b)
     return -1;
 }
 
-static int is_solid(int t) { return t == MT_FE_TET4 || t == MT_FE_TET10 || t == MT_FE_HEX8; }
-static int is_shell(int t) { return t == MT_FE_TRIA3 || t == MT_FE_QUAD4; }
+static int is_hex(int t) { return t == MT_FE_HEX8 || t == MT_FE_HEX20; } /* hex20: drawn by its corners */
+static int is_solid(int t) { return t == MT_FE_TET4 || t == MT_FE_TET10 || is_hex(t); }
+static int is_shell(int t)
+{
+    return t == MT_FE_TRIA3 || t == MT_FE_QUAD4 || t == MT_FE_MEM4 || t == MT_FE_MEM8 || t == MT_FE_QUAD8;
+}
 
 /* +1 if the element's corner ordering is positive (outward faces as listed), −1 if mirrored. */
 static int orientation(const MtFeModel *m, int e)
 {
     const MtFeElem *el = &m->elem[e];
     const int *c = m->conn + el->conn;
-    int a = c[0], b = c[1], cc = el->type == MT_FE_HEX8 ? c[3] : c[2], d = el->type == MT_FE_HEX8 ? c[4] : c[3];
+    int a = c[0], b = c[1], cc = is_hex(el->type) ? c[3] : c[2], d = is_hex(el->type) ? c[4] : c[3];
     const double *X = m->x;
     double u[3], v[3], w[3];
     for (int k = 0; k < 3; k++) u[k] = X[3 * b + k] - X[3 * a + k], v[k] = X[3 * cc + k] - X[3 * a + k], w[k] = X[3 * d + k] - X[3 * a + k];
@@ -75,7 +79,7 @@ int mt_flex_surface(const MtFeModel *m, const MtFeDofs *d, const double *H, int 
     size_t nf = 0;
     for (int e = 0; e < m->nelem; e++) {
         int t = m->elem[e].type;
-        nf += t == MT_FE_HEX8 ? 6 : (t == MT_FE_TET4 || t == MT_FE_TET10) ? 4 : 0;
+        nf += is_hex(t) ? 6 : (t == MT_FE_TET4 || t == MT_FE_TET10) ? 4 : 0;
     }
     Face *F = malloc(sizeof(Face) * (nf + 1));
     int *svof = malloc(sizeof(int) * ((size_t)m->nnode + 1));
@@ -87,7 +91,7 @@ int mt_flex_surface(const MtFeModel *m, const MtFeDofs *d, const double *H, int 
     for (int e = 0; e < m->nelem; e++) {
         const MtFeElem *el = &m->elem[e];
         const int *c = m->conn + el->conn;
-        if (el->type == MT_FE_HEX8)
+        if (is_hex(el->type))
             for (int f = 0; f < 6; f++) {
                 Face *x = &F[k++];
                 for (int j = 0; j < 4; j++) x->c[j] = c[hex_face[f][j]];
@@ -118,7 +122,7 @@ int mt_flex_surface(const MtFeModel *m, const MtFeDofs *d, const double *H, int 
                 const int *c = m->conn + el->conn;
                 int o = orientation(m, F[i].e), f = F[i].f;
                 int tri[4][3], ntri = 0;
-                if (el->type == MT_FE_HEX8) {
+                if (is_hex(el->type)) {
                     const int *q = hex_face[f];
                     int t0[3] = {c[q[0]], c[q[1]], c[q[2]]}, t1[3] = {c[q[0]], c[q[2]], c[q[3]]};
                     memcpy(tri[ntri++], t0, sizeof t0);
@@ -154,11 +158,16 @@ int mt_flex_surface(const MtFeModel *m, const MtFeDofs *d, const double *H, int 
         for (int e = 0; e < m->nelem; e++) {
             const MtFeElem *el = &m->elem[e];
             const int *c = m->conn + el->conn;
-            int tri[2][3], ntri = 0;
+            int tri[6][3], ntri = 0;
             if (el->type == MT_FE_TRIA3) {
                 int t0[3] = {c[0], c[1], c[2]};
                 memcpy(tri[ntri++], t0, sizeof t0);
-            } else if (el->type == MT_FE_QUAD4) {
+            } else if (el->type == MT_FE_MEM8 || el->type == MT_FE_QUAD8) { /* four corner triangles and two in the middle, through the mid-sides */
+                const int t[6][3] = {{c[0], c[4], c[7]}, {c[4], c[1], c[5]}, {c[5], c[2], c[6]},
+                                     {c[6], c[3], c[7]}, {c[4], c[5], c[6]}, {c[4], c[6], c[7]}};
+                memcpy(tri, t, sizeof t);
+                ntri = 6;
+            } else if (el->type == MT_FE_QUAD4 || el->type == MT_FE_MEM4) {
                 int t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[0], c[2], c[3]};
                 memcpy(tri[ntri++], t0, sizeof t0);
                 memcpy(tri[ntri++], t1, sizeof t1);

@@ -253,6 +253,11 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
                             MT_("body '%s': flexible settings out of range (0 ≤ modes ≤ 500, damping ≥ 0)"), name);
     MtFeModel *fe = f->source == MT_FLEX_BEAM ? beam_model(f, name, err) : mesh_model(f, name, basedir, err);
     if (!fe) return err ? err->code : MT_ERR_MODEL;
+    MtError e3 = {0};
+    if (f->fix[0] && mt_fe_fix_spec(fe, f->fix, &e3) < 0) { /* supports of the line: NODES[:DIGITS]; … */
+        mt_fe_model_free(fe);
+        return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': fix {%s}: %s"), name, f->fix, e3.msg);
+    }
     MtFlexData *d = mt_flex_data_new(NULL);
     int *ifn = NULL, nif = 0;
     MtStatus rc = MT_OK;
@@ -319,6 +324,7 @@ static int stale(const MtModel *m, int i)
     const MtFlexData *d = f->data;
     if (!d) return 1;
     if ((f->stiffening != 0) != (d->body->Kg != NULL)) return 1; /* stiffening turned on or off */
+    if (f->stiffening && !d->body->Kw) return 1;                    /* reduced before interface loads stiffened */
     int n = 0;
     for (int k = 0; k < m->nmarker; k++) {
         const MtMarkerSpec *mk = &m->marker[k];

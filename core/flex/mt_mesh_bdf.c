@@ -15,7 +15,11 @@
  * flexibility (Euler–Bernoulli). PBEAM: the values at end A, shear factors
  * 1 (Timoshenko). CONM2: the inertia matrix is [I11 −I21 −I31; −I21 I22 −I32;
  * −I31 −I32 I33]; CID blank/0 (offset in basic axes) or −1 (X is the centre
- * of mass). GRID and elements in the basic coordinate system only. */
+ * of mass). GRID and elements in the basic coordinate system only. CHEXA
+ * with 20 grids is the quadratic hexahedron (its mid-edge grids reordered to
+ * Motus's, which is Abaqus's). CQUAD8 is the 8-node shell (quad8). A PSHELL
+ * without MID2 is membrane only: its CQUAD4 and CQUAD8 are plane-stress
+ * membranes (mem4, mem8). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +56,8 @@ typedef struct {
     int *mid, nmid;   /* material ids (index = model material) */
     int *pid, npid;   /* property ids → model prop */
     int *ebeam;       /* element index → 1 if needs an Euler–Bernoulli variant */
+    unsigned char *memb; /* model prop → 1 for a PSHELL without MID2 (membrane only) */
+    int nmemb;
 } Bdf;
 
 static int grow(void **p, int *cap, int need, size_t sz)
@@ -399,6 +405,16 @@ static int c_prop(Bdf *b, const Card *c)
     else if (!strcmp(c->name, "PSHELL")) {
         p.kind = MT_FE_PROP_SHELL;
         if (get_r(b, c, 2, 0, &p.t, 1)) return -1;
+        if (blank(b, c, 3)) { /* no MID2: membrane only (CQUAD4, CQUAD8 become plane-stress membranes) */
+            if (add_prop(b, c, id, &p)) return -1;
+            int k = map_get(b->pid, b->npid, id);
+            unsigned char *q = realloc(b->memb, (size_t)k + 1);
+            if (!q) return oom(b);
+            b->memb = q;
+            for (int i = b->nmemb; i <= k; i++) b->memb[i] = 0;
+            b->memb[k] = 1, b->nmemb = k + 1;
+            return 0;
+        }
     } else if (!strcmp(c->name, "PBAR")) {
         p.kind = MT_FE_PROP_BEAM;
         double I1, I2;
@@ -468,17 +484,30 @@ static int c_elem(Bdf *b, const Card *c)
         if (ten) type = MT_FE_TET10, nn = 10;
     } else if (!strcmp(c->name, "CHEXA")) {
         type = MT_FE_HEX8, nn = 8;
-        for (int i = 10; i < 22; i++)
-            if (!blank(b, c, i))
-                return mt_mesh_err(b->err, c->file, c->line, MT_("CHEXA %d: 20-node hexahedra are not supported"), id);
+        int mids = 0;
+        for (int i = 10; i < 22; i++) mids += !blank(b, c, i);
+        if (mids == 12) type = MT_FE_HEX20, nn = 20;
+        else if (mids)
+            return mt_mesh_err(b->err, c->file, c->line,
+                               MT_("CHEXA %d: %d of the 12 mid-edge nodes given (8 or 20 nodes are read)"), id, mids);
     } else if (!strcmp(c->name, "CQUAD4")) type = MT_FE_QUAD4, nn = 4;
+    else if (!strcmp(c->name, "CQUAD8")) type = MT_FE_MEM8, nn = 8;
     else if (!strcmp(c->name, "CTRIA3")) type = MT_FE_TRIA3, nn = 3;
     else type = MT_FE_BEAM2, nn = 2;
-    int nodes[10];
+    int nodes[20];
     for (int a = 0; a < nn; a++)
         if (node(b, c, 2 + a, &nodes[a])) return -1;
+    if (type == MT_FE_HEX20) { /* Nastran: G13–G16 the vertical edges, G17–G20 the top; Motus (Abaqus) the reverse */
+        int t[4];
+        memcpy(t, nodes + 12, sizeof t);
+        memmove(nodes + 12, nodes + 16, sizeof t);
+        memcpy(nodes + 16, t, sizeof t);
+    }
     int prop = map_get(b->pid, b->npid, pidn);
     if (prop < 0) return mt_mesh_err(b->err, c->file, c->line, MT_("%s %d refers to property %d, which is not defined"), c->name, id, pidn);
+    int memb = prop < b->nmemb && b->memb[prop];
+    if (type == MT_FE_QUAD4 && memb) type = MT_FE_MEM4;
+    if (type == MT_FE_MEM8 && !memb) type = MT_FE_QUAD8; /* with bending: the 8-node shell */
     MtError e2 = {0};
     int e = mt_fe_add_elem(b->m, id, type, prop, nodes, &e2);
     if (e < 0) return mt_mesh_err(b->err, c->file, c->line, "%s", e2.msg);
@@ -669,9 +698,9 @@ MtFeModel *mt_mesh_read_bdf(const char *text, size_t len, const char *name, MtEr
         return NULL;
     }
     int rc = read_text(&b, text, len, b.name, 0);
-    static const char *const order[][7] = {
+    static const char *const order[][8] = {
         {"MAT1", 0}, {"PSOLID", "PSHELL", "PBAR", "PBARL", "PBEAM", 0}, {"GRID", 0},
-        {"CTETRA", "CHEXA", "CQUAD4", "CTRIA3", "CBAR", "CBEAM", 0}, {"CONM2", 0}, {"RBE2", "RBE3", 0},
+        {"CTETRA", "CHEXA", "CQUAD4", "CQUAD8", "CTRIA3", "CBAR", "CBEAM", 0}, {"CONM2", 0}, {"RBE2", "RBE3", 0},
         {"SPC1", "SPC", 0}};
     for (int pass = 0; pass < 7 && !rc; pass++)
         for (int i = 0; i < b.ncard && !rc; i++) {
@@ -700,7 +729,7 @@ MtFeModel *mt_mesh_read_bdf(const char *text, size_t len, const char *name, MtEr
         if (!b.m->nelem) rc = mt_mesh_err(err, b.name, 0, MT_("the file defines no element"));
     }
     /* PBAR/PBEAM props with shear factors make Timoshenko beams already; nothing more */
-    free(b.card), free(b.fo), free(b.fl), free(b.arena), free(b.mid), free(b.pid), free(b.ebeam);
+    free(b.card), free(b.fo), free(b.fl), free(b.arena), free(b.mid), free(b.pid), free(b.ebeam), free(b.memb);
     for (int i = 0; i < b.nfiles; i++) free(b.files[i]), free(b.bufs[i]);
     if (rc) {
         mt_fe_model_free(b.m);

@@ -8,7 +8,11 @@
  * (0, 0, −1)) is Motus's orientation vector, I11 is Iy. B31 is a Timoshenko
  * beam (shear factor of the section), B33 Euler–Bernoulli. Reduced and
  * incompatible-mode hexahedra (C3D8R, C3D8I) are read as fully integrated
- * C3D8 (noted in model->skipped). */
+ * C3D8 (noted in model->skipped), C3D20R as C3D20. Plane-stress and membrane
+ * quadrilaterals (CPS4, CPS8, M3D4, M3D8 and their R variants) only mark
+ * boundaries (gmsh writes its physical surfaces so) unless a *SOLID SECTION
+ * or *MEMBRANE SECTION names their ELSET: then they are mem4/mem8 membranes,
+ * and CPS elements, being 2-D, get uz held at their nodes. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mt_fe_elem.h"
 #include "mt_file.h"
 #include "mt_i18n.h"
 #include "mt_mesh_text.h"
@@ -23,7 +28,7 @@
 #define MAXF 64
 #define MAXDEPTH 8
 #define MAXINCL 64 /* a file including itself many times must not multiply without end */
-#define MAXEN 10 /* nodes of the largest element read */
+#define MAXEN 20 /* nodes of the largest element read (C3D20) */
 
 typedef struct {
     const char *s[MAXF];
@@ -39,7 +44,19 @@ typedef struct {
     MtFeProp p;    /* geometry */
     int general;   /* BEAM GENERAL SECTION: own material */
     double E, G, rho;
+    double tsolid; /* *SOLID SECTION's first data value: the thickness of plane-stress elements (0: none) */
 } Section;
+
+/* A block of CPS/M3D quadrilaterals with an ELSET: boundary marks, unless a
+ * section names the set (then plane-stress membranes). */
+typedef struct {
+    char elset[MT_FE_NAME];
+    char tname[16]; /* the Abaqus type, listed as skipped if no section claims the block */
+    int type;      /* MT_FE_MEM4 or MT_FE_MEM8 */
+    int plane;     /* CPS: a 2-D element, its uz held */
+    int x0, nx;    /* its elements in Inp.xid */
+    int line;
+} Memb;
 
 typedef struct {
     int id, node;
@@ -80,6 +97,8 @@ typedef struct {
     int *xid, *xoff, *xnode;
     int nx, cx, cxo, nxn, cxn, xsorted;
     int *xorder;
+    Memb *mb;
+    int nmb, cmb;
     int cet;
     /* pending *COUPLING */
     int cp_ref, cp_surf, cp_line;
@@ -286,7 +305,9 @@ static const EType etypes[] = {
     {"C3D10H", MT_FE_TET10, 0}, {"C3D10I", MT_FE_TET10, 0}, {"C3D8", MT_FE_HEX8, 0},   {"C3D8R", MT_FE_HEX8, 0},
     {"C3D8I", MT_FE_HEX8, 0},   {"C3D8H", MT_FE_HEX8, 0},   {"S3", MT_FE_TRIA3, 0},    {"S3R", MT_FE_TRIA3, 0},
     {"STRI3", MT_FE_TRIA3, 0},  {"S4", MT_FE_QUAD4, 0},     {"S4R", MT_FE_QUAD4, 0},   {"S4R5", MT_FE_QUAD4, 0},
+    {"S8", MT_FE_QUAD8, 0},     {"S8R", MT_FE_QUAD8, 0},    {"S8R5", MT_FE_QUAD8, 0},
     {"B31", MT_FE_BEAM2, 1},    {"B31H", MT_FE_BEAM2, 1},   {"B33", MT_FE_BEAM2, 0},   {"B33H", MT_FE_BEAM2, 0},
+    {"C3D20", MT_FE_HEX20, 0},  {"C3D20R", MT_FE_HEX20, 0}, {"C3D20H", MT_FE_HEX20, 0}, {"C3D20RH", MT_FE_HEX20, 0},
     {"MASS", -1, 0},            {"ROTARYI", -2, 0},
 };
 
@@ -329,11 +350,22 @@ static int xfind(Inp *in, int id)
     return -1;
 }
 
+/* Plane-stress and membrane quadrilaterals Motus reads as mem4/mem8 (-1: other). */
+static int membrane_type(const char *t)
+{
+    static const char *const four[] = {"CPS4", "CPS4R", "M3D4", "M3D4R", NULL}, *const eight[] = {"CPS8", "CPS8R", "M3D8", "M3D8R", NULL};
+    for (int i = 0; four[i]; i++)
+        if (!strcasecmp(t, four[i])) return MT_FE_MEM4;
+    for (int i = 0; eight[i]; i++)
+        if (!strcasecmp(t, eight[i])) return MT_FE_MEM8;
+    return -1;
+}
+
 static int kw_boundary_elements(Inp *in, const Fields *k, const char *tname)
 {
     char elset[MT_FE_NAME];
-    int has_set = param(k, "ELSET", elset, sizeof elset);
-    mt_mesh_skip(in->m, tname, strlen(tname));
+    int has_set = param(k, "ELSET", elset, sizeof elset), x0 = in->nx, line0 = cur_line(in) + 1;
+    if (!has_set || membrane_type(tname) < 0) mt_mesh_skip(in->m, tname, strlen(tname)); /* membranes: at the end */
     Fields f;
     int *nodes = NULL, nn = 0, cap = 0;
     while (data_line(in, &f)) {
@@ -350,7 +382,7 @@ static int kw_boundary_elements(Inp *in, const Fields *k, const char *tname)
         }
         in->xid[in->nx] = id, in->xoff[in->nx] = in->nxn;
         for (int i = 1; i < f.nf; i++) {
-            int node;
+            int node = -1;
             if (node_of(in, f.s[i], f.n[i], &node)) {
                 free(nodes);
                 return -1;
@@ -370,7 +402,16 @@ static int kw_boundary_elements(Inp *in, const Fields *k, const char *tname)
     }
     int r = has_set && nn ? mt_fe_add_set(in->m, elset, MT_FE_SET_NODE, nn, nodes, in->err) : 0;
     free(nodes);
-    return r < 0 ? -1 : 0;
+    if (r < 0) return -1;
+    int mt = membrane_type(tname);
+    if (has_set && mt >= 0 && in->nx > x0) { /* may become membranes if a section names the set */
+        if (grow((void **)&in->mb, &in->cmb, in->nmb + 1, sizeof(Memb))) return oom(in);
+        Memb *b = &in->mb[in->nmb++];
+        snprintf(b->elset, sizeof b->elset, "%s", elset);
+        snprintf(b->tname, sizeof b->tname, "%s", tname);
+        b->type = mt, b->plane = !strncasecmp(tname, "CPS", 3), b->x0 = x0, b->nx = in->nx - x0, b->line = line0;
+    }
+    return 0;
 }
 
 static int kw_element(Inp *in, const Fields *k)
@@ -384,10 +425,12 @@ static int kw_element(Inp *in, const Fields *k)
     if (!et && boundary_type(tname)) return kw_boundary_elements(in, k, tname);
     if (!et)
         return ERR(in,
-                   MT_("element type %s is not supported (Motus reads C3D4, C3D10, C3D8, S3, S4, B31, B33, MASS, "
-                       "ROTARYI)"),
+                   MT_("element type %s is not supported (Motus reads C3D4, C3D10, C3D8, C3D20, S3, S4, S8, B31, "
+                       "B33, CPS4, CPS8, M3D4, M3D8, MASS, ROTARYI)"),
                    tname);
-    if (!strcasecmp(tname, "C3D8R") || !strcasecmp(tname, "C3D8I")) mt_mesh_skip(in->m, tname, strlen(tname));
+    if (!strcasecmp(tname, "C3D8R") || !strcasecmp(tname, "C3D8I") || !strcasecmp(tname, "C3D20R") ||
+        !strcasecmp(tname, "C3D20RH"))
+        mt_mesh_skip(in->m, tname, strlen(tname));
     int nn = et->type >= 0 ? mt_fe_type_nodes(et->type) : 1, first = in->m->nelem;
     Fields f;
     int fid[MAXEN + 1], have = 0, line0 = 0;
@@ -578,7 +621,9 @@ static int kw_section(Inp *in, const Fields *k, int kind)
     }
     while (data_line(in, &f)) {
         nline++;
-        if (kind == MT_FE_PROP_SHELL && nline == 1) {
+        if (kind == MT_FE_PROP_SOLID && nline == 1 && f.nf > 0 && f.n[0] > 0) { /* plane stress: the thickness */
+            if (num(in, &f, 0, &s.tsolid, MT_("a thickness"))) return -1;
+        } else if (kind == MT_FE_PROP_SHELL && nline == 1) {
             if (num(in, &f, 0, &s.p.t, MT_("a shell thickness"))) return -1;
         } else if (kind == MT_FE_PROP_BEAM && nline == 1) {
             double a, b;
@@ -604,7 +649,8 @@ static int kw_section(Inp *in, const Fields *k, int kind)
                 if (num(in, &f, i, &s.p.v[i], MT_("a component of the section axis n1"))) return -1;
         }
     }
-    if (kind == MT_FE_PROP_SHELL && nline < 1) return ERR(in, MT_("*SHELL SECTION needs the thickness on a data line"));
+    if (kind == MT_FE_PROP_SHELL && nline < 1)
+        return ERR(in, MT_("*SHELL SECTION and *MEMBRANE SECTION need the thickness on a data line"));
     if (kind == MT_FE_PROP_BEAM && nline < 1) return ERR(in, MT_("*BEAM SECTION needs the section dimensions"));
     return add_section(in, &s);
 }
@@ -1015,9 +1061,52 @@ static void skip_data(Inp *in)
 
 /* ---- end of file: sections, masses --------------------------------------------- */
 
+/* The CPS/M3D blocks whose set a section names become plane-stress
+ * membranes; the section then is a shell-kind property (a *SOLID SECTION's
+ * thickness, 1 if none, as Abaqus). CPS elements are 2-D: their nodes' uz is
+ * held, which is what a plane-stress model in the x–y plane means. */
+static int make_membranes(Inp *in, Section *s)
+{
+    MtFeModel *m = in->m;
+    int made = 0;
+    for (int b = 0; b < in->nmb; b++) {
+        Memb *mb = &in->mb[b];
+        if (strcasecmp(mb->elset, s->elset)) continue;
+        int nn = mt_fe_type_nodes(mb->type), *idx = malloc(sizeof(int) * (size_t)mb->nx);
+        if (!idx) return oom(in);
+        for (int j = 0; j < mb->nx; j++) {
+            int x = mb->x0 + j, nodes[8];
+            if (in->xoff[x + 1] - in->xoff[x] != nn) {
+                free(idx);
+                return mt_mesh_err(in->err, in->name, mb->line, MT_("element %d has %d nodes, its type needs %d"), in->xid[x],
+                                   in->xoff[x + 1] - in->xoff[x], nn);
+            }
+            memcpy(nodes, in->xnode + in->xoff[x], sizeof(int) * (size_t)nn);
+            MtError e2 = {0};
+            idx[j] = mt_fe_add_elem(m, in->xid[x], mb->type, -1, nodes, &e2);
+            for (int a = 0; mb->plane && idx[j] >= 0 && a < nn; a++)
+                if (mt_fe_add_spc(m, nodes[a], 0x04, &e2) < 0) idx[j] = -1;
+            if (idx[j] < 0) {
+                free(idx);
+                return mt_mesh_err(in->err, in->name, mb->line, "%s", e2.msg);
+            }
+        }
+        int r = mt_fe_add_set(m, mb->elset, MT_FE_SET_ELEM, mb->nx, idx, in->err);
+        free(idx);
+        if (r < 0) return -1;
+        mb->nx = 0, made = 1; /* once */
+    }
+    if (made && s->kind == MT_FE_PROP_SOLID) s->kind = MT_FE_PROP_SHELL, s->p.t = s->tsolid > 0 ? s->tsolid : 1;
+    return 0;
+}
+
 static int finish(Inp *in)
 {
     MtFeModel *m = in->m;
+    for (int i = 0; i < in->nsec; i++)
+        if (!in->sec[i].general && in->sec[i].kind != MT_FE_PROP_BEAM && make_membranes(in, &in->sec[i])) return -1;
+    for (int b = 0; b < in->nmb; b++) /* blocks no section claimed: boundary marks, not used */
+        if (in->mb[b].nx) mt_mesh_skip(m, in->mb[b].tname, strlen(in->mb[b].tname));
     for (int i = 0; i < in->nsec; i++) {
         Section *s = &in->sec[i];
         int mat;
@@ -1041,9 +1130,7 @@ static int finish(Inp *in)
         for (int j = 0; j < m->set[set].n; j++) {
             int e = m->setitem[m->set[set].first + j];
             MtFeElem *el = &m->elem[e];
-            int want = el->type == MT_FE_BEAM2 ? MT_FE_PROP_BEAM
-                       : el->type == MT_FE_TRIA3 || el->type == MT_FE_QUAD4 ? MT_FE_PROP_SHELL
-                                                                            : MT_FE_PROP_SOLID;
+            int want = mt_fe_type_prop_kind(el->type);
             if (want != s->kind)
                 return mt_mesh_err(in->err, in->name, s->line, MT_("element %d of set '%s' does not fit this section"),
                                    el->id, s->elset);
@@ -1108,6 +1195,7 @@ MtFeModel *mt_mesh_read_inp(const char *text, size_t len, const char *name, MtEr
         else if (feq(kw, kn, "DENSITY")) rc = kw_density(&in);
         else if (feq(kw, kn, "SOLID SECTION")) rc = kw_section(&in, &k, MT_FE_PROP_SOLID);
         else if (feq(kw, kn, "SHELL SECTION")) rc = kw_section(&in, &k, MT_FE_PROP_SHELL);
+        else if (feq(kw, kn, "MEMBRANE SECTION")) rc = kw_section(&in, &k, MT_FE_PROP_SHELL);
         else if (feq(kw, kn, "BEAM SECTION")) rc = kw_section(&in, &k, MT_FE_PROP_BEAM);
         else if (feq(kw, kn, "BEAM GENERAL SECTION")) rc = kw_beam_general(&in, &k);
         else if (feq(kw, kn, "MASS")) rc = kw_mass(&in, &k, 0);
@@ -1135,11 +1223,12 @@ MtFeModel *mt_mesh_read_inp(const char *text, size_t len, const char *name, MtEr
         }
     }
     if (!rc && !any) rc = mt_mesh_err(err, in.name, 0, MT_("no keyword found: not an Abaqus/CalculiX input file"));
-    if (!rc && !in.m->nelem) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element"));
+    if (!rc && !in.m->nelem && !in.nmb) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element"));
     if (!rc) rc = finish(&in);
+    if (!rc && !in.m->nelem) rc = mt_mesh_err(err, in.name, 0, MT_("the file defines no element")); /* CPS/M3D without a section */
     while (in.depth > 1) free(in.st[--in.depth].buf);
     free(in.sec), free(in.pt), free(in.sf), free(in.snode), free(in.sw), free(in.etimo), free(in.smark);
-    free(in.xid), free(in.xoff), free(in.xnode), free(in.xorder);
+    free(in.xid), free(in.xoff), free(in.xnode), free(in.xorder), free(in.mb);
     if (rc) {
         mt_fe_model_free(in.m);
         return NULL;

@@ -2,7 +2,9 @@
  * (motus/mesh.h). The text is read as whitespace-separated tokens; sections we
  * do not use are skipped up to their $End marker. Gmsh's 10-node tetrahedron
  * lists its last two mid-side nodes as edges 2-3, 1-3 (0-based); they are
- * swapped into the Abaqus/Nastran order (1-3, 2-3) used inside Motus. */
+ * swapped into the Abaqus/Nastran order (1-3, 2-3) used inside Motus; the
+ * 20-node hexahedron's mid-edge nodes are reordered to Abaqus's likewise.
+ * 8-node quadrangles are 8-node shells (quad8), as 4-node ones are quad4. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +97,7 @@ static int gtype_info(int g, int *dim, int *nn)
                                    {3, 4, MT_FE_TET4},  {3, 8, MT_FE_HEX8},  {3, 6, -1},          {3, 5, -1},
                                    {1, 3, -1},          {2, 6, -1},          {2, 9, -1},          {3, 10, MT_FE_TET10},
                                    {3, 27, -1},         {3, 18, -1},         {3, 14, -1},         {0, 1, -1},
-                                   {2, 8, -1},          {3, 20, -1},         {3, 15, -1},         {3, 13, -1}};
+                                   {2, 8, MT_FE_QUAD8}, {3, 20, MT_FE_HEX20}, {3, 15, -1},        {3, 13, -1}};
     *dim = -1, *nn = 0;
     if (g < 1 || g > 19) return -2;
     *dim = tab[g][0], *nn = tab[g][1];
@@ -372,8 +374,8 @@ static int build(Tok *t, Msh *h, MtFeModel *m, int v4, MtError *err)
         int d, nn, mt = gtype_info(h->el[i].gtype, &d, &nn);
         if (d > maxdim && d > 0)
             return mt_mesh_err(err, t->name, h->el[i].line,
-                               MT_("element %d: Gmsh type %s is not supported (Motus reads line2, tri3, quad4, tet4, "
-                                   "tet10, hex8)"),
+                               MT_("element %d: Gmsh type %s is not supported (Motus reads line2, tri3, quad4, quad8, "
+                                   "tet4, tet10, hex8, hex20)"),
                                h->el[i].id, gtype_name(h->el[i].gtype));
         (void)mt;
     }
@@ -397,13 +399,19 @@ static int build(Tok *t, Msh *h, MtFeModel *m, int v4, MtError *err)
         if (mt < 0) {
             free(midx);
             return mt_mesh_err(err, t->name, e->line,
-                               MT_("element %d: Gmsh type %s is not supported (Motus reads line2, tri3, quad4, tet4, "
-                                   "tet10, hex8)"),
+                               MT_("element %d: Gmsh type %s is not supported (Motus reads line2, tri3, quad4, quad8, "
+                                   "tet4, tet10, hex8, hex20)"),
                                e->id, gtype_name(e->gtype));
         }
         if (mt == MT_FE_TET10) {
             int s = nodes[8];
             nodes[8] = nodes[9], nodes[9] = s;
+        }
+        if (mt == MT_FE_HEX20) { /* Gmsh's mid-edge order (0-1, 0-3, 0-4, 1-2, 1-5, 2-3, 2-6, 3-7, 4-5, 4-7, 5-6, 6-7) to Abaqus's */
+            static const int g[12] = {8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15};
+            int t[20];
+            memcpy(t, nodes, sizeof t);
+            for (int k = 0; k < 12; k++) nodes[8 + k] = t[g[k]];
         }
         MtError e2 = {0};
         midx[i] = mt_fe_add_elem(m, e->id, mt, -1, nodes, &e2);

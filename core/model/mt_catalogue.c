@@ -115,6 +115,8 @@ const char *const mt_part_names[] = {"total", "constraint", "friction", "driver"
 const char *const mt_energy_names[] = {"kinetic", "potential", "total", "elastic", NULL};
 const char *const mt_couple_names[] = {"gear", "rack", "coupler", NULL};
 const char *const mt_reduce_names[] = {"free", "cb", "guyan", "attach", NULL, "modes", "free", NULL};
+/* a flexible body's elastic state at t = 0: what the assembly gives, or undeformed and at rest */
+const char *const mt_flex_initial_names[] = {"assembled", "rest", NULL, NULL};
 const char *const mt_vector_comp_names[] = {"x", "y", "z", "mag", NULL};
 /* loads: force and moment components, their magnitudes, then a force element's deflection, power and energy;
  * an actuator's expressions are the first six */

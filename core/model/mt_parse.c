@@ -425,7 +425,8 @@ static int word_index(const char *const *names, const char *w)
 
 /* flexible beam length L elements N section rect A B|circle D|tube D D2 E .. nu .. rho .. [SETTINGS]
  * flexible mesh FILE [E ..] [nu ..] [rho ..] [thickness T] [SETTINGS]
- * SETTINGS: modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA, stiffening */
+ * SETTINGS: fix {NODES:DIGITS; …}, modes N, method cb|free|guyan|attach, zeta Z, rayleigh ALPHA BETA, stiffening,
+ *           initial assembled|rest */
 static int flexible_line(Parser *p, MtModel *m, int bi)
 {
     const char *name = m->body[bi].name;
@@ -462,7 +463,7 @@ static int flexible_line(Parser *p, MtModel *m, int bi)
             const MtField *fd = mt_schema_find(MT_ENT_FLEX, k, &c);
             if (!fd || c >= 0 || (fd->flags & MT_SF_OWN))
                 return perr(p, name, MT_("body '%s': unknown flexible setting '%s' (length, elements, section, E, nu, rho, "
-                                         "thickness, modes, method, zeta, rayleigh, stiffening)"), name, k);
+                                         "thickness, fix, modes, method, zeta, rayleigh, stiffening, initial)"), name, k);
             int n = setting(p, MT_ENT_FLEX, bi, f, what, i, fd);
             if (n < 0) return -1;
             i += n;

@@ -265,6 +265,28 @@ const MtUnit *mt_unit_lookup(const char *name, MtDim want)
     return NULL;
 }
 
+/* 1 when f is 1000^k for a whole k (within rounding). */
+static int power_of_1000(double f)
+{
+    double k = log10(f) / 3;
+    return f > 0 && fabs(k - round(k)) < 1e-9;
+}
+
+const MtUnit *mt_unit_readable(MtDim d, double maxabs)
+{
+    const MtUnit *l, *best = NULL, *smallest = NULL;
+    int n = mt_units_of(d, &l);
+    if (!n || !(maxabs > 0) || !isfinite(maxabs)) return mt_unit_si(d);
+    for (int i = 0; i < n; i++) {
+        double f = l[i].num / l[i].den;
+        if (!power_of_1000(f)) continue;
+        if (!smallest || f < smallest->num / smallest->den) smallest = &l[i];
+        /* 1 ≤ value in this unit, the largest such unit (first of equal ones: N/mm before kN/m) */
+        if (maxabs / f >= 1 - 1e-12 && (!best || f > best->num / best->den * (1 + 1e-12))) best = &l[i];
+    }
+    return best ? best : smallest ? smallest : mt_unit_si(d);
+}
+
 int mt_unit_find(const char *name, double *factor, MtDim *dim)
 {
     const MtUnit *u = mt_unit_lookup(name, MT_DIM_ANY);

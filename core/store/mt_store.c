@@ -1136,7 +1136,7 @@ static void load_flexible(Loader *ld)
                 d->mnode[d->nmarker++] = atoi(eq + 1);
                 c = strchr(eq, ' ');
             }
-            if (f->stiffening && !d->body->Kg) { /* reduced without the geometric stiffness: do it again */
+            if (f->stiffening && (!d->body->Kg || !d->body->Kw)) { /* reduced without (all of) the geometric stiffness: again */
                 mt_flex_data_unref(d);
                 ld->need_reduce = 1;
                 continue;

@@ -486,7 +486,7 @@ MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err)
             if (g->source == f->source && !strcmp(g->file, f->file) && g->length == f->length && g->elements == f->elements &&
                 g->section == f->section && g->sec[0] == f->sec[0] && g->sec[1] == f->sec[1] && g->E == f->E &&
                 g->nu == f->nu && g->rho == f->rho && g->thickness == f->thickness && g->method == f->method &&
-                g->modes == f->modes)
+                g->modes == f->modes && !strcmp(g->fix, f->fix))
                 mt_model_flex_attach(m, i, mt_flex_data_ref(g->data));
         }
         mt_model_free(pm);

@@ -532,7 +532,7 @@ static const char sql_run_log[] =
     ")";
 static const char sql_run_log_index[] = "CREATE INDEX run_log_by_run ON run_log(run_id)";
 
-/* Studies (version 11; docs/studies.md): the model's study as its statements
+/* Studies (version 12; docs/studies.md): the model's study as its statements
  * in the text format, and the results of its cases with what they were run
  * from (a case is kept only while the study and the model are unchanged). */
 static const char sql_study_lines[] =
@@ -650,11 +650,15 @@ static const char *const migrate_9_10[] = {
     " c5, c6, c7) SELECT id, name, joint_id, coord, marker_i, marker_j, component, level, law, ncoef, c0, c1, c2, c3, c4, c5,"
     " c6, c7 FROM drivers",
     "DROP TABLE drivers", "ALTER TABLE drivers_v10 RENAME TO drivers", NULL};
-/* Version 10 had no studies. */
-static const char *const migrate_10_11[] = {SQL_STUDY, NULL};
+/* Version 10 had no initial elastic state of flexible bodies (flexible_bodies.initial, a schema column added by
+ * mt_store_rows_ensure); a program of version 10 would lose it. */
+static const char *const migrate_10_11[] = {NULL};
+/* Version 11 had no studies. */
+static const char *const migrate_11_12[] = {SQL_STUDY, NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
-                                                                      migrate_8_9, migrate_9_10, migrate_10_11};
+                                                                      migrate_8_9, migrate_9_10, migrate_10_11,
+                                                                      migrate_11_12};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -679,7 +683,7 @@ static const char *schema_old_sql(int version, int i)
         const char *sql = schema_current[k];
         if (sql == sql_study_lines || sql == sql_study_results || sql == sql_study_cases || sql == sql_study_values ||
             sql == sql_study_responses)
-            continue; /* studies came with version 11 */
+            continue; /* studies came with version 12 */
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
         if (version < 7) /* bodies, markers and shapes without their orientation as typed */

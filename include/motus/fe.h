@@ -30,6 +30,10 @@ typedef enum {
     MT_FE_TET4,   /* linear tetrahedron */
     MT_FE_TET10,  /* quadratic tetrahedron, Abaqus/Nastran node order */
     MT_FE_HEX8,   /* trilinear hexahedron, 2×2×2 Gauss */
+    MT_FE_HEX20,  /* quadratic (serendipity) hexahedron, Abaqus node order, 3×3×3 Gauss */
+    MT_FE_MEM4,   /* plane-stress membrane quadrilateral (in its own plane; translations only), 2×2 Gauss */
+    MT_FE_MEM8,   /* 8-node plane-stress membrane quadrilateral (corners, then mid-sides 0-1 1-2 2-3 3-0), 3×3 Gauss */
+    MT_FE_QUAD8,  /* 8-node flat shell: mem8 membrane + Mindlin plate, shear on 2×2 points (mem8 node order) */
     MT_FE_NTYPES
 } MtFeType;
 
@@ -166,6 +170,13 @@ int mt_fe_add_mass(MtFeModel *m, int id, int node, double mass, const double c[3
 int mt_fe_add_rigid(MtFeModel *m, int id, int type, int ref, int cm, int n, const int *nodes, const double *w,
                     MtError *err);
 int mt_fe_add_spc(MtFeModel *m, int node, int mask, MtError *err);
+/* Supports from a specification "NODES[:DIGITS][;NODES[:DIGITS]…]": NODES a
+ * comma-separated list of node labels and node-set names (ALL or NALL: every
+ * node, unless the mesh has a set of that name), DIGITS the held components
+ * as in Nastran's SPC (1 2 3 = ux uy uz, 4 5 6 = rx ry rz; none: all six;
+ * "1-3": a range, as Abaqus's first and last DOF).
+ * Returns the number of nodes given supports, or -1 with err set. */
+int mt_fe_fix_spec(MtFeModel *m, const char *spec, MtError *err);
 /* A named set of node or element indices (duplicates removed). A set with the
  * same name and kind is extended. */
 int mt_fe_add_set(MtFeModel *m, const char *name, int kind, int n, const int *items, MtError *err);

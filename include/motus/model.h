@@ -337,6 +337,10 @@ typedef struct {
  * inertia of the body come from the FE model. */
 typedef enum { MT_FLEX_MESH, MT_FLEX_BEAM } MtFlexSource;
 typedef enum { MT_SECTION_RECT, MT_SECTION_CIRCLE, MT_SECTION_TUBE } MtSection;
+/* The elastic state of a flexible body at t = 0: the modal coordinates and
+ * rates the initial assembly gives (its projections may move them), or held
+ * at zero through the assembly (undeformed, no elastic velocity). */
+typedef enum { MT_FLEX_INIT_ASSEMBLED, MT_FLEX_INIT_REST } MtFlexInitial;
 struct MtFlexData;
 typedef struct {
     int body;

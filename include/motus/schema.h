@@ -102,8 +102,10 @@ enum {
 /* ---- flexible bodies (the `flexible` line; bindings index the body) -------
  * Beams: length, elements, section (its words sec.0, sec.1: written by the
  * line's own code after 'section KIND'); material E nu rho (a mesh: where it
- * has none), shell thickness; the reduction's method and modes; damping:
- * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'). */
+ * has none), shell thickness; supports (fix: 'NODES[:DIGITS][; …]', Nastran SPC
+ * digits, docs/flexible-bodies.md); the reduction's method and modes; damping:
+ * modal zeta, or Rayleigh alpha beta (written as 'rayleigh A B'); the elastic
+ * state at t = 0 (initial assembled|rest, MtFlexInitial). */
 #define MT_FLEX_SCHEMA(X)                                                                                            \
     X(length, REAL, 1, "length", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Length"))   \
     X(elements, INT, 1, "elements", NULL, NONE, 0, 0, 100000, MT_SF_OPT, NULL, MT_N_("Elements"))                   \
@@ -114,13 +116,16 @@ enum {
     X(rho, REAL, 1, "rho", NULL, DENSITY, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL, MT_N_("Density"))       \
     X(thickness, REAL, 1, "thickness", NULL, LENGTH, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,              \
       MT_N_("Shell thickness"))                                                                                      \
+    X(fix, TEXT, 256, "fix", NULL, NONE, 0, 0, 0, MT_SF_OPT, NULL, MT_N_("Supports (NODES:123456; …)"))               \
     X(method, ENUM, 1, "method", NULL, NONE, 1, 0, 0, 0, mt_reduce_names, MT_N_("Reduction"))                         \
     X(modes, INT, 1, "modes", NULL, NONE, 6, 0, 500, 0, NULL, MT_N_("Modes kept"))                                  \
     X(zeta, REAL, 1, "zeta", NULL, NONE, 0.01, 0, MT_SCHEMA_INF, MT_SF_EXPR, NULL, MT_N_("Modal damping ratio"))    \
     X(alpha, REAL, 1, "alpha", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL,                        \
       MT_N_("Rayleigh α (stiffness)"))                                                                              \
     X(beta, REAL, 1, "beta", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL, MT_N_("Rayleigh β (mass)")) \
-    X(stiffening, FLAG, 1, "stiffening", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL, MT_N_("Geometric stiffening"))
+    X(stiffening, FLAG, 1, "stiffening", NULL, NONE, 0, 0, 1, MT_SF_OPT, NULL, MT_N_("Geometric stiffening"))       \
+    X(initial, ENUM, 1, "initial", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_flex_initial_names,                            \
+      MT_N_("Initial elastic state"))
 
 /* The members a row declares in its entity's struct. */
 #define MT_SM_REAL(m, n) double m;
@@ -155,6 +160,7 @@ extern const char *const mt_correct_names[];
 extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
 extern const char *const mt_reduce_names[]; /* MtReduceMethod order: free, cb, guyan, attach */
+extern const char *const mt_flex_initial_names[]; /* MtFlexInitial order: assembled, rest */
 /* The keywords of the model's other enumerations, in the order of their
  * values, NULL-terminated (mt_catalogue.c): control kinds, event actions,
  * driver levels and laws, reaction parts, energies, couplings, components. */

@@ -59,6 +59,11 @@ void mt_dim_exponents(MtDim d, int exp[4]);
 int mt_units_of(MtDim d, const MtUnit **list);
 /* The SI unit of d (NULL for an invalid d). */
 const MtUnit *mt_unit_si(MtDim d);
+/* The unit of d that shows values up to maxabs (SI) readably: among the SI
+ * unit and its multiples by powers of 1000 (mm, kN, MPa, N·mm …; not cm,
+ * bar or degrees), the largest whose value of maxabs is at least 1, or the
+ * smallest of them; the SI unit for 0, non-finite values or an invalid d. */
+const MtUnit *mt_unit_readable(MtDim d, double maxabs);
 
 /* The unit called name (symbol or alias; "N*m", "N.m", "Nm" and "N·m" are
  * the same, as are "m^2", "m2" and "m²", "um" and "µm", "°" and "deg")

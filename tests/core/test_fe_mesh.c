@@ -942,7 +942,7 @@ static void test_errors(void)
     printf("-- malformed files: errors name the line\n");
     expect_error("*NODE\n1, 0, 0, 0\n2, 1, x, 0\n", "a.inp", "a.inp:3:");
     expect_error("*NODE\n1, 0, 0, 0\n*ELEMENT, TYPE=C3D4\n1, 1, 2, 3, 4\n", "b.inp", "b.inp:4:");
-    expect_error("*NODE\n1, 0, 0, 0\n*ELEMENT, TYPE=C3D20\n1, 1\n", "c.inp", "C3D20");
+    expect_error("*NODE\n1, 0, 0, 0\n*ELEMENT, TYPE=C3D15\n1, 1\n", "c.inp", "C3D15");
     expect_error("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n2 0 0 zz\n$EndNodes\n", "d.msh", "d.msh:7:");
     expect_error("$MeshFormat\n2.2 1 8\n$EndMeshFormat\n", "e.msh", "binary");
     char fb[256];
@@ -1051,9 +1051,104 @@ static void fuzz(const char *text, const char *name, int count)
     free(buf);
 }
 
+/* ---- quadratic elements: hex20 and 8-node membranes in every reader ------------ */
+
+/* A unit cube's 20 nodes labelled 1..20 in Motus's (Abaqus's) order: corners,
+ * then the mid-edges 1-2, 2-3, 3-4, 4-1, 5-6, 6-7, 7-8, 8-5, 1-5, 2-6, 3-7, 4-8. */
+static const int Q_EDGE[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+static void q_point(int k, double *x)
+{
+    static const double c[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+    for (int i = 0; i < 3; i++) x[i] = k < 8 ? c[k][i] : 0.5 * (c[Q_EDGE[k - 8][0]][i] + c[Q_EDGE[k - 8][1]][i]);
+}
+
+/* Element e lists the nodes labelled 1..n in order (the reader put them in Motus's order). */
+static int q_order(const MtFeModel *m, int e, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (m->nid[m->conn[m->elem[e].conn + k]] != k + 1) return 0;
+    return 1;
+}
+
+static char QUAD_INP[8192], QUAD_BDF[8192]; /* fuzzed in main */
+
+static void test_quadratic(void)
+{
+    printf("-- quadratic elements: C3D20 / CHEXA-20 / Gmsh 17 as hex20, CPS8 / membrane CQUAD8 as mem8, S8R / CQUAD8 / Gmsh 16 as quad8\n");
+    char buf[8192];
+    size_t k = 0;
+    double x[3];
+    /* Abaqus: hex20 in its own order; a CPS8 block named by a *SOLID SECTION (thickness 0.05) */
+    k = (size_t)snprintf(buf, sizeof buf, "*NODE\n");
+    for (int i = 0; i < 20; i++) q_point(i, x), k += (size_t)snprintf(buf + k, sizeof buf - k, "%d, %g, %g, %g\n", i + 1, x[0], x[1], x[2] + 2);
+    for (int i = 0; i < 8; i++) q_point(i < 4 ? i : 8 + i - 4, x), k += (size_t)snprintf(buf + k, sizeof buf - k, "%d, %g, %g, 0\n", 101 + i, x[0], x[1]);
+    k += (size_t)snprintf(buf + k, sizeof buf - k,
+                          "*ELEMENT, TYPE=C3D20, ELSET=BRICK\n1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,\n16, 17, 18, 19, 20\n"
+                          "*ELEMENT, TYPE=CPS8, ELSET=PLATE\n2, 101, 102, 103, 104, 105, 106, 107, 108\n"
+                          "*ELEMENT, TYPE=CPS4, ELSET=MARKS\n3, 101, 102, 103, 104\n"
+                          "*ELEMENT, TYPE=S8R, ELSET=SHELL\n4, 101, 102, 103, 104, 105, 106, 107, 108\n"
+                          "*SHELL SECTION, ELSET=SHELL, MATERIAL=S\n0.02\n"
+                          "*MATERIAL, NAME=S\n*ELASTIC\n2e11, 0.3\n*DENSITY\n8000\n"
+                          "*SOLID SECTION, ELSET=BRICK, MATERIAL=S\n*SOLID SECTION, ELSET=PLATE, MATERIAL=S\n0.05\n");
+    snprintf(QUAD_INP, sizeof QUAD_INP, "%s", buf);
+    MtFeModel *m = read_text(buf, "quad.inp");
+    if (!m) exit(1);
+    CHECK(m->nelem == 3 && m->elem[0].type == MT_FE_HEX20 && q_order(m, 0, 20), "inp: C3D20 read as hex20 in order (%d elements)", m->nelem);
+    CHECK(m->elem[1].type == MT_FE_QUAD8 && m->prop[m->elem[1].prop].t == 0.02, "inp: S8R read as quad8, thickness 0.02");
+    CHECK(m->elem[2].type == MT_FE_MEM8 && m->prop[m->elem[2].prop].kind == MT_FE_PROP_SHELL && m->prop[m->elem[2].prop].t == 0.05,
+          "inp: CPS8 with a *SOLID SECTION read as mem8, thickness 0.05");
+    CHECK(m->nspc == 8 && m->spc[0].mask == 0x04, "inp: the CPS8's nodes hold uz (%d supports)", m->nspc);
+    CHECK(mt_fe_find_set(m, "MARKS", MT_FE_SET_NODE) >= 0, "inp: a CPS4 block without a section still only marks nodes");
+    MtError err = {0};
+    CHECK(mt_fe_validate(m, &err) == MT_OK, "inp: validates: %s", err.msg);
+    mt_fe_model_free(m);
+    /* Nastran: CHEXA with 20 grids (G13-G16 vertical edges, G17-G20 top); CQUAD8 on a membrane-only PSHELL */
+    k = (size_t)snprintf(buf, sizeof buf, "BEGIN BULK\nMAT1,1,2e11,,0.3,8000.\nPSOLID,1,1\nPSHELL,2,1,0.05\n");
+    for (int i = 0; i < 20; i++) q_point(i, x), k += (size_t)snprintf(buf + k, sizeof buf - k, "GRID,%d,,%g,%g,%g\n", i + 1, x[0], x[1], x[2]);
+    for (int i = 0; i < 8; i++) q_point(i < 4 ? i : 8 + i - 4, x), k += (size_t)snprintf(buf + k, sizeof buf - k, "GRID,%d,,%g,%g,-1\n", 101 + i, x[0], x[1]);
+    k += (size_t)snprintf(buf + k, sizeof buf - k,
+                          "CHEXA,1,1,1,2,3,4,5,6,\n,7,8,9,10,11,12,17,18,\n,19,20,13,14,15,16\n"
+                          "CQUAD8,2,2,101,102,103,104,105,106,\n,107,108\nENDDATA\n");
+    snprintf(QUAD_BDF, sizeof QUAD_BDF, "%s", buf);
+    m = read_text(buf, "quad.bdf");
+    if (!m) exit(1);
+    CHECK(m->nelem == 2 && m->elem[0].type == MT_FE_HEX20 && q_order(m, 0, 20), "bdf: CHEXA-20 read as hex20, mid-edges reordered");
+    CHECK(m->elem[1].type == MT_FE_MEM8 && m->prop[m->elem[1].prop].t == 0.05, "bdf: CQUAD8 on a membrane PSHELL read as mem8");
+    CHECK(mt_fe_validate(m, &err) == MT_OK, "bdf: validates: %s", err.msg);
+    mt_fe_model_free(m);
+    /* Gmsh 2.2: type 17 lists its mid-edges 0-1, 0-3, 0-4, 1-2, 1-5, 2-3, 2-6, 3-7, 4-5, 4-7, 5-6, 6-7 */
+    static const int gm[12] = {9, 12, 17, 10, 18, 11, 19, 20, 13, 16, 14, 15};
+    k = (size_t)snprintf(buf, sizeof buf, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n20\n");
+    for (int i = 0; i < 20; i++) q_point(i, x), k += (size_t)snprintf(buf + k, sizeof buf - k, "%d %g %g %g\n", i + 1, x[0], x[1], x[2]);
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "$EndNodes\n$Elements\n1\n1 17 2 0 1 1 2 3 4 5 6 7 8");
+    for (int i = 0; i < 12; i++) k += (size_t)snprintf(buf + k, sizeof buf - k, " %d", gm[i]);
+    snprintf(buf + k, sizeof buf - k, "\n$EndElements\n");
+    m = read_text(buf, "quad.msh");
+    if (!m) exit(1);
+    CHECK(m->nelem == 1 && m->elem[0].type == MT_FE_HEX20 && q_order(m, 0, 20), "msh: Gmsh hex20 reordered to Motus's");
+    mt_fe_model_free(m);
+    snprintf(buf, sizeof buf, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n8\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n"
+                              "5 .5 0 0\n6 1 .5 0\n7 .5 1 0\n8 0 .5 0\n$EndNodes\n$Elements\n1\n1 16 2 0 1 1 2 3 4 5 6 7 8\n$EndElements\n");
+    m = read_text(buf, "quad8.msh");
+    if (!m) exit(1);
+    CHECK(m->nelem == 1 && m->elem[0].type == MT_FE_QUAD8 && q_order(m, 0, 8), "msh: Gmsh quad8 read as the 8-node shell");
+    CHECK(mt_fe_default_props(m, 2e11, 0.3, 8000, 0.01, &err) == MT_OK && m->prop[m->elem[0].prop].t == 0.01,
+          "msh: the shell takes the default thickness");
+    mt_fe_model_free(m);
+    snprintf(buf, sizeof buf, "BEGIN BULK\nMAT1,1,2e11,,0.3,8000.\nPSHELL,2,1,0.05,1\nGRID,1,,0,0,0\nGRID,2,,1,0,0\nGRID,3,,1,1,0\n"
+                              "GRID,4,,0,1,0\nGRID,5,,.5,0,0\nGRID,6,,1,.5,0\nGRID,7,,.5,1,0\nGRID,8,,0,.5,0\nCQUAD8,2,2,1,2,3,4,5,6,\n,7,8\n");
+    m = read_text(buf, "bend8.bdf");
+    CHECK(m && m->elem[0].type == MT_FE_QUAD8 && q_order(m, 0, 8), "bdf: CQUAD8 on a PSHELL with bending read as quad8");
+    mt_fe_model_free(m);
+    expect_error("BEGIN BULK\nMAT1,1,2e11,,0.3,8000.\nPSOLID,1,1\nGRID,1,,0,0,0\nGRID,2,,1,0,0\nGRID,3,,1,1,0\nGRID,4,,0,1,0\n"
+                 "GRID,5,,0,0,1\nGRID,6,,1,0,1\nGRID,7,,1,1,1\nGRID,8,,0,1,1\nGRID,9,,.5,0,0\nCHEXA,1,1,1,2,3,4,5,6,\n,7,8,9\n",
+                 "hex9.bdf", "hex9.bdf:13: CHEXA 1: 1 of the 12 mid-edge nodes given");
+}
+
 int main(void)
 {
     test_gmsh();
+    test_quadratic();
     test_inp();
     test_bdf();
     test_errors();
@@ -1063,5 +1158,7 @@ int main(void)
     fuzz(TINY_INP, "fz.inp", 800);
     fuzz(INP_SAMPLE, "fz.inp", 1500);
     for (int f = 0; f < 3; f++) fuzz(BDF[f], "fz.bdf", 700);
+    fuzz(QUAD_INP, "fz.inp", 600); /* hex20, and CPS8 blocks turned into membranes */
+    fuzz(QUAD_BDF, "fz.bdf", 600);
     return mt_test_done();
 }

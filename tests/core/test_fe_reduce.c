@@ -481,6 +481,28 @@ static void test_serialise(void)
         CHECK(same, "every array identical after the round trip");
         mt_flex_body_free(c);
     }
+    { /* with geometric stiffening: Kg and the interface loads' Kw (N³) travel too */
+        MtReduceOptions o;
+        mt_reduce_options_init(&o);
+        o.method = MT_REDUCE_CB, o.nmodes = 4, o.nif = 2, o.ifnodes = ifn, o.stiffening = 1;
+        MtFlexBody *g = mt_flex_reduce(m, &o, NULL, &err);
+        size_t ng = 0;
+        unsigned char *bg = g ? mt_flex_body_serialize(g, &ng, &err) : NULL;
+        MtFlexBody *h = bg ? mt_flex_body_deserialize(bg, ng, &err) : NULL;
+        CHECK(g && g->Kg && g->Kw && h, "stiffened body reduced, written and read back: %s", h ? "ok" : err.msg);
+        if (g && h && g->Kw && h->Kw && h->Kg) {
+            size_t N = (size_t)g->nmode;
+            double kmax = 0;
+            for (size_t i = 0; i < N * N * N; i++) kmax = fmax(kmax, fabs(g->Kw[i]));
+            CHECK(kmax > 0, "the interface displacement of two spiders stresses the box (largest |Kw| %.3g)", kmax);
+            CHECK(!memcmp(h->Kw, g->Kw, sizeof(double) * N * N * N) &&
+                      !memcmp(h->Kg, g->Kg, sizeof(double) * MT_FLEX_NKG * N * N),
+                  "Kg and Kw identical after the round trip");
+        }
+        free(bg);
+        mt_flex_body_free(h);
+        mt_flex_body_free(g);
+    }
     int crashes = 0, accepted = 0;
     for (size_t len = 0; len < n; len += 1 + len / 50) { /* truncations */
         c = mt_flex_body_deserialize(buf, len, &err);

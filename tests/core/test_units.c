@@ -303,5 +303,24 @@ int main(void)
     }
     comma_locale_done();
     printf("%s numbers under a locale with a decimal comma\n", tried ? "ok  " : "skip");
+    /* readable units: the largest multiple of the SI unit by a power of 1000 that shows the value ≥ 1 */
+    {
+        static const struct {
+            MtDim d;
+            double v;
+            const char *want;
+        } r[] = {{MT_DIM_FORCE, 18650, "kN"},       {MT_DIM_FORCE, 999.9, "N"},          {MT_DIM_FORCE, 2.5e6, "MN"},
+                 {MT_DIM_FORCE, 0.02, "N"},         {MT_DIM_PRESSURE, 6e7, "MPa"},       {MT_DIM_PRESSURE, 2.1e11, "GPa"},
+                 {MT_DIM_PRESSURE, 1500, "kPa"},    {MT_DIM_LENGTH, 0.004, "mm"},        {MT_DIM_LENGTH, 2e-6, "µm"},
+                 {MT_DIM_LENGTH, 0.3, "mm"},        {MT_DIM_LENGTH, 1.2, "m"},           {MT_DIM_LENGTH, 1e-9, "µm"},
+                 {MT_DIM_TORQUE, 0.5, "N·mm"},      {MT_DIM_TORQUE, 3e4, "kN·m"},        {MT_DIM_ANGLE, 1e-4, "rad"},
+                 {MT_DIM_VELOCITY, 3e3, "m/s"},     {MT_DIM_STIFFNESS, 5e4, "N/mm"},     {MT_DIM_FORCE, 0, "N"},
+                 {MT_DIM_FORCE, NAN, "N"},          {MT_DIM_ACCEL, 0.05, "mm/s²"}};
+        for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+            const MtUnit *u = mt_unit_readable(r[i].d, r[i].v);
+            CHECK(u && !strcmp(u->name, r[i].want), "readable unit of %g %s: %s (want %s)", r[i].v, mt_dim_name(r[i].d),
+                  u ? u->name : "NULL", r[i].want);
+        }
+    }
     return mt_test_done();
 }

@@ -523,7 +523,11 @@ static double label_value(guint i)
     g_assert_nonnull(l);
     const char *eq = strstr(l, "= ");
     g_assert_nonnull(eq);
-    return g_ascii_strtod(eq + 2, NULL);
+    char *end;
+    double v = g_ascii_strtod(eq + 2, &end);
+    const MtUnit *u = mt_unit_lookup(g_strstrip(g_strdup(end)), MT_DIM_ANY); /* "m/s", "mm/s²", "kN": read back to SI */
+    g_assert_nonnull(u);
+    return mt_unit_to_si(u, v);
 }
 
 static void test_teaching(void)
@@ -563,6 +567,13 @@ static void test_teaching(void)
     g_assert_cmpfloat(fabs(by - gtk_widget_get_height(area) / 2.0), <, 2);
     activate("vector-scale", g_variant_new_string("2"));
     shoot("teaching.png");
+    /* the labels of v, a and F were drawn apart from each other */
+    double r[4][4];
+    for (guint k = 1; k <= 3; k++) g_assert_true(motus_viewport_overlay_label_rect(viewport(), k, r[k]));
+    for (guint k = 1; k <= 3; k++)
+        for (guint j = 1; j < k; j++)
+            g_assert_true(r[k][0] + r[k][2] <= r[j][0] || r[j][0] + r[j][2] <= r[k][0] || r[k][1] + r[k][3] <= r[j][1] ||
+                          r[j][1] + r[j][3] <= r[k][1]);
     activate("follow", NULL);
     activate("show-velocity", NULL);
     g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 3);

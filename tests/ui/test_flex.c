@@ -146,6 +146,14 @@ static void test_run_range(void)
     g_assert_cmpfloat(fabs(hi - mx), <=, 1e-9 * mx);
     g_assert_cmpfloat(lo, ==, 0);
     g_assert_cmpstr(motus_viewport_legend_unit(viewport()), ==, "mm");
+    /* the run proposed a deformation scale that shows the largest deformation as a twentieth of the rod
+     * (1, 2 or 5 x 10^k below 0.05 size / max), since none was chosen; the field was chosen (displacement) */
+    double want = 0.05 * mt_flexview_size(mt_model_flex_body(model(), 0)) / mx, p10 = pow(10, floor(log10(want)));
+    want = p10 * (want / p10 >= 5 ? 5 : want / p10 >= 2 ? 2 : 1);
+    g_test_message("proposed deformation scale x%g (largest %.3g m)", motus_viewport_get_deformation_scale(viewport()), mx);
+    g_assert_cmpfloat(want, >, 1);
+    g_assert_cmpfloat(fabs(motus_viewport_get_deformation_scale(viewport()) - want), <=, 1e-12 * want);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "deformation shown"));
     g_assert_null(motus_viewport_legend_note(viewport()));
     /* a beam has no surface stress: the legend says so instead of a bar from 0 to 0 */
     motus_viewport_set_colour_field(viewport(), MOTUS_FIELD_VONMISES);

@@ -201,6 +201,73 @@ static void test_model_check(void)
     g_object_unref(focus0);
 }
 
+static GtkWidget *add_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a body");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static gboolean add_open(void) { return add_popover() && gtk_widget_get_mapped(add_popover()); }
+static gboolean add_closed(void) { return !add_open(); }
+
+/* The "+" menu fits a 768-pixel screen: its kinds are submenus (it was 900 px tall as one list); a box
+ * is added through it by real clicks: +, Body, Box. */
+static void test_add_menu(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    GtkWidget *button = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a body");
+    g_assert_nonnull(button);
+    xin_click(button);
+    g_assert_true(wait_for(add_open, 5));
+    settle();
+    int h = gtk_widget_get_height(add_popover());
+    g_test_message("the + menu is %d px tall", h);
+    g_assert_cmpint(h, >, 100);
+    g_assert_cmpint(h, <, 500);
+    GtkWidget *body = xin_find(add_popover(), xin_has_label, "Body");
+    g_assert_nonnull(body);
+    xin_click(body);
+    settle();
+    GtkWidget *box = NULL;
+    for (int i = 0; i < 50 && !box; i++, settle()) box = xin_find(add_popover(), xin_has_label, "Box");
+    g_assert_nonnull(box);
+    nbody0 = model()->nbody;
+    xin_click(box);
+    g_assert_true(wait_for(more_bodies, 5));
+    g_assert_true(wait_for(add_closed, 5));
+    nbody0 = model()->nbody;
+    focus_main(); /* the X focus back from the menu's popup window (a window manager does this) */
+    xin_press("<Control>z"); /* the box goes again */
+    g_assert_true(wait_for(fewer_bodies, 5));
+    g_assert_true(gtk_widget_grab_focus(focus0)); /* the new box's selection took the keys to the tree */
+    g_object_unref(focus0);
+}
+
+static gboolean focus_in_inspector(void)
+{
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(win));
+    return f && gtk_widget_is_ancestor(f, motus_window_get_inspector(win));
+}
+
+/* Tab leaves the model tree for the inspector (it walked the tree's rows and never got there). */
+static void test_tab_order(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    GtkWidget *tree = motus_window_get_model_tree(win);
+    settle();
+    if (!gtk_widget_is_ancestor(gtk_root_get_focus(GTK_ROOT(win)), tree)) gtk_widget_child_focus(tree, GTK_DIR_TAB_FORWARD);
+    settle();
+    GtkWidget *f = gtk_root_get_focus(GTK_ROOT(win));
+    g_test_message("focus in the tree: %s", f ? G_OBJECT_TYPE_NAME(f) : "-");
+    g_assert_true(f && gtk_widget_is_ancestor(f, tree));
+    xin_press("Tab");
+    g_assert_true(wait_for(focus_in_inspector, 5));
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
 static void test_run_and_playback(void)
 {
@@ -568,6 +635,8 @@ int main(int argc, char **argv)
     tmpdir = g_dir_make_tmp("motus-keys-XXXXXX", NULL);
     open_copy();
     g_test_add_func("/keys/model-check", test_model_check);
+    g_test_add_func("/keys/add-menu", test_add_menu);
+    g_test_add_func("/keys/tab-order", test_tab_order);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);

@@ -213,6 +213,19 @@ static void test_plot_zoom_and_drop(void)
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
     cairo_t *cr = cairo_create(surf);
     motus_plot_render(plot, cr, pw, ph); /* the automatic view: the plot rectangle and ranges */
+    /* the axis unit: the curves' common one, readable (the slider's travel, 0.2 … 0.4 m, in mm), or the user's */
+    g_assert_null(motus_plot_y_unit(plot)); /* m, N·m and rad/s: no common unit */
+    const char *one[] = {"slide.disp", NULL};
+    g_assert_true(motus_window_set_plot_columns(win, one, NULL));
+    motus_plot_render(plot, cr, pw, ph);
+    g_assert_cmpstr(motus_plot_y_unit(plot), ==, "mm");
+    motus_plot_set_unit(plot, MT_DIM_LENGTH, "m");
+    motus_plot_render(plot, cr, pw, ph);
+    g_assert_cmpstr(motus_plot_y_unit(plot), ==, "m");
+    motus_plot_set_unit(plot, MT_DIM_LENGTH, NULL);
+    const char *three[] = {"slide.disp", "motor.effort", "crank.wz", NULL};
+    g_assert_true(motus_window_set_plot_columns(win, three, NULL));
+    motus_plot_render(plot, cr, pw, ph);
     double x0, x1, y0, y1;
     g_assert_false(motus_plot_get_view(plot, &x0, &x1, &y0, &y1));
     motus_plot_zoom_box(plot, 300, 60, 302, 62); /* a click is not a box */
@@ -241,12 +254,28 @@ static void test_plot_zoom_and_drop(void)
     const char *col = motus_model_tree_selected_column(tree);
     g_assert_cmpstr(col, ==, "main.angle");
     int n = motus_plot_n_curves(plot);
+    guint np = motus_window_n_plots(win);
     g_signal_emit_by_name(plot, "column-dropped", col);
+    /* an angle onto a plot whose axis is in metres (slide.disp first): a plot of its own, and said so */
+    g_assert_cmpint(motus_plot_n_curves(plot), ==, n);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, np + 1);
+    MotusPlot *own = MOTUS_PLOT(motus_window_get_plot_n(win, np));
+    g_assert_cmpstr(motus_plot_curve_name(own, 0), ==, "main.angle");
+    g_assert_cmpuint(motus_plot_n_points(own, 0), ==, 2001);
+    g_assert_nonnull(strstr(motus_window_get_status(win), "one unit per axis"));
+    /* a length dropped on the first plot stays there; so does a second angle on the angle's plot */
+    g_signal_emit_by_name(plot, "column-dropped", "slider.x");
     g_assert_cmpint(motus_plot_n_curves(plot), ==, n + 1);
-    g_assert_cmpstr(motus_plot_curve_name(plot, n), ==, "main.angle");
-    g_assert_cmpuint(motus_plot_n_points(plot, n), ==, 2001);
+    g_assert_cmpstr(motus_plot_curve_name(plot, n), ==, "slider.x");
+    g_signal_emit_by_name(own, "column-dropped", "big_end.angle");
+    g_assert_cmpint(motus_plot_n_curves(own), ==, 2);
+    g_assert_cmpuint(motus_window_n_plots(win), ==, np + 1);
     g_signal_emit_by_name(plot, "column-dropped", "nothing.here"); /* refused, nothing added */
     g_assert_cmpint(motus_plot_n_curves(plot), ==, n + 1);
+    while (motus_window_n_plots(win) > np) { /* the layout as it was for the next tests */
+        motus_window_set_active_plot(win, motus_window_n_plots(win) - 1);
+        motus_window_remove_plot(win);
+    }
 }
 
 static void test_pause_stop_reopen(void)

@@ -118,6 +118,13 @@ static inline GtkWidget *xin_find(GtkWidget *root, gboolean (*match)(GtkWidget *
     return NULL;
 }
 
+/* Matches a mapped widget whose tooltip starts with the given text. */
+static inline gboolean xin_has_tooltip_prefix(GtkWidget *w, gconstpointer prefix)
+{
+    const char *t = gtk_widget_get_tooltip_text(w);
+    return t && gtk_widget_get_mapped(w) && g_str_has_prefix(t, prefix);
+}
+
 /* Matches a button or menu item showing a label (mnemonic underscores ignored). */
 static inline gboolean xin_has_label(GtkWidget *w, gconstpointer label)
 {
