@@ -14,11 +14,13 @@
 #include <unistd.h>
 
 #include "cli_project.h"
+#include "cli_study.h"
 #include "motus/check.h"
 #include "motus/flex.h"
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/model.h"
+#include "motus/study.h"
 
 #define MOTUS_VERSION "0.1.0"
 
@@ -127,6 +129,7 @@ static void usage(FILE *f)
     cli_project_usage(f);
     usage_analyses(f);
     usage_reduce(f);
+    cli_study_usage(f);
 }
 
 /* `motus-cli COMMAND ... --help|-h`: the usage of that command, exit 0; -1 for an unknown command. */
@@ -138,6 +141,7 @@ static int command_usage(const char *cmd, FILE *f)
         if (!strcmp(cmd, "run") || !strcmp(cmd, "export")) cli_project_usage(f); /* they take projects too */
     } else if (!strcmp(cmd, "kinematics") || !strcmp(cmd, "statics") || !strcmp(cmd, "modes")) usage_analyses(f);
     else if (!strcmp(cmd, "reduce")) usage_reduce(f);
+    else if (!strcmp(cmd, "study") || !strcmp(cmd, "study-case")) cli_study_usage(f);
     else if (cli_project_handles(cmd)) cli_project_usage(f);
     else return -1;
     return 0;
@@ -171,6 +175,28 @@ static int check_plots(const MtSystem *s, MtError *err)
                 bad = -1;
             }
         }
+    mt_csv_free(c);
+    return bad;
+}
+
+/* Every column a study response reads is one the run writes; -1 and err naming the first response that reads another. */
+static int check_study(const MtSystem *s, MtError *err)
+{
+    const MtModel *m = mt_system_model(s);
+    if (!m->study) return 0;
+    MtCsv *c = mt_csv_new(s, NULL, err);
+    if (!c) return -1;
+    int bad = 0;
+    for (int r = 0; r < m->study->nresp && !bad; r++) {
+        const MtStudyResponse *rs = &m->study->resp[r];
+        if (rs->kind == MT_RESP_EXPR) continue;
+        int found = 0;
+        for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), rs->column);
+        if (!found) {
+            mt_error_set(err, MT_ERR_MODEL, rs->name, _("study response '%s': the run writes no column '%s'"), rs->name, rs->column);
+            bad = -1;
+        }
+    }
     mt_csv_free(c);
     return bad;
 }
@@ -238,6 +264,8 @@ int main(int argc, char **argv)
     int cli_reduce(int argc, char **argv); /* cli_reduce.c: a mesh to a flexible body */
     if (!strcmp(cmd, "reduce")) return cli_reduce(argc, argv);
     if (cli_project_handles(cmd)) return cli_project_main(argc, argv);
+    if (!strcmp(cmd, "study")) return cli_study(argc, argv);
+    if (!strcmp(cmd, "study-case")) return cli_study_case(argc, argv);
     if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "export")) {
         cli_err(_("unknown command '%s'"), cmd);
         usage(stderr);
@@ -279,7 +307,7 @@ int main(int argc, char **argv)
     mt_model_free(m);
     if (!s) return fail(&err);
     if (!strcmp(cmd, "check")) {
-        int bad = print_diagnostics(s, stdout, &err) || check_plots(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
+        int bad = print_diagnostics(s, stdout, &err) || check_plots(s, &err) || check_study(s, &err) || check_mesh_shapes(mt_system_model(s), &err);
         mt_system_free(s);
         if (bad) return fail(&err);
         fputs(_("check: OK\n"), stdout);

@@ -8,8 +8,10 @@ PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
     libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
-    libarpack2-dev
+    libarpack2-dev libfftw3-dev
     libsqlite3-dev sqlite3 gettext
+    # the study test on a real one-node Slurm cluster (tests/study/slurm.sh)
+    slurm-wlm munge
     # malformed-input corpus (tests/corpus) and libFuzzer targets (tests/fuzz)
     python3 clang-14 libclang-rt-14-dev
     # GUI (GTK 4 application) and headless GUI tests

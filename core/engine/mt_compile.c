@@ -9,6 +9,7 @@
 #include "mt_expr.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
+#include "motus/study.h"
 #include "mt_flex.h"
 #include "mt_flexmodel.h"
 #include "mt_forces.h"
@@ -24,6 +25,8 @@ MtModel *mt_model_copy(const MtModel *m)
     if (!c) return NULL;
     *c = *m;
     c->flex = NULL;
+    c->study = NULL;
+    if (m->study && !(c->study = mt_study_copy(m->study))) { mt_model_free(c); return NULL; }
     c->body = NULL; c->marker = NULL; c->joint = NULL; c->driver = NULL; c->spring = NULL; c->couple = NULL; c->initial = NULL; c->param = NULL; c->binding = NULL; c->unit = NULL; c->shape = NULL; c->force = NULL; c->sensor = NULL; c->control = NULL; c->event = NULL;
     c->cap_body = m->nbody; c->cap_marker = m->nmarker; c->cap_joint = m->njoint;
     c->cap_driver = m->ndriver; c->cap_spring = m->nspring;

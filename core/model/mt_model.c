@@ -9,6 +9,7 @@
 #include "mt_flexdata.h"
 #include "mt_i18n.h"
 #include "mt_math.h"
+#include "motus/study.h"
 
 static const char *const joint_names[MT_JOINT_NTYPES] = {
     "spherical", "revolute", "prismatic", "cylindrical", "universal", "fixed",
@@ -102,6 +103,7 @@ void mt_model_free(MtModel *m)
     free(m->control);
     free(m->event);
     mt_model_free_tables(m);
+    mt_study_free(m->study);
     free(m->joint);
     free(m->driver);
     free(m->spring);
@@ -784,6 +786,7 @@ static MtStatus check_sensors_controls_events(const MtModel *m, MtError *err)
 
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
+    if (mt_study_check(m->study, m, err)) return err->code;
     if (check_world(m, err) || check_bodies(m, err) || check_markers_joints(m, err) || check_drivers(m, err) ||
         check_springs_couplings(m, err) || check_forces(m, err) || check_sensors_controls_events(m, err))
         return err->code;

@@ -12,6 +12,7 @@
 #include "mt_i18n.h"
 #include "mt_math.h"
 #include "motus/model.h"
+#include "motus/study.h"
 #include "motus/units.h"
 
 #define MAXTOK (1 << 22) /* words in one statement (a driver table of two million points) */
@@ -638,6 +639,17 @@ static int statement_plot(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* study …: one statement of the model's study (motus/study.h) */
+static int statement_study(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (!m->study && !(m->study = mt_study_new())) return perr(p, "study", "%s", MT_("out of memory"));
+    if (mt_study_read(m->study, p->ntok, p->tok, p->err) == MT_OK) return 0;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", p->err->msg);
+    return perr(p, p->err->entity, "%s", msg);
+}
+
 /* table NAME, then lines of points X Y, then end */
 static int statement_table(Parser *p, MtModel *m, int *block)
 {
@@ -1248,6 +1260,7 @@ static const struct {
     {"units", statement_units},
     {"solver", statement_solver},
     {"plot", statement_plot},
+    {"study", statement_study},
     {"table", statement_table},
     {"ground", statement_ground},
     {"body", statement_body},
@@ -1269,7 +1282,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
     for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
         if (!strcmp(p->tok[0], statements[i].keyword)) return statements[i].read(p, m, block);
     const char *k = p->tok[0];
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units or plot)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units, plot or study)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1874,6 +1887,7 @@ MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)
     write_forces(f, m);
     write_sensors(f, m);
     write_controls(f, m);
+    mt_study_write(m->study, f);
     if (ferror(f)) return mt_error_set(err, MT_ERR_IO, "", "%s", MT_("write error"));
     return MT_OK;
 }

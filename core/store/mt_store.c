@@ -21,7 +21,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 10424); /* a new kind of entity needs a table of its own (plots: the plots table) */
+SPEC_SIZE(MtModel, 10432); /* a new kind of entity needs a table of its own (plots: the plots table; the study: study_lines) */
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtInitialSpec, 32);
@@ -725,7 +725,7 @@ MtStatus mt_store_save_model(MtStore *s, const MtModel *m, long *version, MtErro
         save_flexible(&sv) || save_shapes(&sv) || save_joints(&sv) || save_drivers(&sv) || save_couplings(&sv) ||
         save_springs(&sv) || save_forces(&sv) || save_sensors(&sv) || save_controls(&sv) || save_events(&sv) ||
         save_tables(&sv) || save_initials(&sv) || save_parameters(&sv) || save_bindings(&sv) || save_units(&sv) ||
-        save_plots(&sv) || save_version(&sv)) {
+        save_plots(&sv) || mt_store_study_save_lines(s, m, err) || save_version(&sv)) {
         if (sv.r.st) sqlite3_finalize(sv.r.st);
         mt_store_rollback(s);
         return err->code ? err->code : MT_ERR_IO;
@@ -1663,6 +1663,7 @@ MtModel *mt_store_load_model(MtStore *s, long *version, MtError *err)
     load_units(&ld);
     load_close(&ld, began);
     load_plots(&ld);
+    if (!ld.L.fail && mt_store_study_load_lines(s, m, err)) ld.L.fail = 1;
     load_finish(&ld);
     if (ld.L.fail) {
         mt_model_free(m);

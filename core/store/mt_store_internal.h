@@ -47,6 +47,10 @@ int mt_store_rows_bind(sqlite3_stmt *st, int i, MtEntityKind kind, const void *o
 int mt_store_rows_read(sqlite3_stmt *st, int c, MtEntityKind kind, void *obj, int *bad_col);
 MtStatus mt_store_rows_ensure(MtStore *s, MtError *err);
 
+/* The model's study statements saved (within the model's transaction) and read back (mt_store_study.c). */
+MtStatus mt_store_study_save_lines(MtStore *s, const MtModel *m, MtError *err);
+MtStatus mt_store_study_load_lines(MtStore *s, MtModel *m, MtError *err);
+
 /* Error if the store was opened read-only. */
 MtStatus mt_store_need_write(MtStore *s, MtError *err);
 

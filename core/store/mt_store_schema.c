@@ -532,13 +532,54 @@ static const char sql_run_log[] =
     ")";
 static const char sql_run_log_index[] = "CREATE INDEX run_log_by_run ON run_log(run_id)";
 
+/* Studies (version 12; docs/studies.md): the model's study as its statements
+ * in the text format, and the results of its cases with what they were run
+ * from (a case is kept only while the study and the model are unchanged). */
+static const char sql_study_lines[] =
+    "CREATE TABLE study_lines ( -- the model's study: its `study …` statements (docs/model-format.md), in order\n"
+    "  seq  INTEGER PRIMARY KEY,\n"
+    "  line TEXT NOT NULL CHECK (line LIKE 'study %')\n"
+    ")";
+static const char sql_study_results[] =
+    "CREATE TABLE study_results ( -- what the cases in study_cases were run from (one row, or none)\n"
+    "  id            INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "  definition    TEXT NOT NULL,    -- the study's statements in canonical form\n"
+    "  model_version INTEGER NOT NULL, -- project.model_version of the model run\n"
+    "  started       TEXT NOT NULL     -- UTC\n"
+    ")";
+static const char sql_study_cases[] =
+    "CREATE TABLE study_cases ( -- finished cases of the study, ok or failed\n"
+    "  idx      INTEGER PRIMARY KEY CHECK (idx >= 0), -- the case's number in the design, 0 first\n"
+    "  status   TEXT NOT NULL CHECK (status IN ('ok','failed')),\n"
+    "  message  TEXT NOT NULL,  -- why it failed ('' when ok), naming its values\n"
+    "  seconds  NOT NULL,       -- wall time of its run\n"
+    "  job      TEXT NOT NULL,  -- where it ran: 'local', or 'slurm JOBID_TASK'\n"
+    "  frames   TEXT NOT NULL,  -- the project file holding its run's frames ('' when not kept)\n"
+    "  finished TEXT NOT NULL   -- UTC\n"
+    ")";
+static const char sql_study_values[] =
+    "CREATE TABLE study_values ( -- the design variables' values of each case, in the variable's unit\n"
+    "  case_idx INTEGER NOT NULL REFERENCES study_cases(idx) ON DELETE CASCADE,\n"
+    "  variable TEXT NOT NULL,\n"
+    "  value    NOT NULL,\n"
+    "  PRIMARY KEY (case_idx, variable)\n"
+    ")";
+static const char sql_study_responses[] =
+    "CREATE TABLE study_responses ( -- the responses of each case (NULL: not computed)\n"
+    "  case_idx INTEGER NOT NULL REFERENCES study_cases(idx) ON DELETE CASCADE,\n"
+    "  response TEXT NOT NULL,\n"
+    "  value,\n"
+    "  PRIMARY KEY (case_idx, response)\n"
+    ")";
+#define SQL_STUDY sql_study_lines, sql_study_results, sql_study_cases, sql_study_values, sql_study_responses
+
 /* Version 4, created in this order. */
 static const char *const schema_current[] = {
     sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_shape_kinds, sql_force_kinds, sql_contact_geometries,
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
     sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_controls, sql_events, sql_initial,
     sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
-    sql_run_log_index, sql_lookup_tables, sql_lookup_points, NULL};
+    sql_run_log_index, sql_lookup_tables, sql_lookup_points, SQL_STUDY, NULL};
 
 /* Tables every current project has (checked at open). */
 static const char *const tables_current[] = {
@@ -546,7 +587,7 @@ static const char *const tables_current[] = {
     "project", "solver", "bodies", "markers", "shapes", "joints", "drivers", "driver_points", "couplings", "springs",
     "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "parameters", "bindings",
     "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", "lookup_tables", "lookup_table_points",
-    NULL};
+    "study_lines", "study_results", "study_cases", "study_values", "study_responses", NULL};
 
 /* Forward migrations: migration[v] turns version v into v + 1. Version 1 was
  * the first development layout (no shapes, force elements, sensors, display
@@ -612,9 +653,12 @@ static const char *const migrate_9_10[] = {
 /* Version 10 had no initial elastic state of flexible bodies (flexible_bodies.initial, a schema column added by
  * mt_store_rows_ensure); a program of version 10 would lose it. */
 static const char *const migrate_10_11[] = {NULL};
+/* Version 11 had no studies. */
+static const char *const migrate_11_12[] = {SQL_STUDY, NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
-                                                                      migrate_8_9, migrate_9_10, migrate_10_11};
+                                                                      migrate_8_9, migrate_9_10, migrate_10_11,
+                                                                      migrate_11_12};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -637,6 +681,9 @@ static const char *schema_old_sql(int version, int i)
     if (i < 0) return NULL;
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
+        if (sql == sql_study_lines || sql == sql_study_results || sql == sql_study_cases || sql == sql_study_values ||
+            sql == sql_study_responses)
+            continue; /* studies came with version 12 */
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
         if (version < 7) /* bodies, markers and shapes without their orientation as typed */

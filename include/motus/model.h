@@ -435,6 +435,7 @@ typedef struct MtModel {
     MtTableSpec *table; /* named tables of expressions */
     int nplot;
     MtPlotSpec plot[MT_PLOT_MAX];
+    struct MtStudy *study; /* the model's study (motus/study.h, `study …` lines), NULL if none; owned */
 } MtModel;
 
 /* Treatments of the constraints (docs/design.md §2.6, "Loop-closure

@@ -19,12 +19,13 @@
 #include "motus/error.h"
 #include "motus/model.h"
 #include "motus/run.h"
+#include "motus/study.h"
 
 /* PRAGMA application_id of every Motus project: "MOTU" in ASCII. */
 #define MT_STORE_APPLICATION_ID 0x4D4F5455
 /* PRAGMA user_version: the layout of the tables. Older projects are migrated
  * forward when opened for writing; newer ones are refused. */
-#define MT_STORE_SCHEMA_VERSION 11
+#define MT_STORE_SCHEMA_VERSION 12
 /* Frames per BLOB row of run_frames in new runs (mt_store_set_chunk_frames);
  * fewer when that many frames would take more than 1 MiB. */
 #define MT_STORE_CHUNK_FRAMES 256
@@ -71,6 +72,32 @@ MtStatus mt_store_save_plot(MtStore *s, const char *name, const char *layout, Mt
 /* The layout (malloc'd, free it), or NULL with err set (MT_ERR_ARG when absent). */
 char *mt_store_load_plot(MtStore *s, const char *name, MtError *err);
 MtStatus mt_store_delete_plot(MtStore *s, const char *name, MtError *err);
+
+/* ---- studies (motus/study.h, docs/studies.md) ----------------------------- */
+
+/* A finished case: ok, or failed with the message; its variables' values
+ * and responses (NAN: not computed). */
+typedef struct {
+    int index;
+    int failed;
+    double seconds;             /* wall time of its run */
+    char message[512];
+    char job[64];               /* "local", or "slurm JOBID_TASK" */
+    char frames[256];           /* project file holding its frames ("" when not kept) */
+    double values[MT_STUDY_VARS];
+    double resp[MT_STUDY_RESPONSES];
+} MtStudyCaseResult;
+
+/* Before running a study: the stored results are kept when they come from
+ * the same study (canonical text) and model version, else cleared (with
+ * clear_stale; without, nothing is written and *kept is 0); *kept is how
+ * many finished cases there are (not to run again). */
+MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_version, int clear_stale, int *kept,
+                              MtError *err);
+/* Records a finished case (replacing an earlier record of it), in one transaction. */
+MtStatus mt_store_study_put(MtStore *s, const MtStudy *study, const MtStudyCaseResult *c, MtError *err);
+/* The finished cases in case order: *out malloc'd (free it); the count or -1. */
+int mt_store_study_cases(MtStore *s, const MtStudy *study, MtStudyCaseResult **out, MtError *err);
 
 /* ---- runs -------------------------------------------------------------- */
 
