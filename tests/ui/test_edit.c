@@ -525,7 +525,8 @@ static double label_value(guint i)
     g_assert_nonnull(eq);
     char *end;
     double v = g_ascii_strtod(eq + 2, &end);
-    const MtUnit *u = mt_unit_lookup(g_strstrip(g_strdup(end)), MT_DIM_ANY); /* "m/s", "mm/s²", "kN": read back to SI */
+    g_autofree char *unit = g_strstrip(g_strdup(end));
+    const MtUnit *u = mt_unit_lookup(unit, MT_DIM_ANY); /* "m/s", "mm/s²", "kN": read back to SI */
     g_assert_nonnull(u);
     return mt_unit_to_si(u, v);
 }
