@@ -52,47 +52,15 @@ static MotusPlotSpec *active(MotusWindow *self) { return spec(self, self->active
 
 /* ---- units of result columns ---------------------------------------------------------- */
 
-/* Unit of a driver's effort: a torque for angles, a force for displacements. */
-static const char *effort_unit(const MtModel *m, const char *name, size_t len)
-{
-    for (int d = 0; m && d < m->ndriver; d++) {
-        const MtDriverSpec *ds = &m->driver[d];
-        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
-        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
-        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
-    }
-    return "";
-}
-
-/* Unit of a result column from its quantity suffix (docs/model-format.md). */
+/* SI unit of a result column (core's mt_column_info knows what each holds); a sensor's own unit hint first. */
 static const char *column_unit(const MtModel *m, const char *name)
 {
-    const char *q = strrchr(name, '.');
-    if (!q) { /* time, or a sensor: its unit hint, else the SI unit of what it measures */
-        if (!strcmp(name, "time")) return "s";
-        int k = m ? mt_model_find_sensor(m, name) : -1;
-        if (k < 0) return "";
-        const MtSensorSpec *s = &m->sensor[k];
-        const MtUnit *u = s->unit[0] ? NULL : mt_unit_si((MtDim)mt_sensor_dim(m, s));
-        return s->unit[0] ? s->unit : u ? u->name : "";
-    }
-    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
-    q++;
-    if (g_str_has_prefix(name, "system.")) return "J";
-    static const struct {
-        const char *q, *u;
-    } map[] = {
-        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
-        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
-        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
-        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
-        if (!strcmp(q, map[i].q)) return map[i].u;
-    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
-    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
-    if (!strcmp(q, "force")) return "N";
-    return "";
+    int k = m ? mt_model_find_sensor(m, name) : -1;
+    if (k >= 0 && m->sensor[k].unit[0]) return m->sensor[k].unit;
+    MtDim d = MT_DIM_NONE;
+    if (!m || !mt_column_info(m, name, &d, NULL, 0)) return !strcmp(name, "time") ? "s" : "";
+    const MtUnit *u = d == MT_DIM_NONE ? NULL : mt_unit_si(d);
+    return u ? u->name : "";
 }
 
 /* ---- filling plots from the frames ------------------------------------------------------ */
@@ -508,6 +476,40 @@ guint motus_window_pin_curves(MotusWindow *self)
     return n;
 }
 
+static void column_item_setup(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    (void)f, (void)data;
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), *name = gtk_label_new(""), *what = gtk_label_new("");
+    gtk_label_set_xalign(GTK_LABEL(name), 0);
+    gtk_label_set_xalign(GTK_LABEL(what), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(what), PANGO_ELLIPSIZE_END);
+    gtk_label_set_max_width_chars(GTK_LABEL(what), 48);
+    gtk_widget_add_css_class(what, "dim-label");
+    gtk_widget_add_css_class(what, "caption");
+    gtk_box_append(GTK_BOX(box), name);
+    gtk_box_append(GTK_BOX(box), what);
+    gtk_list_item_set_child(item, box);
+}
+
+/* A column's name, and under it what it holds with its unit ("body crank: angular velocity about z
+ * (project axes), rad/s"). */
+static void column_item_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    (void)f;
+    MotusWindow *self = data;
+    GtkWidget *box = gtk_list_item_get_child(item), *name = gtk_widget_get_first_child(box), *what = gtk_widget_get_last_child(box);
+    const char *col = gtk_string_object_get_string(GTK_STRING_OBJECT(gtk_list_item_get_item(item)));
+    gtk_label_set_text(GTK_LABEL(name), col);
+    char words[512] = "";
+    const MtModel *m = motus_window_model(self);
+    if (gtk_list_item_get_position(item) > 0 && m) mt_column_info(m, col, NULL, words, sizeof words);
+    const char *u = m && words[0] ? column_unit(m, col) : "";
+    g_autofree char *text = u[0] ? g_strdup_printf("%s, %s", words, mt_unit_label_of(u, MT_DIM_ANY)) : g_strdup(words);
+    gtk_label_set_text(GTK_LABEL(what), text);
+    gtk_widget_set_visible(what, words[0] != 0);
+    gtk_widget_set_tooltip_text(box, words[0] ? text : NULL);
+}
+
 static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
 {
     (void)pspec;
@@ -653,6 +655,13 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
+    for (int k = 0; k < 2; k++) { /* the lists say what each column holds, under its name */
+        GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+        g_signal_connect(f, "setup", G_CALLBACK(column_item_setup), NULL);
+        g_signal_connect(f, "bind", G_CALLBACK(column_item_bind), self);
+        gtk_drop_down_set_list_factory(k ? self->x_dropdown : self->column_dropdown, f);
+        g_object_unref(f);
+    }
     motus_window_list_columns(self);
     self->quiet = FALSE;
     gtk_drop_down_set_selected(self->column_dropdown, 0);
