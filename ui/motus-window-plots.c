@@ -510,6 +510,54 @@ static void column_item_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpo
     gtk_widget_set_tooltip_text(box, words[0] ? text : NULL);
 }
 
+/* Enter in a column list's search: the first column whose name holds the text (GTK 4.8's drop-down picks
+ * nothing on Enter). */
+static void search_activated(GtkSearchEntry *e, gpointer data)
+{
+    GtkDropDown *dd = data;
+    g_autofree char *want = g_utf8_casefold(gtk_editable_get_text(GTK_EDITABLE(e)), -1);
+    GListModel *list = gtk_drop_down_get_model(dd);
+    for (guint i = 1; want[0] && i < g_list_model_get_n_items(list); i++) {
+        g_autoptr(GtkStringObject) o = g_list_model_get_item(list, i);
+        g_autofree char *have = g_utf8_casefold(gtk_string_object_get_string(o), -1);
+        if (!strstr(have, want)) continue;
+        GtkWidget *pop = gtk_widget_get_ancestor(GTK_WIDGET(e), GTK_TYPE_POPOVER);
+        if (pop) gtk_popover_popdown(GTK_POPOVER(pop));
+        gtk_drop_down_set_selected(dd, i);
+        return;
+    }
+}
+
+/* The list opens with the keys in its search entry (GTK 4.8 focuses a row: typing went nowhere). */
+static gboolean focus_search(gpointer entry)
+{
+    gtk_widget_grab_focus(entry);
+    return G_SOURCE_REMOVE;
+}
+
+static void popup_shown(GtkWidget *pop, gpointer entry)
+{
+    (void)pop;
+    g_idle_add_full(G_PRIORITY_HIGH_IDLE, focus_search, g_object_ref(entry), g_object_unref);
+}
+
+/* The search entry inside a drop-down's popup (built by GTK; found once). */
+static void hook_search(GtkDropDown *dd)
+{
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, dd);
+    while (todo->len) {
+        GtkWidget *w = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (GTK_IS_SEARCH_ENTRY(w)) {
+            g_signal_connect(w, "activate", G_CALLBACK(search_activated), dd);
+            GtkWidget *pop = gtk_widget_get_ancestor(w, GTK_TYPE_POPOVER);
+            if (pop) g_signal_connect_after(pop, "show", G_CALLBACK(popup_shown), w);
+        }
+        for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+}
+
 static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
 {
     (void)pspec;
@@ -655,6 +703,8 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
+    hook_search(self->column_dropdown);
+    hook_search(self->x_dropdown);
     for (int k = 0; k < 2; k++) { /* the lists say what each column holds, under its name */
         GtkListItemFactory *f = gtk_signal_list_item_factory_new();
         g_signal_connect(f, "setup", G_CALLBACK(column_item_setup), NULL);

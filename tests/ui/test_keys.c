@@ -12,6 +12,7 @@
 
 #include "motus-app.h"
 #include "motus-viewport.h"
+#include "motus-plot.h"
 #include "motus-window.h"
 #include "motus/store.h"
 #include "xinput.h"
@@ -264,6 +265,47 @@ static void test_tab_order(void)
     g_assert_true(f && gtk_widget_is_ancestor(f, tree));
     xin_press("Tab");
     g_assert_true(wait_for(focus_in_inspector, 5));
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
+static gboolean plotted_wz(void)
+{
+    for (guint p = 0; p < motus_window_n_plots(win); p++) {
+        MotusPlot *pl = MOTUS_PLOT(motus_window_get_plot_n(win, p));
+        for (int c = 0; c < motus_plot_n_curves(pl); c++)
+            if (!strcmp(motus_plot_curve_name(pl, c), "crank.wz")) return TRUE;
+    }
+    return FALSE;
+}
+static gboolean is_search_entry(GtkWidget *w, gconstpointer d)
+{
+    (void)d;
+    return GTK_IS_SEARCH_ENTRY(w) && gtk_widget_get_mapped(w);
+}
+static GtkWidget *column_search(void)
+{
+    GtkWidget *dd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a result column");
+    return dd ? xin_find(dd, is_search_entry, NULL) : NULL;
+}
+static gboolean search_shown(void) { return column_search() != NULL; }
+
+/* The curve list's search: typing part of a name and Enter adds that column (Enter picked nothing). */
+static void test_curve_search(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    GtkWidget *dd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a result column");
+    g_assert_nonnull(dd);
+    g_assert_false(plotted_wz());
+    xin_click(dd);
+    g_assert_true(wait_for(search_shown, 5));
+    settle();
+    xin_type("crank.wz");
+    settle();
+    xin_press("Return");
+    g_assert_true(wait_for(plotted_wz, 5));
+    focus_main();
     g_assert_true(gtk_widget_grab_focus(focus0));
     g_object_unref(focus0);
 }
@@ -637,6 +679,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/model-check", test_model_check);
     g_test_add_func("/keys/add-menu", test_add_menu);
     g_test_add_func("/keys/tab-order", test_tab_order);
+    g_test_add_func("/keys/curve-search", test_curve_search);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
