@@ -310,6 +310,32 @@ static void test_curve_search(void)
     g_object_unref(focus0);
 }
 
+static gboolean pinned(void) { return isfinite(motus_plot_get_pin(MOTUS_PLOT(motus_window_get_plot(win)))); }
+static gboolean unpinned(void) { return !pinned(); }
+
+/* Two cursors: a click in the plot (after a run) pins a reference cursor; the read-out then gives Δt and
+ * each curve's difference from it; a click on it takes it away. */
+static void test_plot_cursors(void)
+{
+    focus_main();
+    MotusPlot *plot = MOTUS_PLOT(motus_window_get_plot(win));
+    g_assert_cmpint(motus_plot_n_curves(plot), >, 0);
+    g_assert_false(pinned());
+    xin_click(GTK_WIDGET(plot));
+    g_assert_true(wait_for(pinned, 5));
+    double pin = motus_plot_get_pin(plot);
+    g_test_message("reference cursor at t = %g s", pin);
+    g_assert_cmpfloat(pin, >, 0);
+    g_autofree char *r = motus_plot_readout(plot, pin + 0.25);
+    g_test_message("%s", r);
+    g_assert_nonnull(strstr(r, "(Δt = 0.25 s)")); /* the run's span: t from 0 to where Esc stopped it */
+    g_assert_nonnull(strstr(r, "(Δ = "));
+    gint64 until = g_get_monotonic_time() + 700000; /* not a double click (that resets the view) */
+    while (g_get_monotonic_time() < until) g_main_context_iteration(NULL, FALSE);
+    xin_click(GTK_WIDGET(plot)); /* on it again: gone */
+    g_assert_true(wait_for(unpinned, 5));
+}
+
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
 static void test_run_and_playback(void)
 {
@@ -681,6 +707,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/tab-order", test_tab_order);
     g_test_add_func("/keys/curve-search", test_curve_search);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
+    g_test_add_func("/keys/plot-cursors", test_plot_cursors);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
     g_test_add_func("/keys/edit", test_edit_keys);
