@@ -13,18 +13,22 @@
 #include "motus-window-private.h"
 #include "motus/units.h"
 #include "motus/results.h"
+#include "motus/signal.h"
 
 typedef struct {
     char *name, *unit;
     GArray *x, *y; /* doubles */
     int colour;
+    gboolean solid; /* a derived curve (a spectrum), not one kept from an earlier run */
 } RefCurve;
 
 struct MotusPlotSpec {
     MotusPlot *w;
     char *x;           /* the column on the horizontal axis; NULL: time */
     GPtrArray *curves; /* column names */
-    GPtrArray *refs;   /* RefCurve*: kept from earlier runs */
+    GPtrArray *refs;   /* RefCurve*: kept from earlier runs, or a spectrum's */
+    gboolean spectrum; /* a plot of spectra against frequency (its curves are refs) */
+    double fmax;       /* a spectrum's frequency range: where its curves still carry power */
 };
 
 static void ref_free(gpointer p)
@@ -96,7 +100,8 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
             if (!strcmp(mu->unit[k].quantity, q)) u = mu->unit[k].unit;
         motus_plot_set_unit(ps->w, (MtDim)d, u);
     }
-    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
+    if (ps->spectrum) motus_plot_set_x_axis(ps->w, _("frequency"), "Hz");
+    else motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
@@ -107,13 +112,13 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
         RefCurve *r = g_ptr_array_index(ps->refs, i);
         int c = motus_plot_add_curve(ps->w, r->name, r->unit);
         motus_plot_set_data(ps->w, c, (double *)r->x->data, (double *)r->y->data, r->x->len);
-        motus_plot_set_curve_style(ps->w, c, r->colour, TRUE);
+        motus_plot_set_curve_style(ps->w, c, r->colour, !r->solid);
     }
     g_free(x);
     g_free(v);
     const MtModel *m = motus_window_model(self);
     double until = n ? motus_run_bridge_until(motus_window_bridge(self)) : m ? m->solver.until : 1;
-    motus_plot_set_x_range(ps->w, 0, ps->x ? 0 : until); /* X–Y: automatic */
+    motus_plot_set_x_range(ps->w, 0, ps->spectrum ? ps->fmax : ps->x ? 0 : until); /* X–Y: automatic */
 }
 
 void motus_window_refill_plots(MotusWindow *self)
@@ -592,6 +597,98 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     motus_window_update_actions(self);
 }
 
+/* The power spectral density of one column over [t0, t1] as a curve of a spectrum plot; FALSE with the reason
+ * in the status bar. */
+static gboolean add_psd(MotusWindow *self, MotusPlotSpec *sp, const char *name, const double *t, const double *v, guint k,
+                        double t0, double t1, int colour, double *peak_f)
+{
+    MtPsd psd = {0};
+    MtError err = {0};
+    if (mt_signal_psd(t, v, (int)k, t0, t1, NULL, name, &psd, &err)) {
+        motus_window_set_status(self, err.msg);
+        return FALSE;
+    }
+    RefCurve *r = g_new0(RefCurve, 1);
+    /* TRANSLATORS: legend of a power spectral density curve: the column's name. */
+    r->name = g_strdup_printf(_("PSD of %s"), name);
+    const char *u = column_unit(motus_window_model(self), name);
+    r->unit = u[0] ? g_strdup_printf("%s²/Hz", u) : g_strdup("1/Hz");
+    r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
+    r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
+    for (int i = 0; i < psd.n; i++) {
+        double f = i * psd.df;
+        g_array_append_val(r->x, f);
+        g_array_append_val(r->y, psd.psd[i]);
+    }
+    r->colour = colour;
+    r->solid = TRUE;
+    g_ptr_array_add(sp->refs, r);
+    /* the range shown: up to where the density has fallen below 1e-4 of its peak for good, and a fifth more */
+    double top = 0;
+    int last = 0;
+    for (int i = 1; i < psd.n; i++) top = fmax(top, psd.psd[i]);
+    for (int i = 1; i < psd.n; i++)
+        if (psd.psd[i] >= 1e-4 * top) last = i;
+    sp->fmax = fmax(sp->fmax, fmin((last + 1) * 1.2 * psd.df, (psd.n - 1) * psd.df));
+    double pv;
+    if (peak_f && mt_psd_peak(&psd, psd.df, psd.df * psd.n, 1, &pv, peak_f) < 0) *peak_f = NAN;
+    mt_psd_free(&psd);
+    return TRUE;
+}
+
+/* Spectrum of the chosen plot: the power spectral densities of its curves over the time it shows, in a new
+ * plot against frequency (Welch's method: core's mt_signal_psd, FFTW). */
+static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    MotusPlotSpec *ps = active(self);
+    guint n = plotted(self);
+    if (self->plots->len >= MT_PLOT_MAX) {
+        g_autofree char *msg = g_strdup_printf(_("At most %d plots"), MT_PLOT_MAX);
+        motus_window_set_status(self, msg);
+        return;
+    }
+    if (ps->x || ps->spectrum || !ps->curves->len || n < 16) {
+        motus_window_set_status(self, _("Spectrum: choose a plot of curves against time, after a run of 16 frames at least"));
+        return;
+    }
+    double t0 = -INFINITY, t1 = INFINITY, y0, y1;
+    if (motus_plot_get_view(ps->w, &t0, &t1, &y0, &y1) == FALSE) t0 = -INFINITY, t1 = INFINITY; /* all of the run */
+    double *t = g_new(double, n), *v = g_new(double, n);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < ps->curves->len; i++) g_ptr_array_add(names, g_strdup(g_ptr_array_index(ps->curves, i)));
+    guint at = motus_window_add_plot(self);
+    MotusPlotSpec *sp = spec(self, at);
+    sp->spectrum = TRUE;
+    double f = NAN, tlo = INFINITY, thi = -INFINITY;
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        guint k = column_data(self, ps, name, 0, n, t, v);
+        if (k) tlo = fmax(t0, t[0]), thi = fmin(t1, t[k - 1]);
+        add_psd(self, sp, name, t, v, k, fmax(t0, k ? t[0] : 0), fmin(t1, k ? t[k - 1] : 0), (int)i, i ? NULL : &f);
+    }
+    g_free(t);
+    g_free(v);
+    refill_one(self, sp, plotted(self));
+    if (sp->refs->len) {
+        /* TRANSLATORS: after a spectrum: the time window and the first curve's peak frequency. */
+        g_autofree char *msg = g_strdup_printf(_("Spectrum over t = %.4g … %.4g s; the first curve peaks at %.4g Hz"), tlo, thi, f);
+        motus_window_set_status(self, msg);
+    }
+}
+
+gboolean motus_window_spectrum_peak(MotusWindow *self, guint plot, double *f)
+{
+    if (plot >= self->plots->len || !spec(self, plot)->spectrum || !spec(self, plot)->refs->len) return FALSE;
+    RefCurve *r = g_ptr_array_index(spec(self, plot)->refs, 0);
+    guint best = 1;
+    for (guint i = 1; i < r->y->len; i++)
+        if (g_array_index(r->y, double, i) > g_array_index(r->y, double, best)) best = i;
+    *f = g_array_index(r->x, double, best);
+    return r->y->len > 2;
+}
+
 static void act_add_plot(GSimpleAction *a, GVariant *p, gpointer data)
 {
     (void)a, (void)p;
@@ -687,6 +784,7 @@ void motus_window_plots_init(MotusWindow *self)
         {"clear-plot", act_clear_plot, NULL, NULL, NULL, {0}},
         {"add-plot", act_add_plot, NULL, NULL, NULL, {0}},
         {"remove-plot", act_remove_plot, NULL, NULL, NULL, {0}},
+        {"spectrum", act_spectrum, NULL, NULL, NULL, {0}},
         {"pin-curves", act_pin, NULL, NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);

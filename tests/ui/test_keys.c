@@ -336,6 +336,42 @@ static void test_plot_cursors(void)
     g_assert_true(wait_for(unpinned, 5));
 }
 
+static guint nplots0;
+static gboolean more_plots(void) { return motus_window_n_plots(win) > nplots0; }
+
+/* Spectrum: a slider driven at 20 Hz (0.01 m), run for 2 s; the plot's PSD button, clicked for real, adds a
+ * plot of its power spectral density whose peak is within one frequency bin of 20 Hz. */
+static void test_spectrum(void)
+{
+    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path,
+                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
+                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
+                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
+                                      "plot sl.disp\n",
+                                      -1, NULL));
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    nplots0 = motus_window_n_plots(win);
+    GtkWidget *psd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Spectrum:");
+    g_assert_nonnull(psd);
+    xin_click(psd);
+    g_assert_true(wait_for(more_plots, 5));
+    MotusPlot *sp = MOTUS_PLOT(motus_window_get_plot_n(win, nplots0));
+    double f0, f1, y, peak;
+    g_assert_true(motus_plot_get_point(sp, 0, 0, &f0, &y) && motus_plot_get_point(sp, 0, 1, &f1, &y));
+    g_assert_true(motus_window_spectrum_peak(win, nplots0, &peak));
+    g_test_message("PSD peak at %g Hz, bins of %g Hz (%s)", peak, f1 - f0, motus_window_get_status(win));
+    g_assert_cmpfloat(fabs(peak - 20), <=, f1 - f0);
+    g_assert_cmpstr(motus_plot_x_label(sp), ==, "frequency, Hz");
+    settle();
+    shot(GTK_WIDGET(win), "spectrum.png");
+}
+
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
 static void test_run_and_playback(void)
 {
@@ -712,6 +748,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
     g_test_add_func("/keys/edit", test_edit_keys);
     g_test_add_func("/keys/new-run-save-as", test_new_run_save_as);
+    g_test_add_func("/keys/spectrum", test_spectrum);
     g_test_add_func("/keys/quit-asks", test_quit_asks);
     int rc = g_test_run();
     if (!win_gone) gtk_window_destroy(GTK_WINDOW(win));
