@@ -53,6 +53,7 @@ struct _MotusWindow {
     GtkLabel *pick_label;
     GtkDropDown *pick_axis;
     GMenu *recent_menu;
+    GtkMenuButton *show_button; /* the teaching vectors' settings (motus-window-teach.c) */
 
     /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
     MotusDocument *doc;

@@ -218,6 +218,53 @@ static void set_scale(GSimpleAction *a, GVariant *p, gpointer data)
     motus_window_teach_update(data);
 }
 
+static GtkWidget *heading(const char *text)
+{
+    GtkWidget *l = gtk_label_new(text);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_widget_add_css_class(l, "heading");
+    gtk_widget_set_margin_top(l, 6);
+    return l;
+}
+
+/* The eye button's settings as check buttons in a popover that stays open while they are toggled (a menu
+ * closed after every toggle: a lecturer switching on three things opened it three times). */
+static void settings_popover(MotusWindow *self)
+{
+    static const struct {
+        const char *action, *label;
+    } checks[] = {{"win.show-trace", N_("_Trajectory")},
+                  {"win.show-velocity", N_("_Velocity vector")},
+                  {"win.show-acceleration", N_("_Acceleration vector")},
+                  {"win.follow", N_("Camera _follows it")},
+                  {"win.show-reactions", N_("Joint _reaction forces")}};
+    static const char *const scales[] = {"0.25", "0.5", "1", "2", "4"};
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    gtk_box_append(GTK_BOX(box), heading(_("Selected body or marker")));
+    for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
+        if (i == 4) gtk_box_append(GTK_BOX(box), heading(_("Joints")));
+        GtkWidget *c = gtk_check_button_new_with_mnemonic(_(checks[i].label));
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(c), checks[i].action);
+        gtk_box_append(GTK_BOX(box), c);
+    }
+    gtk_box_append(GTK_BOX(box), heading(_("Vector length")));
+    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *first = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(scales); i++) {
+        g_autofree char *label = g_strdup_printf("×%s", scales[i]);
+        GtkWidget *r = gtk_check_button_new_with_label(label);
+        if (first) gtk_check_button_set_group(GTK_CHECK_BUTTON(r), GTK_CHECK_BUTTON(first));
+        else first = r;
+        gtk_actionable_set_action_target(GTK_ACTIONABLE(r), "s", scales[i]);
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(r), "win.vector-scale");
+        gtk_box_append(GTK_BOX(row), r);
+    }
+    gtk_box_append(GTK_BOX(box), row);
+    GtkWidget *pop = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(pop), box);
+    gtk_menu_button_set_popover(self->show_button, pop);
+    motus_window_popover_gives_back_keys(self, GTK_POPOVER(pop));
+}
+
 void motus_window_teach_init(MotusWindow *self)
 {
     static const GActionEntry entries[] = {
@@ -229,4 +276,5 @@ void motus_window_teach_init(MotusWindow *self)
         {"vector-scale", set_scale, "s", "'1'", NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+    settings_popover(self);
 }

@@ -336,6 +336,46 @@ static void test_plot_cursors(void)
     g_assert_true(wait_for(unpinned, 5));
 }
 
+static GtkWidget *eye_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
+static gboolean action_on(const char *name)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
+    return v && g_variant_get_boolean(v);
+}
+static gboolean velocity_on(void) { return action_on("show-velocity"); }
+static gboolean acceleration_on(void) { return action_on("show-acceleration"); }
+
+/* The eye button's settings stay open while several are toggled by real clicks (a menu closed after each). */
+static void test_eye_settings(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    g_assert_false(velocity_on() || acceleration_on());
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
+    g_assert_true(wait_for(eye_open, 5));
+    settle();
+    xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector"));
+    g_assert_true(wait_for(velocity_on, 5));
+    settle();
+    g_assert_true(eye_open()); /* still open */
+    xin_click(xin_find(eye_popover(), xin_has_label, "Acceleration vector"));
+    g_assert_true(wait_for(acceleration_on, 5));
+    xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector")); /* and off again */
+    g_assert_true(wait_for(acceleration_on, 5));
+    for (int i = 0; i < 50 && velocity_on(); i++) settle();
+    g_assert_false(velocity_on());
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    g_action_group_activate_action(G_ACTION_GROUP(win), "show-acceleration", NULL); /* as the next tests expect */
+    focus_main();
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
 static guint nplots0;
 static gboolean more_plots(void) { return motus_window_n_plots(win) > nplots0; }
 
@@ -748,6 +788,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
     g_test_add_func("/keys/edit", test_edit_keys);
     g_test_add_func("/keys/new-run-save-as", test_new_run_save_as);
+    g_test_add_func("/keys/eye-settings", test_eye_settings);
     g_test_add_func("/keys/spectrum", test_spectrum);
     g_test_add_func("/keys/quit-asks", test_quit_asks);
     int rc = g_test_run();
