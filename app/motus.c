@@ -40,7 +40,7 @@
 #endif
 
 /* Command-line options (filled in by GApplication in this process). */
-static gboolean opt_run, opt_quit, opt_version;
+static gboolean opt_run, opt_quit, opt_version, opt_export_plots;
 static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
 static char *opt_export, *opt_size;
 static int opt_mode, opt_fps = 25;
@@ -72,6 +72,8 @@ static const GOptionEntry options[] = {
     {"fps", 0, 0, G_OPTION_ARG_INT, &opt_fps, N_("Frames a second of the exported video (default 25)"), N_("N")},
     {"size", 0, 0, G_OPTION_ARG_STRING, &opt_size, N_("Size of the exported video in pixels (default 1280x720)"),
      N_("WxH")},
+    {"export-plots", 0, 0, G_OPTION_ARG_NONE, &opt_export_plots,
+     N_("Draw the plots beside the view in the exported video"), NULL},
     {"from", 0, 0, G_OPTION_ARG_DOUBLE, &opt_from, N_("Time of the exported video's first frame, s"), N_("T")},
     {"to", 0, 0, G_OPTION_ARG_DOUBLE, &opt_to, N_("Time of the exported video's last frame, s"), N_("T")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
@@ -123,7 +125,8 @@ static void start_export(void)
         }
     }
     g_autoptr(GError) error = NULL;
-    if (!motus_window_export_video(batch.win, opt_export, opt_fps, w, h, opt_from, opt_to, export_done, NULL, &error))
+    if (!motus_window_export_video(batch.win, opt_export, opt_fps, w, h, opt_from, opt_to, opt_export_plots,
+                                   export_done, NULL, &error))
         batch_fail(_("cannot export the animation"), error->message);
 }
 

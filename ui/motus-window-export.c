@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "motus-i18n.h"
+#include "motus-plot.h"
 #include "motus-video.h"
 #include "motus-window-export.h"
 #include "motus-window-private.h"
@@ -18,6 +19,9 @@ typedef struct ExportUi {
     MotusVideo *video;  /* the file being written, NULL when no export goes */
     guint idle;         /* the source that draws the next frame */
     int k, n, fps, w, h;
+    int view_w;          /* the 3D view's part of the width (the rest: the plots, stacked) */
+    guint8 *view_rgba;   /* the view's picture, view_w x h */
+    cairo_surface_t *plots; /* the plots' picture, (w - view_w) x h, or NULL */
     double t0, t_before; /* first frame; the time shown before the export (shown again after) */
     guint8 *rgba;
     char *path;
@@ -51,6 +55,8 @@ static void export_finish(MotusWindow *self, gboolean ok, const char *why)
     }
     ui->video = NULL;
     g_clear_pointer(&ui->rgba, g_free);
+    g_clear_pointer(&ui->view_rgba, g_free);
+    g_clear_pointer(&ui->plots, cairo_surface_destroy);
     motus_ticker_set_fraction(self->progress, 0);
     motus_window_set_status(self, msg);
     if (ok)
@@ -64,6 +70,39 @@ static void export_finish(MotusWindow *self, gboolean ok, const char *why)
     MotusExportDone done = ui->done;
     ui->done = NULL;
     if (done) done(self, ok, msg, ui->done_data);
+}
+
+/* The frame: the view's picture at the left, the plots (their time cursor at the frame's time) stacked at the right. */
+static void compose(MotusWindow *self)
+{
+    ExportUi *ui = self->export_ui;
+    gsize row = (gsize)ui->w * 4;
+    for (int y = 0; y < ui->h; y++)
+        memcpy(ui->rgba + y * row, ui->view_rgba + (gsize)y * ui->view_w * 4, (gsize)ui->view_w * 4);
+    if (!ui->plots) return;
+    int pw = ui->w - ui->view_w, n = (int)motus_window_n_plots(self);
+    cairo_t *cr = cairo_create(ui->plots);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    for (int i = 0; i < n; i++) {
+        int y0 = ui->h * i / n, y1 = ui->h * (i + 1) / n;
+        cairo_save(cr);
+        cairo_translate(cr, 0, y0);
+        cairo_rectangle(cr, 0, 0, pw, y1 - y0);
+        cairo_clip(cr);
+        motus_plot_render(MOTUS_PLOT(motus_window_get_plot_n(self, (guint)i)), cr, pw, y1 - y0);
+        cairo_restore(cr);
+    }
+    cairo_destroy(cr);
+    cairo_surface_flush(ui->plots);
+    const guint8 *src = cairo_image_surface_get_data(ui->plots);
+    int stride = cairo_image_surface_get_stride(ui->plots);
+    for (int y = 0; y < ui->h; y++) {
+        const guint32 *s = (const guint32 *)(src + (gsize)y * stride);
+        guint8 *d = ui->rgba + y * row + (gsize)ui->view_w * 4;
+        for (int x = 0; x < pw; x++, d += 4) /* cairo's ARGB32 words (opaque after the white paint) */
+            d[0] = (guint8)(s[x] >> 16), d[1] = (guint8)(s[x] >> 8), d[2] = (guint8)s[x], d[3] = 255;
+    }
 }
 
 static gboolean export_tick(gpointer data)
@@ -87,11 +126,12 @@ static gboolean export_tick(gpointer data)
     }
     motus_window_set_time(self, ui->t0 + (double)ui->k / ui->fps);
     g_autoptr(GError) error = NULL;
-    if (!motus_viewport_render_rgba(self->viewport, ui->w, ui->h, ui->rgba)) {
+    if (!motus_viewport_render_rgba(self->viewport, ui->view_w, ui->h, ui->view_rgba)) {
         ui->idle = 0;
         export_finish(self, FALSE, _("the 3D view cannot be drawn (OpenGL)"));
         return G_SOURCE_REMOVE;
     }
+    compose(self);
     if (!motus_video_add_frame(ui->video, ui->rgba, ui->w * 4, &error)) {
         ui->idle = 0;
         export_finish(self, FALSE, error->message);
@@ -105,7 +145,7 @@ static gboolean export_tick(gpointer data)
 }
 
 gboolean motus_window_export_video(MotusWindow *self, const char *path, int fps, int w, int h, double t0, double t1,
-                                   MotusExportDone done, gpointer data, GError **error)
+                                   gboolean plots, MotusExportDone done, gpointer data, GError **error)
 {
     ExportUi *ui = self->export_ui;
     MotusRunBridge *b = motus_window_bridge(self);
@@ -133,9 +173,13 @@ gboolean motus_window_export_video(MotusWindow *self, const char *path, int fps,
     ui->video = motus_video_open(path, w, h, fps, error);
     if (!ui->video) return FALSE;
     ui->path = g_strdup(path);
-    ui->fps = fps, ui->w = w, ui->h = h, ui->t0 = t0, ui->k = 0;
+    ui->fps = fps, ui->t0 = t0, ui->k = 0;
     ui->n = (int)floor((t1 - t0) * fps + 1e-6) + 1;
-    ui->rgba = g_malloc((gsize)w * h * 4);
+    motus_video_size(ui->video, &ui->w, &ui->h); /* what the encoder takes: the view is drawn at that size */
+    ui->view_w = plots ? (ui->w * 3 / 5) & ~1 : ui->w;
+    ui->rgba = g_malloc((gsize)ui->w * ui->h * 4);
+    ui->view_rgba = g_malloc((gsize)ui->view_w * ui->h * 4);
+    ui->plots = plots ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, ui->w - ui->view_w, ui->h) : NULL;
     ui->cancel = FALSE;
     ui->done = done, ui->done_data = data;
     ui->t_before = motus_session_get_time(self->session);
@@ -203,8 +247,9 @@ static void dialog_export(GtkButton *button, gpointer data)
     const char *path = gtk_editable_get_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file")));
     g_autoptr(GError) error = NULL;
     if (!motus_window_export_video(self, path, (int)spin_value(d, "fps"), (int)spin_value(d, "width"),
-                                   (int)spin_value(d, "height"), spin_value(d, "from"), spin_value(d, "to"), NULL, NULL,
-                                   &error)) {
+                                   (int)spin_value(d, "height"), spin_value(d, "from"), spin_value(d, "to"),
+                                   gtk_check_button_get_active(GTK_CHECK_BUTTON(g_object_get_data(G_OBJECT(d), "plots"))),
+                                   NULL, NULL, &error)) {
         gtk_label_set_text(GTK_LABEL(g_object_get_data(G_OBJECT(d), "message")), error->message);
         return;
     }
@@ -305,6 +350,10 @@ static GtkWidget *dialog_new(MotusWindow *self)
         dialog_spin(grid, r++, _("From, s"), "from", first, last, 0.01, 3, first, _("The time of the first frame"), d),
         dialog_spin(grid, r++, _("To, s"), "to", first, last, 0.01, 3, last, _("The time of the last frame"), d),
     };
+    GtkWidget *plots = gtk_check_button_new_with_label(_("The plots beside the view"));
+    gtk_widget_set_tooltip_text(plots, _("The window's plots, stacked, in the right two fifths of the picture"));
+    gtk_grid_attach(grid, plots, 1, r++, 2, 1);
+    g_object_set_data(G_OBJECT(d), "plots", plots);
     GtkWidget *info = gtk_label_new(NULL);
     gtk_label_set_wrap(GTK_LABEL(info), TRUE);
     gtk_label_set_xalign(GTK_LABEL(info), 0);
@@ -369,6 +418,8 @@ void motus_window_export_dispose(MotusWindow *self)
     g_clear_handle_id(&ui->idle, g_source_remove);
     motus_video_abort(ui->video); /* the window closes during an export: nothing half-written stays */
     g_free(ui->rgba);
+    g_free(ui->view_rgba);
+    g_clear_pointer(&ui->plots, cairo_surface_destroy);
     g_free(ui->path);
     if (ui->dialog) {
         g_signal_handlers_disconnect_by_data(ui->dialog, self);

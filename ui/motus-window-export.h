@@ -21,11 +21,12 @@ typedef void (*MotusExportDone)(MotusWindow *win, gboolean ok, const char *messa
 
 /* Starts exporting the frames of the run shown between t0 and t1 (s; NAN:
  * the run's first or last frame) to `path` at fps frames a second, w x h
- * pixels. FALSE with the reason when it cannot start (no frames, a run or an
+ * pixels (rounded down to even for H.264 and VP9); plots: the window's plots
+ * stacked in the right two fifths, the view in the rest. FALSE with the reason when it cannot start (no frames, a run or an
  * export going, a bad range, a file the encoder refuses). done (may be NULL)
  * is called once at the end. */
 gboolean motus_window_export_video(MotusWindow *self, const char *path, int fps, int w, int h, double t0, double t1,
-                                   MotusExportDone done, gpointer data, GError **error);
+                                   gboolean plots, MotusExportDone done, gpointer data, GError **error);
 /* An export is going; cancelling it (the unfinished file is removed). */
 gboolean motus_window_export_busy(MotusWindow *self);
 void motus_window_export_cancel(MotusWindow *self);
@@ -33,7 +34,8 @@ void motus_window_export_cancel(MotusWindow *self);
 int motus_window_export_progress(MotusWindow *self, int *total);
 /* The export dialog (win.export-video) when open, else NULL. Its widgets are
  * reachable with g_object_get_data: "file" (GtkEntry), "fps", "width",
- * "height", "from", "to" (GtkSpinButton), "export" (the button), "message". */
+ * "height", "from", "to" (GtkSpinButton), "plots" (GtkCheckButton), "export"
+ * (the button), "message". */
 GtkWidget *motus_window_export_dialog(MotusWindow *self);
 
 G_END_DECLS

@@ -3,7 +3,8 @@
  * (xinput.h) opens the export dialog (not before there is a run), its Export
  * button clicked writes an MP4 of 0.2 … 0.8 s at 20 frames/s, 480 x 270:
  * ffprobe reads 13 H.264 frames of that size, and they are not all the same
- * picture (the pendulum swings); Esc during a GIF export cancels it and no
+ * picture (the pendulum swings); with the plots beside the view (the check
+ * box clicked) the plots' time cursor moves right from frame to frame; Esc during a GIF export cancels it and no
  * file is left; a file in a missing directory is refused in the dialog with
  * the reason. The dialog's screenshot stays in build/tests/ui/export-dialog.png. */
 #include <glib/gstdio.h>
@@ -87,7 +88,13 @@ static gboolean dialog_gone(void) { return motus_window_export_dialog(win) == NU
 static gboolean exporting(void) { return motus_window_export_busy(win); }
 static gboolean not_exporting(void) { return !motus_window_export_busy(win); }
 static gboolean two_frames(void) { return motus_window_export_progress(win, NULL) >= 2 || !exporting(); }
-static GtkWidget *dialog_message;
+static GtkWidget *dialog_message, *toggle;
+static gboolean toggle_active(void) { return gtk_check_button_get_active(GTK_CHECK_BUTTON(toggle)); }
+static gboolean wait_for_active(GtkWidget *w)
+{
+    toggle = w;
+    return wait_for(toggle_active, 5);
+}
 static gboolean message_shown(void) { return gtk_label_get_text(GTK_LABEL(dialog_message))[0] != 0; }
 
 static char *out_path(const char *name) { return g_build_filename(MOTUS_OUT_DIR, name, NULL); }
@@ -157,6 +164,52 @@ static void test_export(void)
     g_assert_cmpint(distinct, >=, 10); /* the pendulum swings: (nearly) every frame differs */
 }
 
+/* Mean x of the red time cursor's pixels in frame k's plot part (x >= x0) of a w x h rgb24 dump, or -1. */
+static double cursor_x(const guint8 *rgb, int w, int h, int k, int x0)
+{
+    double sum = 0;
+    long n = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = x0; x < w; x++) {
+            const guint8 *p = rgb + (((gsize)k * h + y) * w + x) * 3;
+            if (p[0] > 150 && p[0] - p[1] > 60 && p[0] - p[2] > 60) sum += x, n++;
+        }
+    return n > 20 ? sum / n : -1;
+}
+
+/* The plots beside the view: the view in the left three fifths, the plots at the right with their time
+ * cursor moving with the frames (0.5, 0.55, 0.6 s of a 0 … 1 s plot). */
+static void test_plots(void)
+{
+    g_autofree char *path = out_path("export_plots.mp4"), *raw = out_path("export_plots.rgb");
+    g_remove(path);
+    GtkWidget *d = open_dialog(path, 20, 640, 360, 0.5, 0.6);
+    GtkWidget *plots = g_object_get_data(G_OBJECT(d), "plots");
+    xin_click(plots);
+    g_assert_true(wait_for_active(plots));
+    xin_click(g_object_get_data(G_OBJECT(d), "export"));
+    g_assert_true(wait_for(dialog_gone, 10));
+    g_assert_true(wait_for(not_exporting, 60));
+    int distinct = 0;
+    g_autofree char *got = probe(path, &distinct);
+    printf("ffprobe: %s\n", got);
+    g_assert_cmpstr(got, ==, "h264,640,360,3");
+    g_autofree char *cmd = g_strdup_printf("ffmpeg -v error -y -i '%s' -f rawvideo -pix_fmt rgb24 '%s'", path, raw);
+    int status = 0;
+    g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, &status, NULL));
+    g_assert_cmpint(status, ==, 0);
+    g_autofree char *rgb = NULL;
+    gsize len = 0;
+    g_assert_true(g_file_get_contents(raw, &rgb, &len, NULL));
+    g_assert_cmpuint(len, ==, (gsize)3 * 640 * 360 * 3);
+    int x0 = (640 * 3 / 5) & ~1;
+    double c0 = cursor_x((const guint8 *)rgb, 640, 360, 0, x0), c2 = cursor_x((const guint8 *)rgb, 640, 360, 2, x0);
+    printf("time cursor at x = %.1f, then %.1f\n", c0, c2);
+    g_assert_cmpfloat(c0, >, x0);
+    g_assert_cmpfloat(c2, >, c0 + 4);
+    g_remove(raw);
+}
+
 static void test_cancel(void)
 {
     g_autofree char *path = out_path("export_cancel.gif");
@@ -222,6 +275,7 @@ int main(int argc, char **argv)
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "1", &error));
     g_assert_no_error(error);
     g_test_add_func("/export/video", test_export);
+    g_test_add_func("/export/plots", test_plots);
     g_test_add_func("/export/cancel", test_cancel);
     g_test_add_func("/export/bad-path", test_bad_path);
     int rc = g_test_run();
