@@ -119,6 +119,11 @@ static gboolean export_tick(gpointer data)
         export_finish(self, FALSE, _("a run started"));
         return G_SOURCE_REMOVE;
     }
+    if (!motus_run_bridge_n_frames(motus_window_bridge(self))) { /* another model was opened */
+        ui->idle = 0;
+        export_finish(self, FALSE, _("the run is no longer shown"));
+        return G_SOURCE_REMOVE;
+    }
     if (ui->k >= ui->n) {
         ui->idle = 0;
         export_finish(self, TRUE, NULL);
