@@ -1,8 +1,8 @@
 /* motus-video.h — writes a video file from RGBA pictures (FFmpeg's libavformat
  * and libavcodec; docs/dependencies.md says why). The container comes from the
  * file name: .mp4 and .mkv take H.264 (libx264), .webm VP9, .gif the GIF
- * encoder (a fixed 3-3-2 palette, ordered dither); another name whatever
- * FFmpeg's default for it is. Plain C over GLib: no GTK type here, so the
+ * encoder (one palette for the clip, cut from its first picture, ordered
+ * dither); another name whatever FFmpeg's default for it is. Plain C over GLib: no GTK type here, so the
  * unit test and any program can use it without a window. */
 #ifndef MOTUS_VIDEO_H
 #define MOTUS_VIDEO_H

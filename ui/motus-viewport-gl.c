@@ -576,6 +576,11 @@ gboolean motus_viewport_gl_render(GtkGLArea *area, GdkGLContext *ctx, gpointer d
     mat4 V, P, M;
     motus_camera_view(&self->cam, V);
     motus_camera_proj(&self->cam, W > 0 && H > 0 ? (float)W / (float)H : 1.0f, P);
+    if (self->out_w > 0 && H > 0 && (float)W / (float)H < motus_viewport_aspect(self)) {
+        /* a picture narrower than the view: zoom out to keep the view's width (the camera is fitted to it) */
+        float k = ((float)W / (float)H) / motus_viewport_aspect(self);
+        P[0][0] *= k, P[1][1] *= k;
+    }
     /* read back later only when nothing drawn over the view must match the picture: the overlay's
      * arrows and labels, the gizmo and the triad's letters (a moved camera) are drawn at once */
     if (self->ov->len || self->gizmo.mode != MOTUS_GIZMO_OFF || memcmp(V, self->drawn_V, sizeof(mat4)) ||

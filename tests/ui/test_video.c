@@ -1,10 +1,12 @@
 /* test_video.c — ui/motus-video.c: short clips of synthetic pictures (a
  * square moving over a gradient) written as MP4 (H.264), WebM (VP9) and GIF,
- * read back by ffprobe: frame count, size and codec as asked; an odd size
+ * read back by ffprobe: frame count, size and codec as asked; the GIF's
+ * colours within 8 levels of the pictures' (decoded by ffmpeg); an odd size
  * rounded down to even for H.264; a bad directory, an unknown extension and a
  * bad frame rate refused with a message. Skipped (exit 77) without ffprobe. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,47 @@ static void write_clip(const char *name, int w, int h, int fps, int n, const cha
 static void test_mp4(void) { write_clip("video_test.mp4", 320, 240, 25, 50, "h264,320,240,50"); }
 static void test_mp4_odd(void) { write_clip("video_test_odd.mp4", 321, 241, 10, 7, "h264,320,240,7"); }
 static void test_webm(void) { write_clip("video_test.webm", 160, 120, 25, 12, "vp9,160,120,12"); }
-static void test_gif(void) { write_clip("video_test.gif", 161, 121, 20, 15, "gif,161,121,15"); }
+/* Frame k's picture decoded by ffmpeg as rgb24 (w x h x 3 bytes, g_free it). */
+static guint8 *decode(const char *name, int w, int h, int k)
+{
+    g_autofree char *path = g_build_filename(out_dir, name, NULL), *raw = g_strconcat(path, ".rgb", NULL);
+    g_autofree char *cmd = g_strdup_printf("ffmpeg -v error -y -i '%s' -vf 'select=eq(n\\,%d)' -vframes 1 -f rawvideo "
+                                           "-pix_fmt rgb24 '%s'", path, k, raw);
+    int status = 0;
+    g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, &status, NULL));
+    g_assert_cmpint(status, ==, 0);
+    char *data = NULL;
+    gsize len = 0;
+    g_assert_true(g_file_get_contents(raw, &data, &len, NULL));
+    g_assert_cmpuint(len, ==, (gsize)w * h * 3);
+    g_remove(raw);
+    return (guint8 *)data;
+}
+
+/* The mean colour of a 6 x 6 patch of the decoded picture against the picture given (dither averages out). */
+static void check_colour(const guint8 *rgb, int w, int h, int k, int x0, int y0, int tol)
+{
+    g_autofree guint8 *src = picture(w, h, k);
+    for (int c = 0; c < 3; c++) {
+        double got = 0, want = 0;
+        for (int y = y0; y < y0 + 6; y++)
+            for (int x = x0; x < x0 + 6; x++) got += rgb[(y * w + x) * 3 + c], want += src[(y * w + x) * 4 + c];
+        g_assert_cmpfloat(fabs(got - want) / 36, <=, tol);
+    }
+}
+
+/* GIF's colours: the clip's palette keeps the gradient and the square within a few levels, in the first and
+ * the last frame (where the square has moved on). */
+static void test_gif(void)
+{
+    write_clip("video_test.gif", 161, 121, 20, 15, "gif,161,121,15");
+    for (int k = 0; k < 15; k += 14) {
+        g_autofree guint8 *rgb = decode("video_test.gif", 161, 121, k);
+        check_colour(rgb, 161, 121, k, 4 * k + 10, 121 / 3 + 10, 8); /* the square */
+        check_colour(rgb, 161, 121, k, 100, 90, 8);                    /* the gradient */
+        check_colour(rgb, 161, 121, k, 20, 5, 8);
+    }
+}
 
 static void test_refused(void)
 {
