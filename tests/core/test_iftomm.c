@@ -25,6 +25,8 @@ typedef struct {
     double first, prev, turns; /* its value at the first frame, at the last, whole turns since */
     double e0, emax;           /* energy at the first frame, largest |E − E0| */
     int n;
+    double *ang;               /* if set: the unwrapped angle at each frame, up to cap frames */
+    int cap;
 } Watch;
 
 static int watch_cb(void *user, MtState *st)
@@ -41,6 +43,7 @@ static int watch_cb(void *user, MtState *st)
             if (a - w->prev < -M_PI) w->turns += 2 * M_PI;
         } else w->first = a;
         w->prev = a;
+        if (w->ang && w->n < w->cap) w->ang[w->n] = a + w->turns;
     }
     w->n++;
     return 0;
@@ -97,7 +100,7 @@ static void a01(const char *method, double rtol, double until, double want_digit
              "joint bar distance bob.p ground.o length 1\n",
              method, until, rtol, rtol * 1e-2);
     MtSystem *s = mt_test_system(text);
-    Watch w = {-1, 0, 0, 0, 0, 0, 0};
+    Watch w = {-1, 0, 0, 0, 0, 0, 0, NULL, 0};
     MtRunStats stats;
     MtState *st = mt_test_run(s, watch_cb, &w, &stats);
     const double g = 9.81, k = sqrt(0.5), w0 = sqrt(g);
@@ -137,16 +140,43 @@ static void a02_reference(int N, double until, double phi0, double w0, double *p
     *w = v;
 }
 
+/* The largest distance of B0 from the reference over frames every dt
+ * (angles ang[0..n), unwrapped, ang[0] at t = 0), the reference marched as
+ * in a02_reference. */
+static double a02_max_error(int N, double phi0, double w0, const double *ang, int n, double dt)
+{
+    const double k = 9.81 * ((N + 1) / 2.0 + N) / ((N + 1) / 3.0 + N);
+    long m = (long)ceil(dt / 1e-5);
+    double h = dt / (double)m, p = phi0, v = w0, worst = 0;
+    for (int f = 1; f < n; f++) {
+        for (long i = 0; i < m; i++) {
+            double k1p = v, k1w = -k * cos(p);
+            double k2p = v + 0.5 * h * k1w, k2w = -k * cos(p + 0.5 * h * k1p);
+            double k3p = v + 0.5 * h * k2w, k3w = -k * cos(p + 0.5 * h * k2p);
+            double k4p = v + h * k3w, k4w = -k * cos(p + h * k3p);
+            p += h / 6 * (k1p + 2 * k2p + 2 * k3p + k4p);
+            v += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
+        }
+        double a = phi0 + ang[f] - ang[0];
+        worst = fmax(worst, hypot(cos(a) - cos(p), sin(a) - sin(p)));
+    }
+    return worst;
+}
+
 /* The same one-degree-of-freedom equation integrated by HHT-α itself (Motus's
  * form: α_m = 0, α_f = −α, Newmark β = (1−α)²/4, γ = 1/2 − α) at step h: the
  * method's own error on the exact trajectory, in the minimal coordinate,
- * where no position is singular. Returns B0's distance from the reference. */
+ * where no position is singular. Returns B0's largest distance from the
+ * reference over frames every 0.01 s (h divides 0.01). */
 static double a02_hht_minimal(int N, double until, double phi0, double w0, double h, double alpha)
 {
     const double k = 9.81 * ((N + 1) / 2.0 + N) / ((N + 1) / 3.0 + N);
     const double af = -alpha, gam = 0.5 - alpha, beta = 0.25 * (1 - alpha) * (1 - alpha);
-    long n = (long)floor(until / h + 0.5);
+    long n = (long)floor(until / h + 0.5), every = (long)floor(0.01 / h + 0.5);
+    int nf = (int)(n / every) + 1, f0 = 1;
+    double *ang = malloc(sizeof(double) * (size_t)nf);
     double p = phi0, v = w0, f = -k * cos(p), a = f;
+    ang[0] = p;
     for (long i = 0; i < n; i++) {
         double z = f; /* Newton on z = f(φ(z)) */
         for (int it = 0; it < 50; it++) {
@@ -159,10 +189,11 @@ static double a02_hht_minimal(int N, double until, double phi0, double w0, doubl
         p += h * v + h * h * ((0.5 - beta) * a + beta * an);
         v += h * ((1 - gam) * a + gam * an);
         a = an, f = z;
+        if ((i + 1) % every == 0 && f0 < nf) ang[f0++] = p;
     }
-    double pref, wref;
-    a02_reference(N, until, phi0, w0, &pref, &wref);
-    return hypot(cos(p) - cos(pref), sin(p) - sin(pref));
+    double worst = a02_max_error(N, phi0, w0, ang, f0, 0.01);
+    free(ang);
+    return worst;
 }
 
 /* N + 1 cranks and N couplers, rods of 1 m and 1 kg (thin: inertia m L²/12
@@ -198,6 +229,7 @@ static char *a02_text(int N, const char *solver, double phi0, double w0)
 
 typedef struct {
     double err;     /* distance of B0 from the reference, m */
+    double errmax;  /* the largest over the frames (every 0.01 s), m */
     double energy;  /* largest |E − E0| over the frames, J */
     long evals;
 } A02Result;
@@ -207,10 +239,14 @@ static A02Result a02_run(int N, const char *solver, double until, double phi0, d
     char *text = a02_text(N, solver, phi0, w0);
     MtSystem *s = mt_test_system(text);
     free(text);
-    Watch w = {0, 0, 0, 0, 0, 0, 0}; /* ja0: the crank angle from its start */
+    Watch w = {0, 0, 0, 0, 0, 0, 0, NULL, 0}; /* ja0: the crank angle from its start */
+    w.cap = (int)(until / 0.01 + 1.5);
+    w.ang = calloc((size_t)w.cap, sizeof(double));
     MtRunStats stats;
     MtState *st = mt_test_run(s, watch_cb, &w, &stats);
-    A02Result r = {NAN, w.emax, stats.evals};
+    A02Result r = {NAN, NAN, w.emax, stats.evals};
+    if (w.n == w.cap) r.errmax = a02_max_error(N, phi0, w0, w.ang, w.n, 0.01);
+    free(w.ang);
     double phi = phi0 + turned(&w);
     {
         double pref, wref;
@@ -259,8 +295,10 @@ static void a02(int N, const char *method, double rtol, const char *extra, doubl
 /* A fixed-step implicit method cannot be asked for a tolerance; its own
  * accuracy is its order-limited error. On A02 that is compared with the
  * regular swing at the same step (and both with HHT-α run on the exact
- * one-degree-of-freedom equation, where nothing is singular): the ratios
- * A02 / swing, plain and with `correct both`, must stay within the bounds. */
+ * one-degree-of-freedom equation, where nothing is singular), each by its
+ * largest error over the frames (the error at one instant of an oscillation
+ * depends on its phase): the ratios A02 / swing, plain and with `correct
+ * both`, must stay within the bounds. */
 static void a02_implicit(const char *method, double h, double until, double max_plain, double max_corrected)
 {
     const double swing0 = -M_PI / 2 + 80 * M_PI / 180;
@@ -273,18 +311,18 @@ static void a02_implicit(const char *method, double h, double until, double max_
         g[k] = a02_run(2, solver, until, swing0, 0, 1);
     }
     double own = a02_hht_minimal(2, until, swing0, 0, h, -0.05);
-    printf("A02 N = 2, %s h = %g, %g s: %.3g m (%ld evaluations), regular swing %.3g m (%ld), HHT on the 1-DOF "
+    printf("A02 N = 2, %s h = %g, %g s, largest error over the frames: %.3g m (%ld evaluations), regular swing %.3g m (%ld), HHT on the 1-DOF "
            "equation of the swing %.3g m; `correct both`: %.3g m (%ld), swing %.3g m (%ld); ratios A02/swing %.1f "
            "plain, %.2f corrected\n",
-           method, h, until, r[0].err, r[0].evals, g[0].err, g[0].evals, own, r[1].err, r[1].evals, g[1].err,
-           g[1].evals, r[0].err / g[0].err, r[1].err / g[1].err);
+           method, h, until, r[0].errmax, r[0].evals, g[0].errmax, g[0].evals, own, r[1].errmax, r[1].evals, g[1].errmax,
+           g[1].evals, r[0].errmax / g[0].errmax, r[1].errmax / g[1].errmax);
     char what[160];
     snprintf(what, sizeof what, "A02 %s h = %g: regular swing's error against HHT's own on its 1-DOF equation", method, h);
-    CHECK_ABS(g[0].err / own, 0, 3, what);
+    CHECK_ABS(g[0].errmax / own, 0, 4, what);
     snprintf(what, sizeof what, "A02 %s h = %g: error through the flat positions / the swing's (the open gap)", method, h);
-    CHECK_ABS(r[0].err / g[0].err, 0, max_plain, what);
+    CHECK_ABS(r[0].errmax / g[0].errmax, 0, max_plain, what);
     snprintf(what, sizeof what, "A02 %s h = %g, correct both: error / the swing's with the same settings", method, h);
-    CHECK_ABS(r[1].err / g[1].err, 0, max_corrected, what);
+    CHECK_ABS(r[1].errmax / g[1].errmax, 0, max_corrected, what);
     CHECK(r[1].evals <= 3 * g[1].evals, "A02 %s h = %g: %ld evaluations within 3x the swing's %ld", method, h, r[1].evals,
           g[1].evals);
 }
@@ -439,7 +477,7 @@ static void a04(const char *method, double rtol, double until, double want_digit
            s->dof_grubler, s->dof_rank, s->ndep);
     CHECK(s->dof_rank == 1, "A04: Bricard's linkage has 1 degree of freedom, found %d", s->dof_rank);
     CHECK(s->dof_grubler == 0, "A04: Gruebler's count is 0, found %d", s->dof_grubler);
-    Watch w = {0, 0, 0, 0, 0, 0, 0};
+    Watch w = {0, 0, 0, 0, 0, 0, 0, NULL, 0};
     MtRunStats stats;
     MtState *st = mt_test_run(s, watch_cb, &w, &stats);
     double moved = fabs(turned(&w));
@@ -512,13 +550,15 @@ static void explore(const char *what)
                      (int)(0.01 / h + 0.5), extra ? extra : "");
             A02Result r = a02_run(N, solver, T, M_PI / 2, -1, 1);
             A02Result g = a02_run(N, solver, T, -M_PI / 2 + 80 * M_PI / 180, 0, 1);
-            printf("%s N = %d h = %g: A02 %.3g m %ld evaluations, swing %.3g m %ld evaluations: ratios %.2f, %.2f\n",
-                   m, N, h, r.err, r.evals, g.err, g.evals, r.err / g.err, (double)r.evals / (double)g.evals);
+            printf("%s N = %d h = %g: A02 %.3g m (largest %.3g) %ld evaluations, swing %.3g m (largest %.3g) %ld "
+                   "evaluations: ratios %.2f (largest %.2f), %.2f\n",
+                   m, N, h, r.err, r.errmax, r.evals, g.err, g.errmax, g.evals, r.err / g.err, r.errmax / g.errmax,
+                   (double)r.evals / (double)g.evals);
             if (!strcmp(m, "hht")) {
                 double e1 = a02_hht_minimal(N, T, M_PI / 2, -1, h, -0.05);
                 double e2 = a02_hht_minimal(N, T, -M_PI / 2 + 80 * M_PI / 180, 0, h, -0.05);
-                printf("  HHT on the 1-DOF equation: A02 %.3g m (ratio %.2f), swing %.3g m (ratio %.2f)\n", e1,
-                       r.err / e1, e2, g.err / e2);
+                printf("  HHT on the 1-DOF equation, largest: A02 %.3g m (ratio %.2f), swing %.3g m (ratio %.2f)\n",
+                       e1, r.errmax / e1, e2, g.errmax / e2);
             }
             fflush(stdout);
         }
@@ -551,8 +591,9 @@ int main(int argc, char **argv)
     /* CVODE's Adams: within 3x of the regular swing's evaluations too */
     a02(2, "adams", 1e-12, "", 10, 8, 0, 3, 1e-9);
     a02(40, "adams", 1e-12, "", 2, 8, 0, 3, 1e-9);
-    /* HHT-α at 1 ms: 25.6x the swing's error plain, 0.86x with projections (10 s) */
-    a02_implicit("hht", 1e-3, 10, 40, 1.5);
+    /* HHT-α at 1 ms, 4 s (8 flat positions), largest errors: 14.5x the swing's plain (the open gap), 1.81x
+     * with `correct both`; the swing 3.24x HHT's own error on its 1-DOF equation */
+    a02_implicit("hht", 1e-3, 4, 20, 2.5);
     a03("dp54", 1e-10, 8);
     a04("dp54", 1e-10, 10, 8);
     return mt_test_done();
