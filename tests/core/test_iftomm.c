@@ -527,12 +527,15 @@ static void explore(const char *what)
             for (double rtol = 1e-8; rtol > 1e-13; rtol *= 0.01) {
                 const char *m = k ? "adams" : "dp54";
                 char solver[256];
-                snprintf(solver, sizeof solver, "method %s step 0.01 until 10 rtol %g atol %g %s", m, rtol, rtol * 1e-2,
+                double af = getenv("A02_ATOLF") ? atof(getenv("A02_ATOLF")) : 1e-2; /* atol / rtol */
+                if (getenv("A02_ONLY") && strcmp(getenv("A02_ONLY"), m)) continue;
+                snprintf(solver, sizeof solver, "method %s step 0.01 until 10 rtol %g atol %g %s", m, rtol, rtol * af,
                          getenv("A02_EXTRA") ? getenv("A02_EXTRA") : "");
                 A02Result r = a02_run(2, solver, 10, M_PI / 2, -1, 1);
                 A02Result g = a02_run(2, solver, 10, -M_PI / 2 + 80 * M_PI / 180, 0, 1);
-                printf("%s rtol %g: A02 %.3g m %ld evaluations, swing %.3g m %ld evaluations\n", m, rtol, r.err, r.evals,
-                       g.err, g.evals);
+                printf("%s rtol %g atol %g: A02 %.3g m (largest %.3g) %ld evaluations, swing %.3g m (largest %.3g) %ld "
+                       "evaluations\n",
+                       m, rtol, rtol * af, r.err, r.errmax, r.evals, g.err, g.errmax, g.evals);
                 fflush(stdout);
             }
     if (!strncmp(what, "ratio-", 6)) { /* ratio-METHOD[-N]: A02 against the regular swing, same step */
