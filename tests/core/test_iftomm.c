@@ -554,9 +554,9 @@ static void explore(const char *what)
             A02Result r = a02_run(N, solver, T, M_PI / 2, -1, 1);
             A02Result g = a02_run(N, solver, T, -M_PI / 2 + 80 * M_PI / 180, 0, 1);
             printf("%s N = %d h = %g: A02 %.3g m (largest %.3g) %ld evaluations, swing %.3g m (largest %.3g) %ld "
-                   "evaluations: ratios %.2f (largest %.2f), %.2f\n",
+                   "evaluations: ratios %.2f (largest %.2f), %.2f; energy drift %.2g J, swing %.2g J\n",
                    m, N, h, r.err, r.errmax, r.evals, g.err, g.errmax, g.evals, r.err / g.err, r.errmax / g.errmax,
-                   (double)r.evals / (double)g.evals);
+                   (double)r.evals / (double)g.evals, r.energy, g.energy);
             if (!strcmp(m, "hht")) {
                 double e1 = a02_hht_minimal(N, T, M_PI / 2, -1, h, -0.05);
                 double e2 = a02_hht_minimal(N, T, -M_PI / 2 + 80 * M_PI / 180, 0, h, -0.05);
