@@ -311,9 +311,9 @@ static void a02_implicit(const char *method, double h, double until, double max_
         g[k] = a02_run(2, solver, until, swing0, 0, 1);
     }
     double own = a02_hht_minimal(2, until, swing0, 0, h, -0.05);
-    printf("A02 N = 2, %s h = %g, %g s, largest error over the frames: %.3g m (%ld evaluations), regular swing %.3g m (%ld), HHT on the 1-DOF "
-           "equation of the swing %.3g m; `correct both`: %.3g m (%ld), swing %.3g m (%ld); ratios A02/swing %.1f "
-           "plain, %.2f corrected\n",
+    printf("A02 N = 2, %s h = %g, %g s, largest error over the frames: %.3g m (%ld evaluations), regular swing "
+           "%.3g m (%ld), HHT on the 1-DOF equation of the swing %.3g m; `correct both`: %.3g m (%ld), swing %.3g m "
+           "(%ld); ratios A02/swing %.1f plain, %.2f corrected\n",
            method, h, until, r[0].errmax, r[0].evals, g[0].errmax, g[0].evals, own, r[1].errmax, r[1].evals, g[1].errmax,
            g[1].evals, r[0].errmax / g[0].errmax, r[1].errmax / g[1].errmax);
     char what[160];
