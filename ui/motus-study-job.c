@@ -1,0 +1,159 @@
+/* motus-study-job.c — a study's cases on worker threads (see
+ * motus-study-job.h). The threads share only the job's queue and results,
+ * under its lock; each case runs on its own copy of the model (the core's
+ * cases may run on threads at once). */
+#include "motus-study-job.h"
+
+#include <gio/gio.h>
+#include <math.h>
+#include <string.h>
+
+enum { CASE_SKIP, CASE_TODO, CASE_RUNNING, CASE_DONE, CASE_COLLECTED };
+
+struct MotusStudyJob {
+    MtModel *model;
+    int ncase, total;
+    unsigned char *state; /* CASE_… per case */
+    MtStudyCaseResult *res;
+    GMutex lock;
+    int next, done, failed, running, ended;
+    volatile int cancel; /* read by the solver between steps */
+    int nthread;
+    GThread **thread;
+};
+
+static double now_s(void) { return (double)g_get_monotonic_time() * 1e-6; }
+
+/* The next case to run (-1: none, or stopping), marked running. */
+static int take(MotusStudyJob *j)
+{
+    int c = -1;
+    g_mutex_lock(&j->lock);
+    while (!j->cancel && j->next < j->ncase && c < 0) {
+        if (j->state[j->next] == CASE_TODO) c = j->next;
+        j->next++;
+    }
+    if (c >= 0) {
+        j->state[c] = CASE_RUNNING;
+        j->running++;
+    }
+    g_mutex_unlock(&j->lock);
+    return c;
+}
+
+static gpointer worker(gpointer data)
+{
+    MotusStudyJob *j = data;
+    int c;
+    while ((c = take(j)) >= 0) {
+        MtStudyCaseResult r;
+        memset(&r, 0, sizeof r);
+        r.index = c;
+        snprintf(r.job, sizeof r.job, "local");
+        MtStudyRunHooks hooks = {NULL, NULL, NULL, &j->cancel};
+        MtError err = {0};
+        double t0 = now_s();
+        MtStatus rc = mt_study_run_case(j->model, c, &hooks, r.values, r.resp, &err);
+        r.seconds = now_s() - t0;
+        r.failed = rc != MT_OK;
+        if (rc) snprintf(r.message, sizeof r.message, "%s", err.msg);
+        g_mutex_lock(&j->lock);
+        j->running--;
+        if (j->cancel) {
+            j->state[c] = CASE_TODO; /* stopped half way: not a result */
+        } else {
+            j->res[c] = r;
+            j->state[c] = CASE_DONE;
+            j->done++;
+            j->failed += r.failed;
+        }
+        g_mutex_unlock(&j->lock);
+    }
+    g_mutex_lock(&j->lock);
+    j->ended++;
+    g_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo, int ncase, int nthread,
+                                     GError **error)
+{
+    if (!m || !m->study || ncase <= 0) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no study");
+        return NULL;
+    }
+    MotusStudyJob *j = g_new0(MotusStudyJob, 1);
+    g_mutex_init(&j->lock);
+    j->model = mt_model_copy(m);
+    j->ncase = ncase;
+    j->state = g_new0(unsigned char, (gsize)ncase);
+    j->res = g_new0(MtStudyCaseResult, (gsize)ncase);
+    for (int c = 0; c < ncase; c++)
+        if (todo[c]) j->state[c] = CASE_TODO, j->total++;
+    j->nthread = MAX(1, MIN(nthread, j->total));
+    j->thread = g_new0(GThread *, (gsize)j->nthread);
+    if (!j->model) {
+        j->nthread = 0;
+        motus_study_job_free(j);
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < j->nthread; i++) {
+        j->thread[i] = g_thread_try_new("motus-study", worker, j, error);
+        if (!j->thread[i]) {
+            j->nthread = i;
+            motus_study_job_free(j);
+            return NULL;
+        }
+    }
+    return j;
+}
+
+void motus_study_job_cancel(MotusStudyJob *j)
+{
+    if (j) j->cancel = 1; /* the solver polls it (volatile) */
+}
+
+int motus_study_job_collect(MotusStudyJob *j, MtStudyCaseResult *out, int max)
+{
+    int n = 0;
+    g_mutex_lock(&j->lock);
+    for (int c = 0; c < j->ncase && n < max; c++)
+        if (j->state[c] == CASE_DONE) {
+            out[n++] = j->res[c];
+            j->state[c] = CASE_COLLECTED;
+        }
+    g_mutex_unlock(&j->lock);
+    return n;
+}
+
+void motus_study_job_progress(MotusStudyJob *j, int *total, int *done, int *failed, int *running)
+{
+    g_mutex_lock(&j->lock);
+    *total = j->total, *done = j->done, *failed = j->failed, *running = j->running;
+    g_mutex_unlock(&j->lock);
+}
+
+gboolean motus_study_job_ended(MotusStudyJob *j)
+{
+    g_mutex_lock(&j->lock);
+    gboolean e = j->ended == j->nthread;
+    g_mutex_unlock(&j->lock);
+    return e;
+}
+
+gboolean motus_study_job_cancelled(MotusStudyJob *j) { return j->cancel != 0; }
+
+void motus_study_job_free(MotusStudyJob *j)
+{
+    if (!j) return;
+    motus_study_job_cancel(j);
+    for (int i = 0; i < j->nthread; i++)
+        if (j->thread[i]) g_thread_join(j->thread[i]);
+    mt_model_free(j->model);
+    g_free(j->thread);
+    g_free(j->state);
+    g_free(j->res);
+    g_mutex_clear(&j->lock);
+    g_free(j);
+}
