@@ -101,8 +101,7 @@ static void rebuild(StudyUi *ui)
     int n = mt_study_ncases(ui->study, &err);
     g_autofree char *sum =
         n < 0 ? g_strdup_printf(_("The study has no cases: %s"), err.msg)
-              : g_strdup_printf(g_dngettext(NULL, "Design %s: %d case, %d variables, %d responses",
-                                            "Design %s: %d cases, %d variables, %d responses", (gulong)n),
+              : g_strdup_printf(_("Design: %s. Cases: %d. Variables: %d. Responses: %d."), /* no plural forms needed */
                                 mt_study_design_name(ui->study->design), n, ui->study->nvar, ui->study->nresp);
     gtk_label_set_text(GTK_LABEL(ui->summary), sum);
     ui->results = motus_study_results_new(ui->study, case_activated, ui);
