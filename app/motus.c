@@ -11,7 +11,9 @@
  * --deformation-scale, --colour and --range set up what the screenshot shows.
  * --analysis statics|statics-relax|kinematics|modes runs that analysis
  * instead of a run (as the Analysis menu does); --mode N then animates mode
- * N of the modes for the screenshot. */
+ * N of the modes for the screenshot. --study cases|heatmap|plot runs the
+ * model's study in its panel and saves the panel showing that page
+ * (--screenshot) instead of the window. */
 #include <gtk/gtk.h>
 #include <limits.h>
 #include <locale.h>
@@ -26,6 +28,7 @@
 #include "motus-i18n.h"
 #include "motus-viewport.h"
 #include "motus-window-analysis.h"
+#include "motus-window-study.h"
 #include "motus-window.h"
 
 #ifndef MOTUS_INSTALL_LOCALEDIR
@@ -38,6 +41,7 @@
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version;
 static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
+static char *opt_study;
 static int opt_mode;
 static double opt_time = NAN, opt_deform = NAN, opt_until = NAN;
 
@@ -62,6 +66,9 @@ static const GOptionEntry options[] = {
     {"analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis,
      N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
     {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
+    {"study", 0, 0, G_OPTION_ARG_STRING, &opt_study,
+     N_("Run the model's study and show this page of its panel (cases, heatmap or plot); --screenshot saves the panel"),
+     N_("PAGE")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -77,7 +84,7 @@ typedef struct {
 
 static Batch batch;
 
-static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info || opt_analysis; }
+static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info || opt_analysis || opt_study; }
 
 static void batch_fail(const char *what, const char *msg)
 {
@@ -171,6 +178,18 @@ static gboolean batch_timeout(gpointer data)
     return G_SOURCE_REMOVE;
 }
 
+/* --study: the panel's outcome (motus-window-study.c saved the panel). */
+static void batch_study_done(gpointer user, gboolean ok, const char *message)
+{
+    (void)user;
+    if (!ok) {
+        batch_fail(_("the study"), message);
+        return;
+    }
+    g_print("motus: %s%s%s\n", message, opt_shot ? "; " : "", opt_shot ? opt_shot : "");
+    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+}
+
 /* Applies --view and --plot, then starts the run or schedules the shot. */
 static void batch_start(void)
 {
@@ -228,7 +247,11 @@ static void batch_start(void)
             return;
         }
     }
-    if (opt_analysis) { /* the window's own action, as the Analysis menu starts it */
+    if (opt_study) { /* the panel saves itself: the main window is not shot */
+        g_autoptr(GError) error = NULL;
+        if (!motus_window_study_shoot(batch.win, opt_study, opt_shot, batch_study_done, NULL, &error))
+            batch_fail(_("--study"), error->message);
+    } else if (opt_analysis) { /* the window's own action, as the Analysis menu starts it */
         static const char *const names[] = {"statics", "statics-relax", "kinematics", "modes"};
         guint i;
         for (i = 0; i < G_N_ELEMENTS(names) && strcmp(opt_analysis, names[i]); i++) {}

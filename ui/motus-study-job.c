@@ -5,6 +5,7 @@
 #include "motus-study-job.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -20,7 +21,26 @@ struct MotusStudyJob {
     volatile int cancel; /* read by the solver between steps */
     int nthread;
     GThread **thread;
+    char *frames_dir; /* NULL: frames not kept */
 };
+
+/* Keeping a case's frames: a project of its own (as app/cli_study_case.c keeps them). */
+typedef struct {
+    const char *path;
+    MtStore *store;
+    MtRun *run;
+} Frames;
+
+static int frames_begin(void *user, const MtSystem *sys, MtError *err)
+{
+    Frames *fr = user;
+    g_unlink(fr->path); /* a rerun starts afresh */
+    if (!(fr->store = mt_store_open(fr->path, MT_STORE_CREATE, err))) return 1;
+    if (mt_store_save_model(fr->store, mt_system_model(sys), NULL, err)) return 1;
+    return !(fr->run = mt_store_run_begin(fr->store, sys, mt_system_solver(sys), err));
+}
+
+static int frames_frame(void *user, MtState *st) { return mt_store_run_frame(((Frames *)user)->run, st); }
 
 static double now_s(void) { return (double)g_get_monotonic_time() * 1e-6; }
 
@@ -50,11 +70,21 @@ static gpointer worker(gpointer data)
         memset(&r, 0, sizeof r);
         r.index = c;
         snprintf(r.job, sizeof r.job, "local");
-        MtStudyRunHooks hooks = {NULL, NULL, NULL, &j->cancel};
+        g_autofree char *name = g_strdup_printf("case-%06d.motus", c);
+        g_autofree char *path = j->frames_dir ? g_build_filename(j->frames_dir, name, NULL) : NULL;
+        Frames fr = {path, NULL, NULL};
+        MtStudyRunHooks hooks = {path ? frames_begin : NULL, path ? frames_frame : NULL, &fr, &j->cancel};
         MtError err = {0};
         double t0 = now_s();
         MtStatus rc = mt_study_run_case(j->model, c, &hooks, r.values, r.resp, &err);
         r.seconds = now_s() - t0;
+        if (fr.run) {
+            MtError e2 = {0};
+            if (mt_store_run_end(fr.run, rc, rc ? err.msg : "", &e2) && !rc)
+                rc = mt_error_set(&err, e2.code, "", "%s", e2.msg);
+        }
+        if (fr.store) g_strlcpy(r.frames, name, sizeof r.frames);
+        mt_store_close(fr.store);
         r.failed = rc != MT_OK;
         if (rc) snprintf(r.message, sizeof r.message, "%s", err.msg);
         g_mutex_lock(&j->lock);
@@ -76,7 +106,7 @@ static gpointer worker(gpointer data)
 }
 
 MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo, int ncase, int nthread,
-                                     GError **error)
+                                     const char *frames_dir, GError **error)
 {
     if (!m || !m->study || ncase <= 0) {
         g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no study");
@@ -85,6 +115,7 @@ MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo
     MotusStudyJob *j = g_new0(MotusStudyJob, 1);
     g_mutex_init(&j->lock);
     j->model = mt_model_copy(m);
+    j->frames_dir = g_strdup(frames_dir);
     j->ncase = ncase;
     j->state = g_new0(unsigned char, (gsize)ncase);
     j->res = g_new0(MtStudyCaseResult, (gsize)ncase);
@@ -151,6 +182,7 @@ void motus_study_job_free(MotusStudyJob *j)
     for (int i = 0; i < j->nthread; i++)
         if (j->thread[i]) g_thread_join(j->thread[i]);
     mt_model_free(j->model);
+    g_free(j->frames_dir);
     g_free(j->thread);
     g_free(j->state);
     g_free(j->res);

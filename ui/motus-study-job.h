@@ -15,10 +15,12 @@
 typedef struct MotusStudyJob MotusStudyJob;
 
 /* Starts the cases whose todo[c] is non-zero (ncase of them in all) of the
- * model's study on nthread threads (the model is copied). NULL with error
- * set when the model has no study or a thread cannot start. */
+ * model's study on nthread threads (the model is copied). With frames_dir
+ * (NULL: not kept), each case's run is kept in frames_dir/case-NNNNNN.motus,
+ * a project of its own, as `motus-cli study --keep-frames` keeps it. NULL
+ * with error set when the model has no study or a thread cannot start. */
 MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo, int ncase, int nthread,
-                                     GError **error);
+                                     const char *frames_dir, GError **error);
 /* Asks the threads to stop: the cases running are abandoned (not collected), no new one starts. */
 void motus_study_job_cancel(MotusStudyJob *j);
 /* Finished cases not collected before, into out (up to max); how many. */

@@ -11,6 +11,7 @@
  * (`motus-cli study --keep-frames`) opens its run in a new window. */
 #include "motus-window-study.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "motus-i18n.h"
@@ -19,7 +20,7 @@
 
 typedef struct StudyUi {
     MotusWindow *win;
-    GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box;
+    GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep;
     MotusStudyResults *results;
     MotusStudyJob *job;
     guint poll_id;
@@ -28,6 +29,13 @@ typedef struct StudyUi {
     MtStore *store;  /* the project the cases are recorded in (the document's), or NULL */
     MtStudy *study;  /* the study shown */
     char *progress_text;
+    /* headless: motus_window_study_shoot */
+    int shot_page;
+    char *shot_png;
+    MotusStudyShotFn shot_done;
+    gpointer shot_user;
+    guint shot_id;
+    int shot_tries;
 } StudyUi;
 
 static StudyUi *ui_of(MotusWindow *self) { return g_object_get_data(G_OBJECT(self), "motus-study"); }
@@ -186,7 +194,14 @@ static void run_clicked(GtkButton *b, gpointer data)
     int left = 0;
     for (int c = 0; c < ncase; c++) left += todo[c] = !motus_study_results_case(ui->results, c);
     GError *error = NULL;
-    if (left) ui->job = motus_study_job_start(m, todo, ncase, (int)g_get_num_processors(), &error);
+    g_autofree char *dir = NULL; /* frames beside the project, where motus-cli study --keep-frames keeps them */
+    if (ui->store && gtk_check_button_get_active(GTK_CHECK_BUTTON(ui->keep))) {
+        dir = g_strdup_printf("%s.study", motus_document_get_path(ui->win->doc));
+        if (g_mkdir_with_parents(dir, 0755)) g_clear_pointer(&dir, g_free);
+    }
+    if (!dir && gtk_check_button_get_active(GTK_CHECK_BUTTON(ui->keep)))
+        motus_window_set_status(ui->win, _("Frames are kept only for a project saved as shown"));
+    if (left) ui->job = motus_study_job_start(m, todo, ncase, (int)g_get_num_processors(), dir, &error);
     g_free(todo);
     if (!left) {
         set_progress(ui, 1, _("Every case is done: change the study or the model to run it again"));
@@ -326,6 +341,10 @@ static void build_panel(StudyUi *ui)
                       G_CALLBACK(stop_clicked), ui);
     ui->export = button(bar, _("_Export CSV…"), _("Write the table of cases to a CSV file"), G_CALLBACK(export_clicked),
                         ui);
+    ui->keep = gtk_check_button_new_with_mnemonic(_("_Keep Frames"));
+    gtk_widget_set_tooltip_text(ui->keep, _("Keep every case's run in a project of its own beside this one, to open "
+                                            "it from the table (a double click on its row)"));
+    gtk_box_append(GTK_BOX(bar), ui->keep);
     ui->progress = gtk_progress_bar_new();
     gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(ui->progress), TRUE);
     gtk_widget_set_hexpand(ui->progress, TRUE);
@@ -374,6 +393,8 @@ static void study_ui_free(gpointer data)
     }
     motus_study_results_free(ui->results);
     mt_study_free(ui->study);
+    g_clear_handle_id(&ui->shot_id, g_source_remove);
+    g_free(ui->shot_png);
     g_free(ui->progress_text);
     g_free(ui);
 }
@@ -401,6 +422,7 @@ GtkWidget *motus_window_study_button(MotusWindow *self, const char *which)
 {
     StudyUi *ui = ui_of(self);
     if (!ui || !ui->panel) return NULL;
+    if (!strcmp(which, "keep")) return ui->keep;
     return !strcmp(which, "run") ? ui->run : !strcmp(which, "stop") ? ui->stop : ui->export;
 }
 
@@ -412,4 +434,74 @@ gboolean motus_window_study_export(MotusWindow *self, const char *path, GError *
         return FALSE;
     }
     return motus_study_results_export_csv(ui->results, path, error);
+}
+
+/* ---- headless screenshots ------------------------------------------------------------------------------ */
+
+static gboolean save_panel(GtkWidget *w, const char *path)
+{
+    int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
+    g_autoptr(GdkPaintable) p = gtk_widget_paintable_new(w);
+    GtkSnapshot *snap = gtk_snapshot_new();
+    gdk_paintable_snapshot(p, GDK_SNAPSHOT(snap), width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snap);
+    if (!node) return FALSE;
+    GdkTexture *t = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(w)), node,
+                                                &GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height));
+    gboolean ok = gdk_texture_save_to_png(t, path);
+    g_object_unref(t);
+    gsk_render_node_unref(node);
+    return ok;
+}
+
+/* Shoots once the cases are done and the page has been drawn (a few ticks after it is shown). */
+static gboolean shot_tick(gpointer data)
+{
+    StudyUi *ui = data;
+    if (ui->job) return G_SOURCE_CONTINUE;
+    if (!ui->panel || !ui->results) {
+        ui->shot_id = 0;
+        ui->shot_done(ui->shot_user, FALSE, _("The study panel was closed"));
+        return G_SOURCE_REMOVE;
+    }
+    GtkNotebook *nb = motus_study_results_notebook(ui->results);
+    if (gtk_notebook_get_current_page(nb) != ui->shot_page) {
+        motus_study_results_choose(ui->results, 0, 0, ui->study->nvar > 1 ? 1 : 0);
+        gtk_notebook_set_current_page(nb, ui->shot_page);
+        return G_SOURCE_CONTINUE; /* drawn by the next tick */
+    }
+    gboolean ok = !ui->shot_png || save_panel(ui->panel, ui->shot_png);
+    if (!ok && ++ui->shot_tries < 30) { /* not drawn yet (seen after long studies): again at the next tick */
+        gtk_widget_queue_draw(ui->panel);
+        return G_SOURCE_CONTINUE;
+    }
+    ui->shot_id = 0;
+    g_autofree char *msg = ok ? g_strdup(ui->progress_text)
+                              : g_strdup_printf(_("Cannot write '%s': %s"), ui->shot_png, _("nothing drawn"));
+    ui->shot_done(ui->shot_user, ok, msg);
+    return G_SOURCE_REMOVE;
+}
+
+gboolean motus_window_study_shoot(MotusWindow *self, const char *page, const char *png, MotusStudyShotFn done,
+                                  gpointer user, GError **error)
+{
+    static const char *const pages[] = {"cases", "heatmap", "plot"};
+    StudyUi *ui = ui_of(self);
+    int k = 0;
+    while (k < 3 && g_strcmp0(page, pages[k])) k++;
+    const MtModel *m = motus_window_model(self);
+    if (k == 3 || !m || !m->study) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s",
+                    k == 3 ? _("--study: cases, heatmap or plot") : _("The model has no study"));
+        return FALSE;
+    }
+    g_action_group_activate_action(G_ACTION_GROUP(self), "study", NULL);
+    ui->shot_page = k;
+    g_free(ui->shot_png);
+    ui->shot_png = g_strdup(png);
+    ui->shot_done = done, ui->shot_user = user;
+    ui->shot_tries = 0;
+    run_clicked(NULL, ui);
+    ui->shot_id = g_timeout_add(300, shot_tick, ui);
+    return TRUE;
 }

@@ -4,7 +4,9 @@
  * project; then:
  *   every case's x(0.7 s) within 1e-8 of 1 + 0.1 cos(sqrt(k/m) 0.7), in the
  *   table, the heat map's nine cells (m across, k up) and the CSV export;
- *   the nine cases recorded in the project as motus-cli study records them;
+ *   the nine cases recorded in the project as motus-cli study records them,
+ *   their runs kept ("Keep Frames"); a double click on a case's row opens its
+ *   run in a new window, whose x at 0.7 s is the case's response;
  *   a click on the x07 column's header sorts the table by it;
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all.
  * Screenshots of the table and the heat map stay in build/tests/ui (study-*.png). */
@@ -190,6 +192,49 @@ static void check_stored(const char *project)
     mt_store_close(st);
 }
 
+static MotusWindow *other;
+static gboolean new_window(void)
+{
+    for (GList *l = gtk_application_get_windows(app); l; l = l->next)
+        if (MOTUS_IS_WINDOW(l->data) && l->data != (gpointer)win) other = l->data;
+    return other && motus_window_get_n_frames(other) > 0;
+}
+
+/* A double click on case 4's row (m = 1 kg, k = 250 N/m) opens its kept run in a new window: its x at 0.7 s
+ * (a frame: the output step is 0.01 s) is the case's x07. */
+static void check_case_run(MotusStudyResults *r, const char *project)
+{
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 0);
+    settle_for(0.3);
+    const MtStudyCaseResult *x = motus_study_results_case(r, 4);
+    g_assert_cmpstr(x->frames, ==, "case-000004.motus");
+    g_autofree char *kept = g_strdup_printf("%s.study/case-000004.motus", project);
+    g_assert_true(g_file_test(kept, G_FILE_TEST_IS_REGULAR));
+    GtkWidget *cell = xin_find(GTK_WIDGET(motus_study_results_table(r)), xin_has_label, "4");
+    g_assert_nonnull(cell);
+    xin_click(cell);
+    xin_click(cell); /* the second click within the double-click time: the row is activated */
+    g_assert_true(wait_for(new_window, 20));
+    double *t = NULL, *v = NULL;
+    guint n = motus_window_get_column(other, "mass.x", &t, &v);
+    g_assert_cmpuint(n, >, 70);
+    guint i = 0;
+    while (i < n && fabs(t[i] - 0.7) > 1e-9) i++;
+    g_assert_cmpuint(i, <, n);
+    g_test_message("case 4's run: %u frames, x(0.7) %.12g, x07 %.12g", n, v[i], x->resp[0]);
+    g_assert_cmpfloat(fabs(v[i] - x->resp[0]), <, 1e-9);
+    g_free(t), g_free(v);
+    gtk_window_destroy(GTK_WINDOW(other));
+    other = NULL;
+    settle_for(0.2);
+    for (int c = 0; c < 9; c++) {
+        g_autofree char *f = g_strdup_printf("%s.study/case-%06d.motus", project, c);
+        g_unlink(f);
+    }
+    g_autofree char *dir = g_strdup_printf("%s.study", project);
+    g_rmdir(dir);
+}
+
 static void test_grid(void)
 {
     g_autofree char *text = NULL;
@@ -200,6 +245,9 @@ static void test_grid(void)
     MotusStudyResults *r = motus_window_study_results(win);
     g_assert_nonnull(r);
     g_assert_cmpint(motus_study_results_n(r), ==, 0);
+    xin_click(motus_window_study_button(win, "keep"));
+    settle_for(0.1);
+    g_assert_true(gtk_check_button_get_active(GTK_CHECK_BUTTON(motus_window_study_button(win, "keep"))));
     xin_click(motus_window_study_button(win, "run"));
     g_assert_true(wait_for(some_done, 30));
     g_assert_true(wait_for(not_running, 60));
@@ -231,6 +279,7 @@ static void test_grid(void)
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_study_export(win, csv, &error));
     check_csv(csv);
+    check_case_run(r, project);
     gtk_window_destroy(GTK_WINDOW(panel));
     settle_for(0.2);
     g_unlink(project);
