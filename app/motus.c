@@ -11,8 +11,8 @@
  * --deformation-scale, --colour and --range set up what the screenshot shows.
  * --analysis statics|statics-relax|kinematics|modes runs that analysis
  * instead of a run (as the Analysis menu does); --mode N then animates mode
- * N of the modes for the screenshot. --study cases|heatmap|plot runs the
- * model's study in its panel and saves the panel showing that page
+ * N of the modes for the screenshot. --study cases|heatmap|plot|parallel
+ * runs the model's study in its panel and saves the panel showing that page
  * (--screenshot) instead of the window. */
 #include <gtk/gtk.h>
 #include <limits.h>
@@ -67,7 +67,7 @@ static const GOptionEntry options[] = {
      N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
     {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
     {"study", 0, 0, G_OPTION_ARG_STRING, &opt_study,
-     N_("Run the model's study and show this page of its panel (cases, heatmap or plot); --screenshot saves the panel"),
+     N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); --screenshot saves the panel"),
      N_("PAGE")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},

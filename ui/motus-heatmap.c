@@ -95,7 +95,7 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
             float rgb[3] = {0.8f, 0.8f, 0.8f};
             if (isfinite(v)) motus_colormap(hi > lo ? (v - lo) / (hi - lo) : 0.5, rgb);
             cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-            cairo_rectangle(cr, x0 + i * cw, y0 + h - (j + 1) * ch, cw, ch);
+            cairo_rectangle(cr, x0 + i * cw, y0 + h - (j + 1) * ch, cw + 0.5, ch + 0.5); /* no seams between cells */
             cairo_fill(cr);
         }
     char buf[64];

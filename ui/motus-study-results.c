@@ -3,7 +3,8 @@
  * indices (strings), sorted by custom sorters that read the results; the
  * heat map averages a response over the cases at each pair of values of
  * two variables (the other variables' values averaged out); the plot joins a
- * response's values along one variable, a curve per value of the others. */
+ * response's values along one variable, a curve per value of the others;
+ * the parallel coordinates put every variable and response on an axis. */
 #include "motus-study-results.h"
 
 #include <errno.h>
@@ -25,6 +26,8 @@ struct MotusStudyResults {
     GtkColumnView *table;
     MotusHeatmap *heatmap;
     MotusPlot *plot;
+    MotusParcoords *parcoords;
+    GtkDropDown *colour_dd;
     GtkDropDown *resp_dd, *x_dd, *y_dd, *presp_dd, *px_dd;
     gboolean quiet;
     MotusStudyCaseFn activate;
@@ -266,11 +269,33 @@ static void refresh_plot(MotusStudyResults *r)
     g_free(used), g_free(x), g_free(y);
 }
 
+/* Every variable and response an axis, every case a line, coloured by the response chosen. */
+static void refresh_parcoords(MotusStudyResults *r)
+{
+    const MtStudy *s = r->study;
+    int na = s->nvar + s->nresp, nl = 0;
+    const char **name = g_new0(const char *, (gsize)na + 1);
+    for (int i = 0; i < s->nvar; i++) name[i] = s->var[i].name;
+    for (int i = 0; i < s->nresp; i++) name[s->nvar + i] = s->resp[i].name;
+    double *v = g_new(double, (gsize)na * (gsize)r->n + 1);
+    for (int c = 0; c < r->ncase; c++) {
+        if (!r->has[c]) continue;
+        for (int i = 0; i < s->nvar; i++) v[nl * na + i] = r->res[c].values[i];
+        for (int i = 0; i < s->nresp; i++) v[nl * na + s->nvar + i] = r->res[c].failed ? NAN : r->res[c].resp[i];
+        nl++;
+    }
+    int colour = (int)gtk_drop_down_get_selected(r->colour_dd);
+    motus_parcoords_set_data(r->parcoords, na, name, nl, v, colour < s->nresp ? s->nvar + colour : -1);
+    g_free(name);
+    g_free(v);
+}
+
 static void refresh_views(MotusStudyResults *r)
 {
     if (r->quiet) return;
     refresh_heatmap(r);
     refresh_plot(r);
+    refresh_parcoords(r);
 }
 
 static void choice_changed(GObject *o, GParamSpec *p, gpointer data)
@@ -330,6 +355,17 @@ static GtkWidget *build_plot(MotusStudyResults *r)
     return box;
 }
 
+static GtkWidget *build_parcoords(MotusStudyResults *r)
+{
+    GtkWidget *bar, *box = page_box(&bar);
+    r->colour_dd = names_dropdown(r, bar, _("Colour by"), TRUE);
+    r->parcoords = MOTUS_PARCOORDS(motus_parcoords_new());
+    gtk_widget_set_vexpand(GTK_WIDGET(r->parcoords), TRUE);
+    gtk_box_append(GTK_BOX(box), bar);
+    gtk_box_append(GTK_BOX(box), GTK_WIDGET(r->parcoords));
+    return box;
+}
+
 /* ---- life ------------------------------------------------------------------------------------------- */
 
 MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn activate, gpointer user)
@@ -349,6 +385,8 @@ MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn ac
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_table(r), gtk_label_new(_("Cases")));
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_heatmap(r), gtk_label_new(_("Heat Map")));
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_plot(r), gtk_label_new(_("Response Plot")));
+    gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_parcoords(r),
+                             gtk_label_new(_("Parallel Coordinates")));
     r->quiet = FALSE;
     refresh_views(r);
     return r;
@@ -463,6 +501,7 @@ void motus_study_results_choose(MotusStudyResults *r, int resp, int xvar, int yv
     r->quiet = TRUE;
     gtk_drop_down_set_selected(r->resp_dd, (guint)resp);
     gtk_drop_down_set_selected(r->presp_dd, (guint)resp);
+    gtk_drop_down_set_selected(r->colour_dd, (guint)resp);
     gtk_drop_down_set_selected(r->x_dd, (guint)xvar);
     gtk_drop_down_set_selected(r->px_dd, (guint)xvar);
     gtk_drop_down_set_selected(r->y_dd, (guint)yvar);
@@ -473,6 +512,7 @@ void motus_study_results_choose(MotusStudyResults *r, int resp, int xvar, int yv
 GtkColumnView *motus_study_results_table(MotusStudyResults *r) { return r->table; }
 MotusHeatmap *motus_study_results_heatmap(MotusStudyResults *r) { return r->heatmap; }
 MotusPlot *motus_study_results_plot(MotusStudyResults *r) { return r->plot; }
+MotusParcoords *motus_study_results_parcoords(MotusStudyResults *r) { return r->parcoords; }
 GtkNotebook *motus_study_results_notebook(MotusStudyResults *r) { return GTK_NOTEBOOK(r->notebook); }
 
 int motus_study_results_row_case(MotusStudyResults *r, guint i)

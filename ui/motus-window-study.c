@@ -485,14 +485,14 @@ static gboolean shot_tick(gpointer data)
 gboolean motus_window_study_shoot(MotusWindow *self, const char *page, const char *png, MotusStudyShotFn done,
                                   gpointer user, GError **error)
 {
-    static const char *const pages[] = {"cases", "heatmap", "plot"};
+    static const char *const pages[] = {"cases", "heatmap", "plot", "parallel"};
     StudyUi *ui = ui_of(self);
     int k = 0;
-    while (k < 3 && g_strcmp0(page, pages[k])) k++;
+    while (k < 4 && g_strcmp0(page, pages[k])) k++;
     const MtModel *m = motus_window_model(self);
-    if (k == 3 || !m || !m->study) {
+    if (k == 4 || !m || !m->study) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s",
-                    k == 3 ? _("--study: cases, heatmap or plot") : _("The model has no study"));
+                    k == 4 ? _("--study: cases, heatmap, plot or parallel") : _("The model has no study"));
         return FALSE;
     }
     g_action_group_activate_action(G_ACTION_GROUP(self), "study", NULL);

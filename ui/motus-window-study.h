@@ -19,7 +19,7 @@ gboolean motus_window_study_running(MotusWindow *self);
 gboolean motus_window_study_export(MotusWindow *self, const char *path, GError **error);
 
 /* Headless (motus --study PAGE --screenshot FILE): opens the panel, runs the cases left, shows page
- * ("cases", "heatmap" or "plot"; the first response, the first variable across, the second up) and saves
+ * ("cases", "heatmap", "plot" or "parallel"; the first response, the first variable across, the second up) and saves
  * the panel as a PNG to png (NULL: none); then done(user, ok, message). FALSE with error when it cannot start. */
 typedef void (*MotusStudyShotFn)(gpointer user, gboolean ok, const char *message);
 gboolean motus_window_study_shoot(MotusWindow *self, const char *page, const char *png, MotusStudyShotFn done,

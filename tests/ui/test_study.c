@@ -9,7 +9,9 @@
  *   run in a new window, whose x at 0.7 s is the case's response;
  *   a click on the x07 column's header sorts the table by it;
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all.
- * Screenshots of the table and the heat map stay in build/tests/ui (study-*.png). */
+ * The parallel coordinates have an axis per variable and response and a
+ * line per case. Screenshots of the table, the heat map, the response plot
+ * and the parallel coordinates stay in build/tests/ui (study-*.png). */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
@@ -275,6 +277,18 @@ static void test_grid(void)
     gtk_notebook_set_current_page(motus_study_results_notebook(r), 2);
     settle_for(0.5);
     shot(panel, "study-plot.png");
+    /* parallel coordinates: m, k and the five responses, a line per case; x07's axis spans the heat map's range */
+    MotusParcoords *pc = motus_study_results_parcoords(r);
+    g_assert_cmpint(motus_parcoords_n_axes(pc), ==, 7);
+    g_assert_cmpint(motus_parcoords_n_lines(pc), ==, 9);
+    double plo, phi, hlo, hhi;
+    g_assert_true(motus_parcoords_range(pc, 2, &plo, &phi));
+    g_assert_true(motus_heatmap_range(motus_study_results_heatmap(r), &hlo, &hhi));
+    g_assert_cmpfloat(plo, ==, hlo);
+    g_assert_cmpfloat(phi, ==, hhi);
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 3);
+    settle_for(0.5);
+    shot(panel, "study-parallel.png");
     g_autofree char *csv = g_build_filename(MOTUS_OUT_DIR, "study-cases.csv", NULL);
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_study_export(win, csv, &error));
