@@ -135,8 +135,9 @@ static void finish(StudyUi *ui)
     g_autofree char *t =
         cancelled ? g_strdup_printf(_("Stopped: %d of %d cases done, %d failed"), done, total, failed)
                   : g_strdup_printf(_("%d cases done, %d failed, in %.1f s"), done, failed, secs);
-    set_progress(ui, total ? (double)done / total : 1, t);
     motus_window_set_status(ui->win, t);
+    if (ui->stale && ui->panel) rebuild(ui); /* the model changed while its cases ran: show the new study */
+    else set_progress(ui, total ? (double)done / total : 1, t);
     update_buttons(ui);
 }
 
@@ -382,6 +383,26 @@ static void model_changed(MotusDocument *doc, gpointer data)
     if (ui->panel && !ui->job) rebuild(ui);
 }
 
+/* Another document: the cases running are for the one that went, and so was its project. */
+static void document_replaced(MotusDocument *doc, gpointer data)
+{
+    StudyUi *ui = data;
+    ui->store = NULL;
+    motus_study_job_cancel(ui->job);
+    model_changed(doc, data);
+}
+
+/* The window goes: nothing of the study may run on after it (its sources would find it gone). */
+static void window_destroyed(GtkWidget *w, gpointer data)
+{
+    (void)w;
+    StudyUi *ui = data;
+    g_clear_pointer(&ui->job, motus_study_job_free);
+    g_clear_handle_id(&ui->poll_id, g_source_remove);
+    g_clear_handle_id(&ui->shot_id, g_source_remove);
+    ui->store = NULL;
+}
+
 static void study_ui_free(gpointer data)
 {
     StudyUi *ui = data;
@@ -407,7 +428,8 @@ void motus_window_study_init(MotusWindow *self)
     g_object_set_data_full(G_OBJECT(self), "motus-study", ui, study_ui_free);
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
     g_signal_connect(self->doc, "changed", G_CALLBACK(model_changed), ui);
-    g_signal_connect(self->doc, "replaced", G_CALLBACK(model_changed), ui);
+    g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), ui);
+    g_signal_connect(self, "destroy", G_CALLBACK(window_destroyed), ui);
 }
 
 GtkWidget *motus_window_study_panel(MotusWindow *self) { return ui_of(self) ? ui_of(self)->panel : NULL; }
