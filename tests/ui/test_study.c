@@ -8,7 +8,8 @@
  *   their runs kept ("Keep Frames"); a double click on a case's row opens its
  *   run in a new window, whose x at 0.7 s is the case's response;
  *   a click on the x07 column's header sorts the table by it;
- *   a bigger study (600 cases) stopped with Esc: some cases done, not all.
+ *   a bigger study (600 cases) stopped with Esc: some cases done, not all;
+ *   cases of an invalid model (m = -1 kg) failed with the message, the others done.
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
  * and the parallel coordinates stay in build/tests/ui (study-*.png). */
@@ -328,6 +329,43 @@ static void test_stop(void)
     g_unlink(path);
 }
 
+/* m = -1 kg makes the model invalid: those three cases fail with the message naming the body, the others
+ * go on; the heat map has no value (grey) where they are. */
+static void test_failed(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
+    g_autofree char *bad = NULL;
+    {
+        g_auto(GStrv) parts = g_strsplit(text, "levels 0.5 1 2", 2);
+        bad = g_strjoinv("levels -1 1 2", parts);
+    }
+    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-failed.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path, bad, -1, NULL));
+    open_model(path);
+    open_panel();
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(wait_for(not_running, 30));
+    MotusStudyResults *r = motus_window_study_results(win);
+    g_test_message("%s", motus_window_study_progress(win));
+    g_assert_nonnull(strstr(motus_window_study_progress(win), "9 cases done, 3 failed"));
+    for (int c = 0; c < 9; c++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, c);
+        g_assert_nonnull(x);
+        g_assert_cmpint(x->failed, ==, c < 3);
+        if (c < 3) g_assert_nonnull(strstr(x->message, "mass"));
+        else g_assert_cmpfloat(fabs(x->resp[0] - closed_form(x->values[0], x->values[1])), <, 1e-8);
+    }
+    motus_study_results_choose(r, 0, 0, 1);
+    MotusHeatmap *h = motus_study_results_heatmap(r);
+    g_assert_true(isnan(motus_heatmap_cell(h, 0, 0)));
+    g_assert_cmpfloat(fabs(motus_heatmap_cell(h, 1, 0) - closed_form(1, 100)), <, 1e-8);
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+    g_unlink(path);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -351,6 +389,7 @@ int main(int argc, char **argv)
     g_assert_true(wait_for(mapped, 10));
     g_test_add_func("/study/grid", test_grid);
     g_test_add_func("/study/stop", test_stop);
+    g_test_add_func("/study/failed", test_failed);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
