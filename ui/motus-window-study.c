@@ -1,7 +1,7 @@
 /* motus-window-study.c — the Study panel (issue 21): a window of its own,
  * opened by win.study (Ctrl+T, the Analysis menu), showing the model's
- * study (its `study …` lines, read only: they are edited in the model's
- * text), running its cases on worker threads of this process
+ * study as its `study …` lines (edited there and applied as an edit of the
+ * model, undone as any other), running its cases on worker threads of this process
  * (motus-study-job.c) with progress and Stop, and their results
  * (motus-study-results.c): the table of cases, exported to CSV, a heat map
  * and a plot of a response. When the document is a project saved as it is
@@ -20,7 +20,7 @@
 
 typedef struct StudyUi {
     MotusWindow *win;
-    GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep;
+    GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep, *apply;
     MotusStudyResults *results;
     MotusStudyJob *job;
     guint poll_id;
@@ -54,6 +54,7 @@ static void update_buttons(StudyUi *ui)
     if (!ui->panel) return;
     gtk_widget_set_sensitive(ui->run, !ui->job && ui->study && ui->study->nvar > 0);
     gtk_widget_set_sensitive(ui->stop, ui->job != NULL);
+    gtk_widget_set_sensitive(ui->apply, !ui->job);
     gtk_widget_set_sensitive(ui->export, ui->results && motus_study_results_n(ui->results) > 0);
 }
 
@@ -280,6 +281,43 @@ static void case_activated(gpointer user, int c)
     gtk_window_present(GTK_WINDOW(w));
 }
 
+/* ---- editing the study's lines ------------------------------------------------------------------------ */
+
+/* The text's `study …` lines become the model's study: an edit like any other (undone by Ctrl+Z), refused
+ * with the reader's or the check's message when they do not read or do not fit the model. */
+static void apply_clicked(GtkButton *b, gpointer data)
+{
+    (void)b;
+    StudyUi *ui = data;
+    MtEditor *ed = motus_window_editor(ui->win);
+    const MtModel *m = motus_window_model(ui->win);
+    if (!ed || !m || ui->job) return;
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    g_autofree char *text = gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+    MtError err = {0};
+    MtStudy *st = mt_study_new();
+    MtModel *changed = NULL;
+    g_strstrip(text);
+    if (!st || (text[0] && mt_study_read_text(st, text, &err)) || (text[0] && mt_study_check(st, m, &err)) ||
+        !(changed = mt_model_copy(m))) {
+        mt_study_free(st);
+        if (!err.msg[0]) mt_error_set(&err, MT_ERR_NOMEM, "", "%s", _("out of memory"));
+        motus_window_error_dialog(ui->win, _("The study was not changed"), err.msg);
+        return;
+    }
+    mt_study_free(changed->study);
+    changed->study = text[0] ? st : NULL; /* no lines: no study */
+    if (!text[0]) mt_study_free(st);
+    if (mt_editor_commit(ed, changed, _("edit the study"), &err)) {
+        motus_window_error_dialog(ui->win, _("The study was not changed"), err.msg);
+        return;
+    }
+    motus_window_model_changed(ui->win); /* the document says "changed": the panel reads the study again */
+    motus_window_set_status(ui->win, _("edit the study"));
+}
+
 /* ---- the panel ------------------------------------------------------------------------------------------ */
 
 static void panel_destroyed(GtkWidget *w, gpointer data)
@@ -327,7 +365,6 @@ static void build_panel(StudyUi *ui)
     gtk_label_set_wrap(GTK_LABEL(ui->summary), TRUE);
     gtk_box_append(GTK_BOX(ui->box), ui->summary);
     ui->text = gtk_text_view_new();
-    gtk_text_view_set_editable(GTK_TEXT_VIEW(ui->text), FALSE);
     gtk_text_view_set_monospace(GTK_TEXT_VIEW(ui->text), TRUE);
     GtkWidget *sw = gtk_scrolled_window_new();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), ui->text);
@@ -338,6 +375,8 @@ static void build_panel(StudyUi *ui)
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     ui->run = button(bar, _("_Run Cases"), _("Run the cases not done yet on this computer"), G_CALLBACK(run_clicked), ui);
     gtk_widget_add_css_class(ui->run, "suggested-action");
+    ui->apply = button(bar, _("_Apply Lines"), _("Make the lines above the model's study (an edit: Ctrl+Z undoes it)"),
+                       G_CALLBACK(apply_clicked), ui);
     ui->stop = button(bar, _("_Stop"), _("Stop the cases running (Esc); those finished are kept"),
                       G_CALLBACK(stop_clicked), ui);
     ui->export = button(bar, _("_Export CSV…"), _("Write the table of cases to a CSV file"), G_CALLBACK(export_clicked),
@@ -434,6 +473,10 @@ void motus_window_study_init(MotusWindow *self)
 
 GtkWidget *motus_window_study_panel(MotusWindow *self) { return ui_of(self) ? ui_of(self)->panel : NULL; }
 MotusStudyResults *motus_window_study_results(MotusWindow *self) { return ui_of(self) ? ui_of(self)->results : NULL; }
+GtkTextView *motus_window_study_text(MotusWindow *self)
+{
+    return ui_of(self) && ui_of(self)->panel ? GTK_TEXT_VIEW(ui_of(self)->text) : NULL;
+}
 gboolean motus_window_study_running(MotusWindow *self) { return ui_of(self) && ui_of(self)->job; }
 const char *motus_window_study_progress(MotusWindow *self)
 {
@@ -445,6 +488,7 @@ GtkWidget *motus_window_study_button(MotusWindow *self, const char *which)
     StudyUi *ui = ui_of(self);
     if (!ui || !ui->panel) return NULL;
     if (!strcmp(which, "keep")) return ui->keep;
+    if (!strcmp(which, "apply")) return ui->apply;
     return !strcmp(which, "run") ? ui->run : !strcmp(which, "stop") ? ui->stop : ui->export;
 }
 

@@ -11,8 +11,10 @@ void motus_window_study_init(MotusWindow *self);
 /* The panel (NULL when closed), its results, its Run and Stop buttons, its progress text. */
 GtkWidget *motus_window_study_panel(MotusWindow *self);
 MotusStudyResults *motus_window_study_results(MotusWindow *self);
-GtkWidget *motus_window_study_button(MotusWindow *self, const char *which); /* "run", "stop", "export", "keep" (the check button) */
+GtkWidget *motus_window_study_button(MotusWindow *self, const char *which); /* "run", "stop", "export", "apply", "keep" (the check button) */
 const char *motus_window_study_progress(MotusWindow *self);
+/* The panel's text of `study …` lines. */
+GtkTextView *motus_window_study_text(MotusWindow *self);
 /* Whether cases are running. */
 gboolean motus_window_study_running(MotusWindow *self);
 /* Exports the table as `motus-cli study --table` does (the Export button's file chooser ends here). */

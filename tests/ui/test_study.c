@@ -9,7 +9,8 @@
  *   run in a new window, whose x at 0.7 s is the case's response;
  *   a click on the x07 column's header sorts the table by it;
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all;
- *   cases of an invalid model (m = -1 kg) failed with the message, the others done.
+ *   cases of an invalid model (m = -1 kg) failed with the message, the others done;
+ *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it.
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
  * and the parallel coordinates stay in build/tests/ui (study-*.png). */
@@ -23,6 +24,7 @@
 #include "motus-heatmap.h"
 #include "motus-window-study.h"
 #include "motus-window.h"
+#include "motus/edit.h"
 #include "motus/store.h"
 #include "xinput.h"
 
@@ -329,6 +331,35 @@ static void test_stop(void)
     g_unlink(path);
 }
 
+static int model_cases(void)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    MtError err = {0};
+    return m && m->study ? mt_study_ncases(m->study, &err) : -1;
+}
+static gboolean nine_cases(void) { return model_cases() == 9; }
+
+/* The lines edited in the panel (m's bad level dropped) and applied by a click: the model's study has 6 cases,
+ * the panel's results are gone; Ctrl+Z in the main window brings the 9 cases back. */
+static void check_edit(void)
+{
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    g_autofree char *text = gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+    g_auto(GStrv) parts = g_strsplit(text, "levels -1 1 2", 2);
+    g_autofree char *fixed = g_strjoinv("levels 1 2", parts);
+    gtk_text_buffer_set_text(buf, fixed, -1);
+    xin_click(motus_window_study_button(win, "apply"));
+    settle_for(0.3);
+    g_assert_cmpint(model_cases(), ==, 6);
+    g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0);
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.15);
+    xin_press("<Control>z");
+    g_assert_true(wait_for(nine_cases, 5));
+}
+
 /* m = -1 kg makes the model invalid: those three cases fail with the message naming the body, the others
  * go on; the heat map has no value (grey) where they are. */
 static void test_failed(void)
@@ -361,6 +392,7 @@ static void test_failed(void)
     MotusHeatmap *h = motus_study_results_heatmap(r);
     g_assert_true(isnan(motus_heatmap_cell(h, 0, 0)));
     g_assert_cmpfloat(fabs(motus_heatmap_cell(h, 1, 0) - closed_form(1, 100)), <, 1e-8);
+    check_edit();
     gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
     settle_for(0.2);
     g_unlink(path);
