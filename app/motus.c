@@ -67,7 +67,8 @@ static const GOptionEntry options[] = {
      N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
     {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
     {"study", 0, 0, G_OPTION_ARG_STRING, &opt_study,
-     N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); --screenshot saves the panel"),
+     N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); "
+        "--screenshot saves the panel"),
      N_("PAGE")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},

@@ -172,7 +172,10 @@ static void motus_heatmap_finalize(GObject *o)
     G_OBJECT_CLASS(motus_heatmap_parent_class)->finalize(o);
 }
 
-static void motus_heatmap_class_init(MotusHeatmapClass *klass) { G_OBJECT_CLASS(klass)->finalize = motus_heatmap_finalize; }
+static void motus_heatmap_class_init(MotusHeatmapClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = motus_heatmap_finalize;
+}
 
 static void motus_heatmap_init(MotusHeatmap *self)
 {

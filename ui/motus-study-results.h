@@ -18,7 +18,8 @@ typedef struct MotusStudyResults MotusStudyResults;
 /* Called when a case's row is activated (double click, Enter): its index. */
 typedef void (*MotusStudyCaseFn)(gpointer user, int c);
 
-/* For the study s (copied); the widget (a notebook: Cases, Heat Map, Response Plot, Parallel Coordinates) is owned by whoever packs it. */
+/* For the study s (copied); the widget (a notebook: Cases, Heat Map, Response Plot, Parallel Coordinates)
+ * is owned by whoever packs it. */
 MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn activate, gpointer user);
 void motus_study_results_free(MotusStudyResults *r);
 GtkWidget *motus_study_results_widget(MotusStudyResults *r);

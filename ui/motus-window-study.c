@@ -373,14 +373,15 @@ static void build_panel(StudyUi *ui)
     gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(sw), TRUE);
     gtk_box_append(GTK_BOX(ui->box), sw);
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    ui->run = button(bar, _("_Run Cases"), _("Run the cases not done yet on this computer"), G_CALLBACK(run_clicked), ui);
+    ui->run =
+        button(bar, _("_Run Cases"), _("Run the cases not done yet on this computer"), G_CALLBACK(run_clicked), ui);
     gtk_widget_add_css_class(ui->run, "suggested-action");
     ui->apply = button(bar, _("_Apply Lines"), _("Make the lines above the model's study (an edit: Ctrl+Z undoes it)"),
                        G_CALLBACK(apply_clicked), ui);
     ui->stop = button(bar, _("_Stop"), _("Stop the cases running (Esc); those finished are kept"),
                       G_CALLBACK(stop_clicked), ui);
-    ui->export = button(bar, _("_Export CSV…"), _("Write the table of cases to a CSV file"), G_CALLBACK(export_clicked),
-                        ui);
+    ui->export =
+        button(bar, _("_Export CSV…"), _("Write the table of cases to a CSV file"), G_CALLBACK(export_clicked), ui);
     ui->keep = gtk_check_button_new_with_mnemonic(_("_Keep Frames"));
     gtk_widget_set_tooltip_text(ui->keep, _("Keep every case's run in a project of its own beside this one, to open "
                                             "it from the table (a double click on its row)"));

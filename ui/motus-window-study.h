@@ -11,7 +11,8 @@ void motus_window_study_init(MotusWindow *self);
 /* The panel (NULL when closed), its results, its Run and Stop buttons, its progress text. */
 GtkWidget *motus_window_study_panel(MotusWindow *self);
 MotusStudyResults *motus_window_study_results(MotusWindow *self);
-GtkWidget *motus_window_study_button(MotusWindow *self, const char *which); /* "run", "stop", "export", "apply", "keep" (the check button) */
+/* which: "run", "stop", "export", "apply", "keep" (the check button) */
+GtkWidget *motus_window_study_button(MotusWindow *self, const char *which);
 const char *motus_window_study_progress(MotusWindow *self);
 /* The panel's text of `study …` lines. */
 GtkTextView *motus_window_study_text(MotusWindow *self);
