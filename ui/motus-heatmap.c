@@ -164,6 +164,41 @@ gboolean motus_heatmap_cell_center(MotusHeatmap *self, int i, int j, double *px,
     return TRUE;
 }
 
+gboolean motus_heatmap_cell_at(MotusHeatmap *self, double px, double py, int *i, int *j)
+{
+    double x0, y0, w, h;
+    if (!self->nx || !self->ny) return FALSE;
+    cells_rect(self, &x0, &y0, &w, &h);
+    if (px < x0 || px >= x0 + w || py < y0 || py >= y0 + h) return FALSE;
+    *i = MIN((int)((px - x0) / w * self->nx), self->nx - 1);
+    *j = MIN((int)((y0 + h - py) / h * self->ny), self->ny - 1);
+    return TRUE;
+}
+
+static guint cell_activated_signal;
+
+static void pressed(GtkGestureClick *g, int n, double x, double y, gpointer data)
+{
+    (void)g;
+    MotusHeatmap *self = data;
+    int i, j;
+    if (n == 2 && motus_heatmap_cell_at(self, x, y, &i, &j)) g_signal_emit(self, cell_activated_signal, 0, i, j);
+}
+
+static gboolean query_tooltip(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip, gpointer data)
+{
+    (void)kb, (void)data;
+    MotusHeatmap *self = MOTUS_HEATMAP(w);
+    int i, j;
+    if (!motus_heatmap_cell_at(self, x, y, &i, &j)) return FALSE;
+    double v = self->z[i * self->ny + j];
+    g_autofree char *t = g_strdup_printf("%s = %.6g, %s = %.6g: %s = %.6g", self->xlabel ? self->xlabel : "x",
+                                         self->x[i], self->ylabel ? self->ylabel : "y", self->y[j],
+                                         self->zlabel ? self->zlabel : "z", v);
+    gtk_tooltip_set_text(tip, t);
+    return TRUE;
+}
+
 static void motus_heatmap_finalize(GObject *o)
 {
     MotusHeatmap *self = MOTUS_HEATMAP(o);
@@ -175,10 +210,17 @@ static void motus_heatmap_finalize(GObject *o)
 static void motus_heatmap_class_init(MotusHeatmapClass *klass)
 {
     G_OBJECT_CLASS(klass)->finalize = motus_heatmap_finalize;
+    cell_activated_signal = g_signal_new("cell-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                         NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 }
 
 static void motus_heatmap_init(MotusHeatmap *self)
 {
     gtk_widget_set_size_request(GTK_WIDGET(self), 360, 260);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self), draw, NULL, NULL);
+    GtkGesture *click = gtk_gesture_click_new();
+    g_signal_connect(click, "pressed", G_CALLBACK(pressed), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(click));
+    gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
+    g_signal_connect(self, "query-tooltip", G_CALLBACK(query_tooltip), NULL);
 }

@@ -25,6 +25,10 @@ int motus_heatmap_ny(MotusHeatmap *self);
 double motus_heatmap_cell(MotusHeatmap *self, int i, int j);
 /* The colour range (the least and largest finite value); FALSE when there is none. */
 gboolean motus_heatmap_range(MotusHeatmap *self, double *lo, double *hi);
+/* The cell under widget point (px, py): FALSE when none. */
+gboolean motus_heatmap_cell_at(MotusHeatmap *self, double px, double py, int *i, int *j);
+/* Signal "cell-activated" (int i, int j): a double click on a cell. Its tooltip shows its values. */
+
 /* Where cell (i, j)'s centre is drawn, in widget pixels (for tests and pointer lookups). */
 gboolean motus_heatmap_cell_center(MotusHeatmap *self, int i, int j, double *px, double *py);
 

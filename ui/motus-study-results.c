@@ -328,6 +328,20 @@ static GtkWidget *page_box(GtkWidget **bar)
     return box;
 }
 
+/* A double click on a cell: the first finished case at its pair of values is activated (its run opened). */
+static void cell_activated(MotusHeatmap *h, int i, int j, gpointer data)
+{
+    (void)h;
+    MotusStudyResults *r = data;
+    int xv = (int)gtk_drop_down_get_selected(r->x_dd), yv = (int)gtk_drop_down_get_selected(r->y_dd);
+    double *x, *y;
+    int nx = distinct(r, xv, &x), ny = distinct(r, yv, &y), hit = -1;
+    for (int c = 0; c < r->ncase && hit < 0 && i < nx && j < ny; c++)
+        if (r->has[c] && !r->res[c].failed && r->res[c].values[xv] == x[i] && r->res[c].values[yv] == y[j]) hit = c;
+    g_free(x), g_free(y);
+    if (hit >= 0 && r->activate) r->activate(r->user, hit);
+}
+
 static GtkWidget *build_heatmap(MotusStudyResults *r)
 {
     GtkWidget *bar, *box = page_box(&bar);
@@ -336,6 +350,7 @@ static GtkWidget *build_heatmap(MotusStudyResults *r)
     r->y_dd = names_dropdown(r, bar, _("Up"), FALSE);
     if (r->study->nvar > 1) gtk_drop_down_set_selected(r->y_dd, 1);
     r->heatmap = MOTUS_HEATMAP(motus_heatmap_new());
+    g_signal_connect(r->heatmap, "cell-activated", G_CALLBACK(cell_activated), r);
     gtk_widget_set_vexpand(GTK_WIDGET(r->heatmap), TRUE);
     gtk_box_append(GTK_BOX(box), bar);
     gtk_box_append(GTK_BOX(box), GTK_WIDGET(r->heatmap));

@@ -5,8 +5,9 @@
  *   every case's x(0.7 s) within 1e-8 of 1 + 0.1 cos(sqrt(k/m) 0.7), in the
  *   table, the heat map's nine cells (m across, k up) and the CSV export;
  *   the nine cases recorded in the project as motus-cli study records them,
- *   their runs kept ("Keep Frames"); a double click on a case's row opens its
- *   run in a new window, whose x at 0.7 s is the case's response;
+ *   their runs kept ("Keep Frames"); a double click on a case's row, or on
+ *   its heat-map cell, opens its run in a new window, whose x at 0.7 s is
+ *   the case's response;
  *   a click on the x07 column's header sorts the table by it;
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all;
  *   cases of an invalid model (m = -1 kg) failed with the message, the others done;
@@ -197,6 +198,29 @@ static void check_stored(const char *project)
     mt_store_close(st);
 }
 
+/* A double click at widget point (x, y) through XTest (xin_click clicks a widget's centre). */
+static void double_click_at(GtkWidget *w, double x, double y)
+{
+    graphene_rect_t r;
+    GtkNative *native = gtk_widget_get_native(w);
+    g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + x),
+                          (int)(sy + r.origin.y + y), &rx, &ry, &child);
+    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XSync(d, False);
+    settle_for(0.1);
+    for (int k = 0; k < 2; k++) {
+        XTestFakeButtonEvent(d, 1, True, CurrentTime);
+        XTestFakeButtonEvent(d, 1, False, CurrentTime);
+    }
+    XSync(d, False);
+}
+
 static MotusWindow *other;
 static gboolean new_window(void)
 {
@@ -205,20 +229,10 @@ static gboolean new_window(void)
     return other && motus_window_get_n_frames(other) > 0;
 }
 
-/* A double click on case 4's row (m = 1 kg, k = 250 N/m) opens its kept run in a new window: its x at 0.7 s
- * (a frame: the output step is 0.01 s) is the case's x07. */
-static void check_case_run(MotusStudyResults *r, const char *project)
+/* The run opened in a new window is case 4's: its x at 0.7 s (a frame: the output step is 0.01 s) is the
+ * case's x07. The window is closed. */
+static void check_other(const MtStudyCaseResult *x)
 {
-    gtk_notebook_set_current_page(motus_study_results_notebook(r), 0);
-    settle_for(0.3);
-    const MtStudyCaseResult *x = motus_study_results_case(r, 4);
-    g_assert_cmpstr(x->frames, ==, "case-000004.motus");
-    g_autofree char *kept = g_strdup_printf("%s.study/case-000004.motus", project);
-    g_assert_true(g_file_test(kept, G_FILE_TEST_IS_REGULAR));
-    GtkWidget *cell = xin_find(GTK_WIDGET(motus_study_results_table(r)), xin_has_label, "4");
-    g_assert_nonnull(cell);
-    xin_click(cell);
-    xin_click(cell); /* the second click within the double-click time: the row is activated */
     g_assert_true(wait_for(new_window, 20));
     double *t = NULL, *v = NULL;
     guint n = motus_window_get_column(other, "mass.x", &t, &v);
@@ -232,6 +246,35 @@ static void check_case_run(MotusStudyResults *r, const char *project)
     gtk_window_destroy(GTK_WINDOW(other));
     other = NULL;
     settle_for(0.2);
+}
+
+/* A double click on case 4's row (m = 1 kg, k = 250 N/m), then on its heat-map cell (the middle one), opens
+ * its kept run in a new window. */
+static void check_case_run(MotusStudyResults *r, const char *project)
+{
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 0);
+    settle_for(0.3);
+    const MtStudyCaseResult *x = motus_study_results_case(r, 4);
+    g_assert_cmpstr(x->frames, ==, "case-000004.motus");
+    g_autofree char *kept = g_strdup_printf("%s.study/case-000004.motus", project);
+    g_assert_true(g_file_test(kept, G_FILE_TEST_IS_REGULAR));
+    GtkWidget *cell = xin_find(GTK_WIDGET(motus_study_results_table(r)), xin_has_label, "4");
+    g_assert_nonnull(cell);
+    xin_click(cell);
+    xin_click(cell); /* the second click within the double-click time: the row is activated */
+    check_other(x);
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 1);
+    motus_study_results_choose(r, 0, 0, 1);
+    settle_for(0.3);
+    MotusHeatmap *h = motus_study_results_heatmap(r);
+    double px, py;
+    int i, j;
+    g_assert_true(motus_heatmap_cell_center(h, 1, 1, &px, &py));
+    g_assert_true(motus_heatmap_cell_at(h, px, py, &i, &j));
+    g_assert_cmpint(i, ==, 1);
+    g_assert_cmpint(j, ==, 1);
+    double_click_at(GTK_WIDGET(h), px, py);
+    check_other(x);
     for (int c = 0; c < 9; c++) {
         g_autofree char *f = g_strdup_printf("%s.study/case-%06d.motus", project, c);
         g_unlink(f);
