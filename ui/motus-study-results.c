@@ -462,15 +462,13 @@ const MtStudyCaseResult *motus_study_results_case(MotusStudyResults *r, int c)
     return c >= 0 && c < r->ncase && r->has[c] ? &r->res[c] : NULL;
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
+/* The message field as motus-cli writes it: always quoted, its quotes doubled. */
+static void csv_quoted(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
     fputc('"', f);
-    for (; *s; s++) fputs(*s == '"' ? "\"\"" : (char[]){*s, 0}, f);
+    for (; *s; s++)
+        if (*s == '"') fputs("\"\"", f);
+        else fputc(*s, f);
     fputc('"', f);
 }
 
@@ -492,15 +490,9 @@ gboolean motus_study_results_export_csv(MotusStudyResults *r, const char *path, 
         const MtStudyCaseResult *x = &r->res[c];
         fprintf(f, "%d,%s", c, x->failed ? "failed" : "ok");
         for (int i = 0; i < s->nvar; i++) fprintf(f, ",%.17g", x->values[i]);
-        for (int i = 0; i < s->nresp; i++)
-            if (isnan(x->resp[i]) || x->failed) fputc(',', f);
-            else fprintf(f, ",%.17g", x->resp[i]);
-        fprintf(f, ",%.3f,", x->seconds);
-        csv_field(f, x->job);
-        fputc(',', f);
-        csv_field(f, x->frames);
-        fputc(',', f);
-        csv_field(f, x->message);
+        for (int i = 0; i < s->nresp; i++) fprintf(f, isfinite(x->resp[i]) ? ",%.17g" : ",", x->resp[i]);
+        fprintf(f, ",%.3f,%s,%s,", x->seconds, x->job, x->frames);
+        csv_quoted(f, x->message);
         fputc('\n', f);
     }
     if (fclose(f)) {

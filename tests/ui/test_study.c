@@ -4,7 +4,8 @@
  * project; then:
  *   every case's x(0.7 s) within 1e-8 of 1 + 0.1 cos(sqrt(k/m) 0.7), in the
  *   table, the heat map's nine cells (m across, k up) and the CSV export;
- *   the nine cases recorded in the project as motus-cli study records them,
+ *   the nine cases recorded in the project as motus-cli study records them
+ *   (`motus-cli study --table` writes the window's CSV byte for byte),
  *   their runs kept ("Keep Frames"); a double click on a case's row, or on
  *   its heat-map cell, opens its run in a new window, whose x at 0.7 s is
  *   the case's response;
@@ -339,6 +340,16 @@ static void test_grid(void)
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_study_export(win, csv, &error));
     check_csv(csv);
+    /* the project holds what motus-cli reads: its table is the window's export, byte for byte */
+    g_autofree char *cli_csv = g_build_filename(MOTUS_OUT_DIR, "study-cases-cli.csv", NULL);
+    const char *argv[] = {MOTUS_CLI, "study", project, "--table", "--out", cli_csv, NULL};
+    int status = -1;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    g_autofree char *a = NULL, *b = NULL;
+    g_assert_true(g_file_get_contents(csv, &a, NULL, NULL));
+    g_assert_true(g_file_get_contents(cli_csv, &b, NULL, NULL));
+    g_assert_cmpstr(a, ==, b);
     check_case_run(r, project);
     gtk_window_destroy(GTK_WINDOW(panel));
     settle_for(0.2);
