@@ -91,9 +91,11 @@ static void rebuild(StudyUi *ui)
         motus_study_results_free(ui->results);
         ui->results = NULL;
     }
-    mt_study_free(ui->study);
-    ui->study = m && m->study ? mt_study_copy(m->study) : NULL;
-    ui->stale = FALSE;
+    if (!ui->job) { /* while cases run, the panel shows (and records) the study they belong to */
+        mt_study_free(ui->study);
+        ui->study = m && m->study ? mt_study_copy(m->study) : NULL;
+        ui->stale = FALSE;
+    }
     GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text));
     if (!ui->study) {
         gtk_label_set_text(GTK_LABEL(ui->summary),
