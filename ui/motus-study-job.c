@@ -8,6 +8,11 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 enum { CASE_SKIP, CASE_TODO, CASE_RUNNING, CASE_DONE, CASE_COLLECTED };
 
@@ -65,6 +70,10 @@ static gpointer worker(gpointer data)
 {
     MotusStudyJob *j = data;
     int c;
+#ifdef __linux__
+    /* below the interface's thread (Linux nices threads one by one): the window answers while every core runs cases */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10)) { /* not allowed: the cases run all the same */ }
+#endif
     while ((c = take(j)) >= 0) {
         MtStudyCaseResult r;
         memset(&r, 0, sizeof r);

@@ -290,12 +290,24 @@ static void refresh_parcoords(MotusStudyResults *r)
     g_free(v);
 }
 
+/* The page shown is drawn again (the others when they are shown: a study's cases arrive many times a second). */
 static void refresh_views(MotusStudyResults *r)
 {
+    if (r->quiet || !r->notebook) return;
+    int page = gtk_notebook_get_current_page(GTK_NOTEBOOK(r->notebook));
+    if (page == 1) refresh_heatmap(r);
+    if (page == 2) refresh_plot(r);
+    if (page == 3) refresh_parcoords(r);
+}
+
+static void page_switched(GtkNotebook *nb, GtkWidget *child, guint page, gpointer data)
+{
+    (void)nb, (void)child;
+    MotusStudyResults *r = data;
     if (r->quiet) return;
-    refresh_heatmap(r);
-    refresh_plot(r);
-    refresh_parcoords(r);
+    if (page == 1) refresh_heatmap(r);
+    if (page == 2) refresh_plot(r);
+    if (page == 3) refresh_parcoords(r);
 }
 
 static void choice_changed(GObject *o, GParamSpec *p, gpointer data)
@@ -402,6 +414,7 @@ MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn ac
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_plot(r), gtk_label_new(_("Response Plot")));
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_parcoords(r),
                              gtk_label_new(_("Parallel Coordinates")));
+    g_signal_connect(r->notebook, "switch-page", G_CALLBACK(page_switched), r);
     r->quiet = FALSE;
     refresh_views(r);
     return r;
@@ -421,12 +434,15 @@ void motus_study_results_free(MotusStudyResults *r)
 
 GtkWidget *motus_study_results_widget(MotusStudyResults *r) { return r->notebook; }
 
-static void store_case(MotusStudyResults *r, const MtStudyCaseResult *c)
+/* 1: a new case, 0: one replaced, -1: none of the study's. */
+static int store_case(MotusStudyResults *r, const MtStudyCaseResult *c)
 {
-    if (c->index < 0 || c->index >= r->ncase) return;
-    if (!r->has[c->index]) r->n++;
+    if (c->index < 0 || c->index >= r->ncase) return -1;
+    int fresh = !r->has[c->index];
+    r->n += fresh;
     r->res[c->index] = *c;
     r->has[c->index] = 1;
+    return fresh;
 }
 
 /* The table's rows again (the sorter orders them): one per case with a result. */
@@ -451,8 +467,20 @@ void motus_study_results_set(MotusStudyResults *r, const MtStudyCaseResult *c, i
 
 void motus_study_results_put(MotusStudyResults *r, const MtStudyCaseResult *c, int n)
 {
-    for (int i = 0; i < n; i++) store_case(r, &c[i]);
-    if (n) refill(r); /* once for the lot: the table is sorted and the views drawn again */
+    char **idx = g_new0(char *, (gsize)n + 1);
+    int k = 0, replaced = 0;
+    for (int i = 0; i < n; i++) {
+        int s = store_case(r, &c[i]);
+        if (s > 0) idx[k++] = g_strdup_printf("%d", c[i].index);
+        replaced |= s == 0;
+    }
+    if (replaced) {
+        refill(r); /* a row's values changed: every row again */
+    } else if (k) { /* only new rows: appended (the sorter places them), the views drawn again once */
+        gtk_string_list_splice(r->rows, g_list_model_get_n_items(G_LIST_MODEL(r->rows)), 0, (const char *const *)idx);
+        refresh_views(r);
+    }
+    g_strfreev(idx);
 }
 
 int motus_study_results_n(MotusStudyResults *r) { return r->n; }
@@ -513,7 +541,9 @@ void motus_study_results_choose(MotusStudyResults *r, int resp, int xvar, int yv
     gtk_drop_down_set_selected(r->px_dd, (guint)xvar);
     gtk_drop_down_set_selected(r->y_dd, (guint)yvar);
     r->quiet = FALSE;
-    refresh_views(r);
+    refresh_heatmap(r); /* every view, shown or not: they are read as chosen */
+    refresh_plot(r);
+    refresh_parcoords(r);
 }
 
 GtkColumnView *motus_study_results_table(MotusStudyResults *r) { return r->table; }

@@ -166,7 +166,12 @@ static gboolean poll(gpointer data)
     }
     int total, done, failed, running;
     motus_study_job_progress(ui->job, &total, &done, &failed, &running);
-    g_autofree char *t = g_strdup_printf(_("%d of %d cases done, %d failed, %d running"), done, total, failed, running);
+    /* time left as motus-cli says it: the wall time so far per case finished, times the cases left */
+    double secs = (double)(g_get_monotonic_time() - ui->started) * 1e-6;
+    g_autofree char *t =
+        done ? g_strdup_printf(_("%d of %d cases done, %d failed, %d running, about %.0f s left"), done, total, failed,
+                               running, secs / done * (total - done))
+             : g_strdup_printf(_("%d of %d cases done, %d failed, %d running"), done, total, failed, running);
     set_progress(ui, total ? (double)done / total : 0, t);
     update_buttons(ui);
     return G_SOURCE_CONTINUE;
@@ -340,10 +345,12 @@ static GtkWidget *button(GtkWidget *bar, const char *label, const char *tip, GCa
     return b;
 }
 
-static gboolean escape(GtkWidget *w, GVariant *args, gpointer data)
+/* Esc stops the cases running, or closes the panel when none runs. */
+static gboolean key_pressed(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType mods, gpointer data)
 {
-    (void)w, (void)args;
+    (void)k, (void)code;
     StudyUi *ui = data;
+    if (keyval != GDK_KEY_Escape || (mods & gtk_accelerator_get_default_mod_mask())) return FALSE;
     if (ui->job) motus_study_job_cancel(ui->job);
     else gtk_window_close(GTK_WINDOW(ui->panel));
     return TRUE;
@@ -394,11 +401,10 @@ static void build_panel(StudyUi *ui)
     gtk_widget_set_valign(ui->progress, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(bar), ui->progress);
     gtk_box_append(GTK_BOX(ui->box), bar);
-    GtkEventController *sc = gtk_shortcut_controller_new();
-    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(sc),
-                                         gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_Escape, 0),
-                                                          gtk_callback_action_new(escape, ui, NULL)));
-    gtk_widget_add_controller(d, sc);
+    GtkEventController *keys = gtk_event_controller_key_new();
+    g_signal_connect(keys, "key-pressed", G_CALLBACK(key_pressed), ui);
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE); /* before the text or a list takes it */
+    gtk_widget_add_controller(d, keys);
     g_signal_connect(d, "destroy", G_CALLBACK(panel_destroyed), ui);
     ui->panel = d;
 }
