@@ -69,7 +69,7 @@ static void draw_legend(MotusHeatmap *self, cairo_t *cr, PangoLayout *pl, double
         g_snprintf(buf, sizeof buf, "%.4g", v);
         text_at(cr, pl, buf, x + 22, y + h - h * k / 2.0, 0, 0.5);
     }
-    if (self->zlabel) text_at(cr, pl, self->zlabel, x, y - 4, 0, 1);
+    if (self->zlabel) text_at(cr, pl, self->zlabel, x, y - 12, 0, 1); /* above the largest value's label */
 }
 
 static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)

@@ -397,6 +397,7 @@ static void build_panel(StudyUi *ui)
     gtk_box_append(GTK_BOX(bar), ui->keep);
     ui->progress = gtk_progress_bar_new();
     gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(ui->progress), TRUE);
+    gtk_progress_bar_set_ellipsize(GTK_PROGRESS_BAR(ui->progress), PANGO_ELLIPSIZE_END); /* the panel keeps its width */
     gtk_widget_set_hexpand(ui->progress, TRUE);
     gtk_widget_set_valign(ui->progress, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(bar), ui->progress);
