@@ -130,6 +130,11 @@ static void usage(FILE *f)
     usage_analyses(f);
     usage_reduce(f);
     cli_study_usage(f);
+    /* motus-cli links no OpenGL: the headless export is the application's (README, "The application") */
+    fputs(_("animation export (a video or GIF of the 3D view): the application draws it, headless under xvfb-run:\n"
+            "  motus --run --quit-after-run --export-video OUT.mp4 [--fps N] [--size WxH] [--from T0] [--to T1]\n"
+            "        [--export-plots] MODEL\n"),
+          f);
 }
 
 /* `motus-cli COMMAND ... --help|-h`: the usage of that command, exit 0; -1 for an unknown command. */

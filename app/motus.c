@@ -13,7 +13,10 @@
  * instead of a run (as the Analysis menu does); --mode N then animates mode
  * N of the modes for the screenshot. --study cases|heatmap|plot|parallel
  * runs the model's study in its panel and saves the panel showing that page
- * (--screenshot) instead of the window. */
+ * (--screenshot) instead of the window. --export-video FILE writes the
+ * animation of the run (MP4, WebM or GIF by the name) with --fps, --size
+ * WxH, --from and --to, as the window's Export Animation does: the headless
+ * export (under xvfb-run; motus-cli has no GL). */
 #include <gtk/gtk.h>
 #include <limits.h>
 #include <locale.h>
@@ -28,6 +31,7 @@
 #include "motus-i18n.h"
 #include "motus-viewport.h"
 #include "motus-window-analysis.h"
+#include "motus-window-export.h"
 #include "motus-window-study.h"
 #include "motus-window.h"
 
@@ -39,11 +43,12 @@
 #endif
 
 /* Command-line options (filled in by GApplication in this process). */
-static gboolean opt_run, opt_quit, opt_version;
+static gboolean opt_run, opt_quit, opt_version, opt_export_plots;
 static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
 static char *opt_study;
-static int opt_mode;
-static double opt_time = NAN, opt_deform = NAN, opt_until = NAN;
+static char *opt_export, *opt_size;
+static int opt_mode, opt_fps = 25;
+static double opt_time = NAN, opt_deform = NAN, opt_until = NAN, opt_from = NAN, opt_to = NAN;
 
 static const GOptionEntry options[] = {
     {"run", 0, 0, G_OPTION_ARG_NONE, &opt_run, N_("Run the model as soon as it is open"), NULL},
@@ -70,6 +75,15 @@ static const GOptionEntry options[] = {
      N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); "
         "--screenshot saves the panel"),
      N_("PAGE")},
+    {"export-video", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,
+     N_("Export the run's animation to a video (.mp4, .webm, .mkv) or an animated GIF"), N_("FILE")},
+    {"fps", 0, 0, G_OPTION_ARG_INT, &opt_fps, N_("Frames a second of the exported video (default 25)"), N_("N")},
+    {"size", 0, 0, G_OPTION_ARG_STRING, &opt_size, N_("Size of the exported video in pixels (default 1280x720)"),
+     N_("WxH")},
+    {"export-plots", 0, 0, G_OPTION_ARG_NONE, &opt_export_plots,
+     N_("Draw the plots beside the view in the exported video"), NULL},
+    {"from", 0, 0, G_OPTION_ARG_DOUBLE, &opt_from, N_("Time of the exported video's first frame, s"), N_("T")},
+    {"to", 0, 0, G_OPTION_ARG_DOUBLE, &opt_to, N_("Time of the exported video's last frame, s"), N_("T")},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
@@ -85,13 +99,46 @@ typedef struct {
 
 static Batch batch;
 
-static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info || opt_analysis || opt_study; }
+static gboolean batch_mode(void)
+{
+    return opt_run || opt_quit || opt_shot || opt_info || opt_analysis || opt_export || opt_study;
+}
 
 static void batch_fail(const char *what, const char *msg)
 {
     g_printerr("motus: %s%s%s\n", what, msg ? ": " : "", msg ? msg : "");
     batch.status = 1;
     if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+}
+
+static void export_done(MotusWindow *win, gboolean ok, const char *message, gpointer data)
+{
+    (void)win, (void)data;
+    if (ok) g_print("motus: %s\n", message);
+    else batch.status = 1; /* the window has printed the message */
+    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+}
+
+/* --export-video: once the view has drawn, the window's export with --fps, --size, --from, --to. */
+static void start_export(void)
+{
+    int w = 1280, h = 720;
+    char *end = NULL;
+    if (opt_size) {
+        w = (int)g_ascii_strtoll(opt_size, &end, 10);
+        if (end != opt_size && (*end == 'x' || *end == 'X'))
+            h = (int)g_ascii_strtoll(end + 1, &end, 10);
+        else
+            end = NULL;
+        if (!end || *end) {
+            batch_fail(_("--size: WIDTHxHEIGHT in pixels, e.g. 1280x720"), opt_size);
+            return;
+        }
+    }
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_export_video(batch.win, opt_export, opt_fps, w, h, opt_from, opt_to, opt_export_plots,
+                                   export_done, NULL, &error))
+        batch_fail(_("cannot export the animation"), error->message);
 }
 
 static gboolean shot_poll(gpointer data)
@@ -119,7 +166,10 @@ static gboolean shot_poll(gpointer data)
         g_print(_("motus: screenshot saved to %s (GL: %s)\n"), opt_shot, motus_viewport_get_gl_info(vp));
     else
         g_print(_("motus: frame drawn (GL: %s)\n"), motus_viewport_get_gl_info(vp));
-    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+    if (opt_export)
+        start_export();
+    else if (opt_quit)
+        g_application_quit(G_APPLICATION(batch.app));
     return G_SOURCE_REMOVE;
 }
 
@@ -152,7 +202,7 @@ static void batch_run_finished(MotusWindow *win, gboolean ok, const char *messag
         return;
     }
     if (opt_focus && !focus_body()) return;
-    if (opt_shot || opt_info)
+    if (opt_shot || opt_info || opt_export)
         schedule_shot();
     else if (opt_quit)
         g_application_quit(G_APPLICATION(batch.app));
@@ -267,7 +317,7 @@ static void batch_start(void)
         g_autoptr(GError) error = NULL;
         g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
         if (!motus_window_run(batch.win, &error)) batch_fail(_("cannot run"), error->message);
-    } else if (opt_shot || opt_info) {
+    } else if (opt_shot || opt_info || opt_export) { /* --export-video: a project's stored run */
         if (opt_focus && !focus_body()) return;
         schedule_shot();
     } else if (opt_quit) {
@@ -338,7 +388,7 @@ static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data
         g_print("motus %s\n", MOTUS_VERSION);
         return 0;
     }
-    if (batch_mode()) g_timeout_add_seconds(120, batch_timeout, NULL);
+    if (batch_mode()) g_timeout_add_seconds(opt_export ? 1800 : 120, batch_timeout, NULL); /* long clips take long */
     return -1;
 }
 
@@ -377,5 +427,8 @@ int main(int argc, char **argv)
     g_free(opt_colour);
     g_free(opt_range);
     g_free(opt_focus);
+    g_free(opt_export);
+    g_free(opt_size);
+    g_free(opt_study);
     return status ? status : batch.status;
 }

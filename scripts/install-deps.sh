@@ -16,6 +16,8 @@ PACKAGES=(
     python3 clang-14 libclang-rt-14-dev
     # GUI (GTK 4 application) and headless GUI tests
     libgtk-4-dev libx11-dev libxtst-dev libcairo2-dev libepoxy-dev libcglm-dev xvfb xauth
+    # animation export (ui/motus-video.c) and ffprobe, which its tests read the files back with
+    libavcodec-dev libavformat-dev libswscale-dev libavutil-dev ffmpeg
     fonts-wqy-microhei
     # benchmark peers (never linked into Motus)
     libsimbody-dev libode-dev g++

@@ -49,6 +49,7 @@ struct _MotusPlot {
     double fixed_lo, fixed_hi;
     double cursor;
     double hover_x, hover_y;
+    double pin;        /* the reference cursor a click pins (x in data units), NAN: none */
     gboolean hover;
     char *placeholder;
     char *x_label;     /* "time, s" or the x column with its unit as shown */
@@ -255,6 +256,27 @@ static void pressed(GtkGestureClick *g, int n, double x, double y, gpointer data
     if (n == 2) motus_plot_reset_view(data);
 }
 
+/* A click (no drag) in the plot pins the reference cursor there, or takes it away when it is on it: the
+ * read-out then gives differences from it (Δt, Δy), as two cursors do. */
+static void released(GtkGestureClick *g, int n, double x, double y, gpointer data)
+{
+    (void)g;
+    MotusPlot *self = data;
+    const Frame *f = &self->cache_frame; /* the widget's picture (an export may have rendered another size since) */
+    if (n != 1 || self->xy || !self->cache || !(f->pw > 0) || x < f->px || x > f->px + f->pw || y < f->py || y > f->py + f->ph)
+        return;
+    double at = f->xlo + (x - f->px) / f->pw * (f->xhi - f->xlo), px = (self->pin - f->xlo) / (f->xhi - f->xlo) * f->pw + f->px;
+    motus_plot_set_pin(self, isfinite(self->pin) && fabs(px - x) < 5 ? NAN : at);
+}
+
+void motus_plot_set_pin(MotusPlot *self, double x)
+{
+    self->pin = x;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+double motus_plot_get_pin(MotusPlot *self) { return self->pin; }
+
 static gboolean dropped(GtkDropTarget *t, const GValue *value, double x, double y, gpointer data)
 {
     (void)t, (void)x, (void)y;
@@ -298,6 +320,8 @@ static void motus_plot_init(MotusPlot *self)
     gtk_widget_add_controller(GTK_WIDGET(self), sc);
     GtkGesture *click = gtk_gesture_click_new();
     g_signal_connect(click, "pressed", G_CALLBACK(pressed), self);
+    g_signal_connect(click, "released", G_CALLBACK(released), self);
+    self->pin = NAN;
     gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(click));
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_STRING, GDK_ACTION_COPY);
     g_signal_connect(drop, "drop", G_CALLBACK(dropped), self);
@@ -868,8 +892,40 @@ static void draw_legend(MotusPlot *self, cairo_t *cr, const Frame *f)
     }
 }
 
+/* The read-out at x: time and each curve's value in the unit its legend shows, and with a pinned reference
+ * cursor the differences from it (Δt, Δ). */
+static GPtrArray *readout_lines(MotusPlot *self, const Frame *f, double x)
+{
+    GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+    gboolean pinned = isfinite(self->pin);
+    if (pinned)
+        g_ptr_array_add(lines, g_strdup_printf("t = %.6g s  (Δt = %.6g s)", x, x - self->pin));
+    else
+        g_ptr_array_add(lines, g_strdup_printf("t = %.6g s", x));
+    for (guint i = 0; i < self->curves->len; i++) {
+        const Curve *c = g_ptr_array_index(self->curves, i);
+        double s = f->unit ? f->ys : 1, v = value_at(c, x) * s; /* in the unit its legend shows */
+        const char *sp = c->shown[0] ? " " : "";
+        if (pinned)
+            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s  (Δ = %.6g%s%s)", c->name, v, sp, c->shown,
+                                                   v - value_at(c, self->pin) * s, sp, c->shown));
+        else
+            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, v, sp, c->shown));
+    }
+    return lines;
+}
+
+char *motus_plot_readout(MotusPlot *self, double x)
+{
+    GPtrArray *lines = readout_lines(self, &self->cache_frame, x);
+    g_ptr_array_add(lines, NULL);
+    char *s = g_strjoinv("\n", (char **)lines->pdata);
+    g_ptr_array_unref(lines);
+    return s;
+}
+
 /* What changes without the data changing: the zoom box being dragged, the
- * playback cursor and the read-out under the pointer. */
+ * playback cursor, the pinned reference cursor and the read-out under the pointer. */
 static void draw_overlay(MotusPlot *self, cairo_t *cr, const Frame *f)
 {
     double px = f->px, py = f->py, pw = f->pw, ph = f->ph;
@@ -895,6 +951,17 @@ static void draw_overlay(MotusPlot *self, cairo_t *cr, const Frame *f)
     }
     cairo_restore(cr);
 
+    gboolean pinned = !self->xy && isfinite(self->pin) && self->pin >= f->xlo && self->pin <= f->xhi;
+    if (pinned) { /* the reference cursor: dashed, blue */
+        static const double pdash[] = {5, 3};
+        cairo_set_dash(cr, pdash, 2, 0);
+        cairo_set_source_rgba(cr, 0.10, 0.35, 0.80, 0.9);
+        cairo_set_line_width(cr, 1.5);
+        double X = round(SX(self->pin)) + 0.5;
+        cairo_move_to(cr, X, py), cairo_line_to(cr, X, py + ph);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
     if (self->hover && !self->xy && f->any && self->hover_x >= px && self->hover_x <= px + pw && self->hover_y >= py &&
         self->hover_y <= py + ph) {
         double x = f->xlo + (self->hover_x - px) / pw * (f->xhi - f->xlo), tw, th;
@@ -902,13 +969,10 @@ static void draw_overlay(MotusPlot *self, cairo_t *cr, const Frame *f)
         cairo_set_line_width(cr, 1);
         cairo_move_to(cr, round(self->hover_x) + 0.5, py), cairo_line_to(cr, round(self->hover_x) + 0.5, py + ph);
         cairo_stroke(cr);
-        GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
-        g_ptr_array_add(lines, g_strdup_printf("t = %.6g s", x));
+        GPtrArray *lines = readout_lines(self, f, x);
         for (guint i = 0; i < self->curves->len; i++) {
             const Curve *c = g_ptr_array_index(self->curves, i);
             double v = value_at(c, x);
-            double vs = f->unit ? v * f->ys : v; /* in the unit its legend shows */
-            g_ptr_array_add(lines, g_strdup_printf("%s = %.6g%s%s", c->name, vs, c->shown[0] ? " " : "", c->shown));
             cairo_arc(cr, SX(x), SY(v), 3, 0, 2 * G_PI);
             const double *col = palette[c->colour % G_N_ELEMENTS(palette)];
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);

@@ -46,6 +46,11 @@ void motus_plot_set_x_axis(MotusPlot *self, const char *column, const char *unit
 void motus_plot_set_unit(MotusPlot *self, MtDim dim, const char *unit);
 /* The y axis's unit as the last render showed it ("mm"; NULL when the curves have none in common), and the x axis's title. */
 const char *motus_plot_y_unit(MotusPlot *self);
+/* The reference cursor a click pins (x in data units; NAN: none): the read-out gives differences from it. */
+void motus_plot_set_pin(MotusPlot *self, double x);
+double motus_plot_get_pin(MotusPlot *self);
+/* The read-out the pointer at x would show (lines joined by newlines; free it), as last drawn. */
+char *motus_plot_readout(MotusPlot *self, double x);
 const char *motus_plot_x_label(MotusPlot *self);
 /* Point i of a curve; FALSE when absent. */
 gboolean motus_plot_get_point(MotusPlot *self, int curve, guint i, double *x, double *y);

@@ -396,6 +396,7 @@ void motus_viewport_gl_unrealize(GtkGLArea *area, gpointer data)
         for (guint i = 0; i < G_N_ELEMENTS(progs); i++)
             if (progs[i]) glDeleteProgram(progs[i]);
         motus_fbo_delete(&self->pick_fb);
+        motus_fbo_delete(&self->out_fb);
         if (self->bg_fbo) glDeleteFramebuffers(1, &self->bg_fbo);
         if (self->bg_tex) glDeleteTextures(1, &self->bg_tex);
     }
@@ -403,7 +404,7 @@ void motus_viewport_gl_unrealize(GtkGLArea *area, gpointer data)
     self->bg_w = self->bg_h = 0;
     self->vao_empty = self->prog_mesh = self->prog_pick = self->prog_line = self->prog_bg = 0;
     self->prog_flex = self->prog_flex_pick = self->map_tex = 0;
-    self->pick_fb = (MotusFbo){0};
+    self->pick_fb = self->out_fb = (MotusFbo){0};
     self->gl_ok = FALSE;
 }
 
@@ -565,6 +566,7 @@ gboolean motus_viewport_gl_render(GtkGLArea *area, GdkGLContext *ctx, gpointer d
     if (self->need_fit) motus_viewport_fit_now(self);
     int sf = gtk_widget_get_scale_factor(GTK_WIDGET(area));
     int W = gtk_widget_get_width(GTK_WIDGET(area)) * sf, H = gtk_widget_get_height(GTK_WIDGET(area)) * sf;
+    if (self->out_w > 0) W = self->out_w, H = self->out_h, sf = 1; /* a picture of its own size */
     glViewport(0, 0, W, H);
     draw_background(self, W, H);
     glClear(GL_DEPTH_BUFFER_BIT);
@@ -574,6 +576,11 @@ gboolean motus_viewport_gl_render(GtkGLArea *area, GdkGLContext *ctx, gpointer d
     mat4 V, P, M;
     motus_camera_view(&self->cam, V);
     motus_camera_proj(&self->cam, W > 0 && H > 0 ? (float)W / (float)H : 1.0f, P);
+    if (self->out_w > 0 && H > 0 && (float)W / (float)H < motus_viewport_aspect(self)) {
+        /* a picture narrower than the view: zoom out to keep the view's width (the camera is fitted to it) */
+        float k = ((float)W / (float)H) / motus_viewport_aspect(self);
+        P[0][0] *= k, P[1][1] *= k;
+    }
     /* read back later only when nothing drawn over the view must match the picture: the overlay's
      * arrows and labels, the gizmo and the triad's letters (a moved camera) are drawn at once */
     if (self->ov->len || self->gizmo.mode != MOTUS_GIZMO_OFF || memcmp(V, self->drawn_V, sizeof(mat4)) ||
@@ -681,9 +688,38 @@ gboolean motus_viewport_gl_render(GtkGLArea *area, GdkGLContext *ctx, gpointer d
 
     glBindVertexArray(0);
     glUseProgram(0);
+    if (self->out_w > 0) return TRUE; /* not a frame of the view: nothing shown changes */
     if (!motus_gl_view_reading_back(MOTUS_GL_VIEW(area))) self->frames++; /* else counted when shown */
     motus_viewport_hud_refresh(self);
     return TRUE;
+}
+
+/* The scene drawn by the render above into a framebuffer of its own, w x h,
+ * and read back at once (glReadPixels waits for the rasteriser). The overlay
+ * drawn with cairo over the view (labels, the triad's letters) is not in it. */
+gboolean motus_viewport_render_rgba(MotusViewport *self, int w, int h, guint8 *rgba)
+{
+    GtkGLArea *area = GTK_GL_AREA(self->area);
+    if (!self->gl_ok || w <= 0 || h <= 0 || !gtk_widget_get_realized(self->area)) return FALSE;
+    gtk_gl_area_make_current(area);
+    if (gtk_gl_area_get_error(area)) return FALSE;
+    gboolean ok = motus_fbo_bind(&self->out_fb, w, h);
+    if (ok) {
+        self->out_w = w, self->out_h = h;
+        motus_viewport_gl_render(area, gtk_gl_area_get_context(area), self);
+        self->out_w = self->out_h = 0;
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, self->out_fb.fbo);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+        gsize stride = (gsize)w * 4;
+        g_autofree guint8 *row = g_malloc(stride);
+        for (int j = 0; j < h / 2; j++) { /* GL's rows go bottom up */
+            guint8 *a = rgba + (gsize)j * stride, *b = rgba + (gsize)(h - 1 - j) * stride;
+            memcpy(row, a, stride), memcpy(a, b, stride), memcpy(b, row, stride);
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return ok;
 }
 
 /* ---- picking -------------------------------------------------------------------- */

@@ -86,6 +86,8 @@ struct _MotusViewport {
     GlBuf spring, grid, triad;
     GArray *spring_verts;
     MotusFbo pick_fb; /* the colour-ID picking pass */
+    MotusFbo out_fb;  /* pictures of a given size (motus_viewport_render_rgba: the animation export) */
+    int out_w, out_h; /* while rendering one: its size, drawn instead of the widget's (0: the widget's) */
     GLuint bg_fbo, bg_tex; /* the background gradient, drawn once per size and copied into each frame */
     int bg_w, bg_h;
     guint frames;

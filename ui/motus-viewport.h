@@ -121,6 +121,11 @@ const GError *motus_viewport_get_error(MotusViewport *self);
 const char *motus_viewport_get_gl_info(MotusViewport *self);
 /* The GL drawing area inside (for window snapshots and tests). */
 GtkWidget *motus_viewport_get_gl_area(MotusViewport *self);
+/* Draws the view as it is now (camera, poses, deformation) at w x h pixels
+ * into a framebuffer of its own and reads it back into rgba (w * h * 4
+ * bytes R G B A, rows top first): a frame of an exported animation. The
+ * labels drawn over the view are not in it. FALSE when GL cannot draw. */
+gboolean motus_viewport_render_rgba(MotusViewport *self, int w, int h, guint8 *rgba);
 /* Asks for a redraw; a picture drawn before and not shown yet is dropped, so
  * the next frame counted by motus_viewport_get_frames_drawn is drawn after
  * this call (what a test or a screenshot waits for). */

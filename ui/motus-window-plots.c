@@ -13,18 +13,22 @@
 #include "motus-window-private.h"
 #include "motus/units.h"
 #include "motus/results.h"
+#include "motus/signal.h"
 
 typedef struct {
     char *name, *unit;
     GArray *x, *y; /* doubles */
     int colour;
+    gboolean solid; /* a derived curve (a spectrum), not one kept from an earlier run */
 } RefCurve;
 
 struct MotusPlotSpec {
     MotusPlot *w;
     char *x;           /* the column on the horizontal axis; NULL: time */
     GPtrArray *curves; /* column names */
-    GPtrArray *refs;   /* RefCurve*: kept from earlier runs */
+    GPtrArray *refs;   /* RefCurve*: kept from earlier runs, or a spectrum's */
+    gboolean spectrum; /* a plot of spectra against frequency (its curves are refs) */
+    double fmax;       /* a spectrum's frequency range: where its curves still carry power */
 };
 
 static void ref_free(gpointer p)
@@ -52,47 +56,15 @@ static MotusPlotSpec *active(MotusWindow *self) { return spec(self, self->active
 
 /* ---- units of result columns ---------------------------------------------------------- */
 
-/* Unit of a driver's effort: a torque for angles, a force for displacements. */
-static const char *effort_unit(const MtModel *m, const char *name, size_t len)
-{
-    for (int d = 0; m && d < m->ndriver; d++) {
-        const MtDriverSpec *ds = &m->driver[d];
-        if (strlen(ds->name) != len || strncmp(ds->name, name, len)) continue;
-        if (ds->joint >= 0) return ds->coord == MT_COORD_ANGLE ? "N·m" : "N";
-        return ds->comp >= MT_COMP_AX ? "N·m" : "N";
-    }
-    return "";
-}
-
-/* Unit of a result column from its quantity suffix (docs/model-format.md). */
+/* SI unit of a result column (core's mt_column_info knows what each holds); a sensor's own unit hint first. */
 static const char *column_unit(const MtModel *m, const char *name)
 {
-    const char *q = strrchr(name, '.');
-    if (!q) { /* time, or a sensor: its unit hint, else the SI unit of what it measures */
-        if (!strcmp(name, "time")) return "s";
-        int k = m ? mt_model_find_sensor(m, name) : -1;
-        if (k < 0) return "";
-        const MtSensorSpec *s = &m->sensor[k];
-        const MtUnit *u = s->unit[0] ? NULL : mt_unit_si((MtDim)mt_sensor_dim(m, s));
-        return s->unit[0] ? s->unit : u ? u->name : "";
-    }
-    if (!strcmp(q, ".effort")) return effort_unit(m, name, (size_t)(q - name));
-    q++;
-    if (g_str_has_prefix(name, "system.")) return "J";
-    static const struct {
-        const char *q, *u;
-    } map[] = {
-        {"x", "m"},       {"y", "m"},      {"z", "m"},       {"vx", "m/s"},    {"vy", "m/s"},
-        {"vz", "m/s"},    {"wx", "rad/s"}, {"wy", "rad/s"},  {"wz", "rad/s"},  {"ax", "m/s²"},
-        {"ay", "m/s²"},   {"az", "m/s²"},  {"ex", "rad/s²"}, {"ey", "rad/s²"}, {"ez", "rad/s²"},
-        {"angle", "rad"}, {"disp", "m"},   {"length", "m"},  {"rate", "m/s"},
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(map); i++)
-        if (!strcmp(q, map[i].q)) return map[i].u;
-    if (q[0] == 'F' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N";
-    if (q[0] == 'T' && (q[1] == 'x' || q[1] == 'y' || q[1] == 'z')) return "N·m";
-    if (!strcmp(q, "force")) return "N";
-    return "";
+    int k = m ? mt_model_find_sensor(m, name) : -1;
+    if (k >= 0 && m->sensor[k].unit[0]) return m->sensor[k].unit;
+    MtDim d = MT_DIM_NONE;
+    if (!m || !mt_column_info(m, name, &d, NULL, 0)) return !strcmp(name, "time") ? "s" : "";
+    const MtUnit *u = d == MT_DIM_NONE ? NULL : mt_unit_si(d);
+    return u ? u->name : "";
 }
 
 /* ---- filling plots from the frames ------------------------------------------------------ */
@@ -128,7 +100,8 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
             if (!strcmp(mu->unit[k].quantity, q)) u = mu->unit[k].unit;
         motus_plot_set_unit(ps->w, (MtDim)d, u);
     }
-    motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
+    if (ps->spectrum) motus_plot_set_x_axis(ps->w, _("frequency"), "Hz");
+    else motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
@@ -139,13 +112,13 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
         RefCurve *r = g_ptr_array_index(ps->refs, i);
         int c = motus_plot_add_curve(ps->w, r->name, r->unit);
         motus_plot_set_data(ps->w, c, (double *)r->x->data, (double *)r->y->data, r->x->len);
-        motus_plot_set_curve_style(ps->w, c, r->colour, TRUE);
+        motus_plot_set_curve_style(ps->w, c, r->colour, !r->solid);
     }
     g_free(x);
     g_free(v);
     const MtModel *m = motus_window_model(self);
     double until = n ? motus_run_bridge_until(motus_window_bridge(self)) : m ? m->solver.until : 1;
-    motus_plot_set_x_range(ps->w, 0, ps->x ? 0 : until); /* X–Y: automatic */
+    motus_plot_set_x_range(ps->w, 0, ps->spectrum ? ps->fmax : ps->x ? 0 : until); /* X–Y: automatic */
 }
 
 void motus_window_refill_plots(MotusWindow *self)
@@ -508,6 +481,88 @@ guint motus_window_pin_curves(MotusWindow *self)
     return n;
 }
 
+static void column_item_setup(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    (void)f, (void)data;
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), *name = gtk_label_new(""), *what = gtk_label_new("");
+    gtk_label_set_xalign(GTK_LABEL(name), 0);
+    gtk_label_set_xalign(GTK_LABEL(what), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(what), PANGO_ELLIPSIZE_END);
+    gtk_label_set_max_width_chars(GTK_LABEL(what), 48);
+    gtk_widget_add_css_class(what, "dim-label");
+    gtk_widget_add_css_class(what, "caption");
+    gtk_box_append(GTK_BOX(box), name);
+    gtk_box_append(GTK_BOX(box), what);
+    gtk_list_item_set_child(item, box);
+}
+
+/* A column's name, and under it what it holds with its unit ("body crank: angular velocity about z
+ * (project axes), rad/s"). */
+static void column_item_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    (void)f;
+    MotusWindow *self = data;
+    GtkWidget *box = gtk_list_item_get_child(item), *name = gtk_widget_get_first_child(box), *what = gtk_widget_get_last_child(box);
+    const char *col = gtk_string_object_get_string(GTK_STRING_OBJECT(gtk_list_item_get_item(item)));
+    gtk_label_set_text(GTK_LABEL(name), col);
+    char words[512] = "";
+    const MtModel *m = motus_window_model(self);
+    if (gtk_list_item_get_position(item) > 0 && m) mt_column_info(m, col, NULL, words, sizeof words);
+    const char *u = m && words[0] ? column_unit(m, col) : "";
+    g_autofree char *text = u[0] ? g_strdup_printf("%s, %s", words, mt_unit_label_of(u, MT_DIM_ANY)) : g_strdup(words);
+    gtk_label_set_text(GTK_LABEL(what), text);
+    gtk_widget_set_visible(what, words[0] != 0);
+    gtk_widget_set_tooltip_text(box, words[0] ? text : NULL);
+}
+
+/* Enter in a column list's search: the first column whose name holds the text (GTK 4.8's drop-down picks
+ * nothing on Enter). */
+static void search_activated(GtkSearchEntry *e, gpointer data)
+{
+    GtkDropDown *dd = data;
+    g_autofree char *want = g_utf8_casefold(gtk_editable_get_text(GTK_EDITABLE(e)), -1);
+    GListModel *list = gtk_drop_down_get_model(dd);
+    for (guint i = 1; want[0] && i < g_list_model_get_n_items(list); i++) {
+        g_autoptr(GtkStringObject) o = g_list_model_get_item(list, i);
+        g_autofree char *have = g_utf8_casefold(gtk_string_object_get_string(o), -1);
+        if (!strstr(have, want)) continue;
+        GtkWidget *pop = gtk_widget_get_ancestor(GTK_WIDGET(e), GTK_TYPE_POPOVER);
+        if (pop) gtk_popover_popdown(GTK_POPOVER(pop));
+        gtk_drop_down_set_selected(dd, i);
+        return;
+    }
+}
+
+/* The list opens with the keys in its search entry (GTK 4.8 focuses a row: typing went nowhere). */
+static gboolean focus_search(gpointer entry)
+{
+    gtk_widget_grab_focus(entry);
+    return G_SOURCE_REMOVE;
+}
+
+static void popup_shown(GtkWidget *pop, gpointer entry)
+{
+    (void)pop;
+    g_idle_add_full(G_PRIORITY_HIGH_IDLE, focus_search, g_object_ref(entry), g_object_unref);
+}
+
+/* The search entry inside a drop-down's popup (built by GTK; found once). */
+static void hook_search(GtkDropDown *dd)
+{
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, dd);
+    while (todo->len) {
+        GtkWidget *w = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (GTK_IS_SEARCH_ENTRY(w)) {
+            g_signal_connect(w, "activate", G_CALLBACK(search_activated), dd);
+            GtkWidget *pop = gtk_widget_get_ancestor(w, GTK_TYPE_POPOVER);
+            if (pop) g_signal_connect_after(pop, "show", G_CALLBACK(popup_shown), w);
+        }
+        for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+}
+
 static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
 {
     (void)pspec;
@@ -540,6 +595,98 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     g_ptr_array_set_size(ps->refs, 0);
     refill_one(self, ps, plotted(self));
     motus_window_update_actions(self);
+}
+
+/* The power spectral density of one column over [t0, t1] as a curve of a spectrum plot; FALSE with the reason
+ * in the status bar. */
+static gboolean add_psd(MotusWindow *self, MotusPlotSpec *sp, const char *name, const double *t, const double *v, guint k,
+                        double t0, double t1, int colour, double *peak_f)
+{
+    MtPsd psd = {0};
+    MtError err = {0};
+    if (mt_signal_psd(t, v, (int)k, t0, t1, NULL, name, &psd, &err)) {
+        motus_window_set_status(self, err.msg);
+        return FALSE;
+    }
+    RefCurve *r = g_new0(RefCurve, 1);
+    /* TRANSLATORS: legend of a power spectral density curve: the column's name. */
+    r->name = g_strdup_printf(_("PSD of %s"), name);
+    const char *u = column_unit(motus_window_model(self), name);
+    r->unit = u[0] ? g_strdup_printf("%s²/Hz", u) : g_strdup("1/Hz");
+    r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
+    r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
+    for (int i = 0; i < psd.n; i++) {
+        double f = i * psd.df;
+        g_array_append_val(r->x, f);
+        g_array_append_val(r->y, psd.psd[i]);
+    }
+    r->colour = colour;
+    r->solid = TRUE;
+    g_ptr_array_add(sp->refs, r);
+    /* the range shown: up to where the density has fallen below 1e-4 of its peak for good, and a fifth more */
+    double top = 0;
+    int last = 0;
+    for (int i = 1; i < psd.n; i++) top = fmax(top, psd.psd[i]);
+    for (int i = 1; i < psd.n; i++)
+        if (psd.psd[i] >= 1e-4 * top) last = i;
+    sp->fmax = fmax(sp->fmax, fmin((last + 1) * 1.2 * psd.df, (psd.n - 1) * psd.df));
+    double pv;
+    if (peak_f && mt_psd_peak(&psd, psd.df, psd.df * psd.n, 1, &pv, peak_f) < 0) *peak_f = NAN;
+    mt_psd_free(&psd);
+    return TRUE;
+}
+
+/* Spectrum of the chosen plot: the power spectral densities of its curves over the time it shows, in a new
+ * plot against frequency (Welch's method: core's mt_signal_psd, FFTW). */
+static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    MotusPlotSpec *ps = active(self);
+    guint n = plotted(self);
+    if (self->plots->len >= MT_PLOT_MAX) {
+        g_autofree char *msg = g_strdup_printf(_("At most %d plots"), MT_PLOT_MAX);
+        motus_window_set_status(self, msg);
+        return;
+    }
+    if (ps->x || ps->spectrum || !ps->curves->len || n < 16) {
+        motus_window_set_status(self, _("Spectrum: choose a plot of curves against time, after a run of 16 frames at least"));
+        return;
+    }
+    double t0 = -INFINITY, t1 = INFINITY, y0, y1;
+    if (motus_plot_get_view(ps->w, &t0, &t1, &y0, &y1) == FALSE) t0 = -INFINITY, t1 = INFINITY; /* all of the run */
+    double *t = g_new(double, n), *v = g_new(double, n);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < ps->curves->len; i++) g_ptr_array_add(names, g_strdup(g_ptr_array_index(ps->curves, i)));
+    guint at = motus_window_add_plot(self);
+    MotusPlotSpec *sp = spec(self, at);
+    sp->spectrum = TRUE;
+    double f = NAN, tlo = INFINITY, thi = -INFINITY;
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        guint k = column_data(self, ps, name, 0, n, t, v);
+        if (k) tlo = fmax(t0, t[0]), thi = fmin(t1, t[k - 1]);
+        add_psd(self, sp, name, t, v, k, fmax(t0, k ? t[0] : 0), fmin(t1, k ? t[k - 1] : 0), (int)i, i ? NULL : &f);
+    }
+    g_free(t);
+    g_free(v);
+    refill_one(self, sp, plotted(self));
+    if (sp->refs->len) {
+        /* TRANSLATORS: after a spectrum: the time window and the first curve's peak frequency. */
+        g_autofree char *msg = g_strdup_printf(_("Spectrum over t = %.4g … %.4g s; the first curve peaks at %.4g Hz"), tlo, thi, f);
+        motus_window_set_status(self, msg);
+    }
+}
+
+gboolean motus_window_spectrum_peak(MotusWindow *self, guint plot, double *f)
+{
+    if (plot >= self->plots->len || !spec(self, plot)->spectrum || !spec(self, plot)->refs->len) return FALSE;
+    RefCurve *r = g_ptr_array_index(spec(self, plot)->refs, 0);
+    guint best = 1;
+    for (guint i = 1; i < r->y->len; i++)
+        if (g_array_index(r->y, double, i) > g_array_index(r->y, double, best)) best = i;
+    *f = g_array_index(r->x, double, best);
+    return r->y->len > 2;
 }
 
 static void act_add_plot(GSimpleAction *a, GVariant *p, gpointer data)
@@ -637,6 +784,7 @@ void motus_window_plots_init(MotusWindow *self)
         {"clear-plot", act_clear_plot, NULL, NULL, NULL, {0}},
         {"add-plot", act_add_plot, NULL, NULL, NULL, {0}},
         {"remove-plot", act_remove_plot, NULL, NULL, NULL, {0}},
+        {"spectrum", act_spectrum, NULL, NULL, NULL, {0}},
         {"pin-curves", act_pin, NULL, NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
@@ -653,6 +801,15 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
+    hook_search(self->column_dropdown);
+    hook_search(self->x_dropdown);
+    for (int k = 0; k < 2; k++) { /* the lists say what each column holds, under its name */
+        GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+        g_signal_connect(f, "setup", G_CALLBACK(column_item_setup), NULL);
+        g_signal_connect(f, "bind", G_CALLBACK(column_item_bind), self);
+        gtk_drop_down_set_list_factory(k ? self->x_dropdown : self->column_dropdown, f);
+        g_object_unref(f);
+    }
     motus_window_list_columns(self);
     self->quiet = FALSE;
     gtk_drop_down_set_selected(self->column_dropdown, 0);

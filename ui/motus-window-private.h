@@ -53,6 +53,7 @@ struct _MotusWindow {
     GtkLabel *pick_label;
     GtkDropDown *pick_axis;
     GMenu *recent_menu;
+    GtkMenuButton *show_button; /* the teaching vectors' settings (motus-window-teach.c) */
 
     /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
     MotusDocument *doc;
@@ -93,6 +94,9 @@ struct _MotusWindow {
 
     /* statics, kinematics, modes (motus-window-analysis.c) */
     struct AnalysisUi *analysis;
+
+    /* the animation export (motus-window-export.c) */
+    struct ExportUi *export_ui;
 };
 
 /* What most of the window's code reads: the document's editor and model, the session's run bridge. */
@@ -114,6 +118,11 @@ void motus_window_refresh_title(MotusWindow *self);
 void motus_window_stop_playback(MotusWindow *self);
 /* The bridge holds frames of a stored run: plots, view and playback follow. */
 void motus_window_frames_loaded(MotusWindow *self);
+
+/* motus-window-export.c: the win.export-video action, its enabled state, the export's end with the window */
+void motus_window_export_init(MotusWindow *self);
+void motus_window_export_update_actions(MotusWindow *self);
+void motus_window_export_dispose(MotusWindow *self);
 
 /* motus-window-plots.c */
 typedef struct MotusPlotSpec MotusPlotSpec;

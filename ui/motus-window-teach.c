@@ -13,7 +13,8 @@
 #include "motus-window-private.h"
 
 static const float trace_rgb[3] = {0.55f, 0.10f, 0.65f}, vel_rgb[3] = {0.05f, 0.45f, 0.15f},
-                   acc_rgb[3] = {0.85f, 0.35f, 0.0f}, force_rgb[3] = {0.80f, 0.05f, 0.10f};
+                   acc_rgb[3] = {0.85f, 0.35f, 0.0f}, force_rgb[3] = {0.80f, 0.05f, 0.10f},
+                   accn_rgb[3] = {0.70f, 0.55f, 0.0f}, omega_rgb[3] = {0.10f, 0.30f, 0.85f}, eps_rgb[3] = {0.35f, 0.15f, 0.70f};
 
 static gboolean flag(MotusWindow *self, const char *name)
 {
@@ -121,6 +122,15 @@ static gboolean point_state(MotusWindow *self, const BodyCols *bc, int body, con
 
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
+/* The body's angular velocity and acceleration at frame i (project axes). */
+static void body_rates(MotusWindow *self, const BodyCols *bc, guint i, double w[3], double e[3])
+{
+    for (int k = 0; k < 3; k++) {
+        w[k] = motus_run_bridge_value(motus_window_bridge(self), bc->w[k], i);
+        e[k] = motus_run_bridge_value(motus_window_bridge(self), bc->e[k], i);
+    }
+}
+
 void motus_window_teach_update(MotusWindow *self)
 {
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
@@ -129,8 +139,9 @@ void motus_window_teach_update(MotusWindow *self)
     const MtModel *m = motus_window_model(self);
     if (!n || !m || motus_run_bridge_n_bodies(motus_window_bridge(self)) != m->nbody) return;
     gboolean trace = flag(self, "show-trace"), vel = flag(self, "show-velocity"), acc = flag(self, "show-acceleration");
-    gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow");
-    if (!trace && !vel && !acc && !reac && !follow) return;
+    gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow"), split = flag(self, "split-acceleration");
+    gboolean omega = flag(self, "show-omega");
+    if (!trace && !vel && !acc && !reac && !follow && !omega) return;
     guint cur = motus_run_bridge_frame_at(motus_window_bridge(self), motus_session_get_time(self->session));
     double L = motus_viewport_get_scale(self->viewport), f = user_scale(self);
     guint stride = MAX(1u, n / 400u); /* scales and traces from about 400 frames */
@@ -146,12 +157,16 @@ void motus_window_teach_update(MotusWindow *self)
         cols3(self, bn, ws, bc.w);
         cols3(self, bn, as, bc.a);
         cols3(self, bn, es, bc.e);
-        double x[3], v[3], a[3], vmax = 0, amax = 0;
+        double x[3], v[3], a[3], vmax = 0, amax = 0, wmax = 0, emax = 0;
         GArray *pts = g_array_new(FALSE, FALSE, sizeof(double));
         for (guint i = 0; i < n; i += stride)
             if (point_state(self, &bc, body, p, i, pose, x, v, a)) {
+                double w[3], e[3];
+                body_rates(self, &bc, i, w, e);
                 vmax = fmax(vmax, norm3(v));
                 amax = fmax(amax, norm3(a));
+                wmax = fmax(wmax, norm3(w));
+                emax = fmax(emax, norm3(e));
                 if (i <= cur) g_array_append_vals(pts, x, 3);
             }
         if (point_state(self, &bc, body, p, cur, pose, x, v, a)) {
@@ -164,11 +179,37 @@ void motus_window_teach_update(MotusWindow *self)
                 g_snprintf(label, sizeof label, "v = %s", q);
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, vel_rgb, label);
             }
-            if (acc && amax > 0) {
+            if (acc && amax > 0 && split && norm3(v) > 1e-12 * vmax) { /* tangential and normal parts */
+                double vn = norm3(v), at = (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) / vn, s = 0.3 * L * f / amax;
+                double dt[3], dn[3];
+                for (int k = 0; k < 3; k++) dt[k] = at * v[k] / vn * s, dn[k] = (a[k] - at * v[k] / vn) * s;
+                quantity_text(self, MT_DIM_ACCEL, at, q, sizeof q);
+                g_snprintf(label, sizeof label, "aτ = %s", q);
+                motus_viewport_add_overlay_arrow(self->viewport, x, dt, acc_rgb, label);
+                quantity_text(self, MT_DIM_ACCEL, norm3(dn) / s, q, sizeof q);
+                g_snprintf(label, sizeof label, "an = %s", q);
+                motus_viewport_add_overlay_arrow(self->viewport, x, dn, accn_rgb, label);
+            } else if (acc && amax > 0) {
                 double s = 0.3 * L * f / amax, d[3] = {a[0] * s, a[1] * s, a[2] * s};
                 quantity_text(self, MT_DIM_ACCEL, norm3(a), q, sizeof q);
                 g_snprintf(label, sizeof label, "a = %s", q);
                 motus_viewport_add_overlay_arrow(self->viewport, x, d, acc_rgb, label);
+            }
+            if (omega) { /* ω and ε as axial arrows at the point (right-hand rule) */
+                double w[3], e[3];
+                body_rates(self, &bc, cur, w, e);
+                if (wmax > 0) {
+                    double s = 0.3 * L * f / wmax, d[3] = {w[0] * s, w[1] * s, w[2] * s};
+                    quantity_text(self, MT_DIM_ANGVEL, norm3(w), q, sizeof q);
+                    g_snprintf(label, sizeof label, "ω = %s", q);
+                    motus_viewport_add_overlay_arrow(self->viewport, x, d, omega_rgb, label);
+                }
+                if (emax > 0) {
+                    double s = 0.3 * L * f / emax, d[3] = {e[0] * s, e[1] * s, e[2] * s};
+                    quantity_text(self, MT_DIM_ANGACC, norm3(e), q, sizeof q);
+                    g_snprintf(label, sizeof label, "ε = %s", q);
+                    motus_viewport_add_overlay_arrow(self->viewport, x, d, eps_rgb, label);
+                }
             }
             if (follow) motus_viewport_look_at(self->viewport, x);
         }
@@ -218,6 +259,55 @@ static void set_scale(GSimpleAction *a, GVariant *p, gpointer data)
     motus_window_teach_update(data);
 }
 
+static GtkWidget *heading(const char *text)
+{
+    GtkWidget *l = gtk_label_new(text);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_widget_add_css_class(l, "heading");
+    gtk_widget_set_margin_top(l, 6);
+    return l;
+}
+
+/* The eye button's settings as check buttons in a popover that stays open while they are toggled (a menu
+ * closed after every toggle: a lecturer switching on three things opened it three times). */
+static void settings_popover(MotusWindow *self)
+{
+    static const struct {
+        const char *action, *label;
+    } checks[] = {{"win.show-trace", N_("_Trajectory")},
+                  {"win.show-velocity", N_("_Velocity vector")},
+                  {"win.show-acceleration", N_("_Acceleration vector")},
+                  {"win.split-acceleration", N_("Acceleration as _tangential and normal parts")},
+                  {"win.show-omega", N_("Angular velocity and acceleration (_ω, ε)")},
+                  {"win.follow", N_("Camera _follows it")},
+                  {"win.show-reactions", N_("Joint _reaction forces")}};
+    static const char *const scales[] = {"0.25", "0.5", "1", "2", "4"};
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    gtk_box_append(GTK_BOX(box), heading(_("Selected body or marker")));
+    for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
+        if (i == 6) gtk_box_append(GTK_BOX(box), heading(_("Joints")));
+        GtkWidget *c = gtk_check_button_new_with_mnemonic(_(checks[i].label));
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(c), checks[i].action);
+        gtk_box_append(GTK_BOX(box), c);
+    }
+    gtk_box_append(GTK_BOX(box), heading(_("Vector length")));
+    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *first = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(scales); i++) {
+        g_autofree char *label = g_strdup_printf("×%s", scales[i]);
+        GtkWidget *r = gtk_check_button_new_with_label(label);
+        if (first) gtk_check_button_set_group(GTK_CHECK_BUTTON(r), GTK_CHECK_BUTTON(first));
+        else first = r;
+        gtk_actionable_set_action_target(GTK_ACTIONABLE(r), "s", scales[i]);
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(r), "win.vector-scale");
+        gtk_box_append(GTK_BOX(row), r);
+    }
+    gtk_box_append(GTK_BOX(box), row);
+    GtkWidget *pop = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(pop), box);
+    gtk_menu_button_set_popover(self->show_button, pop);
+    motus_window_popover_gives_back_keys(self, GTK_POPOVER(pop));
+}
+
 void motus_window_teach_init(MotusWindow *self)
 {
     static const GActionEntry entries[] = {
@@ -226,7 +316,10 @@ void motus_window_teach_init(MotusWindow *self)
         {"show-acceleration", toggle, NULL, "false", NULL, {0}},
         {"show-reactions", toggle, NULL, "false", NULL, {0}},
         {"follow", toggle, NULL, "false", NULL, {0}},
+        {"split-acceleration", toggle, NULL, "false", NULL, {0}},
+        {"show-omega", toggle, NULL, "false", NULL, {0}},
         {"vector-scale", set_scale, "s", "'1'", NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+    settings_popover(self);
 }

@@ -13,6 +13,7 @@
 #include "motus-i18n.h"
 #include "motus-scene.h"
 #include "motus-window-private.h"
+#include "motus-window-export.h"
 #include "motus-window-study.h"
 #include "motus-paint-warm.h"
 #include "motus/units.h"
@@ -433,9 +434,9 @@ void motus_window_update_actions(MotusWindow *self)
     gboolean doc = motus_window_editor(self) != NULL;
     gboolean sel = doc && self->sel_kind < MT_EDIT_NKINDS && !(self->sel_kind == MT_EDIT_BODY && self->sel_index == MT_GROUND);
     gboolean named = sel && self->sel_kind != MT_EDIT_SHAPE;
-    set_enabled(self, "run", doc && !running && !self->flex_job);
+    set_enabled(self, "run", doc && !running && !self->flex_job && !motus_window_export_busy(self));
     set_enabled(self, "pause", running);
-    set_enabled(self, "stop", running || self->pick != PICK_NONE);
+    set_enabled(self, "stop", running || self->pick != PICK_NONE || motus_window_export_busy(self));
     set_enabled(self, "play-pause", coming);
     set_enabled(self, "step", coming);
     guint curves = self->plots ? motus_window_n_curves(self) : 0;
@@ -476,6 +477,7 @@ void motus_window_update_actions(MotusWindow *self)
     }
     if (g_action_map_lookup_action(G_ACTION_MAP(self), "gizmo")) motus_window_gizmo_refresh(self);
     if (self->analysis) motus_window_analysis_update_actions(self);
+    if (self->export_ui) motus_window_export_update_actions(self);
 }
 
 static void act_run(GSimpleAction *a, GVariant *p, gpointer data)
@@ -512,6 +514,8 @@ static void act_stop(GSimpleAction *a, GVariant *p, gpointer data)
     } else if (motus_window_is_picking(self)) {
         motus_window_pick_cancel(self);
         set_status(self, _("Cancelled"));
+    } else if (motus_window_export_busy(self)) {
+        motus_window_export_cancel(self);
     }
 }
 
@@ -773,6 +777,7 @@ static void motus_window_dispose(GObject *object)
     }
     motus_window_flex_dispose(self);
     motus_window_analysis_dispose(self);
+    motus_window_export_dispose(self);
     if (self->modes_dialog) {
         g_signal_handlers_disconnect_by_data(self->modes_dialog, self);
         gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
@@ -816,6 +821,7 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, pick_label);
     gtk_widget_class_bind_template_child(wc, MotusWindow, pick_axis);
     gtk_widget_class_bind_template_child(wc, MotusWindow, recent_menu);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, show_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
@@ -964,6 +970,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_check_init(self);
     motus_window_flex_init(self);
     motus_window_analysis_init(self);
+    motus_window_export_init(self);
     motus_window_study_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));

@@ -146,6 +146,9 @@ GtkWidget *motus_window_check_list(MotusWindow *self);
  * deformation a twentieth of the largest flexible body, 1, 2 or 5 × 10^k,
  * at least 1), 0 when nothing is deformed. */
 double motus_window_flex_proposed_scale(MotusWindow *self);
+/* The frequency of the largest value (past 0 Hz) of the first spectrum in plot `plot` (a bin's frequency); FALSE
+ * when that plot is no spectrum. */
+gboolean motus_window_spectrum_peak(MotusWindow *self, guint plot, double *f);
 
 G_END_DECLS
 

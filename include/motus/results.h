@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "motus/run.h"
+#include "motus/units.h"
 
 typedef struct MtCsv MtCsv;
 
@@ -28,5 +29,11 @@ int mt_csv_frame(void *csv, MtState *st);
  * NULL-terminated, then the strings), freed with free(). A flexible body not
  * yet reduced lists no modal coordinates. NULL with err set when out of memory. */
 char **mt_output_columns(const MtModel *m, int *n, MtError *err);
+/* What result column `name` of m holds (core/engine/mt_columns.c): its
+ * quantity (*dim; MT_DIM_NONE for a ratio, a quaternion, a modal coordinate
+ * or a deflection whose unit depends on the element) and a description in
+ * words, translated ("body crank: angular velocity about z (project axes)").
+ * 0, "" and MT_DIM_NONE when name is no column of m. */
+int mt_column_info(const MtModel *m, const char *name, MtDim *dim, char *words, size_t n);
 
 #endif

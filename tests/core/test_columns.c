@@ -58,6 +58,16 @@ static void check_project(const char *path)
         CHECK(!strcmp(listed, written), "%s: listed\n  %s\nwritten\n  %s", path, listed, written);
         printf("%s %s: %d columns\n", strcmp(listed, written) ? "FAIL" : "ok  ", path, n);
     }
+    /* every column is described in words (mt_column_info) */
+    int described = 0;
+    for (int i = 0; names && i < n; i++) {
+        char w[512];
+        MtDim d;
+        int ok = mt_column_info(m, names[i], &d, w, sizeof w);
+        described += ok && w[0];
+        if (!ok || !w[0]) printf("  not described: %s\n", names[i]);
+    }
+    CHECK(described == n, "%s: %d of %d columns described in words", path, described, n);
     /* read without reducing (mt_model_parse_text): the same list less the modal coordinates */
     if (m->nflex) {
         size_t len;
@@ -93,6 +103,33 @@ int main(int argc, char **argv)
         free(names);
         mt_model_free(m);
         return line ? 0 : 1;
+    }
+    /* what the slider-crank's columns hold */
+    {
+        MtError err = {0};
+        MtModel *m = mt_model_load(MOTUS_PROJECTS_DIR "/slider-crank.motus.txt", &err);
+        static const struct {
+            const char *col;
+            MtDim dim;
+            const char *words;
+        } c[] = {{"time", MT_DIM_TIME, "time"},
+                 {"crank.wz", MT_DIM_ANGVEL, "body crank: angular velocity about z (project axes)"},
+                 {"crank.q0", MT_DIM_NONE, "body crank: orientation, quaternion component w"},
+                 {"main.Fx", MT_DIM_FORCE, "joint main: reaction force on the body of marker i along x (project axes)"},
+                 {"main.Tz_m", MT_DIM_TORQUE, "joint main: reaction torque on the body of marker i about z of marker i"},
+                 {"main.angle", MT_DIM_ANGLE, "joint main: angle of marker i about z of marker j"},
+                 {"slide.disp", MT_DIM_LENGTH, "joint slide: displacement of marker i along z of marker j"},
+                 {"motor.effort", MT_DIM_TORQUE, "driver motor: the torque or force it takes to impose its motion"},
+                 {"system.energy", MT_DIM_ENERGY, "total energy of the system"}};
+        for (size_t i = 0; m && i < sizeof c / sizeof c[0]; i++) {
+            char w[512];
+            MtDim d = MT_DIM_ANY;
+            int ok = mt_column_info(m, c[i].col, &d, w, sizeof w);
+            CHECK(ok && d == c[i].dim && !strcmp(w, c[i].words), "%s: '%s' (%s)", c[i].col, w, mt_dim_name(d));
+        }
+        CHECK(m && !mt_column_info(m, "nothing.x", NULL, NULL, 0) && !mt_column_info(m, "crank.speed", NULL, NULL, 0),
+              "names that are no column: 0");
+        mt_model_free(m);
     }
     glob_t g;
     CHECK(glob(MOTUS_PROJECTS_DIR "/*.motus.txt", 0, NULL, &g) == 0 && g.gl_pathc >= 10, "the examples");

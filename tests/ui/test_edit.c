@@ -531,6 +531,16 @@ static double label_value(guint i)
     return mt_unit_to_si(u, v);
 }
 
+/* The value of the label that starts with prefix ("ω = "), read back to SI; NAN when there is none. */
+static double labelled(const char *prefix)
+{
+    for (guint i = 0; i < motus_viewport_overlay_size(viewport()); i++) {
+        const char *l = motus_viewport_overlay_label(viewport(), i);
+        if (l && g_str_has_prefix(l, prefix)) return label_value(i);
+    }
+    return NAN;
+}
+
 static void test_teaching(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
@@ -575,6 +585,21 @@ static void test_teaching(void)
         for (guint j = 1; j < k; j++)
             g_assert_true(r[k][0] + r[k][2] <= r[j][0] || r[j][0] + r[j][2] <= r[k][0] || r[k][1] + r[k][3] <= r[j][1] ||
                           r[j][1] + r[j][3] <= r[k][1]);
+    /* the acceleration split into its tangential and normal parts (g sin θ, v²/L); ω and ε of the bob */
+    activate("split-acceleration", NULL);
+    activate("show-omega", NULL);
+    motus_window_set_time(win, 0.37);
+    double an = labelled("an = "), at = labelled("aτ = "), om = labelled("ω = "), ep = labelled("ε = ");
+    g_print("an %.6g (%.6g), at %.6g (%.6g), omega %.6g (%.6g), eps %.6g (%.6g)\n", an, v2 / L, at, g * sth, om,
+            sqrt(v2) / L, ep, g * sth / L);
+    g_assert_cmpfloat(fabs(an / (v2 / L) - 1), <, 2e-3);
+    g_assert_cmpfloat(fabs(fabs(at) / (g * sth) - 1), <, 2e-3);
+    g_assert_cmpfloat(fabs(om / (sqrt(v2) / L) - 1), <, 2e-3);
+    g_assert_cmpfloat(fabs(ep / (g * sth / L) - 1), <, 2e-3);
+    wait_drawn();
+    shoot("teaching-split.png");
+    activate("split-acceleration", NULL);
+    activate("show-omega", NULL);
     activate("follow", NULL);
     activate("show-velocity", NULL);
     g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 3);

@@ -12,6 +12,7 @@
 
 #include "motus-app.h"
 #include "motus-viewport.h"
+#include "motus-plot.h"
 #include "motus-window.h"
 #include "motus/store.h"
 #include "xinput.h"
@@ -266,6 +267,149 @@ static void test_tab_order(void)
     g_assert_true(wait_for(focus_in_inspector, 5));
     g_assert_true(gtk_widget_grab_focus(focus0));
     g_object_unref(focus0);
+}
+
+static gboolean plotted_wz(void)
+{
+    for (guint p = 0; p < motus_window_n_plots(win); p++) {
+        MotusPlot *pl = MOTUS_PLOT(motus_window_get_plot_n(win, p));
+        for (int c = 0; c < motus_plot_n_curves(pl); c++)
+            if (!strcmp(motus_plot_curve_name(pl, c), "crank.wz")) return TRUE;
+    }
+    return FALSE;
+}
+static gboolean is_search_entry(GtkWidget *w, gconstpointer d)
+{
+    (void)d;
+    return GTK_IS_SEARCH_ENTRY(w) && gtk_widget_get_mapped(w);
+}
+static GtkWidget *column_search(void)
+{
+    GtkWidget *dd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a result column");
+    return dd ? xin_find(dd, is_search_entry, NULL) : NULL;
+}
+static gboolean search_shown(void) { return column_search() != NULL; }
+
+/* The curve list's search: typing part of a name and Enter adds that column (Enter picked nothing). */
+static void test_curve_search(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    GtkWidget *dd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Add a result column");
+    g_assert_nonnull(dd);
+    g_assert_false(plotted_wz());
+    xin_click(dd);
+    g_assert_true(wait_for(search_shown, 5));
+    settle();
+    xin_type("crank.wz");
+    settle();
+    xin_press("Return");
+    g_assert_true(wait_for(plotted_wz, 5));
+    focus_main();
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
+static gboolean pinned(void) { return isfinite(motus_plot_get_pin(MOTUS_PLOT(motus_window_get_plot(win)))); }
+static gboolean unpinned(void) { return !pinned(); }
+
+/* Two cursors: a click in the plot (after a run) pins a reference cursor; the read-out then gives Δt and
+ * each curve's difference from it; a click on it takes it away. */
+static void test_plot_cursors(void)
+{
+    focus_main();
+    MotusPlot *plot = MOTUS_PLOT(motus_window_get_plot(win));
+    g_assert_cmpint(motus_plot_n_curves(plot), >, 0);
+    g_assert_false(pinned());
+    xin_click(GTK_WIDGET(plot));
+    g_assert_true(wait_for(pinned, 5));
+    double pin = motus_plot_get_pin(plot);
+    g_test_message("reference cursor at t = %g s", pin);
+    g_assert_cmpfloat(pin, >, 0);
+    g_autofree char *r = motus_plot_readout(plot, pin + 0.25);
+    g_test_message("%s", r);
+    g_assert_nonnull(strstr(r, "(Δt = 0.25 s)")); /* the run's span: t from 0 to where Esc stopped it */
+    g_assert_nonnull(strstr(r, "(Δ = "));
+    gint64 until = g_get_monotonic_time() + 700000; /* not a double click (that resets the view) */
+    while (g_get_monotonic_time() < until) g_main_context_iteration(NULL, FALSE);
+    xin_click(GTK_WIDGET(plot)); /* on it again: gone */
+    g_assert_true(wait_for(unpinned, 5));
+}
+
+static GtkWidget *eye_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
+static gboolean action_on(const char *name)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
+    return v && g_variant_get_boolean(v);
+}
+static gboolean velocity_on(void) { return action_on("show-velocity"); }
+static gboolean acceleration_on(void) { return action_on("show-acceleration"); }
+
+/* The eye button's settings stay open while several are toggled by real clicks (a menu closed after each). */
+static void test_eye_settings(void)
+{
+    focus_main();
+    GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
+    g_assert_false(velocity_on() || acceleration_on());
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
+    g_assert_true(wait_for(eye_open, 5));
+    settle();
+    xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector"));
+    g_assert_true(wait_for(velocity_on, 5));
+    settle();
+    g_assert_true(eye_open()); /* still open */
+    xin_click(xin_find(eye_popover(), xin_has_label, "Acceleration vector"));
+    g_assert_true(wait_for(acceleration_on, 5));
+    xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector")); /* and off again */
+    g_assert_true(wait_for(acceleration_on, 5));
+    for (int i = 0; i < 50 && velocity_on(); i++) settle();
+    g_assert_false(velocity_on());
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    g_action_group_activate_action(G_ACTION_GROUP(win), "show-acceleration", NULL); /* as the next tests expect */
+    focus_main();
+    g_assert_true(gtk_widget_grab_focus(focus0));
+    g_object_unref(focus0);
+}
+
+static guint nplots0;
+static gboolean more_plots(void) { return motus_window_n_plots(win) > nplots0; }
+
+/* Spectrum: a slider driven at 20 Hz (0.01 m), run for 2 s; the plot's PSD button, clicked for real, adds a
+ * plot of its power spectral density whose peak is within one frequency bin of 20 Hz. */
+static void test_spectrum(void)
+{
+    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path,
+                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
+                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
+                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
+                                      "plot sl.disp\n",
+                                      -1, NULL));
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    nplots0 = motus_window_n_plots(win);
+    GtkWidget *psd = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Spectrum:");
+    g_assert_nonnull(psd);
+    xin_click(psd);
+    g_assert_true(wait_for(more_plots, 5));
+    MotusPlot *sp = MOTUS_PLOT(motus_window_get_plot_n(win, nplots0));
+    double f0, f1, y, peak;
+    g_assert_true(motus_plot_get_point(sp, 0, 0, &f0, &y) && motus_plot_get_point(sp, 0, 1, &f1, &y));
+    g_assert_true(motus_window_spectrum_peak(win, nplots0, &peak));
+    g_test_message("PSD peak at %g Hz, bins of %g Hz (%s)", peak, f1 - f0, motus_window_get_status(win));
+    g_assert_cmpfloat(fabs(peak - 20), <=, f1 - f0);
+    g_assert_cmpstr(motus_plot_x_label(sp), ==, "frequency, Hz");
+    settle();
+    shot(GTK_WIDGET(win), "spectrum.png");
 }
 
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
@@ -637,11 +781,15 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/model-check", test_model_check);
     g_test_add_func("/keys/add-menu", test_add_menu);
     g_test_add_func("/keys/tab-order", test_tab_order);
+    g_test_add_func("/keys/curve-search", test_curve_search);
     g_test_add_func("/keys/run-playback", test_run_and_playback);
+    g_test_add_func("/keys/plot-cursors", test_plot_cursors);
     g_test_add_func("/keys/view", test_view_keys);
     g_test_add_func("/keys/gizmo", test_gizmo_keys);
     g_test_add_func("/keys/edit", test_edit_keys);
     g_test_add_func("/keys/new-run-save-as", test_new_run_save_as);
+    g_test_add_func("/keys/eye-settings", test_eye_settings);
+    g_test_add_func("/keys/spectrum", test_spectrum);
     g_test_add_func("/keys/quit-asks", test_quit_asks);
     int rc = g_test_run();
     if (!win_gone) gtk_window_destroy(GTK_WINDOW(win));
