@@ -11,7 +11,9 @@
  * --deformation-scale, --colour and --range set up what the screenshot shows.
  * --analysis statics|statics-relax|kinematics|modes runs that analysis
  * instead of a run (as the Analysis menu does); --mode N then animates mode
- * N of the modes for the screenshot. --export-video FILE writes the
+ * N of the modes for the screenshot. --study cases|heatmap|plot|parallel
+ * runs the model's study in its panel and saves the panel showing that page
+ * (--screenshot) instead of the window. --export-video FILE writes the
  * animation of the run (MP4, WebM or GIF by the name) with --fps, --size
  * WxH, --from and --to, as the window's Export Animation does: the headless
  * export (under xvfb-run; motus-cli has no GL). */
@@ -30,6 +32,7 @@
 #include "motus-viewport.h"
 #include "motus-window-analysis.h"
 #include "motus-window-export.h"
+#include "motus-window-study.h"
 #include "motus-window.h"
 
 #ifndef MOTUS_INSTALL_LOCALEDIR
@@ -42,6 +45,7 @@
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version, opt_export_plots;
 static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
+static char *opt_study;
 static char *opt_export, *opt_size;
 static int opt_mode, opt_fps = 25;
 static double opt_time = NAN, opt_deform = NAN, opt_until = NAN, opt_from = NAN, opt_to = NAN;
@@ -67,6 +71,10 @@ static const GOptionEntry options[] = {
     {"analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis,
      N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
     {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
+    {"study", 0, 0, G_OPTION_ARG_STRING, &opt_study,
+     N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); "
+        "--screenshot saves the panel"),
+     N_("PAGE")},
     {"export-video", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,
      N_("Export the run's animation to a video (.mp4, .webm, .mkv) or an animated GIF"), N_("FILE")},
     {"fps", 0, 0, G_OPTION_ARG_INT, &opt_fps, N_("Frames a second of the exported video (default 25)"), N_("N")},
@@ -91,7 +99,10 @@ typedef struct {
 
 static Batch batch;
 
-static gboolean batch_mode(void) { return opt_run || opt_quit || opt_shot || opt_info || opt_analysis || opt_export; }
+static gboolean batch_mode(void)
+{
+    return opt_run || opt_quit || opt_shot || opt_info || opt_analysis || opt_export || opt_study;
+}
 
 static void batch_fail(const char *what, const char *msg)
 {
@@ -218,6 +229,18 @@ static gboolean batch_timeout(gpointer data)
     return G_SOURCE_REMOVE;
 }
 
+/* --study: the panel's outcome (motus-window-study.c saved the panel). */
+static void batch_study_done(gpointer user, gboolean ok, const char *message)
+{
+    (void)user;
+    if (!ok) {
+        batch_fail(_("the study"), message);
+        return;
+    }
+    g_print("motus: %s%s%s\n", message, opt_shot ? "; " : "", opt_shot ? opt_shot : "");
+    if (opt_quit) g_application_quit(G_APPLICATION(batch.app));
+}
+
 /* Applies --view and --plot, then starts the run or schedules the shot. */
 static void batch_start(void)
 {
@@ -275,7 +298,11 @@ static void batch_start(void)
             return;
         }
     }
-    if (opt_analysis) { /* the window's own action, as the Analysis menu starts it */
+    if (opt_study) { /* the panel saves itself: the main window is not shot */
+        g_autoptr(GError) error = NULL;
+        if (!motus_window_study_shoot(batch.win, opt_study, opt_shot, batch_study_done, NULL, &error))
+            batch_fail(_("--study"), error->message);
+    } else if (opt_analysis) { /* the window's own action, as the Analysis menu starts it */
         static const char *const names[] = {"statics", "statics-relax", "kinematics", "modes"};
         guint i;
         for (i = 0; i < G_N_ELEMENTS(names) && strcmp(opt_analysis, names[i]); i++) {}
@@ -402,5 +429,6 @@ int main(int argc, char **argv)
     g_free(opt_focus);
     g_free(opt_export);
     g_free(opt_size);
+    g_free(opt_study);
     return status ? status : batch.status;
 }

@@ -74,6 +74,7 @@ void motus_app_setup(GtkApplication *app, const char *version)
         {"win.statics", {"F7"}},
         {"win.kinematics", {"F8"}},
         {"win.modes", {"F9"}},
+        {"win.study", {"<Control>t"}},
         {"win.export-video", {"<Control><Shift>e"}},
         {"win.stop", {"Escape"}},
         {"win.add-body::box", {"<Control>b"}},

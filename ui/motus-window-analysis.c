@@ -608,6 +608,7 @@ static GMenuModel *analysis_menu(void)
     g_menu_append(main, _("_Kinematics"), "win.kinematics");
     g_menu_append(main, _("_Modes"), "win.modes");
     g_menu_append(flex, _("Modes of _Flexible Bodies…"), "win.flex-modes");
+    g_menu_append(flex, _("S_tudy…"), "win.study"); /* motus-window-study.c */
     g_menu_append_section(menu, NULL, G_MENU_MODEL(main));
     g_menu_append_section(menu, NULL, G_MENU_MODEL(flex));
     g_object_unref(main);

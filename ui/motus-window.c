@@ -14,6 +14,7 @@
 #include "motus-scene.h"
 #include "motus-window-private.h"
 #include "motus-window-export.h"
+#include "motus-window-study.h"
 #include "motus-paint-warm.h"
 #include "motus/units.h"
 
@@ -970,6 +971,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_flex_init(self);
     motus_window_analysis_init(self);
     motus_window_export_init(self);
+    motus_window_study_init(self);
     motus_paint_warm_attach(GTK_WINDOW(self), self->viewport);
     set_status(self, _("Open a project or a model (Ctrl+O), or start a new project (Ctrl+N)"));
     set_time_label(self);

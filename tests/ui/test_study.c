@@ -1,0 +1,488 @@
+/* The Study panel driven for real under Xvfb (ctest gui_study): Ctrl+T
+ * pressed and Run Cases clicked through XTest (xinput.h) on the 3 × 3
+ * spring–mass study of tests/study/spring-mass.motus.txt, imported into a
+ * project; then:
+ *   every case's x(0.7 s) within 1e-8 of 1 + 0.1 cos(sqrt(k/m) 0.7), in the
+ *   table, the heat map's nine cells (m across, k up) and the CSV export;
+ *   the nine cases recorded in the project as motus-cli study records them
+ *   (`motus-cli study --table` writes the window's CSV byte for byte),
+ *   their runs kept ("Keep Frames"); a double click on a case's row, or on
+ *   its heat-map cell, opens its run in a new window, whose x at 0.7 s is
+ *   the case's response;
+ *   a click on the x07 column's header sorts the table by it;
+ *   a bigger study (600 cases) stopped with Esc: some cases done, not all (the
+ *   window answers keys while both cores run cases);
+ *   cases of an invalid model (m = -1 kg) failed with the message, the others done;
+ *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it.
+ * The parallel coordinates have an axis per variable and response and a
+ * line per case. Screenshots of the table, the heat map, the response plot
+ * and the parallel coordinates stay in build/tests/ui (study-*.png). */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "motus-app.h"
+#include "motus-heatmap.h"
+#include "motus-window-study.h"
+#include "motus-window.h"
+#include "motus/edit.h"
+#include "motus/store.h"
+#include "xinput.h"
+
+static GtkApplication *app;
+static MotusWindow *win;
+
+typedef gboolean (*Cond)(void);
+
+static gboolean wake(gpointer data)
+{
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
+static gboolean wait_for(Cond cond, double seconds)
+{
+    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
+    guint id = g_timeout_add(10, wake, NULL);
+    gboolean ok = TRUE;
+    while (!cond()) {
+        if (g_get_monotonic_time() > end) {
+            ok = FALSE;
+            break;
+        }
+        g_main_context_iteration(NULL, TRUE);
+    }
+    g_source_remove(id);
+    return ok;
+}
+
+static void settle_for(double seconds)
+{
+    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
+    guint id = g_timeout_add(10, wake, NULL);
+    while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
+}
+
+/* A PNG of a toplevel as drawn (an artifact for a person to look at). */
+static void shot(GtkWidget *w, const char *name)
+{
+    int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
+    GdkPaintable *p = gtk_widget_paintable_new(w);
+    GtkSnapshot *snap = gtk_snapshot_new();
+    gdk_paintable_snapshot(p, snap, width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snap);
+    if (node) {
+        GdkTexture *t = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(w)), node,
+                                                    &GRAPHENE_RECT_INIT(0, 0, width, height));
+        g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+        gdk_texture_save_to_png(t, path);
+        g_object_unref(t);
+        gsk_render_node_unref(node);
+    }
+    g_object_unref(p);
+}
+
+static void open_model(const char *path)
+{
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    g_assert_no_error(error);
+}
+
+/* The model text into a project of its own (as motus-cli import does). */
+static char *import(const char *text, const char *name)
+{
+    MtError err = {0};
+    MtModel *m = mt_model_parse_text(text, name, &err);
+    g_assert_nonnull(m);
+    char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+    g_unlink(path);
+    MtStore *st = mt_store_open(path, MT_STORE_CREATE, &err);
+    g_assert_nonnull(st);
+    g_assert_cmpint(mt_store_save_model(st, m, NULL, &err), ==, MT_OK);
+    mt_store_close(st);
+    mt_model_free(m);
+    return path;
+}
+
+static double closed_form(double m, double k) { return 1 + 0.1 * cos(sqrt(k / m) * 0.7); }
+static const double mass[3] = {0.5, 1, 2};
+
+static gboolean panel_mapped(void)
+{
+    GtkWidget *p = motus_window_study_panel(win);
+    return p && gtk_widget_get_mapped(p);
+}
+static gboolean not_running(void) { return !motus_window_study_running(win); }
+static gboolean some_done(void)
+{
+    MotusStudyResults *r = motus_window_study_results(win);
+    return r && motus_study_results_n(r) >= 2;
+}
+
+static void open_panel(void)
+{
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.15);
+    xin_press("<Control>t");
+    g_assert_true(wait_for(panel_mapped, 10));
+    settle_for(0.2);
+}
+
+static void check_table(MotusStudyResults *r)
+{
+    g_assert_cmpint(motus_study_results_n(r), ==, 9);
+    double worst = 0;
+    for (int c = 0; c < 9; c++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, c);
+        g_assert_nonnull(x);
+        g_assert_false(x->failed);
+        /* grid order: m (0.5 1 2) slowest, k (100 250 400) */
+        g_assert_cmpfloat(x->values[0], ==, mass[c / 3]);
+        g_assert_cmpfloat(x->values[1], ==, 100 + 150 * (c % 3));
+        worst = fmax(worst, fabs(x->resp[0] - closed_form(x->values[0], x->values[1])));
+    }
+    g_test_message("largest |x(0.7) - closed form| in the table %.3g", worst);
+    g_assert_cmpfloat(worst, <, 1e-8);
+}
+
+static void check_heatmap(MotusStudyResults *r)
+{
+    motus_study_results_choose(r, 0, 0, 1);
+    MotusHeatmap *h = motus_study_results_heatmap(r);
+    g_assert_cmpint(motus_heatmap_nx(h), ==, 3);
+    g_assert_cmpint(motus_heatmap_ny(h), ==, 3);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double want = closed_form(mass[i], 100 + 150 * j);
+            g_assert_cmpfloat(fabs(motus_heatmap_cell(h, i, j) - want), <, 1e-8);
+        }
+    double lo, hi;
+    g_assert_true(motus_heatmap_range(h, &lo, &hi));
+    g_assert_cmpfloat(lo, <, hi);
+}
+
+static void check_csv(const char *path)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_auto(GStrv) line = g_strsplit(text, "\n", -1);
+    g_assert_true(g_str_has_prefix(line[0], "case,status,m,k,x07,xmax,xrms,fpeak,amp,seconds,job,frames,message"));
+    g_assert_cmpuint(g_strv_length(line), ==, 11); /* a header, nine cases, the empty rest */
+    for (int c = 0; c < 9; c++) {
+        g_auto(GStrv) f = g_strsplit(line[c + 1], ",", -1);
+        g_assert_cmpint(atoi(f[0]), ==, c);
+        g_assert_cmpstr(f[1], ==, "ok");
+        g_assert_cmpfloat(fabs(g_ascii_strtod(f[4], NULL) - closed_form(g_ascii_strtod(f[2], NULL),
+                                                                         g_ascii_strtod(f[3], NULL))), <, 1e-8);
+    }
+}
+
+static void check_stored(const char *project)
+{
+    MtError err = {0};
+    MtStore *st = mt_store_open(project, MT_STORE_READONLY, &err);
+    g_assert_nonnull(st);
+    long version;
+    MtModel *m = mt_store_load_model(st, &version, &err);
+    g_assert_nonnull(m);
+    MtStudyCaseResult *c = NULL;
+    int n = mt_store_study_cases(st, m->study, &c, &err);
+    g_assert_cmpint(n, ==, 9);
+    for (int i = 0; i < n; i++)
+        g_assert_cmpfloat(fabs(c[i].resp[0] - closed_form(c[i].values[0], c[i].values[1])), <, 1e-8);
+    free(c);
+    mt_model_free(m);
+    mt_store_close(st);
+}
+
+/* A double click at widget point (x, y) through XTest (xin_click clicks a widget's centre). */
+static void double_click_at(GtkWidget *w, double x, double y)
+{
+    graphene_rect_t r;
+    GtkNative *native = gtk_widget_get_native(w);
+    g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + x),
+                          (int)(sy + r.origin.y + y), &rx, &ry, &child);
+    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XSync(d, False);
+    settle_for(0.1);
+    for (int k = 0; k < 2; k++) {
+        XTestFakeButtonEvent(d, 1, True, CurrentTime);
+        XTestFakeButtonEvent(d, 1, False, CurrentTime);
+    }
+    XSync(d, False);
+}
+
+static MotusWindow *other;
+static gboolean new_window(void)
+{
+    for (GList *l = gtk_application_get_windows(app); l; l = l->next)
+        if (MOTUS_IS_WINDOW(l->data) && l->data != (gpointer)win) other = l->data;
+    return other && motus_window_get_n_frames(other) > 0;
+}
+
+/* The run opened in a new window is case 4's: its x at 0.7 s (a frame: the output step is 0.01 s) is the
+ * case's x07. The window is closed. */
+static void check_other(const MtStudyCaseResult *x)
+{
+    g_assert_true(wait_for(new_window, 20));
+    double *t = NULL, *v = NULL;
+    guint n = motus_window_get_column(other, "mass.x", &t, &v);
+    g_assert_cmpuint(n, >, 70);
+    guint i = 0;
+    while (i < n && fabs(t[i] - 0.7) > 1e-9) i++;
+    g_assert_cmpuint(i, <, n);
+    g_test_message("case 4's run: %u frames, x(0.7) %.12g, x07 %.12g", n, v[i], x->resp[0]);
+    g_assert_cmpfloat(fabs(v[i] - x->resp[0]), <, 1e-9);
+    g_free(t), g_free(v);
+    gtk_window_destroy(GTK_WINDOW(other));
+    other = NULL;
+    settle_for(0.2);
+}
+
+/* A double click on case 4's row (m = 1 kg, k = 250 N/m), then on its heat-map cell (the middle one), opens
+ * its kept run in a new window. */
+static void check_case_run(MotusStudyResults *r, const char *project)
+{
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 0);
+    settle_for(0.3);
+    const MtStudyCaseResult *x = motus_study_results_case(r, 4);
+    g_assert_cmpstr(x->frames, ==, "case-000004.motus");
+    g_autofree char *kept = g_strdup_printf("%s.study/case-000004.motus", project);
+    g_assert_true(g_file_test(kept, G_FILE_TEST_IS_REGULAR));
+    GtkWidget *cell = xin_find(GTK_WIDGET(motus_study_results_table(r)), xin_has_label, "4");
+    g_assert_nonnull(cell);
+    xin_click(cell);
+    xin_click(cell); /* the second click within the double-click time: the row is activated */
+    check_other(x);
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 1);
+    motus_study_results_choose(r, 0, 0, 1);
+    settle_for(0.3);
+    MotusHeatmap *h = motus_study_results_heatmap(r);
+    double px, py;
+    int i, j;
+    g_assert_true(motus_heatmap_cell_center(h, 1, 1, &px, &py));
+    g_assert_true(motus_heatmap_cell_at(h, px, py, &i, &j));
+    g_assert_cmpint(i, ==, 1);
+    g_assert_cmpint(j, ==, 1);
+    double_click_at(GTK_WIDGET(h), px, py);
+    check_other(x);
+    for (int c = 0; c < 9; c++) {
+        g_autofree char *f = g_strdup_printf("%s.study/case-%06d.motus", project, c);
+        g_unlink(f);
+    }
+    g_autofree char *dir = g_strdup_printf("%s.study", project);
+    g_rmdir(dir);
+}
+
+static void test_grid(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
+    g_autofree char *project = import(text, "study-spring-mass.motus");
+    open_model(project);
+    open_panel();
+    MotusStudyResults *r = motus_window_study_results(win);
+    g_assert_nonnull(r);
+    g_assert_cmpint(motus_study_results_n(r), ==, 0);
+    xin_click(motus_window_study_button(win, "keep"));
+    settle_for(0.1);
+    g_assert_true(gtk_check_button_get_active(GTK_CHECK_BUTTON(motus_window_study_button(win, "keep"))));
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(wait_for(not_running, 60));
+    g_test_message("progress: %s", motus_window_study_progress(win));
+    check_table(r);
+    check_stored(project);
+    /* a click on the x07 header sorts by it, ascending */
+    GtkWidget *head = xin_find(GTK_WIDGET(motus_study_results_table(r)), xin_has_label, "x07");
+    g_assert_nonnull(head);
+    xin_click(head);
+    settle_for(0.3);
+    double prev = -INFINITY;
+    for (guint i = 0; i < 9; i++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, motus_study_results_row_case(r, i));
+        g_assert_nonnull(x);
+        g_assert_cmpfloat(x->resp[0], >=, prev);
+        prev = x->resp[0];
+    }
+    GtkWidget *panel = motus_window_study_panel(win);
+    shot(panel, "study-table.png");
+    check_heatmap(r);
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 1);
+    settle_for(0.5);
+    shot(panel, "study-heatmap.png");
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 2);
+    settle_for(0.5);
+    shot(panel, "study-plot.png");
+    /* parallel coordinates: m, k and the five responses, a line per case; x07's axis spans the heat map's range */
+    MotusParcoords *pc = motus_study_results_parcoords(r);
+    g_assert_cmpint(motus_parcoords_n_axes(pc), ==, 7);
+    g_assert_cmpint(motus_parcoords_n_lines(pc), ==, 9);
+    double plo, phi, hlo, hhi;
+    g_assert_true(motus_parcoords_range(pc, 2, &plo, &phi));
+    g_assert_true(motus_heatmap_range(motus_study_results_heatmap(r), &hlo, &hhi));
+    g_assert_cmpfloat(plo, ==, hlo);
+    g_assert_cmpfloat(phi, ==, hhi);
+    gtk_notebook_set_current_page(motus_study_results_notebook(r), 3);
+    settle_for(0.5);
+    shot(panel, "study-parallel.png");
+    g_autofree char *csv = g_build_filename(MOTUS_OUT_DIR, "study-cases.csv", NULL);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_study_export(win, csv, &error));
+    check_csv(csv);
+    /* the project holds what motus-cli reads: its table is the window's export, byte for byte */
+    g_autofree char *cli_csv = g_build_filename(MOTUS_OUT_DIR, "study-cases-cli.csv", NULL);
+    const char *argv[] = {MOTUS_CLI, "study", project, "--table", "--out", cli_csv, NULL};
+    int status = -1;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    g_autofree char *a = NULL, *b = NULL;
+    g_assert_true(g_file_get_contents(csv, &a, NULL, NULL));
+    g_assert_true(g_file_get_contents(cli_csv, &b, NULL, NULL));
+    g_assert_cmpstr(a, ==, b);
+    check_case_run(r, project);
+    gtk_window_destroy(GTK_WINDOW(panel));
+    settle_for(0.2);
+    g_unlink(project);
+}
+
+/* 3 × 200 cases stopped with Esc after the first few: some done, not all, the panel says so. */
+static void test_stop(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
+    g_autofree char *big = NULL;
+    {
+        g_auto(GStrv) parts = g_strsplit(text, "count 3", 2);
+        big = g_strjoinv("count 200", parts);
+    }
+    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-big.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path, big, -1, NULL));
+    open_model(path);
+    open_panel();
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(gtk_widget_get_sensitive(motus_window_study_button(win, "stop")));
+    g_assert_false(gtk_widget_get_sensitive(motus_window_study_button(win, "run")));
+    xin_focus(motus_window_study_panel(win));
+    settle_for(0.15);
+    xin_press("Escape");
+    g_assert_true(wait_for(not_running, 30));
+    int n = motus_study_results_n(motus_window_study_results(win));
+    g_test_message("stopped after %d of 600 cases: %s", n, motus_window_study_progress(win));
+    g_assert_cmpint(n, >=, 2);
+    g_assert_cmpint(n, <, 600);
+    g_assert_true(g_str_has_prefix(motus_window_study_progress(win), "Stopped"));
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+    g_unlink(path);
+}
+
+static int model_cases(void)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    MtError err = {0};
+    return m && m->study ? mt_study_ncases(m->study, &err) : -1;
+}
+static gboolean nine_cases(void) { return model_cases() == 9; }
+
+/* The lines edited in the panel (m's bad level dropped) and applied by a click: the model's study has 6 cases,
+ * the panel's results are gone; Ctrl+Z in the main window brings the 9 cases back. */
+static void check_edit(void)
+{
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    g_autofree char *text = gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+    g_auto(GStrv) parts = g_strsplit(text, "levels -1 1 2", 2);
+    g_autofree char *fixed = g_strjoinv("levels 1 2", parts);
+    gtk_text_buffer_set_text(buf, fixed, -1);
+    xin_click(motus_window_study_button(win, "apply"));
+    settle_for(0.3);
+    g_assert_cmpint(model_cases(), ==, 6);
+    g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0);
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.15);
+    xin_press("<Control>z");
+    g_assert_true(wait_for(nine_cases, 5));
+}
+
+/* m = -1 kg makes the model invalid: those three cases fail with the message naming the body, the others
+ * go on; the heat map has no value (grey) where they are. */
+static void test_failed(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
+    g_autofree char *bad = NULL;
+    {
+        g_auto(GStrv) parts = g_strsplit(text, "levels 0.5 1 2", 2);
+        bad = g_strjoinv("levels -1 1 2", parts);
+    }
+    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-failed.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path, bad, -1, NULL));
+    open_model(path);
+    open_panel();
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(wait_for(not_running, 30));
+    MotusStudyResults *r = motus_window_study_results(win);
+    g_test_message("%s", motus_window_study_progress(win));
+    g_assert_nonnull(strstr(motus_window_study_progress(win), "9 cases done, 3 failed"));
+    for (int c = 0; c < 9; c++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, c);
+        g_assert_nonnull(x);
+        g_assert_cmpint(x->failed, ==, c < 3);
+        if (c < 3) g_assert_nonnull(strstr(x->message, "mass"));
+        else g_assert_cmpfloat(fabs(x->resp[0] - closed_form(x->values[0], x->values[1])), <, 1e-8);
+    }
+    motus_study_results_choose(r, 0, 0, 1);
+    MotusHeatmap *h = motus_study_results_heatmap(r);
+    g_assert_true(isnan(motus_heatmap_cell(h, 0, 0)));
+    g_assert_cmpfloat(fabs(motus_heatmap_cell(h, 1, 0) - closed_form(1, 100)), <, 1e-8);
+    check_edit();
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+    g_unlink(path);
+}
+
+static void on_startup(GApplication *a, gpointer data)
+{
+    (void)data;
+    motus_app_setup(GTK_APPLICATION(a), "test");
+}
+
+static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    app = gtk_application_new("org.motus.MotusStudyTest", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
+    win = motus_window_new(app);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
+    gtk_window_present(GTK_WINDOW(win));
+    g_assert_true(wait_for(mapped, 10));
+    g_test_add_func("/study/grid", test_grid);
+    g_test_add_func("/study/stop", test_stop);
+    g_test_add_func("/study/failed", test_failed);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    settle_for(0.2);
+    g_object_unref(app);
+    return rc;
+}
