@@ -678,6 +678,52 @@ static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
     }
 }
 
+/* Minimum, maximum, mean and RMS of the chosen plot's curves over the time it shows, in the unit its legend
+ * shows (core's mt_signal_mean/_rms: trapezoids, the window's ends interpolated). */
+static char *curve_stats(MotusWindow *self)
+{
+    MotusPlotSpec *ps = active(self);
+    guint n = plotted(self);
+    if (ps->x || ps->spectrum || !ps->curves->len || n < 2)
+        return g_strdup(_("Statistics need a plot of curves against time and a run"));
+    double t0 = -INFINITY, t1 = INFINITY, y0, y1;
+    if (!motus_plot_get_view(ps->w, &t0, &t1, &y0, &y1)) t0 = -INFINITY, t1 = INFINITY;
+    double *t = g_new(double, n), *v = g_new(double, n);
+    GString *out = g_string_new(NULL);
+    for (guint i = 0; i < ps->curves->len; i++) {
+        const char *name = g_ptr_array_index(ps->curves, i);
+        guint k = column_data(self, ps, name, 0, n, t, v);
+        if (k < 2) continue;
+        double a = fmax(t0, t[0]), b = fmin(t1, t[k - 1]), lo = INFINITY, hi = -INFINITY;
+        for (guint j = 0; j < k; j++)
+            if (t[j] >= a && t[j] <= b) lo = fmin(lo, v[j]), hi = fmax(hi, v[j]);
+        const char *si = column_unit(motus_window_model(self), name);
+        MtDim d = MT_DIM_NONE;
+        const MtUnit *u = si[0] && mt_unit_find(si, NULL, &d) ? mt_unit_readable(d, fmax(fabs(lo), fabs(hi))) : NULL;
+        double s = u ? u->den / u->num : 1;
+        const char *ul = u ? mt_unit_label(u) : "";
+        if (i == 0) g_string_append_printf(out, _("t = %.4g … %.4g s"), a, b);
+        /* TRANSLATORS: statistics of a curve: name, then min, max, mean and RMS with their unit. */
+        g_string_append_printf(out, _("\n%s: min %.5g, max %.5g, mean %.5g, RMS %.5g %s"), name, lo * s, hi * s,
+                               mt_signal_mean(t, v, (int)k, a, b) * s, mt_signal_rms(t, v, (int)k, a, b) * s, ul);
+    }
+    g_free(t);
+    g_free(v);
+    return g_string_free(out, FALSE);
+}
+
+static void stats_shown(GtkWidget *pop, gpointer data)
+{
+    g_autofree char *text = curve_stats(data);
+    gtk_label_set_text(GTK_LABEL(gtk_popover_get_child(GTK_POPOVER(pop))), text);
+}
+
+const char *motus_window_curve_stats(MotusWindow *self)
+{
+    GtkPopover *pop = gtk_menu_button_get_popover(self->stats_button);
+    return pop ? gtk_label_get_text(GTK_LABEL(gtk_popover_get_child(pop))) : "";
+}
+
 gboolean motus_window_spectrum_peak(MotusWindow *self, guint plot, double *f)
 {
     if (plot >= self->plots->len || !spec(self, plot)->spectrum || !spec(self, plot)->refs->len) return FALSE;
@@ -801,6 +847,13 @@ void motus_window_plots_init(MotusWindow *self)
     gtk_drop_down_set_expression(self->x_dropdown, e2);
     gtk_expression_unref(e1);
     gtk_expression_unref(e2);
+    GtkWidget *stats = gtk_popover_new(), *label = gtk_label_new("");
+    gtk_label_set_selectable(GTK_LABEL(label), TRUE); /* to copy into a report */
+    gtk_label_set_xalign(GTK_LABEL(label), 0);
+    gtk_popover_set_child(GTK_POPOVER(stats), label);
+    g_signal_connect(stats, "show", G_CALLBACK(stats_shown), self);
+    gtk_menu_button_set_popover(self->stats_button, stats);
+    motus_window_popover_gives_back_keys(self, GTK_POPOVER(stats));
     hook_search(self->column_dropdown);
     hook_search(self->x_dropdown);
     for (int k = 0; k < 2; k++) { /* the lists say what each column holds, under its name */

@@ -54,6 +54,7 @@ struct _MotusWindow {
     GtkDropDown *pick_axis;
     GMenu *recent_menu;
     GtkMenuButton *show_button; /* the teaching vectors' settings (motus-window-teach.c) */
+    GtkMenuButton *stats_button; /* statistics of the chosen plot's curves (motus-window-plots.c) */
 
     /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
     MotusDocument *doc;

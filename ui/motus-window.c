@@ -822,6 +822,7 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, pick_axis);
     gtk_widget_class_bind_template_child(wc, MotusWindow, recent_menu);
     gtk_widget_class_bind_template_child(wc, MotusWindow, show_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, stats_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);

@@ -149,6 +149,8 @@ double motus_window_flex_proposed_scale(MotusWindow *self);
 /* The frequency of the largest value (past 0 Hz) of the first spectrum in plot `plot` (a bin's frequency); FALSE
  * when that plot is no spectrum. */
 gboolean motus_window_spectrum_peak(MotusWindow *self, guint plot, double *f);
+/* What the RMS button's popover shows: min, max, mean and RMS of the chosen plot's curves over the time shown. */
+const char *motus_window_curve_stats(MotusWindow *self);
 
 G_END_DECLS
 

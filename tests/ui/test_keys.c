@@ -377,6 +377,7 @@ static void test_eye_settings(void)
 }
 
 static guint nplots0;
+static gboolean stats_shown_(void) { return strstr(motus_window_curve_stats(win), "RMS ") != NULL; }
 static gboolean more_plots(void) { return motus_window_n_plots(win) > nplots0; }
 
 /* Spectrum: a slider driven at 20 Hz (0.01 m), run for 2 s; the plot's PSD button, clicked for real, adds a
@@ -410,6 +411,23 @@ static void test_spectrum(void)
     g_assert_cmpstr(motus_plot_x_label(sp), ==, "frequency, Hz");
     settle();
     shot(GTK_WIDGET(win), "spectrum.png");
+    /* the RMS button on the time plot: 0.01 m amplitude over 40 whole periods, RMS 0.01/sqrt(2) m, mean 0 */
+    motus_window_set_active_plot(win, 0);
+    GtkWidget *rms = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Statistics:");
+    g_assert_nonnull(rms);
+    xin_click(rms);
+    g_assert_true(wait_for(stats_shown_, 5));
+    const char *text = motus_window_curve_stats(win), *at = strstr(text, "RMS ");
+    g_test_message("%s", text);
+    g_assert_nonnull(at);
+    double r = g_ascii_strtod(at + 4, NULL);
+    g_assert_nonnull(strstr(text, "mm"));
+    g_assert_cmpfloat(fabs(r / (10 / sqrt(2)) - 1), <, 1e-4);
+    xin_press("Escape"); /* closes the popover; the keys go back to the window */
+    for (int i = 0; i < 100 && gtk_widget_get_mapped(GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(rms)))); i++) settle();
+    g_assert_false(gtk_widget_get_mapped(GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(rms)))));
+    focus_main();
+    gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport())); /* the keys in the view, as the next test expects */
 }
 
 /* F5 runs, Space plays and pauses, comma and period step, Escape stops a run. */
