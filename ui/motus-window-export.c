@@ -261,19 +261,6 @@ static void dialog_export(GtkButton *button, gpointer data)
     gtk_window_destroy(GTK_WINDOW(d));
 }
 
-static void dialog_chosen(GtkNativeDialog *fc, int response, gpointer data)
-{
-    GtkWidget *d = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(fc));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        if (path) gtk_editable_set_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file")), path);
-    }
-    g_object_unref(fc);
-}
-
 static void dialog_choose(GtkButton *b, gpointer data)
 {
     (void)b;
@@ -284,7 +271,7 @@ static void dialog_choose(GtkButton *b, gpointer data)
     g_autofree char *base = g_path_get_basename(gtk_editable_get_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file"))));
     gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(fc), base);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(dialog_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 

@@ -594,7 +594,7 @@ static void import_file_changed(GtkEditable *e, gpointer data)
     import_describe(data);
 }
 
-static void import_chosen(GtkNativeDialog *fc, int response, gpointer data)
+void motus_window_file_chosen(GtkNativeDialog *fc, int response, gpointer data)
 {
     GtkWidget *d = data;
     if (response == GTK_RESPONSE_ACCEPT) {
@@ -621,7 +621,7 @@ static void import_choose(GtkButton *b, gpointer data)
     gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(fc), ff);
     g_object_unref(ff);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(import_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 

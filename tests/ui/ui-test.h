@@ -10,6 +10,7 @@
 
 #include "motus-viewport.h"
 #include "motus-window.h"
+#include "ui-wait.h"
 
 static MotusWindow *win;
 static guint frames_mark;
@@ -24,31 +25,6 @@ static inline void ui_test_init(int *argc, char ***argv)
     motus_ui_register_resources();
     win = motus_window_new(NULL);
     motus_window_set_batch(win, TRUE);
-}
-
-typedef gboolean (*Cond)(void);
-
-static gboolean ui_test_wake(gpointer data)
-{
-    (void)data;
-    return G_SOURCE_CONTINUE;
-}
-
-/* Runs the main loop until cond() holds; FALSE after `seconds`. */
-static inline gboolean wait_for(Cond cond, double seconds)
-{
-    gint64 end = g_get_monotonic_time() + (gint64)(seconds * 1e6);
-    guint id = g_timeout_add(10, ui_test_wake, NULL);
-    gboolean ok = TRUE;
-    while (!cond()) {
-        if (g_get_monotonic_time() > end) {
-            ok = FALSE;
-            break;
-        }
-        g_main_context_iteration(NULL, TRUE);
-    }
-    g_source_remove(id);
-    return ok;
 }
 
 static inline MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
