@@ -649,15 +649,15 @@ gboolean motus_window_save_screenshot(MotusWindow *self, const char *path, GErro
     int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
     GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(self));
     if (w <= 0 || h <= 0 || !r) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("the window is not shown yet"));
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("the window is not shown yet"));
         return FALSE;
     }
     g_autoptr(GdkPaintable) p = gtk_widget_paintable_new(GTK_WIDGET(self));
     GtkSnapshot *snap = gtk_snapshot_new();
     gdk_paintable_snapshot(p, GDK_SNAPSHOT(snap), w, h);
     GskRenderNode *node = gtk_snapshot_free_to_node(snap);
-    if (!node) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to capture"));
+    if (!node) { /* something queued a redraw since the last frame: GTK dropped the window's picture */
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("nothing to capture"));
         return FALSE;
     }
     GdkTexture *tex = gsk_renderer_render_texture(r, node, &GRAPHENE_RECT_INIT(0, 0, (float)w, (float)h));
