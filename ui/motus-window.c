@@ -363,6 +363,7 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     MotusWindow *self = data;
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
+    motus_window_teach_forget(self);
     motus_run_bridge_clear(motus_window_bridge(self));
     self->nbody_shown = -1; /* a new frame buffer even with as many bodies */
     /* the document's model pointer follows the new editor; the views are framed once, here */
@@ -794,6 +795,7 @@ static void motus_window_finalize(GObject *object)
     MotusWindow *self = MOTUS_WINDOW(object);
     g_clear_object(&self->doc);
     g_free(self->poses);
+    g_clear_pointer(&self->teach_pins, g_array_unref);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }
