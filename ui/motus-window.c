@@ -245,8 +245,9 @@ gboolean motus_window_start_job(MotusWindow *self, const MotusRunJob *job, GErro
     MtStore *store = motus_document_get_store(self->doc);
     const char *project = store && !motus_document_get_readonly(self->doc) ? motus_document_get_path(self->doc) : NULL;
     gboolean kept = !job || job->what; /* a job that makes no run to keep (modes) is stored nowhere */
-    if (!kept) project = NULL, store = NULL;
+    /* (modes are kept in the project as modes, of the model as saved) */
     if (project && mt_editor_dirty(motus_window_editor(self)) && !motus_window_save(self, error)) return FALSE;
+    if (!kept) project = NULL, store = NULL;
     /* a document without a project keeps its runs in a scratch one until it is saved as a project */
     const char *store_in = project ? project : store || !kept ? NULL : motus_window_scratch_project(self, error);
     if (kept && !project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
