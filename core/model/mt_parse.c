@@ -613,6 +613,18 @@ static int statement_units(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* view …: how the 3D view shows the model (mt_view.c) */
+static int statement_view(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (mt_view_parse(&m->view, p->tok + 1, p->ntok - 1, p->err)) {
+        char msg[sizeof p->err->msg];
+        snprintf(msg, sizeof msg, "%s", p->err->msg);
+        return perr(p, "view", "%s", msg);
+    }
+    return 0;
+}
+
 /* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
 static int statement_plot(Parser *p, MtModel *m, int *block)
 {
@@ -1260,6 +1272,7 @@ static const struct {
     {"units", statement_units},
     {"solver", statement_solver},
     {"plot", statement_plot},
+    {"view", statement_view},
     {"study", statement_study},
     {"table", statement_table},
     {"ground", statement_ground},
@@ -1282,7 +1295,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
     for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
         if (!strcmp(p->tok[0], statements[i].keyword)) return statements[i].read(p, m, block);
     const char *k = p->tok[0];
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units, plot or study)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units, plot, view or study)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1879,6 +1892,9 @@ static void write_controls(FILE *f, const MtModel *m)
         if (ps->x[0]) fprintf(f, " against %s", ps->x);
         fputc('\n', f);
     }
+    char view[256];
+    mt_view_format(&m->view, view, sizeof view);
+    if (view[0]) fprintf(f, "%s\n", view);
 }
 
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)

@@ -21,7 +21,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 10432); /* a new kind of entity needs a table of its own (plots: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 10544); /* a new kind of entity needs a table of its own (plots and the view: the plots table; the study: study_lines) */
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtInitialSpec, 32);
@@ -688,6 +688,16 @@ static int save_plots(Save *sv)
         free(layout);
         if (prc != MT_OK) return 1;
     }
+    /* the view: the row "view" holds its `view …` line (none kept: no row) */
+    char view[256];
+    mt_view_format(&m->view, view, sizeof view);
+    if (view[0]) return mt_store_save_plot(s, "view", view, err) != MT_OK;
+    MtError none = {0};
+    if (mt_store_delete_plot(s, "view", &none) != MT_OK && none.code != MT_ERR_ARG) { /* (ARG: there was none) */
+        if (err) *err = none;
+        return 1;
+    }
+    return 0;
     return 0;
 }
 
@@ -1604,6 +1614,12 @@ static void load_plots(Loader *ld)
         int active;
         if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, &active)) m->nplot = 0;
         free(layout);
+        /* the view (presentation too: a line that does not read is none) */
+        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[16];
+        int n = 0;
+        for (char *w = view ? strtok(view, " ") : NULL; w && n < 16; w = strtok(NULL, " ")) word[n++] = w;
+        if (n < 2 || strcmp(word[0], "view") || mt_view_parse(&m->view, word + 1, n - 1, &perr)) memset(&m->view, 0, sizeof m->view);
+        free(view);
     }
 }
 

@@ -402,6 +402,22 @@ typedef struct {
     char curve[MT_PLOT_CURVES][MT_PLOT_NAME];
 } MtPlotSpec;
 
+/* How the 3D view shows the model's flexible bodies and where it looks, kept
+ * with the model (`view …` line; the project's plots table, row "view") so
+ * that a model opens the way its author left it (mt_view.c). */
+typedef enum { MT_VIEW_FIELD_NONE, MT_VIEW_FIELD_DISPLACEMENT, MT_VIEW_FIELD_STRESS } MtViewField;
+typedef enum { MT_VIEW_RANGE_RUN, MT_VIEW_RANGE_FRAME, MT_VIEW_RANGE_FIXED } MtViewRange;
+typedef enum { MT_VIEW_CAMERA_KEEP, MT_VIEW_CAMERA_FRONT, MT_VIEW_CAMERA_RIGHT, MT_VIEW_CAMERA_TOP, MT_VIEW_CAMERA_ISO } MtViewCamera;
+typedef struct {
+    int set;           /* 0: nothing kept (the window proposes) */
+    double deformation; /* deformation scale, > 0 */
+    MtViewField field;
+    MtViewRange range;
+    double lo, hi;     /* MT_VIEW_RANGE_FIXED: SI (m or Pa), lo < hi */
+    MtViewCamera camera;
+    char focus[MT_NAME_MAX]; /* body framed ("" none) */
+} MtViewSpec;
+
 typedef struct MtModel {
     char title[128];
     double gravity[3];
@@ -436,6 +452,7 @@ typedef struct MtModel {
     int nplot;
     MtPlotSpec plot[MT_PLOT_MAX];
     struct MtStudy *study; /* the model's study (motus/study.h, `study …` lines), NULL if none; owned */
+    MtViewSpec view;
 } MtModel;
 
 /* Treatments of the constraints (docs/design.md §2.6, "Loop-closure
@@ -572,6 +589,14 @@ MtStatus mt_model_driver_set_expr(MtModel *m, int d, const char *src, MtError *e
 int mt_plot_name_ok(const char *name);
 char *mt_plots_to_json(const MtPlotSpec *plot, int nplot, int active);
 int mt_plots_from_json(const char *json, MtPlotSpec *plot, int *nplot, int *active);
+
+/* The view (mt_view.c): `view [deformation S] [colour none|displacement|stress]
+ * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY]` read from
+ * the words after "view" (MT_OK, or an error naming the word and what to
+ * write), and written back canonically ("view deformation 300 colour stress
+ * range run", no newline; "" when nothing is kept). */
+MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err);
+void mt_view_format(const MtViewSpec *v, char *buf, size_t n);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);
