@@ -30,7 +30,9 @@ while read -r analysis column at t answer value unit rest; do
       *) echo "FAIL: unknown analysis '$analysis'"; exit 1 ;;
     esac || { cat "$out"; echo "FAIL: motus-cli $analysis $model"; exit 1; }
   fi
+  label="$column at $t"
   if [ "$analysis" = modes ]; then
+    label="mode $column"
     got=$(awk -v n="$column" '/^ mode +frequency/ {on = 1; next} on && $1 == n {print $2; exit}' "$out")
   else
     got=$(awk -F, -v c="$column" -v t="$t" '
@@ -39,11 +41,11 @@ while read -r analysis column at t answer value unit rest; do
       END { if (!found && t == "end" && k) print last }' "$dir/$analysis.csv")
   fi
   [ -n "$got" ] || { echo "FAIL: no value of '$column' at $t from $analysis"; exit 1; }
-  line=$(awk -v m="$got" -v a="$value" -v u="$unit" -v c="$column" -v t="$t" '
+  line=$(awk -v m="$got" -v a="$value" -v u="$unit" -v c="$label" '
     BEGIN {
       d = a; sub(/^[-+]/, "", d); n = index(d, "."); dec = n ? length(d) - n : 0
       tol = 0.5 * 10 ^ (-dec) * (1 + 1e-9); e = m - a; if (e < 0) e = -e
-      printf "%s at %s: Motus %.10g %s, answer %s (%d decimals) %s", c, t, m, u, a, dec, (e <= tol ? "ok" : "FAIL")
+      printf "%s: Motus %.10g %s, answer %s (to %g) %s", c, m, u, a, 0.5 * 10 ^ (-dec), (e <= tol ? "ok" : "FAIL")
     }')
   if [ -n "$closed" ]; then
     cf=$(awk "BEGIN { pi = atan2(0, -1); printf \"%.17g\", ($closed) }")
