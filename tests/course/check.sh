@@ -10,13 +10,17 @@
 #  - with `closed`, it must agree with the closed form EXPRESSION (evaluated
 #    by awk: + - * / ^, sqrt sin cos atan2 exp log, pi) to a relative 1e-8.
 # Prints one line per check; exits 1 when a check fails or when the model
-# declares none.
+# lacks one of the comment keys of docs/course.md (check among them).
 cli=$1; model=$2
 [ -x "$cli" ] && [ -r "$model" ] || { echo "usage: check.sh MOTUS_CLI MODEL"; exit 2; }
 dir=$(mktemp -d) || exit 2
 trap 'rm -rf "$dir"' EXIT
+# the comment layout a lesson mode reads (docs/course.md): every key present
+for key in problem topic source en ru answer ответ show check; do
+  grep -q "^# $key: " "$model" || { echo "FAIL: no '# $key:' line in $model (docs/course.md, comment layout)"; exit 1; }
+done
 grep '^# check:' "$model" | sed 's/^# check: *//' > "$dir/checks"
-[ -s "$dir/checks" ] || { echo "no '# check:' line in $model"; exit 1; }
+
 fail=0
 while read -r analysis column at t answer value unit rest; do
   [ "$at" = at ] && [ "$answer" = answer ] || { echo "FAIL: bad check line: $analysis $column $at $t $answer $value $unit $rest"; exit 1; }
