@@ -20,7 +20,6 @@ for key in problem topic source en ru answer ответ show check; do
   grep -q "^# $key: " "$model" || { echo "FAIL: no '# $key:' line in $model (docs/course.md, comment layout)"; exit 1; }
 done
 grep '^# check:' "$model" | sed 's/^# check: *//' > "$dir/checks"
-
 fail=0
 while read -r analysis column at t answer value unit rest; do
   [ "$at" = at ] && [ "$answer" = answer ] || { echo "FAIL: bad check line: $analysis $column $at $t $answer $value $unit $rest"; exit 1; }
