@@ -174,6 +174,10 @@ void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i
 void motus_window_flex_extend(MotusWindow *self);
 void motus_window_flex_propose(MotusWindow *self);
 void motus_window_flex_reset(MotusWindow *self);
+/* The model's `view` (deformation, colours, camera, focus) shown on opening, and the view shown now kept in
+ * the model before it is saved (flexible models; a rigid model's view stays as written). */
+void motus_window_view_apply(MotusWindow *self);
+void motus_window_view_keep(MotusWindow *self);
 void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
 /* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */

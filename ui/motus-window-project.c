@@ -117,6 +117,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Plots, plots_free)
 
 gboolean motus_window_save(MotusWindow *self, GError **error)
 {
+    if (motus_window_editor(self)) motus_window_view_keep(self);
     g_autoptr(Plots) p = plots_now(self);
     if (!motus_document_save(self->doc, p->layout, p->plot, p->nplot, error)) return FALSE;
     g_autofree char *base = g_path_get_basename(motus_document_get_path(self->doc));
@@ -135,6 +136,7 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("a run is going: stop it before saving as"));
         return FALSE;
     }
+    motus_window_view_keep(self);
     g_autoptr(Plots) p = plots_now(self);
     if (!motus_document_save_as(self->doc, path, p->layout, p->plot, p->nplot, error)) return FALSE;
     remember(self, path);

@@ -372,6 +372,7 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     motus_document_changed(self->doc);
     g_signal_handlers_unblock_by_func(self->doc, document_changed, self);
     show_model(self, TRUE);
+    motus_window_view_apply(self);
     show_time(self, 0);
     motus_ticker_set_fraction(self->progress, 0);
     motus_ticker_set_text(self->run_label, "");

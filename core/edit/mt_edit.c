@@ -79,6 +79,10 @@ MtModel *mt_editor_steal(MtEditor *e)
 }
 
 const MtModel *mt_editor_model(const MtEditor *e) { return e->model; }
+void mt_editor_set_view(MtEditor *e, const MtViewSpec *v)
+{
+    if (e && e->model && v) memcpy(&e->model->view, v, sizeof *v);
+}
 unsigned long mt_editor_state(const MtEditor *e) { return e->state; }
 void mt_editor_mark_saved(MtEditor *e) { e->saved = e->state; }
 int mt_editor_dirty(const MtEditor *e) { return e->state != e->saved; }

@@ -97,6 +97,9 @@ MtModel *mt_edit_new_model(void);
 MtEditor *mt_editor_new(MtModel *m);
 void mt_editor_free(MtEditor *e);
 const MtModel *mt_editor_model(const MtEditor *e);
+/* Sets how the view shows the model (presentation: no undo step, the model
+ * stays as clean or dirty as it was; saved with it). */
+void mt_editor_set_view(MtEditor *e, const MtViewSpec *v);
 /* Hands the model over to the caller (the editor is then freed). */
 MtModel *mt_editor_steal(MtEditor *e);
 
