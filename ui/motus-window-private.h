@@ -166,6 +166,8 @@ void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
 void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+/* motus-window-lesson.c: a course problem's statement, answer fields and solution beside the view */
+void motus_window_lesson_init(MotusWindow *self);
 /* Unpins every body and marker (a new model). */
 void motus_window_teach_forget(MotusWindow *self);
 
