@@ -38,7 +38,8 @@
  *       GUI_BENCH_SHOT=FILE saves the window after the run's fourth painted frame.
  *       After the run: the memory its frames take in the window (issue 20, point 8:
  *       under 50 MB for `latency 100 10`), the process's peak resident size, and the
- *       time to read a column no plot showed and to put two more in the plot.
+ *       time to read a column no plot showed, to put two more in the plot and to
+ *       show a frame (motus_window_set_time, 1000 frames spread over the run).
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -535,6 +536,7 @@ static long proc_status_kb(const char *name)
 static void print_memory(MotusWindow *win, int nb)
 {
     guint n = motus_window_get_n_frames(win);
+    double until = motus_window_get_time(win); /* the run's end: the view followed it */
     printf("memory: the run's %u frames take %.1f MB in the window; process peak (VmHWM) %.1f MB, now (VmRSS) %.1f MB\n",
            n, motus_window_get_results_bytes(win) / 1e6, proc_status_kb("VmHWM:") / 1e3, proc_status_kb("VmRSS:") / 1e3);
     g_autofree char *col = g_strdup_printf("j%d.Fx", nb / 2), *c1 = g_strdup_printf("j%d.Fy", nb / 3),
@@ -554,6 +556,11 @@ static void print_memory(MotusWindow *win, int nb)
     printf("memory: the plot's curves set to %s and %s in %.2f ms%s\n", c1, c2, (g_get_monotonic_time() - t0) * 1e-3,
            ok ? "" : " (failed)");
     printf("memory: afterwards the frames take %.1f MB in the window\n", motus_window_get_results_bytes(win) / 1e6);
+    /* frames shown as playback shows them (the view's poses, the plot cursor, the slider), 1000 spread over
+     * the run: the main thread's work for each, the picture's drawing left out */
+    t0 = g_get_monotonic_time();
+    for (int k = 0; k < 1000; k++) motus_window_set_time(win, until * ((k * 379) % 1000) / 1000.0);
+    printf("memory: showing a frame (1000 spread over the run) took %.1f us each\n", (g_get_monotonic_time() - t0) * 1e-3);
 }
 
 static int bench_latency(int n, double until, gboolean full)

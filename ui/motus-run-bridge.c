@@ -1,8 +1,8 @@
-/* motus-run-bridge.c — the solver's worker thread and the frame store (see
+/* motus-run-bridge.c — the solver's worker thread and its frames (see
  * motus-run-bridge.h). Threading: fields under "shared" are read and written
  * with `lock` held, except `paused` and `cancel`, which are atomic, and
- * `frames`, which has its own lock; everything else belongs to the GTK thread, except sys/st/csv which
- * the worker owns while it runs.
+ * `frames`, which has its own lock; everything else belongs to the GTK
+ * thread, except sys/st/csv which the worker owns while it runs.
  *
  * The frames live in a MotusFrameStore (motus-frame-store.h): the worker
  * fills a row and appends it without the lock, and full blocks of frames go
