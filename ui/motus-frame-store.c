@@ -11,6 +11,7 @@
 #include "motus-frame-store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -40,6 +41,7 @@ struct MotusFrameStore {
     guint B;                    /* frames a block */
     gsize slot;                 /* bytes a block */
     int fd;                     /* the spill file, -1: none */
+    char *dir;                  /* the folder it is in */
     gboolean spill_failed;      /* a write failed: later blocks stay in memory */
     GPtrArray *blocks;          /* double[B * stride] per block, NULL once in the file (lock held to change) */
     double *spare;              /* writer: a spilled block's buffer, for the next block */
@@ -59,17 +61,31 @@ static void column_free(gpointer p)
     g_free(c);
 }
 
+/* The spill file, in the user's cache folder (on disk where the temporary
+ * folder may be in memory, tmpfs), else in the temporary folder; unlinked at
+ * once, so it goes with the descriptor, even if the program is killed. */
+static void open_spill(MotusFrameStore *fs)
+{
+    char *dirs[] = {g_build_filename(g_get_user_cache_dir(), "motus", NULL), g_strdup(g_get_tmp_dir())};
+    fs->fd = -1;
+    for (int k = 0; k < 2; k++) {
+        char *tmpl = g_build_filename(dirs[k], "frames-XXXXXX", NULL);
+        if (fs->fd < 0 && g_mkdir_with_parents(dirs[k], 0700) == 0 && (fs->fd = g_mkstemp_full(tmpl, O_RDWR, 0600)) >= 0) {
+            g_unlink(tmpl);
+            fs->dir = g_strdup(dirs[k]);
+        }
+        g_free(tmpl);
+        g_free(dirs[k]);
+    }
+}
+
 MotusFrameStore *motus_frame_store_new(void)
 {
     MotusFrameStore *fs = g_new0(MotusFrameStore, 1);
     g_mutex_init(&fs->lock);
     fs->blocks = g_ptr_array_new_with_free_func(g_free);
     fs->cache = g_hash_table_new_full(NULL, NULL, NULL, column_free);
-    /* unlinked at once: the file goes with the descriptor, even if the program is killed */
-    char *name = NULL;
-    fs->fd = g_file_open_tmp("motus-frames-XXXXXX", &name, NULL);
-    if (name) g_unlink(name);
-    g_free(name);
+    open_spill(fs);
     return fs;
 }
 
@@ -87,6 +103,7 @@ void motus_frame_store_free(MotusFrameStore *fs)
 {
     if (!fs) return;
     if (fs->fd >= 0) close(fs->fd);
+    g_free(fs->dir);
     g_ptr_array_unref(fs->blocks);
     g_hash_table_unref(fs->cache);
     g_free(fs->spare);
@@ -119,6 +136,8 @@ void motus_frame_store_reset(MotusFrameStore *fs, int nbody, int ncol)
 }
 
 gboolean motus_frame_store_spills(const MotusFrameStore *fs) { return fs->fd >= 0 && !fs->spill_failed; }
+
+const char *motus_frame_store_dir(const MotusFrameStore *fs) { return fs->dir; }
 
 guint64 motus_frame_store_disk_free(const MotusFrameStore *fs)
 {

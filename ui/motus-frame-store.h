@@ -5,14 +5,15 @@
  * A frame is a row: the time, the body poses (7 doubles a body: origin and
  * quaternion w, x, y, z) and every result column (mt_frame_values). Rows are
  * gathered in blocks of a fixed number of frames; a full block is written to
- * a spill file (an unlinked temporary file) and leaves memory, so memory
+ * a spill file (unlinked as soon as made) and leaves memory, so memory
  * holds the block being filled, the time of every frame (the index that
  * frame_at searches) and the result columns asked for one value at a time
  * (a small cache: flexible bodies' modal coordinates, the teaching
  * overlays). Whole-column reads (plots) come from the file: a block keeps
  * each column's values contiguous, so a column of 10 000 frames is a few
- * hundred small reads. When no spill file can be made or written, blocks
- * stay in memory as before.
+ * hundred small reads. The spill file is in the user's cache folder (else
+ * the temporary folder); when none can be made or written, blocks stay in
+ * memory as before.
  *
  * One writer (the solver's worker, or the GTK thread loading a stored run)
  * appends rows while readers on other threads read the frames below
@@ -34,6 +35,8 @@ void motus_frame_store_free(MotusFrameStore *fs);
 void motus_frame_store_reset(MotusFrameStore *fs, int nbody, int ncol);
 /* Whether full blocks go to the spill file (FALSE: every frame stays in memory). */
 gboolean motus_frame_store_spills(const MotusFrameStore *fs);
+/* The folder of the spill file (NULL: none). */
+const char *motus_frame_store_dir(const MotusFrameStore *fs);
 /* Free bytes where the spill file is (0: unknown or no spill). */
 guint64 motus_frame_store_disk_free(const MotusFrameStore *fs);
 

@@ -330,10 +330,10 @@ static gboolean frames_fit(MotusRunBridge *self, double frames, int stride, GErr
     if (free_disk && disk > 0.9 * (double)free_disk) {
         g_autofree char *need = g_format_size((guint64)fmin(disk, 1e18)), *have = g_format_size(free_disk);
         g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL,
-                    _("the run would write %s of results to the temporary folder %s (%.0f frames of %d values), more "
-                      "than the %s free there: set a larger output step or 'every' in the solver settings, or an "
-                      "earlier end time"),
-                    need, g_get_tmp_dir(), frames, stride, have);
+                    _("the run would write %s of results to the folder %s (%.0f frames of %d values), more than the "
+                      "%s free there: set a larger output step or 'every' in the solver settings, or an earlier end "
+                      "time"),
+                    need, motus_frame_store_dir(self->frames), frames, stride, have);
         return FALSE;
     }
     return TRUE;

@@ -7,9 +7,9 @@
  * frame read back — whole columns and single values — must equal, bit for
  * bit, what the solver gave in a run made here with core alone (mt_run and
  * mt_frame_values) and, for the stored run, what the stored frames give
- * (mt_state_from_frame). "in-memory" (ctest ui_frames_in_memory, TMPDIR
- * pointing nowhere, so no spill file can be made): the frames stay in memory
- * and read back the same. */
+ * (mt_state_from_frame). "in-memory" (ctest ui_frames_in_memory, the cache
+ * and temporary folders pointing nowhere, so no spill file can be made): the
+ * frames stay in memory and read back the same. */
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
