@@ -1,13 +1,16 @@
 /* motus-frame-store.c — frames in blocks, full blocks spilled to an unlinked
- * temporary file (see motus-frame-store.h).
+ * file (see motus-frame-store.h).
  *
- * A block of B frames has one layout in memory and in the file: first the B
- * rows of time and poses (P = 1 + 7 nbody doubles each, so a frame's poses
- * are one read), then each result column's B values in a row (a column of a
- * block is one read). Block k lies at k * slot bytes in the file, whether
- * full or not. The writer reuses the buffer of the block it just spilled for
- * the next one, so a long run touches the same two buffers' pages instead of
- * faulting in fresh memory every frame. */
+ * In memory a block of B frames is B rows of `stride` doubles, which the
+ * solver's frame callback fills in place. In the file it is transposed: first
+ * the B rows of time and poses (P = 1 + 7 nbody doubles each, so a frame's
+ * poses are one read), then each result column's B values in a row (a column
+ * of a block is one read). The writer transposes a full block in one pass, 8
+ * frames at a time (whole cache lines written), which cost a third of what
+ * scattering each frame's values into place did. Block k lies at k * slot
+ * bytes in the file, whether full or not. The writer reuses the buffer of the
+ * block it just spilled for the next one, so a long run touches the same
+ * buffers' pages instead of faulting in fresh memory every frame. */
 #include "motus-frame-store.h"
 
 #include <errno.h>
@@ -45,8 +48,8 @@ struct MotusFrameStore {
     gboolean spill_failed;      /* a write failed: later blocks stay in memory */
     GPtrArray *blocks;          /* double[B * stride] per block, NULL once in the file (lock held to change) */
     double *spare;              /* writer: a spilled block's buffer, for the next block */
-    double *row;                /* writer: the row being filled */
-    gsize writer_bytes;         /* blocks in memory, spare and row (lock held to change) */
+    double *out;                /* writer: a block transposed for the file */
+    gsize writer_bytes;         /* blocks in memory, spare and out (lock held to change) */
     double *times;              /* every frame's time */
     gsize tcap;
     int nframes;                /* atomic: frames below it are complete */
@@ -93,7 +96,7 @@ static void drop_writer(MotusFrameStore *fs)
 {
     g_mutex_lock(&fs->lock);
     g_clear_pointer(&fs->spare, g_free);
-    g_clear_pointer(&fs->row, g_free);
+    g_clear_pointer(&fs->out, g_free);
     fs->writer_bytes = 0;
     for (guint k = 0; k < fs->blocks->len; k++) fs->writer_bytes += g_ptr_array_index(fs->blocks, k) ? fs->slot : 0;
     g_mutex_unlock(&fs->lock);
@@ -107,7 +110,7 @@ void motus_frame_store_free(MotusFrameStore *fs)
     g_ptr_array_unref(fs->blocks);
     g_hash_table_unref(fs->cache);
     g_free(fs->spare);
-    g_free(fs->row);
+    g_free(fs->out);
     g_free(fs->times);
     g_mutex_clear(&fs->lock);
     g_free(fs);
@@ -120,14 +123,14 @@ void motus_frame_store_reset(MotusFrameStore *fs, int nbody, int ncol)
     g_hash_table_remove_all(fs->cache);
     fs->cached_bytes = 0;
     g_clear_pointer(&fs->spare, g_free);
-    g_clear_pointer(&fs->row, g_free);
+    g_clear_pointer(&fs->out, g_free);
     g_clear_pointer(&fs->times, g_free);
     fs->tcap = 0;
     fs->writer_bytes = 0;
     fs->nbody = MAX(nbody, 0), fs->ncol = MAX(ncol, 0);
     fs->P = 1 + 7 * fs->nbody;
     fs->stride = fs->P + fs->ncol;
-    fs->B = (guint)CLAMP(BLOCK_BYTES / ((gsize)fs->stride * sizeof(double)), 16, 256);
+    fs->B = (guint)CLAMP(BLOCK_BYTES / ((gsize)fs->stride * sizeof(double)), 16, 256) & ~7u; /* whole 8-frame tiles */
     fs->slot = (gsize)fs->B * (gsize)fs->stride * sizeof(double);
     fs->spill_failed = FALSE;
     if (fs->fd >= 0 && ftruncate(fs->fd, 0)) fs->spill_failed = TRUE; /* the last run's frames give back their disk */
@@ -172,19 +175,55 @@ static gboolean read_all(int fd, void *buf, gsize n, gint64 off)
     return TRUE;
 }
 
-/* count doubles of block k from offset off (in doubles), from memory or the
- * file (lock held, or the writer reading its own blocks); NAN-filled when the
- * file cannot be read. */
-static void read_block(MotusFrameStore *fs, guint k, gsize off, gsize count, double *out)
+/* count doubles of spilled block k from offset off (in doubles, the file's
+ * layout), NAN-filled when the file cannot be read. */
+static void read_file(MotusFrameStore *fs, guint k, gsize off, gsize count, double *out)
 {
-    const double *b = g_ptr_array_index(fs->blocks, k);
-    if (b) {
-        memcpy(out, b + off, count * sizeof(double));
-        return;
-    }
     if (fs->fd >= 0 && read_all(fs->fd, out, count * sizeof(double), (gint64)k * (gint64)fs->slot + (gint64)(off * sizeof(double))))
         return;
     for (gsize i = 0; i < count; i++) out[i] = NAN;
+}
+
+/* The poses of frame i (lock held). */
+static void read_poses(MotusFrameStore *fs, guint i, double *poses)
+{
+    guint k = i / fs->B, r = i % fs->B;
+    const double *b = g_ptr_array_index(fs->blocks, k);
+    if (b)
+        memcpy(poses, b + (gsize)r * fs->stride + 1, 7 * (gsize)fs->nbody * sizeof(double));
+    else
+        read_file(fs, k, (gsize)r * fs->P + 1, 7 * (gsize)fs->nbody, poses);
+}
+
+/* Values of column col for frames from .. from + n - 1, all below n_frames,
+ * block by block (lock held). */
+static void read_column(MotusFrameStore *fs, int col, guint from, guint n, double *v)
+{
+    for (guint i = from; i < from + n;) {
+        guint k = i / fs->B, r = i % fs->B, m = MIN(fs->B - r, from + n - i);
+        const double *b = g_ptr_array_index(fs->blocks, k);
+        if (b)
+            for (guint j = 0; j < m; j++) v[i - from + j] = b[(gsize)(r + j) * fs->stride + fs->P + col];
+        else
+            read_file(fs, k, (gsize)fs->B * fs->P + (gsize)col * fs->B + r, m, v + (i - from));
+        i += m;
+    }
+}
+
+/* Block b in the file's layout into out: the rows' time and poses, then each
+ * column's values, 8 frames at a time (a cache line of each column). */
+static void transpose(const MotusFrameStore *fs, const double *b, double *out)
+{
+    gsize P = (gsize)fs->P, S = (gsize)fs->stride, B = fs->B;
+    for (gsize r = 0; r < B; r++) memcpy(out + r * P, b + r * S, P * sizeof(double));
+    double *cols = out + B * P;
+    for (gsize r0 = 0; r0 < B; r0 += 8) {
+        const double *src = b + r0 * S + P;
+        for (gsize c = 0; c < (gsize)fs->ncol; c++) {
+            double *d = cols + c * B + r0;
+            for (gsize j = 0; j < 8; j++) d[j] = src[j * S + c];
+        }
+    }
 }
 
 /* Writer: block k to the file, its buffer kept for the next block; it stays
@@ -193,7 +232,16 @@ static void spill_block(MotusFrameStore *fs, guint k)
 {
     double *b = g_ptr_array_index(fs->blocks, k);
     if (!b || !motus_frame_store_spills(fs)) return;
-    if (!write_all(fs->fd, b, fs->slot, (gint64)k * (gint64)fs->slot)) {
+    if (!fs->out) {
+        double *o = g_try_malloc0(fs->slot);
+        if (!o) return;
+        g_mutex_lock(&fs->lock);
+        fs->out = o;
+        fs->writer_bytes += fs->slot;
+        g_mutex_unlock(&fs->lock);
+    }
+    transpose(fs, b, fs->out);
+    if (!write_all(fs->fd, fs->out, fs->slot, (gint64)k * (gint64)fs->slot)) {
         fs->spill_failed = TRUE;
         return;
     }
@@ -212,14 +260,6 @@ static void spill_block(MotusFrameStore *fs, guint k)
 double *motus_frame_store_row(MotusFrameStore *fs)
 {
     guint n = (guint)g_atomic_int_get(&fs->nframes), k = n / fs->B;
-    if (!fs->row) {
-        double *r = g_try_malloc((gsize)fs->stride * sizeof(double));
-        if (!r) return NULL;
-        g_mutex_lock(&fs->lock);
-        fs->row = r;
-        fs->writer_bytes += (gsize)fs->stride * sizeof(double);
-        g_mutex_unlock(&fs->lock);
-    }
     if (k >= fs->blocks->len) {
         /* zeroed: the unused rows of a last, partial block are written to the file too */
         double *b = fs->spare ? fs->spare : g_try_malloc0(fs->slot);
@@ -230,12 +270,13 @@ double *motus_frame_store_row(MotusFrameStore *fs)
         g_ptr_array_add(fs->blocks, b);
         g_mutex_unlock(&fs->lock);
     }
-    return fs->row;
+    /* the writer's own: rows at and above n are read by no one */
+    return (double *)g_ptr_array_index(fs->blocks, k) + (gsize)(n % fs->B) * (gsize)fs->stride;
 }
 
 gboolean motus_frame_store_append(MotusFrameStore *fs)
 {
-    guint n = (guint)g_atomic_int_get(&fs->nframes), k = n / fs->B, r = n % fs->B;
+    guint n = (guint)g_atomic_int_get(&fs->nframes), k = n / fs->B;
     if (n >= fs->tcap) { /* the time index grows under the lock: readers search it */
         gsize cap = MAX((gsize)1024, 2 * fs->tcap);
         g_mutex_lock(&fs->lock);
@@ -244,13 +285,9 @@ gboolean motus_frame_store_append(MotusFrameStore *fs)
         g_mutex_unlock(&fs->lock);
         if (!t) return FALSE;
     }
-    double *b = g_ptr_array_index(fs->blocks, k); /* the writer's own: rows at and above n are read by no one */
-    memcpy(b + (gsize)r * (gsize)fs->P, fs->row, (gsize)fs->P * sizeof(double));
-    double *col = b + (gsize)fs->B * (gsize)fs->P + r;
-    for (int c = 0; c < fs->ncol; c++) col[(gsize)c * fs->B] = fs->row[fs->P + c];
-    fs->times[n] = fs->row[0];
+    fs->times[n] = ((const double *)g_ptr_array_index(fs->blocks, k))[(gsize)(n % fs->B) * (gsize)fs->stride];
     g_atomic_int_set(&fs->nframes, (int)n + 1); /* a full barrier: the row is written before it is counted */
-    if (r + 1 == fs->B) spill_block(fs, k);
+    if ((n + 1) % fs->B == 0) spill_block(fs, k);
     return TRUE;
 }
 
@@ -279,7 +316,7 @@ gboolean motus_frame_store_frame(MotusFrameStore *fs, guint i, double *t, double
     g_mutex_lock(&fs->lock);
     gboolean ok = i < motus_frame_store_n_frames(fs);
     if (ok && t) *t = fs->times[i];
-    if (ok && poses) read_block(fs, i / fs->B, (gsize)(i % fs->B) * (gsize)fs->P + 1, 7 * (gsize)fs->nbody, poses);
+    if (ok && poses) read_poses(fs, i, poses);
     g_mutex_unlock(&fs->lock);
     return ok;
 }
@@ -297,18 +334,6 @@ guint motus_frame_store_frame_at(MotusFrameStore *fs, double t)
     }
     g_mutex_unlock(&fs->lock);
     return lo;
-}
-
-/* Values of column col for frames from .. from + n - 1, all below n_frames,
- * block by block (lock held). */
-static void read_column(MotusFrameStore *fs, int col, guint from, guint n, double *v)
-{
-    gsize base = (gsize)fs->B * (gsize)fs->P + (gsize)col * fs->B;
-    for (guint i = from; i < from + n;) {
-        guint k = i / fs->B, r = i % fs->B, m = MIN(fs->B - r, from + n - i);
-        read_block(fs, k, base + r, m, v + (i - from));
-        i += m;
-    }
 }
 
 /* Drops columns not read for a while until need more bytes fit in the cache
