@@ -756,6 +756,7 @@ GtkWidget *motus_window_get_viewport(MotusWindow *self) { return GTK_WIDGET(self
 GtkWidget *motus_window_get_model_tree(MotusWindow *self) { return GTK_WIDGET(self->tree); }
 GtkWidget *motus_window_get_plot(MotusWindow *self) { return GTK_WIDGET(self->plot); }
 guint motus_window_get_n_frames(MotusWindow *self) { return n_frames(self); }
+gsize motus_window_get_results_bytes(MotusWindow *self) { return motus_run_bridge_bytes_held(motus_window_bridge(self)); }
 double motus_window_get_time(MotusWindow *self) { return motus_session_get_time(self->session); }
 gboolean motus_window_is_playing(MotusWindow *self) { return motus_session_get_playing(self->session); }
 const char *motus_window_get_status(MotusWindow *self) { return gtk_label_get_text(self->status_label); }

@@ -129,6 +129,8 @@ GtkWidget *motus_window_get_model_tree(MotusWindow *self);
 GtkWidget *motus_window_get_plot(MotusWindow *self);
 /* Frames stored by the last run, the playback time shown, whether it plays. */
 guint motus_window_get_n_frames(MotusWindow *self);
+/* Bytes of memory the frames of the run shown take (motus-frame-store.h). */
+gsize motus_window_get_results_bytes(MotusWindow *self);
 double motus_window_get_time(MotusWindow *self);
 gboolean motus_window_is_playing(MotusWindow *self);
 /* The text of the status bar. */
