@@ -159,18 +159,33 @@ int cli_modes(int argc, char **argv);
 
 static int fail(const MtError *e) { return cli_fail(e); }
 
-/* Every column a `plot` line names is one the run writes; -1 and err naming the first that is not. */
+/* Every column a `plot` or `derived` line names is one the run writes (or a derived curve's); -1 and err naming
+ * the first that is not. */
 static int check_plots(const MtSystem *s, MtError *err)
 {
     MtCsv *c = mt_csv_new(s, NULL, err);
     if (!c) return -1;
     int bad = 0;
     const MtModel *m = mt_system_model(s);
+    /* a derived curve's curves: columns or derived curves on earlier lines */
+    for (int d = 0; d < m->nderived && !bad; d++)
+        for (int a = 0; a < m->derived[d].narg && !bad; a++) {
+            const char *name = m->derived[d].arg[a];
+            int found = mt_model_find_derived(m, name) >= 0 && mt_model_find_derived(m, name) < d;
+            for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), name);
+            if (!found) {
+                mt_error_set(err, MT_ERR_MODEL, m->derived[d].name,
+                             _("derived curve '%s': the run writes no column '%s' and no derived curve above has "
+                               "that name"),
+                             m->derived[d].name, name);
+                bad = -1;
+            }
+        }
     for (int p = 0; p < m->nplot && !bad; p++)
         for (int i = -1; i < m->plot[p].ncurve && !bad; i++) {
             const char *name = i < 0 ? m->plot[p].x : m->plot[p].curve[i];
             if (!name[0]) continue;
-            int found = 0;
+            int found = mt_model_find_derived(m, name) >= 0;
             for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), name);
             if (!found) {
                 mt_error_set(err, MT_ERR_MODEL, "plot",
