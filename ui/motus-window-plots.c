@@ -243,6 +243,7 @@ void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh)
         motus_window_set_derived(self, m ? m->derived : NULL, m ? m->nderived : 0);
         while (self->plots->len > 1) motus_window_remove_plot(self);
         MotusPlotSpec *ps = spec(self, 0);
+        motus_plot_set_pin(ps->w, NAN); /* a reference cursor on the time of another model's run */
         g_ptr_array_set_size(ps->curves, 0);
         g_ptr_array_set_size(ps->refs, 0);
         g_clear_pointer(&ps->x, g_free);

@@ -13,13 +13,17 @@
  *   button's peak between the pinned cursor and the time cursor is 5 mm.
  * The plots and derived curves made in the window are saved with a project
  * and a text model and come back the same when they are opened again.
- * Screenshots: build/tests/ui/derived-*.png. */
+ * The inspector beside them shows a body's fields in sections and a CoM of
+ * −4.0312345678e-08 m as −40.3123 nm; clicked, the entry holds the exact
+ * value; a number typed there is in the unit shown.
+ * Screenshots: build/tests/ui/derived-*.png, inspector-sections.png. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
 
 #include "motus-app.h"
+#include "motus-inspector.h"
 #include "motus-plot.h"
 #include "motus-window.h"
 #include "motus/derived.h"
@@ -331,6 +335,59 @@ static void test_lowpass_and_peak(void)
     settle();
 }
 
+static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
+static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+static gboolean entry_with_text(GtkWidget *w, gconstpointer text)
+{
+    return GTK_IS_ENTRY(w) && gtk_widget_get_mapped(w) && !strcmp(gtk_editable_get_text(GTK_EDITABLE(w)), text);
+}
+static gboolean com_typed(void) { return fabs(model()->body[0].com[1] - 12.5e-9) < 1e-24; }
+
+/* The inspector: a body's fields in sections; a tiny CoM offset shown in nm, exactly while edited, typed in nm. */
+static void test_inspector(void)
+{
+    g_autofree char *path = g_build_filename(tmpdir, "probe.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path,
+                                      "gravity 0 -9.81 0\nground\n marker o\nend\n"
+                                      "body probe\n mass 0.25\n com 0 -4.0312345678e-8 0\n inertia 1e-6 2e-6 3e-6\n"
+                                      " position 0.139 0 0\n marker m\nend\njoint j revolute probe.m ground.o\n",
+                                      -1, NULL));
+    open_path(path);
+    motus_window_select_entity(win, MT_EDIT_BODY, 0);
+    settle();
+    GtkWidget *insp = GTK_WIDGET(inspector());
+    const char *heads[] = {"General", "Inertia", "Placement", "Initial state"};
+    for (guint k = 0; k < G_N_ELEMENTS(heads); k++) g_assert_nonnull(xin_find(insp, xin_has_label, heads[k]));
+    g_test_message("com y: %s %s; inertia xx: %s %s; position x: %s %s", motus_inspector_get_text(inspector(), "com.1"),
+                   motus_inspector_get_unit(inspector(), "com.1"), motus_inspector_get_text(inspector(), "inertia.0"),
+                   motus_inspector_get_unit(inspector(), "inertia.0"), motus_inspector_get_text(inspector(), "position.0"),
+                   motus_inspector_get_unit(inspector(), "position.0"));
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "com.1"), ==, "-40.3123");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "com.1"), ==, "nm");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "com.0"), ==, "nm"); /* the vector's components in one unit */
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "inertia.2"), ==, "3");
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "inertia.2"), ==, "kg·mm²");
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "position.0"), ==, "0.139"); /* reads well in m: kept */
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "position.0"), ==, "m");
+    shot(GTK_WIDGET(win), "inspector-sections.png");
+    /* a click in the entry: the exact value to edit; 12.5 typed and Enter: 12.5 nm */
+    GtkWidget *e = xin_find(insp, entry_with_text, "-40.3123");
+    g_assert_nonnull(e);
+    focus_main();
+    xin_click(e);
+    settle();
+    GtkWidget *fw = gtk_root_get_focus(GTK_ROOT(win));
+    g_test_message("focus: %s in entry %d", fw ? G_OBJECT_TYPE_NAME(fw) : "none", fw && gtk_widget_is_ancestor(fw, e));
+    g_assert_cmpstr(gtk_editable_get_text(GTK_EDITABLE(e)), ==, "-40.312345678");
+    xin_press("<Control>a");
+    xin_type("12.5");
+    xin_press("Return");
+    g_assert_true(wait_for(com_typed, 5));
+    settle();
+    g_test_message("com y typed as 12.5 (nm): %.17g m", model()->body[0].com[1]);
+    g_assert_cmpstr(motus_inspector_get_unit(inspector(), "com.1"), ==, "nm");
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -354,6 +411,7 @@ int main(int argc, char **argv)
     tmpdir = g_dir_make_tmp("motus-derived-XXXXXX", NULL);
     g_test_add_func("/derived/pendulum", test_pendulum);
     g_test_add_func("/derived/lowpass-peak", test_lowpass_and_peak);
+    g_test_add_func("/inspector/sections-readable", test_inspector);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     for (int i = 0; i < 3; i++) settle();
