@@ -169,6 +169,13 @@ static int check_plots(const MtSystem *s, MtError *err)
     const MtModel *m = mt_system_model(s);
     /* a derived curve's curves: columns or derived curves on earlier lines */
     for (int d = 0; d < m->nderived && !bad; d++)
+        for (int k = 0; k < mt_csv_ncols(c) && !bad; k++)
+            if (!strcmp(mt_csv_colname(c, k), m->derived[d].name)) {
+                mt_error_set(err, MT_ERR_MODEL, m->derived[d].name,
+                             _("derived curve '%s': a result column has that name; choose another"), m->derived[d].name);
+                bad = -1;
+            }
+    for (int d = 0; d < m->nderived && !bad; d++)
         for (int a = 0; a < m->derived[d].narg && !bad; a++) {
             const char *name = m->derived[d].arg[a];
             int found = mt_model_find_derived(m, name) >= 0 && mt_model_find_derived(m, name) < d;
