@@ -19,6 +19,7 @@ struct DerivedUi {
     GtkWidget *op[MT_DERIVED_COUNT]; /* toggle buttons, one active */
     GtkDropDown *arg[MT_DERIVED_ARGS];
     GtkWidget *param_label, *param, *name, *message;
+    GtkWidget *defined; /* a box: the derived curves defined, each with a button that removes it */
     GtkStringList *names; /* the curves an operand may be: "—" first, then the columns and derived curves */
 };
 
@@ -288,6 +289,84 @@ static void add_clicked(GtkButton *b, gpointer data)
     gtk_popover_popdown(gtk_menu_button_get_popover(self->derived_button));
 }
 
+gboolean motus_window_remove_derived(MotusWindow *self, const char *name, GError **error)
+{
+    int i = index_before(self, name, self->nderived);
+    if (i < 0) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no derived curve '%s'"), name);
+        return FALSE;
+    }
+    for (int k = i + 1; k < self->nderived; k++)
+        for (int a = 0; a < self->derived[k].narg; a++)
+            if (!strcmp(self->derived[k].arg[a], name)) {
+                g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, _("'%s' is computed from '%s': remove it first"),
+                            self->derived[k].name, name);
+                return FALSE;
+            }
+    memmove(&self->derived[i], &self->derived[i + 1], sizeof *self->derived * (size_t)(self->nderived - i - 1));
+    self->nderived--;
+    motus_window_list_columns(self);
+    motus_window_plots_model_changed(self, FALSE); /* its curves leave the plots */
+    motus_window_refill_plots(self);
+    return TRUE;
+}
+
+static void fill_defined(MotusWindow *self);
+
+static void remove_clicked(GtkButton *b, gpointer data)
+{
+    MotusWindow *self = data;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *name = g_strdup(g_object_get_data(G_OBJECT(b), "derived"));
+    if (!motus_window_remove_derived(self, name, &error)) {
+        say(self, error->message);
+        return;
+    }
+    say(self, "");
+    fill_defined(self); /* b goes */
+}
+
+/* The derived curves defined, one line each: "F = magnitude of pin.Fx, pin.Fy, pin.Fz [N]" and a remove button. */
+static void fill_defined(MotusWindow *self)
+{
+    DerivedUi *ui = self->derived_ui;
+    GtkWidget *c;
+    while ((c = gtk_widget_get_first_child(ui->defined))) gtk_box_remove(GTK_BOX(ui->defined), c);
+    for (int i = 0; i < self->nderived; i++) {
+        const MtDerivedSpec *d = &self->derived[i];
+        GString *what = g_string_new(NULL);
+        g_string_append_printf(what, "%s = %s(", d->name, mt_derived_op_name(d->op));
+        for (int a = 0; a < d->narg; a++) g_string_append_printf(what, "%s%s", a ? ", " : "", d->arg[a]);
+        int lo, hi;
+        if (mt_derived_arity(d->op, &lo, &hi)) g_string_append_printf(what, ", %g", d->param);
+        char ub[32];
+        const char *u = motus_window_derived_unit(self, d->name, ub, sizeof ub);
+        g_string_append_printf(what, ")%s%s%s", u && u[0] ? " [" : "", u && u[0] ? mt_unit_label_of(u, MT_DIM_ANY) : "",
+                               u && u[0] ? "]" : "");
+        GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), *l = gtk_label_new(what->str);
+        g_string_free(what, TRUE);
+        gtk_label_set_xalign(GTK_LABEL(l), 0);
+        gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
+        gtk_widget_set_hexpand(l, TRUE);
+        GtkWidget *rm = gtk_button_new_from_icon_name("user-trash-symbolic");
+        gtk_widget_add_css_class(rm, "flat");
+        g_autofree char *tip = g_strdup_printf(_("Remove the derived curve %s (and its curves from the plots)"), d->name);
+        gtk_widget_set_tooltip_text(rm, tip);
+        g_object_set_data_full(G_OBJECT(rm), "derived", g_strdup(d->name), g_free);
+        g_signal_connect(rm, "clicked", G_CALLBACK(remove_clicked), self);
+        gtk_box_append(GTK_BOX(row), l);
+        gtk_box_append(GTK_BOX(row), rm);
+        gtk_box_append(GTK_BOX(ui->defined), row);
+    }
+    gtk_widget_set_visible(ui->defined, self->nderived > 0);
+}
+
+static void popover_shown(GtkWidget *pop, gpointer data)
+{
+    (void)pop;
+    fill_defined(data);
+}
+
 static GtkWidget *grid_label(GtkGrid *g, const char *text, int row)
 {
     GtkWidget *l = gtk_label_new(text);
@@ -355,7 +434,10 @@ void motus_window_derived_init(MotusWindow *self)
     gtk_label_set_xalign(GTK_LABEL(ui->message), 0);
     gtk_widget_add_css_class(ui->message, "error");
     gtk_grid_attach(g, ui->message, 0, 7, 2, 1);
+    ui->defined = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_grid_attach(g, ui->defined, 0, 8, 2, 1);
     GtkWidget *pop = gtk_popover_new();
+    g_signal_connect(pop, "show", G_CALLBACK(popover_shown), self);
     gtk_popover_set_child(GTK_POPOVER(pop), GTK_WIDGET(g));
     gtk_menu_button_set_popover(self->derived_button, pop);
     motus_window_popover_gives_back_keys(self, GTK_POPOVER(pop));

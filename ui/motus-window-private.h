@@ -146,6 +146,8 @@ void motus_window_list_derived(MotusWindow *self);
 /* A new derived curve (checked: its name new, its curves there, their units compatible, its values computable from
  * the frames shown) on the active plot; FALSE with the reason. */
 gboolean motus_window_add_derived(MotusWindow *self, const MtDerivedSpec *d, GError **error);
+/* Removes a derived curve (refused while another is computed from it) and its curves from the plots. */
+gboolean motus_window_remove_derived(MotusWindow *self, const char *name, GError **error);
 /* The SI unit of a result column of the model ("" for none; motus-window-plots.c). */
 const char *motus_window_result_unit(MotusWindow *self, const char *name);
 /* Enter in a drop-down's search picks the first name holding the text (motus-window-plots.c). */

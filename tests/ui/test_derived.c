@@ -290,6 +290,8 @@ static double amplitude(const char *name)
     return peak;
 }
 
+static gboolean lp10_gone(void) { return !find_curve("lp10", NULL, NULL); }
+
 /* A 20 Hz shake through the low-pass at 20 Hz and at 10 Hz; the RMS button's peak between the two cursors. */
 static void test_lowpass_and_peak(void)
 {
@@ -333,6 +335,17 @@ static void test_lowpass_and_peak(void)
     shot(GTK_WIDGET(win), "derived-peak.png");
     xin_press("Escape");
     settle();
+    /* the popover lists the derived curves; a click on lp10's bin removes it and its curve */
+    focus_main();
+    xin_click(fx_button());
+    g_assert_true(wait_for(fx_open, 5));
+    settle();
+    shot(fx_popover(), "derived-list.png");
+    xin_click(in_fx("Remove the derived curve lp10"));
+    g_assert_true(wait_for(lp10_gone, 5));
+    g_assert_true(find_curve("lp20", NULL, NULL));
+    xin_press("Escape");
+    g_assert_true(wait_for(fx_closed, 5));
 }
 
 static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
