@@ -156,6 +156,8 @@ static int command_usage(const char *cmd, FILE *f)
 int cli_kinematics(int argc, char **argv);
 int cli_statics(int argc, char **argv);
 int cli_modes(int argc, char **argv);
+/* The model's derived curves appended to the CSV written by a run (cli_derived.c); -1 and err when they cannot be. */
+int cli_derived_append(const char *path, const MtModel *m, MtError *err);
 
 static int fail(const MtError *e) { return cli_fail(e); }
 
@@ -374,6 +376,7 @@ int main(int argc, char **argv)
         code = 1;
     }
     if (rc) code = fail(&err);
+    else if (out && !code && cli_derived_append(outpath, mt_system_model(s), &err)) code = fail(&err);
     if (!quiet) {
         /* TRANSLATORS: the first %s is "done" or "stopped", the second the method (rk4, dp54). */
         printf(_("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n"),
