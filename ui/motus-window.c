@@ -799,6 +799,7 @@ static void motus_window_finalize(GObject *object)
     g_clear_object(&self->doc);
     g_free(self->poses);
     g_clear_pointer(&self->teach_pins, g_array_unref);
+    motus_window_derived_finalize(self);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }
@@ -828,6 +829,7 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, recent_menu);
     gtk_widget_class_bind_template_child(wc, MotusWindow, show_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, stats_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, derived_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
@@ -959,6 +961,7 @@ static void motus_window_init(MotusWindow *self)
     g_signal_connect(self->doc, "notify::readonly", G_CALLBACK(document_state), self);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
     motus_window_plots_init(self);
+    motus_window_derived_init(self);
     g_signal_connect(motus_window_bridge(self), "frames", G_CALLBACK(run_frames), self);
     g_signal_connect(motus_window_bridge(self), "finished", G_CALLBACK(run_finished), self);
     g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);

@@ -651,6 +651,37 @@ static int statement_plot(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* derived NAME OP CURVE [CURVE …] [NUMBER]: a curve computed from result columns for plots */
+static int statement_derived(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (p->ntok < 4)
+        return perr(p, "derived", "%s",
+                    MT_("derived: write 'derived NAME OPERATION CURVE [CURVE …] [NUMBER]' (docs/model-format.md)"));
+    if (m->nderived >= MT_DERIVED_MAX) return perr(p, "derived", MT_("derived: at most %d derived curves"), MT_DERIVED_MAX);
+    MtDerivedSpec d = {0};
+    if (strlen(p->tok[1]) >= sizeof d.name || mt_model_find_derived(m, p->tok[1]) >= 0)
+        return perr(p, p->tok[1], MT_("derived curve '%s': the name is too long or used twice"), p->tok[1]);
+    snprintf(d.name, sizeof d.name, "%s", p->tok[1]);
+    d.op = mt_derived_op_from_name(p->tok[2]);
+    int lo = 0, hi = 0, param = d.op < MT_DERIVED_COUNT ? mt_derived_arity(d.op, &lo, &hi) : 0, n = p->ntok - 3 - param;
+    if (param && n >= 0) {
+        char *end;
+        d.param = strtod(p->tok[p->ntok - 1], &end);
+        if (*end || end == p->tok[p->ntok - 1])
+            return perr(p, d.name, MT_("derived curve '%s': '%s' is not a number"), d.name, p->tok[p->ntok - 1]);
+    }
+    for (int i = 0; i < n && i < MT_DERIVED_ARGS; i++) {
+        if (strlen(p->tok[3 + i]) >= MT_PLOT_NAME) return perr(p, d.name, MT_("derived curve '%s': a curve name is too long"), d.name);
+        snprintf(d.arg[i], MT_PLOT_NAME, "%s", p->tok[3 + i]);
+    }
+    d.narg = n;
+    MtError e = {0};
+    if (mt_derived_check(&d, &e) != MT_OK) return perr(p, d.name, "%s", e.msg);
+    m->derived[m->nderived++] = d;
+    return 0;
+}
+
 /* study …: one statement of the model's study (motus/study.h) */
 static int statement_study(Parser *p, MtModel *m, int *block)
 {
@@ -1273,6 +1304,7 @@ static const struct {
     {"solver", statement_solver},
     {"plot", statement_plot},
     {"view", statement_view},
+    {"derived", statement_derived},
     {"study", statement_study},
     {"table", statement_table},
     {"ground", statement_ground},
@@ -1882,6 +1914,14 @@ static void write_controls(FILE *f, const MtModel *m)
         default: break;
         }
         if (tn[0]) fprintf(f, " %s", tn);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < m->nderived; i++) { /* before the plots that show them */
+        const MtDerivedSpec *d = &m->derived[i];
+        fprintf(f, "derived %s %s", d->name, mt_derived_op_name(d->op));
+        for (int a = 0; a < d->narg; a++) fprintf(f, " %s", d->arg[a]);
+        int lo, hi;
+        if (mt_derived_arity(d->op, &lo, &hi)) fprintf(f, " %s", MT_DOUBLE_STR(d->param));
         fputc('\n', f);
     }
     for (int i = 0; i < m->nplot; i++) {

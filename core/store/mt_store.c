@@ -21,7 +21,8 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 10544); /* a new kind of entity needs a table of its own (plots and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 15920); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtInitialSpec, 32);
@@ -678,8 +679,8 @@ static int save_plots(Save *sv)
     const MtModel *m = sv->m;
     MtError *err = sv->err;
     /* the model's plots become the project's layout (the window saves its own after this) */
-    if (m->nplot > 0) {
-        char *layout = mt_plots_to_json(m->plot, m->nplot, 0);
+    if (m->nplot > 0 || m->nderived > 0) {
+        char *layout = mt_plots_to_json(m->plot, m->nplot, m->derived, m->nderived, 0);
         if (!layout) {
             mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
             return 1;
@@ -1612,7 +1613,8 @@ static void load_plots(Loader *ld)
         MtError perr = {0};
         char *layout = mt_store_load_plot(ld->L.s, "layout", &perr);
         int active;
-        if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, &active)) m->nplot = 0;
+        if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, m->derived, &m->nderived, &active))
+            m->nplot = m->nderived = 0;
         free(layout);
         /* the view (presentation too: a line that does not read is none) */
         char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[16];
