@@ -619,6 +619,8 @@ void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
 
 gboolean motus_viewport_get_orthographic(MotusViewport *self) { return self->cam.ortho; }
 
+void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w) { gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), w); }
+
 gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y)
 {
     if (!self->scene || body < 0 || body > self->scene->nbody) return FALSE;

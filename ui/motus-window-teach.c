@@ -543,6 +543,8 @@ static void settings_popover(MotusWindow *self)
         gtk_actionable_set_action_name(GTK_ACTIONABLE(c), checks[i].action);
         gtk_box_append(GTK_BOX(box), c);
     }
+    gtk_box_append(GTK_BOX(box), heading(_("Meters over the view")));
+    gtk_box_append(GTK_BOX(box), motus_window_meters_controls(self));
     gtk_box_append(GTK_BOX(box), heading(_("Vector length")));
     GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *first = NULL;
     for (guint i = 0; i < G_N_ELEMENTS(scales); i++) {
