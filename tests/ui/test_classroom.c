@@ -199,6 +199,31 @@ static void test_several_points(void)
     click_check("Acceleration vector", "show-acceleration");
     gtk_popover_popdown(GTK_POPOVER(eye_popover()));
     focus_main();
+    /* ω seen along its axis (the front view of a planar mechanism): a curved arrow around the point, its head
+     * at the arc's radius (0.07 of the model's size); in the iso view an axial arrow along z */
+    click_check("Angular velocity and acceleration (ω, ε)", "show-omega");
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    double head[3], L = motus_viewport_get_scale(viewport());
+    int iw = item("coupler.p: ω = ");
+    g_assert_cmpint(iw, >=, 0);
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)iw, head, NULL));
+    double rr = sqrt((head[0] - p[0]) * (head[0] - p[0]) + (head[1] - p[1]) * (head[1] - p[1]) + (head[2] - p[2]) * (head[2] - p[2]));
+    g_print("front view: the curved omega arrow's head %.9g m from P (0.07 L = %.9g)\n", rr, 0.07 * L);
+    g_assert_cmpfloat(fabs(rr - 0.07 * L), <, 1e-9 * L);
+    settle_for(0.3);
+    shot(GTK_WIDGET(win), "classroom-omega-curved.png");
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_label, "Iso"));
+    settle_for(0.2);
+    motus_window_set_time(win, 0.2);
+    double wv[3];
+    iw = item("coupler.p: ω = ");
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)iw, NULL, wv));
+    g_assert_cmpfloat(fabs(wv[0]) + fabs(wv[1]), <, 1e-9 * fabs(wv[2]));
+    g_assert_cmpfloat(fabs(fabs(wv[2]) - w), <, 1e-9 * w);
+    click_check("Angular velocity and acceleration (ω, ε)", "show-omega");
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
     /* a Ctrl+click on the rocker pins it too: a third velocity arrow, the selection unchanged */
     double x, y;
     g_assert_true(motus_viewport_project_body(viewport(), index_of_body("rocker"), &x, &y));
