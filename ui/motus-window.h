@@ -62,6 +62,8 @@ gboolean motus_window_meters_add(MotusWindow *self, const char *name, GError **e
 guint motus_window_meters_count(MotusWindow *self);
 const char *motus_window_meter_text(MotusWindow *self, guint k);
 double motus_window_meter_value(MotusWindow *self, guint k);
+/* The Display Units window (NULL when closed). */
+GtkWidget *motus_window_units_window(MotusWindow *self);
 /* TRUE when the open model is a course problem and its lesson panel is shown. */
 gboolean motus_window_lesson_shown(MotusWindow *self);
 /* The entity selected (MT_EDIT_NKINDS: none) and its index. */
