@@ -591,6 +591,24 @@ void motus_viewport_fit_all(MotusViewport *self)
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
+void motus_viewport_fit_with_points(MotusViewport *self)
+{
+    if (!self->scene) return;
+    g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(float));
+    motus_scene_corners(self->scene, self->poses, pts);
+    for (guint i = 0; i < self->ov->len; i++) {
+        const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
+        if (it->kind != OV_POINT) continue;
+        const double *p = (const double *)self->ov_pts->data + 3 * it->first;
+        float f[3] = {(float)p[0], (float)p[1], (float)p[2]};
+        g_array_append_vals(pts, f, 3);
+    }
+    fit_points(self, (const float *)pts->data, (int)(pts->len / 3));
+    self->need_fit = FALSE;
+    self->touched = TRUE;
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
+}
+
 void motus_viewport_fit_body(MotusViewport *self, int body)
 {
     if (!self->scene || body < 0 || body >= self->scene->nbody) return;

@@ -96,6 +96,8 @@ void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p);
 void motus_viewport_fit_all(MotusViewport *self);
 /* Frames one body (0 … nbody-1) at its current pose, keeping the view direction. */
 void motus_viewport_fit_body(MotusViewport *self, int body);
+/* Fits the bodies and the overlay's points (an instantaneous centre far from the mechanism). */
+void motus_viewport_fit_with_points(MotusViewport *self);
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho);
 gboolean motus_viewport_get_orthographic(MotusViewport *self);
 /* Widget coordinates of the visual centre of a body at the current poses;
