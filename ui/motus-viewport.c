@@ -637,11 +637,17 @@ void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
 
 gboolean motus_viewport_get_orthographic(MotusViewport *self) { return self->cam.ortho; }
 
-void motus_viewport_view_direction(MotusViewport *self, double fwd[3])
+void motus_viewport_view_direction(MotusViewport *self, double fwd[3]) { motus_viewport_view_basis(self, NULL, NULL, fwd); }
+
+void motus_viewport_view_basis(MotusViewport *self, double right[3], double up[3], double fwd[3])
 {
     float r[3], u[3], f[3];
     motus_camera_basis(&self->cam, r, u, f);
-    for (int k = 0; k < 3; k++) fwd[k] = f[k];
+    for (int k = 0; k < 3; k++) {
+        if (right) right[k] = r[k];
+        if (up) up[k] = u[k];
+        if (fwd) fwd[k] = f[k];
+    }
 }
 
 void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w) { gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), w); }

@@ -432,6 +432,39 @@ static void joint_reactions(Draw *d)
     g_free(fc);
 }
 
+/* 1, 2 or 5 times a power of ten, at most x. */
+static double nice_below(double x)
+{
+    double p = pow(10, floor(log10(x))), m = x / p;
+    return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+/* A scale bar for the arrows of one quantity: a round value drawn to the same scale, left of and below the
+ * mechanism, along the screen's horizontal, labelled "scale: 0.5 m/s" (row: which bar, from the top). */
+static void scale_bar(Draw *d, int row, MtDim dim, double vmax, const float rgb[3])
+{
+    if (!(vmax > 0)) return;
+    double s = 0.3 * d->L * d->f / vmax, value = nice_below(0.67 * vmax / d->f), right[3], up[3];
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    if (!motus_run_bridge_get_frame(d->br, d->cur, NULL, d->pose)) return;
+    for (int b = 0; b < d->m->nbody; b++)
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], d->pose[7 * b + k]), hi[k] = fmax(hi[k], d->pose[7 * b + k]);
+    if (!isfinite(lo[0])) return;
+    motus_viewport_view_basis(d->self->viewport, right, up, NULL);
+    double c[3], at[3], bar[3];
+    for (int k = 0; k < 3; k++) c[k] = 0.5 * (lo[k] + hi[k]);
+    double half = 0.5 * fmax(fmax(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]) + 0.2 * d->L;
+    for (int k = 0; k < 3; k++) {
+        at[k] = c[k] - half * right[k] - (half + 0.12 * d->L * row) * up[k];
+        bar[k] = value * right[k];
+    }
+    char q[48], label[96];
+    quantity_text(d->self, dim, value, q, sizeof q);
+    /* TRANSLATORS: the label of a scale bar beside the vectors in the 3D view: the value its length stands for */
+    g_snprintf(label, sizeof label, _("scale: %s"), q);
+    motus_viewport_add_overlay_vector(d->self->viewport, at, bar, s, rgb, label);
+}
+
 void motus_window_teach_update(MotusWindow *self)
 {
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
@@ -464,6 +497,8 @@ void motus_window_teach_update(MotusWindow *self)
         if (fbd) body_fbd(&d, pts[i].body);
     }
     if (reac && d.m->njoint) joint_reactions(&d);
+    if (np && vel) scale_bar(&d, 0, MT_DIM_VELOCITY, mx.v, vel_rgb); /* last: the vectors keep their places */
+    if (np && acc) scale_bar(&d, 1, MT_DIM_ACCEL, mx.a, acc_rgb);
     g_free(d.pose);
 }
 

@@ -193,6 +193,20 @@ static void test_several_points(void)
     g_assert_cmpfloat(fabs(norm3(vpp) - w * r), <, 1e-6 * norm3(vpp));
     g_free(t);
     g_free(wz);
+    /* the velocity arrows' scale bar: a round value drawn to the same scale as the arrows */
+    int isb = item("scale: ");
+    g_assert_cmpint(isb, >=, 0);
+    double s0[3], s1[3], sv[3], b0[3], b1[3];
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)isb, 0, s0));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)isb, 1, s1));
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)isb, NULL, sv));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)ib, 0, b0));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)ib, 1, b1));
+    double len_s = sqrt((s1[0] - s0[0]) * (s1[0] - s0[0]) + (s1[1] - s0[1]) * (s1[1] - s0[1]) + (s1[2] - s0[2]) * (s1[2] - s0[2]));
+    double len_b = sqrt((b1[0] - b0[0]) * (b1[0] - b0[0]) + (b1[1] - b0[1]) * (b1[1] - b0[1]) + (b1[2] - b0[2]) * (b1[2] - b0[2]));
+    g_print("%s: %.6g m drawn for %.6g m/s; v_B %.6g m drawn for %.6g m/s\n", motus_viewport_overlay_label(viewport(), isb),
+            len_s, norm3(sv), len_b, norm3(vb));
+    g_assert_cmpfloat(fabs(len_s / norm3(sv) - len_b / norm3(vb)), <, 1e-9 * len_b / norm3(vb));
     click_check("Acceleration vector", "show-acceleration");
     settle_for(0.3);
     shot(GTK_WIDGET(win), "classroom-points.png");
