@@ -9,7 +9,7 @@ for m in "$course"/s*.motus.txt "$course"/k*.motus.txt "$course"/d*.motus.txt; d
   title=$(sed -n 's/^# problem: //p' "$m")
   # a published problem: "Meshchersky 18.9"; one written in the style of a book: "style of Meshchersky: TOPIC"
   topic=$(sed -n '/^# source: /{s/^# source: //; p; q;}' "$m" | sed 's/^in the style of \(.*\), Collection of problems in theoretical mechanics:/style of \1:/
-    s/^\(Meshchersky\), Collection of problems.*, problems* \([0-9.–-]*\)$/\1 \2/')
+    s/^\(Meshchersky\), Collection of problems.*, problems* \([0-9.–-]*\).*$/\1 \2/')
   sh "$here/check.sh" "$cli" "$m" | while IFS= read -r line; do
     q=${line%%: Motus*}; rest=${line#*: Motus }
     motus=${rest%%,*}; ans=${rest#*answer }; ans=${ans%% (*}
