@@ -13,7 +13,10 @@
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all (the
  *   window answers keys while both cores run cases);
  *   cases of an invalid model (m = -1 kg) failed with the message, the others done;
- *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it.
+ *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it;
+ *   the optimisation of tests/study/spring-opt.motus.txt: the least k with x(0.7 s) <= 1 within 1e-6
+ *   of m (pi/1.4)^2, its path page opened by a click on its tab, the same optimum read by motus-cli
+ *   from the project, and run again nothing runs.
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
  * and the parallel coordinates stay in build/tests/ui (study-*.png). */
@@ -29,6 +32,7 @@
 #include "motus-window.h"
 #include "motus/edit.h"
 #include "motus/store.h"
+#include "motus/study_run.h"
 #include "ui-wait.h"
 #include "xinput.h"
 
@@ -406,6 +410,73 @@ static void test_failed(void)
     g_unlink(path);
 }
 
+/* The spring-mass optimisation of tests/study/spring-opt.motus.txt run from the panel: the least k with
+ * x(0.7 s) <= 1 within 1e-6 of m (pi/1.4)^2, every evaluation a case in the table and the project, the
+ * path page (opened by a click on its tab) with a point per case; Run Cases again reads them all back. */
+static gboolean none_run(void) { return strstr(motus_window_study_progress(win), "(0 run now)") != NULL; }
+
+static void test_optimise(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-opt.motus.txt", &text, NULL, NULL));
+    g_autofree char *project = import(text, "study-spring-opt.motus");
+    open_model(project);
+    open_panel();
+    MotusStudyResults *r = motus_window_study_results(win);
+    g_assert_nonnull(r);
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(wait_for(not_running, 60));
+    const char *progress = motus_window_study_progress(win);
+    g_test_message("optimisation: %s", progress);
+    g_assert_true(g_str_has_prefix(progress, "Optimum: case "));
+    g_assert_nonnull(strstr(progress, "the constraints hold"));
+    int n = motus_study_results_n(r), best = -1;
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    for (int c = 0; c < n; c++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, c);
+        g_assert_nonnull(x); /* cases 0 … n-1, in the optimiser's order */
+        g_assert_false(x->failed);
+        if (best < 0 || mt_study_opt_better(m->study, x->resp, motus_study_results_case(r, best)->resp)) best = c;
+    }
+    double k = motus_study_results_case(r, best)->values[0], want = pow(M_PI / 1.4, 2);
+    g_test_message("%d cases; optimum case %d: k = %.10g, closed form m (pi/1.4)^2 = %.10g, rel. diff %.3g (tol 1e-6)", n, best,
+                   k, want, fabs(k - want) / want);
+    g_assert_cmpfloat(fabs(k - want) / want, <, 1e-6);
+    g_autofree char *head = g_strdup_printf("Optimum: case %d ", best);
+    g_assert_true(g_str_has_prefix(progress, head));
+    /* the path: a click on its tab; the objective at every case, the best so far ending at the optimum's */
+    GtkWidget *panel = motus_window_study_panel(win);
+    GtkWidget *tab = xin_find(GTK_WIDGET(motus_study_results_notebook(r)), xin_has_label, "Optimisation Path");
+    g_assert_nonnull(tab);
+    xin_click(tab);
+    settle_for(0.5);
+    g_assert_cmpint(gtk_notebook_get_current_page(motus_study_results_notebook(r)), ==, 4);
+    MotusPlot *path = motus_study_results_path(r);
+    g_assert_cmpuint(motus_plot_n_points(path, 0), ==, (guint)n);
+    double px, py;
+    g_assert_true(motus_plot_get_point(path, 1, (guint)n - 1, &px, &py));
+    g_assert_cmpfloat(py, ==, motus_study_results_case(r, best)->resp[2]);
+    shot(panel, "study-path.png");
+    /* recorded in the project: motus-cli finds the same optimum there */
+    const char *argv[] = {MOTUS_CLI, "study", project, "--status", NULL};
+    g_autofree char *out = NULL;
+    int status = -1;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    g_test_message("motus-cli study --status:\n%s", out);
+    g_autofree char *same = g_strdup_printf("optimum: case %d: k = ", best);
+    g_assert_nonnull(strstr(out, same));
+    /* run again: every case is read back, none runs (the click is seen once the events are read: wait for its words) */
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(none_run, 30));
+    g_test_message("again: %s", motus_window_study_progress(win));
+    g_assert_true(not_running());
+    g_assert_cmpint(motus_study_results_n(r), ==, n);
+    gtk_window_destroy(GTK_WINDOW(panel));
+    settle_for(0.2);
+    g_unlink(project);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -430,6 +501,7 @@ int main(int argc, char **argv)
     g_test_add_func("/study/grid", test_grid);
     g_test_add_func("/study/stop", test_stop);
     g_test_add_func("/study/failed", test_failed);
+    g_test_add_func("/study/optimise", test_optimise);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
