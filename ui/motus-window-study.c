@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "motus-i18n.h"
+#include "motus-study-form.h"
 #include "motus-study-job.h"
 #include "motus-window-private.h"
 
@@ -22,6 +23,7 @@ typedef struct StudyUi {
     MotusWindow *win;
     GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep, *apply;
     MotusStudyResults *results;
+    MotusStudyForm *form; /* the fields beside the lines */
     MotusStudyJob *job;
     guint poll_id;
     gint64 started;
@@ -97,6 +99,7 @@ static void rebuild(StudyUi *ui)
         ui->stale = FALSE;
     }
     GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text));
+    if (ui->form) motus_study_form_set(ui->form, ui->study, m);
     if (!ui->study) {
         gtk_label_set_text(GTK_LABEL(ui->summary),
                            _("The model has no study: add `study …` lines to its text (docs/studies.md)."));
@@ -368,11 +371,19 @@ static void apply_clicked(GtkButton *b, gpointer data)
 
 /* ---- the panel ------------------------------------------------------------------------------------------ */
 
+/* The fields made new lines: shown beside them, applied (as lines edited by hand) with Apply Lines. */
+static void form_changed(gpointer user, const char *lines)
+{
+    StudyUi *ui = user;
+    gtk_text_buffer_set_text(gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text)), lines, -1);
+}
+
 static void panel_destroyed(GtkWidget *w, gpointer data)
 {
     (void)w;
     StudyUi *ui = data;
     ui->panel = ui->progress = NULL;
+    g_clear_pointer(&ui->form, motus_study_form_free);
     if (ui->results) motus_study_results_free(ui->results); /* the cases run on: the project still records them */
     ui->results = NULL;
 }
@@ -403,7 +414,7 @@ static void build_panel(StudyUi *ui)
     gtk_window_set_title(GTK_WINDOW(d), _("Study"));
     gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(ui->win));
     gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 900, 640);
+    gtk_window_set_default_size(GTK_WINDOW(d), 960, 780);
     ui->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
     gtk_widget_set_margin_start(ui->box, 12);
     gtk_widget_set_margin_end(ui->box, 12);
@@ -418,10 +429,17 @@ static void build_panel(StudyUi *ui)
     gtk_text_view_set_monospace(GTK_TEXT_VIEW(ui->text), TRUE);
     GtkWidget *sw = gtk_scrolled_window_new();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), ui->text);
-    gtk_scrolled_window_set_min_content_height(GTK_SCROLLED_WINDOW(sw), 90);
-    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(sw), 140);
-    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(sw), TRUE);
-    gtk_box_append(GTK_BOX(ui->box), sw);
+    /* the fields beside the lines they write: either may be edited, Apply Lines makes them the model's study */
+    ui->form = motus_study_form_new(form_changed, ui);
+    GtkWidget *fsw = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(fsw), motus_study_form_widget(ui->form));
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(fsw), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+    GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL);
+    gtk_paned_set_start_child(GTK_PANED(paned), fsw);
+    gtk_paned_set_end_child(GTK_PANED(paned), sw);
+    gtk_paned_set_position(GTK_PANED(paned), 540);
+    gtk_widget_set_size_request(paned, -1, 270);
+    gtk_box_append(GTK_BOX(ui->box), paned);
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     ui->run =
         button(bar, _("_Run Cases"), _("Run the cases not done yet on this computer"), G_CALLBACK(run_clicked), ui);
@@ -503,6 +521,7 @@ static void study_ui_free(gpointer data)
         gtk_window_destroy(GTK_WINDOW(ui->panel));
     }
     motus_study_results_free(ui->results);
+    motus_study_form_free(ui->form);
     mt_study_free(ui->study);
     g_clear_handle_id(&ui->shot_id, g_source_remove);
     g_free(ui->shot_png);
@@ -528,6 +547,7 @@ GtkTextView *motus_window_study_text(MotusWindow *self)
 {
     return ui_of(self) && ui_of(self)->panel ? GTK_TEXT_VIEW(ui_of(self)->text) : NULL;
 }
+MotusStudyForm *motus_window_study_form(MotusWindow *self) { return ui_of(self) ? ui_of(self)->form : NULL; }
 gboolean motus_window_study_running(MotusWindow *self) { return ui_of(self) && ui_of(self)->job; }
 const char *motus_window_study_progress(MotusWindow *self)
 {

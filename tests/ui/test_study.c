@@ -16,7 +16,8 @@
  *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it;
  *   the optimisation of tests/study/spring-opt.motus.txt: the least k with x(0.7 s) <= 1 within 1e-6
  *   of m (pi/1.4)^2, its path page opened by a click on its tab, the same optimum read by motus-cli
- *   from the project, and run again nothing runs.
+ *   from the project, and run again nothing runs;
+ *   the fields beside the lines edited by clicks and keys (k's count, a response added, typed, removed).
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
  * and the parallel coordinates stay in build/tests/ui (study-*.png). */
@@ -477,6 +478,70 @@ static void test_optimise(void)
     g_unlink(project);
 }
 
+static char *panel_lines(void)
+{
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    return gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+}
+
+static gboolean fifteen_cases(void) { return model_cases() == 15; }
+
+/* Clicks into a form field, selects what it holds and types text over it. */
+static void type_into(GtkWidget *field, const char *text)
+{
+    g_assert_nonnull(field);
+    xin_click(field);
+    settle_for(0.15);
+    xin_press("<Control>a");
+    xin_type(text);
+    settle_for(0.3);
+}
+
+/* The fields beside the lines, edited by real clicks and keys: k's count typed as 5 writes `count 5` in the
+ * lines and, applied, gives 3 x 5 cases; a response added by its button is not a line until its column is
+ * typed, then it is; its remove button takes it away again; Ctrl+Z undoes the applied study. */
+static void test_form(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_STUDY_DIR, "spring-mass.motus.txt", NULL);
+    open_model(path);
+    open_panel();
+    MotusStudyForm *f = motus_window_study_form(win);
+    g_assert_nonnull(f);
+    type_into(motus_study_form_field(f, "var-count", 1), "5");
+    g_autofree char *lines = panel_lines();
+    g_test_message("the lines after typing k's count:\n%s", lines);
+    g_assert_nonnull(strstr(lines, "study variable k range 100 400 count 5 unit N/m\n"));
+    xin_click(motus_window_study_button(win, "apply"));
+    g_assert_true(wait_for(fifteen_cases, 5));
+    f = motus_window_study_form(win); /* filled again from the model's new study */
+    g_assert_cmpstr(gtk_editable_get_text(GTK_EDITABLE(motus_study_form_field(f, "var-count", 1))), ==, "5");
+    xin_click(motus_study_form_field(f, "add-resp", 0));
+    settle_for(0.3);
+    g_assert_nonnull(motus_study_form_field(f, "resp-name", 5));
+    g_test_message("a response without a column: %s", motus_study_form_message(f));
+    g_assert_cmpstr(motus_study_form_message(f), !=, "");
+    type_into(motus_study_form_field(f, "resp-column", 5), "mass.x");
+    g_free(lines);
+    lines = panel_lines();
+    g_assert_nonnull(strstr(lines, "study response r6 max mass.x\n"));
+    g_assert_cmpstr(motus_study_form_message(f), ==, "");
+    xin_click(motus_study_form_field(f, "resp-remove", 5));
+    settle_for(0.3);
+    g_free(lines);
+    lines = panel_lines();
+    g_assert_null(strstr(lines, "r6"));
+    g_assert_null(motus_study_form_field(f, "resp-name", 5));
+    shot(motus_window_study_panel(win), "study-form.png");
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.15);
+    xin_press("<Control>z");
+    g_assert_true(wait_for(nine_cases, 5));
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -502,6 +567,7 @@ int main(int argc, char **argv)
     g_test_add_func("/study/stop", test_stop);
     g_test_add_func("/study/failed", test_failed);
     g_test_add_func("/study/optimise", test_optimise);
+    g_test_add_func("/study/form", test_form);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
