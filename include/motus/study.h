@@ -3,7 +3,9 @@
  * cases (full factorial grid, Latin hypercube, a table of cases, one at a
  * time), and responses computed from each case's result columns (a value at a
  * time; min, max, mean, RMS over a time window; the peak of a Welch PSD in a
- * band; an expression of these). The description is kept with the model
+ * band; an expression of these); or, instead of a design, an objective
+ * with constraints that an optimiser minimises or maximises over the
+ * responses (motus/study_run.h). The description is kept with the model
  * (`study …` lines of the text format, the project's study tables);
  * running a case and computing its responses is motus/study_run.h. */
 #ifndef MOTUS_STUDY_H
