@@ -22,11 +22,19 @@ typedef struct {
     GtkWidget *name, *kind, *column, *options, *remove;
 } RespRow;
 
+typedef struct {
+    GtkWidget *resp, *op, *bound, *remove;
+} ConsRow;
+
+static const char *const goals[] = {"none", "minimize", "maximize", NULL};
+static const char *const ops[] = {"<=", ">=", NULL};
+
 struct MotusStudyForm {
     GtkWidget *root, *design, *samples, *seed, *vars, *resps, *message, *add_var, *add_resp;
-    GPtrArray *var_rows, *resp_rows;
+    GtkWidget *goal, *objective, *maxeval, *xtol, *cons, *add_cons; /* the optimisation */
+    GPtrArray *var_rows, *resp_rows, *cons_rows;
     GtkStringList *params;
-    GString *cases, *tail; /* the lines the fields do not show: table cases; objective, constraints, optimiser */
+    GString *cases, *tail; /* the lines the fields do not show: table cases; any other */
     gboolean filling;
     MotusStudyFormFn changed;
     gpointer user;
@@ -72,6 +80,16 @@ static char *compose(MotusStudyForm *f)
             g_string_append_printf(t, "study response %s %s %s %s\n", text_of(r->name), resp_kinds[k], text_of(r->column),
                                    text_of(r->options));
     }
+    guint goal = gtk_drop_down_get_selected(GTK_DROP_DOWN(f->goal));
+    if (goal == 1 || goal == 2) {
+        g_string_append_printf(t, "study objective %s %s\n", goals[goal], text_of(f->objective));
+        for (guint i = 0; i < f->cons_rows->len; i++) {
+            ConsRow *c = g_ptr_array_index(f->cons_rows, i);
+            g_string_append_printf(t, "study constraint %s %s %s\n", text_of(c->resp), ops[gtk_drop_down_get_selected(GTK_DROP_DOWN(c->op)) == 1],
+                                   text_of(c->bound));
+        }
+        g_string_append_printf(t, "study optimizer cobyla maxeval %s xtol %s\n", text_of(f->maxeval), text_of(f->xtol));
+    }
     g_string_append(t, f->tail->str);
     return g_string_free(t, FALSE);
 }
@@ -81,6 +99,10 @@ static void show_design_fields(MotusStudyForm *f)
 {
     gboolean lhs = gtk_drop_down_get_selected(GTK_DROP_DOWN(f->design)) == 1;
     for (GtkWidget *w = gtk_widget_get_next_sibling(f->design); w; w = gtk_widget_get_next_sibling(w)) gtk_widget_set_visible(w, lhs);
+    gboolean opt = gtk_drop_down_get_selected(GTK_DROP_DOWN(f->goal)) != 0; /* an optimisation: no design, its settings */
+    gtk_widget_set_sensitive(gtk_widget_get_parent(f->design), !opt);
+    for (GtkWidget *w = gtk_widget_get_next_sibling(f->goal); w; w = gtk_widget_get_next_sibling(w)) gtk_widget_set_visible(w, opt);
+    gtk_widget_set_visible(f->cons, opt);
 }
 
 static void fields_changed(MotusStudyForm *f)
@@ -140,11 +162,12 @@ static GtkWidget *choice(MotusStudyForm *f, GListModel *model, guint selected, c
 static void remove_clicked(GtkButton *b, gpointer data)
 {
     MotusStudyForm *f = data;
-    for (int pass = 0; pass < 2; pass++) {
-        GPtrArray *rows = pass ? f->resp_rows : f->var_rows;
-        GtkWidget *grid = pass ? f->resps : f->vars;
+    for (int pass = 0; pass < 3; pass++) {
+        GPtrArray *rows = pass == 2 ? f->cons_rows : pass ? f->resp_rows : f->var_rows;
+        GtkWidget *grid = pass == 2 ? f->cons : pass ? f->resps : f->vars;
         for (guint i = 0; i < rows->len; i++) {
-            GtkWidget *rm = pass ? ((RespRow *)g_ptr_array_index(rows, i))->remove : ((VarRow *)g_ptr_array_index(rows, i))->remove;
+            void *row = g_ptr_array_index(rows, i);
+            GtkWidget *rm = pass == 2 ? ((ConsRow *)row)->remove : pass ? ((RespRow *)row)->remove : ((VarRow *)row)->remove;
             if (rm != GTK_WIDGET(b)) continue;
             gtk_grid_remove_row(GTK_GRID(grid), (int)i + 1); /* row 0: the headings */
             g_ptr_array_remove_index(rows, i);
@@ -221,6 +244,28 @@ static void reveal(MotusStudyForm *f, GtkWidget *w)
     gtk_widget_grab_focus(w);
 }
 
+static void add_cons_row(MotusStudyForm *f, const char *resp, gboolean ge, const char *bound)
+{
+    ConsRow *c = g_new0(ConsRow, 1);
+    c->resp = entry(f, resp, 10, _("The response kept within the bound"));
+    c->op = choice(f, G_LIST_MODEL(gtk_string_list_new(ops)), ge, _("At or below (<=), or at or above (>=)"));
+    c->bound = entry(f, bound, 10, _("The bound, in the response's unit"));
+    c->remove = remove_button(f);
+    int row = (int)f->cons_rows->len + 1;
+    GtkWidget *cells[] = {c->resp, c->op, c->bound, c->remove};
+    for (int k = 0; k < 4; k++) gtk_grid_attach(GTK_GRID(f->cons), cells[k], k, row, 1, 1);
+    g_ptr_array_add(f->cons_rows, c);
+}
+
+static void add_cons_clicked(GtkButton *b, gpointer data)
+{
+    (void)b;
+    MotusStudyForm *f = data;
+    add_cons_row(f, "", FALSE, "");
+    fields_changed(f);
+    reveal(f, ((ConsRow *)g_ptr_array_index(f->cons_rows, f->cons_rows->len - 1))->resp);
+}
+
 static void add_var_clicked(GtkButton *b, gpointer data)
 {
     (void)b;
@@ -252,6 +297,10 @@ static void clear_rows(MotusStudyForm *f)
     while (f->resp_rows->len) {
         gtk_grid_remove_row(GTK_GRID(f->resps), (int)f->resp_rows->len);
         g_ptr_array_set_size(f->resp_rows, f->resp_rows->len - 1);
+    }
+    while (f->cons_rows->len) {
+        gtk_grid_remove_row(GTK_GRID(f->cons), (int)f->cons_rows->len);
+        g_ptr_array_set_size(f->cons_rows, f->cons_rows->len - 1);
     }
 }
 
@@ -298,6 +347,10 @@ void motus_study_form_set(MotusStudyForm *f, const MtStudy *s, const MtModel *m)
     gtk_string_list_splice(f->params, 0, old, names);
     g_free(names);
     gtk_drop_down_set_selected(GTK_DROP_DOWN(f->design), 0);
+    gtk_drop_down_set_selected(GTK_DROP_DOWN(f->goal), 0);
+    gtk_editable_set_text(GTK_EDITABLE(f->objective), "");
+    gtk_editable_set_text(GTK_EDITABLE(f->maxeval), "50");
+    gtk_editable_set_text(GTK_EDITABLE(f->xtol), "1e-06");
     gtk_editable_set_text(GTK_EDITABLE(f->samples), "20");
     gtk_editable_set_text(GTK_EDITABLE(f->seed), "1");
     char *text = s ? mt_study_text(s) : NULL;
@@ -316,6 +369,14 @@ void motus_study_form_set(MotusStudyForm *f, const MtStudy *s, const MtModel *m)
         } else if (n >= 5 && !strcmp(t[1], "variable")) fill_variable(f, t, n);
         else if (!strcmp(t[1], "case")) g_string_append_printf(f->cases, "%s\n", lines[i]);
         else if (!strcmp(t[1], "response")) fill_response(f, lines[i]);
+        else if (n == 4 && !strcmp(t[1], "objective")) {
+            gtk_drop_down_set_selected(GTK_DROP_DOWN(f->goal), (guint)index_of(goals, t[2]));
+            gtk_editable_set_text(GTK_EDITABLE(f->objective), t[3]);
+        } else if (n == 5 && !strcmp(t[1], "constraint")) add_cons_row(f, t[2], !strcmp(t[3], ">="), t[4]);
+        else if (n == 7 && !strcmp(t[1], "optimizer")) {
+            gtk_editable_set_text(GTK_EDITABLE(f->maxeval), t[4]);
+            gtk_editable_set_text(GTK_EDITABLE(f->xtol), t[6]);
+        }
         else g_string_append_printf(f->tail, "%s\n", lines[i]);
     }
     gtk_label_set_text(GTK_LABEL(f->message), "");
@@ -356,6 +417,7 @@ MotusStudyForm *motus_study_form_new(MotusStudyFormFn changed, gpointer user)
     f->changed = changed, f->user = user;
     f->var_rows = g_ptr_array_new_with_free_func(g_free);
     f->resp_rows = g_ptr_array_new_with_free_func(g_free);
+    f->cons_rows = g_ptr_array_new_with_free_func(g_free);
     f->params = gtk_string_list_new(NULL);
     f->cases = g_string_new(NULL);
     f->tail = g_string_new(NULL);
@@ -385,12 +447,31 @@ MotusStudyForm *motus_study_form_new(MotusStudyFormFn changed, gpointer user)
     gtk_box_append(GTK_BOX(bar), f->add_resp);
     f->resps = headed_grid((const char *const[]){_("Name"), _("Kind"), _("Column"), _("Options"), NULL});
     gtk_box_append(GTK_BOX(f->root), f->resps);
+    bar = section(f->root, _("Optimisation"));
+    f->goal = choice(f, G_LIST_MODEL(gtk_string_list_new(goals)), 0,
+                     _("none: the design's cases; minimize or maximize: COBYLA chooses the cases, one after another"));
+    gtk_box_append(GTK_BOX(bar), f->goal);
+    f->objective = entry(f, "", 10, _("The response optimised"));
+    gtk_box_append(GTK_BOX(bar), f->objective);
+    gtk_box_append(GTK_BOX(bar), gtk_label_new(_("Evaluations")));
+    f->maxeval = entry(f, "50", 4, _("At most this many cases (maxeval)"));
+    gtk_box_append(GTK_BOX(bar), f->maxeval);
+    gtk_box_append(GTK_BOX(bar), gtk_label_new("xtol"));
+    f->xtol = entry(f, "1e-06", 6, _("Stop when the step is below this fraction of each variable's range"));
+    gtk_box_append(GTK_BOX(bar), f->xtol);
+    f->add_cons = gtk_button_new_from_icon_name("list-add-symbolic");
+    gtk_widget_set_tooltip_text(f->add_cons, _("Add a constraint"));
+    g_signal_connect(f->add_cons, "clicked", G_CALLBACK(add_cons_clicked), f);
+    gtk_box_append(GTK_BOX(bar), f->add_cons);
+    f->cons = headed_grid((const char *const[]){_("Response"), "", _("Bound"), NULL});
+    gtk_box_append(GTK_BOX(f->root), f->cons);
     f->message = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(f->message), 0);
     gtk_label_set_wrap(GTK_LABEL(f->message), TRUE);
     gtk_widget_add_css_class(f->message, "error");
     gtk_widget_set_visible(f->message, FALSE);
     gtk_box_append(GTK_BOX(f->root), f->message);
+    show_design_fields(f);
     return f;
 }
 
@@ -401,6 +482,7 @@ void motus_study_form_free(MotusStudyForm *f)
     g_object_unref(f->root);
     g_ptr_array_free(f->var_rows, TRUE);
     g_ptr_array_free(f->resp_rows, TRUE);
+    g_ptr_array_free(f->cons_rows, TRUE);
     g_object_unref(f->params);
     g_string_free(f->cases, TRUE);
     g_string_free(f->tail, TRUE);
@@ -415,6 +497,15 @@ GtkWidget *motus_study_form_field(MotusStudyForm *f, const char *which, int i)
 {
     if (!strcmp(which, "add-var")) return f->add_var;
     if (!strcmp(which, "add-resp")) return f->add_resp;
+    if (!strcmp(which, "add-cons")) return f->add_cons;
+    if (!strcmp(which, "goal")) return f->goal;
+    if (!strcmp(which, "objective")) return f->objective;
+    if (!strcmp(which, "maxeval")) return f->maxeval;
+    if (g_str_has_prefix(which, "cons-") && i >= 0 && (guint)i < f->cons_rows->len) {
+        ConsRow *c = g_ptr_array_index(f->cons_rows, (guint)i);
+        which += 5;
+        return !strcmp(which, "resp") ? c->resp : !strcmp(which, "bound") ? c->bound : !strcmp(which, "remove") ? c->remove : c->op;
+    }
     if (g_str_has_prefix(which, "var-") && i >= 0 && (guint)i < f->var_rows->len) {
         VarRow *v = g_ptr_array_index(f->var_rows, (guint)i);
         which += 4;

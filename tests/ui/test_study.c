@@ -17,6 +17,8 @@
  *   the optimisation of tests/study/spring-opt.motus.txt: the least k with x(0.7 s) <= 1 within 1e-6
  *   of m (pi/1.4)^2, its path page opened by a click on its tab, the same optimum read by motus-cli
  *   from the project, and run again nothing runs;
+ *   the constraint's bound typed in its field (-0.05) and applied: the least k with x(0.7 s) <= 0.95,
+ *   m (2 pi/2.1)^2, within 1e-6;
  *   the fields beside the lines edited by clicks and keys (k's count, a response added, typed, removed).
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
@@ -414,6 +416,63 @@ static void test_failed(void)
 /* The spring-mass optimisation of tests/study/spring-opt.motus.txt run from the panel: the least k with
  * x(0.7 s) <= 1 within 1e-6 of m (pi/1.4)^2, every evaluation a case in the table and the project, the
  * path page (opened by a click on its tab) with a point per case; Run Cases again reads them all back. */
+static char *panel_lines(void)
+{
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    return gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+}
+
+/* Turns the mouse wheel (button 5: down, 4: up) over w's scrolled window until w is inside its view. */
+static void wheel_to(GtkWidget *w)
+{
+    GtkWidget *sw = gtk_widget_get_ancestor(w, GTK_TYPE_SCROLLED_WINDOW);
+    g_assert_nonnull(sw);
+    GtkNative *native = gtk_widget_get_native(sw);
+    Display *d = xin_display();
+    for (int i = 0; i < 60; i++) {
+        graphene_rect_t r, a;
+        g_assert_true(gtk_widget_compute_bounds(w, sw, &r));
+        if (r.origin.y >= 0 && r.origin.y + r.size.height <= gtk_widget_get_height(sw)) return;
+        g_assert_true(gtk_widget_compute_bounds(sw, GTK_WIDGET(native), &a));
+        double sx = 0, sy = 0;
+        gtk_native_get_surface_transform(native, &sx, &sy);
+        int rx, ry;
+        Window child;
+        XTranslateCoordinates(d, xin_window(sw), DefaultRootWindow(d), (int)(sx + a.origin.x + a.size.width / 2),
+                              (int)(sy + a.origin.y + a.size.height / 2), &rx, &ry, &child);
+        XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+        unsigned int button = r.origin.y < 0 ? 4 : 5;
+        XTestFakeButtonEvent(d, button, True, CurrentTime);
+        XTestFakeButtonEvent(d, button, False, CurrentTime);
+        XSync(d, False);
+        settle_for(0.1);
+    }
+    g_assert_not_reached();
+}
+
+/* Clicks into a form field, selects what it holds and types text over it. */
+static void type_into(GtkWidget *field, const char *text)
+{
+    g_assert_nonnull(field);
+    xin_click(field);
+    settle_for(0.15);
+    xin_press("<Control>a");
+    xin_type(text);
+    settle_for(0.3);
+}
+
+static gboolean bound_applied(void)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    return m && m->study && m->study->ncons == 1 && m->study->cons[0].bound == -0.05;
+}
+static gboolean optimum_shown(void)
+{
+    return not_running() && g_str_has_prefix(motus_window_study_progress(win), "Optimum: case ");
+}
+
 static gboolean none_run(void) { return strstr(motus_window_study_progress(win), "(0 run now)") != NULL; }
 
 static void test_optimise(void)
@@ -473,31 +532,36 @@ static void test_optimise(void)
     g_test_message("again: %s", motus_window_study_progress(win));
     g_assert_true(not_running());
     g_assert_cmpint(motus_study_results_n(r), ==, n);
+    /* the constraint's bound typed in its field as -0.05 and applied: the least k with x(0.7 s) <= 0.95,
+     * cos(sqrt(k/m) 0.7) <= -1/2, is m (2 pi/2.1)^2 */
+    GtkWidget *bound = motus_study_form_field(motus_window_study_form(win), "cons-bound", 0);
+    wheel_to(bound); /* below the fields in view */
+    type_into(bound, "-0.05");
+    g_autofree char *lines = panel_lines();
+    g_assert_nonnull(strstr(lines, "study constraint dx <= -0.05\n"));
+    xin_click(motus_window_study_button(win, "apply"));
+    g_assert_true(wait_for(bound_applied, 5));
+    r = motus_window_study_results(win);
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(optimum_shown, 60));
+    g_test_message("bound -0.05: %s", motus_window_study_progress(win));
+    n = motus_study_results_n(r);
+    m = mt_editor_model(motus_window_get_editor(win));
+    best = -1;
+    for (int c = 0; c < n; c++)
+        if (best < 0 || mt_study_opt_better(m->study, motus_study_results_case(r, c)->resp, motus_study_results_case(r, best)->resp))
+            best = c;
+    k = motus_study_results_case(r, best)->values[0], want = pow(2 * M_PI / 2.1, 2);
+    g_test_message("%d cases; optimum case %d: k = %.10g, closed form m (2pi/2.1)^2 = %.10g, rel. diff %.3g (tol 1e-6)", n, best,
+                   k, want, fabs(k - want) / want);
+    g_assert_cmpfloat(fabs(k - want) / want, <, 1e-6);
+    panel = motus_window_study_panel(win);
     gtk_window_destroy(GTK_WINDOW(panel));
     settle_for(0.2);
     g_unlink(project);
 }
 
-static char *panel_lines(void)
-{
-    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
-    GtkTextIter a, z;
-    gtk_text_buffer_get_bounds(buf, &a, &z);
-    return gtk_text_buffer_get_text(buf, &a, &z, FALSE);
-}
-
 static gboolean fifteen_cases(void) { return model_cases() == 15; }
-
-/* Clicks into a form field, selects what it holds and types text over it. */
-static void type_into(GtkWidget *field, const char *text)
-{
-    g_assert_nonnull(field);
-    xin_click(field);
-    settle_for(0.15);
-    xin_press("<Control>a");
-    xin_type(text);
-    settle_for(0.3);
-}
 
 /* The fields beside the lines, edited by real clicks and keys: k's count typed as 5 writes `count 5` in the
  * lines and, applied, gives 3 x 5 cases; a response added by its button is not a line until its column is
