@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "motus/analysis.h"
+#include "motus/store.h"
 #include "motus/results.h"
 #include "motus/model.h"
 
 #include "app_common.h"
+#include "cli_project.h"
 
 #define _(s) gettext(s)
 
@@ -86,11 +88,11 @@ static int parse_opts(int argc, char **argv, const char *allowed, Opts *o)
     return 0;
 }
 
-/* Loads and compiles MODEL; NULL after printing the error. */
+/* Loads and compiles MODEL (a text model or a project); NULL after printing the error. */
 static MtSystem *load(const char *path, const Opts *o)
 {
     MtError err = {0};
-    MtModel *m = mt_model_load(path, &err);
+    MtModel *m = cli_load_model("analysis", path, &err);
     if (!m) { fail(&err); return NULL; }
     if (o) {
         if (o->has_until) m->solver.until = o->until;
@@ -294,6 +296,21 @@ int cli_statics(int argc, char **argv)
 
 /* ---- modes --------------------------------------------------------------------- */
 
+/* Modes of a project are kept in it (the window lists and animates them again). */
+static int keep_modes(const char *path, const MtModes *md)
+{
+    MtError err = {0};
+    MtStore *st = mt_store_open(path, 0, &err);
+    long id = 0;
+    if (!st || mt_store_save_modes(st, md, &id, &err)) {
+        mt_store_close(st);
+        return fail(&err);
+    }
+    mt_store_close(st);
+    printf(_("kept in the project as modes %ld\n"), id);
+    return 0;
+}
+
 int cli_modes(int argc, char **argv)
 {
     Opts o;
@@ -365,6 +382,7 @@ int cli_modes(int argc, char **argv)
         }
     }
 done:
+    if (!rc && md && mt_store_is_sqlite_file(argv[2])) rc = keep_modes(argv[2], md);
     mt_modes_free(md);
     mt_state_free(st);
     mt_system_free(s);

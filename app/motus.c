@@ -95,6 +95,7 @@ typedef struct {
     int status;
     guint frames_mark;
     guint poll_id;
+    int shot_tries; /* redraws waited for because the window had no picture yet */
 } Batch;
 
 static Batch batch;
@@ -155,6 +156,15 @@ static gboolean shot_poll(gpointer data)
     batch.poll_id = 0;
     g_autoptr(GError) error = NULL;
     if (opt_shot && !motus_window_save_screenshot(batch.win, opt_shot, &error)) {
+        /* A redraw queued after the view's frame (a label, the status bar) leaves the window without a
+         * picture until the next frame: wait for that one rather than fail. */
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_BUSY) && ++batch.shot_tries < 100) {
+            gtk_widget_queue_draw(GTK_WIDGET(batch.win));
+            motus_viewport_queue_render(vp);
+            batch.frames_mark = motus_viewport_get_frames_drawn(vp);
+            batch.poll_id = g_source_get_id(g_main_current_source());
+            return G_SOURCE_CONTINUE;
+        }
         batch_fail(_("cannot save the screenshot"), error->message);
         return G_SOURCE_REMOVE;
     }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-i18n.h"
 #include "motus/flex.h"
 #include "motus/store.h"
 
@@ -23,6 +24,7 @@ void motus_analysis_free(MotusAnalysis *a)
 {
     if (!a) return;
     mt_modes_free(a->modes);
+    g_free(a->project);
     g_free(a->reaction);
     g_free(a->effort);
     g_free(a->spring);
@@ -134,6 +136,36 @@ static MtStatus animate(MotusAnalysis *a, MtState *st, const volatile int *cance
     return rc;
 }
 
+/* Modes kept in the project, read on the worker through its own handle, and the state put where they were
+ * linearised (the equilibrium found again, with its reactions; or the stored configuration), so the view
+ * shows it and animates them. */
+static MtStatus stored_modes(MotusAnalysis *a, MtState *st, MtError *err)
+{
+    MtStore *store = mt_store_open(a->project, MT_STORE_READONLY, err);
+    if (!store) return err->code;
+    MtStatus rc = mt_store_load_modes(store, a->stored_id, &a->modes, err);
+    mt_store_close(store);
+    if (rc) return rc;
+    const MtSystem *sys = mt_state_system(st);
+    MtSystemInfo in;
+    mt_system_info(sys, &in);
+    const MtModes *md = a->modes;
+    int nb = md->nbody, nmodal = md->nq - 7 * nb;
+    if (nb != mt_system_nbody(sys) || md->njoint != mt_system_model(sys)->njoint)
+        return mt_error_set(err, MT_ERR_ARG, a->project, "%s",
+                            _("the stored modes belong to another version of the model: compute them again (F9)"));
+    if (md->at_equilibrium) { /* the equilibrium again, with its reactions (the frame's columns need them) */
+        MtStaticsInfo info;
+        return mt_statics(st, NULL, &info, err);
+    }
+    double *f = g_new0(double, MT_FRAME_LEN_FLEX(nb, in.nrow, nmodal));
+    memcpy(f + MT_FRAME_Q(nb), md->q, sizeof(double) * 7 * (size_t)nb);
+    if (nmodal) memcpy(f + MT_FRAME_MODAL(nb, in.nrow), md->q + 7 * nb, sizeof(double) * (size_t)nmodal);
+    rc = mt_state_from_frame(st, f, nb, in.nrow, err);
+    g_free(f);
+    return rc;
+}
+
 static MtStatus job(MtState *st, MtFrameFn frame, void *fu, const volatile int *cancel, gpointer data, MtError *err)
 {
     MotusAnalysis *a = data;
@@ -153,7 +185,7 @@ static MtStatus job(MtState *st, MtFrameFn frame, void *fu, const volatile int *
         frame(fu, st);
         return MT_OK;
     case MOTUS_ANALYSIS_MODES:
-        rc = mt_modes_opt(st, 1, &opt, &a->modes, err);
+        rc = a->stored_id ? stored_modes(a, st, err) : mt_modes_opt(st, 1, &opt, &a->modes, err);
         if (rc) return rc;
         a->statics = a->modes->statics;
         collect(a, st);

@@ -25,6 +25,9 @@ typedef struct {
     MotusAnalysisKind kind;
     gboolean relax;    /* statics: settle downhill first (motus-cli statics --relax) */
     double size;       /* the model's size, m (animated modes move about a twentieth of it) */
+    /* modes: shown again from the project (not linearised): its path and the stored modes' id (0: compute) */
+    char *project;
+    long stored_id;
     /* results, written by the worker, read after "finished" */
     MtStaticsInfo statics; /* statics; modes: the equilibrium they are about */
     MtKinStats kin;

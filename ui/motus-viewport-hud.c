@@ -250,7 +250,7 @@ void motus_viewport_clear_overlay(MotusViewport *self)
 
 static void add_item(MotusViewport *self, OverlayKind kind, const double *pts, guint n, const float rgb[3], const char *label)
 {
-    OverlayItem it = {kind, self->ov_pts->len / 3, n, {rgb[0], rgb[1], rgb[2]}, g_strdup(label ? label : "")};
+    OverlayItem it = {kind, self->ov_pts->len / 3, n, {rgb[0], rgb[1], rgb[2]}, g_strdup(label ? label : ""), {NAN, NAN, NAN}};
     g_array_append_vals(self->ov_pts, pts, 3 * n);
     g_array_append_val(self->ov, it);
     motus_viewport_hud_refresh(self);
@@ -271,6 +271,23 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 {
     double p[6] = {from[0], from[1], from[2], from[0] + vec[0], from[1] + vec[1], from[2] + vec[2]};
     add_item(self, OV_ARROW, p, 2, rgb, label);
+}
+
+void motus_viewport_add_overlay_vector(MotusViewport *self, const double from[3], const double value[3], double scale,
+                                       const float rgb[3], const char *label)
+{
+    double d[3] = {value[0] * scale, value[1] * scale, value[2] * scale};
+    motus_viewport_add_overlay_arrow(self, from, d, rgb, label);
+    memcpy(g_array_index(self->ov, OverlayItem, self->ov->len - 1).value, value, 3 * sizeof(double));
+}
+
+gboolean motus_viewport_overlay_item(MotusViewport *self, guint i, double p[3], double value[3])
+{
+    if (i >= self->ov->len) return FALSE;
+    const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
+    if (p) memcpy(p, (const double *)self->ov_pts->data + 3 * it->first, 3 * sizeof(double));
+    if (value) memcpy(value, it->value, 3 * sizeof(double));
+    return TRUE;
 }
 
 guint motus_viewport_overlay_size(MotusViewport *self) { return self->ov->len; }

@@ -122,6 +122,7 @@ struct _MotusViewport {
 
     /* interaction */
     int drag_mode, drag_button;
+    gboolean drag_ctrl; /* Ctrl was held when the button went down */
     double drag_x, drag_y, drag_dx, drag_dy;
 
     /* the move/rotate gizmo (motus-gizmo.h) */
@@ -139,6 +140,7 @@ typedef struct {
     guint first, n; /* points in ov_pts (arrow: tail, tip) */
     float rgb[3];
     char *label; /* whole, however long the names in it ("" for none) */
+    double value[3]; /* an arrow's quantity in SI (what it stands for, before scaling); NAN when not given */
 } OverlayItem;
 
 /* motus-viewport.c */

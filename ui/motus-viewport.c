@@ -26,7 +26,7 @@ G_DEFINE_TYPE(MotusViewport, motus_viewport, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_ORTHOGRAPHIC, N_PROPS };
 static GParamSpec *props[N_PROPS];
-enum { SIG_BODY_PICKED, SIG_POINT_CLICKED, SIG_GIZMO_DRAGGED, N_SIGNALS };
+enum { SIG_BODY_PICKED, SIG_BODY_TOGGLED, SIG_POINT_CLICKED, SIG_GIZMO_DRAGGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* Fits points in the part of the view that the controls over it leave free:
@@ -136,6 +136,7 @@ static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
         self->drag_mode = DRAG_GIZMO;
     self->drag_x = x, self->drag_y = y;
     self->drag_dx = self->drag_dy = 0;
+    self->drag_ctrl = (mods & GDK_CONTROL_MASK) != 0;
     gtk_widget_grab_focus(self->area);
 }
 
@@ -169,6 +170,8 @@ static void drag_end(GtkGestureDrag *g, double ox, double oy, gpointer data)
     if (self->drag_button == 1 && fabs(ox) < 3 && fabs(oy) < 3) {
         if (self->picking)
             g_signal_emit(self, signals[SIG_POINT_CLICKED], 0, self->drag_x + ox, self->drag_y + oy);
+        else if (self->drag_ctrl) /* Ctrl+click: one more body for the classroom view, the selection stays */
+            g_signal_emit(self, signals[SIG_BODY_TOGGLED], 0, pick(self, self->drag_x + ox, self->drag_y + oy));
         else
             motus_viewport_pick_at(self, self->drag_x + ox, self->drag_y + oy);
     }
@@ -301,6 +304,9 @@ static void motus_viewport_class_init(MotusViewportClass *klass)
     /* A click picked a body: index, nbody for the ground, -1 for empty space. */
     signals[SIG_BODY_PICKED] = g_signal_new("body-picked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                             NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+    /* A Ctrl+click on a body: index, nbody for the ground, -1 for empty space (the selection is kept). */
+    signals[SIG_BODY_TOGGLED] = g_signal_new("body-toggled", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                             NULL, G_TYPE_NONE, 1, G_TYPE_INT);
     /* A click while picking (motus_viewport_set_picking): widget coordinates. */
     signals[SIG_POINT_CLICKED] = g_signal_new("point-clicked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);

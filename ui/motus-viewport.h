@@ -5,7 +5,8 @@
  * Draws the bodies from their shapes at the poses it is given, joint glyphs,
  * marker triads, coil springs, a ground grid and an axis triad. Mouse: left
  * drag orbits, middle or Shift+left drag pans, the wheel zooms, a click picks
- * a body ("body-picked"). Keys (when focused): arrows orbit, +/- zoom. */
+ * a body ("body-picked"); a Ctrl+click emits "body-toggled" (the body, nothing selected). Keys (when focused): arrows
+ * orbit, +/- zoom. */
 #ifndef MOTUS_VIEWPORT_H
 #define MOTUS_VIEWPORT_H
 
@@ -59,7 +60,14 @@ void motus_viewport_add_overlay_point(MotusViewport *self, const double p[3], co
 void motus_viewport_add_overlay_line(MotusViewport *self, const double *pts, guint n, const float rgb[3]);
 void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3], const double vec[3], const float rgb[3],
                                       const char *label);
+/* An arrow standing for a quantity value (SI, project axes) drawn scale × value long: the value is
+ * kept with the item (motus_viewport_overlay_item), so what an arrow means can be read back exactly. */
+void motus_viewport_add_overlay_vector(MotusViewport *self, const double from[3], const double value[3], double scale,
+                                       const float rgb[3], const char *label);
 guint motus_viewport_overlay_size(MotusViewport *self);
+/* Item i's first point (a point, a line's start, an arrow's tail) and its quantity (NAN unless added as a
+ * vector); FALSE when there is no item i. */
+gboolean motus_viewport_overlay_item(MotusViewport *self, guint i, double p[3], double value[3]);
 /* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
 const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
 /* Where the last draw put item i's label (x, y, w, h in the view's pixels); FALSE when it was not drawn. */

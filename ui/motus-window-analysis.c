@@ -12,7 +12,9 @@
  * maxima; the modes' table (frequency, damping ratio, kind), where a
  * selected mode is animated in the 3D view, rigid and flexible bodies
  * together. Kinematics and statics are stored in the project as runs (their
- * run log says which analysis made them); modes are not stored.
+ * run log says which analysis made them); modes are kept in the project as
+ * modes (motus/store.h), and "Stored Modes" shows the last of the model as
+ * saved again, animated, without linearising.
  * A private part of MotusWindow (motus-window-private.h). */
 #include <math.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "motus-i18n.h"
 #include "motus-window-analysis.h"
 #include "motus-window-private.h"
+#include "motus/store.h"
 #include "motus/units.h"
 
 typedef struct AnalysisUi {
@@ -469,8 +472,9 @@ static gboolean elapsed_tick(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
-/* relax: statics settles downhill first (a stable rest rather than the equilibrium nearest the start) */
-static void start(MotusWindow *self, MotusAnalysisKind kind, gboolean relax)
+/* relax: statics settles downhill first (a stable rest rather than the equilibrium nearest the start);
+ * stored: modes kept in the project, shown again (0: compute them) */
+static void start(MotusWindow *self, MotusAnalysisKind kind, gboolean relax, long stored)
 {
     AnalysisUi *ui = self->analysis;
     if (ui->pending || motus_window_is_running(self)) return;
@@ -478,6 +482,10 @@ static void start(MotusWindow *self, MotusAnalysisKind kind, gboolean relax)
     MotusAnalysis *a = motus_analysis_new(kind);
     a->size = motus_viewport_get_scale(self->viewport);
     a->relax = relax;
+    if (stored) {
+        a->stored_id = stored;
+        a->project = g_strdup(motus_document_get_path(self->doc));
+    }
     MotusRunJob job = motus_analysis_job(a);
     ui->pending = a;
     g_autoptr(GError) error = NULL;
@@ -524,6 +532,35 @@ static char *outcome(const MotusAnalysis *a, guint frames, double last, gboolean
                            md->nmode);
 }
 
+/* Modes of a project's model as saved are kept in it; FALSE when there is nowhere to keep them (a model
+ * file, a read-only project, unsaved edits) or the project refused (the status bar says so). */
+static gboolean keep_modes(MotusWindow *self, const MotusAnalysis *a)
+{
+    MtStore *store = motus_document_get_store(self->doc);
+    if (!store || motus_document_get_readonly(self->doc) || mt_editor_dirty(motus_window_editor(self))) return FALSE;
+    MtError err = {0};
+    if (mt_store_save_modes(store, a->modes, NULL, &err)) {
+        g_warning("%s", err.msg);
+        return FALSE;
+    }
+    motus_window_update_actions(self);
+    return TRUE;
+}
+
+long motus_window_analysis_stored_modes(MotusWindow *self)
+{
+    MtStore *store = motus_document_get_store(self->doc);
+    if (!store || mt_editor_dirty(motus_window_editor(self))) return 0;
+    MtError err = {0};
+    long version = mt_store_model_version(store, &err), id = 0;
+    MtModesInfo *info = NULL;
+    int n = version < 0 ? -1 : mt_store_list_modes(store, &info, &err);
+    for (int i = 0; i < n; i++)
+        if (info[i].model_version == version) id = info[i].id; /* the newest of this model */
+    free(info);
+    return id;
+}
+
 void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean cancelled, const char *message)
 {
     AnalysisUi *ui = self->analysis;
@@ -549,7 +586,11 @@ void motus_window_analysis_finished(MotusWindow *self, gboolean ok, gboolean can
         return;
     }
     g_autofree char *text = outcome(a, motus_run_bridge_n_frames(b), motus_run_bridge_last_time(b), cancelled);
-    motus_window_set_status(self, text);
+    if (a->kind == MOTUS_ANALYSIS_MODES && !a->stored_id && keep_modes(self, a)) {
+        g_autofree char *kept = g_strdup_printf(_("%s; kept in the project"), text);
+        motus_window_set_status(self, kept);
+    } else
+        motus_window_set_status(self, text);
     /* flexible bodies: statics and kinematics get a run's proposal (a deformation scale that shows the
      * deformation, coloured by displacement) where the user chose neither; an animated mode has its own
      * amplitude, so the proposal there is ×1 */
@@ -577,7 +618,7 @@ static void act_analysis(GSimpleAction *act, GVariant *p, gpointer data)
     start(data, g_str_has_prefix(n, "statics") ? MOTUS_ANALYSIS_STATICS
                 : !strcmp(n, "kinematics")     ? MOTUS_ANALYSIS_KINEMATICS
                                                : MOTUS_ANALYSIS_MODES,
-          !strcmp(n, "statics-relax"));
+          !strcmp(n, "statics-relax"), !strcmp(n, "modes-stored") ? motus_window_analysis_stored_modes(data) : 0);
 }
 
 void motus_window_analysis_update_actions(MotusWindow *self)
@@ -588,6 +629,8 @@ void motus_window_analysis_update_actions(MotusWindow *self)
         GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), names[i]);
         if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), can);
     }
+    GAction *st = g_action_map_lookup_action(G_ACTION_MAP(self), "modes-stored");
+    if (st) g_simple_action_set_enabled(G_SIMPLE_ACTION(st), can && motus_window_analysis_stored_modes(self) > 0);
     if (motus_window_is_running(self)) stop_animation(self);
 }
 
@@ -607,6 +650,7 @@ static GMenuModel *analysis_menu(void)
     g_menu_append(main, _("Statics, Settling _Downhill"), "win.statics-relax");
     g_menu_append(main, _("_Kinematics"), "win.kinematics");
     g_menu_append(main, _("_Modes"), "win.modes");
+    g_menu_append(main, _("Stored M_odes"), "win.modes-stored");
     g_menu_append(flex, _("Modes of _Flexible Bodies…"), "win.flex-modes");
     g_menu_append(flex, _("S_tudy…"), "win.study"); /* motus-window-study.c */
     g_menu_append_section(menu, NULL, G_MENU_MODEL(main));
@@ -623,6 +667,7 @@ void motus_window_analysis_init(MotusWindow *self)
         {"statics-relax", act_analysis, NULL, NULL, NULL, {0}},
         {"kinematics", act_analysis, NULL, NULL, NULL, {0}},
         {"modes", act_analysis, NULL, NULL, NULL, {0}},
+        {"modes-stored", act_analysis, NULL, NULL, NULL, {0}},
     };
     AnalysisUi *ui = g_new0(AnalysisUi, 1);
     ui->animated = -1;

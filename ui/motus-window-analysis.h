@@ -23,6 +23,8 @@ GtkWidget *motus_window_analysis_button(MotusWindow *self);
 gboolean motus_window_analysis_animate(MotusWindow *self, int k);
 /* The mode animated in the 3D view (0-based), -1 when none. */
 int motus_window_analysis_animated(MotusWindow *self);
+/* Id of the newest modes kept in the open project for its model as saved (0: none; "Stored Modes" shows them). */
+long motus_window_analysis_stored_modes(MotusWindow *self);
 
 G_END_DECLS
 

@@ -61,6 +61,7 @@ struct _MotusWindow {
     unsigned long view_state; /* editor state the views show */
     MtEditKind sel_kind;    /* selected entity (MT_EDIT_NKINDS: none) */
     int sel_index;
+    GArray *teach_pins;     /* bodies and markers whose vectors stay shown (motus-window-teach.c) */
 
     /* owned: runs and playback (the worker, frames, time, playing; motus-session.h) */
     MotusSession *session;
@@ -165,6 +166,8 @@ void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
 void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+/* Unpins every body and marker (a new model). */
+void motus_window_teach_forget(MotusWindow *self);
 
 /* motus-window-flex.c: modal coordinates of the frame shown, the run's field maxima */
 void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i);

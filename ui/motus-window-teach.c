@@ -11,10 +11,14 @@
 
 #include "motus-i18n.h"
 #include "motus-window-private.h"
+#include "motus/teach.h"
 
 static const float trace_rgb[3] = {0.55f, 0.10f, 0.65f}, vel_rgb[3] = {0.05f, 0.45f, 0.15f},
                    acc_rgb[3] = {0.85f, 0.35f, 0.0f}, force_rgb[3] = {0.80f, 0.05f, 0.10f},
-                   accn_rgb[3] = {0.70f, 0.55f, 0.0f}, omega_rgb[3] = {0.10f, 0.30f, 0.85f}, eps_rgb[3] = {0.35f, 0.15f, 0.70f};
+                   accn_rgb[3] = {0.70f, 0.55f, 0.0f}, omega_rgb[3] = {0.10f, 0.30f, 0.85f}, eps_rgb[3] = {0.35f, 0.15f, 0.70f},
+                   icr_rgb[3] = {0.0f, 0.0f, 0.0f}, icr_fixed_rgb[3] = {0.45f, 0.45f, 0.45f},
+                   icr_moving_rgb[3] = {0.0f, 0.55f, 0.60f}, fbd_rgb[3] = {0.75f, 0.10f, 0.10f},
+                   inertial_rgb[3] = {0.40f, 0.40f, 0.40f};
 
 static gboolean flag(MotusWindow *self, const char *name)
 {
@@ -29,22 +33,50 @@ static double user_scale(MotusWindow *self)
     return f > 0 ? f : 1;
 }
 
-/* The point followed: body and point in body axes, from the selection. */
-static gboolean tracked_point(MotusWindow *self, int *body, double p[3])
+/* The points shown: the pinned bodies and markers (the eye popover's button, Ctrl+click in the view) and
+ * the selection. A point is a body's centre of mass or a marker; name is what labels say when several are shown. */
+typedef struct {
+    MtEditKind kind;
+    int index;
+} TeachPin;
+
+typedef struct {
+    int body;
+    double p[3];
+    char name[MT_NAME_MAX + 1];
+} Tracked;
+
+static gboolean point_of(const MtModel *m, MtEditKind kind, int index, Tracked *t)
 {
-    const MtModel *m = motus_window_model(self);
-    if (!m) return FALSE;
-    if (self->sel_kind == MT_EDIT_BODY && self->sel_index >= 0) {
-        *body = self->sel_index;
-        memcpy(p, m->body[*body].com, 3 * sizeof(double));
+    if (kind == MT_EDIT_BODY && index >= 0 && index < m->nbody) {
+        t->body = index;
+        memcpy(t->p, m->body[index].com, sizeof t->p);
+        g_strlcpy(t->name, m->body[index].name, sizeof t->name);
         return TRUE;
     }
-    if (self->sel_kind == MT_EDIT_MARKER && m->marker[self->sel_index].body >= 0) {
-        *body = m->marker[self->sel_index].body;
-        memcpy(p, m->marker[self->sel_index].pos, 3 * sizeof(double));
+    if (kind == MT_EDIT_MARKER && index >= 0 && index < m->nmarker && m->marker[index].body >= 0) {
+        t->body = m->marker[index].body;
+        memcpy(t->p, m->marker[index].pos, sizeof t->p);
+        g_snprintf(t->name, sizeof t->name, "%s.%s", m->body[t->body].name, m->marker[index].name);
         return TRUE;
     }
     return FALSE;
+}
+
+/* The pinned points, then the selection when it is not pinned; returns how many (at most max). */
+static int tracked_points(MotusWindow *self, Tracked *out, int max)
+{
+    const MtModel *m = motus_window_model(self);
+    int n = 0;
+    if (!m) return 0;
+    gboolean sel_pinned = FALSE;
+    for (guint i = 0; self->teach_pins && i < self->teach_pins->len && n < max; i++) {
+        const TeachPin *pin = &g_array_index(self->teach_pins, TeachPin, i);
+        if (pin->kind == self->sel_kind && pin->index == self->sel_index) sel_pinned = TRUE;
+        if (point_of(m, pin->kind, pin->index, &out[n])) n++;
+    }
+    if (!sel_pinned && n < max && point_of(m, self->sel_kind, self->sel_index, &out[n])) n++;
+    return n;
 }
 
 /* "18.65 kN": a quantity in the project's display unit, else a readable one (labels in the 3D view). */
@@ -131,119 +163,326 @@ static void body_rates(MotusWindow *self, const BodyCols *bc, guint i, double w[
     }
 }
 
+/* What one update draws from: the frame shown, the scales, a pose buffer. */
+typedef struct {
+    MotusWindow *self;
+    const MtModel *m;
+    MotusRunBridge *br;
+    guint n, cur, stride;
+    double L, f;    /* the model's size and the user's vector scale */
+    double *pose;   /* 7 per body (+1) */
+    gboolean several; /* labels say whose vector it is */
+} Draw;
+
+static void body_cols(Draw *d, int body, BodyCols *bc)
+{
+    static const char *const vs[] = {"vx", "vy", "vz"}, *const ws[] = {"wx", "wy", "wz"}, *const as[] = {"ax", "ay", "az"},
+                             *const es[] = {"ex", "ey", "ez"};
+    const char *bn = d->m->body[body].name;
+    cols3(d->self, bn, vs, bc->v);
+    cols3(d->self, bn, ws, bc->w);
+    cols3(d->self, bn, as, bc->a);
+    cols3(d->self, bn, es, bc->e);
+}
+
+/* "crank.b: v = 628.3 mm/s" when several points are shown, else "v = 628.3 mm/s". */
+static void label_for(Draw *d, const Tracked *t, const char *sym, MtDim dim, double value, char *buf, size_t n)
+{
+    char q[48];
+    quantity_text(d->self, dim, value, q, sizeof q);
+    if (d->several) g_snprintf(buf, n, "%s: %s = %s", t->name, sym, q);
+    else g_snprintf(buf, n, "%s = %s", sym, q);
+}
+
+typedef struct {
+    double v, a, w, e;
+} Maxima;
+
+/* The largest |v|, |a|, |ω|, |ε| of a point over the run (from about 400 frames): one length per quantity. */
+static void point_maxima(Draw *d, const Tracked *t, Maxima *mx)
+{
+    BodyCols bc;
+    body_cols(d, t->body, &bc);
+    double x[3], v[3], a[3], w[3], e[3];
+    for (guint i = 0; i < d->n; i += d->stride)
+        if (point_state(d->self, &bc, t->body, t->p, i, d->pose, x, v, a)) {
+            body_rates(d->self, &bc, i, w, e);
+            mx->v = fmax(mx->v, norm3(v));
+            mx->a = fmax(mx->a, norm3(a));
+            mx->w = fmax(mx->w, norm3(w));
+            mx->e = fmax(mx->e, norm3(e));
+        }
+}
+
+static void point_vectors(Draw *d, const Tracked *t, const Maxima *mx, gboolean trace, gboolean vel, gboolean acc,
+                          gboolean split, gboolean omega, gboolean follow)
+{
+    MotusViewport *vp = d->self->viewport;
+    BodyCols bc;
+    body_cols(d, t->body, &bc);
+    double x[3], v[3], a[3], s;
+    char label[MT_NAME_MAX + 96];
+    if (trace) {
+        GArray *pts = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint i = 0; i <= d->cur; i += d->stride)
+            if (point_state(d->self, &bc, t->body, t->p, i, d->pose, x, v, a)) g_array_append_vals(pts, x, 3);
+        if (point_state(d->self, &bc, t->body, t->p, d->cur, d->pose, x, v, a)) g_array_append_vals(pts, x, 3);
+        motus_viewport_add_overlay_line(vp, (double *)pts->data, pts->len / 3, trace_rgb);
+        g_array_unref(pts);
+    }
+    if (!point_state(d->self, &bc, t->body, t->p, d->cur, d->pose, x, v, a)) return;
+    if (vel && mx->v > 0) {
+        label_for(d, t, "v", MT_DIM_VELOCITY, norm3(v), label, sizeof label);
+        motus_viewport_add_overlay_vector(vp, x, v, 0.3 * d->L * d->f / mx->v, vel_rgb, label);
+    }
+    if (acc && mx->a > 0 && split && norm3(v) > 1e-12 * mx->v) { /* tangential and normal parts */
+        double vn = norm3(v), at = (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) / vn, dt[3], dn[3];
+        for (int k = 0; k < 3; k++) dt[k] = at * v[k] / vn, dn[k] = a[k] - at * v[k] / vn;
+        s = 0.3 * d->L * d->f / mx->a;
+        label_for(d, t, "aτ", MT_DIM_ACCEL, at, label, sizeof label);
+        motus_viewport_add_overlay_vector(vp, x, dt, s, acc_rgb, label);
+        label_for(d, t, "an", MT_DIM_ACCEL, norm3(dn), label, sizeof label);
+        motus_viewport_add_overlay_vector(vp, x, dn, s, accn_rgb, label);
+    } else if (acc && mx->a > 0) {
+        label_for(d, t, "a", MT_DIM_ACCEL, norm3(a), label, sizeof label);
+        motus_viewport_add_overlay_vector(vp, x, a, 0.3 * d->L * d->f / mx->a, acc_rgb, label);
+    }
+    if (omega) { /* ω and ε as axial arrows at the point (right-hand rule) */
+        double w[3], e[3];
+        body_rates(d->self, &bc, d->cur, w, e);
+        if (mx->w > 0) {
+            label_for(d, t, "ω", MT_DIM_ANGVEL, norm3(w), label, sizeof label);
+            motus_viewport_add_overlay_vector(vp, x, w, 0.3 * d->L * d->f / mx->w, omega_rgb, label);
+        }
+        if (mx->e > 0) {
+            label_for(d, t, "ε", MT_DIM_ANGACC, norm3(e), label, sizeof label);
+            motus_viewport_add_overlay_vector(vp, x, e, 0.3 * d->L * d->f / mx->e, eps_rgb, label);
+        }
+    }
+    if (follow) motus_viewport_look_at(vp, x);
+}
+
+/* The instantaneous centre of velocity of a body at frame i (project axes); FALSE when it does not turn. */
+static gboolean icr_at(Draw *d, const BodyCols *bc, int body, guint i, double p[3])
+{
+    static const double origin[3] = {0, 0, 0};
+    double x[3], v[3], a[3], w[3], e[3];
+    if (!point_state(d->self, bc, body, origin, i, d->pose, x, v, a)) return FALSE;
+    body_rates(d->self, bc, i, w, e);
+    return mt_teach_icr(x, v, w, p) && norm3((double[3]){p[0] - x[0], p[1] - x[1], p[2] - x[2]}) < 4 * d->L;
+}
+
+/* Polyline pieces of a centrode: broken where the centre goes out of reach (the body stops turning). */
+static void flush_line(MotusViewport *vp, GArray *pts, const float rgb[3])
+{
+    if (pts->len >= 6) motus_viewport_add_overlay_line(vp, (double *)pts->data, pts->len / 3, rgb);
+    g_array_set_size(pts, 0);
+}
+
+/* The centre P of a body at the frame shown, the fixed centrode (P's path in the plane, to now) and the
+ * moving centrode (P's path in the body, carried by the body as it is now). */
+static void body_icr(Draw *d, int body, gboolean centrodes)
+{
+    MotusViewport *vp = d->self->viewport;
+    BodyCols bc;
+    body_cols(d, body, &bc);
+    double p[3];
+    char label[MT_NAME_MAX + 64];
+    if (centrodes) {
+        double *now = g_new(double, 7 * (d->m->nbody + 1)), R[9];
+        if (!motus_run_bridge_get_frame(d->br, d->cur, NULL, now)) {
+            g_free(now);
+            return;
+        }
+        rot_of(now + 7 * body + 3, R);
+        GArray *fixed = g_array_new(FALSE, FALSE, sizeof(double)), *moving = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint i = 0; i < d->n; i += d->stride) {
+            if (!icr_at(d, &bc, body, i, p)) { /* d->pose holds frame i's poses */
+                flush_line(vp, fixed, icr_fixed_rgb);
+                flush_line(vp, moving, icr_moving_rgb);
+                continue;
+            }
+            if (i <= d->cur) g_array_append_vals(fixed, p, 3);
+            double Ri[9], r[3], rb[3], x[3];
+            const double *o = d->pose + 7 * body;
+            rot_of(o + 3, Ri);
+            for (int k = 0; k < 3; k++) r[k] = p[k] - o[k];
+            for (int k = 0; k < 3; k++) rb[k] = Ri[k] * r[0] + Ri[3 + k] * r[1] + Ri[6 + k] * r[2]; /* Rᵀ r */
+            for (int k = 0; k < 3; k++)
+                x[k] = now[7 * body + k] + R[3 * k] * rb[0] + R[3 * k + 1] * rb[1] + R[3 * k + 2] * rb[2];
+            g_array_append_vals(moving, x, 3);
+        }
+        flush_line(vp, fixed, icr_fixed_rgb);
+        flush_line(vp, moving, icr_moving_rgb);
+        g_array_unref(fixed);
+        g_array_unref(moving);
+        g_free(now);
+    }
+    if (icr_at(d, &bc, body, d->cur, p)) {
+        g_snprintf(label, sizeof label, _("P of %s (instantaneous centre)"), d->m->body[body].name);
+        motus_viewport_add_overlay_point(vp, p, icr_rgb, label);
+    }
+}
+
+static double fbd_value(void *ctx, const char *column)
+{
+    Draw *d = ctx;
+    int c = motus_run_bridge_find_column(d->br, column);
+    return c < 0 ? NAN : motus_run_bridge_value(d->br, c, d->cur);
+}
+
+/* What drew an arrow of the free-body diagram, in words for its label. */
+static void fbd_name(const MtModel *m, const MtFbdArrow *a, char *buf, size_t n)
+{
+    switch (a->kind) {
+    case MT_FBD_GRAVITY: g_snprintf(buf, n, "%s", _("weight")); break;
+    case MT_FBD_JOINT: g_snprintf(buf, n, "%s", m->joint[a->entity].name); break;
+    case MT_FBD_DRIVER: g_snprintf(buf, n, "%s", m->driver[a->entity].name); break;
+    case MT_FBD_SPRING: g_snprintf(buf, n, "%s", m->spring[a->entity].name); break;
+    case MT_FBD_FORCE: g_snprintf(buf, n, "%s", m->force[a->entity].name); break;
+    }
+}
+
+/* The free-body diagram of a body at the frame shown: every force acting on it at its point, and the
+ * inertial force −m·a at the centre of mass (d'Alembert: the arrows sum to zero), one length for all. */
+static void body_fbd(Draw *d, int body)
+{
+    MotusViewport *vp = d->self->viewport;
+    if (!motus_run_bridge_get_frame(d->br, d->cur, NULL, d->pose)) return;
+    MtFbdArrow arr[64];
+    int missing, n = MIN(mt_teach_fbd(d->m, body, d->pose, fbd_value, d, arr, 64, &missing), 64);
+    BodyCols bc;
+    body_cols(d, body, &bc);
+    double x[3], v[3], a[3], big = 0;
+    if (!point_state(d->self, &bc, body, d->m->body[body].com, d->cur, d->pose, x, v, a)) return;
+    double inertia[3] = {-d->m->body[body].mass * a[0], -d->m->body[body].mass * a[1], -d->m->body[body].mass * a[2]};
+    big = norm3(inertia);
+    for (int i = 0; i < n; i++) big = fmax(big, norm3(arr[i].force));
+    if (!(big > 0)) return;
+    double s = 0.3 * d->L * d->f / big;
+    char label[MT_NAME_MAX + 96], who[MT_NAME_MAX + 32], q[48];
+    for (int i = 0; i < n; i++) {
+        if (norm3(arr[i].force) == 0) continue; /* a pure torque (a motor's) has no arrow here */
+        fbd_name(d->m, &arr[i], who, sizeof who);
+        quantity_text(d->self, MT_DIM_FORCE, norm3(arr[i].force), q, sizeof q);
+        g_snprintf(label, sizeof label, "%s: F = %s", who, q);
+        motus_viewport_add_overlay_vector(vp, arr[i].point, arr[i].force, s, fbd_rgb, label);
+    }
+    quantity_text(d->self, MT_DIM_FORCE, norm3(inertia), q, sizeof q);
+    g_snprintf(label, sizeof label, "−m·a = %s", q);
+    motus_viewport_add_overlay_vector(vp, x, inertia, s, inertial_rgb, label);
+}
+
+static void joint_reactions(Draw *d)
+{
+    static const char *const fs[] = {"Fx", "Fy", "Fz"};
+    const MtModel *m = d->m;
+    int(*fc)[3] = g_malloc_n((gsize)m->njoint, sizeof *fc);
+    double fmax_ = 0;
+    for (int j = 0; j < m->njoint; j++) cols3(d->self, m->joint[j].name, fs, fc[j]);
+    for (guint i = 0; i < d->n; i += d->stride)
+        for (int j = 0; j < m->njoint; j++) {
+            double F[3];
+            for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(d->br, fc[j][k], i);
+            if (isfinite(norm3(F))) fmax_ = fmax(fmax_, norm3(F));
+        }
+    if (fmax_ > 0 && motus_run_bridge_get_frame(d->br, d->cur, NULL, d->pose)) {
+        motus_viewport_set_poses(d->self->viewport, d->pose);
+        for (int j = 0; j < m->njoint; j++) {
+            const MtMarkerSpec *mk = &m->marker[m->joint[j].mi];
+            double x[3], F[3];
+            for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(d->br, fc[j][k], d->cur);
+            if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(d->self->viewport, mk->body, mk->pos, x)) continue;
+            char q[48];
+            quantity_text(d->self, MT_DIM_FORCE, norm3(F), q, sizeof q);
+            g_autofree char *label = g_strdup_printf("%s: F = %s", m->joint[j].name, q);
+            motus_viewport_add_overlay_vector(d->self->viewport, x, F, 0.3 * d->L * d->f / fmax_, force_rgb, label);
+        }
+    }
+    g_free(fc);
+}
+
 void motus_window_teach_update(MotusWindow *self)
 {
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
     motus_viewport_clear_overlay(self->viewport);
-    guint n = motus_run_bridge_n_frames(motus_window_bridge(self));
-    const MtModel *m = motus_window_model(self);
-    if (!n || !m || motus_run_bridge_n_bodies(motus_window_bridge(self)) != m->nbody) return;
+    Draw d = {self, motus_window_model(self), motus_window_bridge(self), 0, 0, 1, 0, 1, NULL, FALSE};
+    d.n = motus_run_bridge_n_frames(d.br);
+    if (!d.n || !d.m || motus_run_bridge_n_bodies(d.br) != d.m->nbody) return;
     gboolean trace = flag(self, "show-trace"), vel = flag(self, "show-velocity"), acc = flag(self, "show-acceleration");
     gboolean reac = flag(self, "show-reactions"), follow = flag(self, "follow"), split = flag(self, "split-acceleration");
-    gboolean omega = flag(self, "show-omega");
-    if (!trace && !vel && !acc && !reac && !follow && !omega) return;
-    guint cur = motus_run_bridge_frame_at(motus_window_bridge(self), motus_session_get_time(self->session));
-    double L = motus_viewport_get_scale(self->viewport), f = user_scale(self);
-    guint stride = MAX(1u, n / 400u); /* scales and traces from about 400 frames */
-    double *pose = g_new(double, 7 * (m->nbody + 1));
-    int body;
-    double p[3];
-    if (tracked_point(self, &body, p)) {
-        static const char *const vs[] = {"vx", "vy", "vz"}, *const ws[] = {"wx", "wy", "wz"},
-                                 *const as[] = {"ax", "ay", "az"}, *const es[] = {"ex", "ey", "ez"};
-        BodyCols bc;
-        const char *bn = m->body[body].name;
-        cols3(self, bn, vs, bc.v);
-        cols3(self, bn, ws, bc.w);
-        cols3(self, bn, as, bc.a);
-        cols3(self, bn, es, bc.e);
-        double x[3], v[3], a[3], vmax = 0, amax = 0, wmax = 0, emax = 0;
-        GArray *pts = g_array_new(FALSE, FALSE, sizeof(double));
-        for (guint i = 0; i < n; i += stride)
-            if (point_state(self, &bc, body, p, i, pose, x, v, a)) {
-                double w[3], e[3];
-                body_rates(self, &bc, i, w, e);
-                vmax = fmax(vmax, norm3(v));
-                amax = fmax(amax, norm3(a));
-                wmax = fmax(wmax, norm3(w));
-                emax = fmax(emax, norm3(e));
-                if (i <= cur) g_array_append_vals(pts, x, 3);
-            }
-        if (point_state(self, &bc, body, p, cur, pose, x, v, a)) {
-            g_array_append_vals(pts, x, 3);
-            if (trace) motus_viewport_add_overlay_line(self->viewport, (double *)pts->data, pts->len / 3, trace_rgb);
-            char label[64], q[48];
-            if (vel && vmax > 0) {
-                double s = 0.3 * L * f / vmax, d[3] = {v[0] * s, v[1] * s, v[2] * s};
-                quantity_text(self, MT_DIM_VELOCITY, norm3(v), q, sizeof q);
-                g_snprintf(label, sizeof label, "v = %s", q);
-                motus_viewport_add_overlay_arrow(self->viewport, x, d, vel_rgb, label);
-            }
-            if (acc && amax > 0 && split && norm3(v) > 1e-12 * vmax) { /* tangential and normal parts */
-                double vn = norm3(v), at = (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) / vn, s = 0.3 * L * f / amax;
-                double dt[3], dn[3];
-                for (int k = 0; k < 3; k++) dt[k] = at * v[k] / vn * s, dn[k] = (a[k] - at * v[k] / vn) * s;
-                quantity_text(self, MT_DIM_ACCEL, at, q, sizeof q);
-                g_snprintf(label, sizeof label, "aτ = %s", q);
-                motus_viewport_add_overlay_arrow(self->viewport, x, dt, acc_rgb, label);
-                quantity_text(self, MT_DIM_ACCEL, norm3(dn) / s, q, sizeof q);
-                g_snprintf(label, sizeof label, "an = %s", q);
-                motus_viewport_add_overlay_arrow(self->viewport, x, dn, accn_rgb, label);
-            } else if (acc && amax > 0) {
-                double s = 0.3 * L * f / amax, d[3] = {a[0] * s, a[1] * s, a[2] * s};
-                quantity_text(self, MT_DIM_ACCEL, norm3(a), q, sizeof q);
-                g_snprintf(label, sizeof label, "a = %s", q);
-                motus_viewport_add_overlay_arrow(self->viewport, x, d, acc_rgb, label);
-            }
-            if (omega) { /* ω and ε as axial arrows at the point (right-hand rule) */
-                double w[3], e[3];
-                body_rates(self, &bc, cur, w, e);
-                if (wmax > 0) {
-                    double s = 0.3 * L * f / wmax, d[3] = {w[0] * s, w[1] * s, w[2] * s};
-                    quantity_text(self, MT_DIM_ANGVEL, norm3(w), q, sizeof q);
-                    g_snprintf(label, sizeof label, "ω = %s", q);
-                    motus_viewport_add_overlay_arrow(self->viewport, x, d, omega_rgb, label);
-                }
-                if (emax > 0) {
-                    double s = 0.3 * L * f / emax, d[3] = {e[0] * s, e[1] * s, e[2] * s};
-                    quantity_text(self, MT_DIM_ANGACC, norm3(e), q, sizeof q);
-                    g_snprintf(label, sizeof label, "ε = %s", q);
-                    motus_viewport_add_overlay_arrow(self->viewport, x, d, eps_rgb, label);
-                }
-            }
-            if (follow) motus_viewport_look_at(self->viewport, x);
-        }
-        g_array_unref(pts);
+    gboolean omega = flag(self, "show-omega"), icr = flag(self, "show-icr"), centrodes = flag(self, "show-centrodes");
+    gboolean fbd = flag(self, "show-fbd");
+    if (!trace && !vel && !acc && !reac && !follow && !omega && !icr && !centrodes && !fbd) return;
+    d.cur = motus_run_bridge_frame_at(d.br, motus_session_get_time(self->session));
+    d.L = motus_viewport_get_scale(self->viewport), d.f = user_scale(self);
+    d.stride = MAX(1u, d.n / 400u); /* scales and traces from about 400 frames */
+    d.pose = g_new(double, 7 * (d.m->nbody + 1));
+    Tracked pts[16];
+    int np = tracked_points(self, pts, 16);
+    d.several = np > 1;
+    Maxima mx = {0, 0, 0, 0};
+    if (trace || vel || acc || omega || follow)
+        for (int i = 0; i < np; i++) point_maxima(&d, &pts[i], &mx);
+    for (int i = 0; i < np; i++)
+        point_vectors(&d, &pts[i], &mx, trace, vel, acc, split, omega, follow && i == np - 1);
+    for (int i = 0; i < np; i++) { /* once per body, however many of its points are shown */
+        gboolean seen = FALSE;
+        for (int j = 0; j < i; j++) seen |= pts[j].body == pts[i].body;
+        if (seen) continue;
+        if (icr || centrodes) body_icr(&d, pts[i].body, centrodes);
+        if (fbd) body_fbd(&d, pts[i].body);
     }
-    if (reac && m->njoint) {
-        static const char *const fs[] = {"Fx", "Fy", "Fz"};
-        int(*fc)[3] = g_malloc_n((gsize)m->njoint, sizeof *fc);
-        double fmax_ = 0;
-        for (int j = 0; j < m->njoint; j++) cols3(self, m->joint[j].name, fs, fc[j]);
-        for (guint i = 0; i < n; i += stride)
-            for (int j = 0; j < m->njoint; j++) {
-                double F[3];
-                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(motus_window_bridge(self), fc[j][k], i);
-                if (isfinite(norm3(F))) fmax_ = fmax(fmax_, norm3(F));
-            }
-        if (fmax_ > 0 && motus_run_bridge_get_frame(motus_window_bridge(self), cur, NULL, pose)) {
-            motus_viewport_set_poses(self->viewport, pose);
-            for (int j = 0; j < m->njoint; j++) {
-                const MtMarkerSpec *mk = &m->marker[m->joint[j].mi];
-                double x[3], F[3];
-                for (int k = 0; k < 3; k++) F[k] = motus_run_bridge_value(motus_window_bridge(self), fc[j][k], cur);
-                if (!isfinite(norm3(F)) || !motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, x)) continue;
-                double s = 0.3 * L * f / fmax_, d[3] = {F[0] * s, F[1] * s, F[2] * s};
-                char q[48];
-                quantity_text(self, MT_DIM_FORCE, norm3(F), q, sizeof q);
-                g_autofree char *label = g_strdup_printf("%s: F = %s", m->joint[j].name, q);
-                motus_viewport_add_overlay_arrow(self->viewport, x, d, force_rgb, label);
-            }
-        }
-        g_free(fc);
-    }
-    g_free(pose);
+    if (reac && d.m->njoint) joint_reactions(&d);
+    g_free(d.pose);
 }
+
+/* Pins the selected body or marker (it keeps its vectors when another is selected), or unpins it. */
+static void toggle_pin(MotusWindow *self, MtEditKind kind, int index)
+{
+    Tracked t;
+    if (!motus_window_model(self) || !point_of(motus_window_model(self), kind, index, &t)) return;
+    for (guint i = 0; i < self->teach_pins->len; i++) {
+        const TeachPin *p = &g_array_index(self->teach_pins, TeachPin, i);
+        if (p->kind == kind && p->index == index) {
+            g_array_remove_index(self->teach_pins, i);
+            motus_window_teach_update(self);
+            return;
+        }
+    }
+    TeachPin pin = {kind, index};
+    g_array_append_val(self->teach_pins, pin);
+    motus_window_teach_update(self);
+}
+
+static void act_pin(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    MotusWindow *self = data;
+    toggle_pin(self, self->sel_kind, self->sel_index);
+}
+
+static void act_unpin_all(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    (void)a, (void)p;
+    motus_window_teach_forget(data);
+    motus_window_teach_update(data);
+}
+
+/* Ctrl+click on a body in the view: pin it, or unpin it (the selection stays). */
+static void body_toggled(MotusViewport *vp, int body, gpointer data)
+{
+    (void)vp;
+    MotusWindow *self = data;
+    if (motus_window_model(self) && body >= 0 && body < motus_window_model(self)->nbody) toggle_pin(self, MT_EDIT_BODY, body);
+}
+
+void motus_window_teach_forget(MotusWindow *self)
+{
+    if (self->teach_pins) g_array_set_size(self->teach_pins, 0);
+}
+
+guint motus_window_teach_n_pinned(MotusWindow *self) { return self->teach_pins ? self->teach_pins->len : 0; }
 
 static void toggle(GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -280,12 +519,26 @@ static void settings_popover(MotusWindow *self)
                   {"win.split-acceleration", N_("Acceleration as _tangential and normal parts")},
                   {"win.show-omega", N_("Angular velocity and acceleration (_ω, ε)")},
                   {"win.follow", N_("Camera _follows it")},
+                  {"win.show-icr", N_("_Instantaneous centre of velocity")},
+                  {"win.show-centrodes", N_("Fixed and moving _centrodes")},
+                  {"win.show-fbd", N_("Free-body _diagram (with −m·a)")},
                   {"win.show-reactions", N_("Joint _reaction forces")}};
     static const char *const scales[] = {"0.25", "0.5", "1", "2", "4"};
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
-    gtk_box_append(GTK_BOX(box), heading(_("Selected body or marker")));
+    gtk_box_append(GTK_BOX(box), heading(_("Selected and pinned bodies or markers")));
+    GtkWidget *pins = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *b;
+    b = gtk_button_new_with_mnemonic(_("_Pin the selection"));
+    gtk_widget_set_tooltip_text(b, _("Keep showing the selected body or marker when another is selected (Ctrl+click a body in "
+                                     "the view does the same); again to unpin"));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.teach-pin");
+    gtk_box_append(GTK_BOX(pins), b);
+    b = gtk_button_new_with_mnemonic(_("_Unpin all"));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.teach-unpin-all");
+    gtk_box_append(GTK_BOX(pins), b);
+    gtk_box_append(GTK_BOX(box), pins);
     for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
-        if (i == 6) gtk_box_append(GTK_BOX(box), heading(_("Joints")));
+        if (i == 6) gtk_box_append(GTK_BOX(box), heading(_("Plane motion and forces on the body")));
+        if (i == 9) gtk_box_append(GTK_BOX(box), heading(_("Joints")));
         GtkWidget *c = gtk_check_button_new_with_mnemonic(_(checks[i].label));
         gtk_actionable_set_action_name(GTK_ACTIONABLE(c), checks[i].action);
         gtk_box_append(GTK_BOX(box), c);
@@ -318,8 +571,15 @@ void motus_window_teach_init(MotusWindow *self)
         {"follow", toggle, NULL, "false", NULL, {0}},
         {"split-acceleration", toggle, NULL, "false", NULL, {0}},
         {"show-omega", toggle, NULL, "false", NULL, {0}},
+        {"show-icr", toggle, NULL, "false", NULL, {0}},
+        {"show-centrodes", toggle, NULL, "false", NULL, {0}},
+        {"show-fbd", toggle, NULL, "false", NULL, {0}},
         {"vector-scale", set_scale, "s", "'1'", NULL, {0}},
+        {"teach-pin", act_pin, NULL, NULL, NULL, {0}},
+        {"teach-unpin-all", act_unpin_all, NULL, NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);
+    self->teach_pins = g_array_new(FALSE, FALSE, sizeof(TeachPin));
+    g_signal_connect(self->viewport, "body-toggled", G_CALLBACK(body_toggled), self);
     settings_popover(self);
 }

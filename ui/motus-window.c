@@ -245,8 +245,9 @@ gboolean motus_window_start_job(MotusWindow *self, const MotusRunJob *job, GErro
     MtStore *store = motus_document_get_store(self->doc);
     const char *project = store && !motus_document_get_readonly(self->doc) ? motus_document_get_path(self->doc) : NULL;
     gboolean kept = !job || job->what; /* a job that makes no run to keep (modes) is stored nowhere */
-    if (!kept) project = NULL, store = NULL;
+    /* (modes are kept in the project as modes, of the model as saved) */
     if (project && mt_editor_dirty(motus_window_editor(self)) && !motus_window_save(self, error)) return FALSE;
+    if (!kept) project = NULL, store = NULL;
     /* a document without a project keeps its runs in a scratch one until it is saved as a project */
     const char *store_in = project ? project : store || !kept ? NULL : motus_window_scratch_project(self, error);
     if (kept && !project && !motus_document_get_store(self->doc) && !store_in) return FALSE;
@@ -363,6 +364,7 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     MotusWindow *self = data;
     self->sel_kind = MT_EDIT_NKINDS;
     self->sel_index = -1;
+    motus_window_teach_forget(self);
     motus_run_bridge_clear(motus_window_bridge(self));
     self->nbody_shown = -1; /* a new frame buffer even with as many bodies */
     /* the document's model pointer follows the new editor; the views are framed once, here */
@@ -649,15 +651,15 @@ gboolean motus_window_save_screenshot(MotusWindow *self, const char *path, GErro
     int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
     GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(self));
     if (w <= 0 || h <= 0 || !r) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("the window is not shown yet"));
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("the window is not shown yet"));
         return FALSE;
     }
     g_autoptr(GdkPaintable) p = gtk_widget_paintable_new(GTK_WIDGET(self));
     GtkSnapshot *snap = gtk_snapshot_new();
     gdk_paintable_snapshot(p, GDK_SNAPSHOT(snap), w, h);
     GskRenderNode *node = gtk_snapshot_free_to_node(snap);
-    if (!node) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to capture"));
+    if (!node) { /* something queued a redraw since the last frame: GTK dropped the window's picture */
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("nothing to capture"));
         return FALSE;
     }
     GdkTexture *tex = gsk_renderer_render_texture(r, node, &GRAPHENE_RECT_INIT(0, 0, (float)w, (float)h));
@@ -794,6 +796,7 @@ static void motus_window_finalize(GObject *object)
     MotusWindow *self = MOTUS_WINDOW(object);
     g_clear_object(&self->doc);
     g_free(self->poses);
+    g_clear_pointer(&self->teach_pins, g_array_unref);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }

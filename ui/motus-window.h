@@ -54,6 +54,8 @@ gboolean motus_window_undo(MotusWindow *self);
 gboolean motus_window_redo(MotusWindow *self);
 /* Selects an entity (tree, view highlight, inspector); MT_EDIT_NKINDS: none. */
 void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index);
+/* Bodies and markers pinned for the classroom view (their vectors stay shown beside the selection's). */
+guint motus_window_teach_n_pinned(MotusWindow *self);
 /* The entity selected (MT_EDIT_NKINDS: none) and its index. */
 MtEditKind motus_window_get_selection(MotusWindow *self, int *index);
 /* Deletes the selection (asking first when others depend on it and ask is set). */

@@ -1512,6 +1512,7 @@ MtStatus mt_modes_opt(MtState *st, int at_equilibrium, const MtStaticsOptions *o
     res->nbody = L->nb;
     res->nq = L->nq;
     res->nu = nx;
+    res->njoint = nj;
     res->woff = calloc((size_t)L->nb + 1, sizeof(int));
     res->nw = calloc((size_t)L->nb + 1, sizeof(int));
     res->q = malloc(sizeof(double) * ((size_t)L->nq + 1));

@@ -22,25 +22,25 @@ static int split(const char *name, char *ent, size_t n, const char **q)
 
 static int axis(const char *s) { return (s[0] == 'x' || s[0] == 'y' || s[0] == 'z') && !s[1] ? s[0] : 0; }
 
-/* A body's columns: position, quaternion, velocities and accelerations of its centre of mass. */
+/* A body's columns: position, quaternion, velocities and accelerations of its frame origin (mt_output.c). */
 static int body_column(const char *b, const char *q, MtDim *dim, char *w, size_t n)
 {
     int a;
     if ((a = axis(q))) {
         *dim = MT_DIM_LENGTH;
-        snprintf(w, n, MT_("body %s: position of the centre of mass along %c (project axes)"), b, a);
+        snprintf(w, n, MT_("body %s: position of the frame origin along %c (project axes)"), b, a);
     } else if (q[0] == 'q' && q[1] >= '0' && q[1] <= '3' && !q[2]) {
         *dim = MT_DIM_NONE;
         snprintf(w, n, MT_("body %s: orientation, quaternion component %c"), b, "wxyz"[q[1] - '0']);
     } else if (q[0] == 'v' && (a = axis(q + 1))) {
         *dim = MT_DIM_VELOCITY;
-        snprintf(w, n, MT_("body %s: velocity of the centre of mass along %c (project axes)"), b, a);
+        snprintf(w, n, MT_("body %s: velocity of the frame origin along %c (project axes)"), b, a);
     } else if (q[0] == 'w' && (a = axis(q + 1))) {
         *dim = MT_DIM_ANGVEL;
         snprintf(w, n, MT_("body %s: angular velocity about %c (project axes)"), b, a);
     } else if (q[0] == 'a' && (a = axis(q + 1))) {
         *dim = MT_DIM_ACCEL;
-        snprintf(w, n, MT_("body %s: acceleration of the centre of mass along %c (project axes)"), b, a);
+        snprintf(w, n, MT_("body %s: acceleration of the frame origin along %c (project axes)"), b, a);
     } else if (q[0] == 'e' && (a = axis(q + 1))) {
         *dim = MT_DIM_ANGACC;
         snprintf(w, n, MT_("body %s: angular acceleration about %c (project axes)"), b, a);

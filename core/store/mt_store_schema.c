@@ -573,13 +573,46 @@ static const char sql_study_responses[] =
     ")";
 #define SQL_STUDY sql_study_lines, sql_study_results, sql_study_cases, sql_study_values, sql_study_responses
 
+/* Modes (version 13; docs/analyses.md "Stored modes"): what mt_modes found, kept so the window can show and
+ * animate them again; a row per mode with its eigenvalue in columns and its shape as doubles. */
+static const char sql_modes[] =
+    "CREATE TABLE modes ( -- a modal analysis: linearised about the equilibrium or the initial configuration\n"
+    "  id             INTEGER PRIMARY KEY,\n"
+    "  model_version  INTEGER NOT NULL, -- project.model_version of the model analysed\n"
+    "  created        TEXT NOT NULL,    -- UTC\n"
+    "  at_equilibrium INTEGER NOT NULL CHECK (at_equilibrium IN (0, 1)),\n"
+    "  dof            INTEGER NOT NULL CHECK (dof >= 0),\n"
+    "  nbody          INTEGER NOT NULL, -- the state's layout: q = 7 per body + modal, u = 6 per body + modal\n"
+    "  nq             INTEGER NOT NULL,\n"
+    "  nu             INTEGER NOT NULL,\n"
+    "  njoint         INTEGER NOT NULL,\n"
+    "  statics        BLOB NOT NULL,    -- the equilibrium search: 12 little-endian doubles (docs/project-format.md)\n"
+    "  config         BLOB NOT NULL,    -- q (nq doubles), then per body its first modal index and count (2 per body)\n"
+    "  CHECK (length(config) = 8 * (nq + 2 * nbody) AND length(statics) = 96)\n"
+    ")";
+static const char sql_mode_values[] =
+    "CREATE TABLE mode_values ( -- the modes of an analysis, by ascending natural frequency (rigid motions first)\n"
+    "  modes_id    INTEGER NOT NULL REFERENCES modes(id) ON DELETE CASCADE,\n"
+    "  k           INTEGER NOT NULL CHECK (k >= 0),\n"
+    "  kind        TEXT NOT NULL CHECK (kind IN ('oscillatory','overdamped','decaying','divergent','rigid')),\n"
+    "  s_re        NOT NULL,  -- eigenvalue, 1/s\n"
+    "  s_im        NOT NULL,\n"
+    "  s2_re       NOT NULL,  -- a real pair's other root (else 0)\n"
+    "  freq        NOT NULL,  -- undamped natural frequency, Hz\n"
+    "  damped_freq NOT NULL,  -- Hz\n"
+    "  zeta,                  -- damping ratio (NULL: none)\n"
+    "  shape       BLOB NOT NULL, -- shape_re, shape_im (nu each), coord_re, coord_im (njoint each): doubles\n"
+    "  PRIMARY KEY (modes_id, k)\n"
+    ")";
+#define SQL_MODES sql_modes, sql_mode_values
+
 /* Version 4, created in this order. */
 static const char *const schema_current[] = {
     sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_shape_kinds, sql_force_kinds, sql_contact_geometries,
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
     sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_controls, sql_events, sql_initial,
     sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
-    sql_run_log_index, sql_lookup_tables, sql_lookup_points, SQL_STUDY, NULL};
+    sql_run_log_index, sql_lookup_tables, sql_lookup_points, SQL_STUDY, SQL_MODES, NULL};
 
 /* Tables every current project has (checked at open). */
 static const char *const tables_current[] = {
@@ -587,7 +620,7 @@ static const char *const tables_current[] = {
     "project", "solver", "bodies", "markers", "shapes", "joints", "drivers", "driver_points", "couplings", "springs",
     "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "parameters", "bindings",
     "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", "lookup_tables", "lookup_table_points",
-    "study_lines", "study_results", "study_cases", "study_values", "study_responses", NULL};
+    "study_lines", "study_results", "study_cases", "study_values", "study_responses", "modes", "mode_values", NULL};
 
 /* Forward migrations: migration[v] turns version v into v + 1. Version 1 was
  * the first development layout (no shapes, force elements, sensors, display
@@ -655,13 +688,15 @@ static const char *const migrate_9_10[] = {
 static const char *const migrate_10_11[] = {NULL};
 /* Version 11 had no studies. */
 static const char *const migrate_11_12[] = {SQL_STUDY, NULL};
-/* Version 12 had no optimisation: the same tables, whose study_lines may now hold 'study objective', 'study
- * constraint' and 'study optimizer' (a program of version 12 must not meet lines it cannot read). */
-static const char *const migrate_12_13[] = {NULL};
+/* Version 12 kept no modes. */
+static const char *const migrate_12_13[] = {SQL_MODES, NULL};
+/* Version 13 had no optimisation: the same tables, whose study_lines may now hold 'study objective', 'study
+ * constraint' and 'study optimizer' (a program of version 13 must not meet lines it cannot read). */
+static const char *const migrate_13_14[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
                                                                       migrate_8_9, migrate_9_10, migrate_10_11,
-                                                                      migrate_11_12, migrate_12_13};
+                                                                      migrate_11_12, migrate_12_13, migrate_13_14};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -685,8 +720,8 @@ static const char *schema_old_sql(int version, int i)
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
         if (sql == sql_study_lines || sql == sql_study_results || sql == sql_study_cases || sql == sql_study_values ||
-            sql == sql_study_responses)
-            continue; /* studies came with version 12 */
+            sql == sql_study_responses || sql == sql_modes || sql == sql_mode_values)
+            continue; /* studies came with version 12, stored modes with 13 */
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
         if (version < 7) /* bodies, markers and shapes without their orientation as typed */

@@ -138,6 +138,7 @@ typedef struct MtModes {
     double *store;
     /* what a view needs to draw the modes (mt_modes_configuration) */
     int nbody, nq, nu;  /* the state's layout: q = [7·nbody | modal], u and shapes = [6·nbody | modal] */
+    int njoint;         /* joints of the model (entries of coord_re, coord_im) */
     int *woff, *nw;     /* nbody: index of body b's first modal coordinate in a shape, and their count
                          * (nw[b] = 0 for a rigid body; q holds them at woff[b] + nbody) */
     double *q;          /* nq: the configuration linearised about */

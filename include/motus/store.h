@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "motus/error.h"
+#include "motus/analysis.h"
 #include "motus/model.h"
 #include "motus/run.h"
 #include "motus/study.h"
@@ -25,7 +26,7 @@
 #define MT_STORE_APPLICATION_ID 0x4D4F5455
 /* PRAGMA user_version: the layout of the tables. Older projects are migrated
  * forward when opened for writing; newer ones are refused. */
-#define MT_STORE_SCHEMA_VERSION 13
+#define MT_STORE_SCHEMA_VERSION 14
 /* Frames per BLOB row of run_frames in new runs (mt_store_set_chunk_frames);
  * fewer when that many frames would take more than 1 MiB. */
 #define MT_STORE_CHUNK_FRAMES 256
@@ -168,6 +169,28 @@ MtStatus mt_store_delete_run(MtStore *s, long run, MtError *err);
 char *mt_store_run_model_text(MtStore *s, long run, MtError *err);
 /* The run's own model, compiled: the system its frames belong to. */
 MtSystem *mt_store_run_system(MtStore *s, long run, MtError *err);
+
+/* ---- modes ------------------------------------------------------------- */
+
+/* Linearised modes kept in the project (docs/analyses.md "Stored modes"):
+ * what mt_modes found, with the model version it was about. Shapes are kept
+ * whole (every body and modal coordinate), so a view can animate them again
+ * without linearising. */
+typedef struct {
+    long id;
+    long model_version;
+    char created[32]; /* UTC */
+    int at_equilibrium, nmode, dof;
+    double lowest_freq; /* Hz of the first oscillatory mode (0: none) */
+} MtModesInfo;
+
+/* Stores md as about the project's current model version; *id (may be NULL) its id. */
+MtStatus mt_store_save_modes(MtStore *s, const MtModes *md, long *id, MtError *err);
+/* Every stored analysis, oldest first: *out malloc'd (free it); the count, or -1. */
+int mt_store_list_modes(MtStore *s, MtModesInfo **out, MtError *err);
+/* The stored modes id, whole (free with mt_modes_free). */
+MtStatus mt_store_load_modes(MtStore *s, long id, MtModes **out, MtError *err);
+MtStatus mt_store_delete_modes(MtStore *s, long id, MtError *err);
 
 /* ---- reading frames ------------------------------------------------------ */
 

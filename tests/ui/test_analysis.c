@@ -512,8 +512,9 @@ static int project_runs(const char *path, MtRunInfo *last, char *log, size_t n)
     return nr;
 }
 
-/* In a project, statics is stored as a run of one frame whose log says what made it; modes are not
- * stored; kinematics of a mechanism with a free coordinate is refused naming it. */
+/* In a project, statics is stored as a run of one frame whose log says what made it; modes are kept as
+ * modes, and shown again after the project is reopened ("Stored Modes" clicked in the menu);
+ * kinematics of a mechanism with a free coordinate is refused naming it. */
 static void test_stored(void)
 {
     g_autofree char *src = g_build_filename(MOTUS_UI_DIR, "spring-mass.motus.txt", NULL);
@@ -537,6 +538,28 @@ static void test_stored(void)
     focus_main();
     xin_press("F9");
     g_assert_true(wait_for(analysis_done, 30));
+    g_assert_cmpint(project_runs(path, &last, log, sizeof log), ==, 1); /* modes make no run… */
+    double f_computed = result()->modes->mode[0].freq;
+    g_test_message("status: %s", motus_window_get_status(win));
+    g_assert_nonnull(strstr(motus_window_get_status(win), "kept in the project"));
+    long kept = motus_window_analysis_stored_modes(win); /* …they are kept as modes */
+    g_assert_cmpint(kept, >, 0);
+    /* reopened, "Stored Modes" from the menu shows them again: the same frequency, bit for bit, animated */
+    gtk_window_destroy(GTK_WINDOW(motus_window_analysis_dialog(win)));
+    open_model(src);
+    open_model(path);
+    g_assert_cmpint(motus_window_analysis_stored_modes(win), ==, kept);
+    want_kind = MOTUS_ANALYSIS_MODES, before = motus_window_analysis_result(win);
+    choose("Stored Modes");
+    g_assert_true(wait_for(analysis_done, 30));
+    g_assert_true(wait_for(dialog_shown, 5));
+    const MtModes *back = result()->modes;
+    g_test_message("stored modes %ld: %d, the first at %.17g Hz (computed %.17g)", kept, back->nmode, back->mode[0].freq,
+                   f_computed);
+    g_assert_cmpint(result()->stored_id, ==, kept);
+    g_assert_cmpfloat(back->mode[0].freq, ==, f_computed);
+    g_assert_cmpfloat(fabs(back->mode[0].freq / (sqrt(k_spring / m_mass) / (2 * G_PI)) - 1), <, 1e-9);
+    g_assert_true(motus_window_analysis_animate(win, 0));
     g_assert_cmpint(project_runs(path, &last, log, sizeof log), ==, 1);
     /* kinematics needs every coordinate driven: the slide is free */
     motus_window_set_batch(win, TRUE);

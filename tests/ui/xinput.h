@@ -107,6 +107,32 @@ static inline void xin_click(GtkWidget *w)
     XSync(d, False);
 }
 
+/* A left click at (x, y) in a widget's coordinates, with Ctrl held when ctrl (a GL area is not prelit: the
+ * pointer is moved there and the loop turned before the button goes down). */
+static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
+{
+    GtkNative *native = gtk_widget_get_native(w);
+    graphene_point_t a = GRAPHENE_POINT_INIT((float)x, (float)y), b;
+    g_assert_true(gtk_widget_compute_point(w, GTK_WIDGET(native), &a, &b));
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + b.x), (int)(sy + b.y), &rx, &ry, &child);
+    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XSync(d, False);
+    guint id = g_timeout_add(10, xin_wake, NULL);
+    gint64 end = g_get_monotonic_time() + 200000;
+    while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
+    if (ctrl) xin_key_event(XK_Control_L, True);
+    XTestFakeButtonEvent(d, 1, True, CurrentTime);
+    XTestFakeButtonEvent(d, 1, False, CurrentTime);
+    if (ctrl) xin_key_event(XK_Control_L, False);
+    XSync(d, False);
+}
+
 /* The first widget under root (depth first) for which match(w, data) holds. */
 static inline GtkWidget *xin_find(GtkWidget *root, gboolean (*match)(GtkWidget *, gconstpointer), gconstpointer data)
 {

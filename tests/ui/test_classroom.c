@@ -1,0 +1,250 @@
+/* The classroom view in the real window, driven by clicks under Xvfb (ctest gui_classroom), on the
+ * four-bar example (crank 0.1 m turned at one revolution a second):
+ * - the coupler's instantaneous centre is where the crank's line AB and the rocker's line DC cross
+ *   (the closed form), to 1e-6 m (3.4e-8 at t = 0.2 s, where it is 0.7 m away; rk4 at 1 ms lets the
+ *   pins drift by ~1e-9 m, which the crossing of nearly parallel lines magnifies: 1.3e-6 at 0.35 s,
+ *   3.6 m away), with its fixed and moving centrodes drawn;
+ * - the coupler's free-body diagram: weight, the two pin reactions and −m·a sum to zero, to 1e-9 of
+ *   the largest;
+ * - several points at once: the crank pin B pinned from the eye popover, the coupler point P
+ *   selected, and the rocker added by a Ctrl+click in the view; |v_B| = 0.1 m × 2π/s, and
+ *   |v_P| = ω_coupler · |P − centre| (the velocity of a point of a body in plane motion). */
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "motus-app.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+#include "ui-wait.h"
+#include "xinput.h"
+
+static GtkApplication *app;
+static MotusWindow *win;
+
+static void settle(void) { settle_for(0.15); }
+static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
+static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
+
+static void focus_main(void)
+{
+    xin_focus(GTK_WIDGET(win));
+    settle();
+}
+
+static GtkWidget *eye_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
+static gboolean action_on(const char *name)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
+    return v && g_variant_get_boolean(v);
+}
+
+static void open_eye(void)
+{
+    if (eye_open()) return;
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
+    g_assert_true(wait_for(eye_open, 5));
+    settle();
+}
+
+static const char *want_action;
+static gboolean want_state;
+static gboolean action_is(void) { return action_on(want_action) == want_state; }
+
+/* Clicks the eye popover's check button with this label and waits for its action to follow. */
+static void click_check(const char *label, const char *action)
+{
+    open_eye();
+    want_action = action, want_state = !action_on(action);
+    xin_click(xin_find(eye_popover(), xin_has_label, label));
+    g_assert_true(wait_for(action_is, 5));
+    settle();
+}
+
+static int index_of_body(const char *name)
+{
+    for (int b = 0; b < model()->nbody; b++)
+        if (!strcmp(model()->body[b].name, name)) return b;
+    g_assert_not_reached();
+}
+
+static int index_of_marker(const char *body, const char *name)
+{
+    int b = index_of_body(body);
+    for (int k = 0; k < model()->nmarker; k++)
+        if (model()->marker[k].body == b && !strcmp(model()->marker[k].name, name)) return k;
+    g_assert_not_reached();
+}
+
+static void marker_world(const char *body, const char *name, double x[3])
+{
+    int k = index_of_marker(body, name);
+    g_assert_true(motus_viewport_body_to_world(viewport(), model()->marker[k].body, model()->marker[k].pos, x));
+}
+
+/* The overlay item whose label starts with prefix; -1 when there is none. */
+static int item(const char *prefix)
+{
+    for (guint i = 0; i < motus_viewport_overlay_size(viewport()); i++) {
+        const char *l = motus_viewport_overlay_label(viewport(), i);
+        if (l && g_str_has_prefix(l, prefix)) return (int)i;
+    }
+    return -1;
+}
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+static void test_icr_and_fbd(void)
+{
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    motus_window_select_entity(win, MT_EDIT_BODY, index_of_body("coupler"));
+    motus_window_set_time(win, 0.2);
+    click_check("Instantaneous centre of velocity", "show-icr");
+    click_check("Fixed and moving centrodes", "show-centrodes");
+    /* the closed form: A + s (B − A) = D + u (C − D) in the x-y plane */
+    double B[3], C[3], A[2] = {0, 0}, D[2] = {0.4, 0};
+    marker_world("crank", "b", B);
+    marker_world("rocker", "c", C);
+    double e1[2] = {B[0] - A[0], B[1] - A[1]}, e2[2] = {C[0] - D[0], C[1] - D[1]};
+    double det = -e1[0] * e2[1] + e1[1] * e2[0];
+    double s = (-(D[0] - A[0]) * e2[1] + (D[1] - A[1]) * e2[0]) / det;
+    double P[2] = {A[0] + s * e1[0], A[1] + s * e1[1]}, p[3];
+    int i = item("P of coupler");
+    g_assert_cmpint(i, >=, 0);
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)i, p, NULL));
+    g_print("coupler's instantaneous centre at t = 0.2 s: (%.9f, %.9f) m, closed form (%.9f, %.9f): %.2e m\n", p[0], p[1],
+            P[0], P[1], hypot(p[0] - P[0], p[1] - P[1]));
+    g_assert_cmpfloat(hypot(p[0] - P[0], p[1] - P[1]), <, 1e-6);
+    /* two centrodes drawn: at least two lines besides the point */
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), >=, 3);
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_label, "Front")); /* the plane of the mechanism */
+    motus_window_set_time(win, 0.1);
+    settle_for(0.5);
+    shot(GTK_WIDGET(win), "classroom-icr.png");
+    motus_window_set_time(win, 0.2);
+
+    /* the free-body diagram balances (d'Alembert) */
+    click_check("Free-body diagram (with −m·a)", "show-fbd");
+    double sum[3] = {0, 0, 0}, big = 0, v[3];
+    int nforce = 0;
+    for (guint k = 0; k < motus_viewport_overlay_size(viewport()); k++) {
+        const char *l = motus_viewport_overlay_label(viewport(), k);
+        if (!l || !(strstr(l, ": F = ") || g_str_has_prefix(l, "−m·a"))) continue;
+        g_assert_true(motus_viewport_overlay_item(viewport(), k, NULL, v));
+        for (int c = 0; c < 3; c++) sum[c] += v[c];
+        big = fmax(big, norm3(v));
+        nforce++;
+    }
+    g_print("coupler's free-body diagram: %d arrows, |sum| %.2e N of %.4g N\n", nforce, norm3(sum), big);
+    g_assert_cmpint(nforce, ==, 4); /* weight, coupler_b, coupler_c, −m·a */
+    g_assert_cmpint(item("weight: F = "), >=, 0);
+    g_assert_cmpint(item("coupler_b: F = "), >=, 0);
+    g_assert_cmpint(item("coupler_c: F = "), >=, 0);
+    g_assert_cmpfloat(norm3(sum), <, 1e-9 * big);
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    settle_for(0.5);
+    shot(GTK_WIDGET(win), "classroom-fbd.png");
+    click_check("Free-body diagram (with −m·a)", "show-fbd");
+    click_check("Fixed and moving centrodes", "show-centrodes");
+}
+
+static guint want_pins;
+static gboolean pins_are(void) { return motus_window_teach_n_pinned(win) == want_pins; }
+
+static void test_several_points(void)
+{
+    click_check("Velocity vector", "show-velocity");
+    motus_window_select_entity(win, MT_EDIT_MARKER, index_of_marker("crank", "b"));
+    open_eye();
+    want_pins = 1;
+    xin_click(xin_find(eye_popover(), xin_has_label, "Pin the selection"));
+    g_assert_true(wait_for(pins_are, 5));
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    motus_window_select_entity(win, MT_EDIT_MARKER, index_of_marker("coupler", "p"));
+    motus_window_set_time(win, 0.2);
+    int ib = item("crank.b: v = "), ip = item("coupler.p: v = ");
+    g_assert_cmpint(ib, >=, 0);
+    g_assert_cmpint(ip, >=, 0);
+    double vb[3], vpp[3], p[3], c[3];
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)ib, NULL, vb));
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)ip, p, vpp));
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)item("P of coupler"), c, NULL));
+    double *t, *wz;
+    guint n = motus_window_get_column(win, "coupler.wz", &t, &wz), i = 0;
+    while (i + 1 < n && t[i + 1] <= 0.2 + 1e-12) i++;
+    double w = fabs(wz[i]), r = hypot(p[0] - c[0], p[1] - c[1]);
+    g_print("|v_B| %.12g m/s (0.2 pi = %.12g); |v_P| %.9g m/s, omega_coupler |P - centre| = %.9g\n", norm3(vb), 0.2 * G_PI,
+            norm3(vpp), w * r);
+    g_assert_cmpfloat(fabs(norm3(vb) - 0.2 * G_PI), <, 1e-8); /* rk4 at 1 ms: the pin drifts off its circle by ~1e-9 */
+    g_assert_cmpfloat(fabs(norm3(vpp) - w * r), <, 1e-6 * norm3(vpp));
+    g_free(t);
+    g_free(wz);
+    click_check("Acceleration vector", "show-acceleration");
+    settle_for(0.3);
+    shot(GTK_WIDGET(win), "classroom-points.png");
+    click_check("Acceleration vector", "show-acceleration");
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    /* a Ctrl+click on the rocker pins it too: a third velocity arrow, the selection unchanged */
+    double x, y;
+    g_assert_true(motus_viewport_project_body(viewport(), index_of_body("rocker"), &x, &y));
+    want_pins = 2;
+    xin_click_at(motus_viewport_get_gl_area(viewport()), x, y, TRUE);
+    g_assert_true(wait_for(pins_are, 5));
+    int sel;
+    g_assert_cmpint(motus_window_get_selection(win, &sel), ==, MT_EDIT_MARKER);
+    g_assert_cmpint(sel, ==, index_of_marker("coupler", "p"));
+    g_assert_cmpint(item("rocker: v = "), >=, 0);
+    settle_for(0.5);
+    shot(GTK_WIDGET(win), "classroom-several.png");
+    /* Ctrl+click again: unpinned */
+    want_pins = 1;
+    xin_click_at(motus_viewport_get_gl_area(viewport()), x, y, TRUE);
+    g_assert_true(wait_for(pins_are, 5));
+    g_assert_cmpint(item("rocker: v = "), <, 0);
+}
+
+static void on_startup(GApplication *a, gpointer data)
+{
+    (void)data;
+    motus_app_setup(GTK_APPLICATION(a), "test");
+}
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    app = gtk_application_new("org.motus.MotusClassroomTest", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
+    win = motus_window_new(app);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
+    gtk_window_present(GTK_WINDOW(win));
+    g_assert_true(wait_for(mapped, 10));
+    g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "four-bar.motus.txt", NULL);
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    g_test_add_func("/classroom/icr-fbd", test_icr_and_fbd);
+    g_test_add_func("/classroom/several-points", test_several_points);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    for (int i = 0; i < 3; i++) settle();
+    g_object_unref(app);
+    return rc;
+}
