@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "motus-i18n.h"
+#include "motus-study-cluster.h"
 #include "motus-study-form.h"
 #include "motus-study-job.h"
 #include "motus-window-private.h"
@@ -24,6 +25,7 @@ typedef struct StudyUi {
     GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep, *apply;
     MotusStudyResults *results;
     MotusStudyForm *form; /* the fields beside the lines */
+    MotusStudyCluster *cluster; /* a submission to Slurm: its state, Collect */
     MotusStudyJob *job;
     guint poll_id;
     gint64 started;
@@ -100,6 +102,10 @@ static void rebuild(StudyUi *ui)
     }
     GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text));
     if (ui->form) motus_study_form_set(ui->form, ui->study, m);
+    if (ui->cluster) {
+        const char *path = motus_document_get_path(ui->win->doc);
+        motus_study_cluster_set_project(ui->cluster, path && !motus_document_is_text_path(path) ? path : NULL);
+    }
     if (!ui->study) {
         gtk_label_set_text(GTK_LABEL(ui->summary),
                            _("The model has no study: add `study …` lines to its text (docs/studies.md)."));
@@ -371,6 +377,13 @@ static void apply_clicked(GtkButton *b, gpointer data)
 
 /* ---- the panel ------------------------------------------------------------------------------------------ */
 
+/* Collect brought the cluster's cases into the project: the panel reads them (unless its own cases run). */
+static void cluster_collected(gpointer user)
+{
+    StudyUi *ui = user;
+    if (!ui->job && ui->panel) rebuild(ui);
+}
+
 /* The fields made new lines: shown beside them, applied (as lines edited by hand) with Apply Lines. */
 static void form_changed(gpointer user, const char *lines)
 {
@@ -384,6 +397,7 @@ static void panel_destroyed(GtkWidget *w, gpointer data)
     StudyUi *ui = data;
     ui->panel = ui->progress = NULL;
     g_clear_pointer(&ui->form, motus_study_form_free);
+    g_clear_pointer(&ui->cluster, motus_study_cluster_free);
     if (ui->results) motus_study_results_free(ui->results); /* the cases run on: the project still records them */
     ui->results = NULL;
 }
@@ -461,6 +475,8 @@ static void build_panel(StudyUi *ui)
     gtk_widget_set_valign(ui->progress, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(bar), ui->progress);
     gtk_box_append(GTK_BOX(ui->box), bar);
+    ui->cluster = motus_study_cluster_new(cluster_collected, ui);
+    gtk_box_append(GTK_BOX(ui->box), motus_study_cluster_widget(ui->cluster));
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(key_pressed), ui);
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE); /* before the text or a list takes it */
@@ -522,6 +538,7 @@ static void study_ui_free(gpointer data)
     }
     motus_study_results_free(ui->results);
     motus_study_form_free(ui->form);
+    motus_study_cluster_free(ui->cluster);
     mt_study_free(ui->study);
     g_clear_handle_id(&ui->shot_id, g_source_remove);
     g_free(ui->shot_png);
@@ -547,6 +564,7 @@ GtkTextView *motus_window_study_text(MotusWindow *self)
 {
     return ui_of(self) && ui_of(self)->panel ? GTK_TEXT_VIEW(ui_of(self)->text) : NULL;
 }
+MotusStudyCluster *motus_window_study_cluster(MotusWindow *self) { return ui_of(self) ? ui_of(self)->cluster : NULL; }
 MotusStudyForm *motus_window_study_form(MotusWindow *self) { return ui_of(self) ? ui_of(self)->form : NULL; }
 gboolean motus_window_study_running(MotusWindow *self) { return ui_of(self) && ui_of(self)->job; }
 const char *motus_window_study_progress(MotusWindow *self)

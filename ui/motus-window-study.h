@@ -5,6 +5,7 @@
 #define MOTUS_WINDOW_STUDY_H
 
 #include "motus-study-results.h"
+#include "motus-study-cluster.h"
 #include "motus-study-form.h"
 #include "motus-window.h"
 
@@ -18,6 +19,8 @@ const char *motus_window_study_progress(MotusWindow *self);
 /* The panel's text of `study …` lines, and the fields that write them (NULL when the panel is closed). */
 GtkTextView *motus_window_study_text(MotusWindow *self);
 MotusStudyForm *motus_window_study_form(MotusWindow *self);
+/* The row of a study submitted to Slurm (NULL when the panel is closed). */
+MotusStudyCluster *motus_window_study_cluster(MotusWindow *self);
 /* Whether cases are running. */
 gboolean motus_window_study_running(MotusWindow *self);
 /* Exports the table as `motus-cli study --table` does (the Export button's file chooser ends here). */

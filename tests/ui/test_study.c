@@ -606,6 +606,42 @@ static void test_form(void)
     settle_for(0.2);
 }
 
+/* A study submitted to a real Slurm cluster (tests/study/slurm-gui.sh starts it and submits the 3 x 3
+ * spring-mass study with motus-cli; the project in MOTUS_SLURM_PROJECT): the panel names the job and its
+ * tasks' states; once squeue holds none, a click on Collect brings the nine cases in, each within 1e-8 of
+ * the closed form. */
+static const char *slurm_status(void)
+{
+    MotusStudyCluster *c = motus_window_study_cluster(win);
+    return c ? motus_study_cluster_status(c) : "";
+}
+static gboolean job_named(void) { return g_str_has_prefix(slurm_status(), "Slurm job ") && !strstr(slurm_status(), "asking"); }
+static gboolean job_ended(void) { return strstr(slurm_status(), "no task queued or running") != NULL; }
+static gboolean collected(void)
+{
+    MotusStudyResults *r = motus_window_study_results(win);
+    return strstr(slurm_status(), "Last collect: ") && r && motus_study_results_n(r) == 9;
+}
+
+static void test_slurm(void)
+{
+    open_model(g_getenv("MOTUS_SLURM_PROJECT"));
+    open_panel();
+    g_assert_true(wait_for(job_named, 20));
+    g_test_message("%s", slurm_status());
+    g_assert_true(wait_for(job_ended, 180));
+    g_test_message("%s", slurm_status());
+    g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0); /* nothing collected yet */
+    xin_click(motus_study_cluster_collect_button(motus_window_study_cluster(win)));
+    g_assert_true(wait_for(collected, 60));
+    g_test_message("%s", slurm_status());
+    check_table(motus_window_study_results(win));
+    settle_for(0.5);
+    shot(motus_window_study_panel(win), "study-slurm.png");
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -627,11 +663,14 @@ int main(int argc, char **argv)
     gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
     gtk_window_present(GTK_WINDOW(win));
     g_assert_true(wait_for(mapped, 10));
+    if (g_getenv("MOTUS_SLURM_PROJECT")) g_test_add_func("/study/slurm", test_slurm); /* gui_study_slurm: that alone */
+    else {
     g_test_add_func("/study/grid", test_grid);
     g_test_add_func("/study/stop", test_stop);
     g_test_add_func("/study/failed", test_failed);
     g_test_add_func("/study/optimise", test_optimise);
     g_test_add_func("/study/form", test_form);
+    }
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
