@@ -156,21 +156,45 @@ static int command_usage(const char *cmd, FILE *f)
 int cli_kinematics(int argc, char **argv);
 int cli_statics(int argc, char **argv);
 int cli_modes(int argc, char **argv);
+/* The model's derived curves appended to the CSV written by a run (cli_derived.c); -1 and err when they cannot be. */
+int cli_derived_append(const char *path, const MtModel *m, MtError *err);
 
 static int fail(const MtError *e) { return cli_fail(e); }
 
-/* Every column a `plot` line names is one the run writes; -1 and err naming the first that is not. */
+/* Every column a `plot` or `derived` line names is one the run writes (or a derived curve's); -1 and err naming
+ * the first that is not. */
 static int check_plots(const MtSystem *s, MtError *err)
 {
     MtCsv *c = mt_csv_new(s, NULL, err);
     if (!c) return -1;
     int bad = 0;
     const MtModel *m = mt_system_model(s);
+    /* a derived curve's curves: columns or derived curves on earlier lines */
+    for (int d = 0; d < m->nderived && !bad; d++)
+        for (int k = 0; k < mt_csv_ncols(c) && !bad; k++)
+            if (!strcmp(mt_csv_colname(c, k), m->derived[d].name)) {
+                mt_error_set(err, MT_ERR_MODEL, m->derived[d].name,
+                             _("derived curve '%s': a result column has that name; choose another"), m->derived[d].name);
+                bad = -1;
+            }
+    for (int d = 0; d < m->nderived && !bad; d++)
+        for (int a = 0; a < m->derived[d].narg && !bad; a++) {
+            const char *name = m->derived[d].arg[a];
+            int found = mt_model_find_derived(m, name) >= 0 && mt_model_find_derived(m, name) < d;
+            for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), name);
+            if (!found) {
+                mt_error_set(err, MT_ERR_MODEL, m->derived[d].name,
+                             _("derived curve '%s': the run writes no column '%s' and no derived curve above has "
+                               "that name"),
+                             m->derived[d].name, name);
+                bad = -1;
+            }
+        }
     for (int p = 0; p < m->nplot && !bad; p++)
         for (int i = -1; i < m->plot[p].ncurve && !bad; i++) {
             const char *name = i < 0 ? m->plot[p].x : m->plot[p].curve[i];
             if (!name[0]) continue;
-            int found = 0;
+            int found = mt_model_find_derived(m, name) >= 0;
             for (int k = 0; k < mt_csv_ncols(c) && !found; k++) found = !strcmp(mt_csv_colname(c, k), name);
             if (!found) {
                 mt_error_set(err, MT_ERR_MODEL, "plot",
@@ -352,6 +376,7 @@ int main(int argc, char **argv)
         code = 1;
     }
     if (rc) code = fail(&err);
+    else if (out && !code && cli_derived_append(outpath, mt_system_model(s), &err)) code = fail(&err);
     if (!quiet) {
         /* TRANSLATORS: the first %s is "done" or "stopped", the second the method (rk4, dp54). */
         printf(_("%s: %s to t = %.6g s, %ld steps (%ld rejected), %ld evaluations, %ld frames, %.3f s wall\n"),

@@ -36,6 +36,10 @@
  *       render nodes before the run and after its first three frames to
  *       PREFIX-K.node (compare them with diff to see what a frame changed);
  *       GUI_BENCH_SHOT=FILE saves the window after the run's fourth painted frame.
+ *       After the run: the memory its frames take in the window (issue 20, point 8:
+ *       under 50 MB for `latency 100 10`), the process's peak resident size, and the
+ *       time to read a column no plot showed, to put two more in the plot and to
+ *       show a frame (motus_window_set_time, 1000 frames spread over the run).
  *
  *   gui_bench flex MODEL [SECONDS [FIELD]]   the 3D view alone at 1280x800 showing a
  *       model with flexible bodies, their modal coordinates changed every frame
@@ -518,6 +522,47 @@ static void lat_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer 
     l->done = TRUE;
 }
 
+/* A line "NAME: value kB" of /proc/self/status, kB (-1 when absent). */
+static long proc_status_kb(const char *name)
+{
+    g_autofree char *text = NULL;
+    const char *p = g_file_get_contents("/proc/self/status", &text, NULL, NULL) ? strstr(text, name) : NULL;
+    return p ? atol(p + strlen(name) + 1) : -1;
+}
+
+/* After the run: the memory its frames take in the window and the process's peak and current resident
+ * size; then the time to read a result column no plot showed (a reaction of the middle joint) for every
+ * frame, the first time and again, and to put two such columns in the plot (as choosing curves does). */
+static void print_memory(MotusWindow *win, int nb)
+{
+    guint n = motus_window_get_n_frames(win);
+    double until = motus_window_get_time(win); /* the run's end: the view followed it */
+    printf("memory: the run's %u frames take %.1f MB in the window; process peak (VmHWM) %.1f MB, now (VmRSS) %.1f MB\n",
+           n, motus_window_get_results_bytes(win) / 1e6, proc_status_kb("VmHWM:") / 1e3, proc_status_kb("VmRSS:") / 1e3);
+    g_autofree char *col = g_strdup_printf("j%d.Fx", nb / 2), *c1 = g_strdup_printf("j%d.Fy", nb / 3),
+                    *c2 = g_strdup_printf("j%d.Fz", nb / 4);
+    for (int k = 0; k < 2; k++) {
+        double *t = NULL, *v = NULL;
+        gint64 t0 = g_get_monotonic_time();
+        guint got = motus_window_get_column(win, col, &t, &v);
+        printf("memory: column %s read for %u frames in %.2f ms%s\n", col, got, (g_get_monotonic_time() - t0) * 1e-3,
+               k ? " (again)" : "");
+        g_free(t);
+        g_free(v);
+    }
+    const char *names[] = {c1, c2, NULL};
+    gint64 t0 = g_get_monotonic_time();
+    gboolean ok = motus_window_set_plot_columns(win, names, NULL);
+    printf("memory: the plot's curves set to %s and %s in %.2f ms%s\n", c1, c2, (g_get_monotonic_time() - t0) * 1e-3,
+           ok ? "" : " (failed)");
+    printf("memory: afterwards the frames take %.1f MB in the window\n", motus_window_get_results_bytes(win) / 1e6);
+    /* frames shown as playback shows them (the view's poses, the plot cursor, the slider), 1000 spread over
+     * the run: the main thread's work for each, the picture's drawing left out */
+    t0 = g_get_monotonic_time();
+    for (int k = 0; k < 1000; k++) motus_window_set_time(win, until * ((k * 379) % 1000) / 1000.0);
+    printf("memory: showing a frame (1000 spread over the run) took %.1f us each\n", (g_get_monotonic_time() - t0) * 1e-3);
+}
+
 static int bench_latency(int n, double until, gboolean full)
 {
     g_autofree char *path = NULL;
@@ -605,6 +650,7 @@ static int bench_latency(int n, double until, gboolean full)
     printf("latency: CPU during the run: solver %.2f s, the rest %.2f s = %.1f ms per window frame (%u frames, %u of "
            "them redrew the 3D view); load average %.2f\n",
            l.solver_cpu, cpu - l.solver_cpu, 1e3 * (cpu - l.solver_cpu) / nt, nt, drawn, load_average());
+    print_memory(win, n);
     g_array_unref(l.ticks);
     g_array_unref(l.tick_at);
     g_array_unref(l.late);

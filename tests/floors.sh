@@ -11,7 +11,7 @@ core=$1
 shift
 floors="model flex engine analysis store edit"
 public="model:model.h model:units.h model:error.h model:schema.h edit:edit.h store:store.h store:project.h engine:run.h engine:results.h flex:fe.h flex:mesh.h flex:reduce.h flex:flex.h flex:flexview.h
-analysis:analysis.h analysis:check.h analysis:signal.h analysis:study_run.h analysis:teach.h model:study.h edit:flexedit.h edit:edit_turn.h"
+analysis:analysis.h analysis:check.h analysis:signal.h analysis:derived.h analysis:study_run.h analysis:teach.h model:study.h model:lesson.h edit:flexedit.h edit:edit_turn.h"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=0

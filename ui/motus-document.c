@@ -183,7 +183,8 @@ static gboolean write_model(const MtModel *m, const char *path, GError **error)
 }
 
 /* The model in its text form with the plots as its `plot` lines. */
-static gboolean write_text(MotusDocument *self, const char *path, const MtPlotSpec *plot, int nplot, GError **error)
+static gboolean write_text(MotusDocument *self, const char *path, const MtPlotSpec *plot, int nplot,
+                           const MtDerivedSpec *derived, int nderived, GError **error)
 {
     MtModel *m = mt_model_copy(self->model);
     if (!m) {
@@ -192,6 +193,8 @@ static gboolean write_text(MotusDocument *self, const char *path, const MtPlotSp
     }
     m->nplot = MIN(nplot, MT_PLOT_MAX);
     if (m->nplot > 0) memcpy(m->plot, plot, sizeof *plot * (size_t)m->nplot);
+    m->nderived = MIN(nderived, MT_DERIVED_MAX);
+    if (m->nderived > 0) memcpy(m->derived, derived, sizeof *derived * (size_t)m->nderived);
     gboolean ok = write_model(m, path, error);
     mt_model_free(m);
     return ok;
@@ -205,7 +208,7 @@ static void saved(MotusDocument *self)
 }
 
 gboolean motus_document_save(MotusDocument *self, const char *layout, const MtPlotSpec *plot, int nplot,
-                             GError **error)
+                             const MtDerivedSpec *derived, int nderived, GError **error)
 {
     if (!self->editor) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
@@ -226,7 +229,7 @@ gboolean motus_document_save(MotusDocument *self, const char *layout, const MtPl
             g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", err.msg);
             return FALSE;
         }
-    } else if (!write_text(self, self->path, plot, nplot, error)) {
+    } else if (!write_text(self, self->path, plot, nplot, derived, nderived, error)) {
         return FALSE;
     }
     saved(self);
@@ -267,7 +270,7 @@ static MtStore *write_project(MotusDocument *self, const char *path, const char 
 }
 
 gboolean motus_document_save_as(MotusDocument *self, const char *path, const char *layout, const MtPlotSpec *plot,
-                                int nplot, GError **error)
+                                int nplot, const MtDerivedSpec *derived, int nderived, GError **error)
 {
     if (!self->editor) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("nothing to save"));
@@ -275,7 +278,7 @@ gboolean motus_document_save_as(MotusDocument *self, const char *path, const cha
     }
     g_object_freeze_notify(G_OBJECT(self));
     if (motus_document_is_text_path(path)) { /* the text form: the model only */
-        if (!write_text(self, path, plot, nplot, error)) goto fail;
+        if (!write_text(self, path, plot, nplot, derived, nderived, error)) goto fail;
         g_clear_pointer(&self->store, mt_store_close);
     } else {
         MtStore *s = write_project(self, path, layout, error);

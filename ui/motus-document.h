@@ -42,13 +42,15 @@ gboolean motus_document_open(MotusDocument *self, const char *path, int *recover
 void motus_document_changed(MotusDocument *self);
 
 /* Writes the document to its file; layout: the plots (JSON, for a project),
- * plot/nplot: the same as `plot` lines (for a text model). */
+ * plot/nplot and derived/nderived: the same as `plot` and `derived` lines
+ * (for a text model). */
 gboolean motus_document_save(MotusDocument *self, const char *layout, const MtPlotSpec *plot, int nplot,
+                             const MtDerivedSpec *derived, int nderived,
                              GError **error);
 /* Writes it to path (a text model for *.txt, else a project that keeps the
  * runs of the open one or of the scratch project) and makes that its file. */
 gboolean motus_document_save_as(MotusDocument *self, const char *path, const char *layout, const MtPlotSpec *plot,
-                                int nplot, GError **error);
+                                int nplot, const MtDerivedSpec *derived, int nderived, GError **error);
 /* The user chose to drop the changes: not dirty any more. */
 void motus_document_forget_changes(MotusDocument *self);
 

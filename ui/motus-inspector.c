@@ -1,8 +1,13 @@
 /* motus-inspector.c — the property inspector (see motus-inspector.h): a
- * scrolled grid of rows label | editor | unit, with a message row under a
- * field whose value was refused. */
+ * scrolled grid of rows label | editor | unit in sections (core's
+ * MtFieldInfo.section: General, Inertia, Placement …), with a message row
+ * under a field whose value was refused. A number is shown readably — to 6
+ * significant digits, in a readable multiple of its unit when it would
+ * read badly in its display unit (−40.3 nm, not −4.03e-08 m; shown_unit) —
+ * and exactly, in that unit, while its entry has the focus. */
 #include "motus-inspector.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "motus-i18n.h"
@@ -12,7 +17,9 @@ typedef struct {
     MtFieldInfo info;
     GtkWidget *label, *editor, *unit, *message;
     GtkStringList *choices; /* drop-downs */
-    char *shown;            /* the model's text of the field when last read */
+    char *shown;            /* the model's text of the field when last read, as the entry shows it */
+    const MtUnit *in;       /* the unit a number is shown and typed in (NULL: as the model writes it) */
+    char *exact;            /* a number, exactly in that unit (the entry's text while it has the focus) */
 } Row;
 
 struct _MotusInspector {
@@ -36,6 +43,7 @@ static void clear_rows(MotusInspector *self)
     for (int i = 0; i < self->nrows; i++) {
         g_clear_object(&self->rows[i].choices);
         g_free(self->rows[i].shown);
+        g_free(self->rows[i].exact);
     }
     g_clear_pointer(&self->rows, g_free);
     self->nrows = 0;
@@ -157,10 +165,15 @@ static gboolean commit(MotusInspector *self, Row *r)
 {
     if (self->quiet || !self->editor) return FALSE;
     const char *text = row_text(r);
-    if (r->shown && !strcmp(text, r->shown)) {
+    if ((r->shown && !strcmp(text, r->shown)) || (r->exact && !strcmp(text, r->exact))) {
         set_message(r, NULL);
         return TRUE;
     }
+    /* a bare number is in the unit shown beside it (which may be a readable multiple of the display unit) */
+    g_autofree char *with_unit = NULL;
+    char *end;
+    g_ascii_strtod(text, &end);
+    if (r->in && end != text && !end[strspn(end, " ")]) text = with_unit = g_strdup_printf("%s %s", text, r->in->name);
     MtError err = {0};
     char field[sizeof r->info.name];
     g_strlcpy(field, r->info.name, sizeof field);
@@ -182,6 +195,21 @@ static void entry_activated(GtkEntry *e, gpointer data)
     for (int i = 0; i < self->nrows; i++)
         if (self->rows[i].editor == GTK_WIDGET(e)) {
             commit(self, &self->rows[i]);
+            return;
+        }
+}
+
+/* Editing starts from the exact value (what the row shows is rounded to 6 digits). */
+static void focus_entered(GtkEventControllerFocus *c, gpointer data)
+{
+    MotusInspector *self = data;
+    GtkWidget *w = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(c));
+    for (int i = 0; i < self->nrows; i++)
+        if (self->rows[i].editor == w && self->rows[i].exact &&
+            !strcmp(gtk_editable_get_text(GTK_EDITABLE(w)), self->rows[i].shown)) {
+            self->quiet = TRUE;
+            gtk_editable_set_text(GTK_EDITABLE(w), self->rows[i].exact);
+            self->quiet = FALSE;
             return;
         }
 }
@@ -209,38 +237,97 @@ static void choice_changed(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
         }
 }
 
+/* The entry has the focus (its text part, in fact). */
+static gboolean editing(GtkWidget *entry)
+{
+    GtkRoot *root = gtk_widget_get_root(entry);
+    GtkWidget *f = root ? gtk_root_get_focus(root) : NULL;
+    return f && (f == entry || gtk_widget_is_ancestor(f, entry));
+}
+
+/* value in unit u without the unit ("−40.3"; u NULL: a plain number), to `digits` significant digits (0: exactly). */
+static char *number_in(double si, const MtUnit *u, int digits)
+{
+    char buf[64];
+    mt_units_format(si, u, digits, buf, sizeof buf);
+    size_t lb = strlen(buf), lu = u ? strlen(u->name) : 0;
+    if (u && lb > lu + 1 && buf[lb - lu - 1] == ' ' && !strcmp(buf + lb - lu, u->name)) buf[lb - lu - 1] = 0;
+    return g_strdup(buf);
+}
+
+/* The SI value of a number field's text ("25 mm"; FALSE for an expression or no number). */
+static gboolean si_of(const char *text, MtDim dim, double *si)
+{
+    MtError err = {0};
+    return text[0] != '{' && mt_units_parse(text, dim, NULL, si, &err) == MT_OK && isfinite(*si);
+}
+
+/* The unit a number of quantity d is shown in: the display unit (the project's choice, else SI) while the
+ * largest of the values shown together (a vector's components) reads well in it (0.01 to 99 999), else the
+ * readable multiple of the SI unit for it (−4.03e-08 m shows as −40.3 nm, 18 650 N as 18.65 kN) — unless the
+ * project chose the display unit of that quantity. */
+static const MtUnit *shown_unit(const MtModel *m, MtDim d, double maxabs)
+{
+    if (d == MT_DIM_NONE) return NULL;
+    const MtUnit *u = mt_edit_display_unit(m, d);
+    const char *q = mt_dim_name(d);
+    for (int k = 0; q && k < m->nunit; k++)
+        if (!strcmp(m->unit[k].quantity, q)) return u;
+    double v = u ? fabs(mt_unit_from_si(u, maxabs)) : 0;
+    return v == 0 || (v >= 1e-2 && v < 1e5) ? u : mt_unit_readable(d, maxabs);
+}
+
 /* Reads every field's text from the model into its widget. */
 static void read_values(MotusInspector *self)
 {
     const MtModel *m = mt_editor_model(self->editor);
     self->quiet = TRUE;
+    char (*text)[MT_FIELD_TEXT_MAX] = g_malloc(sizeof *text * (size_t)MAX(self->nrows, 1)); /* whole expressions */
+    double *si = g_new(double, MAX(self->nrows, 1));
+    gboolean *num = g_new0(gboolean, MAX(self->nrows, 1));
     for (int i = 0; i < self->nrows; i++) {
         Row *r = &self->rows[i];
-        char buf[MT_FIELD_TEXT_MAX]; /* a whole expression: a cut one would be committed cut */
         MtError err = {0};
-        if (mt_edit_get_field(m, self->kind, self->index, r->info.name, buf, sizeof buf, &err)) g_strlcpy(buf, err.msg, sizeof buf);
-        g_free(r->shown);
-        r->shown = g_strdup(buf);
+        if (mt_edit_get_field_exact(m, self->kind, self->index, r->info.name, text[i], sizeof text[i], &err))
+            g_strlcpy(text[i], err.msg, sizeof text[i]);
+        num[i] = r->info.type == MT_FIELD_NUMBER && si_of(text[i], r->info.dim, &si[i]);
+    }
+    for (int i = 0; i < self->nrows; i++) {
+        Row *r = &self->rows[i];
+        g_clear_pointer(&r->shown, g_free);
+        g_clear_pointer(&r->exact, g_free);
+        r->in = NULL;
         if (GTK_IS_DROP_DOWN(r->editor)) {
+            r->shown = g_strdup(text[i]);
             guint n = g_list_model_get_n_items(G_LIST_MODEL(r->choices)), sel = GTK_INVALID_LIST_POSITION;
             for (guint k = 0; k < n; k++)
-                if (!strcmp(gtk_string_list_get_string(r->choices, k), buf)) sel = k;
+                if (!strcmp(gtk_string_list_get_string(r->choices, k), text[i])) sel = k;
             gtk_drop_down_set_selected(GTK_DROP_DOWN(r->editor), sel);
+        } else if (num[i]) { /* in the unit of the largest component of its vector ("com.0", "com.1" …) */
+            size_t stem = strcspn(r->info.name, ".");
+            double top = 0;
+            for (int k = 0; k < self->nrows; k++)
+                if (num[k] && !strncmp(self->rows[k].info.name, r->info.name, stem + 1) && self->rows[k].info.dim == r->info.dim)
+                    top = fmax(top, fabs(si[k]));
+            r->in = shown_unit(m, r->info.dim, top);
+            r->shown = number_in(si[i], r->in, 6);
+            r->exact = number_in(si[i], r->in, 0);
+            gtk_editable_set_text(GTK_EDITABLE(r->editor), editing(r->editor) ? r->exact : r->shown);
         } else {
-            /* "25 mm" shows as 25 with the unit beside it: a bare number typed is in that unit */
+            /* an expression, a name or a plain number: as the model writes it, its display unit beside it */
             const MtUnit *u = r->info.type == MT_FIELD_NUMBER ? mt_edit_display_unit(m, r->info.dim) : NULL;
-            size_t lb = strlen(buf), lu = u ? strlen(u->name) : 0;
-            if (u && lb > lu + 1 && buf[lb - lu - 1] == ' ' && !strcmp(buf + lb - lu, u->name)) {
-                buf[lb - lu - 1] = 0;
-                g_free(r->shown);
-                r->shown = g_strdup(buf);
-            }
-            gtk_editable_set_text(GTK_EDITABLE(r->editor), buf);
+            size_t lb = strlen(text[i]), lu = u ? strlen(u->name) : 0;
+            if (u && lb > lu + 1 && text[i][lb - lu - 1] == ' ' && !strcmp(text[i] + lb - lu, u->name)) text[i][lb - lu - 1] = 0;
+            r->shown = g_strdup(text[i]);
+            gtk_editable_set_text(GTK_EDITABLE(r->editor), text[i]);
         }
-        const MtUnit *u = r->info.type == MT_FIELD_NUMBER ? mt_edit_display_unit(m, r->info.dim) : NULL;
+        const MtUnit *u = r->in ? r->in : r->info.type == MT_FIELD_NUMBER ? mt_edit_display_unit(m, r->info.dim) : NULL;
         gtk_label_set_text(GTK_LABEL(r->unit), mt_unit_label(u));
         set_message(r, NULL);
     }
+    g_free(text);
+    g_free(si);
+    g_free(num);
     self->quiet = FALSE;
 }
 
@@ -260,7 +347,17 @@ static void build_rows(MotusInspector *self, const MtFieldInfo *f, int n)
     clear_rows(self);
     self->rows = g_new0(Row, MAX(n, 1));
     self->nrows = n;
+    gboolean sections = FALSE; /* headings only where there are two sections or more */
+    for (int i = 1; i < n; i++) sections = sections || g_strcmp0(f[i].section, f[0].section);
+    int row = 0;
     for (int i = 0; i < n; i++) {
+        if (sections && f[i].section && (i == 0 || g_strcmp0(f[i].section, f[i - 1].section))) {
+            GtkWidget *h = gtk_label_new(f[i].section);
+            gtk_label_set_xalign(GTK_LABEL(h), 0);
+            gtk_widget_add_css_class(h, "heading");
+            gtk_widget_set_margin_top(h, i ? 8 : 2);
+            gtk_grid_attach(GTK_GRID(self->grid), h, 0, row++, 3, 1);
+        }
         Row *r = &self->rows[i];
         r->info = f[i];
         r->label = gtk_label_new(f[i].label);
@@ -293,6 +390,7 @@ static void build_rows(MotusInspector *self, const MtFieldInfo *f, int n)
             gtk_editable_set_width_chars(GTK_EDITABLE(r->editor), 10);
             g_signal_connect(r->editor, "activate", G_CALLBACK(entry_activated), self);
             GtkEventController *fc = gtk_event_controller_focus_new();
+            g_signal_connect(fc, "enter", G_CALLBACK(focus_entered), self);
             g_signal_connect(fc, "leave", G_CALLBACK(focus_left), self);
             gtk_widget_add_controller(r->editor, fc);
             if (f[i].flags & MT_FIELD_EXPR)
@@ -314,10 +412,10 @@ static void build_rows(MotusInspector *self, const MtFieldInfo *f, int n)
         gtk_label_set_max_width_chars(GTK_LABEL(r->message), 30);
         gtk_widget_add_css_class(r->message, "error");
         gtk_widget_set_visible(r->message, FALSE);
-        gtk_grid_attach(GTK_GRID(self->grid), r->label, 0, 2 * i, 1, 1);
-        gtk_grid_attach(GTK_GRID(self->grid), r->editor, 1, 2 * i, 1, 1);
-        gtk_grid_attach(GTK_GRID(self->grid), r->unit, 2, 2 * i, 1, 1);
-        gtk_grid_attach(GTK_GRID(self->grid), r->message, 0, 2 * i + 1, 3, 1);
+        gtk_grid_attach(GTK_GRID(self->grid), r->label, 0, row, 1, 1);
+        gtk_grid_attach(GTK_GRID(self->grid), r->editor, 1, row, 1, 1);
+        gtk_grid_attach(GTK_GRID(self->grid), r->unit, 2, row++, 1, 1);
+        gtk_grid_attach(GTK_GRID(self->grid), r->message, 0, row++, 3, 1);
     }
 }
 

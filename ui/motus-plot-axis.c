@@ -51,7 +51,7 @@ void motus_ticks_format(double v, double step, char *buf, size_t len)
 {
     if (fabs(v) < 1e-9 * step) v = 0.0;
     double mag = fabs(v);
-    if (mag >= 1e6 || (step < 1e-4 && mag > 0) || step >= 1e6) {
+    if (mag >= 1e6 || step < 1e-4 || step >= 1e6) { /* (0 on such an axis is "0", not "0.00000") */
         snprintf(buf, len, "%.4g", v);
         return;
     }

@@ -1,27 +1,25 @@
-/* motus-run-bridge.c — the solver's worker thread and the frame store (see
+/* motus-run-bridge.c — the solver's worker thread and its frames (see
  * motus-run-bridge.h). Threading: fields under "shared" are read and written
- * with `lock` held, except `nframes`, `paused` and `cancel`, which are
- * atomic; everything else belongs to the GTK thread, except sys/st/csv which
- * the worker owns while it runs.
+ * with `lock` held, except `paused` and `cancel`, which are atomic, and
+ * `frames`, which has its own lock; everything else belongs to the GTK
+ * thread, except sys/st/csv which the worker owns while it runs.
  *
- * The frames are kept in blocks of BLOCK_FRAMES rows that never move: the
- * worker writes row n in place without the lock and then publishes
- * nframes = n + 1, so storing a frame never copies earlier ones (a growing
- * array reallocated hundreds of MB under the lock during long runs, and the
- * GTK thread waited for it) and the GTK thread reads rows < nframes while the
- * worker writes the next. The lock guards the list of blocks, which grows
- * once every BLOCK_FRAMES frames. */
+ * The frames live in a MotusFrameStore (motus-frame-store.h): the worker
+ * fills a row and appends it without the lock, and full blocks of frames go
+ * to a spill file, so the window's memory holds the time of every frame, the
+ * block being filled and the few columns read one value at a time, not every
+ * result column of every frame (300 MB for 100 bodies, 10 s at 1 ms). */
 #include "motus-run-bridge.h"
 
 #include <math.h>
 #include <string.h>
 #ifdef __linux__
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
+#include "motus-frame-store.h"
 #include "motus-i18n.h"
 #include "motus/results.h"
 #include "motus/run.h"
@@ -36,7 +34,7 @@ struct _MotusRunBridge {
     guint poll_id;
     guint last_emitted;
     char **colnames; /* ncol names, NULL-terminated */
-    int nbody, ncol, stride;
+    int nbody, ncol;
     double until;
     gint64 t_start, t_end;
 
@@ -49,22 +47,18 @@ struct _MotusRunBridge {
     char store_error[512]; /* why the run could not be stored completely ("" when it was) */
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
     MotusRunJob job;    /* what the worker does (job.fn NULL: mt_run) */
-    gboolean nomem;     /* set by the frame callback when a block of frames could not be allocated */
+    gboolean nomem;     /* set by the frame callback when memory for a frame could not be had */
 
     /* shared */
     GMutex lock;
     GCond cond;
-    GPtrArray *blocks; /* double[BLOCK_FRAMES x stride]: per frame t, poses (nbody x 7), values (ncol) */
-    char *pop_end, *pop_limit; /* the newest block: populated up to pop_end (whoever appends; see populate_ahead) */
-    int nframes;       /* frames stored (atomic; rows below it are complete) */
+    MotusFrameStore *frames; /* its own lock; the worker appends, the GTK thread reads */
     int paused;        /* atomic */
     gboolean done;
     MtStatus status;
     char message[512];
     volatile int cancel;
 };
-
-#define BLOCK_FRAMES 256u
 
 G_DEFINE_TYPE(MotusRunBridge, motus_run_bridge, G_TYPE_OBJECT)
 G_DEFINE_QUARK(motus - run - error - quark, motus_run_error)
@@ -98,7 +92,7 @@ static void motus_run_bridge_finalize(GObject *object)
     g_clear_pointer(&self->colnames, g_strfreev);
     if (self->run) mt_store_run_end(self->run, MT_ERR_ARG, "", NULL);
     g_clear_pointer(&self->store, mt_store_close);
-    g_ptr_array_unref(self->blocks);
+    motus_frame_store_free(self->frames);
     g_mutex_clear(&self->lock);
     g_cond_clear(&self->cond);
     G_OBJECT_CLASS(motus_run_bridge_parent_class)->finalize(object);
@@ -121,64 +115,7 @@ static void motus_run_bridge_init(MotusRunBridge *self)
 {
     g_mutex_init(&self->lock);
     g_cond_init(&self->cond);
-    self->blocks = g_ptr_array_new_with_free_func(g_free);
-}
-
-/* Row i of the store (lock held, or on the worker for its own rows). */
-static double *row_at(MotusRunBridge *self, guint i)
-{
-    return (double *)g_ptr_array_index(self->blocks, i / BLOCK_FRAMES) + (gsize)(i % BLOCK_FRAMES) * (gsize)self->stride;
-}
-
-/* The worker populates the pages of the rows ahead of the one it writes, POP_STEP bytes at a time, with
- * one call (Linux 5.14+) where writing the rows faulted the pages in one by one: the faults took about
- * half of the worker's CPU time on a 100-body model (30 KB a frame; a page fault costs ~20 µs on the test
- * VM; bench/RESULTS.md, "Run start"). Small steps keep the address-space lock, which the call holds,
- * free for the other threads. Pages at the block's ends and memory that cannot be populated fault as
- * before. */
-#define POP_STEP ((gsize)256 << 10)
-
-static void populate_ahead(MotusRunBridge *self, const double *row_end)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    while ((const char *)row_end > self->pop_end && self->pop_end < self->pop_limit) {
-        gsize page = (gsize)sysconf(_SC_PAGESIZE);
-        char *to = MIN(self->pop_end + POP_STEP, self->pop_limit);
-        guintptr a = ((guintptr)self->pop_end + page - 1) & ~(guintptr)(page - 1), z = (guintptr)to & ~(guintptr)(page - 1);
-        if (z > a && madvise((void *)a, z - a, MADV_POPULATE_WRITE)) self->pop_limit = self->pop_end; /* not here: stop */
-        self->pop_end = to;
-    }
-#else
-    (void)self, (void)row_end;
-#endif
-}
-
-/* The row frame n goes into, adding a block when n starts one (the worker, or
- * the GTK thread with no worker running; only they append); NULL when memory
- * for the block cannot be had. */
-static double *next_row(MotusRunBridge *self, guint n)
-{
-    if (n / BLOCK_FRAMES >= self->blocks->len) {
-        gsize bytes = (gsize)BLOCK_FRAMES * (gsize)self->stride * sizeof(double);
-        double *b = g_try_malloc(bytes);
-        if (!b) return NULL;
-        g_mutex_lock(&self->lock);
-        g_ptr_array_add(self->blocks, b);
-        g_mutex_unlock(&self->lock);
-        self->pop_end = (char *)b, self->pop_limit = (char *)b + bytes;
-    }
-    double *row = (double *)g_ptr_array_index(self->blocks, n / BLOCK_FRAMES) + (gsize)(n % BLOCK_FRAMES) * (gsize)self->stride;
-    populate_ahead(self, row + self->stride);
-    return row;
-}
-
-/* Drops every frame (no worker running). */
-static void drop_frames(MotusRunBridge *self)
-{
-    g_mutex_lock(&self->lock);
-    g_ptr_array_set_size(self->blocks, 0);
-    g_atomic_int_set(&self->nframes, 0);
-    g_mutex_unlock(&self->lock);
+    self->frames = motus_frame_store_new();
 }
 
 MotusRunBridge *motus_run_bridge_new(void) { return g_object_new(MOTUS_TYPE_RUN_BRIDGE, NULL); }
@@ -211,18 +148,20 @@ static int frame_cb(void *user, MtState *st)
 {
     MotusRunBridge *self = user;
     if (!check_finite(self, st)) return 1;
-    guint n = (guint)g_atomic_int_get(&self->nframes);
-    double *row = next_row(self, n);
+    double *row = motus_frame_store_row(self->frames);
     if (!row) {
         self->nomem = TRUE;
         return 1;
     }
-    fill_row(self->csv, st, row); /* beyond nframes: no reader looks at it yet */
+    fill_row(self->csv, st, row); /* not a frame yet: no reader looks at it */
     if (self->run && mt_store_run_frame(self->run, st)) {
         g_strlcpy(self->store_error, mt_store_run_error(self->run)->msg, sizeof self->store_error);
         return 1;
     }
-    g_atomic_int_set(&self->nframes, (int)n + 1); /* a full barrier: the row is written before it is counted */
+    if (!motus_frame_store_append(self->frames)) {
+        self->nomem = TRUE;
+        return 1;
+    }
     if (g_atomic_int_get(&self->paused)) {
         g_mutex_lock(&self->lock);
         while (g_atomic_int_get(&self->paused) && !g_atomic_int_get(&self->cancel)) g_cond_wait(&self->cond, &self->lock);
@@ -281,8 +220,8 @@ static gpointer worker(gpointer data)
         MtStatus src = mt_store_run_end(self->run, rc, rc ? err.msg : "", &serr);
         self->run = NULL;
         if (src == MT_OK && stopped) {
-            guint n = (guint)g_atomic_int_get(&self->nframes);
-            double t_last = n ? row_at(self, n - 1)[0] : t_end; /* its own rows: no lock needed */
+            guint n = motus_frame_store_n_frames(self->frames);
+            double t_last = n ? motus_frame_store_time(self->frames, n - 1) : t_end;
             src = mt_project_run_stopped(self->store, self->run_id, t_last, &serr);
         }
         if (src && rc == MT_OK) {
@@ -327,6 +266,7 @@ static void finish(MotusRunBridge *self)
     g_clear_handle_id(&self->poll_id, g_source_remove);
     g_clear_pointer(&self->csv, mt_csv_free);
     g_clear_pointer(&self->sys, mt_system_free);
+    motus_frame_store_trim(self->frames); /* the last frames to the spill file, the worker's buffers freed */
     self->job = (MotusRunJob){0}; /* its data is the caller's, read after "finished" */
     gboolean cancelled = g_atomic_int_get(&self->cancel) != 0;
     gboolean ok = self->status == MT_OK;
@@ -342,12 +282,12 @@ static void finish(MotusRunBridge *self)
     g_free(msg);
 }
 
-/* The layout of the frame store for a system and its result columns. */
+/* The layout of the frame store for a system and its result columns (every frame dropped). */
 static void set_shape(MotusRunBridge *self, const MtSystem *sys, MtCsv *csv)
 {
     self->nbody = mt_system_nbody(sys);
     self->ncol = mt_csv_ncols(csv);
-    self->stride = 1 + 7 * self->nbody + self->ncol;
+    motus_frame_store_reset(self->frames, self->nbody, self->ncol);
     self->until = mt_system_solver(sys)->until;
     g_strfreev(self->colnames);
     self->colnames = g_new0(char *, self->ncol + 1);
@@ -370,19 +310,33 @@ static guint64 available_memory(void)
 }
 
 /* Refuses a run (or a stored run to show) whose frames would not fit in the
- * memory free now: the window keeps every frame, and running out of it would
- * end the application with the user's unsaved work. */
-static gboolean frames_fit(double frames, int stride, GError **error)
+ * memory free now, or in the disk space of the spill file: running out of
+ * either would end the application with the user's unsaved work. In memory a
+ * frame is its time, or every value when there is no spill file. */
+static gboolean frames_fit(MotusRunBridge *self, double frames, int stride, GError **error)
 {
-    double bytes = frames * (double)stride * sizeof(double);
-    guint64 avail = available_memory();
-    if (!avail || bytes <= 0.8 * (double)avail) return TRUE;
-    g_autofree char *need = g_format_size((guint64)fmin(bytes, 1e18)), *have = g_format_size(avail);
-    g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL,
-                _("the run would keep %s of results in memory (%.0f frames of %d values), more than the %s free: set "
-                  "a larger output step or 'every' in the solver settings, or an earlier end time"),
-                need, frames, stride, have);
-    return FALSE;
+    gboolean spill = motus_frame_store_spills(self->frames);
+    int kept = spill ? 1 : stride;
+    double bytes = frames * (double)kept * sizeof(double), disk = spill ? frames * (double)stride * sizeof(double) : 0;
+    guint64 avail = available_memory(), free_disk = spill ? motus_frame_store_disk_free(self->frames) : 0;
+    if (avail && bytes > 0.8 * (double)avail) {
+        g_autofree char *need = g_format_size((guint64)fmin(bytes, 1e18)), *have = g_format_size(avail);
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL,
+                    _("the run would keep %s of results in memory (%.0f frames of %d values), more than the %s free: "
+                      "set a larger output step or 'every' in the solver settings, or an earlier end time"),
+                    need, frames, kept, have);
+        return FALSE;
+    }
+    if (free_disk && disk > 0.9 * (double)free_disk) {
+        g_autofree char *need = g_format_size((guint64)fmin(disk, 1e18)), *have = g_format_size(free_disk);
+        g_set_error(error, MOTUS_RUN_ERROR, MOTUS_RUN_ERROR_MODEL,
+                    _("the run would write %s of results to the folder %s (%.0f frames of %d values), more than the "
+                      "%s free there: set a larger output step or 'every' in the solver settings, or an earlier end "
+                      "time"),
+                    need, motus_frame_store_dir(self->frames), frames, stride, have);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 gboolean motus_run_bridge_start(MotusRunBridge *self, const MtModel *model, GError **error)
@@ -418,7 +372,7 @@ gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, 
     }
     const MtSolverSpec *sv = mt_system_solver(sys);
     double frames = sv->step > 0 && !(job && job->single) ? floor(sv->until / (sv->step * MAX(sv->every, 1))) + 2 : 2;
-    if (!frames_fit(frames, 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), error)) {
+    if (!frames_fit(self, frames, 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), error)) {
         mt_csv_free(csv);
         mt_system_free(sys);
         return FALSE;
@@ -447,7 +401,6 @@ gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, 
     self->store_error[0] = 0;
     self->sys = sys;
     self->csv = csv;
-    drop_frames(self);
     set_shape(self, sys, csv);
     if (job && job->single) self->until = 0; /* runs start at 0 */
     self->job = job ? *job : (MotusRunJob){0};
@@ -502,9 +455,9 @@ void motus_run_bridge_clear(MotusRunBridge *self)
 {
     if (self->thread) return;
     self->run_id = 0;
-    drop_frames(self);
+    motus_frame_store_reset(self->frames, 0, 0);
     self->last_emitted = 0;
-    self->nbody = self->ncol = self->stride = 0;
+    self->nbody = self->ncol = 0;
     g_clear_pointer(&self->colnames, g_strfreev);
 }
 
@@ -531,64 +484,32 @@ double motus_run_bridge_elapsed(MotusRunBridge *self)
     return (double)(end - self->t_start) * 1e-6;
 }
 
-guint motus_run_bridge_n_frames(MotusRunBridge *self)
-{
-    return self->stride ? (guint)g_atomic_int_get(&self->nframes) : 0;
-}
+guint motus_run_bridge_n_frames(MotusRunBridge *self) { return motus_frame_store_n_frames(self->frames); }
 
 double motus_run_bridge_last_time(MotusRunBridge *self)
 {
-    double t = 0;
     guint n = motus_run_bridge_n_frames(self);
-    if (!n) return 0;
-    g_mutex_lock(&self->lock);
-    t = row_at(self, n - 1)[0];
-    g_mutex_unlock(&self->lock);
-    return t;
+    return n ? motus_frame_store_time(self->frames, n - 1) : 0;
 }
 
 gboolean motus_run_bridge_get_frame(MotusRunBridge *self, guint i, double *t, double *poses)
 {
-    if (i >= motus_run_bridge_n_frames(self)) return FALSE;
-    g_mutex_lock(&self->lock);
-    const double *row = row_at(self, i);
-    if (t) *t = row[0];
-    if (poses) memcpy(poses, row + 1, 7 * (size_t)self->nbody * sizeof(double));
-    g_mutex_unlock(&self->lock);
-    return TRUE;
+    return motus_frame_store_frame(self->frames, i, t, poses);
 }
 
-guint motus_run_bridge_frame_at(MotusRunBridge *self, double t)
-{
-    guint n = motus_run_bridge_n_frames(self), lo = 0, hi = n;
-    if (!n) return 0;
-    g_mutex_lock(&self->lock);
-    /* binary search: last frame with time <= t */
-    while (hi - lo > 1) {
-        guint mid = (lo + hi) / 2;
-        if (row_at(self, mid)[0] <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    g_mutex_unlock(&self->lock);
-    return lo;
-}
+guint motus_run_bridge_frame_at(MotusRunBridge *self, double t) { return motus_frame_store_frame_at(self->frames, t); }
 
 guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v)
 {
-    if (!self->stride || col < 0 || col >= self->ncol) return 0;
-    guint total = motus_run_bridge_n_frames(self), k = 0;
-    gsize off = 1 + 7 * (gsize)self->nbody + (gsize)col;
-    g_mutex_lock(&self->lock);
-    for (guint i = from; i < total && k < n; i++, k++) {
-        const double *row = row_at(self, i);
-        if (t) t[k] = row[0];
-        if (v) v[k] = row[off];
-    }
-    g_mutex_unlock(&self->lock);
-    return k;
+    return motus_frame_store_copy_column(self->frames, col, from, n, t, v);
 }
+
+double motus_run_bridge_value(MotusRunBridge *self, int col, guint i)
+{
+    return motus_frame_store_value(self->frames, col, i);
+}
+
+gsize motus_run_bridge_bytes_held(MotusRunBridge *self) { return motus_frame_store_bytes_held(self->frames); }
 
 gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long run, GError **error)
 {
@@ -607,7 +528,7 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     gboolean ok = rd != NULL;
     g_autoptr(GError) big = NULL; /* too many frames to hold: the frames shown stay */
     gboolean fits =
-        !ok || frames_fit((double)mt_frames_count(rd), 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), &big);
+        !ok || frames_fit(self, (double)mt_frames_count(rd), 1 + 7 * mt_system_nbody(sys) + mt_csv_ncols(csv), &big);
     MtSystemInfo in = {0};
     if (sys) mt_system_info(sys, &in);
     if (ok && fits) {
@@ -615,20 +536,17 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
         self->until = info.solver.until;
         self->run_id = run;
         long n = mt_frames_count(rd);
-        drop_frames(self);
         for (long i = 0; i < n && ok; i++) {
             const double *f = mt_frames_get(rd, i, &err);
             ok = f && mt_state_from_frame(st, f, mt_system_nbody(sys), in.nrow, &err) == MT_OK;
-            double *row = ok ? next_row(self, (guint)i) : NULL;
-            if (ok && !row) {
+            double *row = ok ? motus_frame_store_row(self->frames) : NULL;
+            if (ok && row) fill_row(csv, st, row);
+            if (ok && (!row || !motus_frame_store_append(self->frames))) {
                 ok = FALSE;
                 g_strlcpy(err.msg, _("out of memory"), sizeof err.msg);
             }
-            if (ok) {
-                fill_row(csv, st, row);
-                g_atomic_int_set(&self->nframes, (int)i + 1);
-            }
         }
+        motus_frame_store_trim(self->frames);
         self->last_emitted = motus_run_bridge_n_frames(self);
         self->t_start = self->t_end = 0;
     }
@@ -646,14 +564,4 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     mt_system_free(sys);
     mt_store_close(store);
     return ok && fits;
-}
-
-double motus_run_bridge_value(MotusRunBridge *self, int col, guint i)
-{
-    double v = NAN;
-    if (!self->stride || col < 0 || col >= self->ncol || i >= motus_run_bridge_n_frames(self)) return v;
-    g_mutex_lock(&self->lock);
-    v = row_at(self, i)[1 + 7 * (gsize)self->nbody + (gsize)col];
-    g_mutex_unlock(&self->lock);
-    return v;
 }

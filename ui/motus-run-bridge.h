@@ -4,7 +4,9 @@
  * Start compiles a copy of the model (mt_system_compile) on the calling
  * thread and starts mt_run on a GThread with its own MtState. Each output
  * frame (time, body poses and every result column of mt_frame_values) is
- * appended to a frame store guarded by a mutex. The GTK thread polls the
+ * appended to a frame store (motus-frame-store.h: memory holds the times,
+ * the block of frames being filled and the columns read value by value; the
+ * rest is in a spill file, read on demand). The GTK thread polls the
  * store (about 30 times a second while running) and emits "frames" and, at
  * the end, "finished"; the worker never touches GTK. Stop sets the atomic
  * cancel flag that mt_run polls between steps; pause holds the worker in its
@@ -96,6 +98,8 @@ double motus_run_bridge_value(MotusRunBridge *self, int col, guint i);
 /* Copies times and values of column col for frames from .. from + n - 1
  * (clipped to what is stored); returns how many were copied. */
 guint motus_run_bridge_copy_column(MotusRunBridge *self, int col, guint from, guint n, double *t, double *v);
+/* Bytes of memory the frames take (blocks in memory, times, cached columns). */
+gsize motus_run_bridge_bytes_held(MotusRunBridge *self);
 
 G_END_DECLS
 

@@ -132,6 +132,46 @@ void motus_window_flex_propose(MotusWindow *self)
 }
 
 /* Frames were replaced (a new run, a stored run loaded) or the model changed. */
+/* ---- the view kept with the model (`view` line) ------------------------------------ */
+
+void motus_window_view_apply(MotusWindow *self)
+{
+    const MtModel *m = motus_window_model(self);
+    if (!m || !m->view.set) return;
+    const MtViewSpec *v = &m->view;
+    static const MotusField field[] = {MOTUS_FIELD_NONE, MOTUS_FIELD_DISPLACEMENT, MOTUS_FIELD_VONMISES};
+    static const MotusRangeMode range[] = {MOTUS_RANGE_RUN, MOTUS_RANGE_FRAME, MOTUS_RANGE_FIXED};
+    static const MotusViewPreset camera[] = {MOTUS_VIEW_ISO, MOTUS_VIEW_FRONT, MOTUS_VIEW_RIGHT, MOTUS_VIEW_TOP, MOTUS_VIEW_ISO};
+    if (m->nflex) { /* chosen, not proposed: a run keeps them */
+        motus_viewport_set_deformation_scale(self->viewport, v->deformation);
+        motus_viewport_set_colour_field(self->viewport, field[v->field]);
+        motus_viewport_set_colour_range(self->viewport, range[v->range], v->lo, v->hi);
+    }
+    if (v->camera != MT_VIEW_CAMERA_KEEP) motus_viewport_view_preset(self->viewport, camera[v->camera]);
+    int b = v->focus[0] ? mt_model_find_body(m, v->focus) : -1;
+    if (b >= 0) motus_viewport_fit_body(self->viewport, b);
+}
+
+void motus_window_view_keep(MotusWindow *self)
+{
+    const MtModel *m = motus_window_model(self);
+    if (!m || !m->nflex) return; /* a rigid model's view (camera, focus) stays as written */
+    MtViewSpec v = m->view;
+    if (!v.set) v.camera = MT_VIEW_CAMERA_KEEP, v.focus[0] = 0;
+    v.set = 1;
+    v.deformation = motus_viewport_get_deformation_scale(self->viewport);
+    if (!(v.deformation > 0)) v.deformation = 1;
+    MotusField f = motus_viewport_get_colour_field(self->viewport);
+    v.field = f == MOTUS_FIELD_VONMISES ? MT_VIEW_FIELD_STRESS : f == MOTUS_FIELD_DISPLACEMENT ? MT_VIEW_FIELD_DISPLACEMENT
+                                                                                             : MT_VIEW_FIELD_NONE;
+    MotusRangeMode r = motus_viewport_get_range_mode(self->viewport);
+    v.range = r == MOTUS_RANGE_FIXED ? MT_VIEW_RANGE_FIXED : r == MOTUS_RANGE_FRAME ? MT_VIEW_RANGE_FRAME : MT_VIEW_RANGE_RUN;
+    v.lo = v.hi = 0;
+    if (v.range == MT_VIEW_RANGE_FIXED && !(motus_viewport_get_colour_range(self->viewport, &v.lo, &v.hi) && v.lo < v.hi))
+        v.range = MT_VIEW_RANGE_RUN, v.lo = v.hi = 0;
+    mt_editor_set_view(motus_window_editor(self), &v);
+}
+
 void motus_window_flex_reset(MotusWindow *self)
 {
     if (self->modes_dialog) { /* the bodies may have changed: the list follows the model */

@@ -56,9 +56,11 @@ static MotusPlotSpec *active(MotusWindow *self) { return spec(self, self->active
 
 /* ---- units of result columns ---------------------------------------------------------- */
 
-/* SI unit of a result column (core's mt_column_info knows what each holds); a sensor's own unit hint first. */
-static const char *column_unit(const MtModel *m, const char *name)
+/* SI unit of a result column (core's mt_column_info knows what each holds; a sensor's own unit hint first) or
+ * of a derived curve (from its curves' units; interned: a handful of strings). */
+const char *motus_window_result_unit(MotusWindow *self, const char *name)
 {
+    const MtModel *m = motus_window_model(self);
     int k = m ? mt_model_find_sensor(m, name) : -1;
     if (k >= 0 && m->sensor[k].unit[0]) return m->sensor[k].unit;
     MtDim d = MT_DIM_NONE;
@@ -67,20 +69,22 @@ static const char *column_unit(const MtModel *m, const char *name)
     return u ? u->name : "";
 }
 
+static const char *column_unit(MotusWindow *self, const char *name)
+{
+    char buf[32];
+    const char *du = motus_window_derived_unit(self, name, buf, sizeof buf);
+    if (du || motus_window_find_derived(self, name)) return g_intern_string(du ? du : "");
+    return motus_window_result_unit(self, name);
+}
+
 /* ---- filling plots from the frames ------------------------------------------------------ */
 
 /* Times or x values and the values of a column for frames from .. from + n - 1. */
 static guint column_data(MotusWindow *self, MotusPlotSpec *ps, const char *name, guint from, guint n, double *x,
                          double *v)
 {
-    int col = motus_run_bridge_find_column(motus_window_bridge(self), name);
-    if (col < 0) return 0;
-    guint k = motus_run_bridge_copy_column(motus_window_bridge(self), col, from, n, x, v);
-    if (ps->x) {
-        int xc = motus_run_bridge_find_column(motus_window_bridge(self), ps->x);
-        if (xc < 0) return 0;
-        k = MIN(k, motus_run_bridge_copy_column(motus_window_bridge(self), xc, from, n, NULL, x));
-    }
+    guint k = motus_window_series(self, name, from, n, x, v);
+    if (ps->x && k) k = MIN(k, motus_window_series(self, ps->x, from, n, NULL, x));
     return k;
 }
 
@@ -101,11 +105,11 @@ static void refill_one(MotusWindow *self, MotusPlotSpec *ps, guint n)
         motus_plot_set_unit(ps->w, (MtDim)d, u);
     }
     if (ps->spectrum) motus_plot_set_x_axis(ps->w, _("frequency"), "Hz");
-    else motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(motus_window_model(self), ps->x) : NULL);
+    else motus_plot_set_x_axis(ps->w, ps->x, ps->x ? column_unit(self, ps->x) : NULL);
     double *x = g_new(double, MAX(n, 1)), *v = g_new(double, MAX(n, 1));
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
-        int c = motus_plot_add_curve(ps->w, name, column_unit(motus_window_model(self), name));
+        int c = motus_plot_add_curve(ps->w, name, column_unit(self, name));
         motus_plot_set_data(ps->w, c, x, v, column_data(self, ps, name, 0, n, x, v));
     }
     for (guint i = 0; i < ps->refs->len; i++) {
@@ -138,9 +142,18 @@ void motus_window_extend_plots(MotusWindow *self)
     double *x = g_new(double, m), *v = g_new(double, m);
     for (guint p = 0; p < self->plots->len; p++) {
         MotusPlotSpec *ps = spec(self, p);
-        for (guint i = 0; i < ps->curves->len; i++)
-            motus_plot_append(ps->w, (int)i, x, v,
-                              column_data(self, ps, g_ptr_array_index(ps->curves, i), from, m, x, v));
+        for (guint i = 0; i < ps->curves->len; i++) {
+            const char *name = g_ptr_array_index(ps->curves, i);
+            if (motus_window_find_derived(self, name) || motus_window_find_derived(self, ps->x)) {
+                /* a derivative or a filter changes near the newest frames: computed again whole */
+                double *xa = g_new(double, n), *va = g_new(double, n);
+                motus_plot_set_data(ps->w, (int)i, xa, va, column_data(self, ps, name, 0, n, xa, va));
+                g_free(xa);
+                g_free(va);
+            } else {
+                motus_plot_append(ps->w, (int)i, x, v, column_data(self, ps, name, from, m, x, v));
+            }
+        }
     }
     g_free(x);
     g_free(v);
@@ -199,13 +212,15 @@ static void list_columns(MotusWindow *self)
     /* TRANSLATORS: first entry of the drop-down that chooses the horizontal axis of a plot. */
     const char *xfirst[] = {_("against time"), NULL};
     gtk_string_list_splice(self->xcolumns, 0, n, xfirst);
-    if (!motus_window_model(self)) return;
-    char **names = mt_output_columns(motus_window_model(self), NULL, NULL);
-    if (names && names[0]) { /* not "time": it is the x axis */
-        gtk_string_list_splice(self->columns, 1, 0, (const char *const *)names + 1);
-        gtk_string_list_splice(self->xcolumns, 1, 0, (const char *const *)names + 1);
+    if (motus_window_model(self)) {
+        char **names = mt_output_columns(motus_window_model(self), NULL, NULL);
+        if (names && names[0]) { /* not "time": it is the x axis */
+            gtk_string_list_splice(self->columns, 1, 0, (const char *const *)names + 1);
+            gtk_string_list_splice(self->xcolumns, 1, 0, (const char *const *)names + 1);
+        }
+        free(names);
     }
-    free(names);
+    motus_window_list_derived(self); /* after the model's columns */
 }
 
 /* The curve a user most likely wants first: a slider's displacement, else a joint angle, else a height. */
@@ -223,9 +238,12 @@ const char *motus_window_default_column(MotusWindow *self)
 
 void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh)
 {
-    if (fresh) { /* a new document: one plot with the likely curve */
+    if (fresh) { /* a new document: its derived curves, one plot with the likely curve */
+        const MtModel *m = motus_window_model(self);
+        motus_window_set_derived(self, m ? m->derived : NULL, m ? m->nderived : 0);
         while (self->plots->len > 1) motus_window_remove_plot(self);
         MotusPlotSpec *ps = spec(self, 0);
+        motus_plot_set_pin(ps->w, NAN); /* a reference cursor on the time of another model's run */
         g_ptr_array_set_size(ps->curves, 0);
         g_ptr_array_set_size(ps->refs, 0);
         g_clear_pointer(&ps->x, g_free);
@@ -302,18 +320,18 @@ static gboolean room_for_curve(MotusWindow *self, MotusPlotSpec *ps)
 /* The unit the curves of a plot share ("" for none, NULL for an empty plot). */
 static const char *plot_unit(MotusWindow *self, MotusPlotSpec *ps)
 {
-    return ps->curves->len ? column_unit(motus_window_model(self), g_ptr_array_index(ps->curves, 0)) : NULL;
+    return ps->curves->len ? column_unit(self, g_ptr_array_index(ps->curves, 0)) : NULL;
 }
 
 /* Adds column `name` as a curve: to plot ps when its curves have the same unit (or it has none), else to the
  * first plot whose curves do, else to a new plot — one unit per axis, so that a force in N does not flatten a
  * displacement in m. Says where it went when that is not ps. */
-static void add_curve(MotusWindow *self, guint i, const char *name)
+void motus_window_add_curve(MotusWindow *self, guint i, const char *name)
 {
     MotusPlotSpec *ps = spec(self, i);
     for (guint k = 0; k < ps->curves->len; k++)
         if (!strcmp(g_ptr_array_index(ps->curves, k), name)) return;
-    const char *u = column_unit(motus_window_model(self), name), *pu = plot_unit(self, ps);
+    const char *u = column_unit(self, name), *pu = plot_unit(self, ps);
     guint to = i;
     if (pu && strcmp(pu, u)) {
         to = G_MAXUINT;
@@ -359,7 +377,7 @@ static void column_dropped(MotusPlot *w, const char *column, gpointer data)
             return;
         }
         self->active_plot = i;
-        add_curve(self, i, column);
+        motus_window_add_curve(self, i, column);
         show_active(self);
         return;
     }
@@ -464,7 +482,7 @@ guint motus_window_pin_curves(MotusWindow *self)
         const char *name = g_ptr_array_index(ps->curves, i);
         /* TRANSLATORS: legend of a curve kept from an earlier run: column (run 3) / column (earlier run) */
         r->name = run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run) : g_strdup_printf(_("%s (earlier run)"), name);
-        r->unit = g_strdup(column_unit(motus_window_model(self), name));
+        r->unit = g_strdup(column_unit(self, name));
         r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
         for (guint k = 0; k < np; k++) {
@@ -508,7 +526,13 @@ static void column_item_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpo
     char words[512] = "";
     const MtModel *m = motus_window_model(self);
     if (gtk_list_item_get_position(item) > 0 && m) mt_column_info(m, col, NULL, words, sizeof words);
-    const char *u = m && words[0] ? column_unit(m, col) : "";
+    const MtDerivedSpec *d = motus_window_find_derived(self, col);
+    if (d) { /* TRANSLATORS: what a derived curve holds: the operation (model-text word) and its curves */
+        g_autofree char *args = g_strjoinv(", ", (char *[]){(char *)d->arg[0], d->narg > 1 ? (char *)d->arg[1] : NULL,
+                                                            d->narg > 2 ? (char *)d->arg[2] : NULL, NULL});
+        g_snprintf(words, sizeof words, _("derived curve: %s of %s"), mt_derived_op_name(d->op), args);
+    }
+    const char *u = m && words[0] ? column_unit(self, col) : "";
     g_autofree char *text = u[0] ? g_strdup_printf("%s, %s", words, mt_unit_label_of(u, MT_DIM_ANY)) : g_strdup(words);
     gtk_label_set_text(GTK_LABEL(what), text);
     gtk_widget_set_visible(what, words[0] != 0);
@@ -547,7 +571,7 @@ static void popup_shown(GtkWidget *pop, gpointer entry)
 }
 
 /* The search entry inside a drop-down's popup (built by GTK; found once). */
-static void hook_search(GtkDropDown *dd)
+void motus_window_dropdown_search(GtkDropDown *dd)
 {
     GPtrArray *todo = g_ptr_array_new();
     g_ptr_array_add(todo, dd);
@@ -570,7 +594,7 @@ static void column_chosen(GtkDropDown *dd, GParamSpec *pspec, gpointer data)
     if (self->quiet) return;
     guint i = gtk_drop_down_get_selected(dd);
     if (i == 0 || i == GTK_INVALID_LIST_POSITION) return;
-    add_curve(self, self->active_plot, gtk_string_list_get_string(self->columns, i));
+    motus_window_add_curve(self, self->active_plot, gtk_string_list_get_string(self->columns, i));
     self->quiet = TRUE;
     gtk_drop_down_set_selected(dd, 0);
     self->quiet = FALSE;
@@ -611,7 +635,7 @@ static gboolean add_psd(MotusWindow *self, MotusPlotSpec *sp, const char *name, 
     RefCurve *r = g_new0(RefCurve, 1);
     /* TRANSLATORS: legend of a power spectral density curve: the column's name. */
     r->name = g_strdup_printf(_("PSD of %s"), name);
-    const char *u = column_unit(motus_window_model(self), name);
+    const char *u = column_unit(self, name);
     r->unit = u[0] ? g_strdup_printf("%s²/Hz", u) : g_strdup("1/Hz");
     r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
     r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
@@ -678,34 +702,59 @@ static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
     }
 }
 
-/* Minimum, maximum, mean and RMS of the chosen plot's curves over the time it shows, in the unit its legend
- * shows (core's mt_signal_mean/_rms: trapezoids, the window's ends interpolated). */
+/* The time window statistics cover: between the pinned reference cursor and the time cursor when a reference
+ * is pinned (and they differ), else the time the plot shows (zoomed), else the whole run; *how says which. */
+static void stats_window(MotusWindow *self, MotusPlotSpec *ps, double *t0, double *t1, const char **how)
+{
+    double pin = motus_plot_get_pin(ps->w), now = motus_window_get_time(self), y0, y1;
+    if (isfinite(pin) && fabs(now - pin) > 0) {
+        *t0 = fmin(pin, now), *t1 = fmax(pin, now);
+        /* TRANSLATORS: statistics over the time between the pinned reference cursor and the time cursor */
+        *how = _("between the cursors");
+    } else if (motus_plot_get_view(ps->w, t0, t1, &y0, &y1)) {
+        *how = _("the time shown");
+    } else {
+        *t0 = -INFINITY, *t1 = INFINITY;
+        *how = _("the whole run");
+    }
+}
+
+/* Minimum, maximum, mean, RMS and peak (largest |y| and its time) of the chosen plot's curves over a time
+ * window (stats_window), in the unit its legend shows (core's mt_signal_mean/_rms: trapezoids, the window's
+ * ends interpolated). */
 static char *curve_stats(MotusWindow *self)
 {
     MotusPlotSpec *ps = active(self);
     guint n = plotted(self);
     if (ps->x || ps->spectrum || !ps->curves->len || n < 2)
         return g_strdup(_("Statistics need a plot of curves against time and a run"));
-    double t0 = -INFINITY, t1 = INFINITY, y0, y1;
-    if (!motus_plot_get_view(ps->w, &t0, &t1, &y0, &y1)) t0 = -INFINITY, t1 = INFINITY;
+    double t0, t1;
+    const char *how;
+    stats_window(self, ps, &t0, &t1, &how);
     double *t = g_new(double, n), *v = g_new(double, n);
     GString *out = g_string_new(NULL);
     for (guint i = 0; i < ps->curves->len; i++) {
         const char *name = g_ptr_array_index(ps->curves, i);
         guint k = column_data(self, ps, name, 0, n, t, v);
         if (k < 2) continue;
-        double a = fmax(t0, t[0]), b = fmin(t1, t[k - 1]), lo = INFINITY, hi = -INFINITY;
+        double a = fmax(t0, t[0]), b = fmin(t1, t[k - 1]), lo = INFINITY, hi = -INFINITY, peak = 0, tpeak = NAN;
         for (guint j = 0; j < k; j++)
-            if (t[j] >= a && t[j] <= b) lo = fmin(lo, v[j]), hi = fmax(hi, v[j]);
-        const char *si = column_unit(motus_window_model(self), name);
+            if (t[j] >= a && t[j] <= b) {
+                lo = fmin(lo, v[j]), hi = fmax(hi, v[j]);
+                if (!(fabs(v[j]) <= peak)) peak = fabs(v[j]), tpeak = t[j];
+            }
+        const char *si = column_unit(self, name);
         MtDim d = MT_DIM_NONE;
         const MtUnit *u = si[0] && mt_unit_find(si, NULL, &d) ? mt_unit_readable(d, fmax(fabs(lo), fabs(hi))) : NULL;
         double s = u ? u->den / u->num : 1;
-        const char *ul = u ? mt_unit_label(u) : "";
-        if (i == 0) g_string_append_printf(out, _("t = %.4g … %.4g s"), a, b);
-        /* TRANSLATORS: statistics of a curve: name, then min, max, mean and RMS with their unit. */
-        g_string_append_printf(out, _("\n%s: min %.5g, max %.5g, mean %.5g, RMS %.5g %s"), name, lo * s, hi * s,
-                               mt_signal_mean(t, v, (int)k, a, b) * s, mt_signal_rms(t, v, (int)k, a, b) * s, ul);
+        const char *ul = u ? mt_unit_label(u) : mt_unit_label_of(si, MT_DIM_ANY);
+        /* TRANSLATORS: the time window of the statistics: from, to, and which window (between the cursors …) */
+        if (i == 0) g_string_append_printf(out, _("t = %.4g … %.4g s (%s)"), a, b, how);
+        /* TRANSLATORS: statistics of a curve: name, then min, max, mean and RMS with their unit, then the peak
+           (largest absolute value) with its unit and time. */
+        g_string_append_printf(out, _("\n%s: min %.5g, max %.5g, mean %.5g, RMS %.5g %s; peak |y| %.5g %s at t = %.5g s"),
+                               name, lo * s, hi * s, mt_signal_mean(t, v, (int)k, a, b) * s,
+                               mt_signal_rms(t, v, (int)k, a, b) * s, ul, peak * s, ul, tpeak);
     }
     g_free(t);
     g_free(v);
@@ -779,7 +828,7 @@ char *motus_window_plots_layout(MotusWindow *self)
 {
     MtPlotSpec plot[MT_PLOT_MAX];
     int active, n = motus_window_plots_specs(self, plot, &active);
-    return mt_plots_to_json(plot, n, active);
+    return mt_plots_to_json(plot, n, self->derived, self->nderived, active);
 }
 
 void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, int act)
@@ -816,8 +865,10 @@ void motus_window_plots_apply(MotusWindow *self, const MtPlotSpec *plot, int n, 
 gboolean motus_window_plots_apply_layout(MotusWindow *self, const char *json)
 {
     MtPlotSpec plot[MT_PLOT_MAX];
-    int n, active;
-    if (mt_plots_from_json(json, plot, &n, &active)) return FALSE;
+    MtDerivedSpec derived[MT_DERIVED_MAX];
+    int n, nderived = 0, active;
+    if (mt_plots_from_json(json, plot, &n, derived, &nderived, &active)) return FALSE;
+    motus_window_set_derived(self, derived, nderived); /* before the plots that show them */
     motus_window_plots_apply(self, plot, n, active);
     return TRUE;
 }
@@ -854,8 +905,8 @@ void motus_window_plots_init(MotusWindow *self)
     g_signal_connect(stats, "show", G_CALLBACK(stats_shown), self);
     gtk_menu_button_set_popover(self->stats_button, stats);
     motus_window_popover_gives_back_keys(self, GTK_POPOVER(stats));
-    hook_search(self->column_dropdown);
-    hook_search(self->x_dropdown);
+    motus_window_dropdown_search(self->column_dropdown);
+    motus_window_dropdown_search(self->x_dropdown);
     for (int k = 0; k < 2; k++) { /* the lists say what each column holds, under its name */
         GtkListItemFactory *f = gtk_signal_list_item_factory_new();
         g_signal_connect(f, "setup", G_CALLBACK(column_item_setup), NULL);

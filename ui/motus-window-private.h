@@ -55,6 +55,7 @@ struct _MotusWindow {
     GMenu *recent_menu;
     GtkMenuButton *show_button; /* the teaching vectors' settings (motus-window-teach.c) */
     GtkMenuButton *stats_button; /* statistics of the chosen plot's curves (motus-window-plots.c) */
+    GtkMenuButton *derived_button; /* defines a derived curve (motus-window-derived.c) */
 
     /* owned: the document (model, file, undo/redo, scratch project; motus-document.h) */
     MotusDocument *doc;
@@ -70,6 +71,9 @@ struct _MotusWindow {
     GtkStringList *xcolumns; /* item 0 is "against time" */
     GPtrArray *plots;        /* MotusPlotSpec*, in layout order; plots[0].w is `plot` */
     guint active_plot;       /* the plot that takes new curves */
+    MtDerivedSpec derived[MT_DERIVED_MAX]; /* derived curves, usable as columns (saved with the plots) */
+    int nderived;
+    struct DerivedUi *derived_ui; /* the popover that defines one (motus-window-derived.c) */
 
     /* how the run and the time are shown */
     double *poses;          /* (nbody_shown + 1) x 7: the frame shown */
@@ -126,7 +130,33 @@ void motus_window_export_init(MotusWindow *self);
 void motus_window_export_update_actions(MotusWindow *self);
 void motus_window_export_dispose(MotusWindow *self);
 
+/* motus-window-derived.c: derived curves (core's mt_derived_eval) as columns of the plots */
+void motus_window_derived_init(MotusWindow *self);
+void motus_window_derived_finalize(MotusWindow *self);
+/* The derived curve called name, or NULL. */
+const MtDerivedSpec *motus_window_find_derived(MotusWindow *self, const char *name);
+/* Frames from .. from + n - 1 of a result column or derived curve: times into t (may be NULL) and values into
+ * v; returns how many (0: no such column, or a derived curve that cannot be computed, said in the status bar). */
+guint motus_window_series(MotusWindow *self, const char *name, guint from, guint n, double *t, double *v);
+/* The SI unit of a derived curve (its operands' units through core's mt_derived_unit) into buf; NULL if not one. */
+const char *motus_window_derived_unit(MotusWindow *self, const char *name, char *buf, size_t size);
+/* Replaces the derived curves (a document opened); the column lists follow. */
+void motus_window_set_derived(MotusWindow *self, const MtDerivedSpec *d, int n);
+/* Adds the column list's names of the derived curves (after the model's columns). */
+void motus_window_list_derived(MotusWindow *self);
+/* A new derived curve (checked: its name new, its curves there, their units compatible, its values computable from
+ * the frames shown) on the active plot; FALSE with the reason. */
+gboolean motus_window_add_derived(MotusWindow *self, const MtDerivedSpec *d, GError **error);
+/* Removes a derived curve (refused while another is computed from it) and its curves from the plots. */
+gboolean motus_window_remove_derived(MotusWindow *self, const char *name, GError **error);
+/* The SI unit of a result column of the model ("" for none; motus-window-plots.c). */
+const char *motus_window_result_unit(MotusWindow *self, const char *name);
+/* Enter in a drop-down's search picks the first name holding the text (motus-window-plots.c). */
+void motus_window_dropdown_search(GtkDropDown *dd);
+
 /* motus-window-plots.c */
+/* Adds a column or derived curve to plot i (or to another when its unit differs; motus-window-plots.c). */
+void motus_window_add_curve(MotusWindow *self, guint i, const char *name);
 typedef struct MotusPlotSpec MotusPlotSpec;
 void motus_window_plots_init(MotusWindow *self);
 void motus_window_plots_finalize(MotusWindow *self);
@@ -166,6 +196,8 @@ void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
 void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+/* motus-window-lesson.c: a course problem's statement, answer fields and solution beside the view */
+void motus_window_lesson_init(MotusWindow *self);
 /* Unpins every body and marker (a new model). */
 void motus_window_teach_forget(MotusWindow *self);
 
@@ -174,6 +206,10 @@ void motus_window_flex_show_frame(MotusWindow *self, gboolean has_frame, guint i
 void motus_window_flex_extend(MotusWindow *self);
 void motus_window_flex_propose(MotusWindow *self);
 void motus_window_flex_reset(MotusWindow *self);
+/* The model's `view` (deformation, colours, camera, focus) shown on opening, and the view shown now kept in
+ * the model before it is saved (flexible models; a rigid model's view stays as written). */
+void motus_window_view_apply(MotusWindow *self);
+void motus_window_view_keep(MotusWindow *self);
 void motus_window_flex_init(MotusWindow *self);
 void motus_window_flex_dispose(MotusWindow *self);
 /* A click while placing a marker on a flexible body (PICK_FLEX_MARKER). */

@@ -59,7 +59,7 @@ gboolean motus_window_open_file(MotusWindow *self, GFile *file, GError **error)
         g_autofree char *layout = mt_store_load_plot(store, "layout", &perr);
         if (layout) motus_window_plots_apply_layout(self, layout);
         motus_window_load_last_run(self);
-    } else if (m->nplot) { /* a text model's `plot` lines */
+    } else if (m->nplot) { /* a text model's `plot` lines (its `derived` curves came with the model) */
         motus_window_plots_apply(self, m->plot, m->nplot, 0);
     }
     if (recovered) {
@@ -98,7 +98,7 @@ typedef struct {
     char *layout;
     MtPlotSpec plot[MT_PLOT_MAX];
     int nplot;
-} Plots;
+} Plots; /* the derived curves are the window's (self->derived) */
 
 static Plots *plots_now(MotusWindow *self)
 {
@@ -117,8 +117,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Plots, plots_free)
 
 gboolean motus_window_save(MotusWindow *self, GError **error)
 {
+    if (motus_window_editor(self)) motus_window_view_keep(self);
     g_autoptr(Plots) p = plots_now(self);
-    if (!motus_document_save(self->doc, p->layout, p->plot, p->nplot, error)) return FALSE;
+    if (!motus_document_save(self->doc, p->layout, p->plot, p->nplot, self->derived, self->nderived, error)) return FALSE;
     g_autofree char *base = g_path_get_basename(motus_document_get_path(self->doc));
     g_autofree char *msg = g_strdup_printf(_("Saved %s"), base);
     motus_window_set_status(self, msg);
@@ -135,8 +136,9 @@ gboolean motus_window_save_as(MotusWindow *self, const char *path, GError **erro
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s", _("a run is going: stop it before saving as"));
         return FALSE;
     }
+    motus_window_view_keep(self);
     g_autoptr(Plots) p = plots_now(self);
-    if (!motus_document_save_as(self->doc, path, p->layout, p->plot, p->nplot, error)) return FALSE;
+    if (!motus_document_save_as(self->doc, path, p->layout, p->plot, p->nplot, self->derived, self->nderived, error)) return FALSE;
     remember(self, path);
     g_autofree char *base = g_path_get_basename(path);
     g_autofree char *msg = g_strdup_printf(_("Saved as %s"), base);

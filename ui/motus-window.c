@@ -372,6 +372,7 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     motus_document_changed(self->doc);
     g_signal_handlers_unblock_by_func(self->doc, document_changed, self);
     show_model(self, TRUE);
+    motus_window_view_apply(self);
     show_time(self, 0);
     motus_ticker_set_fraction(self->progress, 0);
     motus_ticker_set_text(self->run_label, "");
@@ -755,6 +756,7 @@ GtkWidget *motus_window_get_viewport(MotusWindow *self) { return GTK_WIDGET(self
 GtkWidget *motus_window_get_model_tree(MotusWindow *self) { return GTK_WIDGET(self->tree); }
 GtkWidget *motus_window_get_plot(MotusWindow *self) { return GTK_WIDGET(self->plot); }
 guint motus_window_get_n_frames(MotusWindow *self) { return n_frames(self); }
+gsize motus_window_get_results_bytes(MotusWindow *self) { return motus_run_bridge_bytes_held(motus_window_bridge(self)); }
 double motus_window_get_time(MotusWindow *self) { return motus_session_get_time(self->session); }
 gboolean motus_window_is_playing(MotusWindow *self) { return motus_session_get_playing(self->session); }
 const char *motus_window_get_status(MotusWindow *self) { return gtk_label_get_text(self->status_label); }
@@ -797,6 +799,7 @@ static void motus_window_finalize(GObject *object)
     g_clear_object(&self->doc);
     g_free(self->poses);
     g_clear_pointer(&self->teach_pins, g_array_unref);
+    motus_window_derived_finalize(self);
     motus_window_plots_finalize(self);
     G_OBJECT_CLASS(motus_window_parent_class)->finalize(object);
 }
@@ -826,6 +829,7 @@ static void motus_window_class_init(MotusWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, MotusWindow, recent_menu);
     gtk_widget_class_bind_template_child(wc, MotusWindow, show_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, stats_button);
+    gtk_widget_class_bind_template_child(wc, MotusWindow, derived_button);
     gtk_widget_class_bind_template_child(wc, MotusWindow, viewport);
     gtk_widget_class_bind_template_child(wc, MotusWindow, plot);
     gtk_widget_class_bind_template_child(wc, MotusWindow, column_dropdown);
@@ -957,6 +961,7 @@ static void motus_window_init(MotusWindow *self)
     g_signal_connect(self->doc, "notify::readonly", G_CALLBACK(document_state), self);
     g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
     motus_window_plots_init(self);
+    motus_window_derived_init(self);
     g_signal_connect(motus_window_bridge(self), "frames", G_CALLBACK(run_frames), self);
     g_signal_connect(motus_window_bridge(self), "finished", G_CALLBACK(run_finished), self);
     g_signal_connect(self->time_adjustment, "value-changed", G_CALLBACK(scale_moved), self);
@@ -970,6 +975,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
     motus_window_teach_init(self);
+    motus_window_lesson_init(self);
     header_menus_give_back_keys(self); /* before the check badge, which does it for its own panel */
     motus_window_check_init(self);
     motus_window_flex_init(self);

@@ -56,6 +56,8 @@ gboolean motus_window_redo(MotusWindow *self);
 void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index);
 /* Bodies and markers pinned for the classroom view (their vectors stay shown beside the selection's). */
 guint motus_window_teach_n_pinned(MotusWindow *self);
+/* TRUE when the open model is a course problem and its lesson panel is shown. */
+gboolean motus_window_lesson_shown(MotusWindow *self);
 /* The entity selected (MT_EDIT_NKINDS: none) and its index. */
 MtEditKind motus_window_get_selection(MotusWindow *self, int *index);
 /* Deletes the selection (asking first when others depend on it and ask is set). */
@@ -127,6 +129,8 @@ GtkWidget *motus_window_get_model_tree(MotusWindow *self);
 GtkWidget *motus_window_get_plot(MotusWindow *self);
 /* Frames stored by the last run, the playback time shown, whether it plays. */
 guint motus_window_get_n_frames(MotusWindow *self);
+/* Bytes of memory the frames of the run shown take (motus-frame-store.h). */
+gsize motus_window_get_results_bytes(MotusWindow *self);
 double motus_window_get_time(MotusWindow *self);
 gboolean motus_window_is_playing(MotusWindow *self);
 /* The text of the status bar. */

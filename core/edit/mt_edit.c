@@ -79,6 +79,10 @@ MtModel *mt_editor_steal(MtEditor *e)
 }
 
 const MtModel *mt_editor_model(const MtEditor *e) { return e->model; }
+void mt_editor_set_view(MtEditor *e, const MtViewSpec *v)
+{
+    if (e && e->model && v) memcpy(&e->model->view, v, sizeof *v);
+}
 unsigned long mt_editor_state(const MtEditor *e) { return e->state; }
 void mt_editor_mark_saved(MtEditor *e) { e->saved = e->state; }
 int mt_editor_dirty(const MtEditor *e) { return e->state != e->saved; }
@@ -400,7 +404,66 @@ static MtDim force_param_dim(MtForceKind kind, const char *p)
     return MT_DIM_NONE;
 }
 
+static int edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max);
+
+static int is_one_of(const char *key, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(key, *list)) return 1;
+    return 0;
+}
+
+/* The section a field of an entity kind belongs to (untranslated), from its name: the settings' keywords the
+ * schema rows give (motus/schema.h) and the fields named above. */
+static const char *field_section(MtEditKind kind, const char *field)
+{
+    char key[24];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(field, "."), field);
+#define IS(...) is_one_of(key, (const char *const[]){__VA_ARGS__, NULL})
+    if (IS("name", "type", "disabled")) return MT_N_("General");
+    if (IS("mi", "mj", "input", "setpoint")) return kind == MT_EDIT_CONTROL ? MT_N_("Signals") : MT_N_("Connection");
+    switch (kind) {
+    case MT_EDIT_BODY:
+        if (IS("position", "orientation")) return MT_N_("Placement");
+        if (IS("velocity", "omega")) return MT_N_("Initial state");
+        return MT_N_("Inertia");
+    case MT_EDIT_MARKER:
+    case MT_EDIT_JOINT: return MT_N_("Geometry");
+    case MT_EDIT_DRIVER: return MT_N_("Motion law");
+    case MT_EDIT_SHAPE: return IS("size") ? MT_N_("Size") : MT_N_("Placement");
+    case MT_EDIT_SENSOR: return IS("unit") ? MT_N_("Display") : MT_N_("Measure");
+    case MT_EDIT_CONTROL: return MT_N_("Gains");
+    case MT_EDIT_EVENT: return MT_N_("Trigger");
+    case MT_EDIT_PARAM: return MT_N_("Value");
+    case MT_EDIT_COUPLE: return MT_N_("Ratios");
+    case MT_EDIT_GRAVITY: return MT_N_("Gravity");
+    case MT_EDIT_SOLVER:
+        if (IS("rtol", "atol")) return MT_N_("Tolerances");
+        if (IS("ts", "xi", "loops", "nu", "correct")) return MT_N_("Constraints");
+        return MT_N_("Integration");
+    default: return MT_N_("Force law"); /* springs and force elements */
+    }
+#undef IS
+}
+
 int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max)
+{
+    int n = edit_fields(m, kind, index, out, max);
+    /* each field's section; the fields of a section brought together, in the order the sections first appear */
+    for (int i = 0; i < n; i++) out[i].section = field_section(kind, out[i].name);
+    for (int i = 1; i < n; i++) {
+        int j = i - 1; /* the last earlier field of its section */
+        while (j >= 0 && strcmp(out[j].section, out[i].section)) j--;
+        if (j < 0 || j == i - 1) continue; /* the first of its section, or already after its kin */
+        MtFieldInfo f = out[i];
+        memmove(&out[j + 2], &out[j + 1], sizeof *out * (size_t)(i - j - 1));
+        out[j + 1] = f;
+    }
+    for (int i = 0; i < n; i++) out[i].section = MT_(out[i].section);
+    return n;
+}
+
+static int edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max)
 {
     if (!mt_edit_valid(m, kind, index)) return 0;
     Fields f = {out, 0, max};
@@ -683,15 +746,15 @@ static void *schema_setting(const MtModel *m, MtEditKind kind, int index, const 
 }
 
 static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
-                          MtError *err);
+                          int digits, MtError *err);
 
-MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
-                           MtError *err)
+static MtStatus field_text(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                           int digits, MtError *err)
 {
     /* the whole text, then refused if it does not fit: a cut expression shown in
      * the inspector would be committed cut when the user edits it */
     char t[MT_FIELD_TEXT_MAX + 64];
-    MtStatus rc = get_field(cm, kind, index, field, t, sizeof t, err);
+    MtStatus rc = get_field(cm, kind, index, field, t, sizeof t, digits, err);
     if (rc) return rc;
     size_t len = strlen(t);
     if (len >= n) {
@@ -703,8 +766,21 @@ MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const 
     return MT_OK;
 }
 
+MtStatus mt_edit_get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                           MtError *err)
+{
+    return field_text(cm, kind, index, field, buf, n, 6, err);
+}
+
+MtStatus mt_edit_get_field_exact(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                                 MtError *err)
+{
+    return field_text(cm, kind, index, field, buf, n, 0, err);
+}
+
+/* A field's text, numbers to `digits` significant digits (0: the fewest that read back the same). */
 static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const char *field, char *buf, size_t n,
-                          MtError *err)
+                          int digits, MtError *err)
 {
     MtModel *m = (MtModel *)cm; /* only read */
     if (kind == MT_EDIT_GRAVITY || kind == MT_EDIT_SOLVER) index = 0; /* bindings use 0 */
@@ -779,12 +855,12 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
             if (same_form(kind, m, index) && (b = mt_model_binding(m, (MtEntityKind)ek, index, bf)))
                 snprintf(buf, n, "{%s}", b->expr);
             else
-                mt_units_format(o.w[ow], mt_edit_display_unit(m, fi->dim), 6, buf, n);
+                mt_units_format(o.w[ow], mt_edit_display_unit(m, fi->dim), digits, buf, n);
             return MT_OK;
         }
         double *x = field_addr(m, kind, index, field);
         if (!x) return mt_error_set(err, MT_ERR_ARG, field, MT_("no such field '%s'"), field);
-        mt_units_format(*x, mt_edit_display_unit(m, fi->dim), 6, buf, n);
+        mt_units_format(*x, mt_edit_display_unit(m, fi->dim), digits, buf, n);
         return MT_OK;
     }
     }

@@ -791,5 +791,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         check_springs_couplings(m, err) || check_forces(m, err) || check_sensors_controls_events(m, err))
         return err->code;
     if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", NULL, err)) return err->code;
+    if (m->view.set && m->view.focus[0] && mt_model_find_body(m, m->view.focus) < 0 && strcmp(m->view.focus, "ground"))
+        return mt_error_set(err, MT_ERR_MODEL, "view", MT_("view: focus '%s' names no body of the model"), m->view.focus);
     return MT_OK;
 }

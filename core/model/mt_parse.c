@@ -613,6 +613,18 @@ static int statement_units(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* view …: how the 3D view shows the model (mt_view.c) */
+static int statement_view(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (mt_view_parse(&m->view, p->tok + 1, p->ntok - 1, p->err)) {
+        char msg[sizeof p->err->msg];
+        snprintf(msg, sizeof msg, "%s", p->err->msg);
+        return perr(p, "view", "%s", msg);
+    }
+    return 0;
+}
+
 /* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
 static int statement_plot(Parser *p, MtModel *m, int *block)
 {
@@ -636,6 +648,37 @@ static int statement_plot(Parser *p, MtModel *m, int *block)
     ps->ncurve = n;
     if (xy && PUT_WORD(p, ps->x, p->tok[p->ntok - 1], "plot", MT_("column name"))) return -1;
     m->nplot++;
+    return 0;
+}
+
+/* derived NAME OP CURVE [CURVE …] [NUMBER]: a curve computed from result columns for plots */
+static int statement_derived(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (p->ntok < 4)
+        return perr(p, "derived", "%s",
+                    MT_("derived: write 'derived NAME OPERATION CURVE [CURVE …] [NUMBER]' (docs/model-format.md)"));
+    if (m->nderived >= MT_DERIVED_MAX) return perr(p, "derived", MT_("derived: at most %d derived curves"), MT_DERIVED_MAX);
+    MtDerivedSpec d = {0};
+    if (strlen(p->tok[1]) >= sizeof d.name || mt_model_find_derived(m, p->tok[1]) >= 0)
+        return perr(p, p->tok[1], MT_("derived curve '%s': the name is too long or used twice"), p->tok[1]);
+    snprintf(d.name, sizeof d.name, "%s", p->tok[1]);
+    d.op = mt_derived_op_from_name(p->tok[2]);
+    int lo = 0, hi = 0, param = d.op < MT_DERIVED_COUNT ? mt_derived_arity(d.op, &lo, &hi) : 0, n = p->ntok - 3 - param;
+    if (param && n >= 0) {
+        char *end;
+        d.param = strtod(p->tok[p->ntok - 1], &end);
+        if (*end || end == p->tok[p->ntok - 1])
+            return perr(p, d.name, MT_("derived curve '%s': '%s' is not a number"), d.name, p->tok[p->ntok - 1]);
+    }
+    for (int i = 0; i < n && i < MT_DERIVED_ARGS; i++) {
+        if (strlen(p->tok[3 + i]) >= MT_PLOT_NAME) return perr(p, d.name, MT_("derived curve '%s': a curve name is too long"), d.name);
+        snprintf(d.arg[i], MT_PLOT_NAME, "%s", p->tok[3 + i]);
+    }
+    d.narg = n;
+    MtError e = {0};
+    if (mt_derived_check(&d, &e) != MT_OK) return perr(p, d.name, "%s", e.msg);
+    m->derived[m->nderived++] = d;
     return 0;
 }
 
@@ -1260,6 +1303,8 @@ static const struct {
     {"units", statement_units},
     {"solver", statement_solver},
     {"plot", statement_plot},
+    {"view", statement_view},
+    {"derived", statement_derived},
     {"study", statement_study},
     {"table", statement_table},
     {"ground", statement_ground},
@@ -1282,7 +1327,7 @@ static int top_line(Parser *p, MtModel *m, int *block)
     for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
         if (!strcmp(p->tok[0], statements[i].keyword)) return statements[i].read(p, m, block);
     const char *k = p->tok[0];
-    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units, plot or study)"), k);
+    return perr(p, "", MT_("unknown statement '%s' (expected title, gravity, solver, ground, body, joint, driver, spring, force, sensor, control, event, gear, rack, coupler, initial, parameter, table, units, plot, view or study)"), k);
 }
 
 /* Free length of a spring without "length": its initial distance. */
@@ -1871,6 +1916,14 @@ static void write_controls(FILE *f, const MtModel *m)
         if (tn[0]) fprintf(f, " %s", tn);
         fputc('\n', f);
     }
+    for (int i = 0; i < m->nderived; i++) { /* before the plots that show them */
+        const MtDerivedSpec *d = &m->derived[i];
+        fprintf(f, "derived %s %s", d->name, mt_derived_op_name(d->op));
+        for (int a = 0; a < d->narg; a++) fprintf(f, " %s", d->arg[a]);
+        int lo, hi;
+        if (mt_derived_arity(d->op, &lo, &hi)) fprintf(f, " %s", MT_DOUBLE_STR(d->param));
+        fputc('\n', f);
+    }
     for (int i = 0; i < m->nplot; i++) {
         const MtPlotSpec *ps = &m->plot[i];
         if (!ps->ncurve) continue; /* an empty plot of the window: nothing to keep */
@@ -1879,6 +1932,9 @@ static void write_controls(FILE *f, const MtModel *m)
         if (ps->x[0]) fprintf(f, " against %s", ps->x);
         fputc('\n', f);
     }
+    char view[256];
+    mt_view_format(&m->view, view, sizeof view);
+    if (view[0]) fprintf(f, "%s\n", view);
 }
 
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)

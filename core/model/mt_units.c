@@ -30,6 +30,7 @@ static const MtUnit units[] = {
     {MT_NC_("unit of length", "cm"), NULL, MT_DIM_LENGTH, 1, 100},
     {MT_NC_("unit of length", "km"), NULL, MT_DIM_LENGTH, 1000, 1},
     {MT_NC_("unit of length", "µm"), NULL, MT_DIM_LENGTH, 1, 1e6},
+    {MT_NC_("unit of length", "nm"), NULL, MT_DIM_LENGTH, 1, 1e9},
     {MT_NC_("unit of length", "in"), "inch", MT_DIM_LENGTH, INCH, 1},
     {MT_NC_("unit of length", "ft"), NULL, MT_DIM_LENGTH, 0.3048, 1},
 

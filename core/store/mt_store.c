@@ -21,7 +21,8 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 10432); /* a new kind of entity needs a table of its own (plots: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 15920); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
 SPEC_SIZE(MtInitialSpec, 32);
@@ -678,8 +679,8 @@ static int save_plots(Save *sv)
     const MtModel *m = sv->m;
     MtError *err = sv->err;
     /* the model's plots become the project's layout (the window saves its own after this) */
-    if (m->nplot > 0) {
-        char *layout = mt_plots_to_json(m->plot, m->nplot, 0);
+    if (m->nplot > 0 || m->nderived > 0) {
+        char *layout = mt_plots_to_json(m->plot, m->nplot, m->derived, m->nderived, 0);
         if (!layout) {
             mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
             return 1;
@@ -688,6 +689,16 @@ static int save_plots(Save *sv)
         free(layout);
         if (prc != MT_OK) return 1;
     }
+    /* the view: the row "view" holds its `view …` line (none kept: no row) */
+    char view[256];
+    mt_view_format(&m->view, view, sizeof view);
+    if (view[0]) return mt_store_save_plot(s, "view", view, err) != MT_OK;
+    MtError none = {0};
+    if (mt_store_delete_plot(s, "view", &none) != MT_OK && none.code != MT_ERR_ARG) { /* (ARG: there was none) */
+        if (err) *err = none;
+        return 1;
+    }
+    return 0;
     return 0;
 }
 
@@ -1602,8 +1613,15 @@ static void load_plots(Loader *ld)
         MtError perr = {0};
         char *layout = mt_store_load_plot(ld->L.s, "layout", &perr);
         int active;
-        if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, &active)) m->nplot = 0;
+        if (!layout || mt_plots_from_json(layout, m->plot, &m->nplot, m->derived, &m->nderived, &active))
+            m->nplot = m->nderived = 0;
         free(layout);
+        /* the view (presentation too: a line that does not read is none) */
+        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[16];
+        int n = 0;
+        for (char *w = view ? strtok(view, " ") : NULL; w && n < 16; w = strtok(NULL, " ")) word[n++] = w;
+        if (n < 2 || strcmp(word[0], "view") || mt_view_parse(&m->view, word + 1, n - 1, &perr)) memset(&m->view, 0, sizeof m->view);
+        free(view);
     }
 }
 

@@ -65,10 +65,14 @@ typedef struct {
     MtDim dim;                   /* NUMBER: the quantity (MT_DIM_NONE: a plain number) */
     int flags;                   /* MT_FIELD_READONLY, MT_FIELD_EXPR */
     const char *const *choices;  /* CHOICE: NULL-terminated names */
+    const char *section;         /* the group an inspector shows it in, translated: "Inertia", "Placement" … */
 } MtFieldInfo;
 
-/* The fields of an entity, in the order an inspector shows them; returns
- * their number (0 for a bad kind or index). */
+/* The fields of an entity, in the order an inspector shows them (those of
+ * one section together: General — name, type —, then e.g. a body's Inertia,
+ * Placement and Initial state, a joint's Connection and Geometry, the
+ * solver's Integration, Tolerances and Constraints); returns their number
+ * (0 for a bad kind or index). */
 int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *out, int max);
 /* Text of a field: "{L/2}" for a field bound to an expression, else the
  * value in the display unit ("25 mm"), the name, the choice or "body.marker".
@@ -77,6 +81,10 @@ int mt_edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo *ou
 #define MT_FIELD_TEXT_MAX (MT_EXPR_MAX + 2) /* "{expression}" and its NUL */
 MtStatus mt_edit_get_field(const MtModel *m, MtEditKind kind, int index, const char *field, char *buf, size_t n,
                            MtError *err);
+/* The same with numbers written exactly (the fewest digits that read back to the same value, not 6): what an
+ * inspector edits. */
+MtStatus mt_edit_get_field_exact(const MtModel *m, MtEditKind kind, int index, const char *field, char *buf, size_t n,
+                                 MtError *err);
 /* The unit a quantity is shown and typed in: the project's display unit, or SI. */
 const MtUnit *mt_edit_display_unit(const MtModel *m, MtDim dim);
 /* "body 'arm'", "marker 'arm.pin'", "solver" … (translated; for messages and labels). */
@@ -97,6 +105,9 @@ MtModel *mt_edit_new_model(void);
 MtEditor *mt_editor_new(MtModel *m);
 void mt_editor_free(MtEditor *e);
 const MtModel *mt_editor_model(const MtEditor *e);
+/* Sets how the view shows the model (presentation: no undo step, the model
+ * stays as clean or dirty as it was; saved with it). */
+void mt_editor_set_view(MtEditor *e, const MtViewSpec *v);
 /* Hands the model over to the caller (the editor is then freed). */
 MtModel *mt_editor_steal(MtEditor *e);
 

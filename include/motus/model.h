@@ -402,6 +402,48 @@ typedef struct {
     char curve[MT_PLOT_CURVES][MT_PLOT_NAME];
 } MtPlotSpec;
 
+/* How the 3D view shows the model's flexible bodies and where it looks, kept
+ * with the model (`view …` line; the project's plots table, row "view") so
+ * that a model opens the way its author left it (mt_view.c). */
+typedef enum { MT_VIEW_FIELD_NONE, MT_VIEW_FIELD_DISPLACEMENT, MT_VIEW_FIELD_STRESS } MtViewField;
+typedef enum { MT_VIEW_RANGE_RUN, MT_VIEW_RANGE_FRAME, MT_VIEW_RANGE_FIXED } MtViewRange;
+typedef enum { MT_VIEW_CAMERA_KEEP, MT_VIEW_CAMERA_FRONT, MT_VIEW_CAMERA_RIGHT, MT_VIEW_CAMERA_TOP, MT_VIEW_CAMERA_ISO } MtViewCamera;
+typedef struct {
+    int set;           /* 0: nothing kept (the window proposes) */
+    double deformation; /* deformation scale, > 0 */
+    MtViewField field;
+    MtViewRange range;
+    double lo, hi;     /* MT_VIEW_RANGE_FIXED: SI (m or Pa), lo < hi */
+    MtViewCamera camera;
+    char focus[MT_NAME_MAX]; /* body framed ("" none) */
+} MtViewSpec;
+
+/* A derived curve (`derived` lines; docs/model-format.md, "Derived curves"):
+ * a curve computed from result columns (or derived curves defined before it)
+ * after a run, for plots: the magnitude of a vector, a sum, a difference, a
+ * scaled curve, a derivative or integral over time, a low-pass filtered
+ * curve. Its name is used like a column's in `plot` lines. The computation
+ * and the unit are core's (motus/derived.h). */
+#define MT_DERIVED_MAX 16 /* derived curves per model */
+#define MT_DERIVED_ARGS 3 /* operands at most (a vector's components) */
+typedef enum {
+    MT_DERIVED_MAGNITUDE,  /* √(a² + b² [+ c²]) */
+    MT_DERIVED_SUM,        /* a + b */
+    MT_DERIVED_DIFFERENCE, /* a − b */
+    MT_DERIVED_SCALE,      /* k·a (k: param) */
+    MT_DERIVED_DERIVATIVE, /* da/dt */
+    MT_DERIVED_INTEGRAL,   /* ∫ a dt from the first frame */
+    MT_DERIVED_LOWPASS,    /* a through a 2nd-order Butterworth low-pass, zero-phase (cut-off param, Hz) */
+    MT_DERIVED_COUNT
+} MtDerivedOp;
+typedef struct {
+    char name[MT_PLOT_NAME];
+    MtDerivedOp op;
+    int narg;
+    char arg[MT_DERIVED_ARGS][MT_PLOT_NAME];
+    double param; /* scale: the factor; lowpass: the cut-off frequency, Hz; else 0 */
+} MtDerivedSpec;
+
 typedef struct MtModel {
     char title[128];
     double gravity[3];
@@ -435,7 +477,10 @@ typedef struct MtModel {
     MtTableSpec *table; /* named tables of expressions */
     int nplot;
     MtPlotSpec plot[MT_PLOT_MAX];
+    int nderived;
+    MtDerivedSpec derived[MT_DERIVED_MAX];
     struct MtStudy *study; /* the model's study (motus/study.h, `study …` lines), NULL if none; owned */
+    MtViewSpec view;
 } MtModel;
 
 /* Treatments of the constraints (docs/design.md §2.6, "Loop-closure
@@ -564,14 +609,36 @@ struct MtExpr *mt_model_driver_law(const MtModel *m, int d, MtError *err);
 MtStatus mt_model_driver_set_expr(MtModel *m, int d, const char *src, MtError *err);
 
 /* Plots (mt_plots.c): a column name a plot may hold (letters, digits and
- * "_.-", shorter than MT_PLOT_NAME); the plots as the project stores them,
- * {"active": A, "plots": [{"x": null|"col", "curves": ["a", …]}, …]}
- * (malloc'd; NULL when out of memory), and read back (at most MT_PLOT_MAX
- * plots of MT_PLOT_CURVES curves; names that are no column names dropped;
- * -1 when the text is not such a list). */
+ * "_.-", shorter than MT_PLOT_NAME); the plots and derived curves as the
+ * project stores them, {"active": A, "plots": [{"x": null|"col", "curves":
+ * ["a", …]}, …], "derived": [{"name": "n", "op": "magnitude", "args": ["a",
+ * …], "param": P}, …]} (malloc'd; NULL when out of memory), and read back
+ * (at most MT_PLOT_MAX plots of MT_PLOT_CURVES curves and MT_DERIVED_MAX
+ * derived curves — derived may be NULL to skip them; names that are no
+ * column names and derived curves that do not check dropped; -1 when the
+ * text is not such a list). */
 int mt_plot_name_ok(const char *name);
-char *mt_plots_to_json(const MtPlotSpec *plot, int nplot, int active);
-int mt_plots_from_json(const char *json, MtPlotSpec *plot, int *nplot, int *active);
+char *mt_plots_to_json(const MtPlotSpec *plot, int nplot, const MtDerivedSpec *derived, int nderived, int active);
+int mt_plots_from_json(const char *json, MtPlotSpec *plot, int *nplot, MtDerivedSpec *derived, int *nderived,
+                       int *active);
+/* Derived curves: the operation's model-text name ("magnitude", "lowpass"…)
+ * and back (MT_DERIVED_COUNT for none); how many operands it takes (*lo to
+ * *hi) and whether it has a parameter; a curve's own check (name, operands,
+ * parameter: finite factor, cut-off > 0), MT_ERR_MODEL naming it. */
+const char *mt_derived_op_name(MtDerivedOp op);
+MtDerivedOp mt_derived_op_from_name(const char *name);
+int mt_derived_arity(MtDerivedOp op, int *lo, int *hi);
+MtStatus mt_derived_check(const MtDerivedSpec *d, MtError *err);
+/* The derived curve called name among the model's, or -1. */
+int mt_model_find_derived(const MtModel *m, const char *name);
+
+/* The view (mt_view.c): `view [deformation S] [colour none|displacement|stress]
+ * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY]` read from
+ * the words after "view" (MT_OK, or an error naming the word and what to
+ * write), and written back canonically ("view deformation 300 colour stress
+ * range run", no newline; "" when nothing is kept). */
+MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err);
+void mt_view_format(const MtViewSpec *v, char *buf, size_t n);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

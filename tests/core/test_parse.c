@@ -16,7 +16,9 @@ static const char *good =
     "joint pivot revolute crank.o ground.o\njoint crank_pin revolute rod.a crank.pin\n"
     "joint wrist revolute slider.b rod.b\njoint slide prismatic slider.s ground.rail\n"
     "driver spin pivot rate 10 start 0\nspring sp crank.pin ground.o k 100 c 0.5\n"
-    "plot slide.disp against pivot.angle\nplot sp.force crank.wz rod.x\n";
+    "plot slide.disp against pivot.angle\nplot sp.force crank.wz rod.x\n"
+    "derived F magnitude pivot.Fx pivot.Fy pivot.Fz\n"
+    "derived v_slide derivative slide.disp\nderived smooth lowpass v_slide 12.5\nderived half scale F 0.5\n";
 
 /* The message must mention every fragment. */
 static void expect_error(const char *what, const char *text, const char *frag1, const char *frag2)
@@ -62,19 +64,35 @@ int main(void)
               !strcmp(m->plot[0].curve[0], "slide.disp") && !m->plot[1].x[0] && m->plot[1].ncurve == 3 &&
               !strcmp(m->plot[1].curve[2], "rod.x"),
           "two plot lines: an X-Y plot and three curves against time");
-    char *json = mt_plots_to_json(m->plot, m->nplot, 1);
+    CHECK(m->nderived == 4 && m->derived[0].op == MT_DERIVED_MAGNITUDE && m->derived[0].narg == 3 &&
+              !strcmp(m->derived[0].arg[2], "pivot.Fz") && m->derived[2].op == MT_DERIVED_LOWPASS &&
+              m->derived[2].param == 12.5 && !strcmp(m->derived[2].arg[0], "v_slide") && m->derived[3].param == 0.5,
+          "four derived lines: a magnitude, a derivative, a low-pass of it (12.5 Hz) and a scale (0.5)");
+    char *json = mt_plots_to_json(m->plot, m->nplot, m->derived, m->nderived, 1);
     printf("  plots as the project keeps them: %s\n", json);
     MtPlotSpec back[MT_PLOT_MAX];
-    int nback = -1, active = -1;
-    CHECK(json && !mt_plots_from_json(json, back, &nback, &active) && nback == 2 && active == 1 &&
+    MtDerivedSpec dback[MT_DERIVED_MAX];
+    int nback = -1, active = -1, ndback = -1;
+    CHECK(json && !mt_plots_from_json(json, back, &nback, dback, &ndback, &active) && nback == 2 && active == 1 &&
               !memcmp(back, m->plot, sizeof back[0] * 2),
           "the project's form reads back to the same plots");
+    CHECK(ndback == 4, "and the same four derived curves (%d)", ndback);
+    for (int k = 0; k < ndback && k < 4; k++)
+        CHECK(!strcmp(dback[k].name, m->derived[k].name) && dback[k].op == m->derived[k].op &&
+                  dback[k].narg == m->derived[k].narg && dback[k].param == m->derived[k].param &&
+                  !memcmp(dback[k].arg, m->derived[k].arg, sizeof dback[k].arg),
+              "derived curve %d reads back", k);
     free(json);
     CHECK(mt_plots_from_json("{\"plots\": [{\"x\": \"a\\\"b\", \"curves\": [\"ok.x\", \"bad name\", \"b.y\"]}]}", back, &nback,
-                             &active) == 0 &&
+                             NULL, NULL, &active) == 0 &&
               nback == 1 && !back[0].x[0] && back[0].ncurve == 2 && !strcmp(back[0].curve[1], "b.y") && active == 0,
           "names that are no column names are dropped when read");
-    CHECK(mt_plots_from_json("not a layout", back, &nback, &active) == -1, "a text that is no layout is refused");
+    CHECK(mt_plots_from_json("not a layout", back, &nback, NULL, NULL, &active) == -1, "a text that is no layout is refused");
+    expect_error("derived of an unknown operation", "derived d root a.x\n", "d", "magnitude, sum");
+    expect_error("derived magnitude of one", "derived d magnitude a.x\n", "d", "2 to 3");
+    expect_error("derived low-pass at 0 Hz", "derived d lowpass a.x 0\n", "d", "above 0 Hz");
+    expect_error("derived scale without a number", "derived d scale a.x b\n", "d", "not a number");
+    expect_error("derived twice", "derived d sum a.x b.x\nderived d sum a.x b.x\n", "d", "used twice");
     expect_error("plot without columns", "plot\n", "plot", "COLUMN");
     expect_error("plot of a bad name", "plot a;b\n", "plot", "'a;b'");
     expect_error("plot against nothing", "plot a.x against\n", "plot", "against COLUMN");

@@ -1877,7 +1877,7 @@ static void test_plots(void)
     const char *p = tpath("plots.motus");
     rm_project(p);
     char text[2048];
-    snprintf(text, sizeof text, "%splot pin.angle pin.wz\nplot pin.Fx against pin.angle\n", pendulum);
+    snprintf(text, sizeof text, "%sderived F magnitude pin.Fx pin.Fy\nderived Fs lowpass F 20\nplot pin.angle pin.wz\nplot pin.Fx Fs against pin.angle\n", pendulum);
     MtModel *m = parse_or_die(text);
     MtError err = {0};
     MtStore *s = mt_store_open(p, MT_STORE_CREATE, &err);
@@ -1891,6 +1891,8 @@ static void test_plots(void)
     s = mt_store_open(p, 0, &err);
     MtModel *back = s ? mt_store_load_model(s, NULL, &err) : NULL;
     CHECK(back && back->nplot == 2 && !memcmp(back->plot, m->plot, 2 * sizeof m->plot[0]), "read back the same: %s", err.msg);
+    CHECK(back && back->nderived == 2 && !memcmp(back->derived, m->derived, 2 * sizeof m->derived[0]),
+          "and the same derived curves (%d)", back ? back->nderived : -1);
     mt_model_free(back);
     /* the window's layout replaced by something unreadable: the model still loads, without plots */
     CHECK(s && mt_store_save_plot(s, "layout", "garbage", &err) == MT_OK, "layout overwritten");

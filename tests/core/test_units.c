@@ -161,7 +161,7 @@ int main(void)
     rejected("3 kN", MT_DIM_LENGTH, "'kN' is a unit of force", "mm");
     rejected("30 deg", MT_DIM_NONE, "'deg' is a unit of angle", NULL);
     rejected("10 rad/s", MT_DIM_VELOCITY, "unit of angular velocity, expected a unit of velocity", "km/h");
-    rejected("3 furlongs", MT_DIM_LENGTH, "unknown unit 'furlongs'; units of length: m, mm, cm, km, µm, in, ft", NULL);
+    rejected("3 furlongs", MT_DIM_LENGTH, "unknown unit 'furlongs'; units of length: m, mm, cm, km, µm, nm, in, ft", NULL);
     rejected("3 furlongs", MT_DIM_ANY, "unknown unit 'furlongs'", NULL);
     rejected("3 MM", MT_DIM_LENGTH, "unknown unit 'MM'", NULL);
     rejected("abc", MT_DIM_LENGTH, "'abc' is not a number", NULL);
@@ -312,7 +312,7 @@ int main(void)
         } r[] = {{MT_DIM_FORCE, 18650, "kN"},       {MT_DIM_FORCE, 999.9, "N"},          {MT_DIM_FORCE, 2.5e6, "MN"},
                  {MT_DIM_FORCE, 0.02, "N"},         {MT_DIM_PRESSURE, 6e7, "MPa"},       {MT_DIM_PRESSURE, 2.1e11, "GPa"},
                  {MT_DIM_PRESSURE, 1500, "kPa"},    {MT_DIM_LENGTH, 0.004, "mm"},        {MT_DIM_LENGTH, 2e-6, "µm"},
-                 {MT_DIM_LENGTH, 0.3, "mm"},        {MT_DIM_LENGTH, 1.2, "m"},           {MT_DIM_LENGTH, 1e-9, "µm"},
+                 {MT_DIM_LENGTH, 0.3, "mm"},        {MT_DIM_LENGTH, 1.2, "m"},           {MT_DIM_LENGTH, 1e-9, "nm"},
                  {MT_DIM_TORQUE, 0.5, "N·mm"},      {MT_DIM_TORQUE, 3e4, "kN·m"},        {MT_DIM_ANGLE, 1e-4, "rad"},
                  {MT_DIM_VELOCITY, 3e3, "m/s"},     {MT_DIM_STIFFNESS, 5e4, "N/mm"},     {MT_DIM_FORCE, 0, "N"},
                  {MT_DIM_FORCE, NAN, "N"},          {MT_DIM_ACCEL, 0.05, "mm/s²"}};

@@ -50,7 +50,7 @@ int main(void)
     g_assert_false(motus_document_get_dirty(doc));
     g_assert_null(motus_document_get_path(doc));
     GError *error = NULL;
-    g_assert_false(motus_document_save(doc, "[]", NULL, 0, &error));
+    g_assert_false(motus_document_save(doc, "[]", NULL, 0, NULL, 0, &error));
     g_clear_error(&error);
 
     /* an edit makes it dirty (notified once), undo makes it clean again */
@@ -71,7 +71,7 @@ int main(void)
     g_autofree char *scratch_copy = g_strdup(scratch);
     g_assert_true(g_file_test(scratch_copy, G_FILE_TEST_EXISTS));
     g_autofree char *proj = g_build_filename(dir, "a.motus", NULL);
-    g_assert_true(motus_document_save_as(doc, proj, "[]", NULL, 0, &error));
+    g_assert_true(motus_document_save_as(doc, proj, "[]", NULL, 0, NULL, 0, &error));
     g_assert_no_error(error);
     g_assert_false(g_file_test(scratch_copy, G_FILE_TEST_EXISTS));
     g_assert_cmpstr(motus_document_get_path(doc), ==, proj);
@@ -82,11 +82,11 @@ int main(void)
 
     /* as a text model: no store; saved again in place */
     g_autofree char *text = g_build_filename(dir, "a.motus.txt", NULL);
-    g_assert_true(motus_document_save_as(doc, text, "[]", NULL, 0, &error));
+    g_assert_true(motus_document_save_as(doc, text, "[]", NULL, 0, NULL, 0, &error));
     g_assert_no_error(error);
     g_assert_null(motus_document_get_store(doc));
     add_body(doc);
-    g_assert_true(motus_document_save(doc, "[]", NULL, 0, &error));
+    g_assert_true(motus_document_save(doc, "[]", NULL, 0, NULL, 0, &error));
     g_assert_no_error(error);
     g_assert_cmpint(s.saved, ==, 3);
 

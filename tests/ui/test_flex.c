@@ -16,6 +16,10 @@
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "ui-test.h"
+#include "ui-wait.h"
+#include "xinput.h"
+#include <glib/gstdio.h>
+#include <unistd.h>
 #include "motus/flexedit.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
@@ -266,6 +270,59 @@ static void test_import(void)
     g_assert_cmpint(model()->nmarker, ==, 1);
 }
 
+static gboolean is_spin(GtkWidget *w, gconstpointer data)
+{
+    (void)data;
+    return GTK_IS_SPIN_BUTTON(w) && gtk_widget_get_mapped(w);
+}
+static gboolean scale_is_50(void) { return motus_viewport_get_deformation_scale(viewport()) == 50; }
+
+/* The view kept with the model: the landing gear's `view` line opens it at ×300 in von Mises stress; the
+ * deformation scale typed in its box (real keys) is written back by Save and read on the next opening. */
+static void test_view_kept(void)
+{
+    g_autofree char *src = g_build_filename(MOTUS_PROJECTS_DIR, "landing-gear-flex.motus.txt", NULL);
+    g_autofree char *dir = g_dir_make_tmp("motus-view-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "gear.motus.txt", NULL), *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    g_autofree char *meshes = g_build_filename(MOTUS_PROJECTS_DIR, "meshes", NULL), *link = g_build_filename(dir, "meshes", NULL);
+    g_assert_cmpint(symlink(meshes, link), ==, 0); /* the housing's mesh, relative to the model */
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
+    g_assert_true(wait_for(idle_job, 90)); /* the housing is reduced */
+    g_assert_cmpfloat(motus_viewport_get_deformation_scale(viewport()), ==, 300);
+    g_assert_cmpint(motus_viewport_get_colour_field(viewport()), ==, MOTUS_FIELD_VONMISES);
+    g_assert_cmpint(motus_viewport_get_range_mode(viewport()), ==, MOTUS_RANGE_RUN);
+    /* typed: 50, Enter */
+    xin_focus(GTK_WIDGET(win));
+    GtkWidget *spin = xin_find(GTK_WIDGET(viewport()), is_spin, NULL);
+    g_assert_nonnull(spin);
+    g_assert_true(gtk_widget_grab_focus(spin));
+    settle_for(0.2);
+    xin_press("<Control>a");
+    xin_type("50");
+    xin_press("Return");
+    g_assert_true(wait_for(scale_is_50, 5));
+    g_assert_true(motus_window_save(win, &error));
+    g_assert_no_error(error);
+    g_autofree char *saved = NULL;
+    g_assert_true(g_file_get_contents(path, &saved, NULL, NULL));
+    g_assert_nonnull(strstr(saved, "\nview deformation 50 colour stress range run camera right focus housing\n"));
+    /* another model, then this one again: ×50 */
+    g_autofree char *other = g_build_filename(MOTUS_PROJECTS_DIR, "pendulum.motus.txt", NULL);
+    g_autoptr(GFile) o = g_file_new_for_path(other);
+    g_assert_true(motus_window_open_file(win, o, &error));
+    g_assert_true(motus_window_open_file(win, f, &error));
+    g_assert_true(wait_for(idle_job, 90));
+    g_assert_cmpfloat(motus_viewport_get_deformation_scale(viewport()), ==, 50);
+    g_assert_cmpint(motus_viewport_get_colour_field(viewport()), ==, MOTUS_FIELD_VONMISES);
+    g_unlink(path);
+    g_unlink(link);
+    g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     ui_test_init(&argc, &argv);
@@ -275,6 +332,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flex/modes-dialog", test_modes_dialog);
     g_test_add_func("/flex/run-range", test_run_range);
     g_test_add_func("/flex/import", test_import);
+    g_test_add_func("/flex/view-kept", test_view_kept);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     return rc;

@@ -133,6 +133,10 @@ static void test_format(void)
     g_assert_cmpstr(b, ==, "0.00012");
     motus_ticks_format(200, 100, b, sizeof b);
     g_assert_cmpstr(b, ==, "200");
+    motus_ticks_format(0, 1e-5, b, sizeof b); /* a spectrum's axis in m²/Hz: zero is "0" beside 1e-05, 2e-05 */
+    g_assert_cmpstr(b, ==, "0");
+    motus_ticks_format(2e-5, 1e-5, b, sizeof b);
+    g_assert_cmpstr(b, ==, "2e-05");
 }
 
 int main(int argc, char **argv)

@@ -64,8 +64,12 @@ static inline void xin_type(const char *text)
     for (const char *c = text; *c; c++) {
         char name[16] = {g_ascii_tolower(*c), 0};
         if (g_ascii_isupper(*c)) g_snprintf(name, sizeof name, "<Shift>%c", g_ascii_tolower(*c));
-        const char *accel = *c == '/' ? "slash" : *c == '.' ? "period" : *c == '-' ? "minus" : *c == '_' ? "underscore"
-                                                                                                  : name;
+        const char *accel = *c == '/'   ? "slash"
+                            : *c == '.' ? "period"
+                            : *c == '-' ? "minus"
+                            : *c == '_' ? "underscore"
+                            : *c == ' ' ? "space"
+                                        : name;
         xin_press(accel);
     }
 }
