@@ -619,6 +619,15 @@ void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
 
 gboolean motus_viewport_get_orthographic(MotusViewport *self) { return self->cam.ortho; }
 
+void motus_viewport_view_direction(MotusViewport *self, double fwd[3])
+{
+    float r[3], u[3], f[3];
+    motus_camera_basis(&self->cam, r, u, f);
+    for (int k = 0; k < 3; k++) fwd[k] = f[k];
+}
+
+void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w) { gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), w); }
+
 gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y)
 {
     if (!self->scene || body < 0 || body > self->scene->nbody) return FALSE;

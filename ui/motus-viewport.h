@@ -65,6 +65,10 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 void motus_viewport_add_overlay_vector(MotusViewport *self, const double from[3], const double value[3], double scale,
                                        const float rgb[3], const char *label);
 guint motus_viewport_overlay_size(MotusViewport *self);
+/* The direction the camera looks in (unit, project axes). */
+void motus_viewport_view_direction(MotusViewport *self, double fwd[3]);
+/* A widget over the view (placed by its own halign, valign and margins): the window's meters. */
+void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w);
 /* Item i's first point (a point, a line's start, an arrow's tail) and its quantity (NAN unless added as a
  * vector); FALSE when there is no item i. */
 gboolean motus_viewport_overlay_item(MotusViewport *self, guint i, double p[3], double value[3]);

@@ -196,6 +196,15 @@ void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
 void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+/* motus-window-units.c: the Display Units window (main menu) */
+void motus_window_units_init(MotusWindow *self);
+/* motus-window-meters.c: live meters over the view (result columns, momentum) at the time shown */
+void motus_window_meters_init(MotusWindow *self);
+void motus_window_meters_update(MotusWindow *self);
+/* The eye popover's controls that add meters. */
+GtkWidget *motus_window_meters_controls(MotusWindow *self);
+/* The meters shown, into a view spec (kept with the model on saving). */
+void motus_window_meters_keep(MotusWindow *self, MtViewSpec *v);
 /* motus-window-lesson.c: a course problem's statement, answer fields and solution beside the view */
 void motus_window_lesson_init(MotusWindow *self);
 /* Unpins every body and marker (a new model). */

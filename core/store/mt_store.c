@@ -21,7 +21,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 15920); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 16560); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
 SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
@@ -690,7 +690,7 @@ static int save_plots(Save *sv)
         if (prc != MT_OK) return 1;
     }
     /* the view: the row "view" holds its `view …` line (none kept: no row) */
-    char view[256];
+    char view[1024]; /* (meters: up to 8 column names) */
     mt_view_format(&m->view, view, sizeof view);
     if (view[0]) return mt_store_save_plot(s, "view", view, err) != MT_OK;
     MtError none = {0};
@@ -1617,9 +1617,9 @@ static void load_plots(Loader *ld)
             m->nplot = m->nderived = 0;
         free(layout);
         /* the view (presentation too: a line that does not read is none) */
-        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[16];
+        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[40];
         int n = 0;
-        for (char *w = view ? strtok(view, " ") : NULL; w && n < 16; w = strtok(NULL, " ")) word[n++] = w;
+        for (char *w = view ? strtok(view, " ") : NULL; w && n < 40; w = strtok(NULL, " ")) word[n++] = w;
         if (n < 2 || strcmp(word[0], "view") || mt_view_parse(&m->view, word + 1, n - 1, &perr)) memset(&m->view, 0, sizeof m->view);
         free(view);
     }
