@@ -788,3 +788,8 @@ void motus_viewport_gizmo_end(MotusViewport *self)
     if (amount != 0) g_signal_emit(self, signals[SIG_GIZMO_DRAGGED], 0, (int)self->gizmo.mode, k, amount);
 }
 
+
+void motus_viewport_add_widget(MotusViewport *self, GtkWidget *widget)
+{
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), widget);
+}

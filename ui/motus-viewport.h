@@ -220,6 +220,10 @@ void motus_viewport_preview_mode(MotusViewport *self, int body, int mode);
 int motus_viewport_preview_body(MotusViewport *self);
 int motus_viewport_preview_index(MotusViewport *self);
 
+/* Puts a widget (a panel such as the window's parameter sliders) over the view, placed by its own halign,
+ * valign and margins; the view keeps it until it goes. */
+void motus_viewport_add_widget(MotusViewport *self, GtkWidget *widget);
+
 G_END_DECLS
 
 #endif
