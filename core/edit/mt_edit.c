@@ -434,7 +434,7 @@ static const char *field_section(MtEditKind kind, const char *field)
     case MT_EDIT_SENSOR: return IS("unit") ? MT_N_("Display") : MT_N_("Measure");
     case MT_EDIT_CONTROL: return MT_N_("Gains");
     case MT_EDIT_EVENT: return MT_N_("Trigger");
-    case MT_EDIT_PARAM: return IS("slider") ? MT_N_("Slider") : MT_N_("Value");
+    case MT_EDIT_PARAM: return IS("slider") ? MT_N_("Slider in the view") : MT_N_("Value");
     case MT_EDIT_COUPLE: return MT_N_("Ratios");
     case MT_EDIT_GRAVITY: return MT_N_("Gravity");
     case MT_EDIT_SOLVER:
@@ -595,7 +595,7 @@ static int edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add(&f, "expr", MT_("Value or expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
         add(&f, "unit", MT_("Unit"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
-        add_choice(&f, "slider", MT_("Slider in the view"), onoff_choices);
+        add_choice(&f, "slider", MT_("Slider"), onoff_choices);
         if (m->param[index].slider) { /* its range, in the parameter's unit */
             add(&f, "slider.min", MT_("Slider from"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
             add(&f, "slider.max", MT_("Slider to"), MT_FIELD_TEXT, MT_DIM_NONE, 0);

@@ -1,6 +1,7 @@
 /* A parameter's slider in the real window, driven by the mouse under Xvfb
  * (ctest gui_sliders), on the four-bar example (crank driven at n_crank =
- * 60 rpm): n_crank is given a slider from 30 to 120 rpm, the model runs,
+ * 60 rpm): n_crank is given a slider from 30 to 120 rpm in its inspector
+ * (the "Slider in the view" drop-down clicked on, the end typed), the model runs,
  * the slider is dragged past its right end and released. Then n_crank is
  * 120 rpm (one undoable edit), a second run was made, the crank turned
  * through 2π in 0.5 s where it had turned through π (the closed form: the
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-inspector.h"
 #include "motus-plot.h"
 #include "ui-test.h"
 #include "xinput.h"
@@ -25,6 +27,11 @@ static void count_runs(MotusWindow *w, gboolean ok, const char *message, gpointe
 static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
 static gboolean two_runs(void) { return finished >= 2 && !motus_window_is_running(win); }
 
+static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
+static int want_p;
+static gboolean on_shown(void) { return xin_find(GTK_WIDGET(win), xin_has_label, "on") != NULL; }
+static gboolean slider_on(void) { return model()->param[want_p].slider; }
+static gboolean slider_to_120(void) { return fabs(model()->param[want_p].slider_hi - 4 * M_PI) < 1e-12; }
 static gboolean named(GtkWidget *w, gconstpointer name) { return !g_strcmp0(gtk_widget_get_name(w), name); }
 
 /* The crank's angle turned from t = 0 to t = 0.5 s in the run shown (the frame at 0.5 s). */
@@ -41,6 +48,18 @@ static double turned_at_half(void)
     return d;
 }
 
+/* The window as drawn, into path. */
+static void screenshot(const char *path)
+{
+    wait_drawn();
+    g_autoptr(GError) shot_error = NULL;
+    for (int i = 0; i < 20 && !motus_window_save_screenshot(win, path, &shot_error); i++) {
+        g_clear_error(&shot_error); /* (no picture until the next frame: see motus_window_save_screenshot) */
+        gtk_widget_queue_draw(GTK_WIDGET(win));
+        settle_for(0.1);
+    }
+}
+
 static void test_slider(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "four-bar.motus.txt", NULL);
@@ -50,9 +69,30 @@ static void test_slider(void)
     int p = mt_model_find_param(model(), "n_crank");
     g_assert_cmpint(p, >=, 0);
     g_assert_cmpuint(motus_window_n_sliders(win), ==, 0);
-    /* the inspector's fields of the parameter: the slider on, its end at 120 rpm */
-    g_assert_true(motus_window_set_field(win, MT_EDIT_PARAM, p, "slider", "on", &error));
-    g_assert_true(motus_window_set_field(win, MT_EDIT_PARAM, p, "slider.max", "120", &error));
+    /* the parameter's inspector, by clicks and keys: "Slider in the view" on, its end typed as 120 (rpm) */
+    motus_window_select_entity(win, MT_EDIT_PARAM, p);
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.3);
+    g_assert_cmpstr(motus_inspector_get_text(inspector(), "slider"), ==, "off");
+    motus_inspector_focus(inspector(), "slider");
+    GtkWidget *dd = gtk_root_get_focus(GTK_ROOT(win));
+    if (dd && !GTK_IS_DROP_DOWN(dd)) dd = gtk_widget_get_ancestor(dd, GTK_TYPE_DROP_DOWN);
+    g_assert_nonnull(dd);
+    xin_click(dd);
+    g_assert_true(wait_for(on_shown, 5));
+    settle_for(0.2);
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_label, "on"));
+    want_p = p;
+    g_assert_true(wait_for(slider_on, 5));
+    settle_for(0.3);
+    motus_inspector_focus(inspector(), "slider.max");
+    settle_for(0.1);
+    xin_press("<Control>a");
+    xin_type("120");
+    xin_press("Return");
+    g_assert_true(wait_for(slider_to_120, 5));
+    settle_for(0.2);
+    screenshot(MOTUS_OUT_DIR "/sliders-inspector.png");
     g_assert_cmpuint(motus_window_n_sliders(win), ==, 1);
     g_assert_cmpfloat(fabs(model()->param[p].slider_lo - M_PI), <, 1e-12); /* 30 rpm: ±50 % of 60 */
     /* a plot of the crank's angle against time */
@@ -146,13 +186,7 @@ static void test_slider(void)
     g_assert_cmpint(n120, ==, 1);
     g_assert_cmpfloat(fabs(turned_at_half() - 1.5 * M_PI), <, 1e-6);
 
-    wait_drawn();
-    g_autoptr(GError) shot_error = NULL;
-    for (int i = 0; i < 20 && !motus_window_save_screenshot(win, MOTUS_OUT_DIR "/sliders.png", &shot_error); i++) {
-        g_clear_error(&shot_error); /* (no picture until the next frame: see motus_window_save_screenshot) */
-        gtk_widget_queue_draw(GTK_WIDGET(win));
-        settle_for(0.1);
-    }
+    screenshot(MOTUS_OUT_DIR "/sliders.png");
 }
 
 int main(int argc, char **argv)
