@@ -41,6 +41,7 @@ struct SliderUi {
     gboolean resume;     /* playback to restore when the run is done */
     double resume_t;
     gboolean resume_play;
+    char *kept;          /* the label of the run kept on the plots ("n_crank = 60 rpm"), or NULL */
 };
 
 static SliderUi *ui_of(MotusWindow *self) { return g_object_get_data(G_OBJECT(self), "motus-sliders"); }
@@ -51,6 +52,7 @@ static void ui_free(gpointer p)
     if (ui->settle) g_source_remove(ui->settle);
     g_ptr_array_unref(ui->rows);
     g_free(ui->shown);
+    g_free(ui->kept);
     g_free(ui);
 }
 
@@ -91,6 +93,12 @@ static void run_finished(MotusWindow *self, gboolean ok, const char *message, gp
     }
     if (!ui->ours) return;
     ui->ours = FALSE;
+    if (ok && ui->kept) {
+        /* TRANSLATORS: after "Run finished: …" in the status bar; %s is "n_crank = 60 rpm" */
+        g_autofree char *msg = g_strdup_printf(_("%s · dashed on the plots: the run before, %s (only the last one is kept)"),
+                                               motus_window_get_status(self), ui->kept);
+        motus_window_set_status(self, msg);
+    }
     if (!ui->resume) return;
     ui->resume = FALSE;
     MotusSession *s = self->session;
@@ -116,7 +124,10 @@ static void commit(SliderRow *r, double v)
                                         : g_strdup_printf(_("%s = %s"), p->name, was);
     MotusRunBridge *b = motus_window_bridge(self);
     /* a whole run is kept; while one goes, the one kept before it stays */
-    if (!motus_run_bridge_is_running(b) && motus_run_bridge_n_frames(b) > 0) motus_window_plots_keep_previous(self, label);
+    if (!motus_run_bridge_is_running(b) && motus_run_bridge_n_frames(b) > 0 && motus_window_plots_keep_previous(self, label)) {
+        g_free(ui->kept);
+        ui->kept = g_strdup(label);
+    }
     if (!ui->resume && motus_run_bridge_n_frames(b) > 0) {
         ui->resume = TRUE;
         ui->resume_t = motus_window_get_time(self);
@@ -293,6 +304,7 @@ static void document_replaced(MotusDocument *doc, gpointer data)
     SliderUi *ui = ui_of(data);
     if (!ui) return;
     ui->ours = ui->again = ui->resume = FALSE;
+    g_clear_pointer(&ui->kept, g_free);
     refresh(ui);
 }
 

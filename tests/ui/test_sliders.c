@@ -127,6 +127,8 @@ static void test_slider(void)
     g_assert_cmpstr(ps->expr, ==, "120");
     g_assert_cmpfloat(fabs(ps->value - 4 * M_PI), <, 1e-12);
     g_assert_cmpint(finished, ==, 2);
+    g_test_message("status: %s", motus_window_get_status(win));
+    g_assert_nonnull(strstr(motus_window_get_status(win), "the run before, n_crank = 60 rpm"));
     /* one edit for the whole drag: one undo gives 60 rpm back (and the slider follows), redo 120 */
     g_assert_true(motus_window_undo(win));
     g_assert_cmpstr(model()->param[p].expr, ==, "60");
@@ -162,6 +164,7 @@ static void test_slider(void)
     for (int c = 0; c < motus_plot_n_curves(p0); c++)
         rocker |= !strcmp(motus_plot_curve_name(p0, c), "rocker_pin.angle (n_crank = 60 rpm)");
     g_assert_true(rocker);
+    screenshot(MOTUS_OUT_DIR "/sliders.png");
 
     /* the value typed in the slider's entry: 90 rpm, a third run; the overlay is now the 120 rpm run only */
     GtkWidget *entry = xin_find(GTK_WIDGET(win), named, "slider-value:n_crank");
@@ -186,7 +189,7 @@ static void test_slider(void)
     g_assert_cmpint(n120, ==, 1);
     g_assert_cmpfloat(fabs(turned_at_half() - 1.5 * M_PI), <, 1e-6);
 
-    screenshot(MOTUS_OUT_DIR "/sliders.png");
+    screenshot(MOTUS_OUT_DIR "/sliders-typed.png");
 }
 
 int main(int argc, char **argv)
