@@ -8,7 +8,10 @@
  * crank is driven at n_crank, Δθ = 2π n t, to 1e-6 rad), the time shown is
  * the one shown before the drag, and the plot of the crank angle holds the
  * first run's curve as a dashed reference named
- * "crank_pin.angle (n_crank = 60 rpm)" with the first run's values. */
+ * "crank_pin.angle (n_crank = 60 rpm)" with the first run's values. 90
+ * typed in the slider's entry makes a third run, after which only the
+ * 120 rpm run is kept; 45 typed while a 60 s run goes stops that run and
+ * runs 45 rpm (two runs ended, one whole, the crank turned 0.75π). */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -18,13 +21,15 @@
 #include "ui-test.h"
 #include "xinput.h"
 
-static int finished;
+static int finished, ended; /* runs finished whole; runs ended in any way (stopped too) */
 static void count_runs(MotusWindow *w, gboolean ok, const char *message, gpointer data)
 {
     (void)w, (void)message, (void)data;
     if (ok) finished++;
+    ended++;
 }
 static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
+static gboolean two_runs_ended(void) { return ended >= 2 && !motus_window_is_running(win); }
 static gboolean two_runs(void) { return finished >= 2 && !motus_window_is_running(win); }
 
 static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
@@ -190,6 +195,23 @@ static void test_slider(void)
     g_assert_cmpfloat(fabs(turned_at_half() - 1.5 * M_PI), <, 1e-6);
 
     screenshot(MOTUS_OUT_DIR "/sliders-typed.png");
+
+    /* a value typed while a run goes: that run stops and the newest value runs (one run at a time) */
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "60", &error));
+    finished = ended = 0;
+    g_assert_true(motus_window_run(win, &error));
+    xin_click_at(entry, gtk_widget_get_width(entry) / 2.0, gtk_widget_get_height(entry) / 2.0, FALSE);
+    settle_for(0.1);
+    xin_press("<Control>a");
+    xin_type("45");
+    g_assert_true(motus_window_is_running(win)); /* (60 s of the four-bar at 1 ms: seconds of work) */
+    xin_press("Return");
+    g_assert_true(wait_for(two_runs_ended, 120));
+    g_test_message("typed while running: %d runs ended, %d whole; n_crank = %s rpm", ended, finished, model()->param[p].expr);
+    g_assert_cmpint(ended, ==, 2);
+    g_assert_cmpint(finished, ==, 1);
+    g_assert_cmpstr(model()->param[p].expr, ==, "45");
+    g_assert_cmpfloat(fabs(turned_at_half() - 0.75 * M_PI), <, 1e-6);
 }
 
 int main(int argc, char **argv)
