@@ -79,8 +79,13 @@ void mt_sliders_read(MtModel *m, const char *text)
         size_t l = strcspn(s, "\n");
         snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line ? l : sizeof line - 1), s);
         s += l + (s[l] == '\n');
-        int n = 0;
-        for (char *w = strtok(line, " "); w && n < 8; w = strtok(NULL, " ")) word[n++] = w;
+        int n = 0; /* words split in place (no strtok: projects load on worker threads too) */
+        for (char *w = line; *w && n < 8;) {
+            while (*w == ' ') *w++ = 0;
+            if (!*w) break;
+            word[n++] = w;
+            w += strcspn(w, " ");
+        }
         MtError perr = {0};
         if (n >= 1 && !strcmp(word[0], "slider")) (void)mt_slider_parse(m, word + 1, n - 1, &perr);
     }
