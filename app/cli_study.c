@@ -28,7 +28,8 @@ void cli_study_usage(FILE *f)
     fputs(_("studies (docs/studies.md):\n"
             "  study PROJECT.motus [--jobs N] [--keep-frames] [--retry-failed] [--quiet]\n"
             "                 run the study's cases in N worker processes (default: one per core); finished\n"
-            "                 cases are kept, so an interrupted study goes on where it stopped\n"
+            "                 cases are kept, so an interrupted study goes on where it stopped; a study with an\n"
+            "                 objective is optimised (COBYLA), its cases one after another\n"
             "  study PROJECT.motus --status | --table [--out FILE.csv]\n"
             "                 how many cases are done and failed; every finished case with its values and responses\n"
             "  study PROJECT.motus --slurm [--partition P] [--time T] [--account A] [--max-parallel K]\n"
@@ -66,8 +67,16 @@ int study_collect_files(MtStore *store, const MtModel *m, const char *dir, unsig
 
 /* ---- the local runner ------------------------------------------------------------- */
 
-static volatile sig_atomic_t g_stop;
-static void on_signal(int sig) { g_stop = sig; }
+volatile sig_atomic_t study_stop;
+static void on_signal(int sig) { study_stop = sig; }
+
+void study_catch_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns to look at study_stop */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 typedef struct {
     const char *project, *dir;
@@ -83,14 +92,15 @@ typedef struct {
     double seconds_here, t0;
 } Runner;
 
-static pid_t start_worker(Runner *R, int c)
+pid_t study_start_worker(const char *exe, const char *project, const char *dir, int c, int keep, const char *values)
 {
     char cs[32];
     snprintf(cs, sizeof cs, "%d", c);
-    char *argv[] = {"motus-cli", "study-case", (char *)R->project, "--case", cs, "--dir", (char *)R->dir,
-                    R->keep ? "--keep-frames" : NULL, NULL};
+    char *argv[12] = {"motus-cli", "study-case", (char *)project, "--case", cs, "--dir", (char *)dir}, **a = argv + 7;
+    if (keep) *a++ = "--keep-frames";
+    if (values) *a++ = "--values", *a++ = (char *)values;
     char logp[4200];
-    study_case_path(R->dir, c, "log", logp, sizeof logp);
+    study_case_path(dir, c, "log", logp, sizeof logp);
     pid_t ppid = getpid();
     fflush(NULL);
     pid_t p = fork();
@@ -100,7 +110,7 @@ static pid_t start_worker(Runner *R, int c)
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         if (!freopen(logp, "w", stdout) || dup2(fileno(stdout), 2) < 0) _exit(126);
-        execv(R->exe, argv);
+        execv(exe, argv);
         _exit(127);
     }
     return p;
@@ -113,18 +123,9 @@ static int collect_one(Runner *R, int c, int status, MtError *err)
     study_case_path(R->dir, c, "result", path, sizeof path);
     MtStudyCaseResult r;
     if (!study_read_result(path, R->m->study, R->key, &r) || r.index != c) {
-        memset(&r, 0, sizeof r);
-        r.index = c;
-        r.failed = 1;
-        snprintf(r.job, sizeof r.job, "local");
-        for (int i = 0; i < R->m->study->nresp; i++) r.resp[i] = NAN;
-        mt_study_case(R->m->study, c, r.values, err);
-        char logp[4200];
-        study_case_path(R->dir, c, "log", logp, sizeof logp);
-        if (WIFSIGNALED(status))
-            snprintf(r.message, sizeof r.message, _("case %d: its worker was killed by signal %d (see %s)"), c, WTERMSIG(status), logp);
-        else snprintf(r.message, sizeof r.message, _("case %d: its worker ended with status %d and no result (see %s)"), c,
-                      WIFEXITED(status) ? WEXITSTATUS(status) : -1, logp);
+        double v[MT_STUDY_VARS];
+        mt_study_case(R->m->study, c, v, err);
+        study_worker_failed(R->m->study, R->dir, c, v, status, &r);
     }
     if (mt_store_study_put(R->store, R->m->study, &r, err)) return -1;
     R->done[c] = r.failed ? 2 : 1;
@@ -149,6 +150,22 @@ static void progress(const Runner *R)
     else fprintf(stderr, _("study: %d of %d cases done, %d failed, %d running\n"), R->ndone, R->ncase, R->nfail, R->nrun);
 }
 
+void study_worker_failed(const MtStudy *s, const char *dir, int c, const double *values, int status, MtStudyCaseResult *r)
+{
+    memset(r, 0, sizeof *r);
+    r->index = c;
+    r->failed = 1;
+    snprintf(r->job, sizeof r->job, "local");
+    for (int i = 0; i < s->nresp; i++) r->resp[i] = NAN;
+    memcpy(r->values, values, sizeof(double) * (size_t)s->nvar);
+    char logp[4200];
+    study_case_path(dir, c, "log", logp, sizeof logp);
+    if (WIFSIGNALED(status))
+        snprintf(r->message, sizeof r->message, _("case %d: its worker was killed by signal %d (see %s)"), c, WTERMSIG(status), logp);
+    else snprintf(r->message, sizeof r->message, _("case %d: its worker ended with status %d and no result (see %s)"), c,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, logp);
+}
+
 /* Ends the workers of an interrupted study (their cases are not finished: they run again next time). */
 static void stop_workers(Runner *R)
 {
@@ -163,15 +180,15 @@ static int run_loop(Runner *R, MtError *err)
 {
     int next = 0;
     for (;;) {
-        if (g_stop) { /* a signal that came while this process was not waiting */
+        if (study_stop) { /* a signal that came while this process was not waiting */
             stop_workers(R);
             return 1;
         }
-        for (int j = 0; j < R->jobs && !g_stop; j++) {
+        for (int j = 0; j < R->jobs && !study_stop; j++) {
             if (R->pid[j]) continue;
             while (next < R->ncase && R->done[next]) next++;
             if (next >= R->ncase) break;
-            pid_t p = start_worker(R, next);
+            pid_t p = study_start_worker(R->exe, R->project, R->dir, next, R->keep, NULL);
             if (p < 0) return mt_error_set(err, MT_ERR_IO, "", _("cannot start a worker process: %s"), strerror(errno)), -1;
             R->pid[j] = p;
             R->slot_case[j] = next++;
@@ -180,7 +197,7 @@ static int run_loop(Runner *R, MtError *err)
         if (!R->nrun) return 0;
         int status;
         pid_t p = waitpid(-1, &status, 0);
-        if (p < 0 && errno == EINTR) continue; /* g_stop is looked at above */
+        if (p < 0 && errno == EINTR) continue; /* study_stop is looked at above */
         if (p < 0) return mt_error_set(err, MT_ERR_IO, "", _("waiting for the workers: %s"), strerror(errno)), -1;
         for (int j = 0; j < R->jobs; j++)
             if (R->pid[j] == p) {
@@ -264,6 +281,22 @@ static int open_study(const char *project, int write, MtStore **store, MtModel *
     return 0;
 }
 
+/* --status of an optimisation: the cases stored and the optimum among them. */
+static int opt_status(MtStore *store, const MtModel *m, const unsigned char *done, int ncase, MtError *err)
+{
+    MtStudyCaseResult *c = NULL;
+    int any = 0;
+    for (int k = 0; k < ncase; k++) any |= done[k];
+    int n = any ? mt_store_study_cases(store, m->study, &c, err) : 0; /* results of another study or model: none */
+    if (n < 0) return cli_fail(err);
+    int failed = 0;
+    for (int k = 0; k < n; k++) failed += c[k].failed;
+    printf(_("study: optimisation, %d cases (at most %d), %d failed\n"), n, m->study->maxeval, failed);
+    int bad = n ? study_opt_report(m->study, c, n) : 0;
+    free(c);
+    return bad;
+}
+
 static int run_local(Runner *R, int retry, MtError *err)
 {
     for (int c = 0; c < R->ncase; c++) {
@@ -280,10 +313,7 @@ static int run_local(Runner *R, int retry, MtError *err)
     R->pid = calloc((size_t)R->jobs, sizeof *R->pid);
     R->slot_case = calloc((size_t)R->jobs, sizeof *R->slot_case);
     if (!R->pid || !R->slot_case) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", _("out of memory")), -1;
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns to look at g_stop */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    study_catch_signals();
     R->t0 = now_s();
     int rc = run_loop(R, err);
     free(R->pid);
@@ -344,7 +374,11 @@ int cli_study(int argc, char **argv)
     if (orc == -2) code = 2; /* said already */
     else if (orc) code = cli_fail(&err);
     else if (table) code = print_table(store, m, out, done, ncase, &err);
-    else if (slurm) code = cli_slurm(project, store, m, version, done, ncase, argc, argv);
+    else if (slurm && m->study->optimize) {
+        cli_err("%s", _("an optimisation runs its cases one after another, each chosen from those before: run it with 'motus-cli study PROJECT' on one machine, not as a Slurm job array"));
+        code = 2;
+    } else if (slurm) code = cli_slurm(project, store, m, version, done, ncase, argc, argv);
+    else if (status && m->study->optimize) code = opt_status(store, m, done, ncase, &err);
     else if (status) {
         int ok = 0, bad = 0;
         for (int c = 0; c < ncase; c++) ok += done[c] == 1, bad += done[c] == 2;
@@ -352,7 +386,8 @@ int cli_study(int argc, char **argv)
     } else if (mkdir(dir, 0777) && errno != EEXIST) {
         cli_err(_("cannot create the study's directory '%s': %s"), dir, strerror(errno));
         code = 1;
-    } else {
+    } else if (m->study->optimize) code = cli_study_optimize(project, dir, argv[0], store, m, version, keep, retry, quiet);
+    else {
         Runner R = {.project = project, .dir = dir, .store = store, .m = m, .key = study_key(m->study, version),
                     .ncase = ncase, .jobs = jobs ? jobs : jobs_default(), .keep = keep, .quiet = quiet, .done = done};
         study_self_exe(argv[0], R.exe, sizeof R.exe);

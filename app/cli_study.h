@@ -5,7 +5,9 @@
 #ifndef CLI_STUDY_H
 #define CLI_STUDY_H
 
+#include <signal.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "motus/store.h"
 #include "motus/study.h"
@@ -37,5 +39,18 @@ int cli_slurm(const char *project, MtStore *store, const MtModel *m, long versio
 int study_collect_files(MtStore *store, const MtModel *m, const char *dir, unsigned long long key, unsigned char *done,
                         int ncase, int *failed, MtError *err);
 void cli_study_usage(FILE *f);
+/* Set by SIGINT or SIGTERM once study_catch_signals ran (waits return to look at it). */
+extern volatile sig_atomic_t study_stop;
+void study_catch_signals(void);
+/* Starts `motus-cli study-case PROJECT --case C --dir DIR [--keep-frames] [--values V1,V2,…]`,
+ * its output into DIR/case-C.log, killed when this process dies. */
+pid_t study_start_worker(const char *exe, const char *project, const char *dir, int c, int keep, const char *values);
+/* The record of case c (at values) whose worker ended with status and no result file. */
+void study_worker_failed(const MtStudy *s, const char *dir, int c, const double *values, int status, MtStudyCaseResult *r);
+/* A study with an objective (cli_study_opt.c): its cases one after another as COBYLA asks for them; the optimum reported. */
+int cli_study_optimize(const char *project, const char *dir, const char *argv0, MtStore *store, const MtModel *m, long version,
+                       int keep, int retry, int quiet);
+/* The optimum among an optimisation's cases and whether its constraints hold, on stdout; 0 when they do. */
+int study_opt_report(const MtStudy *s, const MtStudyCaseResult *c, int n);
 
 #endif

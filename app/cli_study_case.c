@@ -150,12 +150,26 @@ static void log_start(const char *dir, int c)
     close(fd);
 }
 
+/* "V1,V2,…": one number per variable. 0 when read. */
+static int read_values(const char *text, const MtStudy *s, double *v)
+{
+    const char *p = text;
+    for (int i = 0; i < s->nvar; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        if (end == p || !isfinite(v[i]) || *end != (i + 1 < s->nvar ? ',' : '\0')) return 1;
+        p = end + 1;
+    }
+    return 0;
+}
+
 int cli_study_case(int argc, char **argv)
 {
-    const char *project = argc > 2 ? argv[2] : NULL, *dir = NULL;
+    const char *project = argc > 2 ? argv[2] : NULL, *dir = NULL, *values = NULL;
     int c = -1, keep = 0;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--keep-frames")) keep = 1;
+        else if (!strcmp(argv[i], "--values") && i + 1 < argc) values = argv[++i];
         else if (!strcmp(argv[i], "--case") && i + 1 < argc) c = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else {
@@ -178,6 +192,12 @@ int cli_study_case(int argc, char **argv)
         cli_err(_("%s: the model has no study"), project);
         return 1;
     }
+    double given[MT_STUDY_VARS];
+    if (values && read_values(values, m->study, given)) {
+        cli_err(_("--values expects %d numbers separated by commas (the study's variables), got '%s'"), m->study->nvar, values);
+        mt_model_free(m);
+        return 2;
+    }
     log_start(dir, c);
     MtStudyCaseResult r = {.index = c};
     const char *task = getenv("SLURM_ARRAY_TASK_ID"), *job = getenv("SLURM_ARRAY_JOB_ID");
@@ -189,7 +209,11 @@ int cli_study_case(int argc, char **argv)
     MtStudyRunHooks hooks = {keep ? frames_begin : NULL, keep ? frames_frame : NULL, &fr, NULL};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    MtStatus rc = mt_study_run_case(m, c, &hooks, r.values, r.resp, &err);
+    MtStatus rc;
+    if (values) { /* an optimisation's case: the point its optimiser chose */
+        memcpy(r.values, given, sizeof given);
+        rc = mt_study_run_values(m, c, given, &hooks, r.resp, &err);
+    } else rc = mt_study_run_case(m, c, &hooks, r.values, r.resp, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (fr.run) {

@@ -11,7 +11,7 @@
  * --deformation-scale, --colour and --range set up what the screenshot shows.
  * --analysis statics|statics-relax|kinematics|modes runs that analysis
  * instead of a run (as the Analysis menu does); --mode N then animates mode
- * N of the modes for the screenshot. --study cases|heatmap|plot|parallel
+ * N of the modes for the screenshot. --study cases|heatmap|plot|parallel|path
  * runs the model's study in its panel and saves the panel showing that page
  * (--screenshot) instead of the window. --export-video FILE writes the
  * animation of the run (MP4, WebM or GIF by the name) with --fps, --size
@@ -72,7 +72,7 @@ static const GOptionEntry options[] = {
      N_("Run an analysis instead: statics, statics-relax, kinematics or modes"), N_("ANALYSIS")},
     {"mode", 0, 0, G_OPTION_ARG_INT, &opt_mode, N_("After --analysis modes, animate this mode (1: the first)"), N_("N")},
     {"study", 0, 0, G_OPTION_ARG_STRING, &opt_study,
-     N_("Run the model's study and show this page of its panel (cases, heatmap, plot or parallel); "
+     N_("Run the model's study and show this page of its panel (cases, heatmap, plot, parallel, or path for an optimisation); "
         "--screenshot saves the panel"),
      N_("PAGE")},
     {"export-video", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,

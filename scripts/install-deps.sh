@@ -8,7 +8,7 @@ PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
     libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
-    libarpack2-dev libfftw3-dev
+    libarpack2-dev libfftw3-dev libnlopt-dev
     libsqlite3-dev sqlite3 gettext
     # the study test on a real one-node Slurm cluster (tests/study/slurm.sh)
     slurm-wlm munge

@@ -209,6 +209,11 @@ static MotusTreeNode *category(GListStore *root, const char *title, int count)
 
 void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
 {
+    /* The rows are made anew: a row holding the keyboard focus would leave the window with GTK still pointing
+     * at it, and keys (Ctrl+Q) would no longer reach the window. The window itself takes the keys instead. */
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
+    GtkWidget *focus = root ? gtk_root_get_focus(root) : NULL;
+    if (focus && gtk_widget_is_ancestor(focus, GTK_WIDGET(self->list))) gtk_root_set_focus(root, NULL);
     self->quiet = TRUE;
     gtk_single_selection_set_selected(self->selection, GTK_INVALID_LIST_POSITION);
     g_list_store_remove_all(self->root);
@@ -292,6 +297,7 @@ void motus_model_tree_set_model(MotusModelTree *self, const MtModel *m)
         }
     }
     self->quiet = FALSE;
+
 }
 
 static gboolean node_is(MotusTreeNode *n, MotusEntityKind kind, int index)

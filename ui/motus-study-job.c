@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+
+#include "motus-i18n.h"
 #ifdef __linux__
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -27,6 +29,12 @@ struct MotusStudyJob {
     int nthread;
     GThread **thread;
     char *frames_dir; /* NULL: frames not kept */
+    /* an optimisation: the cases known before (read back when asked for again), its outcome */
+    MtStudyCaseResult *known;
+    int nknown, opt_ended;
+    MtStudyOpt opt;
+    MtStatus opt_rc;
+    char opt_msg[sizeof ((MtError *)0)->msg];
 };
 
 /* Keeping a case's frames: a project of its own (as app/cli_study_case.c keeps them). */
@@ -66,52 +74,144 @@ static int take(MotusStudyJob *j)
     return c;
 }
 
-static gpointer worker(gpointer data)
+/* Runs case c (at values, or the design's when NULL) and leaves its result for collection; FALSE when stopped half way. */
+static gboolean run_one(MotusStudyJob *j, int c, const double *values, MtStudyCaseResult *r)
 {
-    MotusStudyJob *j = data;
-    int c;
+    memset(r, 0, sizeof *r);
+    r->index = c;
+    snprintf(r->job, sizeof r->job, "local");
+    g_autofree char *name = g_strdup_printf("case-%06d.motus", c);
+    g_autofree char *path = j->frames_dir ? g_build_filename(j->frames_dir, name, NULL) : NULL;
+    Frames fr = {path, NULL, NULL};
+    MtStudyRunHooks hooks = {path ? frames_begin : NULL, path ? frames_frame : NULL, &fr, &j->cancel};
+    MtError err = {0};
+    double t0 = now_s();
+    MtStatus rc;
+    if (values) {
+        memcpy(r->values, values, sizeof(double) * (size_t)j->model->study->nvar);
+        rc = mt_study_run_values(j->model, c, values, &hooks, r->resp, &err);
+    } else rc = mt_study_run_case(j->model, c, &hooks, r->values, r->resp, &err);
+    r->seconds = now_s() - t0;
+    if (fr.run) {
+        MtError e2 = {0};
+        if (mt_store_run_end(fr.run, rc, rc ? err.msg : "", &e2) && !rc) rc = mt_error_set(&err, e2.code, "", "%s", e2.msg);
+    }
+    if (fr.store) g_strlcpy(r->frames, name, sizeof r->frames);
+    mt_store_close(fr.store);
+    r->failed = rc != MT_OK;
+    if (rc) snprintf(r->message, sizeof r->message, "%s", err.msg);
+    g_mutex_lock(&j->lock);
+    j->running--;
+    gboolean stopped = j->cancel != 0;
+    if (stopped) {
+        j->state[c] = CASE_TODO; /* stopped half way: not a result */
+    } else {
+        j->res[c] = *r;
+        j->state[c] = CASE_DONE;
+        j->done++;
+        j->failed += r->failed;
+    }
+    g_mutex_unlock(&j->lock);
+    return !stopped;
+}
+
+static void below_interface(void)
+{
 #ifdef __linux__
     /* below the interface's thread (Linux nices threads one by one): the window answers while every core runs cases */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10)) { /* not allowed: the cases run all the same */ }
 #endif
+}
+
+static gpointer worker(gpointer data)
+{
+    MotusStudyJob *j = data;
+    int c;
+    below_interface();
     while ((c = take(j)) >= 0) {
         MtStudyCaseResult r;
-        memset(&r, 0, sizeof r);
-        r.index = c;
-        snprintf(r.job, sizeof r.job, "local");
-        g_autofree char *name = g_strdup_printf("case-%06d.motus", c);
-        g_autofree char *path = j->frames_dir ? g_build_filename(j->frames_dir, name, NULL) : NULL;
-        Frames fr = {path, NULL, NULL};
-        MtStudyRunHooks hooks = {path ? frames_begin : NULL, path ? frames_frame : NULL, &fr, &j->cancel};
-        MtError err = {0};
-        double t0 = now_s();
-        MtStatus rc = mt_study_run_case(j->model, c, &hooks, r.values, r.resp, &err);
-        r.seconds = now_s() - t0;
-        if (fr.run) {
-            MtError e2 = {0};
-            if (mt_store_run_end(fr.run, rc, rc ? err.msg : "", &e2) && !rc)
-                rc = mt_error_set(&err, e2.code, "", "%s", e2.msg);
-        }
-        if (fr.store) g_strlcpy(r.frames, name, sizeof r.frames);
-        mt_store_close(fr.store);
-        r.failed = rc != MT_OK;
-        if (rc) snprintf(r.message, sizeof r.message, "%s", err.msg);
-        g_mutex_lock(&j->lock);
-        j->running--;
-        if (j->cancel) {
-            j->state[c] = CASE_TODO; /* stopped half way: not a result */
-        } else {
-            j->res[c] = r;
-            j->state[c] = CASE_DONE;
-            j->done++;
-            j->failed += r.failed;
-        }
-        g_mutex_unlock(&j->lock);
+        run_one(j, c, NULL, &r);
     }
     g_mutex_lock(&j->lock);
     j->ended++;
     g_mutex_unlock(&j->lock);
     return NULL;
+}
+
+/* ---- an optimisation: one thread, COBYLA asking for the cases in turn ---------------------------------- */
+
+static MtStatus opt_eval(void *user, int k, const double *v, double *resp, MtError *err)
+{
+    MotusStudyJob *j = user;
+    const MtStudy *s = j->model->study;
+    if (j->cancel || k >= j->ncase) return mt_error_set(err, MT_ERR_ARG, "study", "%s", _("Stopped"));
+    for (int i = 0; i < j->nknown; i++) /* recorded before with these values: read back (the optimiser is deterministic) */
+        if (j->known[i].index == k && !memcmp(j->known[i].values, v, sizeof(double) * (size_t)s->nvar)) {
+            memcpy(resp, j->known[i].resp, sizeof(double) * (size_t)s->nresp);
+            return j->known[i].failed ? mt_error_set(err, MT_ERR_SOLVE, "study", "%s", j->known[i].message) : MT_OK;
+        }
+    g_mutex_lock(&j->lock);
+    j->state[k] = CASE_RUNNING;
+    j->running++;
+    g_mutex_unlock(&j->lock);
+    MtStudyCaseResult r;
+    if (!run_one(j, k, v, &r)) return mt_error_set(err, MT_ERR_ARG, "study", "%s", _("Stopped"));
+    memcpy(resp, r.resp, sizeof(double) * (size_t)s->nresp);
+    return r.failed ? mt_error_set(err, MT_ERR_SOLVE, "study", "%s", r.message) : MT_OK;
+}
+
+static gpointer optimiser(gpointer data)
+{
+    MotusStudyJob *j = data;
+    below_interface();
+    MtError err = {0};
+    MtStatus rc = mt_study_optimize(j->model->study, opt_eval, j, &j->opt, &err);
+    g_mutex_lock(&j->lock);
+    j->opt_rc = rc;
+    g_strlcpy(j->opt_msg, rc ? err.msg : "", sizeof j->opt_msg);
+    j->opt_ended = 1;
+    j->ended++;
+    g_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+MotusStudyJob *motus_study_job_start_optimise(const MtModel *m, const MtStudyCaseResult *known, int nknown,
+                                              const char *frames_dir, GError **error)
+{
+    if (!m || !m->study || !m->study->optimize) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no optimisation");
+        return NULL;
+    }
+    MotusStudyJob *j = g_new0(MotusStudyJob, 1);
+    g_mutex_init(&j->lock);
+    j->model = mt_model_copy(m);
+    j->frames_dir = g_strdup(frames_dir);
+    j->ncase = j->total = m->study->maxeval;
+    j->state = g_new0(unsigned char, (gsize)j->ncase);
+    j->res = g_new0(MtStudyCaseResult, (gsize)j->ncase);
+    j->known = g_memdup2(known, sizeof *known * (gsize)MAX(nknown, 0));
+    j->nknown = MAX(nknown, 0);
+    j->next = j->ncase; /* take() hands out nothing: the optimiser chooses */
+    j->thread = g_new0(GThread *, 1);
+    if (!j->model || !(j->thread[0] = g_thread_try_new("motus-optimise", optimiser, j, error))) {
+        if (!j->model) g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_FAILED, "out of memory");
+        motus_study_job_free(j);
+        return NULL;
+    }
+    j->nthread = 1;
+    return j;
+}
+
+gboolean motus_study_job_optimum(MotusStudyJob *j, MtStudyOpt *out, char *msg, size_t n)
+{
+    g_mutex_lock(&j->lock);
+    gboolean ended = j->opt_ended;
+    if (ended) {
+        *out = j->opt;
+        g_strlcpy(msg, j->opt_msg, n);
+    }
+    g_mutex_unlock(&j->lock);
+    return ended;
 }
 
 MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo, int ncase, int nthread,
@@ -195,6 +295,7 @@ void motus_study_job_free(MotusStudyJob *j)
     g_free(j->thread);
     g_free(j->state);
     g_free(j->res);
+    g_free(j->known);
     g_mutex_clear(&j->lock);
     g_free(j);
 }

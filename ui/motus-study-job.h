@@ -21,6 +21,14 @@ typedef struct MotusStudyJob MotusStudyJob;
  * with error set when the model has no study or a thread cannot start. */
 MotusStudyJob *motus_study_job_start(const MtModel *m, const unsigned char *todo, int ncase, int nthread,
                                      const char *frames_dir, GError **error);
+/* An optimisation (m->study->optimize): one thread runs COBYLA (mt_study_optimize), each evaluation
+ * a case collected like the others; a case of known (nknown: those recorded before) with the values
+ * the optimiser asks for is read back instead of run. */
+MotusStudyJob *motus_study_job_start_optimise(const MtModel *m, const MtStudyCaseResult *known, int nknown,
+                                              const char *frames_dir, GError **error);
+/* Once an optimisation ended: its outcome, and the message of a failed (or stopped) evaluation
+ * (empty when it ended by its own criteria). FALSE before or for a design. */
+gboolean motus_study_job_optimum(MotusStudyJob *j, MtStudyOpt *out, char *msg, size_t n);
 /* Asks the threads to stop: the cases running are abandoned (not collected), no new one starts. */
 void motus_study_job_cancel(MotusStudyJob *j);
 /* Finished cases not collected before, into out (up to max); how many. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "motus-i18n.h"
+#include "motus/study_run.h"
 
 struct MotusStudyResults {
     MtStudy *study;
@@ -27,6 +28,7 @@ struct MotusStudyResults {
     MotusHeatmap *heatmap;
     MotusPlot *plot;
     MotusParcoords *parcoords;
+    MotusPlot *path; /* an optimisation's: the objective against the case, and the best so far */
     GtkDropDown *colour_dd;
     GtkDropDown *resp_dd, *x_dd, *y_dd, *presp_dd, *px_dd;
     gboolean quiet;
@@ -290,6 +292,31 @@ static void refresh_parcoords(MotusStudyResults *r)
     g_free(v);
 }
 
+/* An optimisation's path: the objective of every finished case in the order the optimiser asked for
+ * them, and the best so far (by the optimum's rule: constraints holding first, motus/study_run.h). */
+static void refresh_path(MotusStudyResults *r)
+{
+    const MtStudy *s = r->study;
+    int o = mt_study_find_response(s, s->objective);
+    motus_plot_clear(r->path);
+    if (o < 0) return;
+    motus_plot_set_x_axis(r->path, _("case"), "");
+    double *x = g_new(double, (gsize)r->ncase + 1), *y = g_new(double, (gsize)r->ncase + 1), *by = g_new(double, (gsize)r->ncase + 1);
+    guint n = 0;
+    int best = -1;
+    for (int c = 0; c < r->ncase; c++) {
+        if (!r->has[c] || r->res[c].failed) continue;
+        if (best < 0 || mt_study_opt_better(s, r->res[c].resp, r->res[best].resp)) best = c;
+        x[n] = c, y[n] = r->res[c].resp[o], by[n] = r->res[best].resp[o], n++;
+    }
+    int k = motus_plot_add_curve(r->path, s->objective, "");
+    motus_plot_set_data(r->path, k, x, y, n);
+    g_autofree char *bn = g_strdup_printf(_("%s, best so far"), s->objective);
+    k = motus_plot_add_curve(r->path, bn, "");
+    motus_plot_set_data(r->path, k, x, by, n);
+    g_free(x), g_free(y), g_free(by);
+}
+
 /* The page shown is drawn again (the others when they are shown: a study's cases arrive many times a second). */
 static void refresh_views(MotusStudyResults *r)
 {
@@ -298,6 +325,7 @@ static void refresh_views(MotusStudyResults *r)
     if (page == 1) refresh_heatmap(r);
     if (page == 2) refresh_plot(r);
     if (page == 3) refresh_parcoords(r);
+    if (page == 4) refresh_path(r);
 }
 
 static void page_switched(GtkNotebook *nb, GtkWidget *child, guint page, gpointer data)
@@ -308,6 +336,7 @@ static void page_switched(GtkNotebook *nb, GtkWidget *child, guint page, gpointe
     if (page == 1) refresh_heatmap(r);
     if (page == 2) refresh_plot(r);
     if (page == 3) refresh_parcoords(r);
+    if (page == 4) refresh_path(r);
 }
 
 static void choice_changed(GObject *o, GParamSpec *p, gpointer data)
@@ -414,6 +443,12 @@ MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn ac
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_plot(r), gtk_label_new(_("Response Plot")));
     gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), build_parcoords(r),
                              gtk_label_new(_("Parallel Coordinates")));
+    if (r->study->optimize) {
+        r->path = MOTUS_PLOT(motus_plot_new());
+        motus_plot_set_placeholder(r->path, _("No finished cases yet"));
+        gtk_widget_set_vexpand(GTK_WIDGET(r->path), TRUE);
+        gtk_notebook_append_page(GTK_NOTEBOOK(r->notebook), GTK_WIDGET(r->path), gtk_label_new(_("Optimisation Path")));
+    }
     g_signal_connect(r->notebook, "switch-page", G_CALLBACK(page_switched), r);
     r->quiet = FALSE;
     refresh_views(r);
@@ -550,6 +585,7 @@ GtkColumnView *motus_study_results_table(MotusStudyResults *r) { return r->table
 MotusHeatmap *motus_study_results_heatmap(MotusStudyResults *r) { return r->heatmap; }
 MotusPlot *motus_study_results_plot(MotusStudyResults *r) { return r->plot; }
 MotusParcoords *motus_study_results_parcoords(MotusStudyResults *r) { return r->parcoords; }
+MotusPlot *motus_study_results_path(MotusStudyResults *r) { return r->path; }
 GtkNotebook *motus_study_results_notebook(MotusStudyResults *r) { return GTK_NOTEBOOK(r->notebook); }
 
 int motus_study_results_row_case(MotusStudyResults *r, guint i)

@@ -18,7 +18,8 @@ typedef struct MotusStudyResults MotusStudyResults;
 /* Called when a case's row is activated (double click, Enter): its index. */
 typedef void (*MotusStudyCaseFn)(gpointer user, int c);
 
-/* For the study s (copied); the widget (a notebook: Cases, Heat Map, Response Plot, Parallel Coordinates)
+/* For the study s (copied); the widget (a notebook: Cases, Heat Map, Response Plot, Parallel Coordinates,
+ * and for an optimisation Optimisation Path)
  * is owned by whoever packs it. */
 MotusStudyResults *motus_study_results_new(const MtStudy *s, MotusStudyCaseFn activate, gpointer user);
 void motus_study_results_free(MotusStudyResults *r);
@@ -38,6 +39,8 @@ GtkColumnView *motus_study_results_table(MotusStudyResults *r);
 MotusHeatmap *motus_study_results_heatmap(MotusStudyResults *r);
 MotusPlot *motus_study_results_plot(MotusStudyResults *r);
 MotusParcoords *motus_study_results_parcoords(MotusStudyResults *r);
+/* An optimisation's path plot (page 4: the objective against the case and the best so far); NULL for a design. */
+MotusPlot *motus_study_results_path(MotusStudyResults *r);
 GtkNotebook *motus_study_results_notebook(MotusStudyResults *r);
 /* The case shown at row i of the table as sorted now (-1 when none). */
 int motus_study_results_row_case(MotusStudyResults *r, guint i);

@@ -281,6 +281,15 @@ void motus_viewport_add_overlay_vector(MotusViewport *self, const double from[3]
     memcpy(g_array_index(self->ov, OverlayItem, self->ov->len - 1).value, value, 3 * sizeof(double));
 }
 
+gboolean motus_viewport_overlay_point(MotusViewport *self, guint i, guint k, double p[3])
+{
+    if (i >= self->ov->len) return FALSE;
+    const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
+    if (k >= it->n) return FALSE;
+    memcpy(p, (const double *)self->ov_pts->data + 3 * (it->first + k), 3 * sizeof(double));
+    return TRUE;
+}
+
 gboolean motus_viewport_overlay_item(MotusViewport *self, guint i, double p[3], double value[3])
 {
     if (i >= self->ov->len) return FALSE;

@@ -591,6 +591,24 @@ void motus_viewport_fit_all(MotusViewport *self)
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 
+void motus_viewport_fit_with_points(MotusViewport *self)
+{
+    if (!self->scene) return;
+    g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(float));
+    motus_scene_corners(self->scene, self->poses, pts);
+    for (guint i = 0; i < self->ov->len; i++) {
+        const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
+        if (it->kind != OV_POINT) continue;
+        const double *p = (const double *)self->ov_pts->data + 3 * it->first;
+        float f[3] = {(float)p[0], (float)p[1], (float)p[2]};
+        g_array_append_vals(pts, f, 3);
+    }
+    fit_points(self, (const float *)pts->data, (int)(pts->len / 3));
+    self->need_fit = FALSE;
+    self->touched = TRUE;
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
+}
+
 void motus_viewport_fit_body(MotusViewport *self, int body)
 {
     if (!self->scene || body < 0 || body >= self->scene->nbody) return;
@@ -618,6 +636,21 @@ void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
 }
 
 gboolean motus_viewport_get_orthographic(MotusViewport *self) { return self->cam.ortho; }
+
+void motus_viewport_view_direction(MotusViewport *self, double fwd[3]) { motus_viewport_view_basis(self, NULL, NULL, fwd); }
+
+void motus_viewport_view_basis(MotusViewport *self, double right[3], double up[3], double fwd[3])
+{
+    float r[3], u[3], f[3];
+    motus_camera_basis(&self->cam, r, u, f);
+    for (int k = 0; k < 3; k++) {
+        if (right) right[k] = r[k];
+        if (up) up[k] = u[k];
+        if (fwd) fwd[k] = f[k];
+    }
+}
+
+void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w) { gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), w); }
 
 gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y)
 {
@@ -788,8 +821,3 @@ void motus_viewport_gizmo_end(MotusViewport *self)
     if (amount != 0) g_signal_emit(self, signals[SIG_GIZMO_DRAGGED], 0, (int)self->gizmo.mode, k, amount);
 }
 
-
-void motus_viewport_add_widget(MotusViewport *self, GtkWidget *widget)
-{
-    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), widget);
-}

@@ -65,9 +65,16 @@ void motus_viewport_add_overlay_arrow(MotusViewport *self, const double from[3],
 void motus_viewport_add_overlay_vector(MotusViewport *self, const double from[3], const double value[3], double scale,
                                        const float rgb[3], const char *label);
 guint motus_viewport_overlay_size(MotusViewport *self);
+/* The direction the camera looks in (unit, project axes), and the screen's right and up too (any may be NULL). */
+void motus_viewport_view_direction(MotusViewport *self, double fwd[3]);
+void motus_viewport_view_basis(MotusViewport *self, double right[3], double up[3], double fwd[3]);
+/* A widget over the view (placed by its own halign, valign and margins): the window's meters. */
+void motus_viewport_add_overlay_widget(MotusViewport *self, GtkWidget *w);
 /* Item i's first point (a point, a line's start, an arrow's tail) and its quantity (NAN unless added as a
  * vector); FALSE when there is no item i. */
 gboolean motus_viewport_overlay_item(MotusViewport *self, guint i, double p[3], double value[3]);
+/* Point k of item i (an arrow: 0 the tail, 1 the tip); FALSE when there is none. */
+gboolean motus_viewport_overlay_point(MotusViewport *self, guint i, guint k, double p[3]);
 /* Label of overlay item i ("v = 1.23 m/s"), or NULL. */
 const char *motus_viewport_overlay_label(MotusViewport *self, guint i);
 /* Where the last draw put item i's label (x, y, w, h in the view's pixels); FALSE when it was not drawn. */
@@ -92,6 +99,8 @@ void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p);
 void motus_viewport_fit_all(MotusViewport *self);
 /* Frames one body (0 … nbody-1) at its current pose, keeping the view direction. */
 void motus_viewport_fit_body(MotusViewport *self, int body);
+/* Fits the bodies and the overlay's points (an instantaneous centre far from the mechanism). */
+void motus_viewport_fit_with_points(MotusViewport *self);
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho);
 gboolean motus_viewport_get_orthographic(MotusViewport *self);
 /* Widget coordinates of the visual centre of a body at the current poses;
@@ -219,10 +228,6 @@ void motus_viewport_preview_mode(MotusViewport *self, int body, int mode);
 /* The body and mode animated (-1 when none). */
 int motus_viewport_preview_body(MotusViewport *self);
 int motus_viewport_preview_index(MotusViewport *self);
-
-/* Puts a widget (a panel such as the window's parameter sliders) over the view, placed by its own halign,
- * valign and margins; the view keeps it until it goes. */
-void motus_viewport_add_widget(MotusViewport *self, GtkWidget *widget);
 
 G_END_DECLS
 

@@ -153,12 +153,21 @@ void motus_window_view_apply(MotusWindow *self)
 }
 
 void motus_window_view_keep(MotusWindow *self)
-{
+{ /* (flexible models: the deformation, colours and range shown now too) */
     const MtModel *m = motus_window_model(self);
-    if (!m || !m->nflex) return; /* a rigid model's view (camera, focus) stays as written */
+    if (!m) return;
     MtViewSpec v = m->view;
-    if (!v.set) v.camera = MT_VIEW_CAMERA_KEEP, v.focus[0] = 0;
+    motus_window_meters_keep(self, &v);
+    if (!v.set && !v.nmeter) return; /* nothing to keep */
+    if (!v.set) {
+        v.camera = MT_VIEW_CAMERA_KEEP, v.focus[0] = 0, v.deformation = 1;
+        v.field = MT_VIEW_FIELD_NONE, v.range = MT_VIEW_RANGE_RUN, v.lo = v.hi = 0;
+    }
     v.set = 1;
+    if (!m->nflex) { /* a rigid model's view (camera, focus) stays as written, with the meters shown now */
+        mt_editor_set_view(motus_window_editor(self), &v);
+        return;
+    }
     v.deformation = motus_viewport_get_deformation_scale(self->viewport);
     if (!(v.deformation > 0)) v.deformation = 1;
     MotusField f = motus_viewport_get_colour_field(self->viewport);

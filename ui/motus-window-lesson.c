@@ -162,6 +162,7 @@ static void show_solution_now(MotusWindow *self, Lesson *ls)
     set_flag(self, "show-velocity", (kin || icr) && b >= 0);
     set_flag(self, "show-acceleration", kin && !icr && b >= 0);
     motus_window_teach_update(self);
+    if (icr) motus_viewport_fit_with_points(self->viewport); /* the centre may lie off the mechanism */
 }
 
 static void show_solution(GtkButton *button, gpointer data)

@@ -29,6 +29,7 @@ struct MotusPlotSpec {
     GPtrArray *curves; /* column names */
     GPtrArray *refs;   /* RefCurve*: kept from earlier runs, or a spectrum's */
     gboolean spectrum; /* a plot of spectra against frequency (its curves are refs) */
+    gboolean amplitude; /* its spectra are amplitudes (one FFT), not power spectral densities */
     double fmax;       /* a spectrum's frequency range: where its curves still carry power */
 };
 
@@ -655,22 +656,27 @@ static void act_clear_plot(GSimpleAction *a, GVariant *p, gpointer data)
     motus_window_update_actions(self);
 }
 
-/* The power spectral density of one column over [t0, t1] as a curve of a spectrum plot; FALSE with the reason
+/* The power spectral density (or amplitude spectrum) of one column over [t0, t1] as a curve of a spectrum plot; FALSE with the reason
  * in the status bar. */
 static gboolean add_psd(MotusWindow *self, MotusPlotSpec *sp, const char *name, const double *t, const double *v, guint k,
                         double t0, double t1, int colour, double *peak_f)
 {
     MtPsd psd = {0};
     MtError err = {0};
-    if (mt_signal_psd(t, v, (int)k, t0, t1, NULL, name, &psd, &err)) {
+    if (sp->amplitude ? mt_signal_amplitude(t, v, (int)k, t0, t1, name, &psd, &err)
+                      : mt_signal_psd(t, v, (int)k, t0, t1, NULL, name, &psd, &err)) {
         motus_window_set_status(self, err.msg);
         return FALSE;
     }
     RefCurve *r = g_new0(RefCurve, 1);
-    /* TRANSLATORS: legend of a power spectral density curve: the column's name. */
-    r->name = g_strdup_printf(_("PSD of %s"), name);
     const char *u = column_unit(self, name);
-    r->unit = u[0] ? g_strdup_printf("%s²/Hz", u) : g_strdup("1/Hz");
+    if (sp->amplitude) { /* TRANSLATORS: legend of an amplitude spectrum curve: the column's name. */
+        r->name = g_strdup_printf(_("amplitude of %s"), name);
+        r->unit = g_strdup(u);
+    } else { /* TRANSLATORS: legend of a power spectral density curve: the column's name. */
+        r->name = g_strdup_printf(_("PSD of %s"), name);
+        r->unit = u[0] ? g_strdup_printf("%s²/Hz", u) : g_strdup("1/Hz");
+    }
     r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
     r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)psd.n);
     for (int i = 0; i < psd.n; i++) {
@@ -694,11 +700,13 @@ static gboolean add_psd(MotusWindow *self, MotusPlotSpec *sp, const char *name, 
     return TRUE;
 }
 
-/* Spectrum of the chosen plot: the power spectral densities of its curves over the time it shows, in a new
- * plot against frequency (Welch's method: core's mt_signal_psd, FFTW). */
+/* Spectrum of the chosen plot ("psd" or "amplitude"): the power spectral densities (Welch's method: core's
+ * mt_signal_psd, FFTW) or the amplitude spectra (mt_signal_amplitude) of its curves over the time it shows,
+ * in a new plot against frequency. */
 static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
 {
-    (void)a, (void)p;
+    (void)a;
+    gboolean amplitude = p && !strcmp(g_variant_get_string(p, NULL), "amplitude");
     MotusWindow *self = data;
     MotusPlotSpec *ps = active(self);
     guint n = plotted(self);
@@ -719,6 +727,7 @@ static void act_spectrum(GSimpleAction *a, GVariant *p, gpointer data)
     guint at = motus_window_add_plot(self);
     MotusPlotSpec *sp = spec(self, at);
     sp->spectrum = TRUE;
+    sp->amplitude = amplitude;
     double f = NAN, tlo = INFINITY, thi = -INFINITY;
     for (guint i = 0; i < names->len; i++) {
         const char *name = g_ptr_array_index(names, i);
@@ -915,7 +924,7 @@ void motus_window_plots_init(MotusWindow *self)
         {"clear-plot", act_clear_plot, NULL, NULL, NULL, {0}},
         {"add-plot", act_add_plot, NULL, NULL, NULL, {0}},
         {"remove-plot", act_remove_plot, NULL, NULL, NULL, {0}},
-        {"spectrum", act_spectrum, NULL, NULL, NULL, {0}},
+        {"spectrum", act_spectrum, "s", NULL, NULL, {0}},
         {"pin-curves", act_pin, NULL, NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(self), entries, G_N_ELEMENTS(entries), self);

@@ -199,6 +199,15 @@ void motus_window_check_init(MotusWindow *self);
 /* Checks the model shown a moment after the last call (an edit, an opening). */
 void motus_window_check_schedule(MotusWindow *self);
 void motus_window_teach_update(MotusWindow *self);
+/* motus-window-units.c: the Display Units window (main menu) */
+void motus_window_units_init(MotusWindow *self);
+/* motus-window-meters.c: live meters over the view (result columns, momentum) at the time shown */
+void motus_window_meters_init(MotusWindow *self);
+void motus_window_meters_update(MotusWindow *self);
+/* The eye popover's controls that add meters. */
+GtkWidget *motus_window_meters_controls(MotusWindow *self);
+/* The meters shown, into a view spec (kept with the model on saving). */
+void motus_window_meters_keep(MotusWindow *self, MtViewSpec *v);
 /* motus-window-sliders.c: parameters' sliders over the 3D view; moving one sets the parameter and runs again */
 void motus_window_sliders_init(MotusWindow *self);
 /* motus-window-lesson.c: a course problem's statement, answer fields and solution beside the view */

@@ -1,7 +1,8 @@
 /* motus-window-sliders.c — parameters' sliders over the 3D view (the
  * model's `slider` lines; a parameter's inspector switches them on): a
- * small translucent box, top left, one row per slider with the parameter's
- * name, the slider, its value (an entry one may type in) and its unit.
+ * small translucent box, one row per slider with the parameter's
+ * name, the slider, its value (an entry one may type in) and its unit,
+ * at the bottom centre of the view.
  *
  * Releasing a slider (or typing a value, or a key or the wheel settling for
  * a moment) sets the parameter — one undoable edit, not one per motion —,
@@ -316,16 +317,17 @@ void motus_window_sliders_init(MotusWindow *self)
     ui->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
     gtk_widget_add_css_class(ui->box, "osd");
     gtk_widget_add_css_class(ui->box, "toolbar");
-    gtk_widget_set_halign(ui->box, GTK_ALIGN_START);
-    gtk_widget_set_valign(ui->box, GTK_ALIGN_START);
-    gtk_widget_set_margin_start(ui->box, 8);
-    gtk_widget_set_margin_top(ui->box, 8);
+    /* bottom centre: the meters are top left, the view's buttons top right, the axes bottom left and the
+     * flexible bodies' bar bottom right */
+    gtk_widget_set_halign(ui->box, GTK_ALIGN_CENTER);
+    gtk_widget_set_valign(ui->box, GTK_ALIGN_END);
+    gtk_widget_set_margin_bottom(ui->box, 8);
     gtk_widget_set_visible(ui->box, FALSE);
     ui->grid = gtk_grid_new();
     gtk_grid_set_column_spacing(GTK_GRID(ui->grid), 6);
     gtk_grid_set_row_spacing(GTK_GRID(ui->grid), 2);
     gtk_box_append(GTK_BOX(ui->box), ui->grid);
-    motus_viewport_add_widget(self->viewport, ui->box);
+    motus_viewport_add_overlay_widget(self->viewport, ui->box);
     g_object_set_data_full(G_OBJECT(self), "motus-sliders", ui, ui_free);
     g_signal_connect(self->doc, "changed", G_CALLBACK(model_changed), self);
     g_signal_connect(self->doc, "replaced", G_CALLBACK(document_replaced), self);

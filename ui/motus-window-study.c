@@ -15,6 +15,8 @@
 #include <math.h>
 
 #include "motus-i18n.h"
+#include "motus-study-cluster.h"
+#include "motus-study-form.h"
 #include "motus-study-job.h"
 #include "motus-window-private.h"
 
@@ -22,6 +24,8 @@ typedef struct StudyUi {
     MotusWindow *win;
     GtkWidget *panel, *summary, *text, *run, *stop, *export, *progress, *box, *keep, *apply;
     MotusStudyResults *results;
+    MotusStudyForm *form; /* the fields beside the lines */
+    MotusStudyCluster *cluster; /* a submission to Slurm: its state, Collect */
     MotusStudyJob *job;
     guint poll_id;
     gint64 started;
@@ -97,6 +101,11 @@ static void rebuild(StudyUi *ui)
         ui->stale = FALSE;
     }
     GtkTextBuffer *buf = gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text));
+    if (ui->form) motus_study_form_set(ui->form, ui->study, m);
+    if (ui->cluster) {
+        const char *path = motus_document_get_path(ui->win->doc);
+        motus_study_cluster_set_project(ui->cluster, path && !motus_document_is_text_path(path) ? path : NULL);
+    }
     if (!ui->study) {
         gtk_label_set_text(GTK_LABEL(ui->summary),
                            _("The model has no study: add `study …` lines to its text (docs/studies.md)."));
@@ -112,8 +121,12 @@ static void rebuild(StudyUi *ui)
     int n = mt_study_ncases(ui->study, &err);
     g_autofree char *sum =
         n < 0 ? g_strdup_printf(_("The study has no cases: %s"), err.msg)
-              : g_strdup_printf(_("Design: %s. Cases: %d. Variables: %d. Responses: %d."), /* no plural forms needed */
-                                mt_study_design_name(ui->study->design), n, ui->study->nvar, ui->study->nresp);
+        : ui->study->optimize
+            ? g_strdup_printf(_("Optimisation (COBYLA): %s %s, constraints: %d, at most %d cases, one after another. Variables: %d. Responses: %d."),
+                              ui->study->maximize ? _("maximise") : _("minimise"), ui->study->objective, ui->study->ncons, n,
+                              ui->study->nvar, ui->study->nresp)
+            : g_strdup_printf(_("Design: %s. Cases: %d. Variables: %d. Responses: %d."), /* no plural forms needed */
+                              mt_study_design_name(ui->study->design), n, ui->study->nvar, ui->study->nresp);
     gtk_label_set_text(GTK_LABEL(ui->summary), sum);
     ui->results = motus_study_results_new(ui->study, case_activated, ui);
     gtk_box_append(GTK_BOX(ui->box), motus_study_results_widget(ui->results));
@@ -126,21 +139,47 @@ static void rebuild(StudyUi *ui)
 
 /* ---- running ---------------------------------------------------------------------------------------- */
 
+/* "Optimum: case 10 (k = 5.03551 N/m): stiffness = 5.03551; the constraints hold. 17 cases, converged …" */
+static char *optimum_text(StudyUi *ui, const MtStudyOpt *o, const char *failure, int ran, double secs)
+{
+    const MtStudy *s = ui->study;
+    const MtStudyCaseResult *b = o->best >= 0 && ui->results ? motus_study_results_case(ui->results, o->best) : NULL;
+    GString *t = g_string_new(NULL);
+    if (b) {
+        GString *v = g_string_new(NULL);
+        for (int i = 0; i < s->nvar; i++)
+            g_string_append_printf(v, "%s%s = %.6g%s%s", i ? ", " : "", s->var[i].name, b->values[i], s->var[i].unit[0] ? " " : "",
+                                   s->var[i].unit);
+        int r = mt_study_find_response(s, s->objective);
+        g_string_append_printf(t, _("Optimum: case %d (%s): %s = %.6g"), o->best, v->str, s->objective, b->resp[r]);
+        g_string_free(v, TRUE);
+        if (s->ncons) g_string_append_printf(t, "; %s", o->feasible ? _("the constraints hold") : _("the constraints do not all hold"));
+        g_string_append(t, ". ");
+    }
+    g_string_append_printf(t, _("%d cases (%d run now), %s, in %.1f s"), o->nevals, ran, mt_study_opt_stop_text(o->stop), secs);
+    if (failure[0]) g_string_append_printf(t, ": %s", failure);
+    return g_string_free(t, FALSE);
+}
+
 static void finish(StudyUi *ui)
 {
     int total, done, failed, running;
     motus_study_job_progress(ui->job, &total, &done, &failed, &running);
     gboolean cancelled = motus_study_job_cancelled(ui->job);
+    MtStudyOpt opt;
+    char msg[512];
+    gboolean optimised = motus_study_job_optimum(ui->job, &opt, msg, sizeof msg);
     motus_study_job_free(ui->job);
     ui->job = NULL;
     g_clear_handle_id(&ui->poll_id, g_source_remove);
     double secs = (double)(g_get_monotonic_time() - ui->started) * 1e-6;
     g_autofree char *t =
-        cancelled ? g_strdup_printf(_("Stopped: %d of %d cases done, %d failed"), done, total, failed)
-                  : g_strdup_printf(_("%d cases done, %d failed, in %.1f s"), done, failed, secs);
+        cancelled   ? g_strdup_printf(_("Stopped: %d of %d cases done, %d failed"), done, total, failed)
+        : optimised ? optimum_text(ui, &opt, msg, done, secs)
+                    : g_strdup_printf(_("%d cases done, %d failed, in %.1f s"), done, failed, secs);
     motus_window_set_status(ui->win, t);
     if (ui->stale && ui->panel) rebuild(ui); /* the model changed while its cases ran: show the new study */
-    else set_progress(ui, total ? (double)done / total : 1, t);
+    else set_progress(ui, total && !optimised ? (double)done / total : 1, t); /* an optimisation ends before maxeval */
     update_buttons(ui);
 }
 
@@ -169,7 +208,8 @@ static gboolean poll(gpointer data)
     /* time left as motus-cli says it: the wall time so far per case finished, times the cases left */
     double secs = (double)(g_get_monotonic_time() - ui->started) * 1e-6;
     g_autofree char *t =
-        done ? g_strdup_printf(_("%d of %d cases done, %d failed, %d running, about %.0f s left"), done, total, failed,
+        ui->study->optimize ? g_strdup_printf(_("Optimisation: %d cases run, %d failed (at most %d in all)"), done, failed, total)
+        : done ? g_strdup_printf(_("%d of %d cases done, %d failed, %d running, about %.0f s left"), done, total, failed,
                                running, secs / done * (total - done))
              : g_strdup_printf(_("%d of %d cases done, %d failed, %d running"), done, total, failed, running);
     set_progress(ui, total ? (double)done / total : 0, t);
@@ -202,6 +242,7 @@ static void run_clicked(GtkButton *b, gpointer data)
     unsigned char *todo = g_new0(unsigned char, (gsize)ncase);
     int left = 0;
     for (int c = 0; c < ncase; c++) left += todo[c] = !motus_study_results_case(ui->results, c);
+    if (ui->study->optimize) left = 1; /* the optimiser decides what is left; the cases done are read back */
     GError *error = NULL;
     g_autofree char *dir = NULL; /* frames beside the project, where motus-cli study --keep-frames keeps them */
     if (ui->store && gtk_check_button_get_active(GTK_CHECK_BUTTON(ui->keep))) {
@@ -210,7 +251,16 @@ static void run_clicked(GtkButton *b, gpointer data)
     }
     if (!dir && gtk_check_button_get_active(GTK_CHECK_BUTTON(ui->keep)))
         motus_window_set_status(ui->win, _("Frames are kept only for a project saved as shown"));
-    if (left) ui->job = motus_study_job_start(m, todo, ncase, (int)g_get_num_processors(), dir, &error);
+    if (ui->study->optimize) {
+        MtStudyCaseResult *known = g_new0(MtStudyCaseResult, (gsize)ncase);
+        int nknown = 0;
+        for (int c = 0; c < ncase; c++) {
+            const MtStudyCaseResult *r = motus_study_results_case(ui->results, c);
+            if (r) known[nknown++] = *r;
+        }
+        ui->job = motus_study_job_start_optimise(m, known, nknown, dir, &error);
+        g_free(known);
+    } else if (left) ui->job = motus_study_job_start(m, todo, ncase, (int)g_get_num_processors(), dir, &error);
     g_free(todo);
     if (!left) {
         set_progress(ui, 1, _("Every case is done: change the study or the model to run it again"));
@@ -327,11 +377,27 @@ static void apply_clicked(GtkButton *b, gpointer data)
 
 /* ---- the panel ------------------------------------------------------------------------------------------ */
 
+/* Collect brought the cluster's cases into the project: the panel reads them (unless its own cases run). */
+static void cluster_collected(gpointer user)
+{
+    StudyUi *ui = user;
+    if (!ui->job && ui->panel) rebuild(ui);
+}
+
+/* The fields made new lines: shown beside them, applied (as lines edited by hand) with Apply Lines. */
+static void form_changed(gpointer user, const char *lines)
+{
+    StudyUi *ui = user;
+    gtk_text_buffer_set_text(gtk_text_view_get_buffer(GTK_TEXT_VIEW(ui->text)), lines, -1);
+}
+
 static void panel_destroyed(GtkWidget *w, gpointer data)
 {
     (void)w;
     StudyUi *ui = data;
     ui->panel = ui->progress = NULL;
+    g_clear_pointer(&ui->form, motus_study_form_free);
+    g_clear_pointer(&ui->cluster, motus_study_cluster_free);
     if (ui->results) motus_study_results_free(ui->results); /* the cases run on: the project still records them */
     ui->results = NULL;
 }
@@ -362,7 +428,7 @@ static void build_panel(StudyUi *ui)
     gtk_window_set_title(GTK_WINDOW(d), _("Study"));
     gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(ui->win));
     gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 900, 640);
+    gtk_window_set_default_size(GTK_WINDOW(d), 960, 780);
     ui->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
     gtk_widget_set_margin_start(ui->box, 12);
     gtk_widget_set_margin_end(ui->box, 12);
@@ -377,10 +443,17 @@ static void build_panel(StudyUi *ui)
     gtk_text_view_set_monospace(GTK_TEXT_VIEW(ui->text), TRUE);
     GtkWidget *sw = gtk_scrolled_window_new();
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), ui->text);
-    gtk_scrolled_window_set_min_content_height(GTK_SCROLLED_WINDOW(sw), 90);
-    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(sw), 140);
-    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(sw), TRUE);
-    gtk_box_append(GTK_BOX(ui->box), sw);
+    /* the fields beside the lines they write: either may be edited, Apply Lines makes them the model's study */
+    ui->form = motus_study_form_new(form_changed, ui);
+    GtkWidget *fsw = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(fsw), motus_study_form_widget(ui->form));
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(fsw), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+    GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL);
+    gtk_paned_set_start_child(GTK_PANED(paned), fsw);
+    gtk_paned_set_end_child(GTK_PANED(paned), sw);
+    gtk_paned_set_position(GTK_PANED(paned), 540);
+    gtk_widget_set_size_request(paned, -1, 270);
+    gtk_box_append(GTK_BOX(ui->box), paned);
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     ui->run =
         button(bar, _("_Run Cases"), _("Run the cases not done yet on this computer"), G_CALLBACK(run_clicked), ui);
@@ -402,6 +475,8 @@ static void build_panel(StudyUi *ui)
     gtk_widget_set_valign(ui->progress, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(bar), ui->progress);
     gtk_box_append(GTK_BOX(ui->box), bar);
+    ui->cluster = motus_study_cluster_new(cluster_collected, ui);
+    gtk_box_append(GTK_BOX(ui->box), motus_study_cluster_widget(ui->cluster));
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(key_pressed), ui);
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE); /* before the text or a list takes it */
@@ -462,6 +537,8 @@ static void study_ui_free(gpointer data)
         gtk_window_destroy(GTK_WINDOW(ui->panel));
     }
     motus_study_results_free(ui->results);
+    motus_study_form_free(ui->form);
+    motus_study_cluster_free(ui->cluster);
     mt_study_free(ui->study);
     g_clear_handle_id(&ui->shot_id, g_source_remove);
     g_free(ui->shot_png);
@@ -487,6 +564,8 @@ GtkTextView *motus_window_study_text(MotusWindow *self)
 {
     return ui_of(self) && ui_of(self)->panel ? GTK_TEXT_VIEW(ui_of(self)->text) : NULL;
 }
+MotusStudyCluster *motus_window_study_cluster(MotusWindow *self) { return ui_of(self) ? ui_of(self)->cluster : NULL; }
+MotusStudyForm *motus_window_study_form(MotusWindow *self) { return ui_of(self) ? ui_of(self)->form : NULL; }
 gboolean motus_window_study_running(MotusWindow *self) { return ui_of(self) && ui_of(self)->job; }
 const char *motus_window_study_progress(MotusWindow *self)
 {
@@ -561,14 +640,16 @@ static gboolean shot_tick(gpointer data)
 gboolean motus_window_study_shoot(MotusWindow *self, const char *page, const char *png, MotusStudyShotFn done,
                                   gpointer user, GError **error)
 {
-    static const char *const pages[] = {"cases", "heatmap", "plot", "parallel"};
+    static const char *const pages[] = {"cases", "heatmap", "plot", "parallel", "path"};
     StudyUi *ui = ui_of(self);
     int k = 0;
-    while (k < 4 && g_strcmp0(page, pages[k])) k++;
+    while (k < 5 && g_strcmp0(page, pages[k])) k++;
     const MtModel *m = motus_window_model(self);
-    if (k == 4 || !m || !m->study) {
+    if (k == 5 || !m || !m->study || (k == 4 && !m->study->optimize)) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s",
-                    k == 4 ? _("--study: cases, heatmap, plot or parallel") : _("The model has no study"));
+                    k == 5                 ? _("--study: cases, heatmap, plot, parallel or path")
+                    : !m || !m->study      ? _("The model has no study")
+                                           : _("--study path: the study has no objective"));
         return FALSE;
     }
     g_action_group_activate_action(G_ACTION_GROUP(self), "study", NULL);

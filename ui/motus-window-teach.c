@@ -198,6 +198,36 @@ typedef struct {
     double v, a, w, e;
 } Maxima;
 
+/* An angular rate r at x: seen along its axis (a planar view of plane motion) a curved arrow of three
+ * quarters of a turn in the sense of rotation, radius `radius` × the model's size, its head carrying the
+ * label; otherwise an axial arrow scale × r long. */
+static void rate_arrow(Draw *d, const double x[3], const double r[3], double scale, double radius, const float rgb[3],
+                       const char *label)
+{
+    MotusViewport *vp = d->self->viewport;
+    double fwd[3], n = norm3(r);
+    motus_viewport_view_direction(vp, fwd);
+    if (!(n > 0) || fabs(fwd[0] * r[0] + fwd[1] * r[1] + fwd[2] * r[2]) < 0.95 * n) {
+        motus_viewport_add_overlay_vector(vp, x, r, scale, rgb, label);
+        return;
+    }
+    double a[3] = {r[0] / n, r[1] / n, r[2] / n}, e1[3], e2[3], h[3] = {1, 0, 0};
+    if (fabs(a[0]) > 0.9) h[0] = 0, h[1] = 1;
+    cross(e1, h, a);
+    double l1 = norm3(e1);
+    for (int k = 0; k < 3; k++) e1[k] /= l1;
+    cross(e2, a, e1); /* e1 × e2 = a: increasing θ turns the right way about the rate */
+    double rho = radius * d->L * d->f, pts[3 * 25];
+    for (int i = 0; i <= 24; i++) {
+        double th = 1.5 * G_PI * i / 24;
+        for (int k = 0; k < 3; k++) pts[3 * i + k] = x[k] + rho * (cos(th) * e1[k] + sin(th) * e2[k]);
+    }
+    motus_viewport_add_overlay_line(vp, pts, 24, rgb); /* the arc up to the head */
+    double th = 1.5 * G_PI * 23 / 24, tip[3];
+    for (int k = 0; k < 3; k++) tip[k] = rho * (cos(1.5 * G_PI) * e1[k] + sin(1.5 * G_PI) * e2[k]) - rho * (cos(th) * e1[k] + sin(th) * e2[k]);
+    motus_viewport_add_overlay_arrow(vp, pts + 3 * 23, tip, rgb, label);
+}
+
 /* The largest |v|, |a|, |ω|, |ε| of a point over the run (from about 400 frames): one length per quantity. */
 static void point_maxima(Draw *d, const Tracked *t, Maxima *mx)
 {
@@ -247,16 +277,16 @@ static void point_vectors(Draw *d, const Tracked *t, const Maxima *mx, gboolean 
         label_for(d, t, "a", MT_DIM_ACCEL, norm3(a), label, sizeof label);
         motus_viewport_add_overlay_vector(vp, x, a, 0.3 * d->L * d->f / mx->a, acc_rgb, label);
     }
-    if (omega) { /* ω and ε as axial arrows at the point (right-hand rule) */
+    if (omega) { /* ω and ε: axial arrows (right-hand rule), or curved arrows when seen along their axis */
         double w[3], e[3];
         body_rates(d->self, &bc, d->cur, w, e);
         if (mx->w > 0) {
             label_for(d, t, "ω", MT_DIM_ANGVEL, norm3(w), label, sizeof label);
-            motus_viewport_add_overlay_vector(vp, x, w, 0.3 * d->L * d->f / mx->w, omega_rgb, label);
+            rate_arrow(d, x, w, 0.3 * d->L * d->f / mx->w, 0.07, omega_rgb, label);
         }
         if (mx->e > 0) {
             label_for(d, t, "ε", MT_DIM_ANGACC, norm3(e), label, sizeof label);
-            motus_viewport_add_overlay_vector(vp, x, e, 0.3 * d->L * d->f / mx->e, eps_rgb, label);
+            rate_arrow(d, x, e, 0.3 * d->L * d->f / mx->e, 0.11, eps_rgb, label);
         }
     }
     if (follow) motus_viewport_look_at(vp, x);
@@ -402,6 +432,39 @@ static void joint_reactions(Draw *d)
     g_free(fc);
 }
 
+/* 1, 2 or 5 times a power of ten, at most x. */
+static double nice_below(double x)
+{
+    double p = pow(10, floor(log10(x))), m = x / p;
+    return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+/* A scale bar for the arrows of one quantity: a round value drawn to the same scale, left of and below the
+ * mechanism, along the screen's horizontal, labelled "scale: 0.5 m/s" (row: which bar, from the top). */
+static void scale_bar(Draw *d, int row, MtDim dim, double vmax, const float rgb[3])
+{
+    if (!(vmax > 0)) return;
+    double s = 0.3 * d->L * d->f / vmax, value = nice_below(0.67 * vmax / d->f), right[3], up[3];
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    if (!motus_run_bridge_get_frame(d->br, d->cur, NULL, d->pose)) return;
+    for (int b = 0; b < d->m->nbody; b++)
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], d->pose[7 * b + k]), hi[k] = fmax(hi[k], d->pose[7 * b + k]);
+    if (!isfinite(lo[0])) return;
+    motus_viewport_view_basis(d->self->viewport, right, up, NULL);
+    double c[3], at[3], bar[3];
+    for (int k = 0; k < 3; k++) c[k] = 0.5 * (lo[k] + hi[k]);
+    double half = 0.5 * fmax(fmax(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]) + 0.2 * d->L;
+    for (int k = 0; k < 3; k++) {
+        at[k] = c[k] - half * right[k] - (half + 0.12 * d->L * row) * up[k];
+        bar[k] = value * right[k];
+    }
+    char q[48], label[96];
+    quantity_text(d->self, dim, value, q, sizeof q);
+    /* TRANSLATORS: the label of a scale bar beside the vectors in the 3D view: the value its length stands for */
+    g_snprintf(label, sizeof label, _("scale: %s"), q);
+    motus_viewport_add_overlay_vector(d->self->viewport, at, bar, s, rgb, label);
+}
+
 void motus_window_teach_update(MotusWindow *self)
 {
     if (self->pick != PICK_NONE) return; /* the overlay shows the picked points */
@@ -434,6 +497,8 @@ void motus_window_teach_update(MotusWindow *self)
         if (fbd) body_fbd(&d, pts[i].body);
     }
     if (reac && d.m->njoint) joint_reactions(&d);
+    if (np && vel) scale_bar(&d, 0, MT_DIM_VELOCITY, mx.v, vel_rgb); /* last: the vectors keep their places */
+    if (np && acc) scale_bar(&d, 1, MT_DIM_ACCEL, mx.a, acc_rgb);
     g_free(d.pose);
 }
 
@@ -543,6 +608,8 @@ static void settings_popover(MotusWindow *self)
         gtk_actionable_set_action_name(GTK_ACTIONABLE(c), checks[i].action);
         gtk_box_append(GTK_BOX(box), c);
     }
+    gtk_box_append(GTK_BOX(box), heading(_("Meters over the view")));
+    gtk_box_append(GTK_BOX(box), motus_window_meters_controls(self));
     gtk_box_append(GTK_BOX(box), heading(_("Vector length")));
     GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *first = NULL;
     for (guint i = 0; i < G_N_ELEMENTS(scales); i++) {

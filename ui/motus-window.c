@@ -120,6 +120,7 @@ static void time_changed(MotusSession *session, double t, gpointer data)
     }
     set_time_label(self);
     motus_window_teach_update(self);
+    motus_window_meters_update(self);
 }
 
 static void set_playing(MotusWindow *self, gboolean play) { motus_session_set_playing(self->session, play); }
@@ -974,6 +975,8 @@ static void motus_window_init(MotusWindow *self)
     motus_window_project_init(self);
     motus_window_edit_init(self);
     motus_window_gizmo_init(self);
+    motus_window_meters_init(self);
+    motus_window_units_init(self);
     motus_window_teach_init(self);
     motus_window_lesson_init(self);
     motus_window_sliders_init(self);

@@ -56,6 +56,14 @@ gboolean motus_window_redo(MotusWindow *self);
 void motus_window_select_entity(MotusWindow *self, MtEditKind kind, int index);
 /* Bodies and markers pinned for the classroom view (their vectors stay shown beside the selection's). */
 guint motus_window_teach_n_pinned(MotusWindow *self);
+/* Live meters over the view: add one (a result column, a sensor or "momentum"; FALSE with the reason), how
+ * many there are, meter k's text ("system.kinetic = 1.2346 J") and its value (SI) at the time shown. */
+gboolean motus_window_meters_add(MotusWindow *self, const char *name, GError **error);
+guint motus_window_meters_count(MotusWindow *self);
+const char *motus_window_meter_text(MotusWindow *self, guint k);
+double motus_window_meter_value(MotusWindow *self, guint k);
+/* The Display Units window (NULL when closed). */
+GtkWidget *motus_window_units_window(MotusWindow *self);
 /* TRUE when the open model is a course problem and its lesson panel is shown. */
 gboolean motus_window_lesson_shown(MotusWindow *self);
 /* The entity selected (MT_EDIT_NKINDS: none) and its index. */

@@ -190,6 +190,57 @@ MtStatus mt_signal_psd(const double *t, const double *x, int n, double t0, doubl
     return rc;
 }
 
+MtStatus mt_signal_amplitude(const double *t, const double *x, int n, double t0, double t1, const char *what, MtPsd *out,
+                             MtError *err)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++)
+        if (t[i] >= t0 && t[i] <= t1 && !isfinite(x[i]))
+            return mt_error_set(err, MT_ERR_SOLVE, what, MT_("%s: not a finite number at t = %g s; no spectrum"), what, t[i]);
+    int m;
+    double dt;
+    double *y = even_samples(t, x, n, t0, t1, &m, &dt);
+    if (!y)
+        return mt_error_set(err, m < 4 ? MT_ERR_ARG : MT_ERR_NOMEM, what,
+                            MT_("%s: fewer than 4 samples in the time window; no spectrum"), what);
+    int nf = m / 2 + 1;
+    double *seg = fftw_malloc(sizeof(double) * (size_t)m), mean = 0, sw = 0;
+    fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)nf);
+    out->psd = calloc((size_t)nf, sizeof(double));
+    fftw_plan plan = NULL;
+    if (seg && X && out->psd) {
+        pthread_mutex_lock(&planner_lock);
+        plan = fftw_plan_dft_r2c_1d(m, seg, X, FFTW_ESTIMATE);
+        pthread_mutex_unlock(&planner_lock);
+    }
+    if (!plan) {
+        free(y);
+        fftw_free(seg);
+        fftw_free(X);
+        mt_psd_free(out);
+        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    }
+    for (int j = 0; j < m; j++) mean += y[j] / m;
+    for (int j = 0; j < m; j++) {
+        double w = 0.5 - 0.5 * cos(2 * M_PI * j / m); /* periodic Hann */
+        seg[j] = (y[j] - mean) * w;
+        sw += w;
+    }
+    fftw_execute(plan);
+    for (int k = 0; k < nf; k++) /* one-sided, divided by the window's coherent gain */
+        out->psd[k] = (k == 0 || (m % 2 == 0 && k == m / 2) ? 1 : 2) * hypot(X[k][0], X[k][1]) / sw;
+    out->n = nf;
+    out->df = 1 / (dt * m);
+    out->segments = 1;
+    pthread_mutex_lock(&planner_lock);
+    fftw_destroy_plan(plan);
+    pthread_mutex_unlock(&planner_lock);
+    free(y);
+    fftw_free(seg);
+    fftw_free(X);
+    return MT_OK;
+}
+
 int mt_psd_peak(const MtPsd *p, double f0, double f1, int refine, double *value, double *freq)
 {
     int best = -1;

@@ -191,6 +191,15 @@ MtStatus mt_study_run_case(const MtModel *m, int c, const MtStudyRunHooks *hooks
     for (int r = 0; r < s->nresp; r++) resp[r] = NAN;
     if (mt_study_case(s, c, v, err)) return err->code;
     if (values) memcpy(values, v, sizeof(double) * (size_t)s->nvar);
+    return mt_study_run_values(m, c, v, hooks, resp, err);
+}
+
+MtStatus mt_study_run_values(const MtModel *m, int c, const double *v, const MtStudyRunHooks *hooks, double *resp,
+                             MtError *err)
+{
+    const MtStudy *s = m->study;
+    if (!s) return mt_error_set(err, MT_ERR_ARG, "study", "%s", MT_("the model has no study (no 'study' lines)"));
+    for (int r = 0; r < s->nresp; r++) resp[r] = NAN;
     MtModel *mc = mt_model_copy(m);
     if (!mc) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     Gather g = {.s = mc->study, .hooks = hooks};

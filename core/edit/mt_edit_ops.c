@@ -1152,3 +1152,36 @@ int mt_edit_snap_points(const MtModel *m, int body, MtSnapPoint *out, int max)
 #undef PUT
     return n;
 }
+
+MtStatus mt_edit_set_display_unit(MtEditor *e, MtDim dim, const char *unit, MtError *err)
+{
+    const MtModel *m = mt_editor_model(e);
+    const char *q = mt_dim_name(dim);
+    if (dim <= MT_DIM_NONE || dim >= MT_DIM_COUNT || !q)
+        return mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("display unit: no such quantity"));
+    const MtUnit *u = unit && unit[0] ? mt_unit_lookup(unit, dim) : NULL;
+    if (unit && unit[0] && !u)
+        return mt_error_set(err, MT_ERR_ARG, q, MT_("display unit: '%s' is not a unit of %s"), unit, q);
+    int at = -1;
+    for (int k = 0; k < m->nunit; k++)
+        if (!strcmp(m->unit[k].quantity, q)) at = k;
+    if (at < 0 && !u) return MT_OK; /* already the readable default */
+    if (at >= 0 && u && !strcmp(m->unit[at].unit, u->name)) return MT_OK;
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, q, "%s", MT_("out of memory"));
+    char label[160];
+    if (u) {
+        if (mt_model_set_unit(c, q, u->name, err) < 0) {
+            mt_model_free(c);
+            return err ? err->code : MT_ERR_MODEL;
+        }
+        /* TRANSLATORS: undo label: a quantity, then the unit it is now shown in */
+        snprintf(label, sizeof label, MT_("display unit of %s: %s"), q, u->name);
+    } else {
+        memmove(&c->unit[at], &c->unit[at + 1], sizeof c->unit[0] * (size_t)(c->nunit - at - 1));
+        c->nunit--;
+        /* TRANSLATORS: undo label: a quantity shown again in readable units (mm, kN, MPa chosen by size) */
+        snprintf(label, sizeof label, MT_("display unit of %s: readable"), q);
+    }
+    return mt_editor_commit(e, c, label, err);
+}

@@ -1945,7 +1945,7 @@ static void write_controls(FILE *f, const MtModel *m)
         if (ps->x[0]) fprintf(f, " against %s", ps->x);
         fputc('\n', f);
     }
-    char view[256];
+    char view[1024]; /* (meters: up to 8 column names) */
     mt_view_format(&m->view, view, sizeof view);
     if (view[0]) fprintf(f, "%s\n", view);
     for (int i = 0; i < m->nparam; i++) {

@@ -83,6 +83,13 @@ static MtStatus usage(MtError *err, const char *entity, const char *what)
     return mt_error_set(err, MT_ERR_SYNTAX, entity, "%s", what);
 }
 
+int mt_study_find_response(const MtStudy *s, const char *name)
+{
+    for (int i = 0; i < s->nresp; i++)
+        if (!strcmp(s->resp[i].name, name)) return i;
+    return -1;
+}
+
 static int find_var(const MtStudy *s, const char *name)
 {
     for (int i = 0; i < s->nvar; i++)
@@ -222,13 +229,70 @@ static MtStatus read_response(MtStudy *s, int n, char *const *t, MtError *err)
     return MT_OK;
 }
 
+/* The optimiser's settings when a study names none. */
+static void opt_defaults(MtStudy *s)
+{
+    if (!s->maxeval) s->maxeval = 50;
+    if (!(s->xtol > 0)) s->xtol = 1e-6;
+}
+
+/* study objective minimize|maximize RESPONSE */
+static MtStatus read_objective(MtStudy *s, int n, char *const *t, MtError *err)
+{
+    const char *use = MT_("study objective: write 'study objective minimize RESPONSE' or 'study objective maximize RESPONSE'");
+    if (n != 4 || (strcmp(t[2], "minimize") && strcmp(t[2], "maximize")) || strlen(t[3]) >= MT_NAME_MAX) return usage(err, "study", use);
+    if (s->optimize) return mt_error_set(err, MT_ERR_SYNTAX, "study", "%s", MT_("study: the objective is given twice"));
+    s->optimize = 1;
+    s->maximize = !strcmp(t[2], "maximize");
+    snprintf(s->objective, sizeof s->objective, "%s", t[3]);
+    opt_defaults(s);
+    return MT_OK;
+}
+
+/* study constraint RESPONSE <=|>= VALUE */
+static MtStatus read_constraint(MtStudy *s, int n, char *const *t, MtError *err)
+{
+    const char *use = MT_("study constraint: write 'study constraint RESPONSE <= VALUE' or 'study constraint RESPONSE >= VALUE'");
+    MtStudyConstraint c = {0};
+    if (n != 5 || (strcmp(t[3], "<=") && strcmp(t[3], ">=")) || strlen(t[2]) >= MT_NAME_MAX || !number(t[4], &c.bound))
+        return usage(err, "study", use);
+    if (s->ncons >= MT_STUDY_CONSTRAINTS) return mt_error_set(err, MT_ERR_SYNTAX, "study", MT_("study: at most %d constraints"), MT_STUDY_CONSTRAINTS);
+    snprintf(c.resp, sizeof c.resp, "%s", t[2]);
+    c.ge = !strcmp(t[3], ">=");
+    s->cons[s->ncons++] = c;
+    return MT_OK;
+}
+
+/* study optimizer cobyla [maxeval N] [xtol E] */
+static MtStatus read_optimizer(MtStudy *s, int n, char *const *t, MtError *err)
+{
+    const char *use = MT_("study optimizer: write 'study optimizer cobyla [maxeval N] [xtol E]' (E: a fraction of each variable's range, below 0.5)");
+    if (n < 3 || strcmp(t[2], "cobyla")) return usage(err, "study", use);
+    int maxeval = 0;
+    double xtol = 0;
+    for (int i = 3; i < n; i += 2) {
+        double v;
+        if (i + 1 >= n || !number(t[i + 1], &v)) return usage(err, "study", use);
+        if (!strcmp(t[i], "maxeval") && v >= 1 && v <= MT_STUDY_MAXEVAL && v == floor(v)) maxeval = (int)v;
+        else if (!strcmp(t[i], "xtol") && v > 0 && v < 0.5) xtol = v;
+        else return usage(err, "study", use);
+    }
+    s->maxeval = maxeval;
+    s->xtol = xtol;
+    opt_defaults(s);
+    return MT_OK;
+}
+
 MtStatus mt_study_read(MtStudy *s, int ntok, char *const *tok, MtError *err)
 {
+    if (ntok >= 2 && !strcmp(tok[1], "objective")) return read_objective(s, ntok, tok, err);
+    if (ntok >= 2 && !strcmp(tok[1], "constraint")) return read_constraint(s, ntok, tok, err);
+    if (ntok >= 2 && !strcmp(tok[1], "optimizer")) return read_optimizer(s, ntok, tok, err);
     if (ntok >= 2 && !strcmp(tok[1], "design")) return read_design(s, ntok, tok, err);
     if (ntok >= 2 && !strcmp(tok[1], "variable")) return read_variable(s, ntok, tok, err);
     if (ntok >= 2 && !strcmp(tok[1], "case")) return read_case(s, ntok, tok, err);
     if (ntok >= 2 && !strcmp(tok[1], "response")) return read_response(s, ntok, tok, err);
-    return usage(err, "study", MT_("study: write 'study design …', 'study variable …', 'study case …' or 'study response …'"));
+    return usage(err, "study", MT_("study: write 'study design …', 'study variable …', 'study case …', 'study response …', 'study objective …', 'study constraint …' or 'study optimizer …'"));
 }
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -243,9 +307,11 @@ static void num_out(FILE *f, double v)
 void mt_study_write(const MtStudy *s, FILE *f)
 {
     if (!s) return;
-    fprintf(f, "study design %s", designs[s->design]);
-    if (s->design == MT_DESIGN_LHS) fprintf(f, " %d seed %lu", s->samples, s->seed);
-    fputc('\n', f);
+    if (!s->optimize || s->design != MT_DESIGN_GRID) { /* an optimisation has no design */
+        fprintf(f, "study design %s", designs[s->design]);
+        if (s->design == MT_DESIGN_LHS) fprintf(f, " %d seed %lu", s->samples, s->seed);
+        fputc('\n', f);
+    }
     for (int i = 0; i < s->nvar; i++) {
         const MtStudyVar *v = &s->var[i];
         fprintf(f, "study variable %s", v->name);
@@ -284,6 +350,16 @@ void mt_study_write(const MtStudy *s, FILE *f)
         }
         fputc('\n', f);
     }
+    if (!s->optimize) return;
+    fprintf(f, "study objective %s %s\n", s->maximize ? "maximize" : "minimize", s->objective);
+    for (int i = 0; i < s->ncons; i++) {
+        fprintf(f, "study constraint %s %s", s->cons[i].resp, s->cons[i].ge ? ">=" : "<=");
+        num_out(f, s->cons[i].bound);
+        fputc('\n', f);
+    }
+    fprintf(f, "study optimizer cobyla maxeval %d xtol", s->maxeval);
+    num_out(f, s->xtol);
+    fputc('\n', f);
 }
 
 char *mt_study_text(const MtStudy *s)
@@ -354,6 +430,29 @@ static MtStatus var_units(const MtStudyVar *v, const MtParamSpec *p, const MtUni
     return MT_OK;
 }
 
+/* The objective and constraints name responses; an optimisation has no design and optimises at least one variable. */
+static MtStatus check_optimisation(const MtStudy *s, MtError *err)
+{
+    if (!s->optimize) {
+        if (s->ncons || s->maxeval)
+            return mt_error_set(err, MT_ERR_MODEL, "study", "%s",
+                                MT_("study: constraints and the optimizer need an objective ('study objective minimize RESPONSE')"));
+        return MT_OK;
+    }
+    if (s->design != MT_DESIGN_GRID || s->nrow)
+        return mt_error_set(err, MT_ERR_MODEL, "study", "%s", MT_("study: an optimisation has no design: remove the 'study design' and 'study case' lines"));
+    if (mt_study_find_response(s, s->objective) < 0)
+        return mt_error_set(err, MT_ERR_MODEL, s->objective, MT_("study objective: there is no response '%s'"), s->objective);
+    for (int i = 0; i < s->ncons; i++)
+        if (mt_study_find_response(s, s->cons[i].resp) < 0)
+            return mt_error_set(err, MT_ERR_MODEL, s->cons[i].resp, MT_("study constraint: there is no response '%s'"), s->cons[i].resp);
+    int free_vars = 0;
+    for (int i = 0; i < s->nvar; i++) free_vars += s->var[i].is_range;
+    if (!free_vars)
+        return mt_error_set(err, MT_ERR_MODEL, "study", "%s", MT_("study: an optimisation needs a variable with a range to optimise"));
+    return MT_OK;
+}
+
 MtStatus mt_study_check(const MtStudy *s, const MtModel *m, MtError *err)
 {
     if (!s) return MT_OK;
@@ -365,10 +464,15 @@ MtStatus mt_study_check(const MtStudy *s, const MtModel *m, MtError *err)
         if (p < 0) return mt_error_set(err, MT_ERR_MODEL, v->name, MT_("study variable '%s': the model has no parameter '%s'"), v->name, v->name);
         const MtUnit *uv, *up;
         if (var_units(v, &m->param[p], &uv, &up, err)) return err->code;
-        if (v->is_range && !v->count && s->design != MT_DESIGN_LHS)
+        if (s->optimize && !(v->is_range ? !v->count : v->nlevel == 1))
+            return mt_error_set(err, MT_ERR_MODEL, v->name,
+                                MT_("study variable '%s': an optimisation takes a range without count (optimised between its ends) or one level (held there)"),
+                                v->name);
+        if (v->is_range && !v->count && s->design != MT_DESIGN_LHS && !s->optimize)
             return mt_error_set(err, MT_ERR_MODEL, v->name, MT_("study variable '%s': give the range a count of values (the %s design needs levels)"),
                                 v->name, designs[s->design]);
     }
+    if (check_optimisation(s, err)) return err->code;
     if (s->design == MT_DESIGN_TABLE && s->nrow == 0)
         return mt_error_set(err, MT_ERR_MODEL, "study", "%s", MT_("study: the table design has no 'study case' line"));
     if (s->design != MT_DESIGN_TABLE && s->nrow)
@@ -397,6 +501,7 @@ static double var_level(const MtStudyVar *v, int k)
 int mt_study_ncases(const MtStudy *s, MtError *err)
 {
     double n = 0;
+    if (s->optimize) return s->maxeval > 0 ? s->maxeval : 1;
     switch (s->design) {
     case MT_DESIGN_GRID:
         n = s->nvar ? 1 : 0;
@@ -463,6 +568,8 @@ MtStatus mt_study_case(const MtStudy *s, int c, double *values, MtError *err)
     int n = mt_study_ncases(s, err);
     if (n < 0) return err->code;
     if (c < 0 || c >= n) return mt_error_set(err, MT_ERR_ARG, "study", MT_("study: there is no case %d (cases 0 … %d)"), c, n - 1);
+    if (s->optimize)
+        return mt_error_set(err, MT_ERR_ARG, "study", MT_("study: case %d of an optimisation is chosen by the optimiser, not by a design"), c);
     switch (s->design) {
     case MT_DESIGN_GRID: /* the first variable varies slowest */
         for (int i = s->nvar - 1; i >= 0; i--) {

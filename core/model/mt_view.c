@@ -35,7 +35,7 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
     memset(&out, 0, sizeof out); /* padding too: views are compared whole */
     out.set = 1, out.deformation = 1, out.field = MT_VIEW_FIELD_NONE, out.range = MT_VIEW_RANGE_RUN;
     out.camera = MT_VIEW_CAMERA_KEEP;
-    if (n == 0) return mt_error_set(err, MT_ERR_SYNTAX, "view", "%s", MT_("view: write 'view [deformation S] [colour none|displacement|stress] [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY]'"));
+    if (n == 0) return mt_error_set(err, MT_ERR_SYNTAX, "view", "%s", MT_("view: write 'view [deformation S] [colour none|displacement|stress] [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [meter COLUMN]…'"));
     for (int i = 0; i < n; i++) {
         const char *k = word[i], *a = i + 1 < n ? word[i + 1] : NULL;
         int c;
@@ -59,12 +59,18 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
             if ((c = lookup(a, cameras, 5)) < 0)
                 return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: camera '%s' is front, right, top or iso"), a);
             out.camera = (MtViewCamera)c;
+        } else if (!strcmp(k, "meter")) {
+            if (out.nmeter >= MT_VIEW_METERS)
+                return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: at most %d meters"), MT_VIEW_METERS);
+            if (!mt_plot_name_ok(a))
+                return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: meter '%s' is not a result column name"), a);
+            snprintf(out.meter[out.nmeter++], sizeof out.meter[0], "%s", a);
         } else if (!strcmp(k, "focus")) {
             if (strlen(a) >= sizeof out.focus)
                 return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: focus '%s' is not a body name"), a);
             strcpy(out.focus, a);
         } else
-            return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: unknown setting '%s' (deformation, colour, range, camera, focus)"), k);
+            return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: unknown setting '%s' (deformation, colour, range, camera, focus, meter)"), k);
         i++;
     }
     memcpy(v, &out, sizeof out);
@@ -93,5 +99,6 @@ void mt_view_format(const MtViewSpec *v, char *buf, size_t n)
         else k += snprintf(buf + k, n - (size_t)k, " range %s", ranges[v->range]);
     }
     if (k >= 0 && (size_t)k < n && v->camera != MT_VIEW_CAMERA_KEEP) k += snprintf(buf + k, n - (size_t)k, " camera %s", cameras[v->camera]);
-    if (k >= 0 && (size_t)k < n && v->focus[0]) snprintf(buf + k, n - (size_t)k, " focus %s", v->focus);
+    if (k >= 0 && (size_t)k < n && v->focus[0]) k += snprintf(buf + k, n - (size_t)k, " focus %s", v->focus);
+    for (int i = 0; i < v->nmeter && k >= 0 && (size_t)k < n; i++) k += snprintf(buf + k, n - (size_t)k, " meter %s", v->meter[i]);
 }

@@ -21,7 +21,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 15920); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 16560); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
 SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
@@ -691,7 +691,7 @@ static int save_plots(Save *sv)
     }
     /* the view: the row "view" holds its `view …` line; the sliders: the row "sliders" their `slider …` lines
      * (none kept: no row) */
-    char view[256], *sliders = mt_sliders_text(m);
+    char view[1024], *sliders = mt_sliders_text(m); /* (meters: up to 8 column names) */
     if (!sliders) {
         mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return 1;
@@ -1629,9 +1629,9 @@ static void load_plots(Loader *ld)
             m->nplot = m->nderived = 0;
         free(layout);
         /* the view (presentation too: a line that does not read is none) */
-        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[16];
+        char *view = mt_store_load_plot(ld->L.s, "view", &perr), *word[40];
         int n = 0;
-        for (char *w = view ? strtok(view, " ") : NULL; w && n < 16; w = strtok(NULL, " ")) word[n++] = w;
+        for (char *w = view ? strtok(view, " ") : NULL; w && n < 40; w = strtok(NULL, " ")) word[n++] = w;
         if (n < 2 || strcmp(word[0], "view") || mt_view_parse(&m->view, word + 1, n - 1, &perr)) memset(&m->view, 0, sizeof m->view);
         free(view);
         char *sliders = mt_store_load_plot(ld->L.s, "sliders", &perr); /* (a project before sliders: none) */

@@ -693,10 +693,14 @@ static const char *const migrate_12_13[] = {SQL_MODES, NULL};
 /* Version 13 had no derived curves (kept in the plots table's layout text: a program of version 13 would drop them
  * and the curves that show them). */
 static const char *const migrate_13_14[] = {NULL};
+/* Version 14 had no optimisation: the same tables, whose study_lines may now hold 'study objective', 'study
+ * constraint' and 'study optimizer' (a program of version 14 must not meet lines it cannot read). */
+static const char *const migrate_14_15[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
                                                                       migrate_8_9, migrate_9_10, migrate_10_11,
-                                                                      migrate_11_12, migrate_12_13, migrate_13_14};
+                                                                      migrate_11_12, migrate_12_13, migrate_13_14,
+                                                                      migrate_14_15};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */

@@ -162,6 +162,16 @@ MtStatus mt_store_study_put(MtStore *s, const MtStudy *study, const MtStudyCaseR
     return mt_store_commit(s, err);
 }
 
+MtStatus mt_store_study_drop_from(MtStore *s, int first, MtError *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (mt_store_need_write(s, err) || prep(s, "DELETE FROM study_cases WHERE idx >= ?1", &st, err)) return err->code;
+    sqlite3_bind_int(st, 1, first);
+    MtStatus rc = step_done(s, st, err); /* values and responses go with their case (ON DELETE CASCADE) */
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* One value of a case from study_values or study_responses (NAN when absent or NULL). */
 static double case_value(sqlite3_stmt *st, int c, const char *name)
 {

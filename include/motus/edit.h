@@ -143,6 +143,11 @@ MtStatus mt_edit_check(MtModel *m, MtError *err);
 MtStatus mt_edit_set_field(MtEditor *e, MtEditKind kind, int index, const char *field, const char *text,
                            MtError *err);
 /* Renames an entity; expressions that use the old name are rewritten. */
+/* Shows quantity dim in unit (its symbol or alias) everywhere — plots, the
+ * inspector, labels, legends; NULL or "" takes the choice back (readable
+ * multiples chosen by size). One undoable edit; refuses a unit of another
+ * quantity, naming it. */
+MtStatus mt_edit_set_display_unit(MtEditor *e, MtDim dim, const char *unit, MtError *err);
 MtStatus mt_edit_rename(MtEditor *e, MtEditKind kind, int index, const char *name, MtError *err);
 /* Copies an entity (a body with its markers and shapes) under a new unique
  * name ("arm_2"); *new_index (may be NULL) receives the copy's index. */

@@ -407,6 +407,7 @@ typedef struct {
 /* How the 3D view shows the model's flexible bodies and where it looks, kept
  * with the model (`view …` line; the project's plots table, row "view") so
  * that a model opens the way its author left it (mt_view.c). */
+#define MT_VIEW_METERS 8
 typedef enum { MT_VIEW_FIELD_NONE, MT_VIEW_FIELD_DISPLACEMENT, MT_VIEW_FIELD_STRESS } MtViewField;
 typedef enum { MT_VIEW_RANGE_RUN, MT_VIEW_RANGE_FRAME, MT_VIEW_RANGE_FIXED } MtViewRange;
 typedef enum { MT_VIEW_CAMERA_KEEP, MT_VIEW_CAMERA_FRONT, MT_VIEW_CAMERA_RIGHT, MT_VIEW_CAMERA_TOP, MT_VIEW_CAMERA_ISO } MtViewCamera;
@@ -418,6 +419,8 @@ typedef struct {
     double lo, hi;     /* MT_VIEW_RANGE_FIXED: SI (m or Pa), lo < hi */
     MtViewCamera camera;
     char focus[MT_NAME_MAX]; /* body framed ("" none) */
+    int nmeter;              /* live meters over the view: result columns (or "momentum") shown at the time shown */
+    char meter[MT_VIEW_METERS][MT_PLOT_NAME];
 } MtViewSpec;
 
 /* A derived curve (`derived` lines; docs/model-format.md, "Derived curves"):
@@ -635,7 +638,7 @@ MtStatus mt_derived_check(const MtDerivedSpec *d, MtError *err);
 int mt_model_find_derived(const MtModel *m, const char *name);
 
 /* The view (mt_view.c): `view [deformation S] [colour none|displacement|stress]
- * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY]` read from
+ * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [meter COLUMN]…` read from
  * the words after "view" (MT_OK, or an error naming the word and what to
  * write), and written back canonically ("view deformation 300 colour stress
  * range run", no newline; "" when nothing is kept). */

@@ -51,6 +51,15 @@ typedef struct {
 MtStatus mt_signal_psd(const double *t, const double *x, int n, double t0, double t1, const MtWelchSpec *spec,
                        const char *what, MtPsd *out, MtError *err);
 void mt_psd_free(MtPsd *p);
+/* The amplitude spectrum of x over [t0, t1] (resampled evenly as for the PSD,
+ * its mean removed): one FFT of the whole window with a Hann window, one-sided
+ * and divided by the window's coherent gain, so that a sine of amplitude A
+ * whose frequency falls on a bin reads A there (between bins up to 15 % less:
+ * the Hann window's scalloping). Written into out->psd (unit of x), out->df =
+ * 1/T. */
+MtStatus mt_signal_amplitude(const double *t, const double *x, int n, double t0, double t1, const char *what, MtPsd *out,
+                             MtError *err);
+
 /* The largest PSD value with frequency in [f0, f1] and its frequency
  * (refined by a parabola through the bin and its neighbours when
  * refine is non-zero); -1 when the band holds no bin. */

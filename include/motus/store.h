@@ -26,7 +26,7 @@
 #define MT_STORE_APPLICATION_ID 0x4D4F5455
 /* PRAGMA user_version: the layout of the tables. Older projects are migrated
  * forward when opened for writing; newer ones are refused. */
-#define MT_STORE_SCHEMA_VERSION 14
+#define MT_STORE_SCHEMA_VERSION 15
 /* Frames per BLOB row of run_frames in new runs (mt_store_set_chunk_frames);
  * fewer when that many frames would take more than 1 MiB. */
 #define MT_STORE_CHUNK_FRAMES 256
@@ -97,6 +97,8 @@ MtStatus mt_store_study_begin(MtStore *s, const MtStudy *study, long model_versi
                               MtError *err);
 /* Records a finished case (replacing an earlier record of it), in one transaction. */
 MtStatus mt_store_study_put(MtStore *s, const MtStudy *study, const MtStudyCaseResult *c, MtError *err);
+/* Forgets the cases from first on (an optimisation's path that went another way). */
+MtStatus mt_store_study_drop_from(MtStore *s, int first, MtError *err);
 /* The finished cases in case order: *out malloc'd (free it); the count or -1. */
 int mt_store_study_cases(MtStore *s, const MtStudy *study, MtStudyCaseResult **out, MtError *err);
 

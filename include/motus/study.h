@@ -3,7 +3,9 @@
  * cases (full factorial grid, Latin hypercube, a table of cases, one at a
  * time), and responses computed from each case's result columns (a value at a
  * time; min, max, mean, RMS over a time window; the peak of a Welch PSD in a
- * band; an expression of these). The description is kept with the model
+ * band; an expression of these); or, instead of a design, an objective
+ * with constraints that an optimiser minimises or maximises over the
+ * responses (motus/study_run.h). The description is kept with the model
  * (`study …` lines of the text format, the project's study tables);
  * running a case and computing its responses is motus/study_run.h. */
 #ifndef MOTUS_STUDY_H
@@ -18,6 +20,8 @@
 #define MT_STUDY_RESPONSES 64   /* responses per study */
 #define MT_STUDY_LEVELS 4096    /* values of one variable; cases of a design */
 #define MT_STUDY_UNIT 16
+#define MT_STUDY_CONSTRAINTS 16 /* constraints of an optimisation */
+#define MT_STUDY_MAXEVAL 10000  /* evaluations an optimisation may make */
 
 typedef enum { MT_DESIGN_GRID, MT_DESIGN_LHS, MT_DESIGN_TABLE, MT_DESIGN_OAT } MtDesignKind;
 
@@ -59,6 +63,14 @@ typedef struct {
     char expr[MT_EXPR_MAX];    /* MT_RESP_EXPR */
 } MtStudyResponse;
 
+/* A constraint of an optimisation: a response kept at or below (ge 0) or at
+ * or above (ge 1) a bound, in the response's unit. */
+typedef struct {
+    char resp[MT_NAME_MAX];
+    int ge;
+    double bound;
+} MtStudyConstraint;
+
 typedef struct MtStudy {
     MtDesignKind design;
     int samples;         /* Latin hypercube: cases */
@@ -69,6 +81,17 @@ typedef struct MtStudy {
     MtStudyResponse resp[MT_STUDY_RESPONSES];
     int nrow;            /* design table: cases */
     double *row;         /* nrow × nvar values */
+    /* An optimisation (`study objective …`): instead of a design, the
+     * optimiser (core/analysis/mt_study_opt.c) chooses each case from the
+     * ones before; a range variable is optimised between its ends, a variable
+     * of one level held there. */
+    int optimize;                /* 1: an objective is given */
+    int maximize;                /* 0 minimise, 1 maximise */
+    char objective[MT_NAME_MAX]; /* the response optimised */
+    int ncons;
+    MtStudyConstraint cons[MT_STUDY_CONSTRAINTS];
+    int maxeval;                 /* evaluations at most (cases) */
+    double xtol;                 /* stop when a step is below xtol of each variable's range */
 } MtStudy;
 
 MtStudy *mt_study_new(void);
@@ -91,9 +114,11 @@ char *mt_study_text(const MtStudy *s);
  * variables. Messages name the variable or response. */
 MtStatus mt_study_check(const MtStudy *s, const MtModel *m, MtError *err);
 
-/* The number of cases of the design (-1 with err set when there are none or too many). */
+/* The number of cases of the design (-1 with err set when there are none or
+ * too many); of an optimisation, the most evaluations it may make. */
 int mt_study_ncases(const MtStudy *s, MtError *err);
-/* The variables' values of case i (nvar values, each in its variable's unit). */
+/* The variables' values of case i (nvar values, each in its variable's unit);
+ * an error for an optimisation, whose cases the optimiser chooses. */
 MtStatus mt_study_case(const MtStudy *s, int i, double *values, MtError *err);
 /* Sets the model's parameters to case values (converted to each parameter's
  * unit) and evaluates the parameters again. */
@@ -102,5 +127,7 @@ MtStatus mt_study_apply(const MtStudy *s, MtModel *m, const double *values, MtEr
 const char *mt_study_resp_kind_name(MtRespKind k);
 int mt_study_resp_kind_from_name(const char *s);
 const char *mt_study_design_name(MtDesignKind d);
+/* The index of a response by name (-1 when there is none). */
+int mt_study_find_response(const MtStudy *s, const char *name);
 
 #endif

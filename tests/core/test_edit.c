@@ -793,8 +793,31 @@ static void test_flexible(void)
     mt_editor_free(e);
 }
 
+/* Display units: chosen for a quantity (an undoable edit the fields read in), taken back, refused for a
+ * unit of another quantity. */
+static void test_display_units(void)
+{
+    printf("-- display units\n");
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    CHECK(mt_edit_set_display_unit(e, MT_DIM_FORCE, "kN", &err) == MT_OK, "force in kN: %s", err.msg);
+    const MtModel *m = mt_editor_model(e);
+    CHECK(m->nunit == 1 && !strcmp(m->unit[0].quantity, "force") && !strcmp(m->unit[0].unit, "kN") &&
+              mt_edit_display_unit(m, MT_DIM_FORCE) == mt_unit_lookup("kN", MT_DIM_FORCE),
+          "the model shows forces in kN");
+    CHECK(mt_editor_can_undo(e) && strstr(mt_editor_undo_label(e), "force: kN"), "one undoable edit: %s",
+          mt_editor_undo_label(e));
+    CHECK(mt_edit_set_display_unit(e, MT_DIM_FORCE, "mm", &err) != MT_OK && strstr(err.msg, "'mm' is not a unit of force"),
+          "a length refused for forces: %s", err.msg);
+    CHECK(mt_edit_set_display_unit(e, MT_DIM_FORCE, NULL, &err) == MT_OK && mt_editor_model(e)->nunit == 0,
+          "taken back: readable again");
+    CHECK(mt_editor_undo(e, &err) == MT_OK && mt_editor_model(e)->nunit == 1, "undone: kN again");
+    mt_editor_free(e);
+}
+
 int main(void)
 {
+    test_display_units();
     test_pendulum_from_nothing();
     test_drivers_and_joint_forces();
     test_fields();

@@ -4,7 +4,8 @@
 #   # check: ANALYSIS COLUMN at T answer VALUE UNIT [closed EXPRESSION]
 # is one check: the analysis (run, kinematics, statics or modes) is run once,
 # COLUMN is read at time T (a number, or `end` for the last frame; for modes
-# COLUMN is the mode number and the value its frequency in Hz), and
+# COLUMN is the mode number N and the value its frequency in Hz, or N/omega
+# for the circular frequency in 1/s, N/period for the period in s), and
 #  - rounded to the digits of VALUE (as printed in the answer) it must give
 #    VALUE: |motus - VALUE| <= half a unit of VALUE's last digit;
 #  - with `closed`, it must agree with the closed form EXPRESSION (evaluated
@@ -35,8 +36,13 @@ while read -r analysis column at t answer value unit rest; do
   fi
   label="$column at $t"
   if [ "$analysis" = modes ]; then
+    # N: the frequency of mode N in Hz; N/omega: its circular frequency 2πf in
+    # 1/s; N/period: its period 1/f in s (the forms a problem book prints)
+    mode=${column%%/*}; form=${column#"$mode"}
     label="mode $column"
-    got=$(awk -v n="$column" '/^ mode +frequency/ {on = 1; next} on && $1 == n {print $2; exit}' "$out")
+    got=$(awk -v n="$mode" -v form="$form" '/^ mode +frequency/ {on = 1; next}
+      on && $1 == n { f = $2; if (form == "/omega") f = 2 * atan2(0, -1) * f; else if (form == "/period") f = 1 / f
+        else if (form != "") exit; printf "%.17g\n", f; exit }' "$out")
   else
     got=$(awk -F, -v c="$column" -v t="$t" '
       NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }

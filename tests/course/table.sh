@@ -3,10 +3,13 @@
 # model in projects/course/ with the answer, Motus's value and the digits it
 # shares with the closed form (run it after changing a problem; paste the output).
 cli=$1; here=$(dirname "$0"); course=$here/../../projects/course
-echo "| problem | source (in the style of) | quantity | answer | Motus | answer digits matched | digits vs closed form |"
+echo "| problem | source | quantity | answer | Motus | answer digits matched | digits vs closed form |"
 echo "|---|---|---|---|---|---|---|"
 for m in "$course"/s*.motus.txt "$course"/k*.motus.txt "$course"/d*.motus.txt; do
-  title=$(sed -n 's/^# problem: //p' "$m"); topic=$(sed -n '/^# source: /{s/^# source: in the style of //; s/, Collection of problems in theoretical mechanics:/:/; p;}' "$m")
+  title=$(sed -n 's/^# problem: //p' "$m")
+  # a published problem: "Meshchersky 18.9"; one written in the style of a book: "style of Meshchersky: TOPIC"
+  topic=$(sed -n '/^# source: /{s/^# source: //; p; q;}' "$m" | sed 's/^in the style of \(.*\), Collection of problems in theoretical mechanics:/style of \1:/
+    s/^\(Meshchersky\), Collection of problems.*, problems* \([0-9.–-]*\).*$/\1 \2/')
   sh "$here/check.sh" "$cli" "$m" | while IFS= read -r line; do
     q=${line%%: Motus*}; rest=${line#*: Motus }
     motus=${rest%%,*}; ans=${rest#*answer }; ans=${ans%% (*}

@@ -10,6 +10,16 @@
 #   fail    a table of cases, one with a negative mass: that case is recorded
 #           as failed with its values and the model's message, the others
 #           finish, the exit status is 1
+#   optimise  the optimisation of spring-opt.motus.txt: the least k with
+#           x(0.7 s) <= 1 within 1e-6 of m (pi/1.4)^2, the constraint holding;
+#           every evaluation a case in the table; run again, nothing runs
+#   opt_resume  the same optimisation with slow cases, its runner killed
+#           after a few: run again, the cases recorded are read back (each
+#           case started once but the one in flight), the same optimum
+#   landing the orifice of projects/landing-gear.motus.txt optimised: the
+#           lowest peak strut load with the stroke at most 0.32 m; the
+#           constraint holds and is active (the unconstrained optimum would
+#           use more stroke)
 set -eu
 cli=$1
 mode=$2
@@ -92,6 +102,80 @@ fail)
     cat cases.csv
     awk -F, 'NR > 1 { s[$1] = $2 } END { exit !(s[0] == "ok" && s[1] == "failed" && s[2] == "ok") }' cases.csv ||
         fail "cases 0 and 2 ok, case 1 failed"
+    ;;
+optimise)
+    "$cli" import "$src/spring-opt.motus.txt" p.motus > /dev/null
+    "$cli" study p.motus --quiet > out.txt
+    cat out.txt
+    grep -q "every constraint holds at the optimum" out.txt || fail "the constraint does not hold at the optimum"
+    k=$(sed -n 's/^optimum: case [0-9]*: k = \([^ ]*\) N\/m.*/\1/p' out.txt)
+    n=$(sed -n 's/^optimisation (COBYLA): \([0-9]*\) evaluations.*/\1/p' out.txt)
+    awk -v k="$k" 'BEGIN { want = (atan2(0, -1) / 1.4)^2; d = (k - want) / want; if (d < 0) d = -d
+        printf "k at the optimum %.10g, closed form m (pi/1.4)^2 = %.10g, rel. diff %.3g (tol 1e-6)\n", k, want, d
+        exit !(k != "" && d <= 1e-6) }' || fail "the optimum is not the closed form's"
+    "$cli" study p.motus --table --out cases.csv
+    [ "$(($(wc -l < cases.csv) - 1))" -eq "$n" ] || fail "the table has not the $n evaluations as cases"
+    [ "$(wc -l < p.motus.study/study.log)" -eq "$n" ] || fail "not $n cases started"
+    "$cli" study p.motus --quiet | grep -q "0 run now" || fail "run again, the optimisation ran cases"
+    [ "$(wc -l < p.motus.study/study.log)" -eq "$n" ] || fail "run again, cases were started"
+    "$cli" study p.motus --status | grep -q "optimum: case .*: k = $k N/m" || fail "--status gives another optimum"
+    set +e
+    "$cli" study p.motus --slurm --dry-run 2> err.txt
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] && grep -q "one after another" err.txt || fail "an optimisation submitted to Slurm is not refused"
+    echo "$n evaluations, each a case; run again, none ran"
+    ;;
+opt_resume)
+    sed 's/^solver .*/solver method rk4 step 2e-5 until 0.8 every 50/' "$src/spring-opt.motus.txt" > slow.motus.txt
+    "$cli" import slow.motus.txt p.motus > /dev/null
+    "$cli" study p.motus --quiet > /dev/null &
+    runner=$!
+    i=0
+    while [ "$(ls p.motus.study 2>/dev/null | grep -c '\.result$')" -lt 4 ]; do
+        i=$((i + 1))
+        [ $i -lt 600 ] || fail "no case finished in 60 s"
+        sleep 0.1
+    done
+    kill -KILL $runner
+    wait $runner 2> /dev/null || true
+    sleep 0.2
+    "$cli" study p.motus --table --out before.csv
+    before=$(($(wc -l < before.csv) - 1))
+    echo "killed after $before cases were stored"
+    [ "$before" -ge 3 ] || fail "the runner was not killed mid-way ($before cases stored)"
+    "$cli" study p.motus --quiet > out.txt
+    cat out.txt
+    grep -q "every constraint holds at the optimum" out.txt || fail "the resumed optimisation's constraint does not hold"
+    k=$(sed -n 's/^optimum: case [0-9]*: k = \([^ ]*\) N\/m.*/\1/p' out.txt)
+    awk -v k="$k" 'BEGIN { want = (atan2(0, -1) / 1.4)^2; d = (k - want) / want; if (d < 0) d = -d
+        printf "resumed: k at the optimum %.10g, rel. diff to m (pi/1.4)^2 %.3g (tol 1e-6)\n", k, d
+        exit !(k != "" && d <= 1e-6) }' || fail "the resumed optimum is not the closed form's"
+    for c in $(awk -F, 'NR > 1 { print $1 }' before.csv); do
+        n=$(grep -c "^case $c started" p.motus.study/study.log)
+        [ "$n" -eq 1 ] || fail "case $c, recorded before the kill, was started $n times"
+    done
+    n=$(sed -n 's/^optimisation (COBYLA): \([0-9]*\) evaluations.*/\1/p' out.txt)
+    starts=$(wc -l < p.motus.study/study.log)
+    [ "$starts" -le $((n + 1)) ] || fail "$starts starts for $n cases (at most one was in flight at the kill)"
+    echo "$n cases with $starts starts; the $before recorded before the kill ran once"
+    ;;
+landing)
+    "$cli" import "$src/../../projects/landing-gear.motus.txt" p.motus > /dev/null
+    "$cli" study p.motus --quiet > out.txt
+    cat out.txt
+    grep -q "every constraint holds at the optimum" out.txt || fail "the stroke limit does not hold at the optimum"
+    best=$(sed -n 's/^optimum: case \([0-9]*\):.*/\1/p' out.txt)
+    "$cli" study p.motus --table --out cases.csv
+    cut -d, -f1-7 cases.csv
+    # columns: case,status,sink,Ao,peak_strut,max_stroke,peak_nz
+    awk -F, -v b="$best" 'NR == 1 { next }
+        $1 == b { s = $6; load = $5 }
+        $2 == "ok" && $6 <= 0.32 { if (min == "" || $5 < min) min = $5 }
+        END { printf "optimum: case %s, stroke %.9g m (limit 0.32), peak strut load %.9g N; least load of the cases within the limit %.9g N\n", b, s, load, min
+              if (s > 0.32 * (1 + 1e-6)) { print "FAIL: the optimum uses more than 0.32 m of stroke"; exit 1 }
+              if (s < 0.32 * (1 - 1e-4)) { print "FAIL: the stroke limit is not active at the optimum"; exit 1 }
+              if (load > min) { print "FAIL: a case within the limit has a lower peak load than the optimum"; exit 1 } }' cases.csv
     ;;
 *) fail "unknown mode $mode" ;;
 esac

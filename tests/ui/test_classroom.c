@@ -9,6 +9,7 @@
  * - several points at once: the crank pin B pinned from the eye popover, the coupler point P
  *   selected, and the rocker added by a Ctrl+click in the view; |v_B| = 0.1 m × 2π/s, and
  *   |v_P| = ω_coupler · |P − centre| (the velocity of a point of a body in plane motion). */
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -192,10 +193,49 @@ static void test_several_points(void)
     g_assert_cmpfloat(fabs(norm3(vpp) - w * r), <, 1e-6 * norm3(vpp));
     g_free(t);
     g_free(wz);
+    /* the velocity arrows' scale bar: a round value drawn to the same scale as the arrows */
+    int isb = item("scale: ");
+    g_assert_cmpint(isb, >=, 0);
+    double s0[3], s1[3], sv[3], b0[3], b1[3];
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)isb, 0, s0));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)isb, 1, s1));
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)isb, NULL, sv));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)ib, 0, b0));
+    g_assert_true(motus_viewport_overlay_point(viewport(), (guint)ib, 1, b1));
+    double len_s = sqrt((s1[0] - s0[0]) * (s1[0] - s0[0]) + (s1[1] - s0[1]) * (s1[1] - s0[1]) + (s1[2] - s0[2]) * (s1[2] - s0[2]));
+    double len_b = sqrt((b1[0] - b0[0]) * (b1[0] - b0[0]) + (b1[1] - b0[1]) * (b1[1] - b0[1]) + (b1[2] - b0[2]) * (b1[2] - b0[2]));
+    g_print("%s: %.6g m drawn for %.6g m/s; v_B %.6g m drawn for %.6g m/s\n", motus_viewport_overlay_label(viewport(), isb),
+            len_s, norm3(sv), len_b, norm3(vb));
+    g_assert_cmpfloat(fabs(len_s / norm3(sv) - len_b / norm3(vb)), <, 1e-9 * len_b / norm3(vb));
     click_check("Acceleration vector", "show-acceleration");
     settle_for(0.3);
     shot(GTK_WIDGET(win), "classroom-points.png");
     click_check("Acceleration vector", "show-acceleration");
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    /* ω seen along its axis (the front view of a planar mechanism): a curved arrow around the point, its head
+     * at the arc's radius (0.07 of the model's size); in the iso view an axial arrow along z */
+    click_check("Angular velocity and acceleration (ω, ε)", "show-omega");
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    double head[3], L = motus_viewport_get_scale(viewport());
+    int iw = item("coupler.p: ω = ");
+    g_assert_cmpint(iw, >=, 0);
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)iw, head, NULL));
+    double rr = sqrt((head[0] - p[0]) * (head[0] - p[0]) + (head[1] - p[1]) * (head[1] - p[1]) + (head[2] - p[2]) * (head[2] - p[2]));
+    g_print("front view: the curved omega arrow's head %.9g m from P (0.07 L = %.9g)\n", rr, 0.07 * L);
+    g_assert_cmpfloat(fabs(rr - 0.07 * L), <, 1e-9 * L);
+    settle_for(0.3);
+    shot(GTK_WIDGET(win), "classroom-omega-curved.png");
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_label, "Iso"));
+    settle_for(0.2);
+    motus_window_set_time(win, 0.2);
+    double wv[3];
+    iw = item("coupler.p: ω = ");
+    g_assert_true(motus_viewport_overlay_item(viewport(), (guint)iw, NULL, wv));
+    g_assert_cmpfloat(fabs(wv[0]) + fabs(wv[1]), <, 1e-9 * fabs(wv[2]));
+    g_assert_cmpfloat(fabs(fabs(wv[2]) - w), <, 1e-9 * w);
+    click_check("Angular velocity and acceleration (ω, ε)", "show-omega");
     gtk_popover_popdown(GTK_POPOVER(eye_popover()));
     focus_main();
     /* a Ctrl+click on the rocker pins it too: a third velocity arrow, the selection unchanged */
@@ -215,6 +255,75 @@ static void test_several_points(void)
     xin_click_at(motus_viewport_get_gl_area(viewport()), x, y, TRUE);
     g_assert_true(wait_for(pins_are, 5));
     g_assert_cmpint(item("rocker: v = "), <, 0);
+}
+
+static gboolean is_meter_entry(GtkWidget *w, gconstpointer data)
+{
+    (void)data;
+    return GTK_IS_ENTRY(w) && gtk_widget_get_mapped(w) && gtk_entry_get_placeholder_text(GTK_ENTRY(w)) &&
+           g_str_has_prefix(gtk_entry_get_placeholder_text(GTK_ENTRY(w)), "Meter");
+}
+static guint want_meters;
+static gboolean meters_are(void) { return motus_window_meters_count(win) == want_meters; }
+static gboolean is_meter_close(GtkWidget *w, gconstpointer data)
+{
+    (void)data;
+    return GTK_IS_BUTTON(w) && gtk_widget_get_mapped(w) && gtk_widget_get_tooltip_text(w) &&
+           !strcmp(gtk_widget_get_tooltip_text(w), "Remove this meter");
+}
+
+/* Live meters on the simple pendulum (1 kg at 1 m, released at 60°, dp54 1e-10): a column typed in the eye
+ * popover and Enter makes a meter of it; "Energy and Momentum" adds the kinetic and potential energy (their sum
+ * stays, 1e-8) and the momentum (m·L·|ω| exactly); a meter's close button removes it; Save keeps them. */
+static void test_meters(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "pendulum.motus.txt", NULL);
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_open_file(win, f, &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    open_eye();
+    GtkWidget *entry = xin_find(eye_popover(), is_meter_entry, NULL);
+    g_assert_nonnull(entry);
+    gtk_widget_grab_focus(entry);
+    settle();
+    want_meters = 1;
+    xin_type("bob.wz");
+    xin_press("Return");
+    g_assert_true(wait_for(meters_are, 5));
+    want_meters = 4;
+    xin_click(xin_find(eye_popover(), xin_has_label, "Energy and Momentum"));
+    g_assert_true(wait_for(meters_are, 5));
+    gtk_popover_popdown(GTK_POPOVER(eye_popover()));
+    focus_main();
+    motus_window_set_time(win, 0.37);
+    double w = motus_window_meter_value(win, 0), k1 = motus_window_meter_value(win, 1), p1 = motus_window_meter_value(win, 2);
+    double mom = motus_window_meter_value(win, 3);
+    g_print("t = 0.37: %s; %s; %s; %s\n", motus_window_meter_text(win, 0), motus_window_meter_text(win, 1),
+            motus_window_meter_text(win, 2), motus_window_meter_text(win, 3));
+    g_assert_nonnull(strstr(motus_window_meter_text(win, 0), "bob.wz = "));
+    g_assert_cmpfloat(fabs(mom - fabs(w) * 1.0 * 1.0), <, 1e-10 * fabs(w)); /* |p| = m L |ω| (to rounding) */
+    motus_window_set_time(win, 1.5);
+    double k2 = motus_window_meter_value(win, 1), p2 = motus_window_meter_value(win, 2);
+    g_print("energy at 0.37 s %.12g J, at 1.5 s %.12g J\n", k1 + p1, k2 + p2);
+    g_assert_cmpfloat(fabs((k1 + p1) - (k2 + p2)), <, 1e-8 * fabs(k1) + 1e-12);
+    g_assert_cmpfloat(fabs(k1 - k2), >, 1e-3); /* and they did change */
+    settle_for(0.3);
+    shot(GTK_WIDGET(win), "classroom-meters.png");
+    /* the first meter's close button */
+    want_meters = 3;
+    xin_click(xin_find(GTK_WIDGET(viewport()), is_meter_close, NULL));
+    g_assert_true(wait_for(meters_are, 5));
+    /* kept with the model */
+    g_autofree char *dir = g_dir_make_tmp("motus-meters-XXXXXX", NULL);
+    g_autofree char *out = g_build_filename(dir, "p.motus.txt", NULL), *text = NULL;
+    g_assert_true(motus_window_save_as(win, out, &error));
+    g_assert_true(g_file_get_contents(out, &text, NULL, NULL));
+    g_assert_nonnull(strstr(text, "meter system.kinetic meter system.potential meter momentum\n"));
+    g_unlink(out);
+    g_rmdir(dir);
 }
 
 static void on_startup(GApplication *a, gpointer data)
@@ -242,6 +351,7 @@ int main(int argc, char **argv)
     g_assert_true(motus_window_open_file(win, f, &error));
     g_test_add_func("/classroom/icr-fbd", test_icr_and_fbd);
     g_test_add_func("/classroom/several-points", test_several_points);
+    g_test_add_func("/classroom/meters", test_meters);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     for (int i = 0; i < 3; i++) settle();

@@ -541,6 +541,17 @@ static double labelled(const char *prefix)
     return NAN;
 }
 
+/* Overlay items besides the scale bars. */
+static guint shown_items(void)
+{
+    guint n = 0;
+    for (guint i = 0; i < motus_viewport_overlay_size(viewport()); i++) {
+        const char *l = motus_viewport_overlay_label(viewport(), i);
+        if (!l || !g_str_has_prefix(l, "scale: ")) n++;
+    }
+    return n;
+}
+
 static void test_teaching(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
@@ -553,7 +564,8 @@ static void test_teaching(void)
     activate("show-reactions", NULL);
     activate("follow", NULL);
     motus_window_set_time(win, 0.37);
-    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 4); /* trace, v, a, F */
+    g_assert_cmpuint(shown_items(), ==, 4); /* trace, v, a, F (and the scale bars of v and a) */
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 6);
     double *t, *ke;
     guint n = motus_window_get_column(win, "system.kinetic", &t, &ke);
     guint i = 0;
@@ -602,7 +614,7 @@ static void test_teaching(void)
     activate("show-omega", NULL);
     activate("follow", NULL);
     activate("show-velocity", NULL);
-    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 3);
+    g_assert_cmpuint(shown_items(), ==, 3);
 }
 
 int main(int argc, char **argv)

@@ -13,7 +13,13 @@
  *   a bigger study (600 cases) stopped with Esc: some cases done, not all (the
  *   window answers keys while both cores run cases);
  *   cases of an invalid model (m = -1 kg) failed with the message, the others done;
- *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it.
+ *   the study's lines edited in the panel and applied (6 cases), Ctrl+Z undoing it;
+ *   the optimisation of tests/study/spring-opt.motus.txt: the least k with x(0.7 s) <= 1 within 1e-6
+ *   of m (pi/1.4)^2, its path page opened by a click on its tab, the same optimum read by motus-cli
+ *   from the project, and run again nothing runs;
+ *   the constraint's bound typed in its field (-0.05) and applied: the least k with x(0.7 s) <= 0.95,
+ *   m (2 pi/2.1)^2, within 1e-6;
+ *   the fields beside the lines edited by clicks and keys (k's count, a response added, typed, removed).
  * The parallel coordinates have an axis per variable and response and a
  * line per case. Screenshots of the table, the heat map, the response plot
  * and the parallel coordinates stay in build/tests/ui (study-*.png). */
@@ -29,6 +35,7 @@
 #include "motus-window.h"
 #include "motus/edit.h"
 #include "motus/store.h"
+#include "motus/study_run.h"
 #include "ui-wait.h"
 #include "xinput.h"
 
@@ -406,6 +413,235 @@ static void test_failed(void)
     g_unlink(path);
 }
 
+/* The spring-mass optimisation of tests/study/spring-opt.motus.txt run from the panel: the least k with
+ * x(0.7 s) <= 1 within 1e-6 of m (pi/1.4)^2, every evaluation a case in the table and the project, the
+ * path page (opened by a click on its tab) with a point per case; Run Cases again reads them all back. */
+static char *panel_lines(void)
+{
+    GtkTextBuffer *buf = gtk_text_view_get_buffer(motus_window_study_text(win));
+    GtkTextIter a, z;
+    gtk_text_buffer_get_bounds(buf, &a, &z);
+    return gtk_text_buffer_get_text(buf, &a, &z, FALSE);
+}
+
+/* Turns the mouse wheel (button 5: down, 4: up) over w's scrolled window until w is inside its view. */
+static void wheel_to(GtkWidget *w)
+{
+    GtkWidget *sw = gtk_widget_get_ancestor(w, GTK_TYPE_SCROLLED_WINDOW);
+    g_assert_nonnull(sw);
+    GtkNative *native = gtk_widget_get_native(sw);
+    Display *d = xin_display();
+    for (int i = 0; i < 60; i++) {
+        graphene_rect_t r, a;
+        g_assert_true(gtk_widget_compute_bounds(w, sw, &r));
+        if (r.origin.y >= 0 && r.origin.y + r.size.height <= gtk_widget_get_height(sw)) return;
+        g_assert_true(gtk_widget_compute_bounds(sw, GTK_WIDGET(native), &a));
+        double sx = 0, sy = 0;
+        gtk_native_get_surface_transform(native, &sx, &sy);
+        int rx, ry;
+        Window child;
+        XTranslateCoordinates(d, xin_window(sw), DefaultRootWindow(d), (int)(sx + a.origin.x + a.size.width / 2),
+                              (int)(sy + a.origin.y + a.size.height / 2), &rx, &ry, &child);
+        XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+        unsigned int button = r.origin.y < 0 ? 4 : 5;
+        XTestFakeButtonEvent(d, button, True, CurrentTime);
+        XTestFakeButtonEvent(d, button, False, CurrentTime);
+        XSync(d, False);
+        settle_for(0.1);
+    }
+    g_assert_not_reached();
+}
+
+/* Clicks into a form field, selects what it holds and types text over it. */
+static void type_into(GtkWidget *field, const char *text)
+{
+    g_assert_nonnull(field);
+    xin_click(field);
+    settle_for(0.15);
+    xin_press("<Control>a");
+    xin_type(text);
+    settle_for(0.3);
+}
+
+static gboolean bound_applied(void)
+{
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    return m && m->study && m->study->ncons == 1 && m->study->cons[0].bound == -0.05;
+}
+static gboolean optimum_shown(void)
+{
+    return not_running() && g_str_has_prefix(motus_window_study_progress(win), "Optimum: case ");
+}
+
+static gboolean none_run(void) { return strstr(motus_window_study_progress(win), "(0 run now)") != NULL; }
+
+static void test_optimise(void)
+{
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-opt.motus.txt", &text, NULL, NULL));
+    g_autofree char *project = import(text, "study-spring-opt.motus");
+    open_model(project);
+    open_panel();
+    MotusStudyResults *r = motus_window_study_results(win);
+    g_assert_nonnull(r);
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(some_done, 30));
+    g_assert_true(wait_for(not_running, 60));
+    const char *progress = motus_window_study_progress(win);
+    g_test_message("optimisation: %s", progress);
+    g_assert_true(g_str_has_prefix(progress, "Optimum: case "));
+    g_assert_nonnull(strstr(progress, "the constraints hold"));
+    int n = motus_study_results_n(r), best = -1;
+    const MtModel *m = mt_editor_model(motus_window_get_editor(win));
+    for (int c = 0; c < n; c++) {
+        const MtStudyCaseResult *x = motus_study_results_case(r, c);
+        g_assert_nonnull(x); /* cases 0 … n-1, in the optimiser's order */
+        g_assert_false(x->failed);
+        if (best < 0 || mt_study_opt_better(m->study, x->resp, motus_study_results_case(r, best)->resp)) best = c;
+    }
+    double k = motus_study_results_case(r, best)->values[0], want = pow(M_PI / 1.4, 2);
+    g_test_message("%d cases; optimum case %d: k = %.10g, closed form m (pi/1.4)^2 = %.10g, rel. diff %.3g (tol 1e-6)", n, best,
+                   k, want, fabs(k - want) / want);
+    g_assert_cmpfloat(fabs(k - want) / want, <, 1e-6);
+    g_autofree char *head = g_strdup_printf("Optimum: case %d ", best);
+    g_assert_true(g_str_has_prefix(progress, head));
+    /* the path: a click on its tab; the objective at every case, the best so far ending at the optimum's */
+    GtkWidget *panel = motus_window_study_panel(win);
+    GtkWidget *tab = xin_find(GTK_WIDGET(motus_study_results_notebook(r)), xin_has_label, "Optimisation Path");
+    g_assert_nonnull(tab);
+    xin_click(tab);
+    settle_for(0.5);
+    g_assert_cmpint(gtk_notebook_get_current_page(motus_study_results_notebook(r)), ==, 4);
+    MotusPlot *path = motus_study_results_path(r);
+    g_assert_cmpuint(motus_plot_n_points(path, 0), ==, (guint)n);
+    double px, py;
+    g_assert_true(motus_plot_get_point(path, 1, (guint)n - 1, &px, &py));
+    g_assert_cmpfloat(py, ==, motus_study_results_case(r, best)->resp[2]);
+    shot(panel, "study-path.png");
+    /* recorded in the project: motus-cli finds the same optimum there */
+    const char *argv[] = {MOTUS_CLI, "study", project, "--status", NULL};
+    g_autofree char *out = NULL;
+    int status = -1;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    g_test_message("motus-cli study --status:\n%s", out);
+    g_autofree char *same = g_strdup_printf("optimum: case %d: k = ", best);
+    g_assert_nonnull(strstr(out, same));
+    /* run again: every case is read back, none runs (the click is seen once the events are read: wait for its words) */
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(none_run, 30));
+    g_test_message("again: %s", motus_window_study_progress(win));
+    g_assert_true(not_running());
+    g_assert_cmpint(motus_study_results_n(r), ==, n);
+    /* the constraint's bound typed in its field as -0.05 and applied: the least k with x(0.7 s) <= 0.95,
+     * cos(sqrt(k/m) 0.7) <= -1/2, is m (2 pi/2.1)^2 */
+    GtkWidget *bound = motus_study_form_field(motus_window_study_form(win), "cons-bound", 0);
+    wheel_to(bound); /* below the fields in view */
+    type_into(bound, "-0.05");
+    g_autofree char *lines = panel_lines();
+    g_assert_nonnull(strstr(lines, "study constraint dx <= -0.05\n"));
+    xin_click(motus_window_study_button(win, "apply"));
+    g_assert_true(wait_for(bound_applied, 5));
+    r = motus_window_study_results(win);
+    xin_click(motus_window_study_button(win, "run"));
+    g_assert_true(wait_for(optimum_shown, 60));
+    g_test_message("bound -0.05: %s", motus_window_study_progress(win));
+    n = motus_study_results_n(r);
+    m = mt_editor_model(motus_window_get_editor(win));
+    best = -1;
+    for (int c = 0; c < n; c++)
+        if (best < 0 || mt_study_opt_better(m->study, motus_study_results_case(r, c)->resp, motus_study_results_case(r, best)->resp))
+            best = c;
+    k = motus_study_results_case(r, best)->values[0], want = pow(2 * M_PI / 2.1, 2);
+    g_test_message("%d cases; optimum case %d: k = %.10g, closed form m (2pi/2.1)^2 = %.10g, rel. diff %.3g (tol 1e-6)", n, best,
+                   k, want, fabs(k - want) / want);
+    g_assert_cmpfloat(fabs(k - want) / want, <, 1e-6);
+    panel = motus_window_study_panel(win);
+    gtk_window_destroy(GTK_WINDOW(panel));
+    settle_for(0.2);
+    g_unlink(project);
+}
+
+static gboolean fifteen_cases(void) { return model_cases() == 15; }
+
+/* The fields beside the lines, edited by real clicks and keys: k's count typed as 5 writes `count 5` in the
+ * lines and, applied, gives 3 x 5 cases; a response added by its button is not a line until its column is
+ * typed, then it is; its remove button takes it away again; Ctrl+Z undoes the applied study. */
+static void test_form(void)
+{
+    g_autofree char *path = g_build_filename(MOTUS_STUDY_DIR, "spring-mass.motus.txt", NULL);
+    open_model(path);
+    open_panel();
+    MotusStudyForm *f = motus_window_study_form(win);
+    g_assert_nonnull(f);
+    type_into(motus_study_form_field(f, "var-count", 1), "5");
+    g_autofree char *lines = panel_lines();
+    g_test_message("the lines after typing k's count:\n%s", lines);
+    g_assert_nonnull(strstr(lines, "study variable k range 100 400 count 5 unit N/m\n"));
+    xin_click(motus_window_study_button(win, "apply"));
+    g_assert_true(wait_for(fifteen_cases, 5));
+    f = motus_window_study_form(win); /* filled again from the model's new study */
+    g_assert_cmpstr(gtk_editable_get_text(GTK_EDITABLE(motus_study_form_field(f, "var-count", 1))), ==, "5");
+    xin_click(motus_study_form_field(f, "add-resp", 0));
+    settle_for(0.3);
+    g_assert_nonnull(motus_study_form_field(f, "resp-name", 5));
+    g_test_message("a response without a column: %s", motus_study_form_message(f));
+    g_assert_cmpstr(motus_study_form_message(f), !=, "");
+    type_into(motus_study_form_field(f, "resp-column", 5), "mass.x");
+    g_free(lines);
+    lines = panel_lines();
+    g_assert_nonnull(strstr(lines, "study response r6 max mass.x\n"));
+    g_assert_cmpstr(motus_study_form_message(f), ==, "");
+    xin_click(motus_study_form_field(f, "resp-remove", 5));
+    settle_for(0.3);
+    g_free(lines);
+    lines = panel_lines();
+    g_assert_null(strstr(lines, "r6"));
+    g_assert_null(motus_study_form_field(f, "resp-name", 5));
+    shot(motus_window_study_panel(win), "study-form.png");
+    xin_focus(GTK_WIDGET(win));
+    settle_for(0.15);
+    xin_press("<Control>z");
+    g_assert_true(wait_for(nine_cases, 5));
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+}
+
+/* A study submitted to a real Slurm cluster (tests/study/slurm-gui.sh starts it and submits the 3 x 3
+ * spring-mass study with motus-cli; the project in MOTUS_SLURM_PROJECT): the panel names the job and its
+ * tasks' states; once squeue holds none, a click on Collect brings the nine cases in, each within 1e-8 of
+ * the closed form. */
+static const char *slurm_status(void)
+{
+    MotusStudyCluster *c = motus_window_study_cluster(win);
+    return c ? motus_study_cluster_status(c) : "";
+}
+static gboolean job_named(void) { return g_str_has_prefix(slurm_status(), "Slurm job ") && !strstr(slurm_status(), "asking"); }
+static gboolean job_ended(void) { return strstr(slurm_status(), "no task queued or running") != NULL; }
+static gboolean collected(void)
+{
+    MotusStudyResults *r = motus_window_study_results(win);
+    return strstr(slurm_status(), "Last collect: ") && r && motus_study_results_n(r) == 9;
+}
+
+static void test_slurm(void)
+{
+    open_model(g_getenv("MOTUS_SLURM_PROJECT"));
+    open_panel();
+    g_assert_true(wait_for(job_named, 20));
+    g_test_message("%s", slurm_status());
+    g_assert_true(wait_for(job_ended, 180));
+    g_test_message("%s", slurm_status());
+    g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0); /* nothing collected yet */
+    xin_click(motus_study_cluster_collect_button(motus_window_study_cluster(win)));
+    g_assert_true(wait_for(collected, 60));
+    g_test_message("%s", slurm_status());
+    check_table(motus_window_study_results(win));
+    settle_for(0.5);
+    shot(motus_window_study_panel(win), "study-slurm.png");
+    gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
+    settle_for(0.2);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -427,9 +663,14 @@ int main(int argc, char **argv)
     gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
     gtk_window_present(GTK_WINDOW(win));
     g_assert_true(wait_for(mapped, 10));
+    if (g_getenv("MOTUS_SLURM_PROJECT")) g_test_add_func("/study/slurm", test_slurm); /* gui_study_slurm: that alone */
+    else {
     g_test_add_func("/study/grid", test_grid);
     g_test_add_func("/study/stop", test_stop);
     g_test_add_func("/study/failed", test_failed);
+    g_test_add_func("/study/optimise", test_optimise);
+    g_test_add_func("/study/form", test_form);
+    }
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     settle_for(0.2);
