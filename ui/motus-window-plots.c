@@ -20,6 +20,7 @@ typedef struct {
     GArray *x, *y; /* doubles */
     int colour;
     gboolean solid; /* a derived curve (a spectrum), not one kept from an earlier run */
+    gboolean before; /* the run before a parameter's slider moved (motus-window-sliders.c): one such run kept */
 } RefCurve;
 
 struct MotusPlotSpec {
@@ -497,6 +498,39 @@ guint motus_window_pin_curves(MotusWindow *self)
         n++;
     }
     refill_one(self, ps, plotted(self));
+    return n;
+}
+
+guint motus_window_plots_keep_previous(MotusWindow *self, const char *label)
+{
+    guint n = 0;
+    for (guint p = 0; p < self->plots->len; p++) {
+        MotusPlotSpec *ps = spec(self, p);
+        if (ps->spectrum) continue;
+        for (guint i = ps->refs->len; i-- > 0;) /* the run before the one before goes */
+            if (((RefCurve *)g_ptr_array_index(ps->refs, i))->before) g_ptr_array_remove_index(ps->refs, i);
+        for (guint i = 0; i < ps->curves->len; i++) {
+            guint np = motus_plot_n_points(ps->w, (int)i);
+            if (!np) continue;
+            RefCurve *r = g_new0(RefCurve, 1);
+            const char *name = g_ptr_array_index(ps->curves, i);
+            r->name = g_strdup_printf("%s (%s)", name, label);
+            r->unit = g_strdup(column_unit(self, name));
+            r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+            r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+            for (guint k = 0; k < np; k++) {
+                double x, y;
+                motus_plot_get_point(ps->w, (int)i, k, &x, &y);
+                g_array_append_val(r->x, x);
+                g_array_append_val(r->y, y);
+            }
+            r->colour = (int)i;
+            r->before = TRUE;
+            g_ptr_array_add(ps->refs, r);
+            n++;
+        }
+        refill_one(self, ps, plotted(self));
+    }
     return n;
 }
 

@@ -176,6 +176,9 @@ void motus_window_plots_model_changed(MotusWindow *self, gboolean fresh);
 /* An empty plot area gets the likely curve (at the start of a run). */
 void motus_window_plots_default_curve(MotusWindow *self);
 MotusPlot *motus_window_active_plot(MotusWindow *self);
+/* Keeps the curves of every plot as they are now, dashed and named "column (label)", in place of those kept
+ * the last time (the run before a parameter's slider moved); returns how many. */
+guint motus_window_plots_keep_previous(MotusWindow *self, const char *label);
 /* The layout as JSON text (plots table of the project), and back. */
 char *motus_window_plots_layout(MotusWindow *self);
 /* The window's plots as the model keeps them (returns how many); shows plots (columns it lacks left out, said in the status bar). */
@@ -205,6 +208,8 @@ void motus_window_meters_update(MotusWindow *self);
 GtkWidget *motus_window_meters_controls(MotusWindow *self);
 /* The meters shown, into a view spec (kept with the model on saving). */
 void motus_window_meters_keep(MotusWindow *self, MtViewSpec *v);
+/* motus-window-sliders.c: parameters' sliders over the 3D view; moving one sets the parameter and runs again */
+void motus_window_sliders_init(MotusWindow *self);
 /* motus-window-lesson.c: a course problem's statement, answer fields and solution beside the view */
 void motus_window_lesson_init(MotusWindow *self);
 /* Unpins every body and marker (a new model). */

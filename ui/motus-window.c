@@ -979,6 +979,7 @@ static void motus_window_init(MotusWindow *self)
     motus_window_units_init(self);
     motus_window_teach_init(self);
     motus_window_lesson_init(self);
+    motus_window_sliders_init(self);
     header_menus_give_back_keys(self); /* before the check badge, which does it for its own panel */
     motus_window_check_init(self);
     motus_window_flex_init(self);

@@ -140,6 +140,8 @@ guint motus_window_get_n_frames(MotusWindow *self);
 /* Bytes of memory the frames of the run shown take (motus-frame-store.h). */
 gsize motus_window_get_results_bytes(MotusWindow *self);
 double motus_window_get_time(MotusWindow *self);
+/* Parameters shown as sliders over the view (motus-window-sliders.c). */
+guint motus_window_n_sliders(MotusWindow *self);
 gboolean motus_window_is_playing(MotusWindow *self);
 /* The text of the status bar. */
 const char *motus_window_get_status(MotusWindow *self);

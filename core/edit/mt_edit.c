@@ -434,7 +434,7 @@ static const char *field_section(MtEditKind kind, const char *field)
     case MT_EDIT_SENSOR: return IS("unit") ? MT_N_("Display") : MT_N_("Measure");
     case MT_EDIT_CONTROL: return MT_N_("Gains");
     case MT_EDIT_EVENT: return MT_N_("Trigger");
-    case MT_EDIT_PARAM: return MT_N_("Value");
+    case MT_EDIT_PARAM: return IS("slider") ? MT_N_("Slider in the view") : MT_N_("Value");
     case MT_EDIT_COUPLE: return MT_N_("Ratios");
     case MT_EDIT_GRAVITY: return MT_N_("Gravity");
     case MT_EDIT_SOLVER:
@@ -595,6 +595,11 @@ static int edit_fields(const MtModel *m, MtEditKind kind, int index, MtFieldInfo
         add(&f, "name", MT_("Name"), MT_FIELD_NAME, MT_DIM_NONE, 0);
         add(&f, "expr", MT_("Value or expression"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
         add(&f, "unit", MT_("Unit"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        add_choice(&f, "slider", MT_("Slider"), onoff_choices);
+        if (m->param[index].slider) { /* its range, in the parameter's unit */
+            add(&f, "slider.min", MT_("Slider from"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+            add(&f, "slider.max", MT_("Slider to"), MT_FIELD_TEXT, MT_DIM_NONE, 0);
+        }
         break;
     case MT_EDIT_CONTROL: {
         const MtControlSpec *c = &m->control[index];
@@ -820,11 +825,18 @@ static MtStatus get_field(const MtModel *cm, MtEditKind kind, int index, const c
         else if (!strcmp(field, "disabled")) v = m->control[index].disabled != 0;
         else if (!strcmp(field, "level")) v = (int)m->driver[index].level;
         else if (!strcmp(field, "law")) v = (int)m->driver[index].kind;
+        else if (!strcmp(field, "slider")) v = m->param[index].slider != 0;
         snprintf(buf, n, "%s", fi->choices[v]);
         return MT_OK;
     }
     case MT_FIELD_TEXT: {
         const char *s = "";
+        if (kind == MT_EDIT_PARAM && !strncmp(field, "slider.", 7)) { /* a number in the parameter's unit */
+            const MtParamSpec *p = &m->param[index];
+            snprintf(buf, n, "%s", MT_DOUBLE_STR((field[7] == 'm' && field[8] == 'i' ? p->slider_lo : p->slider_hi) /
+                                                 mt_param_unit_factor(p)));
+            return MT_OK;
+        }
         if (kind == MT_EDIT_PARAM) s = !strcmp(field, "expr") ? m->param[index].expr : m->param[index].unit;
         else if (kind == MT_EDIT_SENSOR) s = !strcmp(field, "expr") ? m->sensor[index].expr : m->sensor[index].unit;
         else if (kind == MT_EDIT_CONTROL) s = !strcmp(field, "input") ? m->control[index].input : m->control[index].setpoint;
@@ -989,6 +1001,32 @@ static MtStatus field_error(MtError *err, const char *entity, const char *what, 
     return mt_error_set(err, why->code ? why->code : MT_ERR_MODEL, entity, "%s, %s: %s", what, label, why->msg);
 }
 
+/* A parameter's slider on (its range ±50 % of the value, or −1 … 1 in its unit about 0) or off. */
+static void set_slider(MtParamSpec *p, int on)
+{
+    if (on && !p->slider) {
+        double v = p->value, h = fabs(v) > 0 ? 0.5 * fabs(v) : mt_param_unit_factor(p);
+        p->slider_lo = v - h;
+        p->slider_hi = v + h;
+    }
+    p->slider = on;
+}
+
+/* One end of a parameter's slider from a number in the parameter's unit. */
+static MtStatus set_slider_end(MtParamSpec *p, int lo, const char *t, MtError *why)
+{
+    char clean[64], *end;
+    if (mt_units_delocalise(t, clean, sizeof clean)) snprintf(clean, sizeof clean, "%s", t);
+    double x = strtod(clean, &end);
+    if (end == clean || *end || !isfinite(x))
+        return mt_error_set(why, MT_ERR_MODEL, "", MT_("'%s' is not a number (the slider's ends are in the parameter's unit)"), t);
+    x *= mt_param_unit_factor(p);
+    if (lo ? !(x < p->slider_hi) : !(x > p->slider_lo))
+        return mt_error_set(why, MT_ERR_MODEL, "", "%s", MT_("the slider's start must be below its end"));
+    *(lo ? &p->slider_lo : &p->slider_hi) = x;
+    return MT_OK;
+}
+
 /* Applies text to a field of the copy c; the checks of the whole model follow. */
 static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo *fi, const char *text, MtError *why)
 {
@@ -1043,6 +1081,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         else if (!strcmp(field, "disabled")) c->control[index].disabled = v;
         else if (!strcmp(field, "level")) c->driver[index].level = (MtDriverLevel)v;
         else if (!strcmp(field, "law")) return set_driver_law(c, index, (MtDriverKind)v, why);
+        else if (!strcmp(field, "slider")) set_slider(&c->param[index], v);
         return MT_OK;
     }
     case MT_FIELD_TEXT: {
@@ -1050,6 +1089,7 @@ static MtStatus apply(MtModel *c, MtEditKind kind, int index, const MtFieldInfo 
         size_t cap = MT_EXPR_MAX;
         if (kind == MT_EDIT_PARAM) {
             MtParamSpec *p = &c->param[index];
+            if (!strncmp(field, "slider.", 7)) return set_slider_end(p, field[8] == 'i', t, why);
             if (!strcmp(field, "unit")) {
                 if (t[0] && !mt_unit_find(t, NULL, NULL)) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);
                 if (strlen(t) >= sizeof p->unit) return mt_error_set(why, MT_ERR_MODEL, "", MT_("unknown unit '%s'"), t);

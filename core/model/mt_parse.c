@@ -625,6 +625,18 @@ static int statement_view(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
+/* slider PARAMETER MIN MAX: the parameter as a slider over the 3D view (mt_sliders.c) */
+static int statement_slider(Parser *p, MtModel *m, int *block)
+{
+    (void)block;
+    if (mt_slider_parse(m, p->tok + 1, p->ntok - 1, p->err)) {
+        char msg[sizeof p->err->msg];
+        snprintf(msg, sizeof msg, "%s", p->err->msg);
+        return perr(p, p->ntok > 1 ? p->tok[1] : "slider", "%s", msg);
+    }
+    return 0;
+}
+
 /* plot COLUMN [COLUMN …] [against COLUMN]: one plot the model opens with */
 static int statement_plot(Parser *p, MtModel *m, int *block)
 {
@@ -1304,6 +1316,7 @@ static const struct {
     {"solver", statement_solver},
     {"plot", statement_plot},
     {"view", statement_view},
+    {"slider", statement_slider},
     {"derived", statement_derived},
     {"study", statement_study},
     {"table", statement_table},
@@ -1935,6 +1948,11 @@ static void write_controls(FILE *f, const MtModel *m)
     char view[1024]; /* (meters: up to 8 column names) */
     mt_view_format(&m->view, view, sizeof view);
     if (view[0]) fprintf(f, "%s\n", view);
+    for (int i = 0; i < m->nparam; i++) {
+        char line[MT_NAME_MAX + 2 * MT_DOUBLE_BUF + 16];
+        mt_slider_format(m, i, line, sizeof line);
+        if (line[0]) fprintf(f, "%s\n", line);
+    }
 }
 
 MtStatus mt_model_write(const MtModel *m, FILE *f, MtError *err)

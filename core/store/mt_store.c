@@ -31,7 +31,7 @@ SPEC_SIZE(MtForceSpec, 6808);
 SPEC_SIZE(MtSensorSpec, 1152);
 SPEC_SIZE(MtControlSpec, 2176);
 SPEC_SIZE(MtEventSpec, 1128);
-SPEC_SIZE(MtParamSpec, 1112);
+SPEC_SIZE(MtParamSpec, 1136); /* its slider: the plots table, row "sliders" */
 SPEC_SIZE(MtBinding, 1056);
 SPEC_SIZE(MtDisplayUnit, 40);
 #endif
@@ -689,17 +689,29 @@ static int save_plots(Save *sv)
         free(layout);
         if (prc != MT_OK) return 1;
     }
-    /* the view: the row "view" holds its `view …` line (none kept: no row) */
-    char view[1024]; /* (meters: up to 8 column names) */
-    mt_view_format(&m->view, view, sizeof view);
-    if (view[0]) return mt_store_save_plot(s, "view", view, err) != MT_OK;
-    MtError none = {0};
-    if (mt_store_delete_plot(s, "view", &none) != MT_OK && none.code != MT_ERR_ARG) { /* (ARG: there was none) */
-        if (err) *err = none;
+    /* the view: the row "view" holds its `view …` line; the sliders: the row "sliders" their `slider …` lines
+     * (none kept: no row) */
+    char view[1024], *sliders = mt_sliders_text(m); /* (meters: up to 8 column names) */
+    if (!sliders) {
+        mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
         return 1;
     }
-    return 0;
-    return 0;
+    mt_view_format(&m->view, view, sizeof view);
+    const char *row[2] = {"view", "sliders"}, *text[2] = {view, sliders};
+    int fail = 0;
+    for (int k = 0; k < 2 && !fail; k++) {
+        if (text[k][0]) {
+            fail = mt_store_save_plot(s, row[k], text[k], err) != MT_OK;
+            continue;
+        }
+        MtError none = {0};
+        if (mt_store_delete_plot(s, row[k], &none) != MT_OK && none.code != MT_ERR_ARG) { /* (ARG: there was none) */
+            if (err) *err = none;
+            fail = 1;
+        }
+    }
+    free(sliders);
+    return fail;
 }
 
 /* The model version the save gave the project. */
@@ -1622,6 +1634,9 @@ static void load_plots(Loader *ld)
         for (char *w = view ? strtok(view, " ") : NULL; w && n < 40; w = strtok(NULL, " ")) word[n++] = w;
         if (n < 2 || strcmp(word[0], "view") || mt_view_parse(&m->view, word + 1, n - 1, &perr)) memset(&m->view, 0, sizeof m->view);
         free(view);
+        char *sliders = mt_store_load_plot(ld->L.s, "sliders", &perr); /* (a project before sliders: none) */
+        mt_sliders_read(m, sliders);
+        free(sliders);
     }
 }
 

@@ -326,6 +326,8 @@ typedef struct {
     char expr[MT_EXPR_MAX]; /* as typed; a plain number is an expression too */
     double value;           /* SI, after mt_model_eval_params */
     char unit[16];          /* display unit the user typed the value in ("" = SI) */
+    int slider;             /* shown as a slider over the 3D view (`slider NAME MIN MAX`) */
+    double slider_lo, slider_hi; /* its range, SI, lo < hi */
 } MtParamSpec;
 
 /* A flexible body (docs/design.md §4, docs/flexible-bodies.md): the finite-element
@@ -642,6 +644,18 @@ int mt_model_find_derived(const MtModel *m, const char *name);
  * range run", no newline; "" when nothing is kept). */
 MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err);
 void mt_view_format(const MtViewSpec *v, char *buf, size_t n);
+/* The `slider NAME MIN MAX` line of parameter i (MIN, MAX in the parameter's
+ * unit) into buf ("" without a slider), and the words after "slider" read
+ * back onto the model's parameter (MT_OK, or an error naming the parameter
+ * and what to write); mt_sliders.c. */
+void mt_slider_format(const MtModel *m, int i, char *buf, size_t n);
+/* The factor from a parameter's unit to SI (1 without a unit). */
+double mt_param_unit_factor(const MtParamSpec *p);
+MtStatus mt_slider_parse(MtModel *m, char *const *word, int n, MtError *err);
+/* Every slider line of the model, one a line ("" none; free it), and such text read back (unknown
+ * parameters and bad lines left out: presentation); the project's plots table, row "sliders". */
+char *mt_sliders_text(const MtModel *m);
+void mt_sliders_read(MtModel *m, const char *text);
 
 /* Adds a shape to a body; returns its index or -1. */
 int mt_model_add_shape(MtModel *m, const MtShapeSpec *shape, MtError *err);

@@ -137,6 +137,36 @@ static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
     XSync(d, False);
 }
 
+/* A left-button drag from (x0, y0) to (x1, y1), a widget's coordinates, in `steps` motions with the loop turned
+ * between them (as a hand moves a slider), the button released at the end. */
+static inline void xin_drag(GtkWidget *w, double x0, double y0, double x1, double y1, int steps)
+{
+    GtkNative *native = gtk_widget_get_native(w);
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    guint id = g_timeout_add(10, xin_wake, NULL);
+    for (int k = -1; k <= steps; k++) {
+        double f = k < 0 ? 0 : (double)k / steps;
+        graphene_point_t a = GRAPHENE_POINT_INIT((float)(x0 + f * (x1 - x0)), (float)(y0 + f * (y1 - y0))), b;
+        g_assert_true(gtk_widget_compute_point(w, GTK_WIDGET(native), &a, &b));
+        int rx, ry;
+        Window child;
+        XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + b.x), (int)(sy + b.y), &rx, &ry, &child);
+        XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+        XSync(d, False);
+        gint64 end = g_get_monotonic_time() + (k < 0 ? 200000 : 30000);
+        while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+        if (k < 0) { /* the pointer is over the start: the button goes down */
+            XTestFakeButtonEvent(d, 1, True, CurrentTime);
+            XSync(d, False);
+        }
+    }
+    XTestFakeButtonEvent(d, 1, False, CurrentTime);
+    XSync(d, False);
+    g_source_remove(id);
+}
+
 /* The first widget under root (depth first) for which match(w, data) holds. */
 static inline GtkWidget *xin_find(GtkWidget *root, gboolean (*match)(GtkWidget *, gconstpointer), gconstpointer data)
 {
