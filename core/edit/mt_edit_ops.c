@@ -884,6 +884,13 @@ static MtStatus new_name(const MtModel *m, const char *name, const char *base, M
 MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi, int bj, const double point[3],
                            const double axis[3], int *index, MtError *err)
 {
+    return mt_edit_add_joint_at(e, name, t, bi, point, axis, bj, point, axis, 0, index, err);
+}
+
+MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int bi, const double pi[3],
+                              const double ai[3], int bj, const double pj[3], const double aj[3], double param,
+                              int *index, MtError *err)
+{
     const MtModel *m = mt_editor_model(e);
     char jn[MT_NAME_MAX];
     if (new_name(m, name, "joint", MT_EDIT_JOINT, jn, err) || check_body(m, bi, err) || check_body(m, bj, err))
@@ -897,8 +904,8 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
     snprintf(base_i, sizeof base_i, "%.*s_i", (int)mt_utf8_prefix(jn, 58), jn);
     snprintf(base_j, sizeof base_j, "%.*s_j", (int)mt_utf8_prefix(jn, 58), jn);
-    int mi = add_marker_at(c, bi, base_i, point, axis, err);
-    int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, point, axis, err);
+    int mi = add_marker_at(c, bi, base_i, pi, ai, err);
+    int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, pj, aj, err);
     int j = mj < 0 ? -1 : mt_model_add_joint(c, jn, t, mi, mj, err);
     if (j < 0) {
         mt_model_free(c);
@@ -914,8 +921,31 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
         mt_v3_sub(d, a, b);
         c->joint[j].param = mt_v3_norm(d) > 0 ? mt_v3_norm(d) : 0.1;
     }
+    if (param > 0) c->joint[j].param = param;
     /* TRANSLATORS: an undo label; %s: the joint type as the interface calls it, then the joint's name. */
     return commit_added(e, c, j, index, err, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
+}
+
+MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index, MtError *err)
+{
+    const MtModel *m = mt_editor_model(e);
+    char gn[MT_NAME_MAX];
+    if (new_name(m, name, "gear", MT_EDIT_COUPLE, gn, err)) return err->code;
+    if (ja < 0 || ja >= m->njoint || jb < 0 || jb >= m->njoint || ja == jb)
+        return mt_error_set(err, MT_ERR_ARG, gn, MT_("gear '%s': choose two different revolute joints"), gn);
+    if (!(ra > 0) || !(rb > 0) || !isfinite(ra) || !isfinite(rb))
+        return mt_error_set(err, MT_ERR_MODEL, gn, MT_("gear '%s': the pitch radii must be positive lengths"), gn);
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, gn, "%s", MT_("out of memory"));
+    const int joints[2] = {ja, jb};
+    const double coef[2] = {ra, rb};
+    int k = mt_model_add_couple(c, gn, MT_COUPLE_GEAR, 2, joints, NULL, coef, err);
+    if (k < 0) {
+        mt_model_free(c);
+        return err->code ? err->code : MT_ERR_MODEL;
+    }
+    /* the commit's checks refuse joints that are not revolute, naming them */
+    return commit_added(e, c, k, index, err, MT_("add gear '%s'"), gn);
 }
 
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

@@ -186,6 +186,17 @@ MtStatus mt_edit_add_marker(MtEditor *e, int body, const char *name, const doubl
  * the bodies' origins; screw pitch 0.01 m; rolling radius 0.1 m). */
 MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi, int bj, const double point[3],
                            const double axis[3], int *index, MtError *err);
+/* The same with the two markers apart: marker i on body bi at pi with z
+ * along ai, marker j on bj at pj with z along aj (a rolling disc's centre
+ * and axle, the contact point and the plane's normal); param > 0 sets the
+ * type's parameter (rolling radius, screw pitch, distance), else as above. */
+MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int bi, const double pi[3],
+                              const double ai[3], int bj, const double pj[3], const double aj[3], double param,
+                              int *index, MtError *err);
+/* A gear contact between revolute joints ja and jb with pitch radii ra and
+ * rb (an external mesh: ra·θa + rb·θb = const). name "" = automatic ("gear1"). */
+MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index,
+                          MtError *err);
 /* A spring-damper between a point on body bi and a point on body bj
  * (project axes), free length = their present distance. */
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

@@ -1,0 +1,315 @@
+/* Planar mode in the real window, driven by real keys and clicks under Xvfb (ctest gui_planar):
+ * - the key 2 and the view's "2D" button turn it on and off; on, the camera is orthographic and looks
+ *   along −z (x right, y up), a left drag pans instead of orbiting, the arrows and the Top preset (7)
+ *   leave it facing the plane;
+ * - points placed by clicks a few pixels off grid nodes snap to them exactly (0.1 m spacing: 0.3, 0.2),
+ *   the mark shows where before the click, and a point typed as "0.25, 0.1" is placed there;
+ * - a pendulum built from the palette (a disc at (0.3, 0) m, a pin at the origin) swings in the plane
+ *   with the period of a compound pendulum released from 90°: T = 4 √(I_O / (m g d)) K(sin 45°), with
+ *   I_O the built disc's inertia about the pin (K from the arithmetic-geometric mean). */
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "motus-app.h"
+#include "motus-viewport.h"
+#include "motus-window.h"
+#include "ui-wait.h"
+#include "xinput.h"
+
+static GtkApplication *app;
+static MotusWindow *win;
+
+static void settle(void) { settle_for(0.15); }
+static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
+static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
+static GtkWidget *area(void) { return motus_viewport_get_gl_area(viewport()); }
+static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
+static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
+static gboolean is_planar(void) { return motus_viewport_get_planar(viewport()); }
+static gboolean not_planar(void) { return !motus_viewport_get_planar(viewport()); }
+
+static void focus_main(void)
+{
+    xin_focus(GTK_WIDGET(win));
+    settle();
+}
+
+/* A PNG of the window as drawn (for a person to look at), in MOTUS_OUT_DIR. */
+static void save_shot(const char *name)
+{
+    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+    for (int k = 0; k < 50; k++) { /* a frame drawn with nothing queued since */
+        g_autoptr(GError) error = NULL;
+        if (motus_window_save_screenshot(win, path, &error)) return;
+        settle_for(0.05);
+        if (k == 49) g_print("no screenshot %s: %s\n", name, error->message);
+    }
+}
+
+static void camera(MotusCamera *c) { motus_viewport_get_camera(viewport(), c); }
+
+/* The camera faces the x–y plane: x to the right, y up, orthographic. */
+static void assert_facing_plane(void)
+{
+    MotusCamera c;
+    camera(&c);
+    float r[3], u[3], f[3];
+    motus_camera_basis(&c, r, u, f);
+    g_assert_true(c.ortho);
+    g_assert_cmpfloat(fabsf(r[0] - 1), <, 1e-6);
+    g_assert_cmpfloat(fabsf(u[1] - 1), <, 1e-6);
+    g_assert_cmpfloat(fabsf(f[2] + 1), <, 1e-6);
+}
+
+/* Widget coordinates of a point of the plane. */
+static void screen_of(double x, double y, double *sx, double *sy)
+{
+    double p[3] = {x, y, 0};
+    g_assert_true(motus_viewport_project_point(viewport(), p, sx, sy));
+}
+
+/* A click a few pixels off the grid point (x, y). */
+static void click_near(double x, double y)
+{
+    double sx, sy;
+    screen_of(x, y, &sx, &sy);
+    xin_click_at(area(), sx + 3, sy - 2, FALSE);
+    settle();
+}
+
+static GtkWidget *button(const char *label) { return xin_find(GTK_WIDGET(win), xin_has_label, label); }
+
+/* Zooms by keys (+/- on the focused view) until the grid's spacing is 0.1 m. */
+static void zoom_to_decimetre(void)
+{
+    double sx, sy;
+    screen_of(0, 0, &sx, &sy);
+    xin_click_at(area(), 20, gtk_widget_get_height(area()) - 120.0, FALSE); /* focus: an empty click */
+    for (int k = 0; k < 40 && fabs(motus_viewport_grid_step(viewport()) - 0.1) > 1e-12; k++) {
+        xin_press(motus_viewport_grid_step(viewport()) > 0.1 ? "plus" : "minus");
+        settle_for(0.05);
+    }
+    g_assert_cmpfloat(motus_viewport_grid_step(viewport()), ==, 0.1);
+}
+
+static void test_mode(void)
+{
+    focus_main();
+    MotusCamera before;
+    camera(&before);
+    xin_press("2");
+    g_assert_true(wait_for(is_planar, 5));
+    assert_facing_plane();
+    /* a left drag pans: the direction stays, the target moves */
+    MotusCamera c0, c1;
+    camera(&c0);
+    int W = gtk_widget_get_width(area()), H = gtk_widget_get_height(area());
+    xin_drag(area(), W * 0.5, H * 0.5, W * 0.5 + 80, H * 0.5 + 40);
+    settle();
+    camera(&c1);
+    g_print("after a left drag in planar mode: yaw %g pitch %g (were %g %g), target moved %.3g m\n", c1.yaw, c1.pitch,
+            c0.yaw, c0.pitch, hypotf(c1.target[0] - c0.target[0], c1.target[1] - c0.target[1]));
+    g_assert_cmpfloat(c1.yaw, ==, c0.yaw);
+    g_assert_cmpfloat(c1.pitch, ==, c0.pitch);
+    g_assert_cmpfloat(hypotf(c1.target[0] - c0.target[0], c1.target[1] - c0.target[1]), >, 0);
+    xin_drag(area(), W * 0.5 + 80, H * 0.5 + 40, W * 0.5, H * 0.5); /* back */
+    /* arrows and the Top preset do not turn it */
+    xin_press("Left");
+    xin_press("Up");
+    xin_press("7");
+    settle();
+    assert_facing_plane();
+    /* 2 again: the 3-D view as it was; the 2D button: planar again */
+    xin_press("2");
+    g_assert_true(wait_for(not_planar, 5));
+    camera(&c1);
+    g_assert_cmpfloat(c1.yaw, ==, before.yaw);
+    g_assert_cmpint(c1.ortho, ==, before.ortho);
+    settle_for(0.5);
+    xin_click(button("2D"));
+    g_assert_true(wait_for(is_planar, 5));
+    assert_facing_plane();
+}
+
+static int want_bodies;
+static gboolean bodies_are(void) { return model()->nbody == want_bodies; }
+static int want_joints;
+static gboolean joints_are(void) { return model()->njoint == want_joints; }
+
+static void test_snap_and_type(void)
+{
+    zoom_to_decimetre();
+    focus_main();
+    /* a rectangle: the first corner typed, the second clicked near (0.5, 0.3) */
+    xin_click(button("Rectangle"));
+    settle();
+    GtkWidget *entry = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Type the point's coordinates");
+    g_assert_nonnull(entry);
+    xin_click(entry);
+    xin_type("0.25, 0.1");
+    xin_press("Return");
+    settle();
+    double p[3];
+    g_assert_cmpuint(motus_viewport_overlay_size(viewport()), ==, 1);
+    g_assert_true(motus_viewport_overlay_item(viewport(), 0, p, NULL));
+    g_print("typed 0.25, 0.1: point (%.17g, %.17g, %g)\n", p[0], p[1], p[2]);
+    g_assert_cmpfloat(p[0], ==, 0.25);
+    g_assert_cmpfloat(p[1], ==, 0.1);
+    g_assert_cmpfloat(p[2], ==, 0);
+    /* the pointer near (0.5, 0.3): the mark shows the grid node before the click */
+    double sx, sy, m[3];
+    screen_of(0.5, 0.3, &sx, &sy);
+    xin_move_at(area(), sx + 3, sy - 2);
+    g_assert_true(motus_viewport_get_snap_mark(viewport(), m));
+    g_print("pointer 3 px off (0.5, 0.3): the mark at (%.17g, %.17g)\n", m[0], m[1]);
+    g_assert_cmpfloat(m[0], ==, 0.5);
+    g_assert_cmpfloat(m[1], ==, 0.3);
+    save_shot("planar-snap.png");
+    want_bodies = model()->nbody + 1;
+    click_near(0.5, 0.3);
+    g_assert_true(wait_for(bodies_are, 5));
+    const MtBodySpec *b = &model()->body[model()->nbody - 1];
+    g_print("rectangle from (0.25, 0.1) to (0.5, 0.3): centre (%.17g, %.17g), shape %.17g x %.17g m\n", b->pos[0], b->pos[1],
+            model()->shape[model()->nshape - 1].size[0], model()->shape[model()->nshape - 1].size[1]);
+    g_assert_cmpfloat(fabs(b->pos[0] - 0.375), <, 1e-15);
+    g_assert_cmpfloat(fabs(b->pos[1] - 0.2), <, 1e-15);
+    g_assert_cmpfloat(fabs(model()->shape[model()->nshape - 1].size[0] - 0.25), <, 1e-15);
+    g_assert_cmpfloat(fabs(model()->shape[model()->nshape - 1].size[1] - 0.2), <, 1e-15);
+    /* the same by its points clicked: (0.3, 0.2) from 3 px away is 0.3, 0.2 exactly */
+    xin_click(button("Disc"));
+    settle();
+    click_near(0.3, -0.2);
+    g_assert_true(motus_viewport_overlay_item(viewport(), 0, p, NULL));
+    g_print("clicked 3 px off (0.3, -0.2): point (%.17g, %.17g)\n", p[0], p[1]);
+    g_assert_cmpfloat(p[0], ==, 0.3);
+    g_assert_cmpfloat(p[1], ==, -0.2);
+    xin_click(button("Cancel"));
+    settle();
+    g_assert_false(motus_window_is_picking(win));
+}
+
+/* Complete elliptic integral of the first kind, K(k) = π / (2 AGM(1, √(1 − k²))). */
+static double ellip_k(double k)
+{
+    double a = 1, b = sqrt(1 - k * k);
+    for (int i = 0; i < 40; i++) {
+        double an = (a + b) / 2;
+        b = sqrt(a * b);
+        a = an;
+    }
+    return G_PI / (2 * a);
+}
+
+static void test_pendulum(void)
+{
+    motus_window_new_project(win);
+    settle();
+    g_assert_true(is_planar()); /* the mode is the window's: a new model opens in it */
+    assert_facing_plane();
+    zoom_to_decimetre();
+    focus_main();
+    /* the bob: a disc centred at (0.3, 0), its rim through (0.3, 0.1) */
+    want_bodies = 1;
+    xin_click(button("Disc"));
+    settle();
+    click_near(0.3, 0);
+    click_near(0.3, 0.1);
+    g_assert_true(wait_for(bodies_are, 5));
+    const MtBodySpec *bob = &model()->body[0];
+    g_assert_cmpfloat(bob->pos[0], ==, 0.3);
+    g_assert_cmpfloat(bob->pos[1], ==, 0);
+    g_assert_cmpfloat(model()->shape[0].size[0], ==, 0.1);
+    /* the pin: the bob, empty space (the ground), the origin */
+    want_joints = 1;
+    xin_click(button("Pin"));
+    settle();
+    double sx, sy;
+    screen_of(0.3, 0, &sx, &sy);
+    xin_click_at(area(), sx, sy, FALSE);
+    settle();
+    screen_of(-0.4, 0.4, &sx, &sy);
+    xin_click_at(area(), sx, sy, FALSE);
+    settle();
+    click_near(0, 0);
+    g_assert_true(wait_for(joints_are, 5));
+    const MtJointSpec *j = &model()->joint[0];
+    g_assert_cmpint(j->type, ==, MT_JOINT_REVOLUTE);
+    g_assert_cmpint(model()->marker[j->mj].body, ==, MT_GROUND);
+    g_assert_cmpint(model()->marker[j->mi].body, ==, 0);
+    const MtMarkerSpec *mj = &model()->marker[j->mj];
+    g_print("pin at (%.17g, %.17g, %g), axis (%g, %g, %g)\n", mj->pos[0], mj->pos[1], mj->pos[2], mj->rot[2], mj->rot[5],
+            mj->rot[8]);
+    g_assert_cmpfloat(mj->pos[0], ==, 0);
+    g_assert_cmpfloat(mj->pos[1], ==, 0);
+    g_assert_cmpfloat(fabs(mj->rot[8] - 1), <, 1e-15); /* z of the marker is the project's z */
+    settle_for(0.4);
+    save_shot("planar-pendulum.png");
+
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "2.5", &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    double *t = NULL, *a = NULL, *z = NULL, *tz = NULL;
+    char col[80];
+    g_snprintf(col, sizeof col, "%s.angle", model()->joint[0].name);
+    guint n = motus_window_get_column(win, col, &t, &a);
+    g_assert_cmpuint(n, >, 100);
+    /* |θ| passes π/2 going up at T/4 and coming back at 3T/4 (the bottom, where it moves fastest) */
+    double t1 = NAN, t2 = NAN;
+    for (guint i = 1; i < n; i++) {
+        double u0 = fabs(a[i - 1]) - G_PI / 2, u1 = fabs(a[i]) - G_PI / 2;
+        double tc = t[i - 1] + (t[i] - t[i - 1]) * u0 / (u0 - u1);
+        if (u0 < 0 && u1 >= 0 && isnan(t1)) t1 = tc;
+        else if (u0 >= 0 && u1 < 0 && !isnan(t1) && isnan(t2)) t2 = tc;
+    }
+    double m = bob->mass, d = 0.3, g = 9.81, Io = bob->inertia[2] + m * d * d;
+    double T = 4 * sqrt(Io / (m * g * d)) * ellip_k(sin(G_PI / 4)), Tm = 2 * (t2 - t1);
+    g_print("pendulum: m %.6g kg, Izz %.6g kg·m², T measured %.9f s, closed form %.9f s: %.2e relative\n", m,
+            bob->inertia[2], Tm, T, fabs(Tm - T) / T);
+    g_assert_cmpfloat(fabs(Tm - T) / T, <, 1e-4);
+    /* in the plane: the bob's z stays 0 */
+    g_snprintf(col, sizeof col, "%s.z", model()->body[0].name);
+    guint nz = motus_window_get_column(win, col, &tz, &z);
+    double zmax = 0;
+    for (guint i = 0; i < nz; i++) zmax = fmax(zmax, fabs(z[i]));
+    g_print("the bob's largest |z| over the run: %.2e m (%u frames)\n", zmax, nz);
+    g_assert_cmpuint(nz, ==, n);
+    g_assert_cmpfloat(zmax, <, 1e-9);
+    motus_window_set_time(win, T / 4);
+    settle_for(0.5);
+    save_shot("planar-pendulum-swing.png");
+    g_free(t), g_free(a), g_free(tz), g_free(z);
+}
+
+static void on_startup(GApplication *a, gpointer data)
+{
+    (void)data;
+    motus_app_setup(GTK_APPLICATION(a), "test");
+}
+
+int main(int argc, char **argv)
+{
+    gtk_disable_setlocale();
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    motus_ui_register_resources();
+    app = gtk_application_new("org.motus.MotusPlanarTest", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
+    win = motus_window_new(app);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
+    gtk_window_present(GTK_WINDOW(win));
+    g_assert_true(wait_for(mapped, 10));
+    motus_window_new_project(win);
+    settle();
+    g_test_add_func("/planar/mode", test_mode);
+    g_test_add_func("/planar/snap-and-type", test_snap_and_type);
+    g_test_add_func("/planar/pendulum", test_pendulum);
+    int rc = g_test_run();
+    gtk_window_destroy(GTK_WINDOW(win));
+    for (int i = 0; i < 3; i++) settle();
+    g_object_unref(app);
+    return rc;
+}
