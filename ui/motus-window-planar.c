@@ -405,7 +405,7 @@ void motus_window_planar_init(MotusWindow *self)
     gtk_widget_set_focus_on_click(b, FALSE);
     motus_viewport_add_tool(self->viewport, b);
 
-    /* the palette, under the pick bar, shown in planar mode */
+    /* the palette, shown in planar mode */
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
     gtk_widget_set_margin_start(bar, 8);
     gtk_widget_set_margin_end(bar, 8);
@@ -431,8 +431,8 @@ void motus_window_planar_init(MotusWindow *self)
     gtk_label_set_xalign(GTK_LABEL(rope), 0);
     gtk_box_append(GTK_BOX(bar), rope);
     gtk_widget_set_visible(bar, FALSE);
-    gtk_box_insert_child_after(GTK_BOX(gtk_widget_get_parent(GTK_WIDGET(self->viewport))), bar,
-                               GTK_WIDGET(self->pick_revealer));
+    /* above the pick bar: its buttons stay where they are when the pick bar slides in and out */
+    gtk_box_prepend(GTK_BOX(gtk_widget_get_parent(GTK_WIDGET(self->viewport))), bar);
     self->planar_bar = bar;
 
     /* typed coordinates, in the pick bar before the axis */

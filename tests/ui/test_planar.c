@@ -283,6 +283,163 @@ static void test_pendulum(void)
     g_free(t), g_free(a), g_free(tz), g_free(z);
 }
 
+/* A disc by its centre and a rim point, both clicked. */
+static void disc(double cx, double cy, double rx, double ry)
+{
+    want_bodies = model()->nbody + 1;
+    xin_click(button("Disc"));
+    settle();
+    click_near(cx, cy);
+    click_near(rx, ry);
+    g_assert_true(wait_for(bodies_are, 5));
+}
+
+/* Starts a joint tool and clicks the moving body (at a point of it) and the ground (empty space there). */
+static void joint_bodies(const char *tool, double bx, double by, double gx, double gy)
+{
+    want_joints = model()->njoint + 1;
+    xin_click(button(tool));
+    settle();
+    double sx, sy;
+    screen_of(bx, by, &sx, &sy);
+    xin_click_at(area(), sx, sy, FALSE);
+    settle();
+    screen_of(gx, gy, &sx, &sy);
+    xin_click_at(area(), sx, sy, FALSE);
+    settle();
+}
+
+static void type_point(const char *text)
+{
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Type the point's coordinates"));
+    xin_type(text);
+    xin_press("Return");
+    settle();
+}
+
+static void marker_z(int k, double z[3])
+{
+    const MtMarkerSpec *mk = &model()->marker[k];
+    double w[3] = {mk->rot[2], mk->rot[5], mk->rot[8]};
+    if (mk->body >= 0) { /* body axes → project axes */
+        const double *R = model()->body[mk->body].rot;
+        for (int i = 0; i < 3; i++) z[i] = R[3 * i] * w[0] + R[3 * i + 1] * w[1] + R[3 * i + 2] * w[2];
+    } else {
+        memcpy(z, w, sizeof w);
+    }
+}
+
+static double last(const char *col)
+{
+    double *t = NULL, *v = NULL;
+    guint n = motus_window_get_column(win, col, &t, &v);
+    g_assert_cmpuint(n, >, 0);
+    double x = v[n - 1];
+    g_free(t), g_free(v);
+    return x;
+}
+
+/* Gear contact, slider and rolling from the palette, then run: a disc rolling without slipping down the
+ * plane whose normal is (−0.6, 0.8) accelerates at g_t / (1 + I/(m r²)) (g_t: gravity along the plane);
+ * gear B (pitch radius 0.2 m) turns at −0.1/0.2 of gear A, driven at 1 rad/s. */
+static void test_joints(void)
+{
+    motus_window_new_project(win);
+    settle();
+    focus_main();
+    if (!is_planar()) xin_press("2"); /* (run alone) */
+    g_assert_true(wait_for(is_planar, 5));
+    zoom_to_decimetre();
+    focus_main();
+    disc(0.2, 0, 0.3, 0);    /* body1: gear A */
+    disc(0.5, 0, 0.5, 0.2);  /* body2: gear B */
+    joint_bodies("Pin", 0.2, 0.05, -0.2, -0.5);
+    click_near(0.2, 0);
+    g_assert_true(wait_for(joints_are, 5));
+    joint_bodies("Pin", 0.5, 0.1, -0.2, -0.5);
+    click_near(0.5, 0);
+    g_assert_true(wait_for(joints_are, 5));
+    xin_click(button("Gear"));
+    settle();
+    click_near(0.2, 0);
+    click_near(0.5, 0);
+    click_near(0.3, 0);
+    g_assert_cmpint(model()->ncouple, ==, 1);
+    const MtCoupleSpec *g = &model()->couple[0];
+    g_print("gear: joints %d %d, radii %.17g %.17g m\n", g->joint[0], g->joint[1], g->coef[0], g->coef[1]);
+    g_assert_cmpint(g->kind, ==, MT_COUPLE_GEAR);
+    g_assert_cmpint(g->joint[0], ==, 0);
+    g_assert_cmpint(g->joint[1], ==, 1);
+    g_assert_cmpfloat(fabs(g->coef[0] - 0.1), <, 1e-15);
+    g_assert_cmpfloat(fabs(g->coef[1] - 0.2), <, 1e-15);
+
+    /* a slider: a block on the ground, along x */
+    want_bodies = model()->nbody + 1;
+    xin_click(button("Rectangle"));
+    settle();
+    click_near(0.6, -0.5);
+    click_near(0.8, -0.4);
+    g_assert_true(wait_for(bodies_are, 5));
+    joint_bodies("Slider", 0.7, -0.45, -0.2, -0.5);
+    click_near(0.6, -0.6);
+    click_near(0.8, -0.6);
+    g_assert_true(wait_for(joints_are, 5));
+    double z[3];
+    marker_z(model()->joint[2].mj, z);
+    g_print("slider: %s, axis (%g, %g, %g)\n", mt_joint_type_name(model()->joint[2].type), z[0], z[1], z[2]);
+    g_assert_cmpint(model()->joint[2].type, ==, MT_JOINT_PRISMATIC);
+    g_assert_cmpfloat(fabs(z[0] - 1), <, 1e-15);
+
+    /* rolling: a disc at (−0.6, 0.4), radius 0.1, on the plane through the typed contact (−0.54, 0.32) */
+    disc(-0.6, 0.4, -0.5, 0.4);
+    int c = model()->nbody - 1;
+    joint_bodies("Rolling", -0.6, 0.45, -0.2, -0.5);
+    type_point("-0.6, 0.4");
+    type_point("-0.54, 0.32");
+    g_assert_true(wait_for(joints_are, 5));
+    const MtJointSpec *r = &model()->joint[3];
+    double zi[3], zj[3];
+    marker_z(r->mi, zi);
+    marker_z(r->mj, zj);
+    g_print("rolling: radius %.17g m, axle (%g, %g, %g), plane's normal (%g, %g, %g)\n", r->param, zi[0], zi[1], zi[2],
+            zj[0], zj[1], zj[2]);
+    g_assert_cmpint(r->type, ==, MT_JOINT_ROLLING);
+    g_assert_cmpfloat(fabs(r->param - 0.1), <, 1e-15);
+    g_assert_cmpfloat(fabs(zi[2] - 1), <, 1e-15);
+    g_assert_cmpfloat(fabs(zj[0] + 0.6), <, 1e-12);
+    g_assert_cmpfloat(fabs(zj[1] - 0.8), <, 1e-12);
+    settle_for(0.4);
+    save_shot("planar-mechanisms.png");
+
+    /* gear A driven at 1 rad/s; run 0.5 s */
+    motus_window_select_entity(win, MT_EDIT_JOINT, 0);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_add_driver(win, &error));
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "0.5", &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    char col[80];
+    g_snprintf(col, sizeof col, "%s.angle", model()->joint[1].name);
+    double thb = last(col);
+    g_print("gear B after 0.5 s with A at 1 rad/s: %.12f rad (closed form -0.25)\n", thb);
+    g_assert_cmpfloat(fabs(thb + 0.25), <, 1e-6);
+    g_snprintf(col, sizeof col, "%s.disp", model()->joint[2].name);
+    g_assert_cmpfloat(fabs(last(col)), <, 1e-9); /* the block stays: gravity is across its slide */
+    const MtBodySpec *b = &model()->body[c];
+    double n[2] = {-0.6, 0.8}, gv[2] = {0, -9.81}, gn = gv[0] * n[0] + gv[1] * n[1];
+    double k = 1 + b->inertia[2] / (b->mass * 0.1 * 0.1), ax = (gv[0] - gn * n[0]) / k, ay = (gv[1] - gn * n[1]) / k;
+    g_snprintf(col, sizeof col, "%s.x", b->name);
+    double x = last(col);
+    g_snprintf(col, sizeof col, "%s.y", b->name);
+    double y = last(col);
+    double xe = -0.6 + 0.5 * ax * 0.25, ye = 0.4 + 0.5 * ay * 0.25;
+    g_print("rolling disc at 0.5 s: (%.9f, %.9f) m, closed form (%.9f, %.9f): %.2e m\n", x, y, xe, ye, hypot(x - xe, y - ye));
+    g_assert_cmpfloat(hypot(x - xe, y - ye), <, 1e-6);
+    g_snprintf(col, sizeof col, "%s.z", b->name);
+    g_assert_cmpfloat(fabs(last(col)), <, 1e-9);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -307,6 +464,7 @@ int main(int argc, char **argv)
     g_test_add_func("/planar/mode", test_mode);
     g_test_add_func("/planar/snap-and-type", test_snap_and_type);
     g_test_add_func("/planar/pendulum", test_pendulum);
+    g_test_add_func("/planar/joints", test_joints);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     for (int i = 0; i < 3; i++) settle();
