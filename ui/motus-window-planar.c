@@ -2,7 +2,7 @@
  * project's x–y plane (a private part of MotusWindow, motus-window-private.h):
  * the "planar" action (key 2, the view's "2D" button) that turns the view
  * into an orthographic view of the plane with its grid (motus-viewport.h),
- * the palette of planar tools (disc, rectangle, pin, slider, rolling, gear),
+ * the palette of planar tools (disc, bar, rectangle, pin, slider, rolling, gear),
  * and placing their points by clicks that snap to the points of the bodies
  * and to the grid, or by coordinates typed in the pick bar ("0.25, 0.1").
  * Points of the plane have z = 0; joint axes are the project's z (a slider's
@@ -45,6 +45,9 @@ const char *motus_window_planar_prompt(MotusWindow *self)
     if (!strcmp(t, "disc"))
         return k == 0 ? _("New disc: click its centre (snaps to points and to the grid) or type x, y and Enter")
                       : _("New disc: click a point of its rim");
+    if (!strcmp(t, "bar"))
+        return k == 0 ? _("New bar: click one end (snaps to points and to the grid) or type x, y and Enter")
+                      : _("New bar: click the other end");
     if (!strcmp(t, "rect"))
         return k == 0 ? _("New rectangle: click a corner (snaps to points and to the grid) or type x, y and Enter")
                       : _("New rectangle: click the opposite corner");
@@ -138,17 +141,25 @@ static void added(MotusWindow *self, MtEditKind kind, int index)
     motus_window_set_status(self, mt_editor_undo_label(motus_window_editor(self)));
 }
 
-/* A body from the two points of a disc (centre, rim) or a rectangle (corners): steel, 10 mm thick … or
- * thinner for small ones, its axes the project's. */
+/* A body from the two points of a disc (centre, rim), a rectangle (corners) or a bar (ends: a tenth of
+ * its length wide, its x along it): steel, 10 mm thick or thinner for small ones. */
 static void finish_body(MotusWindow *self)
 {
     const double *a = self->pick_point[0], *b = self->pick_point[1];
     MtBodyDef d;
     mt_body_def_default(&d);
-    gboolean disc = !strcmp(self->pick_type, "disc");
+    gboolean disc = !strcmp(self->pick_type, "disc"), bar = !strcmp(self->pick_type, "bar");
     double dx = fabs(b[0] - a[0]), dy = fabs(b[1] - a[1]), r = hypot(b[0] - a[0], b[1] - a[1]);
     motus_window_pick_cancel(self);
-    if (disc) {
+    if ((disc || bar) && !(r > 0)) {
+        refused(self, _("Cannot add the body"), _("the two points are the same: click two different points"));
+        return;
+    }
+    if (bar) {
+        d.size[0] = r, d.size[1] = r / 10, d.size[2] = fmin(0.01, r / 20);
+        d.turn_z = atan2(b[1] - a[1], b[0] - a[0]);
+        d.pos[0] = (a[0] + b[0]) / 2, d.pos[1] = (a[1] + b[1]) / 2;
+    } else if (disc) {
         d.shape = MT_SHAPE_CYLINDER; /* its axis along z: a disc in the plane */
         d.size[0] = r;
         d.size[1] = fmin(0.01, r / 2);
@@ -415,6 +426,7 @@ void motus_window_planar_init(MotusWindow *self)
     gtk_widget_add_css_class(title, "dim-label");
     gtk_box_append(GTK_BOX(bar), title);
     gtk_box_append(GTK_BOX(bar), tool(_("Disc"), "disc", _("A disc: click its centre, then its rim")));
+    gtk_box_append(GTK_BOX(bar), tool(_("Bar"), "bar", _("A bar: click its two ends")));
     gtk_box_append(GTK_BOX(bar), tool(_("Rectangle"), "rect", _("A rectangle: click two opposite corners")));
     gtk_box_append(GTK_BOX(bar), tool(_("Pin"), "pin", _("A pin (revolute joint about z): click the moving body, the base "
                                                           "(or empty space for the ground), then the pin's point")));

@@ -767,7 +767,7 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
     for (int k = 0; k < nsz; k++)
         if (!(def->size[k] > 0) || !isfinite(def->size[k]))
             return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': the shape's sizes must be positive lengths"), name);
-    if (!isfinite(def->pos[0]) || !isfinite(def->pos[1]) || !isfinite(def->pos[2]))
+    if (!isfinite(def->pos[0]) || !isfinite(def->pos[1]) || !isfinite(def->pos[2]) || !isfinite(def->turn_z))
         return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': the position must be finite"), name);
     if (!(def->density > 0) && !(def->mass > 0))
         return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': give a positive density or a positive mass"), name);
@@ -786,6 +786,11 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
     }
     MtBodySpec *bd = &c->body[b];
     mt_v3_copy(bd->pos, def->pos);
+    if (def->turn_z != 0) { /* about z: x along (cos, sin) */
+        double ct = cos(def->turn_z), st = sin(def->turn_z);
+        const double R[9] = {ct, -st, 0, st, ct, 0, 0, 0, 1};
+        memcpy(bd->rot, R, sizeof R);
+    }
     if (def->density > 0) {
         bd->density = def->density;
     } else { /* typed mass: the inertia of the shape with that mass spread evenly */

@@ -159,7 +159,7 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err);
 /* ---- creating ------------------------------------------------------------ */
 
 /* A body made from one primitive shape at a point of the project frame
- * (axes parallel to the project's). density > 0: mass properties computed
+ * (axes parallel to the project's, or turned about its z). density > 0: mass properties computed
  * from the shape (and kept up to date); otherwise mass > 0 is given and the
  * inertia is that of the shape with this mass spread evenly. */
 typedef struct {
@@ -169,6 +169,7 @@ typedef struct {
     double pos[3];          /* body origin = shape centre, project axes, m */
     double density;         /* kg/m³, or 0 */
     double mass;            /* kg, when density is 0 */
+    double turn_z;          /* rad: the body's axes turned about the project's z (a bar along its segment) */
 } MtBodyDef;
 
 /* Default definition: a 0.1 m steel cube at the origin. */

@@ -6,7 +6,9 @@
  *   the mark shows where before the click, and a point typed as "0.25, 0.1" is placed there;
  * - a pendulum built from the palette (a disc at (0.3, 0) m, a pin at the origin) swings in the plane
  *   with the period of a compound pendulum released from 90°: T = 4 √(I_O / (m g d)) K(sin 45°), with
- *   I_O the built disc's inertia about the pin (K from the arithmetic-geometric mean). */
+ *   I_O the built disc's inertia about the pin (K from the arithmetic-geometric mean), and so does a bar
+ *   drawn by its ends and pinned at one, released 143° from the bottom;
+ * - a gear pair, a slider and a disc rolling on a typed slope, run against their closed forms. */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -201,6 +203,25 @@ static double ellip_k(double k)
     return G_PI / (2 * a);
 }
 
+/* The period of a swing from rest at joint angle 0: |θ| passes the bottom (|θ| = half the swing, φ0) going
+ * up at T/4 and coming back at 3T/4, where it moves fastest. */
+static double period(const char *joint, double phi0)
+{
+    double *t = NULL, *a = NULL, t1 = NAN, t2 = NAN;
+    char col[80];
+    g_snprintf(col, sizeof col, "%s.angle", joint);
+    guint n = motus_window_get_column(win, col, &t, &a);
+    g_assert_cmpuint(n, >, 100);
+    for (guint i = 1; i < n; i++) {
+        double u0 = fabs(a[i - 1]) - phi0, u1 = fabs(a[i]) - phi0;
+        double tc = t[i - 1] + (t[i] - t[i - 1]) * u0 / (u0 - u1);
+        if (u0 < 0 && u1 >= 0 && isnan(t1)) t1 = tc;
+        else if (u0 >= 0 && u1 < 0 && !isnan(t1) && isnan(t2)) t2 = tc;
+    }
+    g_free(t), g_free(a);
+    return 2 * (t2 - t1);
+}
+
 static void test_pendulum(void)
 {
     motus_window_new_project(win);
@@ -251,21 +272,10 @@ static void test_pendulum(void)
     focus_main();
     xin_press("F5");
     g_assert_true(wait_for(run_done, 60));
-    double *t = NULL, *a = NULL, *z = NULL, *tz = NULL;
+    double *z = NULL, *tz = NULL;
     char col[80];
-    g_snprintf(col, sizeof col, "%s.angle", model()->joint[0].name);
-    guint n = motus_window_get_column(win, col, &t, &a);
-    g_assert_cmpuint(n, >, 100);
-    /* |θ| passes π/2 going up at T/4 and coming back at 3T/4 (the bottom, where it moves fastest) */
-    double t1 = NAN, t2 = NAN;
-    for (guint i = 1; i < n; i++) {
-        double u0 = fabs(a[i - 1]) - G_PI / 2, u1 = fabs(a[i]) - G_PI / 2;
-        double tc = t[i - 1] + (t[i] - t[i - 1]) * u0 / (u0 - u1);
-        if (u0 < 0 && u1 >= 0 && isnan(t1)) t1 = tc;
-        else if (u0 >= 0 && u1 < 0 && !isnan(t1) && isnan(t2)) t2 = tc;
-    }
     double m = bob->mass, d = 0.3, g = 9.81, Io = bob->inertia[2] + m * d * d;
-    double T = 4 * sqrt(Io / (m * g * d)) * ellip_k(sin(G_PI / 4)), Tm = 2 * (t2 - t1);
+    double T = 4 * sqrt(Io / (m * g * d)) * ellip_k(sin(G_PI / 4)), Tm = period(model()->joint[0].name, G_PI / 2);
     g_print("pendulum: m %.6g kg, Izz %.6g kg·m², T measured %.9f s, closed form %.9f s: %.2e relative\n", m,
             bob->inertia[2], Tm, T, fabs(Tm - T) / T);
     g_assert_cmpfloat(fabs(Tm - T) / T, <, 1e-4);
@@ -275,12 +285,12 @@ static void test_pendulum(void)
     double zmax = 0;
     for (guint i = 0; i < nz; i++) zmax = fmax(zmax, fabs(z[i]));
     g_print("the bob's largest |z| over the run: %.2e m (%u frames)\n", zmax, nz);
-    g_assert_cmpuint(nz, ==, n);
+    g_assert_cmpuint(nz, >, 100);
     g_assert_cmpfloat(zmax, <, 1e-9);
     motus_window_set_time(win, T / 4);
     settle_for(0.5);
     save_shot("planar-pendulum-swing.png");
-    g_free(t), g_free(a), g_free(tz), g_free(z);
+    g_free(tz), g_free(z);
 }
 
 /* A disc by its centre and a rim point, both clicked. */
@@ -440,6 +450,49 @@ static void test_joints(void)
     g_assert_cmpfloat(fabs(last(col)), <, 1e-9);
 }
 
+/* A bar from (0, −0.4) to (0.3, 0) (0.5 m long), pinned at its first end: released 143.13° from
+ * the bottom, it swings with T = 4 √(I_O/(m g d)) K(sin(φ0/2)), d = 0.25 m. */
+static void test_bar(void)
+{
+    motus_window_new_project(win);
+    settle();
+    focus_main();
+    if (!is_planar()) xin_press("2");
+    g_assert_true(wait_for(is_planar, 5));
+    zoom_to_decimetre();
+    focus_main();
+    want_bodies = 1;
+    xin_click(button("Bar"));
+    settle();
+    click_near(0, -0.4);
+    click_near(0.3, 0); /* (clear of the view's buttons at the top) */
+    g_assert_true(wait_for(bodies_are, 5));
+    const MtBodySpec *b = &model()->body[0];
+    g_print("bar: centre (%.17g, %.17g), x axis (%.17g, %.17g), length %.17g m\n", b->pos[0], b->pos[1], b->rot[0], b->rot[3],
+            model()->shape[0].size[0]);
+    g_assert_cmpfloat(fabs(b->rot[0] - 0.6), <, 1e-15);
+    g_assert_cmpfloat(fabs(b->rot[3] - 0.8), <, 1e-15);
+    g_assert_cmpfloat(fabs(model()->shape[0].size[0] - 0.5), <, 1e-15);
+    joint_bodies("Pin", 0.15, -0.2, -0.4, -0.4);
+    click_near(0, -0.4); /* the bar's end face centre, or the grid node: the same point */
+    g_assert_true(wait_for(joints_are, 5));
+    const MtMarkerSpec *mj = &model()->marker[model()->joint[0].mj];
+    g_assert_cmpfloat(hypot(mj->pos[0], mj->pos[1] + 0.4), <, 1e-15);
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "2.5", &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    double phi0 = acos(-0.8), m = b->mass, d = 0.25, Io = b->inertia[2] + m * d * d;
+    double T = 4 * sqrt(Io / (m * 9.81 * d)) * ellip_k(sin(phi0 / 2)), Tm = period(model()->joint[0].name, phi0);
+    g_print("bar pendulum from %.4f deg: T measured %.9f s, closed form %.9f s: %.2e relative\n", phi0 * 180 / G_PI, Tm, T,
+            fabs(Tm - T) / T);
+    g_assert_cmpfloat(fabs(Tm - T) / T, <, 1e-4);
+    motus_window_set_time(win, T / 4);
+    settle_for(0.5);
+    save_shot("planar-bar.png");
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -465,6 +518,7 @@ int main(int argc, char **argv)
     g_test_add_func("/planar/snap-and-type", test_snap_and_type);
     g_test_add_func("/planar/pendulum", test_pendulum);
     g_test_add_func("/planar/joints", test_joints);
+    g_test_add_func("/planar/bar", test_bar);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     for (int i = 0; i < 3; i++) settle();
