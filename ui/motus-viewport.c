@@ -726,6 +726,8 @@ void motus_viewport_set_planar(MotusViewport *self, gboolean planar)
         memcpy(self->cam.target, t, sizeof t);
     }
     self->planar = planar;
+    static const char *const turning[] = {"view.front", "view.right", "view.top", "view.iso", "view.orthographic"};
+    for (guint i = 0; i < G_N_ELEMENTS(turning); i++) gtk_widget_action_set_enabled(GTK_WIDGET(self), turning[i], !planar);
     gtk_widget_set_visible(self->grid_label, planar);
     self->grid_dirty = TRUE;
     g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
