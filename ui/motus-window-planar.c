@@ -352,8 +352,8 @@ void motus_window_planar_pick_changed(MotusWindow *self)
     gboolean want = self->pick != PICK_NONE && points_needed(self) > 0;
     gtk_widget_set_visible(self->coord_entry, want);
     if (self->pick == PICK_JOINT && planar(self)) gtk_drop_down_set_selected(self->pick_axis, 2);
-    gtk_widget_set_visible(GTK_WIDGET(self->pick_axis), self->pick == PICK_JOINT && !(planar(self) && points_needed(self) > 0 &&
-                                                                                      strcmp(self->pick_type, "revolute")));
+    /* a slider's direction and a rolling disc's normal come from their points */
+    gtk_widget_set_visible(GTK_WIDGET(self->pick_axis), self->pick == PICK_JOINT && points_needed(self) != 2);
     if (self->pick == PICK_NONE) motus_viewport_set_snap_mark(self->viewport, NULL, NULL);
 }
 
