@@ -2,7 +2,7 @@
  * project's x–y plane (a private part of MotusWindow, motus-window-private.h):
  * the "planar" action (key 2, the view's "2D" button) that turns the view
  * into an orthographic view of the plane with its grid (motus-viewport.h),
- * the palette of planar tools (disc, bar, rectangle, pin, slider, rolling, gear),
+ * the palette of planar tools (disc, bar, rectangle, pin, slider, rolling, gear, rope),
  * and placing their points by clicks that snap to the points of the bodies
  * and to the grid, or by coordinates typed in the pick bar ("0.25, 0.1").
  * Points of the plane have z = 0; joint axes are the project's z (a slider's
@@ -24,7 +24,7 @@ static gboolean planar(MotusWindow *self) { return motus_viewport_get_planar(sel
 /* Points the current planar step needs in all (-1: this pick takes no planar points). */
 static int points_needed(MotusWindow *self)
 {
-    if (self->pick == PICK_PLANAR) return !strcmp(self->pick_type, "gear") ? 3 : 2;
+    if (self->pick == PICK_PLANAR) return !strcmp(self->pick_type, "gear") || !strcmp(self->pick_type, "rope") ? 3 : 2;
     if (self->pick != PICK_JOINT || !planar(self)) return -1;
     return !strcmp(self->pick_type, "prismatic") || !strcmp(self->pick_type, "rolling") ? 2 : 1;
 }
@@ -55,6 +55,10 @@ const char *motus_window_planar_prompt(MotusWindow *self)
         return k == 0   ? _("New gear contact: click the first gear's pin")
                : k == 1 ? _("New gear contact: click the second gear's pin")
                         : _("New gear contact: click the contact point between the pins (it sets the two pitch radii)");
+    if (!strcmp(t, "rope"))
+        return k == 0   ? _("New rope over a pulley: click the first slider's point")
+               : k == 1 ? _("New rope over a pulley: click the second slider's point")
+                        : _("New rope over a pulley: click the pulley");
     if (!strcmp(t, "prismatic"))
         return k == 0 ? _("New slider: click a point of its line (snaps to points and to the grid) or type x, y")
                       : _("New slider: click a second point: the direction it slides along");
@@ -108,19 +112,28 @@ static char *point_label(MotusWindow *self, const double p[3], const char *kind)
     return g_strdup_printf("(%s, %s) %s%s%s", a, b, mt_unit_label(u), kind ? " · " : "", kind ? kind : "");
 }
 
-/* The revolute joint whose point is nearest to p (the pins of gears), or -1. */
-static int pin_near(MotusWindow *self, const double p[3])
+/* The joint of a type whose point is nearest to p (the pins of gears, the sliders of a rope), or -1;
+ * its point and axis (z of its marker j) in project axes. */
+static int joint_near(MotusWindow *self, MtJointType type, const double p[3], double at[3], double axis[3])
 {
     const MtModel *m = motus_window_model(self);
     int best = -1;
     double bd = INFINITY;
     for (int j = 0; j < m->njoint; j++) {
-        if (m->joint[j].type != MT_JOINT_REVOLUTE) continue;
+        if (m->joint[j].type != type) continue;
         const MtMarkerSpec *mk = &m->marker[m->joint[j].mj];
         double w[3];
         if (!motus_viewport_body_to_world(self->viewport, mk->body, mk->pos, w)) continue;
         double d = hypot(w[0] - p[0], w[1] - p[1]);
-        if (d < bd) bd = d, best = j;
+        if (d < bd) {
+            bd = d, best = j;
+            memcpy(at, w, sizeof w);
+            const double z[3] = {mk->rot[2], mk->rot[5], mk->rot[8]}, o[3] = {0, 0, 0};
+            double tip[3], base[3];
+            motus_viewport_body_to_world(self->viewport, mk->body, z, tip);
+            motus_viewport_body_to_world(self->viewport, mk->body, o, base);
+            for (int k = 0; k < 3; k++) axis[k] = tip[k] - base[k];
+        }
     }
     return best;
 }
@@ -178,20 +191,44 @@ static void finish_body(MotusWindow *self)
     added(self, MT_EDIT_BODY, idx);
 }
 
+/* A taut rope over a pulley between two sliders: each side shortens by the slide towards the pulley, so
+ * ±xa ± xb = const (+ where the slider's axis points towards the pulley). */
+static void finish_rope(MotusWindow *self)
+{
+    double A[3], B[3], a[3], b[3];
+    int ja = joint_near(self, MT_JOINT_PRISMATIC, self->pick_point[0], A, a);
+    int jb = joint_near(self, MT_JOINT_PRISMATIC, self->pick_point[1], B, b);
+    const double *P = self->pick_point[2];
+    motus_window_pick_cancel(self);
+    if (ja < 0 || jb < 0 || ja == jb) {
+        refused(self, _("Cannot add the rope"), _("a rope over a pulley joins two sliders: place the two sliders first"));
+        return;
+    }
+    double da = a[0] * (P[0] - A[0]) + a[1] * (P[1] - A[1]), db = b[0] * (P[0] - B[0]) + b[1] * (P[1] - B[1]);
+    if (da == 0 || db == 0) {
+        refused(self, _("Cannot add the rope"), _("a slider runs across the line to the pulley: the rope would not pull along it"));
+        return;
+    }
+    MtError err = {0};
+    int idx = -1;
+    if (mt_edit_add_coupler(motus_window_editor(self), "", ja, jb, da > 0 ? 1 : -1, db > 0 ? 1 : -1, &idx, &err) != MT_OK) {
+        refused(self, _("Cannot add the rope"), err.msg);
+        return;
+    }
+    added(self, MT_EDIT_COUPLE, idx);
+}
+
 static void finish_gear(MotusWindow *self)
 {
-    int ja = pin_near(self, self->pick_point[0]), jb = pin_near(self, self->pick_point[1]);
+    double A[3], B[3], ax[3];
+    int ja = joint_near(self, MT_JOINT_REVOLUTE, self->pick_point[0], A, ax);
+    int jb = joint_near(self, MT_JOINT_REVOLUTE, self->pick_point[1], B, ax);
     motus_window_pick_cancel(self);
     if (ja < 0 || jb < 0 || ja == jb) {
         refused(self, _("Cannot add the gear contact"),
                 _("a gear contact joins two pins (revolute joints): place the two pins first"));
         return;
     }
-    const MtModel *m = motus_window_model(self);
-    double A[3], B[3];
-    const MtMarkerSpec *ma = &m->marker[m->joint[ja].mj], *mb = &m->marker[m->joint[jb].mj];
-    motus_viewport_body_to_world(self->viewport, ma->body, ma->pos, A);
-    motus_viewport_body_to_world(self->viewport, mb->body, mb->pos, B);
     const double *c = self->pick_point[2];
     MtError err = {0};
     int idx = -1;
@@ -260,6 +297,7 @@ gboolean motus_window_planar_place(MotusWindow *self, const double p[3])
     }
     if (self->pick == PICK_JOINT) finish_joint(self);
     else if (!strcmp(self->pick_type, "gear")) finish_gear(self);
+    else if (!strcmp(self->pick_type, "rope")) finish_rope(self);
     else finish_body(self);
     return TRUE;
 }
@@ -436,12 +474,8 @@ void motus_window_planar_init(MotusWindow *self)
                                                                   "body, the disc's centre and the contact point")));
     gtk_box_append(GTK_BOX(bar), tool(_("Gear"), "gear", _("Gear contact between two pins: click the two pins and the "
                                                             "contact point")));
-    GtkWidget *rope = gtk_label_new(_("(a rope over a pulley is not in the engine yet)"));
-    gtk_widget_add_css_class(rope, "dim-label");
-    gtk_label_set_ellipsize(GTK_LABEL(rope), PANGO_ELLIPSIZE_END);
-    gtk_widget_set_hexpand(rope, TRUE);
-    gtk_label_set_xalign(GTK_LABEL(rope), 0);
-    gtk_box_append(GTK_BOX(bar), rope);
+    gtk_box_append(GTK_BOX(bar), tool(_("Rope"), "rope", _("A rope over a pulley between two sliders: click the two sliders "
+                                                            "and the pulley (taut and inextensible: it never goes slack)")));
     gtk_widget_set_visible(bar, FALSE);
     /* above the pick bar: its buttons stay where they are when the pick bar slides in and out */
     gtk_box_prepend(GTK_BOX(gtk_widget_get_parent(GTK_WIDGET(self->viewport))), bar);

@@ -931,26 +931,44 @@ MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int 
     return commit_added(e, c, j, index, err, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
 }
 
-MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index, MtError *err)
+/* A coupling of two joints' first coordinates: a gear (coef: pitch radii) or a linear coupler. */
+static MtStatus add_couple(MtEditor *e, const char *name, MtCoupleKind kind, int ja, int jb, double ca, double cb,
+                           int *index, MtError *err)
 {
     const MtModel *m = mt_editor_model(e);
     char gn[MT_NAME_MAX];
-    if (new_name(m, name, "gear", MT_EDIT_COUPLE, gn, err)) return err->code;
+    int gear = kind == MT_COUPLE_GEAR;
+    if (new_name(m, name, gear ? "gear" : "rope", MT_EDIT_COUPLE, gn, err)) return err->code;
     if (ja < 0 || ja >= m->njoint || jb < 0 || jb >= m->njoint || ja == jb)
-        return mt_error_set(err, MT_ERR_ARG, gn, MT_("gear '%s': choose two different revolute joints"), gn);
-    if (!(ra > 0) || !(rb > 0) || !isfinite(ra) || !isfinite(rb))
+        return mt_error_set(err, MT_ERR_ARG, gn,
+                            gear ? MT_("gear '%s': choose two different revolute joints")
+                                 : MT_("coupler '%s': choose two different joints"), gn);
+    if (gear && (!(ca > 0) || !(cb > 0) || !isfinite(ca) || !isfinite(cb)))
         return mt_error_set(err, MT_ERR_MODEL, gn, MT_("gear '%s': the pitch radii must be positive lengths"), gn);
+    if (!isfinite(ca) || !isfinite(cb) || (ca == 0 && cb == 0))
+        return mt_error_set(err, MT_ERR_MODEL, gn, MT_("coupler '%s': the coefficients must be finite, not both 0"), gn);
     MtModel *c = mt_model_copy(m);
     if (!c) return mt_error_set(err, MT_ERR_NOMEM, gn, "%s", MT_("out of memory"));
     const int joints[2] = {ja, jb};
-    const double coef[2] = {ra, rb};
-    int k = mt_model_add_couple(c, gn, MT_COUPLE_GEAR, 2, joints, NULL, coef, err);
+    const double coef[2] = {ca, cb};
+    int k = mt_model_add_couple(c, gn, kind, 2, joints, NULL, coef, err);
     if (k < 0) {
         mt_model_free(c);
         return err->code ? err->code : MT_ERR_MODEL;
     }
-    /* the commit's checks refuse joints that are not revolute, naming them */
-    return commit_added(e, c, k, index, err, MT_("add gear '%s'"), gn);
+    /* the commit's checks refuse joints of the wrong type, naming them */
+    return commit_added(e, c, k, index, err, gear ? MT_("add gear '%s'") : MT_("add coupler '%s'"), gn);
+}
+
+MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index, MtError *err)
+{
+    return add_couple(e, name, MT_COUPLE_GEAR, ja, jb, ra, rb, index, err);
+}
+
+MtStatus mt_edit_add_coupler(MtEditor *e, const char *name, int ja, int jb, double ca, double cb, int *index,
+                             MtError *err)
+{
+    return add_couple(e, name, MT_COUPLE_LINEAR, ja, jb, ca, cb, index, err);
 }
 
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

@@ -198,6 +198,11 @@ MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int 
  * rb (an external mesh: ra·θa + rb·θb = const). name "" = automatic ("gear1"). */
 MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index,
                           MtError *err);
+/* A linear coupler ca·xa + cb·xb = const of the first coordinates of joints ja
+ * and jb (a taut rope over a pulley between two sliders: ±1 each). name "" =
+ * automatic ("rope1"). */
+MtStatus mt_edit_add_coupler(MtEditor *e, const char *name, int ja, int jb, double ca, double cb, int *index,
+                             MtError *err);
 /* A spring-damper between a point on body bi and a point on body bj
  * (project axes), free length = their present distance. */
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

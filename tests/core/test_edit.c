@@ -778,6 +778,11 @@ static void test_planar_edits(void)
     memset(&err, 0, sizeof err);
     CHECK(mt_edit_add_gear(e, "", ja, jb, 0, 0.2, &g, &err) != MT_OK, "a zero radius is refused: %s", err.msg);
     OK(mt_edit_add_gear(e, "", ja, jb, 0.1, 0.2, &g, &err_));
+    int rope;
+    CHECK(mt_edit_add_coupler(e, "", ja, jb, 0, 0, &rope, &err) != MT_OK, "a coupler of zeros is refused: %s", err.msg);
+    OK(mt_edit_add_coupler(e, "", ja, jb, 1, -1, &rope, &err_));
+    CHECK(mt_editor_model(e)->couple[rope].kind == MT_COUPLE_LINEAR && !strcmp(mt_editor_model(e)->couple[rope].name, "rope1"),
+          "rope1, a linear coupler");
     const MtModel *m = mt_editor_model(e);
     CHECK(!strcmp(m->couple[g].name, "gear1") && m->couple[g].kind == MT_COUPLE_GEAR && m->couple[g].coef[1] == 0.2,
           "gear1 with radii 0.1 and 0.2 (%s, %g)", m->couple[g].name, m->couple[g].coef[1]);

@@ -8,7 +8,8 @@
  *   with the period of a compound pendulum released from 90°: T = 4 √(I_O / (m g d)) K(sin 45°), with
  *   I_O the built disc's inertia about the pin (K from the arithmetic-geometric mean), and so does a bar
  *   drawn by its ends and pinned at one, released 143° from the bottom;
- * - a gear pair, a slider and a disc rolling on a typed slope, run against their closed forms. */
+ * - a gear pair, a slider and a disc rolling on a typed slope, and Atwood's machine (a rope over a pulley
+ *   between two sliders), run against their closed forms. */
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
@@ -493,6 +494,68 @@ static void test_bar(void)
     save_shot("planar-bar.png");
 }
 
+/* A rectangle by two corners clicked. */
+static void rect(double x0, double y0, double x1, double y1)
+{
+    want_bodies = model()->nbody + 1;
+    xin_click(button("Rectangle"));
+    settle();
+    click_near(x0, y0);
+    click_near(x1, y1);
+    g_assert_true(wait_for(bodies_are, 5));
+}
+
+/* Atwood's machine: two blocks (the second twice the first's mass) on vertical sliders, a rope over a
+ * pulley between them; the lighter rises at (m2 − m1) g / (m1 + m2). */
+static void test_rope(void)
+{
+    motus_window_new_project(win);
+    settle();
+    focus_main();
+    if (!is_planar()) xin_press("2");
+    g_assert_true(wait_for(is_planar, 5));
+    zoom_to_decimetre();
+    focus_main();
+    rect(-0.4, -0.3, -0.2, -0.1); /* 0.2 x 0.2 */
+    rect(0.2, -0.4, 0.4, 0);      /* 0.2 x 0.4 */
+    joint_bodies("Slider", -0.3, -0.2, -0.1, -0.6);
+    click_near(-0.3, -0.2);
+    click_near(-0.3, 0);
+    g_assert_true(wait_for(joints_are, 5));
+    joint_bodies("Slider", 0.3, -0.2, -0.1, -0.6);
+    click_near(0.3, -0.2);
+    click_near(0.3, 0);
+    g_assert_true(wait_for(joints_are, 5));
+    xin_click(button("Rope"));
+    settle();
+    click_near(-0.3, -0.2);
+    click_near(0.3, -0.2);
+    type_point("0, 0.2"); /* the pulley, typed (clear of the view's buttons whatever the view) */
+    g_assert_cmpint(model()->ncouple, ==, 1);
+    const MtCoupleSpec *r = &model()->couple[0];
+    g_print("rope: %s, joints %d %d, coefficients %g %g\n", r->name, r->joint[0], r->joint[1], r->coef[0], r->coef[1]);
+    g_assert_cmpint(r->kind, ==, MT_COUPLE_LINEAR);
+    g_assert_cmpfloat(r->coef[0], ==, 1);
+    g_assert_cmpfloat(r->coef[1], ==, 1);
+    settle_for(0.4);
+    save_shot("planar-atwood.png");
+    g_autoptr(GError) error = NULL;
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "0.5", &error));
+    focus_main();
+    xin_press("F5");
+    g_assert_true(wait_for(run_done, 60));
+    double m1 = model()->body[0].mass, m2 = model()->body[1].mass, a = (m2 - m1) * 9.81 / (m1 + m2);
+    char col[80];
+    g_snprintf(col, sizeof col, "%s.disp", model()->joint[0].name);
+    double s1 = last(col);
+    g_snprintf(col, sizeof col, "%s.disp", model()->joint[1].name);
+    double s2 = last(col);
+    g_print("Atwood: m1 %.6g kg, m2 %.6g kg; after 0.5 s the light block rose %.9f m, the heavy one %.9f m; closed form "
+            "%.9f m\n", m1, m2, s1, s2, 0.5 * a * 0.25);
+    g_assert_cmpfloat(fabs(s1 - 0.5 * a * 0.25), <, 1e-9);
+    g_assert_cmpfloat(fabs(s1 + s2), <, 1e-9);
+}
+
 static void on_startup(GApplication *a, gpointer data)
 {
     (void)data;
@@ -519,6 +582,7 @@ int main(int argc, char **argv)
     g_test_add_func("/planar/pendulum", test_pendulum);
     g_test_add_func("/planar/joints", test_joints);
     g_test_add_func("/planar/bar", test_bar);
+    g_test_add_func("/planar/rope", test_rope);
     int rc = g_test_run();
     gtk_window_destroy(GTK_WINDOW(win));
     for (int i = 0; i < 3; i++) settle();
