@@ -257,8 +257,57 @@ static void delete_scene_buffers(MotusViewport *self)
 }
 
 /* Grid lines on the floor plane, centred under the scene. */
+static void line(GArray *out, double x0, double y0, double x1, double y1, const float col[3])
+{
+    MotusLineVertex v[2];
+    memset(v, 0, sizeof v);
+    v[0].p[0] = (float)x0, v[0].p[1] = (float)y0, v[1].p[0] = (float)x1, v[1].p[1] = (float)y1;
+    memcpy(v[0].c, col, 3 * sizeof(float));
+    memcpy(v[1].c, col, 3 * sizeof(float));
+    g_array_append_vals(out, v, 2);
+}
+
+/* Planar mode: grid lines in the plane z = 0 over the whole view (every fifth darker, the axes in their
+ * colours), and the origin: a small circle with arrows along x and y two spacings long. */
+static void build_plane_grid(MotusViewport *self, GArray *out)
+{
+    motus_viewport_planar_step(self);
+    double s = motus_viewport_step_value(self, 1);
+    double hh = self->cam.distance * tan(self->cam.fovy * 0.5), hw = hh * motus_viewport_aspect(self);
+    double r = hypot(hw, hh) + s; /* the view's half diagonal: whatever the camera's roll */
+    const float *t = self->cam.target;
+    long x0 = lround(floor((t[0] - r) / s)), x1 = lround(ceil((t[0] + r) / s));
+    long y0 = lround(floor((t[1] - r) / s)), y1 = lround(ceil((t[1] + r) / s));
+    if (x1 - x0 > 600 || y1 - y0 > 600) return; /* never (the spacing follows the zoom) */
+    static const float minor[3] = {0.66f, 0.70f, 0.76f}, major[3] = {0.46f, 0.50f, 0.57f};
+    static const float red[3] = {0.80f, 0.22f, 0.20f}, green[3] = {0.20f, 0.60f, 0.22f};
+    double xa = x0 * s, xb = x1 * s, ya = y0 * s, yb = y1 * s;
+    for (long i = x0; i <= x1; i++)
+        line(out, i * s, ya, i * s, yb, i == 0 ? green : i % 5 == 0 ? major : minor);
+    for (long i = y0; i <= y1; i++)
+        line(out, xa, i * s, xb, i * s, i == 0 ? red : i % 5 == 0 ? major : minor);
+    double L = 2 * s, h = 0.3 * s;
+    for (int k = 0; k < 2; k++) { /* the arrows twice over, one pixel apart: bolder than the grid */
+        double o = k * motus_camera_pixel_size(&self->cam, (float)gtk_widget_get_height(self->area));
+        line(out, 0, o, L, o, red);
+        line(out, L, o, L - h, o + 0.5 * h, red);
+        line(out, L, o, L - h, o - 0.5 * h, red);
+        line(out, o, 0, o, L, green);
+        line(out, o, L, o + 0.5 * h, L - h, green);
+        line(out, o, L, o - 0.5 * h, L - h, green);
+    }
+    for (int k = 0; k < 24; k++) {
+        double a = 2 * G_PI * k / 24, b = 2 * G_PI * (k + 1) / 24;
+        line(out, 0.25 * s * cos(a), 0.25 * s * sin(a), 0.25 * s * cos(b), 0.25 * s * sin(b), major);
+    }
+}
+
 static void build_grid(MotusViewport *self, GArray *out)
 {
+    if (self->planar) {
+        build_plane_grid(self, out);
+        return;
+    }
     const int N = 12;
     float s = self->grid_step;
     int up = self->scene ? self->scene->up_axis : 1;
@@ -557,7 +606,8 @@ gboolean motus_viewport_gl_render(GtkGLArea *area, GdkGLContext *ctx, gpointer d
     MotusViewport *self = data;
     if (!self->gl_ok) return TRUE;
     if (self->scene_dirty) motus_viewport_upload_scene(self);
-    if (self->grid_dirty && self->scene) {
+    if (self->need_fit) motus_viewport_fit_now(self); /* first: the planar grid covers the view fitted */
+    if ((self->grid_dirty || self->planar) && self->scene) { /* planar: the grid follows pan and zoom */
         g_autoptr(GArray) grid = g_array_new(FALSE, FALSE, sizeof(MotusLineVertex));
         build_grid(self, grid);
         buf_upload(&self->grid, grid, TRUE, GL_STATIC_DRAW);

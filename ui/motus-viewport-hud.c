@@ -179,6 +179,36 @@ static void draw_gizmo(MotusViewport *self, cairo_t *cr, int width, int height)
     }
 }
 
+/* Where a click would place its point: a diamond and its coordinates. */
+static void draw_snap_mark(MotusViewport *self, cairo_t *cr, int width, int height, PangoLayout *l)
+{
+    double x, y;
+    if (!motus_viewport_to_screen(self, self->snap_p, width, height, &x, &y)) return;
+    cairo_set_line_width(cr, 2);
+    cairo_move_to(cr, x, y - 7);
+    cairo_line_to(cr, x + 7, y);
+    cairo_line_to(cr, x, y + 7);
+    cairo_line_to(cr, x - 7, y);
+    cairo_close_path(cr);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+    cairo_stroke_preserve(cr);
+    cairo_set_source_rgb(cr, 0.10, 0.45, 0.85);
+    cairo_set_line_width(cr, 1.5);
+    cairo_stroke(cr);
+    if (!self->snap_label[0]) return;
+    int tw, th;
+    pango_layout_set_width(l, -1);
+    pango_layout_set_text(l, self->snap_label, -1);
+    pango_layout_get_pixel_size(l, &tw, &th);
+    double lx = MIN(x + 10, width - tw - 4), ly = MAX(y - th - 8, 2);
+    cairo_rectangle(cr, lx - 3, ly - 1, tw + 6, th + 2);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.10, 0.30, 0.60);
+    cairo_move_to(cr, lx, ly);
+    pango_cairo_show_layout(cr, l);
+}
+
 void motus_viewport_hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)da, (void)width;
@@ -198,6 +228,7 @@ void motus_viewport_hud_draw(GtkDrawingArea *da, cairo_t *cr, int width, int hei
     }
     if (self->gl_ok && self->ov->len) draw_overlay(self, cr, width, height, l);
     if (self->gl_ok && self->gizmo.mode != MOTUS_GIZMO_OFF) draw_gizmo(self, cr, width, height);
+    if (self->gl_ok && self->snap_on) draw_snap_mark(self, cr, width, height, l);
     g_object_unref(l);
 }
 
@@ -234,7 +265,8 @@ void motus_viewport_axes_draw(GtkDrawingArea *da, cairo_t *cr, int width, int he
  * message, picked points, traces, vectors); the triad letters always redraw. */
 void motus_viewport_hud_refresh(MotusViewport *self)
 {
-    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len) || self->gizmo.mode != MOTUS_GIZMO_OFF;
+    gboolean need = self->gl_error || !self->scene || (self->ov && self->ov->len) || self->gizmo.mode != MOTUS_GIZMO_OFF ||
+                    self->snap_on;
     if (gtk_widget_get_visible(self->hud) != need) gtk_widget_set_visible(self->hud, need);
     if (need) gtk_widget_queue_draw(self->hud);
     gtk_widget_queue_draw(self->axes_hud);

@@ -99,6 +99,16 @@ struct _MotusViewport {
     GArray *ov_rects; /* doubles: where the last draw put the labels: item, x, y, w, h */
     gboolean picking; /* clicks go to "point-clicked" instead of picking a body */
 
+    /* planar mode (motus_viewport_set_planar) */
+    gboolean planar;
+    MotusCamera cam_3d;   /* the camera before planar mode, restored after */
+    int step_mant, step_exp; /* the planar grid's spacing: mant × 10^exp m (mant 1, 2 or 5) */
+    GtkWidget *grid_label;
+    guint grid_label_idle; /* the label's update, pending */
+    gboolean snap_on;     /* the snap mark is shown */
+    double snap_p[3];
+    char snap_label[96];
+
     /* flexible bodies */
     GLuint prog_flex, prog_flex_pick, map_tex;
     GLint max_tbo;        /* GL_MAX_TEXTURE_BUFFER_SIZE, texels */
@@ -145,6 +155,9 @@ typedef struct {
 
 /* motus-viewport.c */
 void motus_viewport_fit_now(MotusViewport *self);
+/* Planar mode: the spacing for the view as it is now (label updated); the planar grid's lines (gl). */
+void motus_viewport_planar_step(MotusViewport *self);
+double motus_viewport_step_value(const MotusViewport *self, long i);
 
 /* motus-viewport-gl.c */
 void motus_viewport_gl_realize(GtkGLArea *area, gpointer data);

@@ -130,8 +130,9 @@ static void drag_begin(GtkGestureDrag *g, double x, double y, gpointer data)
     MotusViewport *self = data;
     self->drag_button = (int)gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
     GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
-    self->drag_mode =
-        (self->drag_button == 2 || self->drag_button == 3 || (mods & GDK_SHIFT_MASK)) ? DRAG_PAN : DRAG_ORBIT;
+    self->drag_mode = (self->drag_button == 2 || self->drag_button == 3 || (mods & GDK_SHIFT_MASK) || self->planar)
+                          ? DRAG_PAN /* planar mode: no orbit, a left drag pans as in a drawing program */
+                          : DRAG_ORBIT;
     if (self->drag_button == 1 && !(mods & GDK_SHIFT_MASK) && motus_viewport_gizmo_begin(self, x, y))
         self->drag_mode = DRAG_GIZMO;
     self->drag_x = x, self->drag_y = y;
@@ -208,6 +209,8 @@ static gboolean key_pressed(GtkEventControllerKey *c, guint key, guint code, Gdk
     MotusViewport *self = data;
     const float a = 5.0f * (float)G_PI / 180.0f;
     if (mods & (GDK_CONTROL_MASK | GDK_ALT_MASK)) return FALSE;
+    if (self->planar && (key == GDK_KEY_Left || key == GDK_KEY_Right || key == GDK_KEY_Up || key == GDK_KEY_Down))
+        return FALSE; /* the plane stays facing the eye */
     switch (key) {
     case GDK_KEY_Left: motus_camera_orbit(&self->cam, a, 0); break;
     case GDK_KEY_Right: motus_camera_orbit(&self->cam, -a, 0); break;
@@ -248,6 +251,7 @@ static void motus_viewport_set_property(GObject *object, guint id, const GValue 
 static void motus_viewport_dispose(GObject *object)
 {
     MotusViewport *self = MOTUS_VIEWPORT(object);
+    g_clear_handle_id(&self->grid_label_idle, g_source_remove);
     g_clear_pointer(&self->overlay, gtk_widget_unparent);
     G_OBJECT_CLASS(motus_viewport_parent_class)->dispose(object);
 }
@@ -394,6 +398,15 @@ static void motus_viewport_init(MotusViewport *self)
     gtk_widget_set_focus_on_click(ortho, FALSE);
     gtk_box_append(GTK_BOX(self->toolbar), ortho);
     gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->toolbar);
+    self->grid_label = gtk_label_new("");
+    gtk_widget_set_can_target(self->grid_label, FALSE);
+    gtk_widget_set_halign(self->grid_label, GTK_ALIGN_START);
+    gtk_widget_set_valign(self->grid_label, GTK_ALIGN_END);
+    gtk_widget_set_margin_start(self->grid_label, TRIAD_PX + 4);
+    gtk_widget_set_margin_bottom(self->grid_label, 8);
+    gtk_widget_add_css_class(self->grid_label, "dim-label");
+    gtk_widget_set_visible(self->grid_label, FALSE);
+    gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->grid_label);
 
     GtkGesture *drag = gtk_gesture_drag_new();
     gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0);
@@ -414,6 +427,8 @@ static void motus_viewport_init(MotusViewport *self)
 }
 
 GtkWidget *motus_viewport_new(void) { return g_object_new(MOTUS_TYPE_VIEWPORT, NULL); }
+
+static void planar_camera(MotusViewport *self);
 
 /* A new model: no gizmo (the window shows it again for the new model), a drag dropped without an edit. */
 static void gizmo_reset(MotusViewport *self)
@@ -438,6 +453,7 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
         motus_scene_model_poses(m, self->poses);
         self->cam.up_axis = self->scene->up_axis;
         motus_camera_preset(&self->cam, MOTUS_VIEW_ISO);
+        if (self->planar) planar_camera(self);
         /* grid: on the floor below the initial configuration, spacing about a fifth of the model */
         float c[3], r;
         motus_scene_bounds(self->scene, self->poses, c, &r);
@@ -480,7 +496,7 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     self->grid_dirty = TRUE;
     /* the ground keeps its index nbody when bodies come and go */
     self->selected = sel == nbody_old ? m->nbody : (sel < m->nbody ? sel : -1);
-    if (!self->touched || was_empty) self->need_fit = TRUE;
+    if (!self->planar && (!self->touched || was_empty)) self->need_fit = TRUE; /* planar: the drawing stays put */
     self->scene_dirty = TRUE;
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     motus_viewport_hud_refresh(self);
@@ -581,6 +597,7 @@ int motus_viewport_get_selected_body(MotusViewport *self) { return self->selecte
 
 void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p)
 {
+    if (self->planar) return; /* the plane faces the eye */
     motus_camera_preset(&self->cam, p);
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
@@ -629,7 +646,7 @@ void motus_viewport_fit_body(MotusViewport *self, int body)
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho)
 {
     ortho = !!ortho;
-    if (self->cam.ortho == ortho) return;
+    if (self->cam.ortho == ortho || self->planar) return;
     self->cam.ortho = ortho;
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
     g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
@@ -718,6 +735,119 @@ void motus_viewport_queue_render(MotusViewport *self)
 {
     motus_gl_view_queue_fresh(MOTUS_GL_VIEW(self->area));
 }
+
+/* ---- planar mode ----------------------------------------------------------------------- */
+
+/* Looking at the x–y plane along −z, x right and y up: the front view when y is up, the top view when z is. */
+static void planar_camera(MotusViewport *self)
+{
+    motus_camera_preset(&self->cam, self->cam.up_axis == 2 ? MOTUS_VIEW_TOP : MOTUS_VIEW_FRONT);
+    self->cam.ortho = 1;
+}
+
+void motus_viewport_set_planar(MotusViewport *self, gboolean planar)
+{
+    planar = !!planar;
+    if (self->planar == planar) return;
+    if (planar) {
+        self->cam_3d = self->cam;
+        planar_camera(self);
+    } else { /* the 3-D camera as it was, centred where the plane was looked at */
+        float t[3];
+        memcpy(t, self->cam.target, sizeof t);
+        self->cam = self->cam_3d;
+        memcpy(self->cam.target, t, sizeof t);
+    }
+    self->planar = planar;
+    static const char *const turning[] = {"view.front", "view.right", "view.top", "view.iso", "view.orthographic"};
+    for (guint i = 0; i < G_N_ELEMENTS(turning); i++) gtk_widget_action_set_enabled(GTK_WIDGET(self), turning[i], !planar);
+    gtk_widget_set_visible(self->grid_label, planar);
+    self->grid_dirty = TRUE;
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
+    motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
+    motus_viewport_hud_refresh(self);
+}
+
+gboolean motus_viewport_get_planar(MotusViewport *self) { return self->planar; }
+
+/* Value of grid line i: i·mant·10^exp, divided by a power of ten when exp < 0 so that the double is the
+ * decimal's nearest (3 × 0.1 gives 0.30000000000000004, 3 / 10 gives 0.3). */
+double motus_viewport_step_value(const MotusViewport *self, long i)
+{
+    double n = (double)i * self->step_mant;
+    return self->step_exp < 0 ? n / pow(10, -self->step_exp) : n * pow(10, self->step_exp);
+}
+
+/* The label says the spacing: set from the main loop, never while the view is drawn (GTK lays out). */
+static gboolean grid_label_update(gpointer data)
+{
+    MotusViewport *self = data;
+    self->grid_label_idle = 0;
+    char num[32];
+    g_snprintf(num, sizeof num, "%.10g", motus_viewport_step_value(self, 1));
+    /* TRANSLATORS: the spacing of the grid in planar mode, e.g. "grid 0.1 m" */
+    g_autofree char *text = g_strdup_printf(_("grid %s m"), num);
+    gtk_label_set_text(GTK_LABEL(self->grid_label), text);
+    return G_SOURCE_REMOVE;
+}
+
+/* A 1-2-5 spacing near a sixteenth of the view's height. */
+void motus_viewport_planar_step(MotusViewport *self)
+{
+    double want = 2.0 * self->cam.distance * tan(self->cam.fovy * 0.5) / 16, e = floor(log10(want));
+    double f = want / pow(10, e);
+    int mant = f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10, exp = (int)e;
+    if (mant == 10) mant = 1, exp++;
+    if (mant == self->step_mant && exp == self->step_exp) return;
+    self->step_mant = mant, self->step_exp = exp;
+    if (!self->grid_label_idle) self->grid_label_idle = g_idle_add(grid_label_update, self);
+}
+
+double motus_viewport_grid_step(MotusViewport *self)
+{
+    motus_viewport_planar_step(self);
+    return motus_viewport_step_value(self, 1);
+}
+
+void motus_viewport_snap_grid(MotusViewport *self, const double p[3], double out[3])
+{
+    motus_viewport_planar_step(self);
+    double s = motus_viewport_step_value(self, 1);
+    for (int k = 0; k < 2; k++) out[k] = motus_viewport_step_value(self, lround(p[k] / s));
+    out[2] = 0;
+}
+
+gboolean motus_viewport_plane_point(MotusViewport *self, double x, double y, double p[3])
+{
+    if (!self->planar || !self->scene) return FALSE;
+    if (self->need_fit) motus_viewport_fit_now(self);
+    float r[3], u[3], f[3];
+    motus_camera_basis(&self->cam, r, u, f);
+    double W = gtk_widget_get_width(self->area), H = gtk_widget_get_height(self->area);
+    double s = motus_camera_pixel_size(&self->cam, (float)H), q[3];
+    for (int k = 0; k < 3; k++) q[k] = self->cam.target[k] + (x - W / 2) * s * r[k] - (y - H / 2) * s * u[k];
+    if (fabs(f[2]) < 1e-6) return FALSE;
+    double t = q[2] / f[2]; /* along the line of sight to z = 0 */
+    for (int k = 0; k < 3; k++) p[k] = q[k] - t * f[k];
+    p[2] = 0;
+    return TRUE;
+}
+
+void motus_viewport_set_snap_mark(MotusViewport *self, const double p[3], const char *label)
+{
+    self->snap_on = p != NULL;
+    if (p) memcpy(self->snap_p, p, sizeof self->snap_p);
+    g_strlcpy(self->snap_label, label ? label : "", sizeof self->snap_label);
+    motus_viewport_hud_refresh(self);
+}
+
+gboolean motus_viewport_get_snap_mark(MotusViewport *self, double p[3])
+{
+    if (self->snap_on && p) memcpy(p, self->snap_p, sizeof self->snap_p);
+    return self->snap_on;
+}
+
+void motus_viewport_get_camera(MotusViewport *self, MotusCamera *out) { *out = self->cam; }
 
 /* ---- the move/rotate gizmo ------------------------------------------------------------- */
 

@@ -103,6 +103,28 @@ void motus_viewport_fit_body(MotusViewport *self, int body);
 void motus_viewport_fit_with_points(MotusViewport *self);
 void motus_viewport_set_orthographic(MotusViewport *self, gboolean ortho);
 gboolean motus_viewport_get_orthographic(MotusViewport *self);
+/* ---- planar mode ----
+ * A 2-D view of the project's x–y plane: orthographic, looking along −z with
+ * x to the right and y up (the front view when gravity is along −y, the top
+ * view when it is along −z); orbiting is refused (a left drag pans, the
+ * arrows and the view presets do nothing), panning and zooming stay. A grid
+ * in the plane z = 0 covers the view with a 1-2-5 spacing of about a
+ * sixteenth of its height (shown in a label), with the x and y axes drawn
+ * as arrows from the origin. Off, the camera comes back as it was. */
+void motus_viewport_set_planar(MotusViewport *self, gboolean planar);
+gboolean motus_viewport_get_planar(MotusViewport *self);
+/* The grid spacing shown in planar mode, m. */
+double motus_viewport_grid_step(MotusViewport *self);
+/* The grid node nearest to p (x and y; z 0), written as exact decimals (3 × 0.1 m is 0.3). */
+void motus_viewport_snap_grid(MotusViewport *self, const double p[3], double out[3]);
+/* The point of the plane z = 0 under widget point (x, y); FALSE outside planar mode. */
+gboolean motus_viewport_plane_point(MotusViewport *self, double x, double y, double p[3]);
+/* A mark where a click would place its point (project axes) with a label; NULL hides it. */
+void motus_viewport_set_snap_mark(MotusViewport *self, const double p[3], const char *label);
+gboolean motus_viewport_get_snap_mark(MotusViewport *self, double p[3]);
+/* The camera as it is now. */
+void motus_viewport_get_camera(MotusViewport *self, MotusCamera *out);
+
 /* Widget coordinates of the visual centre of a body at the current poses;
  * FALSE when it is not in view. */
 gboolean motus_viewport_project_body(MotusViewport *self, int body, double *x, double *y);

@@ -348,8 +348,8 @@ static const float pick_rgb[3] = {0.95f, 0.45f, 0.05f};
 
 static void pick_prompt(MotusWindow *self)
 {
-    const char *text = "";
-    switch (self->pick) {
+    const char *text = motus_window_planar_prompt(self);
+    switch (text ? PICK_NONE : self->pick) {
     case PICK_JOINT:
         text = self->pick_step == 0   ? _("New joint: click the moving body")
                : self->pick_step == 1 ? _("New joint: click the base body, or empty space for the ground")
@@ -368,6 +368,7 @@ static void pick_prompt(MotusWindow *self)
         break;
     default: break;
     }
+    if (!text) text = "";
     gtk_label_set_text(self->pick_label, text);
     motus_window_set_status(self, text);
 }
@@ -386,6 +387,7 @@ void motus_window_pick_start(MotusWindow *self, int mode, const char *type)
     gtk_widget_set_visible(GTK_WIDGET(self->pick_axis), mode == PICK_JOINT);
     if (self->spider_entry) gtk_widget_set_visible(self->spider_entry, mode == PICK_FLEX_MARKER);
     gtk_revealer_set_reveal_child(self->pick_revealer, TRUE);
+    motus_window_planar_pick_changed(self);
     pick_prompt(self);
     motus_window_update_actions(self);
 }
@@ -397,6 +399,7 @@ void motus_window_pick_cancel(MotusWindow *self)
     motus_viewport_set_picking(self->viewport, FALSE);
     motus_viewport_clear_overlay(self->viewport);
     gtk_revealer_set_reveal_child(self->pick_revealer, FALSE);
+    motus_window_planar_pick_changed(self);
     motus_window_update_actions(self);
 }
 
@@ -516,6 +519,7 @@ gboolean motus_window_pick_click(MotusWindow *self, double x, double y)
     MtSnapKind sk;
     int sb;
     double w[3];
+    if (motus_window_planar_click(self, x, y)) return TRUE; /* a point of the plane, snapped */
     if (self->pick == PICK_JOINT) {
         if (self->pick_step == 0) {
             if (empty || under == MT_GROUND) {

@@ -26,7 +26,8 @@ typedef enum {
     PICK_JOINT,  /* body i, body j, point */
     PICK_FORCE,  /* point on body i, point on body j */
     PICK_SENSOR, /* a marker (point) */
-    PICK_FLEX_MARKER /* a node of a flexible body (motus-window-flex.c) */
+    PICK_FLEX_MARKER, /* a node of a flexible body (motus-window-flex.c) */
+    PICK_PLANAR  /* points of the plane: a disc, a rectangle, a gear contact (motus-window-planar.c) */
 } PickMode;
 
 struct _MotusWindow {
@@ -89,8 +90,12 @@ struct _MotusWindow {
     char pick_type[32]; /* joint type or force kind */
     int pick_step;
     int pick_body[2];
-    double pick_point[2][3];
+    double pick_point[3][3];
     GtkWidget *solver_dialog;
+
+    /* planar mode (motus-window-planar.c) */
+    GtkWidget *planar_bar;  /* the palette of planar tools */
+    GtkWidget *coord_entry; /* in the pick bar: a point typed as x, y */
 
     /* flexible bodies (motus-window-flex.c) */
     double flex_max[2];    /* the run's largest displacement (m) and von Mises stress (Pa) */
@@ -243,6 +248,15 @@ gboolean motus_window_start_job(MotusWindow *self, const MotusRunJob *job, GErro
 void motus_window_gizmo_init(MotusWindow *self);
 /* Shows, places or hides the gizmo after the selection, the model, a run or playback changed. */
 void motus_window_gizmo_refresh(MotusWindow *self);
+
+/* motus-window-planar.c: planar mode, its palette, snapping and typed points */
+void motus_window_planar_init(MotusWindow *self);
+/* The pick bar's prompt for a step that places a point in the plane, or NULL. */
+const char *motus_window_planar_prompt(MotusWindow *self);
+/* A click in planar mode where a point is wanted (snapped); FALSE when the step wants something else. */
+gboolean motus_window_planar_click(MotusWindow *self, double x, double y);
+/* After picking started or stopped: the coordinates entry and the axis follow. */
+void motus_window_planar_pick_changed(MotusWindow *self);
 
 /* motus-window-project.c */
 void motus_window_project_init(MotusWindow *self);

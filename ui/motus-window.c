@@ -864,7 +864,7 @@ static const struct {
     {GDK_KEY_KP_Insert, "view-iso", NULL}, {GDK_KEY_f, "fit-all", NULL},        {GDK_KEY_Home, "fit-all", NULL},
     {GDK_KEY_5, "orthographic", NULL},     {GDK_KEY_KP_5, "orthographic", NULL}, {GDK_KEY_KP_Begin, "orthographic", NULL},
     {GDK_KEY_period, "step", "1"},         {GDK_KEY_comma, "step", "-1"},       {GDK_KEY_g, "gizmo", "'move'"},
-    {GDK_KEY_r, "gizmo", "'turn'"},
+    {GDK_KEY_r, "gizmo", "'turn'"},        {GDK_KEY_2, "planar", NULL},         {GDK_KEY_KP_2, "planar", NULL},
 };
 
 static gboolean view_key_pressed(GtkEventControllerKey *c, guint key, guint code, GdkModifierType mods, gpointer data)
@@ -974,6 +974,7 @@ static void motus_window_init(MotusWindow *self)
     self->nbody_shown = -1;
     motus_window_project_init(self);
     motus_window_edit_init(self);
+    motus_window_planar_init(self);
     motus_window_gizmo_init(self);
     motus_window_meters_init(self);
     motus_window_units_init(self);

@@ -767,7 +767,7 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
     for (int k = 0; k < nsz; k++)
         if (!(def->size[k] > 0) || !isfinite(def->size[k]))
             return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': the shape's sizes must be positive lengths"), name);
-    if (!isfinite(def->pos[0]) || !isfinite(def->pos[1]) || !isfinite(def->pos[2]))
+    if (!isfinite(def->pos[0]) || !isfinite(def->pos[1]) || !isfinite(def->pos[2]) || !isfinite(def->turn_z))
         return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': the position must be finite"), name);
     if (!(def->density > 0) && !(def->mass > 0))
         return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': give a positive density or a positive mass"), name);
@@ -786,6 +786,11 @@ MtStatus mt_edit_add_body(MtEditor *e, const MtBodyDef *def, int *index, MtError
     }
     MtBodySpec *bd = &c->body[b];
     mt_v3_copy(bd->pos, def->pos);
+    if (def->turn_z != 0) { /* about z: x along (cos, sin) */
+        double ct = cos(def->turn_z), st = sin(def->turn_z);
+        const double R[9] = {ct, -st, 0, st, ct, 0, 0, 0, 1};
+        memcpy(bd->rot, R, sizeof R);
+    }
     if (def->density > 0) {
         bd->density = def->density;
     } else { /* typed mass: the inertia of the shape with that mass spread evenly */
@@ -884,6 +889,13 @@ static MtStatus new_name(const MtModel *m, const char *name, const char *base, M
 MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi, int bj, const double point[3],
                            const double axis[3], int *index, MtError *err)
 {
+    return mt_edit_add_joint_at(e, name, t, bi, point, axis, bj, point, axis, 0, index, err);
+}
+
+MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int bi, const double pi[3],
+                              const double ai[3], int bj, const double pj[3], const double aj[3], double param,
+                              int *index, MtError *err)
+{
     const MtModel *m = mt_editor_model(e);
     char jn[MT_NAME_MAX];
     if (new_name(m, name, "joint", MT_EDIT_JOINT, jn, err) || check_body(m, bi, err) || check_body(m, bj, err))
@@ -897,8 +909,8 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
     char base_i[MT_NAME_MAX], base_j[MT_NAME_MAX];
     snprintf(base_i, sizeof base_i, "%.*s_i", (int)mt_utf8_prefix(jn, 58), jn);
     snprintf(base_j, sizeof base_j, "%.*s_j", (int)mt_utf8_prefix(jn, 58), jn);
-    int mi = add_marker_at(c, bi, base_i, point, axis, err);
-    int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, point, axis, err);
+    int mi = add_marker_at(c, bi, base_i, pi, ai, err);
+    int mj = mi < 0 ? -1 : add_marker_at(c, bj, base_j, pj, aj, err);
     int j = mj < 0 ? -1 : mt_model_add_joint(c, jn, t, mi, mj, err);
     if (j < 0) {
         mt_model_free(c);
@@ -914,8 +926,49 @@ MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi,
         mt_v3_sub(d, a, b);
         c->joint[j].param = mt_v3_norm(d) > 0 ? mt_v3_norm(d) : 0.1;
     }
+    if (param > 0) c->joint[j].param = param;
     /* TRANSLATORS: an undo label; %s: the joint type as the interface calls it, then the joint's name. */
     return commit_added(e, c, j, index, err, MT_("add %s joint '%s'"), mt_joint_type_label(t), jn);
+}
+
+/* A coupling of two joints' first coordinates: a gear (coef: pitch radii) or a linear coupler. */
+static MtStatus add_couple(MtEditor *e, const char *name, MtCoupleKind kind, int ja, int jb, double ca, double cb,
+                           int *index, MtError *err)
+{
+    const MtModel *m = mt_editor_model(e);
+    char gn[MT_NAME_MAX];
+    int gear = kind == MT_COUPLE_GEAR;
+    if (new_name(m, name, gear ? "gear" : "rope", MT_EDIT_COUPLE, gn, err)) return err->code;
+    if (ja < 0 || ja >= m->njoint || jb < 0 || jb >= m->njoint || ja == jb)
+        return mt_error_set(err, MT_ERR_ARG, gn,
+                            gear ? MT_("gear '%s': choose two different revolute joints")
+                                 : MT_("coupler '%s': choose two different joints"), gn);
+    if (gear && (!(ca > 0) || !(cb > 0) || !isfinite(ca) || !isfinite(cb)))
+        return mt_error_set(err, MT_ERR_MODEL, gn, MT_("gear '%s': the pitch radii must be positive lengths"), gn);
+    if (!isfinite(ca) || !isfinite(cb) || (ca == 0 && cb == 0))
+        return mt_error_set(err, MT_ERR_MODEL, gn, MT_("coupler '%s': the coefficients must be finite, not both 0"), gn);
+    MtModel *c = mt_model_copy(m);
+    if (!c) return mt_error_set(err, MT_ERR_NOMEM, gn, "%s", MT_("out of memory"));
+    const int joints[2] = {ja, jb};
+    const double coef[2] = {ca, cb};
+    int k = mt_model_add_couple(c, gn, kind, 2, joints, NULL, coef, err);
+    if (k < 0) {
+        mt_model_free(c);
+        return err->code ? err->code : MT_ERR_MODEL;
+    }
+    /* the commit's checks refuse joints of the wrong type, naming them */
+    return commit_added(e, c, k, index, err, gear ? MT_("add gear '%s'") : MT_("add coupler '%s'"), gn);
+}
+
+MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index, MtError *err)
+{
+    return add_couple(e, name, MT_COUPLE_GEAR, ja, jb, ra, rb, index, err);
+}
+
+MtStatus mt_edit_add_coupler(MtEditor *e, const char *name, int ja, int jb, double ca, double cb, int *index,
+                             MtError *err)
+{
+    return add_couple(e, name, MT_COUPLE_LINEAR, ja, jb, ca, cb, index, err);
 }
 
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

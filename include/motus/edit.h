@@ -164,7 +164,7 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err);
 /* ---- creating ------------------------------------------------------------ */
 
 /* A body made from one primitive shape at a point of the project frame
- * (axes parallel to the project's). density > 0: mass properties computed
+ * (axes parallel to the project's, or turned about its z). density > 0: mass properties computed
  * from the shape (and kept up to date); otherwise mass > 0 is given and the
  * inertia is that of the shape with this mass spread evenly. */
 typedef struct {
@@ -174,6 +174,7 @@ typedef struct {
     double pos[3];          /* body origin = shape centre, project axes, m */
     double density;         /* kg/m³, or 0 */
     double mass;            /* kg, when density is 0 */
+    double turn_z;          /* rad: the body's axes turned about the project's z (a bar along its segment) */
 } MtBodyDef;
 
 /* Default definition: a 0.1 m steel cube at the origin. */
@@ -191,6 +192,22 @@ MtStatus mt_edit_add_marker(MtEditor *e, int body, const char *name, const doubl
  * the bodies' origins; screw pitch 0.01 m; rolling radius 0.1 m). */
 MtStatus mt_edit_add_joint(MtEditor *e, const char *name, MtJointType t, int bi, int bj, const double point[3],
                            const double axis[3], int *index, MtError *err);
+/* The same with the two markers apart: marker i on body bi at pi with z
+ * along ai, marker j on bj at pj with z along aj (a rolling disc's centre
+ * and axle, the contact point and the plane's normal); param > 0 sets the
+ * type's parameter (rolling radius, screw pitch, distance), else as above. */
+MtStatus mt_edit_add_joint_at(MtEditor *e, const char *name, MtJointType t, int bi, const double pi[3],
+                              const double ai[3], int bj, const double pj[3], const double aj[3], double param,
+                              int *index, MtError *err);
+/* A gear contact between revolute joints ja and jb with pitch radii ra and
+ * rb (an external mesh: ra·θa + rb·θb = const). name "" = automatic ("gear1"). */
+MtStatus mt_edit_add_gear(MtEditor *e, const char *name, int ja, int jb, double ra, double rb, int *index,
+                          MtError *err);
+/* A linear coupler ca·xa + cb·xb = const of the first coordinates of joints ja
+ * and jb (a taut rope over a pulley between two sliders: ±1 each). name "" =
+ * automatic ("rope1"). */
+MtStatus mt_edit_add_coupler(MtEditor *e, const char *name, int ja, int jb, double ca, double cb, int *index,
+                             MtError *err);
 /* A spring-damper between a point on body bi and a point on body bj
  * (project axes), free length = their present distance. */
 MtStatus mt_edit_add_spring(MtEditor *e, const char *name, int bi, const double pi[3], int bj, const double pj[3],

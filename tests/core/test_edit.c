@@ -751,6 +751,60 @@ static void test_snap_and_create(void)
     mt_editor_free(e);
 }
 
+/* The planar palette's edits: a rolling disc whose markers are apart (centre with the axle along z, the
+ * contact with the plane's normal; the radius their distance) and a gear between two pins; both read back
+ * from the model text; a gear on a joint that is not revolute, or with a zero radius, is refused. */
+static void test_planar_edits(void)
+{
+    MtError err = {0};
+    MtEditor *e = mt_editor_new(mt_edit_new_model());
+    MtBodyDef d;
+    mt_body_def_default(&d);
+    d.shape = MT_SHAPE_CYLINDER;
+    d.size[0] = 0.1, d.size[1] = 0.01;
+    int a, b, c, ja, jb, jr, g;
+    OK(mt_edit_add_body(e, &d, &a, &err_));
+    d.pos[0] = 0.3, d.size[0] = 0.2;
+    OK(mt_edit_add_body(e, &d, &b, &err_));
+    d.pos[0] = -0.6, d.pos[1] = 0.4, d.size[0] = 0.1;
+    OK(mt_edit_add_body(e, &d, &c, &err_));
+    double z[3] = {0, 0, 1}, pa[3] = {0, 0, 0}, pb[3] = {0.3, 0, 0};
+    OK(mt_edit_add_joint(e, "", MT_JOINT_REVOLUTE, a, MT_GROUND, pa, z, &ja, &err_));
+    OK(mt_edit_add_joint(e, "", MT_JOINT_REVOLUTE, b, MT_GROUND, pb, z, &jb, &err_));
+    double centre[3] = {-0.6, 0.4, 0}, contact[3] = {-0.54, 0.32, 0}, n[3] = {-0.6, 0.8, 0};
+    OK(mt_edit_add_joint_at(e, "roll", MT_JOINT_ROLLING, c, centre, z, MT_GROUND, contact, n, 0.1, &jr, &err_));
+    CHECK(mt_edit_add_gear(e, "", ja, jr, 0.1, 0.2, &g, &err) != MT_OK && strstr(err.msg, "roll"),
+          "a gear on the rolling joint is refused, naming it: %s", err.msg);
+    memset(&err, 0, sizeof err);
+    CHECK(mt_edit_add_gear(e, "", ja, jb, 0, 0.2, &g, &err) != MT_OK, "a zero radius is refused: %s", err.msg);
+    OK(mt_edit_add_gear(e, "", ja, jb, 0.1, 0.2, &g, &err_));
+    int rope;
+    CHECK(mt_edit_add_coupler(e, "", ja, jb, 0, 0, &rope, &err) != MT_OK, "a coupler of zeros is refused: %s", err.msg);
+    OK(mt_edit_add_coupler(e, "", ja, jb, 1, -1, &rope, &err_));
+    CHECK(mt_editor_model(e)->couple[rope].kind == MT_COUPLE_LINEAR && !strcmp(mt_editor_model(e)->couple[rope].name, "rope1"),
+          "rope1, a linear coupler");
+    const MtModel *m = mt_editor_model(e);
+    CHECK(!strcmp(m->couple[g].name, "gear1") && m->couple[g].kind == MT_COUPLE_GEAR && m->couple[g].coef[1] == 0.2,
+          "gear1 with radii 0.1 and 0.2 (%s, %g)", m->couple[g].name, m->couple[g].coef[1]);
+    const MtJointSpec *r = &m->joint[jr];
+    const MtMarkerSpec *mj = &m->marker[r->mj], *mi = &m->marker[r->mi];
+    CHECK_ABS(r->param, 0.1, 0, "the rolling radius as given");
+    CHECK_ABS(mj->pos[0], -0.54, 0, "the contact marker on the ground at the contact");
+    CHECK_ABS(mj->rot[2], -0.6, 1e-15, "its z along the plane's normal, x");
+    CHECK_ABS(mj->rot[5], 0.8, 1e-15, "its z along the plane's normal, y");
+    CHECK_ABS(mi->pos[0], 0, 0, "the disc's marker at its centre");
+    CHECK_ABS(mi->rot[8], 1, 0, "the disc's axle along z");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mt_model_write(m, f, &err);
+    fclose(f);
+    CHECK(text && strstr(text, "gear gear1 joint1 joint2 radius 0.1 0.2") && strstr(text, "radius 0.1"),
+          "the gear and the radius are in the model text");
+    free(text);
+    mt_editor_free(e);
+}
+
 /* Flexible bodies under edits: a spring on a new marker of a flexible beam
  * makes its node an interface node (the body is reduced again, 6 more modal
  * coordinates); undo gives the old reduction back; a duplicate shares the
@@ -827,6 +881,7 @@ int main(void)
     test_undo_redo();
     test_rename_duplicate_delete();
     test_snap_and_create();
+    test_planar_edits();
     test_flexible();
     return mt_test_done();
 }

@@ -547,6 +547,12 @@ static void test_view_keys(void)
     xin_press("5");
     settle();
     g_assert_true(motus_viewport_get_orthographic(viewport()) == ortho);
+    xin_press("2"); /* planar mode, and back */
+    settle();
+    g_assert_true(motus_viewport_get_planar(viewport()) && motus_viewport_get_orthographic(viewport()));
+    xin_press("2");
+    settle();
+    g_assert_true(!motus_viewport_get_planar(viewport()) && motus_viewport_get_orthographic(viewport()) == ortho);
     /* keys of the view itself: it has the focus */
     gtk_widget_grab_focus(motus_viewport_get_gl_area(viewport()));
     const char *view_keys[] = {"Left", "Right", "Up", "Down", "plus", "minus"};

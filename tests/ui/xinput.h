@@ -69,6 +69,7 @@ static inline void xin_type(const char *text)
                             : *c == '-' ? "minus"
                             : *c == '_' ? "underscore"
                             : *c == ' ' ? "space"
+                            : *c == ',' ? "comma"
                                         : name;
         xin_press(accel);
     }
@@ -135,6 +136,26 @@ static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
     XTestFakeButtonEvent(d, 1, False, CurrentTime);
     if (ctrl) xin_key_event(XK_Control_L, False);
     XSync(d, False);
+}
+
+/* Moves the pointer to (x, y) in a widget's coordinates (no button) and turns the loop a moment. */
+static inline void xin_move_at(GtkWidget *w, double x, double y)
+{
+    GtkNative *native = gtk_widget_get_native(w);
+    graphene_point_t a = GRAPHENE_POINT_INIT((float)x, (float)y), b;
+    g_assert_true(gtk_widget_compute_point(w, GTK_WIDGET(native), &a, &b));
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    Display *d = xin_display();
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + b.x), (int)(sy + b.y), &rx, &ry, &child);
+    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+    XSync(d, False);
+    guint id = g_timeout_add(10, xin_wake, NULL);
+    gint64 end = g_get_monotonic_time() + 150000;
+    while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(id);
 }
 
 /* A left-button drag from (x0, y0) to (x1, y1), a widget's coordinates, in `steps` motions with the loop turned
