@@ -44,7 +44,7 @@
 
 /* Command-line options (filled in by GApplication in this process). */
 static gboolean opt_run, opt_quit, opt_version, opt_export_plots;
-static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis;
+static char *opt_shot, *opt_info, *opt_view, *opt_plot, *opt_colour, *opt_range, *opt_focus, *opt_analysis, *opt_select;
 static char *opt_study;
 static char *opt_export, *opt_size;
 static int opt_mode, opt_fps = 25;
@@ -63,6 +63,8 @@ static const GOptionEntry options[] = {
     {"deformation-scale", 0, 0, G_OPTION_ARG_DOUBLE, &opt_deform,
      N_("Scale factor of the deformation of flexible bodies"), N_("S")},
     {"focus", 0, 0, G_OPTION_ARG_STRING, &opt_focus, N_("Frame this body in the 3D view for the screenshot"),
+     N_("BODY")},
+    {"select", 0, 0, G_OPTION_ARG_STRING, &opt_select, N_("Select this body (as a click in the view does) for the screenshot"),
      N_("BODY")},
     {"colour", 0, 0, G_OPTION_ARG_STRING, &opt_colour,
      N_("Colour flexible bodies by a field: none, displacement or stress"), N_("FIELD")},
@@ -211,24 +213,29 @@ static void batch_run_finished(MotusWindow *win, gboolean ok, const char *messag
         batch_fail(_("--mode: no such mode to animate"), NULL);
         return;
     }
-    if (opt_focus && !focus_body()) return;
+    if ((opt_focus || opt_select) && !focus_body()) return;
     if (opt_shot || opt_info || opt_export)
         schedule_shot();
     else if (opt_quit)
         g_application_quit(G_APPLICATION(batch.app));
 }
 
-/* --focus: frames the named body. */
+/* --focus: frames the named body; --select: selects it (its highlight in the screenshot). */
 static gboolean focus_body(void)
 {
     const MtModel *m = mt_editor_model(motus_window_get_editor(batch.win));
-    for (int b = 0; m && b < m->nbody; b++)
-        if (!strcmp(m->body[b].name, opt_focus)) {
-            motus_viewport_fit_body(MOTUS_VIEWPORT(motus_window_get_viewport(batch.win)), b);
-            return TRUE;
-        }
-    batch_fail(_("--focus: no such body"), opt_focus);
-    return FALSE;
+    int f = opt_focus && m ? mt_model_find_body(m, opt_focus) : -1, s = opt_select && m ? mt_model_find_body(m, opt_select) : -1;
+    if (opt_focus && f < 0) {
+        batch_fail(_("--focus: no such body"), opt_focus);
+        return FALSE;
+    }
+    if (opt_select && s < 0) {
+        batch_fail(_("--select: no such body"), opt_select);
+        return FALSE;
+    }
+    if (f >= 0) motus_viewport_fit_body(MOTUS_VIEWPORT(motus_window_get_viewport(batch.win)), f);
+    if (s >= 0) motus_window_select_entity(batch.win, MT_EDIT_BODY, s);
+    return TRUE;
 }
 
 static gboolean batch_timeout(gpointer data)
@@ -328,7 +335,7 @@ static void batch_start(void)
         g_signal_connect(batch.win, "run-finished", G_CALLBACK(batch_run_finished), NULL);
         if (!motus_window_run(batch.win, &error)) batch_fail(_("cannot run"), error->message);
     } else if (opt_shot || opt_info || opt_export) { /* --export-video: a project's stored run */
-        if (opt_focus && !focus_body()) return;
+        if ((opt_focus || opt_select) && !focus_body()) return;
         schedule_shot();
     } else if (opt_quit) {
         g_application_quit(G_APPLICATION(batch.app));
@@ -437,6 +444,7 @@ int main(int argc, char **argv)
     g_free(opt_colour);
     g_free(opt_range);
     g_free(opt_focus);
+    g_free(opt_select);
     g_free(opt_export);
     g_free(opt_size);
     g_free(opt_study);

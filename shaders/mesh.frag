@@ -42,7 +42,11 @@ void main()
         col = texture(uMap, t).rgb;
     }
 #endif
-    vec3 base = mix(col, uHighlight.rgb, uHighlight.a);
+    float tint = uHighlight.a;
+#ifdef COLOUR_MAP
+    if (uField > 0) tint = 0.0; // a selected body keeps its colour map: the rim below marks it
+#endif
+    vec3 base = mix(col, uHighlight.rgb, tint);
     vec3 c = base * (0.30 + 0.50 * key + 0.32 * head) + vec3(0.22 * spec);
 #ifdef COLOUR_MAP
     // a colour map is read against its legend: shading only darkens it (no

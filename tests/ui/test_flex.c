@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-inspector.h"
 #include "motus-viewport.h"
 #include "motus-window.h"
 #include "ui-test.h"
@@ -294,6 +295,15 @@ static void test_view_kept(void)
     g_assert_true(wait_for(idle_job, 90)); /* the housing is reduced */
     g_assert_cmpfloat(motus_viewport_get_deformation_scale(viewport()), ==, 300);
     g_assert_cmpint(motus_viewport_get_colour_field(viewport()), ==, MOTUS_FIELD_VONMISES);
+    /* the housing's centre of mass from its mesh: x is rounding beside y = 0.375 m and reads 0, not -4.03e-08 */
+    int hb = mt_model_find_body(model(), "housing");
+    motus_window_select_entity(win, MT_EDIT_BODY, hb);
+    MotusInspector *insp = MOTUS_INSPECTOR(motus_window_get_inspector(win));
+    g_test_message("housing CoM x %.6g m shown as '%s' %s", model()->body[hb].com[0], motus_inspector_get_text(insp, "com.0"),
+                   motus_inspector_get_unit(insp, "com.0"));
+    g_assert_cmpfloat(fabs(model()->body[hb].com[0]), <, 1e-6);
+    g_assert_cmpstr(motus_inspector_get_text(insp, "com.0"), ==, "0");
+    g_assert_cmpstr(motus_inspector_get_text(insp, "com.1"), ==, "0.375");
     g_assert_cmpint(motus_viewport_get_range_mode(viewport()), ==, MOTUS_RANGE_RUN);
     /* typed: 50, Enter */
     xin_focus(GTK_WIDGET(win));
