@@ -617,7 +617,12 @@ void motus_viewport_fit_with_points(MotusViewport *self)
         const OverlayItem *it = &g_array_index(self->ov, OverlayItem, i);
         if (it->kind != OV_POINT) continue;
         const double *p = (const double *)self->ov_pts->data + 3 * it->first;
-        float f[3] = {(float)p[0], (float)p[1], (float)p[2]};
+        float f[3] = {(float)p[0], (float)p[1], (float)p[2]}, r[3], u[3], fw[3];
+        g_array_append_vals(pts, f, 3);
+        /* room for its label, drawn above it */
+        motus_camera_basis(&self->cam, r, u, fw);
+        float lift = 0.12f * (float)motus_viewport_get_scale(self);
+        for (int k = 0; k < 3; k++) f[k] += lift * u[k];
         g_array_append_vals(pts, f, 3);
     }
     fit_points(self, (const float *)pts->data, (int)(pts->len / 3));
