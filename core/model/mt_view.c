@@ -36,7 +36,7 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
     out.set = 1, out.deformation = 1, out.field = MT_VIEW_FIELD_NONE, out.range = MT_VIEW_RANGE_RUN;
     out.camera = MT_VIEW_CAMERA_KEEP;
     if (n == 0) return mt_error_set(err, MT_ERR_SYNTAX, "view", "%s", MT_("view: write 'view [deformation S] [colour none|displacement|stress] [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [meter COLUMN]…'"));
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i += 2) { /* KEY VALUE pairs (a fixed range takes one word more) */
         const char *k = word[i], *a = i + 1 < n ? word[i + 1] : NULL;
         int c;
         if (!a) return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: '%s' needs a value after it"), k);
@@ -71,7 +71,6 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
             strcpy(out.focus, a);
         } else
             return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: unknown setting '%s' (deformation, colour, range, camera, focus, meter)"), k);
-        i++;
     }
     memcpy(v, &out, sizeof out);
     return MT_OK;
