@@ -112,9 +112,8 @@ static inline void xin_click(GtkWidget *w)
     XSync(d, False);
 }
 
-/* A left click at (x, y) in a widget's coordinates, with Ctrl held when ctrl (a GL area is not prelit: the
- * pointer is moved there and the loop turned before the button goes down). */
-static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
+/* Moves the pointer to (x, y) in a widget's coordinates and turns the loop for `us` microseconds. */
+static inline void xin_pointer_to(GtkWidget *w, double x, double y, gint64 us)
 {
     GtkNative *native = gtk_widget_get_native(w);
     graphene_point_t a = GRAPHENE_POINT_INIT((float)x, (float)y), b;
@@ -128,9 +127,20 @@ static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
     XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
     XSync(d, False);
     guint id = g_timeout_add(10, xin_wake, NULL);
-    gint64 end = g_get_monotonic_time() + 200000;
+    gint64 end = g_get_monotonic_time() + us;
     while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
     g_source_remove(id);
+}
+
+/* Moves the pointer to (x, y) in a widget's coordinates (no button) and turns the loop a moment. */
+static inline void xin_move_at(GtkWidget *w, double x, double y) { xin_pointer_to(w, x, y, 150000); }
+
+/* A left click at (x, y) in a widget's coordinates, with Ctrl held when ctrl (a GL area is not prelit: the
+ * pointer is moved there and the loop turned before the button goes down). */
+static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
+{
+    xin_pointer_to(w, x, y, 200000);
+    Display *d = xin_display();
     if (ctrl) xin_key_event(XK_Control_L, True);
     XTestFakeButtonEvent(d, 1, True, CurrentTime);
     XTestFakeButtonEvent(d, 1, False, CurrentTime);
@@ -138,54 +148,18 @@ static inline void xin_click_at(GtkWidget *w, double x, double y, gboolean ctrl)
     XSync(d, False);
 }
 
-/* Moves the pointer to (x, y) in a widget's coordinates (no button) and turns the loop a moment. */
-static inline void xin_move_at(GtkWidget *w, double x, double y)
-{
-    GtkNative *native = gtk_widget_get_native(w);
-    graphene_point_t a = GRAPHENE_POINT_INIT((float)x, (float)y), b;
-    g_assert_true(gtk_widget_compute_point(w, GTK_WIDGET(native), &a, &b));
-    double sx = 0, sy = 0;
-    gtk_native_get_surface_transform(native, &sx, &sy);
-    Display *d = xin_display();
-    int rx, ry;
-    Window child;
-    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + b.x), (int)(sy + b.y), &rx, &ry, &child);
-    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
-    XSync(d, False);
-    guint id = g_timeout_add(10, xin_wake, NULL);
-    gint64 end = g_get_monotonic_time() + 150000;
-    while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
-    g_source_remove(id);
-}
-
 /* A left-button drag from (x0, y0) to (x1, y1), a widget's coordinates, in `steps` motions with the loop turned
  * between them (as a hand moves a slider), the button released at the end. */
 static inline void xin_drag(GtkWidget *w, double x0, double y0, double x1, double y1, int steps)
 {
-    GtkNative *native = gtk_widget_get_native(w);
-    double sx = 0, sy = 0;
-    gtk_native_get_surface_transform(native, &sx, &sy);
     Display *d = xin_display();
-    guint id = g_timeout_add(10, xin_wake, NULL);
-    for (int k = -1; k <= steps; k++) {
-        double f = k < 0 ? 0 : (double)k / steps;
-        graphene_point_t a = GRAPHENE_POINT_INIT((float)(x0 + f * (x1 - x0)), (float)(y0 + f * (y1 - y0))), b;
-        g_assert_true(gtk_widget_compute_point(w, GTK_WIDGET(native), &a, &b));
-        int rx, ry;
-        Window child;
-        XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + b.x), (int)(sy + b.y), &rx, &ry, &child);
-        XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
-        XSync(d, False);
-        gint64 end = g_get_monotonic_time() + (k < 0 ? 200000 : 30000);
-        while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
-        if (k < 0) { /* the pointer is over the start: the button goes down */
-            XTestFakeButtonEvent(d, 1, True, CurrentTime);
-            XSync(d, False);
-        }
-    }
+    xin_pointer_to(w, x0, y0, 200000); /* the pointer over the start: the button goes down */
+    XTestFakeButtonEvent(d, 1, True, CurrentTime);
+    XSync(d, False);
+    for (int k = 0; k <= steps; k++)
+        xin_pointer_to(w, x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, 30000);
     XTestFakeButtonEvent(d, 1, False, CurrentTime);
     XSync(d, False);
-    g_source_remove(id);
 }
 
 /* The first widget under root (depth first) for which match(w, data) holds. */
