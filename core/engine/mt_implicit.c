@@ -81,7 +81,8 @@
 
 enum { MAXIT = 10,  /* Newton iterations per Jacobian within a step */
        MAXREF = 3,  /* Jacobian refreshes within a step */
-       SLOWIT = 6 }; /* a step needing more iterations marks the Jacobian stale */
+       SLOWIT = 6,   /* a step needing more iterations marks the Jacobian stale */
+       MAXHALVE = 6 }; /* a grid step whose Newton iteration fails is split into up to 2^6 parts */
 
 typedef struct {
     MtOde *o;
@@ -891,19 +892,58 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
     }
     for (long i = 0; i < nsteps && !stop && !(cancel && *cancel); i++) {
         double ts = t0 + (double)i * h, tend = (i == nsteps - 1) ? sv->until : t0 + (double)(i + 1) * h;
-        int cut = 0; /* an event cut this grid step */
-        for (;;) {  /* the grid step, or what is left of it after an event */
-            double hh = tend - ts;
+        int cut = 0;   /* an event or a failed Newton iteration cut this grid step */
+        int halve = 0; /* the grid step is taken in 2^halve parts after Newton failed */
+        for (;;) {     /* the grid step, or what is left of it after an event or a cut */
+            double hh = tend - ts, te = tend;
+            if (halve) { /* a part of the grid step: restart there like after an event */
+                hh = fmin(hh, h / (double)(1 << halve));
+                if (tend - ts - hh > 1e-14 * fmax(1.0, fabs(tend))) te = ts + hh;
+                else hh = tend - ts;
+            }
             double *zp = im.zp; /* predictor */
             if (is_lmm(&im)) lmm_setup(&im, h, hh, zp);
             else newmark_setup(&im, h, hh, y, zp);
             if (events) memcpy(ya, y, sizeof(double) * (size_t)n);
             rc = newton(&im, ts, hh, y, zp, err);
             st->zcur = st->z;
+            if (rc == MT_ERR_SOLVE && halve < MAXHALVE) {
+                /* Newton failed: the step is split (the methods restart at
+                 * its start, first order, fresh Jacobian), as an engineer
+                 * would shorten it by hand — near a singular position the
+                 * Newton matrix of a full step may not reach the solution */
+                halve++;
+                im.stats->rejected++;
+                cut = 1;
+                st->zcur = y + nq + nu;
+                rc = mt_eval(st, ts, y, y + nq, err); /* the step's start again, for a_n = v̇_n */
+                st->zcur = st->z;
+                if (rc) goto done;
+                restart(&im, y);
+                continue;
+            }
             if (rc) goto done;
             take_solution(&im, y);
-            if ((rc = mt_ode_settle(o, tend, y, sv, err))) goto done;
+            if ((rc = mt_ode_settle(o, te, y, sv, err))) goto done;
             push_history(&im, y, cut);
+            if (te < tend) { /* the next part */
+                if (events) {
+                    if ((rc = mt_deriv(st, te, y, d1, err))) goto done;
+                    double tb = te;
+                    if (mt_ode_step_events(o, ts, ya, d0, &tb, y, d1, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
+                        if (rc) goto done;
+                        memcpy(d0, d1, sizeof(double) * (size_t)n);
+                        restart(&im, y);
+                        ts = tb;
+                        if (stop) break;
+                        continue;
+                    }
+                    mt_events_sample(st);
+                    memcpy(d0, d1, sizeof(double) * (size_t)n);
+                }
+                ts = te;
+                continue;
+            }
             if (!events) break;
             /* the crossing functions at the step's end, and the derivative there for the interpolant */
             if ((rc = mt_deriv(st, tend, y, d1, err))) goto done;

@@ -299,32 +299,38 @@ static void a02(int N, const char *method, double rtol, const char *extra, doubl
  * largest error over the frames (the error at one instant of an oscillation
  * depends on its phase): the ratios A02 / swing, plain and with `correct
  * both`, must stay within the bounds. */
-static void a02_implicit(const char *method, double h, double until, double max_plain, double max_corrected)
+static void a02_implicit(int N, const char *method, double h, double until, double max_plain, double max_corrected)
 {
     const double swing0 = -M_PI / 2 + 80 * M_PI / 180;
     char solver[256];
-    A02Result r[2], g[2];
-    for (int k = 0; k < 2; k++) {
+    A02Result r[2] = {{0}}, g[2] = {{0}};
+    for (int k = max_plain > 0 ? 0 : 1; k < 2; k++) { /* max_plain 0: `correct both` only */
         snprintf(solver, sizeof solver, "method %s step %g until %g every %d rtol 1e-10 atol 1e-12 %s", method, h, until,
                  (int)(0.01 / h + 0.5), k ? "correct both" : "");
-        r[k] = a02_run(2, solver, until, M_PI / 2, -1, 1);
-        g[k] = a02_run(2, solver, until, swing0, 0, 1);
+        r[k] = a02_run(N, solver, until, M_PI / 2, -1, 1);
+        g[k] = a02_run(N, solver, until, swing0, 0, 1);
     }
-    double own = a02_hht_minimal(2, until, swing0, 0, h, -0.05);
-    printf("A02 N = 2, %s h = %g, %g s, largest error over the frames: %.3g m (%ld evaluations), regular swing "
+    double own = a02_hht_minimal(N, until, swing0, 0, h, -0.05);
+    printf("A02 N = %d, %s h = %g, %g s, largest error over the frames: %.3g m (%ld evaluations), regular swing "
            "%.3g m (%ld), HHT on the 1-DOF equation of the swing %.3g m; `correct both`: %.3g m (%ld), swing %.3g m "
            "(%ld); ratios A02/swing %.1f plain, %.2f corrected\n",
-           method, h, until, r[0].errmax, r[0].evals, g[0].errmax, g[0].evals, own, r[1].errmax, r[1].evals, g[1].errmax,
-           g[1].evals, r[0].errmax / g[0].errmax, r[1].errmax / g[1].errmax);
+           N, method, h, until, r[0].errmax, r[0].evals, g[0].errmax, g[0].evals, own, r[1].errmax, r[1].evals,
+           g[1].errmax, g[1].evals, r[0].errmax / g[0].errmax, r[1].errmax / g[1].errmax);
     char what[160];
-    snprintf(what, sizeof what, "A02 %s h = %g: regular swing's error against HHT's own on its 1-DOF equation", method, h);
-    CHECK_ABS(g[0].errmax / own, 0, 4, what);
-    snprintf(what, sizeof what, "A02 %s h = %g: error through the flat positions / the swing's (the open gap)", method, h);
-    CHECK_ABS(r[0].errmax / g[0].errmax, 0, max_plain, what);
-    snprintf(what, sizeof what, "A02 %s h = %g, correct both: error / the swing's with the same settings", method, h);
+    int k0 = max_plain > 0 ? 0 : 1;
+    snprintf(what, sizeof what, "A02 N = %d %s h = %g: regular swing's error against HHT's own on its 1-DOF equation", N,
+             method, h);
+    CHECK_ABS(g[k0].errmax / own, 0, 4, what);
+    if (max_plain > 0) {
+        snprintf(what, sizeof what, "A02 %s h = %g: error through the flat positions / the swing's (the open gap)",
+                 method, h);
+        CHECK_ABS(r[0].errmax / g[0].errmax, 0, max_plain, what);
+    }
+    snprintf(what, sizeof what, "A02 N = %d %s h = %g, correct both: error / the swing's with the same settings", N,
+             method, h);
     CHECK_ABS(r[1].errmax / g[1].errmax, 0, max_corrected, what);
-    CHECK(r[1].evals <= 3 * g[1].evals, "A02 %s h = %g: %ld evaluations within 3x the swing's %ld", method, h, r[1].evals,
-          g[1].evals);
+    CHECK(r[1].evals <= 3 * g[1].evals, "A02 N = %d %s h = %g: %ld evaluations within 3x the swing's %ld", N, method, h,
+          r[1].evals, g[1].evals);
 }
 
 /* ---- A03: Andrews' squeezer ---- */
@@ -597,7 +603,10 @@ int main(int argc, char **argv)
     a02(40, "adams", 1e-12, "", 2, 8, 0, 3, 1e-9);
     /* HHT-α at 1 ms, 4 s (8 flat positions), largest errors: 14.5x the swing's plain (the open gap), 1.81x
      * with `correct both`; the swing 3.24x HHT's own error on its 1-DOF equation */
-    a02_implicit("hht", 1e-3, 4, 20, 2.5);
+    a02_implicit(2, "hht", 1e-3, 4, 20, 2.5);
+    /* 40 four-bars past the second flat position (t = 1.25 s), where a full step's Newton iteration fails and
+     * the step is split: 2.49x the swing's largest error, 2.61x its evaluations */
+    a02_implicit(40, "hht", 1e-3, 1.4, 0, 3);
     a03("dp54", 1e-10, 8);
     a04("dp54", 1e-10, 10, 8);
     return mt_test_done();
