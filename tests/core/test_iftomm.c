@@ -232,6 +232,7 @@ typedef struct {
     double errmax;  /* the largest over the frames (every 0.01 s), m */
     double energy;  /* largest |E − E0| over the frames, J */
     long evals;
+    double gmax;    /* largest constraint violation at the frames, m */
 } A02Result;
 
 static A02Result a02_run(int N, const char *solver, double until, double phi0, double w0, int quiet)
@@ -244,7 +245,7 @@ static A02Result a02_run(int N, const char *solver, double until, double phi0, d
     w.ang = calloc((size_t)w.cap, sizeof(double));
     MtRunStats stats;
     MtState *st = mt_test_run(s, watch_cb, &w, &stats);
-    A02Result r = {NAN, NAN, w.emax, stats.evals};
+    A02Result r = {NAN, NAN, w.emax, stats.evals, stats.gmax};
     if (w.n == w.cap) r.errmax = a02_max_error(N, phi0, w0, w.ang, w.n, 0.01);
     free(w.ang);
     double phi = phi0 + turned(&w);
@@ -558,12 +559,13 @@ static void explore(const char *what)
             snprintf(solver, sizeof solver, "method %s step %g until %g every %d rtol 1e-10 atol 1e-12 %s", m, h, T,
                      (int)(0.01 / h + 0.5), extra ? extra : "");
             A02Result r = a02_run(N, solver, T, M_PI / 2, -1, 1);
-            A02Result g = {NAN, NAN, NAN, 0};
+            A02Result g = {NAN, NAN, NAN, 0, NAN};
             if (!getenv("A02_NOSWING")) g = a02_run(N, solver, T, -M_PI / 2 + 80 * M_PI / 180, 0, 1);
             printf("%s N = %d h = %g: A02 %.3g m (largest %.3g) %ld evaluations, swing %.3g m (largest %.3g) %ld "
-                   "evaluations: ratios %.2f (largest %.2f), %.2f; energy drift %.2g J, swing %.2g J\n",
+                   "evaluations: ratios %.2f (largest %.2f), %.2f; energy drift %.2g J, swing %.2g J; joints off by "
+                   "%.2g m, swing %.2g m\n",
                    m, N, h, r.err, r.errmax, r.evals, g.err, g.errmax, g.evals, r.err / g.err, r.errmax / g.errmax,
-                   (double)r.evals / (double)g.evals, r.energy, g.energy);
+                   (double)r.evals / (double)g.evals, r.energy, g.energy, r.gmax, g.gmax);
             if (!strcmp(m, "hht")) {
                 double e1 = a02_hht_minimal(N, T, M_PI / 2, -1, h, -0.05);
                 double e2 = a02_hht_minimal(N, T, -M_PI / 2 + 80 * M_PI / 180, 0, h, -0.05);
