@@ -241,6 +241,44 @@ int mt_fe_membrane_stress(const MtFeModel *m, int e, const double *ue, double *s
     return nn;
 }
 
+/* Geometric (stress) stiffness of the membrane pre-stress of ue (three
+ * global translations per node): the in-plane stress resultant t·σ of the
+ * displacement at each stiffness point, S_ab = Σ_q w|J| t g_aᵀ σ g_b with the
+ * in-plane gradients g, the same for every direction: Kg = S ⊗ 1₃ on the
+ * three translations, the normal one included (a tensioned sheet stiffens
+ * across, a compressed one buckles). For mem4, mem8 and the membrane part of
+ * the 8-node shell (same geometry, 3×3 points); the bending stress, odd
+ * through the thickness, leaves no resultant. */
+int mt_fe_membrane_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err)
+{
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double t = m->prop[m->elem[e].prop].t;
+    Geo g;
+    if (geometry(m, e, &g)) return degenerate(m, e, err);
+    int nn = g.nn;
+    double p[9][2], w[9], N[8], gx[8][2], c = mat->E / (1 - mat->nu * mat->nu), ul[8], vl[8];
+    for (int a = 0; a < nn; a++) {
+        const double *u = ue + 3 * a;
+        ul[a] = u[0] * g.e1[0] + u[1] * g.e1[1] + u[2] * g.e1[2];
+        vl[a] = u[0] * g.e2[0] + u[1] * g.e2[1] + u[2] * g.e2[2];
+    }
+    memset(S, 0, sizeof(double) * (size_t)(nn * nn));
+    int nq = rule(nn, p, w);
+    for (int q = 0; q < nq; q++) {
+        double det = gradients(&g, p[q][0], p[q][1], N, gx);
+        if (!(det > 0)) return degenerate(m, e, err);
+        double exx = 0, eyy = 0, gxy = 0;
+        for (int b = 0; b < nn; b++) exx += gx[b][0] * ul[b], eyy += gx[b][1] * vl[b], gxy += gx[b][1] * ul[b] + gx[b][0] * vl[b];
+        double wt = w[q] * det * t, s11 = c * (exx + mat->nu * eyy), s22 = c * (eyy + mat->nu * exx);
+        double s12 = c * 0.5 * (1 - mat->nu) * gxy;
+        for (int a = 0; a < nn; a++) {
+            double sx = s11 * gx[a][0] + s12 * gx[a][1], sy = s12 * gx[a][0] + s22 * gx[a][1];
+            for (int b = 0; b < nn; b++) S[a * nn + b] += wt * (sx * gx[b][0] + sy * gx[b][1]);
+        }
+    }
+    return 0;
+}
+
 /* ---- 8-node flat shell ---------------------------------------------------------
  * QUAD8: the mem8 membrane plus an 8-node Mindlin plate, 6 DOF per node (local
  * u v w θx θy θz): bending κ = [∂θy/∂x, −∂θx/∂y, ∂θy/∂y − ∂θx/∂x] with
