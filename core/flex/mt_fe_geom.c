@@ -9,9 +9,9 @@
  * is projected onto the reduced basis: the elastic displacement relative to
  * the floating frame (the frame's own rigid rotation gets its share from
  * the exact rigid-body terms of the equations of motion). The dynamics then
- * adds Σ p_c Kg_c to the modal stiffness. Beams, solids (tet4, tet10, hex8,
- * hex20), membranes (mem4, mem8) and the 8-node shell (quad8: the stress of
- * its membrane on its translations); the 3- and 4-node shells are refused.
+ * adds Σ p_c Kg_c to the modal stiffness. Every element kind: beams, solids
+ * (tet4, tet10, hex8, hex20), membranes (mem4, mem8) and shells (tria3, quad4,
+ * quad8: the stress of their membrane on their translations).
  *
  * Loads at the interface (joint reactions, force elements) leave no stress
  * in those cases: the held interface takes them. Their stress is that of the
@@ -85,7 +85,7 @@ int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, i
     int rc = 0;
     for (int e = 0; e < m->nelem && !rc; e++) {
         const MtFeElem *el = &m->elem[e];
-        int beam = el->type == MT_FE_BEAM2, sheet = mt_fe_type_membrane(el->type) || el->type == MT_FE_QUAD8;
+        int beam = el->type == MT_FE_BEAM2, sheet = mt_fe_type_prop_kind(el->type) == MT_FE_PROP_SHELL;
         if (!beam && !sheet && el->type != MT_FE_TET4 && el->type != MT_FE_TET10 && el->type != MT_FE_HEX8 &&
             el->type != MT_FE_HEX20)
             continue;

@@ -229,12 +229,6 @@ static int check_options(const MtFeModel *m, const MtReduceOptions *opt, MtError
         return mt_error_set(err, MT_ERR_ARG, "",
                             MT_("geometric stiffening needs the body held at its interface: use the cb or guyan reduction")),
                -1;
-    for (int e = 0; opt->stiffening && e < m->nelem; e++) /* mt_fe_geom.c: no stress of the DKT/MITC4 membranes */
-        if (m->elem[e].type == MT_FE_TRIA3 || m->elem[e].type == MT_FE_QUAD4)
-            return mt_error_set(err, MT_ERR_ARG, "",
-                                MT_("geometric stiffening is available for beams, solids, membranes and 8-node shells; "
-                                    "element %d is a 3- or 4-node shell: use 8-node shells or turn stiffening off for "
-                                    "this body"), m->elem[e].id), -1;
     return 0;
 }
 

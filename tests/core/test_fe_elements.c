@@ -7,8 +7,8 @@
  * solutions), lumped next to consistent mass for every element type, and the
  * geometric stiffness of inertial pre-stress: a cantilever column buckling
  * under its own weight at Greenhill's load, beams and tet10 solids; and for
- * beams, hex20, mem4, mem8 and quad8 Greenhill's load and the spinning
- * blade's flapwise frequency. */
+ * beams, hex20, mem4, mem8, quad8, quad4 and tria3 Greenhill's load and the
+ * spinning blade's flapwise frequency. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -694,7 +694,7 @@ static void test_self_weight_buckling(void)
     CHECK_REL(RHO * Bs * Hs * lam * Ls * Ls * Ls / EI, want_q, 0.02, "tet10: q L^3 / EI at buckling");
     mt_flex_body_free(fb);
     free(roots);
-    /* shells and free-free reductions are refused with a message */
+    /* a free-free reduction is refused with a message (the pre-stress needs the interface held) */
     o.method = MT_REDUCE_MODES, o.nif = 0, o.ifnodes = NULL;
     fb = mt_flex_reduce(m, &o, NULL, &err);
     CHECK(!fb && strstr(err.msg, "cb or guyan"), "stiffening with a free-free reduction is refused");
@@ -726,6 +726,12 @@ static MtFeModel *sheet_strip(double L, double B, int nx, int ny, int type, doub
             int I = q * i, J = q * j;
             int c[8] = {G(I, J), G(I + q, J), G(I + q, J + q), G(I, J + q), 0, 0, 0, 0};
             if (q == 2) c[4] = G(I + 1, J), c[5] = G(I + 2, J + 1), c[6] = G(I + 1, J + 2), c[7] = G(I, J + 1);
+            if (type == MT_FE_TRIA3) { /* two triangles per cell, across the diagonal 0-2 */
+                int t2[3] = {c[0], c[2], c[3]};
+                ok(mt_fe_add_elem(m, id++, type, pr, c, &err), &err);
+                ok(mt_fe_add_elem(m, id++, type, pr, t2, &err), &err);
+                continue;
+            }
             ok(mt_fe_add_elem(m, id++, type, pr, c, &err), &err);
         }
 #undef G
@@ -785,7 +791,7 @@ static void stiffening_case(const char *what, MtFeModel *m, const int *root, int
 
 static void test_stiffening_elements(void)
 {
-    printf("-- geometric stiffening of beams, hex20, membranes and 8-node shells: Greenhill, spinning blade\n");
+    printf("-- geometric stiffening of beams, hex20, membranes and shells: Greenhill, spinning blade\n");
     const double L = 0.6, a = 0.03;
     MtFeModel *m = beam_model(L, 20, a, a, 0, 0);
     int root0 = 0, root[64], nroot = 0;
@@ -813,15 +819,12 @@ static void test_stiffening_elements(void)
     m = sheet_strip(Lm, B, 20, 1, MT_FE_QUAD8, 0.005, 0, root, &nroot);
     stiffening_case("quad8 20x1", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
     mt_fe_model_free(m);
-    /* the 3- and 4-node shells (DKT, MITC4) have no membrane stress to stiffen with: refused in words */
+    /* the same strip of 4-node (MITC4) and 3-node (DKT with the constant-strain membrane) shells */
     m = sheet_strip(Lm, B, 20, 1, MT_FE_QUAD4, 0.005, 0, root, &nroot);
-    MtReduceOptions o;
-    mt_reduce_options_init(&o);
-    o.nif = nroot, o.ifnodes = root, o.nmodes = 4, o.surface = 0, o.stiffening = 1;
-    MtError err = {0};
-    MtFlexBody *fb = mt_flex_reduce(m, &o, NULL, &err);
-    CHECK(!fb && strstr(err.msg, "4-node shell"), "stiffening of quad4 shells refused: %s", err.msg);
-    mt_flex_body_free(fb);
+    stiffening_case("quad4 20x1", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
+    mt_fe_model_free(m);
+    m = sheet_strip(Lm, B, 40, 1, MT_FE_TRIA3, 0.005, 0, root, &nroot);
+    stiffening_case("tria3 40x1x2", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
     mt_fe_model_free(m);
 }
 
