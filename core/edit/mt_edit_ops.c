@@ -333,7 +333,8 @@ static void close_marks(const MtModel *m, Marks *k)
         }
 #undef SET
     }
-    for (int i = 0; i < m->ninitial; i++) k->rm_initial[i] = RM(MT_EDIT_JOINT, m->initial[i].joint);
+    for (int i = 0; i < m->ninitial; i++) /* a modal coordinate goes with its body */
+        k->rm_initial[i] = m->initial[i].mode ? RM(MT_EDIT_BODY, m->initial[i].body) : RM(MT_EDIT_JOINT, m->initial[i].joint);
     for (int i = 0; i < m->nbinding; i++) {
         const MtBinding *b = &m->binding[i];
         int g = 0;
@@ -593,7 +594,9 @@ MtStatus mt_edit_delete(MtEditor *e, MtEditKind kind, int index, MtError *err)
         default: break;
         }
     }
-    for (int i = 0; i < c->ninitial; i++) c->initial[i].joint = mjn[c->initial[i].joint];
+    for (int i = 0; i < c->ninitial; i++)
+        if (c->initial[i].mode) c->initial[i].body = mb[c->initial[i].body];
+        else c->initial[i].joint = mjn[c->initial[i].joint];
     for (int i = 0; i < c->nbinding; i++) {
         MtBinding *b = &c->binding[i];
         switch (b->kind) {

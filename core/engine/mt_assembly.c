@@ -25,7 +25,7 @@ static MtSystem *augmented(const MtSystem *s, int rates, MtError *err)
     if (!m) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); return NULL; }
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
-        if (rates ? !in->has_rate : !in->has_value) continue;
+        if (in->mode || (rates ? !in->has_rate : !in->has_value)) continue; /* modal ones: set and held, hold_modes */
         char name[32];
         snprintf(name, sizeof name, INIT_PREFIX "%d", i);
         double c = rates ? in->rate : in->value;
@@ -46,13 +46,14 @@ static MtSystem *augmented(const MtSystem *s, int rates, MtError *err)
     /* held coordinates that add no rank over-determine the mechanism */
     if (a->ndep > s->ndep) {
         char list[256] = "";
+        const char *last = "";
         for (int i = 0; i < s->model->ninitial; i++) {
             const MtInitialSpec *in = &s->model->initial[i];
-            if (rates ? !in->has_rate : !in->has_value) continue;
+            if (in->mode || (rates ? !in->has_rate : !in->has_value)) continue;
             size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s'%s'", n ? ", " : "", s->model->joint[in->joint].name);
+            last = s->model->joint[in->joint].name;
+            snprintf(list + n, sizeof list - n, "%s'%s'", n ? ", " : "", last);
         }
-        const char *last = s->model->joint[s->model->initial[s->model->ninitial - 1].joint].name;
         mt_error_set(err, MT_ERR_MODEL, last,
                      rates ? MT_("initial rates of joints %s over-determine the mechanism: it has %d degrees of freedom; "
                                  "hold fewer rates")
@@ -99,17 +100,29 @@ static MtStatus project_with(const MtSystem *a, MtState *st, int rates, MtError 
 }
 
 /* Flexible bodies with `initial rest` start undeformed and without elastic
- * velocity, and keep it through the projections (MtState.flex_hold), so the
- * velocity projection gives their modes no impulse. */
-static int hold_rest(MtState *st)
+ * velocity; `initial BODY.wK VALUE rate R` gives single modal coordinates
+ * and rates. What is set is held through the projections (MtFlexSys.hold,
+ * MtState.flex_hold), so the velocity projection gives those modes no
+ * impulse. Returns 1 if anything is held. */
+static int hold_modes(MtState *st)
 {
     const MtSystem *s = st->sys;
+    const MtModel *m = s->model;
     int n = 0;
     for (int i = 0; i < s->nflex; i++) {
         const MtFlexSys *f = &s->flex[i];
         if (!f->hold) continue;
-        memset(st->q + 7 * s->nbody + f->moff, 0, sizeof(double) * (size_t)f->N);
-        memset(st->u + 6 * s->nbody + f->moff, 0, sizeof(double) * (size_t)f->N);
+        double *w = st->q + 7 * s->nbody + f->moff, *wd = st->u + 6 * s->nbody + f->moff;
+        if (m->flex[i].initial == MT_FLEX_INIT_REST) {
+            memset(w, 0, sizeof(double) * (size_t)f->N);
+            memset(wd, 0, sizeof(double) * (size_t)f->N);
+        }
+        for (int k = 0; k < m->ninitial; k++) {
+            const MtInitialSpec *in = &m->initial[k];
+            if (!in->mode || in->body != f->body) continue;
+            if (in->has_value) w[in->mode - 1] = in->value;
+            if (in->has_rate) wd[in->mode - 1] = in->rate;
+        }
         n++;
     }
     return n > 0;
@@ -119,7 +132,7 @@ static MtStatus assemble_initial(MtState *st, MtError *err);
 
 MtStatus mt_assemble_initial(MtState *st, MtError *err)
 {
-    st->flex_hold = hold_rest(st);
+    st->flex_hold = hold_modes(st); /* 1: positions first (assemble_initial turns it to 2 for the velocities) */
     MtStatus rc = assemble_initial(st, err);
     st->flex_hold = 0;
     return rc;
@@ -131,8 +144,8 @@ static MtStatus assemble_initial(MtState *st, MtError *err)
     const MtSystem *s = st->sys;
     int nval = 0, nrate = 0;
     for (int i = 0; i < s->model->ninitial; i++) {
-        nval += s->model->initial[i].has_value;
-        nrate += s->model->initial[i].has_rate;
+        nval += s->model->initial[i].has_value && !s->model->initial[i].mode;
+        nrate += s->model->initial[i].has_rate && !s->model->initial[i].mode;
     }
     MtStatus rc = MT_OK;
     if (nval) {
@@ -143,6 +156,7 @@ static MtStatus assemble_initial(MtState *st, MtError *err)
     } else rc = mt_project_positions(st, 1e-12, 50, err);
     if (rc) return rc;
     mt_state_init_coords(st);
+    if (st->flex_hold) st->flex_hold = 2; /* the held rates from here on */
     if (nrate) {
         /* positions are consistent now: hold the rates while projecting velocities */
         MtSystem *a = augmented(s, 1, err);

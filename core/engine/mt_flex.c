@@ -47,6 +47,36 @@ static void skew_mul(double *r, const double *a, const double *b) { mt_v3_cross(
 static MtStatus check_sensors(MtSystem *s, MtError *err);
 
 
+/* The coordinates and rates of flexible body i (spec i, N modes) that the
+ * initial assembly holds: all with `initial rest`, and those `initial
+ * BODY.wK` gives a value or a rate; a K beyond N is refused naming the body. */
+static int hold_flags(MtSystem *s, int i, MtFlexSys *f, int N, MtError *err)
+{
+    const MtModel *m = s->model;
+    int rest = m->flex[i].initial == MT_FLEX_INIT_REST, any = rest;
+    for (int k = 0; k < m->ninitial; k++) {
+        const MtInitialSpec *in = &m->initial[k];
+        if (!in->mode || in->body != f->body) continue;
+        if (in->mode > N) {
+            const char *bn = m->body[f->body].name;
+            return mt_error_set(err, MT_ERR_MODEL, bn,
+                                MT_("initial condition of '%s.w%d': the body has %d modal coordinates (w1 to w%d)"), bn,
+                                in->mode, N, N), -1;
+        }
+        any = 1;
+    }
+    if (!any) return 0;
+    if (!(f->hold = calloc(2 * (size_t)N + 1, 1))) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")), -1;
+    memset(f->hold, rest, 2 * (size_t)N);
+    for (int k = 0; k < m->ninitial; k++) {
+        const MtInitialSpec *in = &m->initial[k];
+        if (!in->mode || in->body != f->body) continue;
+        f->hold[in->mode - 1] |= (unsigned char)(in->has_value != 0);
+        f->hold[N + in->mode - 1] |= (unsigned char)(in->has_rate != 0);
+    }
+    return 0;
+}
+
 MtStatus mt_flex_compile(MtSystem *s, MtError *err)
 {
     const MtModel *m = s->model;
@@ -75,7 +105,7 @@ MtStatus mt_flex_compile(MtSystem *s, MtError *err)
         f->fb = fb;
         f->N = N;
         f->d = 6 + N;
-        f->hold = fs->initial == MT_FLEX_INIT_REST;
+        if (hold_flags(s, i, f, N, err)) return err->code;
         f->moff = s->nmodal;
         f->moffm = s->nfmat;
         f->coff = s->nfcache;
@@ -234,7 +264,7 @@ static MtStatus check_sensors(MtSystem *s, MtError *err)
 void mt_flex_free(MtSystem *s)
 {
     if (s->flex)
-        for (int i = 0; i < s->nflex; i++) free(s->flex[i].work), free(s->flex[i].work2);
+        for (int i = 0; i < s->nflex; i++) free(s->flex[i].work), free(s->flex[i].work2), free(s->flex[i].hold);
     free(s->flex);
     free(s->bflex);
     free(s->mflex);
@@ -368,9 +398,12 @@ void mt_flex_stage_mass(MtState *st, const double *q)
         /* S, I(w), M_Ωw(w) stay in the cache for mt_flex_forces of the same evaluation */
         double *M = st->fmat + f->moffm, *S = st->fcache + f->coff, *Iw = S + 3, *Mow = S + 12;
         mass_matrix(f, R, w, st->proj_c, M, S, Iw, Mow);
-        if (st->flex_hold && f->hold) /* modes held: the rigid block alone, so that M⁻¹ moves no modal coordinate */
+        if (st->flex_hold && f->hold) { /* held coordinates apart (unit rows), so that M⁻¹ does not move them */
+            const unsigned char *h = f->hold + (st->flex_hold == 2 ? f->N : 0);
             for (int j = 6; j < d; j++)
-                for (int r = 0; r < d; r++) M[(size_t)r + (size_t)d * j] = M[(size_t)j + (size_t)d * r] = r == j;
+                if (h[j - 6])
+                    for (int r = 0; r < d; r++) M[(size_t)r + (size_t)d * j] = M[(size_t)j + (size_t)d * r] = r == j;
+        }
         LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', d, M, d);
     }
 }
@@ -384,7 +417,9 @@ void mt_flex_solve(const MtState *st, int b, double *x6, double *xw)
     memcpy(x + 6, xw, sizeof(double) * (size_t)f->N);
     LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', f->d, 1, st->fmat + f->moffm, f->d, x, f->d);
     memcpy(x6, x, sizeof(double) * 6);
-    if (st->flex_hold && f->hold) memset(x + 6, 0, sizeof(double) * (size_t)f->N);
+    if (st->flex_hold && f->hold)
+        for (int j = 0; j < f->N; j++)
+            if (f->hold[j + (st->flex_hold == 2 ? f->N : 0)]) x[6 + j] = 0;
     memcpy(xw, x + 6, sizeof(double) * (size_t)f->N);
 }
 

@@ -17,7 +17,8 @@
 typedef struct MtFlexSys {
     int body, N, moff;   /* modal coordinates at q[7·nbody + moff], u[6·nbody + moff] */
     int d;               /* 6 + N: size of the body's mass matrix */
-    int hold;            /* `initial rest`: w and ẇ held at 0 through the initial assembly (MtState.flex_hold) */
+    unsigned char *hold; /* NULL, or 2N flags: the modal coordinates (first N) and rates (last N) the initial
+                          * assembly holds (`initial rest`: all, at 0; `initial BODY.wK`: the ones given) */
     const struct MtFlexBody *fb; /* the reduced body (owned by the system's model) */
     size_t moffm;        /* offset of its (d×d) mass factor in MtState.fmat */
     size_t coff;         /* offset of its per-evaluation values in MtState.fcache: S (3), I (9), M_Ωw (3N), e (N²) */

@@ -217,7 +217,8 @@ struct MtState {
     double proj_c;         /* > 0 during projections: the metric is M + proj_c·K (mt_flex.c) */
     double proj_dep;       /* > 0 during a run: projections leave out rows whose pivot falls below it (mt_dynamics.c) */
     double pivot_reg;      /* the factor's pivot floor in evaluations: MT_PIVOT_REG, in runs but rk4's MT_PIVOT_REG_STEP */
-    int flex_hold;         /* during the initial assembly: the modal coordinates of bodies with `initial rest` do not move */
+    int flex_hold;         /* during the initial assembly, 1 while positions are projected, 2 velocities: the modal
+                            * coordinates MtFlexSys.hold flags (`initial rest`, `initial BODY.wK`) do not move */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
     MtBchol *pre;          /* NULL: a new factor at every evaluation */

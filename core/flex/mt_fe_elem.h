@@ -52,9 +52,13 @@ int mt_fe_solid_stress(const MtFeModel *m, int e, const double *ue, double *sig)
 int mt_fe_beam_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
 int mt_fe_beam_inertia(const MtFeModel *m, int e, double *mass, double c[3], double S[9], double *w, MtError *err);
 /* Geometric stiffness under the initial stress of the displacement ue (element
- * layout): beams 12×12 (axial force), solids the nn×nn scalar S of Kg = S ⊗ 1₃. */
+ * layout): beams 12×12 (axial force), solids the nn×nn scalar S of Kg = S ⊗ 1₃
+ * (hex20 included). */
 int mt_fe_beam_kg(const MtFeModel *m, int e, const double *ue, double *K, MtError *err);
 int mt_fe_solid_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err);
+/* Membranes (mem4, mem8) and the shells' membranes (tria3, quad4, quad8): the
+ * nn×nn scalar S of Kg = S ⊗ 1₃ on the translations, ue three translations per node. */
+int mt_fe_membrane_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err);
 int mt_fe_shell_km(const MtFeModel *m, int e, double *K, double *M, int want_m, MtError *err);
 int mt_fe_shell_inertia(const MtFeModel *m, int e, double *mass, double c[3], double S[9], double *w, MtError *err);
 int mt_fe_shell_stress(const MtFeModel *m, int e, const double *ue, double *sig);

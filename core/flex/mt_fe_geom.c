@@ -9,8 +9,9 @@
  * is projected onto the reduced basis: the elastic displacement relative to
  * the floating frame (the frame's own rigid rotation gets its share from
  * the exact rigid-body terms of the equations of motion). The dynamics then
- * adds Σ p_c Kg_c to the modal stiffness. Beams and solids; shells are
- * refused.
+ * adds Σ p_c Kg_c to the modal stiffness. Every element kind: beams, solids
+ * (tet4, tet10, hex8, hex20), membranes (mem4, mem8) and shells (tria3, quad4,
+ * quad8: the stress of their membrane on their translations).
  *
  * Loads at the interface (joint reactions, force elements) leave no stress
  * in those cases: the held interface takes them. Their stress is that of the
@@ -84,8 +85,11 @@ int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, i
     int rc = 0;
     for (int e = 0; e < m->nelem && !rc; e++) {
         const MtFeElem *el = &m->elem[e];
-        int beam = el->type == MT_FE_BEAM2;
-        if (!beam && el->type != MT_FE_TET4 && el->type != MT_FE_TET10 && el->type != MT_FE_HEX8) continue;
+        int beam = el->type == MT_FE_BEAM2, sheet = mt_fe_type_prop_kind(el->type) == MT_FE_PROP_SHELL;
+        if (!beam && !sheet && el->type != MT_FE_TET4 && el->type != MT_FE_TET10 && el->type != MT_FE_HEX8 &&
+            el->type != MT_FE_HEX20)
+            continue;
+        /* beams: their 12×12 on all six components; the others S ⊗ 1₃ on the translations */
         int nn = mt_fe_type_nodes(el->type), nc = beam ? 6 : 3, ne = nn * nc;
         for (int a = 0; a < nn; a++) {
             int node = m->conn[el->conn + a];
@@ -100,7 +104,7 @@ int mt_fe_geom_project(const MtFeModel *m, const MtFeDofs *d, const double *X, i
             double Ke[NE * NE], S[MT_FE_MAXNODE * MT_FE_MAXNODE], *ux = uxs + (size_t)c * NE;
             if (beam) rc = mt_fe_beam_kg(m, e, ux, Ke, err);
             else {
-                rc = mt_fe_solid_kg(m, e, ux, S, err);
+                rc = sheet ? mt_fe_membrane_kg(m, e, ux, S, err) : mt_fe_solid_kg(m, e, ux, S, err);
                 memset(Ke, 0, sizeof(double) * (size_t)(ne * ne));
                 for (int a = 0; a < nn; a++)
                     for (int b = 0; b < nn; b++)

@@ -241,6 +241,80 @@ int mt_fe_membrane_stress(const MtFeModel *m, int e, const double *ue, double *s
     return nn;
 }
 
+/* The constant-strain triangle's part of mt_fe_membrane_kg (the membrane of
+ * the 3-node shell): local axes e1 along the edge 0-1, e2 in the plane. */
+static int triangle_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err)
+{
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double t = m->prop[m->elem[e].prop].t, X[3][3], e1[3], d2[3], n[3], e2[3], xy[3][2];
+    for (int a = 0; a < 3; a++) memcpy(X[a], m->x + 3 * m->conn[m->elem[e].conn + a], sizeof(double) * 3);
+    for (int i = 0; i < 3; i++) e1[i] = X[1][i] - X[0][i], d2[i] = X[2][i] - X[0][i];
+    n[0] = e1[1] * d2[2] - e1[2] * d2[1], n[1] = e1[2] * d2[0] - e1[0] * d2[2], n[2] = e1[0] * d2[1] - e1[1] * d2[0];
+    double area2 = norm3(n);
+    if (!(area2 > 0) || !(norm3(e1) > 0)) return degenerate(m, e, err);
+    e2[0] = n[1] * e1[2] - n[2] * e1[1], e2[1] = n[2] * e1[0] - n[0] * e1[2], e2[2] = n[0] * e1[1] - n[1] * e1[0];
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 2; k++) {
+            const double *v = k ? e2 : e1;
+            xy[a][k] = (X[a][0] - X[0][0]) * v[0] + (X[a][1] - X[0][1]) * v[1] + (X[a][2] - X[0][2]) * v[2];
+        }
+    double gx[3][2], exx = 0, eyy = 0, gxy = 0;
+    for (int a = 0; a < 3; a++) { /* ∇N_a = (y_b − y_c, x_c − x_b) / 2A, (a, b, c) cyclic */
+        int b = (a + 1) % 3, c = (a + 2) % 3;
+        gx[a][0] = (xy[b][1] - xy[c][1]) / area2, gx[a][1] = (xy[c][0] - xy[b][0]) / area2;
+        const double *u = ue + 3 * a;
+        double ul = u[0] * e1[0] + u[1] * e1[1] + u[2] * e1[2], vl = u[0] * e2[0] + u[1] * e2[1] + u[2] * e2[2];
+        exx += gx[a][0] * ul, eyy += gx[a][1] * vl, gxy += gx[a][1] * ul + gx[a][0] * vl;
+    }
+    double c = mat->E / (1 - mat->nu * mat->nu), wt = 0.5 * area2 * t;
+    double s11 = c * (exx + mat->nu * eyy), s22 = c * (eyy + mat->nu * exx), s12 = c * 0.5 * (1 - mat->nu) * gxy;
+    for (int a = 0; a < 3; a++) {
+        double sx = s11 * gx[a][0] + s12 * gx[a][1], sy = s12 * gx[a][0] + s22 * gx[a][1];
+        for (int b = 0; b < 3; b++) S[a * 3 + b] = wt * (sx * gx[b][0] + sy * gx[b][1]);
+    }
+    return 0;
+}
+
+/* Geometric (stress) stiffness of the membrane pre-stress of ue (three
+ * global translations per node): the in-plane stress resultant t·σ of the
+ * displacement at each stiffness point, S_ab = Σ_q w|J| t g_aᵀ σ g_b with the
+ * in-plane gradients g, the same for every direction: Kg = S ⊗ 1₃ on the
+ * three translations, the normal one included (a tensioned sheet stiffens
+ * across, a compressed one buckles). For mem4, mem8 and the membranes of the
+ * shells (quad4 and quad8 on the same geometry, 2×2 and 3×3 points; tria3
+ * constant strain); the bending stress, odd through the thickness, leaves no
+ * resultant. */
+int mt_fe_membrane_kg(const MtFeModel *m, int e, const double *ue, double *S, MtError *err)
+{
+    if (m->elem[e].type == MT_FE_TRIA3) return triangle_kg(m, e, ue, S, err);
+    const MtFeMaterial *mat = mt_fe_elem_mat(m, e);
+    double t = m->prop[m->elem[e].prop].t;
+    Geo g;
+    if (geometry(m, e, &g)) return degenerate(m, e, err);
+    int nn = g.nn;
+    double p[9][2], w[9], N[8], gx[8][2], c = mat->E / (1 - mat->nu * mat->nu), ul[8], vl[8];
+    for (int a = 0; a < nn; a++) {
+        const double *u = ue + 3 * a;
+        ul[a] = u[0] * g.e1[0] + u[1] * g.e1[1] + u[2] * g.e1[2];
+        vl[a] = u[0] * g.e2[0] + u[1] * g.e2[1] + u[2] * g.e2[2];
+    }
+    memset(S, 0, sizeof(double) * (size_t)(nn * nn));
+    int nq = rule(nn, p, w);
+    for (int q = 0; q < nq; q++) {
+        double det = gradients(&g, p[q][0], p[q][1], N, gx);
+        if (!(det > 0)) return degenerate(m, e, err);
+        double exx = 0, eyy = 0, gxy = 0;
+        for (int b = 0; b < nn; b++) exx += gx[b][0] * ul[b], eyy += gx[b][1] * vl[b], gxy += gx[b][1] * ul[b] + gx[b][0] * vl[b];
+        double wt = w[q] * det * t, s11 = c * (exx + mat->nu * eyy), s22 = c * (eyy + mat->nu * exx);
+        double s12 = c * 0.5 * (1 - mat->nu) * gxy;
+        for (int a = 0; a < nn; a++) {
+            double sx = s11 * gx[a][0] + s12 * gx[a][1], sy = s12 * gx[a][0] + s22 * gx[a][1];
+            for (int b = 0; b < nn; b++) S[a * nn + b] += wt * (sx * gx[b][0] + sy * gx[b][1]);
+        }
+    }
+    return 0;
+}
+
 /* ---- 8-node flat shell ---------------------------------------------------------
  * QUAD8: the mem8 membrane plus an 8-node Mindlin plate, 6 DOF per node (local
  * u v w θx θy θz): bending κ = [∂θy/∂x, −∂θx/∂y, ∂θy/∂y − ∂θx/∂x] with

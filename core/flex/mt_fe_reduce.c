@@ -229,15 +229,6 @@ static int check_options(const MtFeModel *m, const MtReduceOptions *opt, MtError
         return mt_error_set(err, MT_ERR_ARG, "",
                             MT_("geometric stiffening needs the body held at its interface: use the cb or guyan reduction")),
                -1;
-    for (int e = 0; opt->stiffening && e < m->nelem; e++)
-        if (m->elem[e].type == MT_FE_TRIA3 || m->elem[e].type == MT_FE_QUAD4)
-            return mt_error_set(err, MT_ERR_ARG, "",
-                                MT_("geometric stiffening is available for beams and solids; element %d is a shell: turn "
-                                    "stiffening off for this body"), m->elem[e].id), -1;
-        else if (m->elem[e].type >= MT_FE_HEX20) /* mt_fe_geom.c knows beams, tet4, tet10 and hex8 */
-            return mt_error_set(err, MT_ERR_ARG, "",
-                                MT_("geometric stiffening is not available for %s elements (element %d): turn stiffening "
-                                    "off for this body"), mt_fe_type_name(m->elem[e].type), m->elem[e].id), -1;
     return 0;
 }
 

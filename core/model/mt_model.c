@@ -387,7 +387,22 @@ int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value
         mt_error_set(err, MT_ERR_NOMEM, m->joint[joint].name, "%s", MT_("out of memory"));
         return -1;
     }
-    m->initial[m->ninitial] = (MtInitialSpec){joint, coord, value, has_value, has_rate, rate};
+    m->initial[m->ninitial] = (MtInitialSpec){joint, coord, value, has_value, has_rate, rate, -1, 0};
+    return m->ninitial++;
+}
+
+int mt_model_add_initial_mode(MtModel *m, int body, int mode, int has_value, double value, int has_rate, double rate,
+                              MtError *err)
+{
+    if (body < 0 || body >= m->nbody || mode < 1) {
+        mt_error_set(err, MT_ERR_ARG, "", "%s", MT_("initial condition: bad body or modal coordinate"));
+        return -1;
+    }
+    if (grow((void **)&m->initial, &m->cap_initial, m->ninitial, sizeof *m->initial)) {
+        mt_error_set(err, MT_ERR_NOMEM, m->body[body].name, "%s", MT_("out of memory"));
+        return -1;
+    }
+    m->initial[m->ninitial] = (MtInitialSpec){-1, MT_COORD_NONE, value, has_value, has_rate, rate, body, mode};
     return m->ninitial++;
 }
 
@@ -663,6 +678,21 @@ static MtStatus check_springs_couplings(const MtModel *m, MtError *err)
     }
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
+        if (in->mode > 0) { /* a modal coordinate: its count is known once the body is reduced (mt_flex_compile) */
+            const char *bn = m->body[in->body].name;
+            if (mt_model_body_flex(m, in->body) < 0)
+                return mt_error_set(err, MT_ERR_MODEL, bn,
+                                    MT_("initial condition of '%s.w%d': body '%s' is not flexible (give it a 'flexible' "
+                                        "line or remove the condition)"), bn, in->mode, bn);
+            if (!isfinite(in->value) || !isfinite(in->rate))
+                return mt_error_set(err, MT_ERR_MODEL, bn, MT_("initial condition of '%s.w%d': values must be finite"), bn,
+                                    in->mode);
+            for (int k = 0; k < i; k++)
+                if (m->initial[k].mode == in->mode && m->initial[k].body == in->body)
+                    return mt_error_set(err, MT_ERR_MODEL, bn, MT_("initial condition of '%s.w%d' is given twice"), bn,
+                                        in->mode);
+            continue;
+        }
         const MtJointSpec *j = &m->joint[in->joint];
         if (!mt_joint_has_coord(j->type, in->coord))
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition: joint '%s' (%s) has no coordinate '%s'"),
@@ -670,7 +700,7 @@ static MtStatus check_springs_couplings(const MtModel *m, MtError *err)
         if (!isfinite(in->value) || !isfinite(in->rate))
             return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s': values must be finite"), j->name);
         for (int k = 0; k < i; k++)
-            if (m->initial[k].joint == in->joint && m->initial[k].coord == in->coord)
+            if (!m->initial[k].mode && m->initial[k].joint == in->joint && m->initial[k].coord == in->coord)
                 return mt_error_set(err, MT_ERR_MODEL, j->name, MT_("initial condition of joint '%s' is given twice"), j->name);
     }
     return MT_OK;

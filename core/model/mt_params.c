@@ -288,7 +288,10 @@ static const char *entity_name(const MtModel *m, const MtBinding *b, char *buf, 
     case MT_ENT_DRIVER: return m->driver[b->index].name;
     case MT_ENT_SPRING: return m->spring[b->index].name;
     case MT_ENT_COUPLE: return m->couple[b->index].name;
-    case MT_ENT_INITIAL: return m->joint[m->initial[b->index].joint].name;
+    case MT_ENT_INITIAL: {
+        const MtInitialSpec *in = &m->initial[b->index];
+        return in->mode ? m->body[in->body].name : m->joint[in->joint].name;
+    }
     case MT_ENT_GRAVITY: return "gravity";
     case MT_ENT_FORCE: return m->force[b->index].name;
     case MT_ENT_SHAPE: snprintf(buf, n, MT_("a shape of %s"), mt_model_body_name(m, m->shape[b->index].body)); return buf;

@@ -885,7 +885,16 @@ static int statement_driver(Parser *p, MtModel *m, int *block)
     return 0;
 }
 
-/* initial JOINT[.COORD] [VALUE] [rate V] */
+/* The modal coordinate K of "wK" (1 … 9999), or 0. */
+static int modal_coord(const char *s)
+{
+    if (s[0] != 'w' || s[1] < '1' || s[1] > '9' || strlen(s) > 5) return 0;
+    for (const char *c = s + 1; *c; c++)
+        if (*c < '0' || *c > '9') return 0;
+    return atoi(s + 1);
+}
+
+/* initial JOINT[.COORD] [VALUE] [rate V]  |  initial BODY.wK [VALUE] [rate V] (a flexible body's modal coordinate) */
 static int statement_initial(Parser *p, MtModel *m, int *block)
 {
     MtError *err = p->err;
@@ -895,14 +904,20 @@ static int statement_initial(Parser *p, MtModel *m, int *block)
     if (PUT_WORD(p, jn, p->tok[1], "initial", MT_("joint name"))) return -1;
     MtCoordKind coord = MT_COORD_NONE;
     char *dot = strchr(jn, '.');
-    if (dot) {
-        *dot = 0;
-        if (mt_coord_from_name(dot + 1, &coord))
+    int mode = dot ? modal_coord(dot + 1) : 0, j = -1, b = -1;
+    if (dot) *dot = 0;
+    if (mode) {
+        b = mt_model_find_body(m, jn);
+        if (b < 0) return perr(p, jn, MT_("initial condition: unknown body '%s' (write 'initial BODY.wK' after the body)"), jn);
+        if (mt_model_body_flex(m, b) < 0)
+            return perr(p, jn, MT_("initial condition: body '%s' is not flexible, it has no modal coordinate w%d"), jn, mode);
+    } else {
+        if (dot && mt_coord_from_name(dot + 1, &coord))
             return perr(p, jn, MT_("initial condition: unknown coordinate '%s' (angle, disp, x, y)"), dot + 1);
+        j = mt_model_find_joint(m, jn);
+        if (j < 0) return perr(p, jn, MT_("initial condition: unknown joint '%s'"), jn);
+        if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
     }
-    int j = mt_model_find_joint(m, jn);
-    if (j < 0) return perr(p, jn, MT_("initial condition: unknown joint '%s'"), jn);
-    if (coord == MT_COORD_NONE) coord = mt_joint_default_coord(m->joint[j].type);
     double value = 0, rate = 0;
     int has_value = 0, has_rate = 0, i = 2;
     CTX(p, MT_ENT_INITIAL, m->ninitial, "value");
@@ -918,7 +933,9 @@ static int statement_initial(Parser *p, MtModel *m, int *block)
         if (num(p, jn, i + 1, &rate)) return -1;
         has_rate = 1;
     }
-    if (mt_model_add_initial(m, j, coord, has_value, value, has_rate, rate, err) < 0) return perr(p, jn, "%s", err->msg);
+    if ((mode ? mt_model_add_initial_mode(m, b, mode, has_value, value, has_rate, rate, err)
+              : mt_model_add_initial(m, j, coord, has_value, value, has_rate, rate, err)) < 0)
+        return perr(p, jn, "%s", err->msg);
     return 0;
 }
 
@@ -1809,7 +1826,8 @@ static void write_joints(FILE *f, const MtModel *m)
     }
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
-        fprintf(f, "initial %s.%s", m->joint[in->joint].name, mt_coord_name(in->coord));
+        if (in->mode) fprintf(f, "initial %s.w%d", m->body[in->body].name, in->mode);
+        else fprintf(f, "initial %s.%s", m->joint[in->joint].name, mt_coord_name(in->coord));
         if (in->has_value) wv(f, m, MT_ENT_INITIAL, i, "value", in->value);
         if (in->has_rate) {
             fprintf(f, " rate");

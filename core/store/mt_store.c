@@ -25,7 +25,7 @@ SPEC_SIZE(MtModel, 16560); /* a new kind of entity needs a table of its own (plo
 SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);
-SPEC_SIZE(MtInitialSpec, 32);
+SPEC_SIZE(MtInitialSpec, 40);
 SPEC_SIZE(MtShapeSpec, 504);
 SPEC_SIZE(MtForceSpec, 6808);
 SPEC_SIZE(MtSensorSpec, 1152);
@@ -160,6 +160,7 @@ static int save_clear(Save *sv)
 {
     return mt_store_exec(sv->s,
                          "DELETE FROM bindings; DELETE FROM display_units; DELETE FROM parameters; DELETE FROM initial_conditions;"
+                         "DELETE FROM flexible_initial_conditions;"
                          "DELETE FROM lookup_table_points; DELETE FROM lookup_tables;"
                          "DELETE FROM events; DELETE FROM controls; DELETE FROM sensors; DELETE FROM force_parameters; DELETE FROM forces; DELETE FROM springs; DELETE FROM couplings; DELETE FROM driver_points; DELETE FROM drivers;"
                          "DELETE FROM joints; DELETE FROM shapes; DELETE FROM flexible_bodies; DELETE FROM markers; DELETE FROM bodies WHERE id <> 0",
@@ -606,6 +607,7 @@ static int save_initials(Save *sv)
     PREP("INSERT INTO initial_conditions(id, joint_id, coord, value, rate) VALUES (?,?,?,?,?)");
     for (int i = 0; i < m->ninitial; i++) {
         const MtInitialSpec *in = &m->initial[i];
+        if (in->mode) continue; /* below */
         bi(r, i + 1);
         bi(r, in->joint + 1);
         bt(r, mt_coord_name(in->coord));
@@ -614,6 +616,20 @@ static int save_initials(Save *sv)
         if (in->has_rate) bd(r, in->rate);
         else bn(r);
         STEP(m->joint[in->joint].name);
+    }
+    /* modal coordinates of flexible bodies: the same numbering, their own table */
+    PREP("INSERT INTO flexible_initial_conditions(id, body_id, mode, value, rate) VALUES (?,?,?,?,?)");
+    for (int i = 0; i < m->ninitial; i++) {
+        const MtInitialSpec *in = &m->initial[i];
+        if (!in->mode) continue;
+        bi(r, i + 1);
+        bi(r, in->body + 1);
+        bi(r, in->mode);
+        if (in->has_value) bd(r, in->value);
+        else bn(r);
+        if (in->has_rate) bd(r, in->rate);
+        else bn(r);
+        STEP(m->body[in->body].name);
     }
     return 0;
 }
@@ -1558,17 +1574,31 @@ static void load_initials(Loader *ld)
     Load *L = &ld->L;
     MtModel *m = ld->m;
     MtError *err = L->err;
-    if (!L->fail && !prep(L, "initial_conditions", "SELECT id, joint_id, coord, value, rate FROM initial_conditions ORDER BY id"))
+    /* joint coordinates and modal coordinates in one sequence of ids (bindings name either) */
+    if (!L->fail && !prep(L, "initial_conditions",
+                          "SELECT id, joint_id, coord, value, rate, NULL, NULL FROM initial_conditions UNION ALL "
+                          "SELECT id, NULL, NULL, value, rate, body_id, mode FROM flexible_initial_conditions ORDER BY id"))
         while (next(L) == 1) {
-            int j = col_ref(L, 1, &ld->joints, 0);
-            if (j >= 0) L->name = m->joint[j].name;
+            int modal = sqlite3_column_type(L->st, 5) != SQLITE_NULL, j = -1, b = -1, mode = 0;
             MtCoordKind coord = MT_COORD_NONE;
-            const char *c = col_text(L, 2, 0);
-            if (c && mt_coord_from_name(c, &coord)) bad_name(L, 2);
+            if (modal) {
+                b = col_ref(L, 5, &ld->bodies, 0);
+                if (b >= 0) L->name = m->body[b].name;
+                mode = sqlite3_column_int(L->st, 6);
+            } else {
+                j = col_ref(L, 1, &ld->joints, 0);
+                if (j >= 0) L->name = m->joint[j].name;
+                const char *c = col_text(L, 2, 0);
+                if (c && mt_coord_from_name(c, &coord)) bad_name(L, 2);
+            }
             double value, rate;
             int hv = col_num(L, 3, &value, 1), hr = col_num(L, 4, &rate, 1);
             if (L->fail) break;
-            if (mt_model_add_initial(m, j, coord, hv, value, hr, rate, err) < 0) { api_error(L); break; }
+            if ((modal ? mt_model_add_initial_mode(m, b, mode, hv, value, hr, rate, err)
+                       : mt_model_add_initial(m, j, coord, hv, value, hr, rate, err)) < 0) {
+                api_error(L);
+                break;
+            }
             if (idmap_add(&ld->initials, L->id)) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); L->fail = 1; }
         }
 }

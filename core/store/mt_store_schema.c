@@ -397,6 +397,16 @@ static const char sql_initial[] =
     "  UNIQUE (joint_id, coord)\n"
     ")";
 
+static const char sql_flexible_initial[] =
+    "CREATE TABLE flexible_initial_conditions ( -- modal coordinates of flexible bodies held during the initial assembly\n"
+    "  id      INTEGER PRIMARY KEY, -- numbered together with initial_conditions (bindings of kind 'initial' name either)\n"
+    "  body_id INTEGER NOT NULL REFERENCES bodies(id) ON DELETE CASCADE,\n"
+    "  mode    INTEGER NOT NULL CHECK (mode >= 1), -- K of BODY.wK\n"
+    "  value,  -- the modal coordinate; NULL: the value is not held\n"
+    "  rate,   -- its rate, 1/s; NULL: the rate is not held\n"
+    "  UNIQUE (body_id, mode)\n"
+    ")";
+
 static const char sql_parameters[] =
     "CREATE TABLE parameters ( -- named design variables; numeric fields may be bound to expressions of them (bindings)\n"
     "  id    INTEGER PRIMARY KEY,\n"
@@ -611,15 +621,15 @@ static const char *const schema_current[] = {
     sql_joint_types, sql_solver_methods, sql_entity_kinds, sql_shape_kinds, sql_force_kinds, sql_contact_geometries,
     sql_sensor_kinds, sql_project, sql_solver, sql_bodies, sql_markers, sql_shapes, sql_joints, sql_drivers, sql_driver_points,
     sql_couplings, sql_springs, sql_forces, sql_force_params, sql_sensors, sql_controls, sql_events, sql_initial,
-    sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
+    sql_flexible_initial, sql_parameters, sql_bindings, sql_display_units, sql_plots, sql_flexible, sql_runs, sql_run_frames, sql_run_log,
     sql_run_log_index, sql_lookup_tables, sql_lookup_points, SQL_STUDY, SQL_MODES, NULL};
 
 /* Tables every current project has (checked at open). */
 static const char *const tables_current[] = {
     "joint_types", "solver_methods", "entity_kinds", "shape_kinds", "force_kinds", "contact_geometries", "sensor_kinds",
     "project", "solver", "bodies", "markers", "shapes", "joints", "drivers", "driver_points", "couplings", "springs",
-    "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "parameters", "bindings",
-    "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", "lookup_tables", "lookup_table_points",
+    "forces", "force_parameters", "sensors", "controls", "events", "initial_conditions", "flexible_initial_conditions",
+    "parameters", "bindings", "display_units", "plots", "flexible_bodies", "runs", "run_frames", "run_log", "lookup_tables", "lookup_table_points",
     "study_lines", "study_results", "study_cases", "study_values", "study_responses", "modes", "mode_values", NULL};
 
 /* Forward migrations: migration[v] turns version v into v + 1. Version 1 was
@@ -696,11 +706,13 @@ static const char *const migrate_13_14[] = {NULL};
 /* Version 14 had no optimisation: the same tables, whose study_lines may now hold 'study objective', 'study
  * constraint' and 'study optimizer' (a program of version 14 must not meet lines it cannot read). */
 static const char *const migrate_14_15[] = {NULL};
+/* Version 15 had no initial values of single modal coordinates (`initial BODY.wK`). */
+static const char *const migrate_15_16[] = {sql_flexible_initial, NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
                                                                       migrate_8_9, migrate_9_10, migrate_10_11,
                                                                       migrate_11_12, migrate_12_13, migrate_13_14,
-                                                                      migrate_14_15};
+                                                                      migrate_14_15, migrate_15_16};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -724,8 +736,8 @@ static const char *schema_old_sql(int version, int i)
     for (int k = 0, n = 0; schema_current[k]; k++) {
         const char *sql = schema_current[k];
         if (sql == sql_study_lines || sql == sql_study_results || sql == sql_study_cases || sql == sql_study_values ||
-            sql == sql_study_responses || sql == sql_modes || sql == sql_mode_values)
-            continue; /* studies came with version 12, stored modes with 13 */
+            sql == sql_study_responses || sql == sql_modes || sql == sql_mode_values || sql == sql_flexible_initial)
+            continue; /* studies came with version 12, stored modes with 13, modal initial conditions with 16 */
         if (version < 4 && (sql == sql_lookup_tables || sql == sql_lookup_points)) continue;
         if (version < 3 && (sql == sql_controls || sql == sql_events)) continue;
         if (version < 7) /* bodies, markers and shapes without their orientation as typed */
@@ -1197,7 +1209,8 @@ static MtStatus check_tables(MtStore *s, MtError *err)
     if (sqlite3_libversion_number() >= 3033000) {
         static const char *const small[] = {"project", "solver", "bodies", "markers", "shapes", "joints", "drivers",
                                             "driver_points", "couplings", "springs", "forces", "force_parameters", "sensors",
-                                            "controls", "events", "initial_conditions", "parameters", "bindings",
+                                            "controls", "events", "initial_conditions", "flexible_initial_conditions",
+                                            "parameters", "bindings",
                                             "display_units", "runs", "lookup_tables", "lookup_table_points", NULL};
         for (int i = 0; small[i]; i++) {
             char sql[96];

@@ -169,13 +169,16 @@ typedef struct {
 } MtSolverSpec;
 
 /* Initial condition to hold during assembly: joint coordinate = value and,
- * if has_rate, its rate = rate; the other coordinates adjust. */
+ * if has_rate, its rate = rate; the other coordinates adjust. With mode ≥ 1
+ * it is modal coordinate w<mode> of flexible body `body` instead (joint −1,
+ * coord MT_COORD_NONE): `initial BODY.wK VALUE rate R`. */
 typedef struct {
     int joint;
     MtCoordKind coord;
     double value;
     int has_value, has_rate;
     double rate;
+    int body, mode; /* a modal coordinate: body index, 1-based mode; mode 0 for a joint's */
 } MtInitialSpec;
 
 /* Force elements (mt_forces.c). Each acts between marker i (on the body that
@@ -523,6 +526,10 @@ int mt_model_add_couple(MtModel *m, const char *name, MtCoupleKind kind, int n, 
 /* Holds a joint coordinate (value and/or rate) during the initial assembly. */
 int mt_model_add_initial(MtModel *m, int joint, MtCoordKind coord, int has_value, double value, int has_rate,
                          double rate, MtError *err);
+/* The initial value and/or rate of modal coordinate w<mode> (1-based) of the
+ * flexible body `body`; index or -1 with err set. */
+int mt_model_add_initial_mode(MtModel *m, int body, int mode, int has_value, double value, int has_rate, double rate,
+                              MtError *err);
 
 /* Parameters and bindings (mt_params.c). add_param replaces an existing
  * parameter of the same name; bind replaces an existing binding of the field. */

@@ -6,7 +6,9 @@
  * (patch tests, simply supported and clamped square plates against Leissa's
  * solutions), lumped next to consistent mass for every element type, and the
  * geometric stiffness of inertial pre-stress: a cantilever column buckling
- * under its own weight at Greenhill's load, beams and tet10 solids. */
+ * under its own weight at Greenhill's load, beams and tet10 solids; and for
+ * beams, hex20, mem4, mem8, quad8, quad4 and tria3 Greenhill's load and the
+ * spinning blade's flapwise frequency. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,15 +201,16 @@ static MtFeModel *box_mesh(double L, double B, double H, int nx, int ny, int nz,
     MtFeProp p = {0};
     p.kind = MT_FE_PROP_SOLID, p.mat = mat;
     int pr = mt_fe_add_prop(m, &p, &err);
-    int q = type == MT_FE_TET10 ? 2 : 1; /* grid refinement for mid-side nodes */
-    int gx = q * nx + 1, gy = q * ny + 1, gz = q * nz + 1;
+    int q = type == MT_FE_TET10 || type == MT_FE_HEX20 ? 2 : 1; /* grid refinement for mid-side nodes */
+    int gx = q * nx + 1, gy = q * ny + 1, gz = q * nz + 1, *idx = malloc(sizeof(int) * (size_t)(gx * gy * gz));
     for (int k = 0; k < gz; k++)
         for (int j = 0; j < gy; j++)
-            for (int i = 0; i < gx; i++)
-                ok(mt_fe_add_node(m, 1 + i + gx * (j + gy * k), L * i / (gx - 1), B * j / (gy - 1), H * k / (gz - 1),
-                                  &err),
-                   &err);
-#define G(i, j, k) ((i) + gx * ((j) + gy * (k)))
+            for (int i = 0; i < gx; i++) /* hex20: corners and mid-edges only (one odd index at most) */
+                if (type != MT_FE_HEX20 || i % 2 + j % 2 + k % 2 <= 1)
+                    ok(idx[i + gx * (j + gy * k)] = mt_fe_add_node(m, 1 + i + gx * (j + gy * k), L * i / (gx - 1),
+                                                                   B * j / (gy - 1), H * k / (gz - 1), &err),
+                       &err);
+#define G(i, j, k) idx[(i) + gx * ((j) + gy * (k))]
     int id = 1;
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
@@ -219,6 +222,20 @@ static MtFeModel *box_mesh(double L, double B, double H, int nx, int ny, int nz,
                     ok(mt_fe_add_elem(m, id++, MT_FE_HEX8, pr, c, &err), &err);
                     continue;
                 }
+                if (type == MT_FE_HEX20) { /* Abaqus order: corners, edges 0-1 1-2 2-3 3-0, 4-5 … 7-4, 0-4 … 3-7 */
+                    static const int ed[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                                  {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+                    static const int off[8][3] = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0},
+                                                  {0, 0, 2}, {2, 0, 2}, {2, 2, 2}, {0, 2, 2}};
+                    int v[20];
+                    memcpy(v, c, sizeof c);
+                    for (int e = 0; e < 12; e++) {
+                        const int *a = off[ed[e][0]], *b = off[ed[e][1]];
+                        v[8 + e] = G(I + (a[0] + b[0]) / 2, J + (a[1] + b[1]) / 2, K + (a[2] + b[2]) / 2);
+                    }
+                    ok(mt_fe_add_elem(m, id++, MT_FE_HEX20, pr, v, &err), &err);
+                    continue;
+                }
                 /* Kuhn: six tets around the diagonal 0–6 */
                 static const int kt[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
                 for (int t = 0; t < 6; t++) {
@@ -227,7 +244,7 @@ static MtFeModel *box_mesh(double L, double B, double H, int nx, int ny, int nz,
                     if (type == MT_FE_TET10) {
                         static const int ed[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
                         for (int e = 0; e < 6; e++) {
-                            int a = v[ed[e][0]], b = v[ed[e][1]];
+                            int a = v[ed[e][0]], b = v[ed[e][1]]; /* every grid node is added: idx[g] = g */
                             int ai = a % gx, aj = (a / gx) % gy, ak = a / (gx * gy);
                             int bi = b % gx, bj = (b / gx) % gy, bk = b / (gx * gy);
                             v[4 + e] = G((ai + bi) / 2, (aj + bj) / 2, (ak + bk) / 2);
@@ -237,6 +254,7 @@ static MtFeModel *box_mesh(double L, double B, double H, int nx, int ny, int nz,
                 }
             }
 #undef G
+    free(idx);
     return m;
 }
 
@@ -584,16 +602,15 @@ static void test_shell_patch(void)
 }
 
 
-/* Smallest load factor λ that makes the held body's stiffness singular,
- * K̄ − λ Kg with the interface clamped. The body is reduced with its rigid
- * vectors kept (so that the basis can hold the clamped shapes, whose rigid
- * part a floating frame would carry), the clamp is the null space Z of the
- * interface rows of the basis, and Kg ≥ 0 (tension case): λ = 1 / μ_max of
- * ZᵀKgZ v = μ ZᵀK̄Z v. */
-static double buckling_factor(const MtFlexBody *fb, const double *Kg)
+/* Eigenvalues μ (ascending, returned count) of ZᵀAZ v = μ ZᵀBZ v on the held
+ * body: the body is reduced with its rigid vectors kept (so that the basis can
+ * hold the clamped shapes, whose rigid part a floating frame would carry), the
+ * clamp is the null space Z of the interface rows of the basis. B must be
+ * positive definite on it. mu: fb->nmode entries. */
+static int clamped_eig(const MtFlexBody *fb, const double *A, const double *B, double *mu)
 {
     int n = fb->nmode, nc = 6 * fb->nif;
-    double *C = malloc(sizeof(double) * (size_t)nc * n), *mu = malloc(sizeof(double) * (size_t)n);
+    double *C = malloc(sizeof(double) * (size_t)nc * n);
     memcpy(C, fb->if_H, sizeof(double) * (size_t)nc * n);
     double *sv = malloc(sizeof(double) * (size_t)(nc < n ? nc : n)), *VT = malloc(sizeof(double) * (size_t)n * n);
     double *U = malloc(sizeof(double) * (size_t)nc * nc);
@@ -609,14 +626,25 @@ static double buckling_factor(const MtFlexBody *fb, const double *Kg)
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < n; j++) {
                     double p = za[(size_t)n * i] * zb[(size_t)n * j];
-                    sa += p * Kg[(size_t)j * n + i];
-                    sb += p * fb->Kr[(size_t)j * n + i];
+                    sa += p * A[(size_t)j * n + i];
+                    sb += p * B[(size_t)j * n + i];
                 }
             Az[(size_t)b * nz + a] = sa, Bz[(size_t)b * nz + a] = sb;
         }
     if (!info) info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'N', 'U', nz, Az, nz, Bz, nz, mu);
-    double lam = info == 0 && mu[nz - 1] > 0 ? 1 / mu[nz - 1] : NAN;
-    free(sv), free(U), free(VT), free(Az), free(Bz), free(C), free(mu);
+    free(sv), free(U), free(VT), free(Az), free(Bz), free(C);
+    return info == 0 ? nz : 0;
+}
+
+/* Smallest load factor λ that makes the held body's stiffness singular,
+ * K̄ − λ Kg with the interface clamped, Kg ≥ 0 (tension case): λ = 1 / μ_max
+ * of ZᵀKgZ v = μ ZᵀK̄Z v. */
+static double buckling_factor(const MtFlexBody *fb, const double *Kg)
+{
+    double *mu = malloc(sizeof(double) * (size_t)fb->nmode);
+    int nz = clamped_eig(fb, Kg, fb->Kr, mu);
+    double lam = nz > 0 && mu[nz - 1] > 0 ? 1 / mu[nz - 1] : NAN;
+    free(mu);
     return lam;
 }
 
@@ -666,16 +694,144 @@ static void test_self_weight_buckling(void)
     CHECK_REL(RHO * Bs * Hs * lam * Ls * Ls * Ls / EI, want_q, 0.02, "tet10: q L^3 / EI at buckling");
     mt_flex_body_free(fb);
     free(roots);
-    /* shells and free-free reductions are refused with a message */
+    /* a free-free reduction is refused with a message (the pre-stress needs the interface held) */
     o.method = MT_REDUCE_MODES, o.nif = 0, o.ifnodes = NULL;
     fb = mt_flex_reduce(m, &o, NULL, &err);
     CHECK(!fb && strstr(err.msg, "cb or guyan"), "stiffening with a free-free reduction is refused");
     mt_fe_model_free(m);
 }
 
+/* The strip [0,L]×[0,B] in the x–y plane of nx×ny mem4, mem8, quad4 or quad8
+ * elements (the 8-node ones without centre nodes), thickness t, Poisson's
+ * ratio nu; root gets the nodes at x = 0 (their count in *nroot). */
+static MtFeModel *sheet_strip(double L, double B, int nx, int ny, int type, double t, double nu, int *root, int *nroot)
+{
+    MtError err = {0};
+    MtFeModel *m = must(mt_fe_model_new());
+    MtFeProp p = {0};
+    p.kind = MT_FE_PROP_SHELL, p.mat = mt_fe_add_material(m, "steel", E, nu, RHO, &err), p.t = t;
+    int pr = mt_fe_add_prop(m, &p, &err);
+    int q = type == MT_FE_MEM8 || type == MT_FE_QUAD8 ? 2 : 1, gx = q * nx + 1, gy = q * ny + 1;
+    int *idx = malloc(sizeof(int) * (size_t)(gx * gy));
+    *nroot = 0;
+    for (int j = 0; j < gy; j++)
+        for (int i = 0; i < gx; i++)
+            if (q == 1 || i % 2 + j % 2 <= 1) {
+                ok(idx[i + gx * j] = mt_fe_add_node(m, 1 + i + gx * j, L * i / (gx - 1), B * j / (gy - 1), 0, &err), &err);
+                if (i == 0) root[(*nroot)++] = idx[i + gx * j];
+            }
+#define G(i, j) idx[(i) + gx * (j)]
+    for (int j = 0, id = 1; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            int I = q * i, J = q * j;
+            int c[8] = {G(I, J), G(I + q, J), G(I + q, J + q), G(I, J + q), 0, 0, 0, 0};
+            if (q == 2) c[4] = G(I + 1, J), c[5] = G(I + 2, J + 1), c[6] = G(I + 1, J + 2), c[7] = G(I, J + 1);
+            if (type == MT_FE_TRIA3) { /* two triangles per cell, across the diagonal 0-2 */
+                int t2[3] = {c[0], c[2], c[3]};
+                ok(mt_fe_add_elem(m, id++, type, pr, c, &err), &err);
+                ok(mt_fe_add_elem(m, id++, type, pr, t2, &err), &err);
+                continue;
+            }
+            ok(mt_fe_add_elem(m, id++, type, pr, c, &err), &err);
+        }
+#undef G
+    free(idx);
+    return m;
+}
+
+/* Geometric stiffening of the kinds added after beams and the first solids
+ * (issue 19): each column, clamped at x = 0, against two closed-form
+ * problems of a uniform cantilever with its own bending stiffness EI
+ * (measured by its standing first frequency, ω₀² ρA L⁴/EI = 1.87510⁴, so that
+ * the element's own bending error — mem4's shear locking — is taken out):
+ * Greenhill's self-weight buckling q L³/EI = 7.8373, and the flapwise
+ * frequency of the blade spinning at γ = Ω√(ρAL⁴/EI) = 2 about its root,
+ * λ = ω√(ρAL⁴/EI) = 4.1373 (Yoo & Shin 1998; the beam elements give the
+ * same through the same reduction). Flap is along y for the membranes (their
+ * plane is x–y, w held everywhere: the axis of spin is y) and along z for the
+ * plate strip and the solid (spin about z). */
+static void stiffening_case(const char *what, MtFeModel *m, const int *root, int nroot, double rhoA, double L, int flap,
+                            double EI, double tol_EI)
+{
+    MtReduceOptions o;
+    mt_reduce_options_init(&o);
+    o.nif = nroot, o.ifnodes = root, o.nmodes = 12, o.surface = 0, o.stiffening = 1, o.keep_rigid = 1;
+    MtError err = {0};
+    MtFlexBody *fb = mt_flex_reduce(m, &o, NULL, &err);
+    if (!fb || !fb->Kg) {
+        printf("FAIL reduce %s: %s\n", what, err.msg);
+        exit(1);
+    }
+    int n = fb->nmode;
+    size_t NN = (size_t)n * n;
+    double *mu = malloc(sizeof(double) * (size_t)n), *A = malloc(sizeof(double) * NN);
+    int nz = clamped_eig(fb, fb->Kr, fb->Mr, mu);
+    double w0 = sqrt(mu[0]), b1 = 1.8751040687, EIe = w0 * w0 * rhoA * L * L * L * L / (b1 * b1 * b1 * b1);
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: bending stiffness from the first clamped frequency against E I", what);
+    CHECK_REL(EIe, EI, tol_EI, msg);
+    double lam = buckling_factor(fb, fb->Kg); /* case 0: unit body force along x, away from the root */
+    snprintf(msg, sizeof msg, "%s: q L^3 / EI at buckling under its own weight (Greenhill 7.8373)", what);
+    CHECK_REL(rhoA * lam * L * L * L / EIe, 7.8373, 5e-3, msg);
+    /* spinning about the axis across the strip that is not the flap direction: C = Ω²(1 − e_a e_aᵀ) */
+    int axis = flap == 1 ? 1 : 2;
+    double Om = 2 / sqrt(rhoA * L * L * L * L / EIe);
+    for (size_t k = 0; k < NN; k++) {
+        double c = 0;
+        for (int j = 0; j < 3; j++) c += j == axis ? 0 : fb->Kg[(3 + j) * NN + k];
+        A[k] = fb->Kr[k] + Om * Om * c;
+    }
+    nz = clamped_eig(fb, A, fb->Mr, mu);
+    snprintf(msg, sizeof msg, "%s: flapwise lambda spinning at gamma = 2 (Yoo & Shin 4.1373)", what);
+    CHECK(nz > 0, "%s: clamped modes", what);
+    CHECK_REL(sqrt(mu[0]) * sqrt(rhoA * L * L * L * L / EIe), 4.1373, 5e-3, msg);
+    free(mu), free(A);
+    mt_flex_body_free(fb);
+}
+
+static void test_stiffening_elements(void)
+{
+    printf("-- geometric stiffening of beams, hex20, membranes and shells: Greenhill, spinning blade\n");
+    const double L = 0.6, a = 0.03;
+    MtFeModel *m = beam_model(L, 20, a, a, 0, 0);
+    int root0 = 0, root[64], nroot = 0;
+    stiffening_case("beam, 20 elements", m, &root0, 1, RHO * a * a, L, 2, E * a * a * a * a / 12, 1e-3);
+    mt_fe_model_free(m);
+    m = box_mesh(2 * L, a, a, 16, 1, 1, MT_FE_HEX20);
+    for (int k = 0; k < m->nnode; k++)
+        if (m->x[3 * k] == 0) root[nroot++] = k;
+    /* the clamped face also holds the section's Poisson contraction: 1.4 % stiffer at L/h = 40 (2.7 % at 20) */
+    stiffening_case("hex20 16x1x1", m, root, nroot, RHO * a * a, 2 * L, 2, E * a * a * a * a / 12, 0.02);
+    mt_fe_model_free(m);
+    /* membranes 1 m × 50 mm × 10 mm bending in their plane (plane stress: E I = E t B³/12), w held */
+    const double Lm = 1, B = 0.05, t = 0.01;
+    static const int mem[2] = {MT_FE_MEM8, MT_FE_MEM4}, mnx[2] = {20, 80}, mny[2] = {2, 4};
+    for (int k = 0; k < 2; k++) {
+        m = sheet_strip(Lm, B, mnx[k], mny[k], mem[k], t, NU, root, &nroot);
+        MtError err = {0};
+        for (int a2 = 0; a2 < m->nnode; a2++) ok(mt_fe_add_spc(m, a2, 0x4, &err), &err);
+        char what[64];
+        snprintf(what, sizeof what, "%s %dx%d", mem[k] == MT_FE_MEM8 ? "mem8" : "mem4", mnx[k], mny[k]);
+        stiffening_case(what, m, root, nroot, RHO * B * t, Lm, 1, E * t * B * B * B / 12, mem[k] == MT_FE_MEM8 ? 5e-3 : 0.1);
+        mt_fe_model_free(m);
+    }
+    /* the plate strip 1 m × 50 mm × 5 mm bending across (ν = 0: E I = E B t³/12 without the plate's 1/(1 − ν²)) */
+    m = sheet_strip(Lm, B, 20, 1, MT_FE_QUAD8, 0.005, 0, root, &nroot);
+    stiffening_case("quad8 20x1", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
+    mt_fe_model_free(m);
+    /* the same strip of 4-node (MITC4) and 3-node (DKT with the constant-strain membrane) shells */
+    m = sheet_strip(Lm, B, 20, 1, MT_FE_QUAD4, 0.005, 0, root, &nroot);
+    stiffening_case("quad4 20x1", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
+    mt_fe_model_free(m);
+    m = sheet_strip(Lm, B, 40, 1, MT_FE_TRIA3, 0.005, 0, root, &nroot);
+    stiffening_case("tria3 40x1x2", m, root, nroot, RHO * B * 0.005, Lm, 2, E * B * 0.005 * 0.005 * 0.005 / 12, 5e-3);
+    mt_fe_model_free(m);
+}
+
 int main(void)
 {
     test_self_weight_buckling();
+    test_stiffening_elements();
     test_beam_clamped();
     test_beam_free();
     test_beam_timoshenko();

@@ -494,22 +494,6 @@ static void test_lumped(void)
     for (int k = 0; k < 3; k++) mt_fe_model_free(ms[k]);
 }
 
-/* Geometric stiffening (core/flex/mt_fe_geom.c) knows beams, tet4, tet10 and
- * hex8: asked for with the new elements it is refused, naming the type. */
-static void test_no_stiffening(void)
-{
-    MtFeModel *m = brick_box(1, 0.1, 0.1, 2, 1, 1, MT_FE_HEX20);
-    MtError err = {0};
-    MtReduceOptions o;
-    mt_reduce_options_init(&o);
-    int root = mt_fe_find_set(m, "XFACES", MT_FE_SET_NODE), node = m->setitem[m->set[root].first];
-    o.method = MT_REDUCE_CB, o.nmodes = 2, o.nif = 1, o.ifnodes = &node, o.stiffening = 1, o.surface = 0;
-    MtFlexBody *b = mt_flex_reduce(m, &o, NULL, &err);
-    CHECK(!b && strstr(err.msg, "not available for hex20 elements"), "stiffening with hex20 refused: %s", err.msg);
-    mt_flex_body_free(b);
-    mt_fe_model_free(m);
-}
-
 static void test_fix_errors(void)
 {
     MtError err = {0};
@@ -535,7 +519,6 @@ int main(void)
     patch(MT_FE_MEM8, "mem8");
     patch_quad8();
     test_fix_errors();
-    test_no_stiffening();
     test_fv32();
     test_fv16();
     test_fv12();
