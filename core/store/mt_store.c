@@ -1615,7 +1615,8 @@ static void load_bindings(Loader *ld)
             int kind = name_index(kind_names, NKIND, col_text(L, 1, 0));
             if (kind < 0) { bad_name(L, 1); break; }
             const IdMap *maps[NKIND] = {&ld->bodies,   &ld->markers, &ld->joints, &ld->drivers, &ld->springs, &ld->couples, &ld->initials,
-                                        NULL,      NULL,     &ld->forces, &ld->shapes,  &ld->controls, &ld->events};
+                                        NULL,      NULL,     &ld->forces, &ld->shapes,  &ld->controls, &ld->events,
+                                        &ld->bodies}; /* MT_ENT_FLEX: a flexible body's settings, by its body */
             int index = 0;
             if (maps[kind]) index = col_ref(L, 2, maps[kind], 0);
             if (L->fail || !field || !expr) break;
