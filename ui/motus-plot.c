@@ -667,7 +667,12 @@ static gboolean plot_frame(MotusPlot *self, cairo_t *cr, int width, int height, 
         int rows = MAX(1, MIN(n, (int)((height - top - 8) / lh)));
         double lcw = legend_text_width(self, cr, f->th) + 34, ow = lcw * ((n + rows - 1) / rows);
         if (lh * rows + 8 > ph0) gap = 8 + 2 * f->th;
-        if (width - left - ow - gap - 8 >= 0.6 * width) {
+        /* inside, the legend would have as many columns as its rows leave: when those would take more
+         * than the curves' share of the width (five long names on a short plot) it would spill out of
+         * the plot, so the curves may then keep less of the width */
+        int rin = MAX(1, MIN(n, (int)((ph0 - 24) / lh)));
+        double need = lcw * ((n + rin - 1) / rin), share = need > 0.6 * width ? 0.3 : 0.6;
+        if (width - left - ow - gap - 8 >= share * width) {
             f->legend_out = TRUE, f->lrows = rows, f->lcw = lcw;
             f->bw = ow, f->bh = lh * rows + 8;
             right = ow + gap + 8;

@@ -237,6 +237,8 @@ static void bound_activated(GtkEntry *entry, gpointer data)
     motus_viewport_set_colour_range(self, MOTUS_RANGE_FIXED, lo, hi);
 }
 
+enum { LEGEND_H = 290 }; /* the legend panel's height when the view has room */
+
 static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, gpointer data)
 {
     (void)da;
@@ -244,6 +246,7 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
     gboolean preview = self->prev_body >= 0;
     MotusField f = shown_field(self);
     if (f == MOTUS_FIELD_NONE || !self->scene) return;
+    height = MIN(height, LEGEND_H);
     double lo, hi;
     current_range(self, &lo, &hi);
     const MtUnit *u = field_unit(self, f);
@@ -604,10 +607,13 @@ void motus_viewport_flex_controls_init(MotusViewport *self)
     self->legend = gtk_drawing_area_new();
     gtk_widget_set_can_target(self->legend, FALSE);
     gtk_widget_set_halign(self->legend, GTK_ALIGN_END);
-    gtk_widget_set_valign(self->legend, GTK_ALIGN_START);
+    /* from below the view buttons down to the control bar: in a short view (plots open under it) the
+     * legend shrinks instead of sliding under the bar; legend_draw keeps it at most LEGEND_H tall */
+    gtk_widget_set_valign(self->legend, GTK_ALIGN_FILL);
     gtk_widget_set_margin_top(self->legend, 48);
     gtk_widget_set_margin_end(self->legend, 8);
-    gtk_widget_set_size_request(self->legend, 132, 290);
+    gtk_widget_set_margin_bottom(self->legend, 76);
+    gtk_widget_set_size_request(self->legend, 132, 150);
     gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->legend), legend_draw, self, NULL);
     gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->legend);
     gtk_widget_set_visible(self->legend, FALSE);
