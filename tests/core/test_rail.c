@@ -1,0 +1,191 @@
+/* The wheel–rail contact against closed form: Klingel's kinematic hunting
+ * wavelength (λ = 0.01 against 2π√(r0·b/λ); λ = 0.05 against the same with
+ * the roll terms of a cone on a round rail head), a conical wheelset held in
+ * a curve keeps the rolling-radius difference pure rolling needs, a
+ * wheelset pushed sideways stops on its flange at the geometric play, and
+ * the generated track irregularity has the German spectrum's variance and
+ * is the same for the same seed. */
+#include <string.h>
+
+#include "motus/results.h"
+#include "mt_rail.h"
+#include "mt_test.h"
+
+typedef struct {
+    MtCsv *csv;
+    double *v;
+    int ncol, col[8];
+    double *out[8];
+    int n, cap;
+} Rec;
+
+static int rec_cb(void *u, MtState *st)
+{
+    Rec *r = u;
+    mt_frame_values(r->csv, st, r->v);
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 4096;
+        for (int c = 0; c < r->ncol; c++) r->out[c] = realloc(r->out[c], sizeof(double) * (size_t)r->cap);
+    }
+    for (int c = 0; c < r->ncol; c++) r->out[c][r->n] = r->v[r->col[c]];
+    r->n++;
+    return 0;
+}
+
+/* Runs a model and keeps the named columns of every frame. */
+static Rec run(const char *text, const char *const *cols, int ncol)
+{
+    MtSystem *s = mt_test_system(text);
+    MtError err = {0};
+    Rec r = {0};
+    r.csv = mt_csv_new(s, NULL, &err);
+    r.ncol = ncol;
+    for (int c = 0; c < ncol; c++) {
+        r.col[c] = -1;
+        for (int k = 0; k < mt_csv_ncols(r.csv); k++)
+            if (!strcmp(mt_csv_colname(r.csv, k), cols[c])) r.col[c] = k;
+        CHECK(r.col[c] >= 0, "column %s exists", cols[c]);
+        if (r.col[c] < 0) exit(1);
+    }
+    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
+    MtState *st = mt_test_run(s, rec_cb, &r, NULL);
+    free(r.v);
+    mt_csv_free(r.csv);
+    mt_state_free(st);
+    mt_system_free(s);
+    return r;
+}
+
+static void rec_free(Rec *r)
+{
+    for (int c = 0; c < r->ncol; c++) free(r->out[c]);
+}
+
+/* A free wheelset (1500 kg, 50 kN on the axle) rolling at 5 m/s on straight track, started 2 mm off centre. */
+static double hunting_wavelength(double cone)
+{
+    char text[2048];
+    double V = 5, L = 2 * M_PI * sqrt(0.45 * 0.75 / cone);
+    snprintf(text, sizeof text,
+             "gravity 0 0 -9.81\n"
+             "ground\n  marker track\nend\n"
+             "body ws\n  mass 1500\n  inertia 800 100 800\n  position 0 0.002 0.45\n  velocity %g 0 0\n  omega 0 %.17g 0\n  marker c\nend\n"
+             "force load actuator ws.c ground.track fz -50000\n"
+             "force wr wheelrail ws.c ground.track radius 0.45 conicity %g flange %.17g saturation 0\n"
+             "solver method rk4 step 2e-4 until %g every 5\n",
+             V, V / 0.45, cone, 0.025 + 0.3 * (sin(atan(0.05)) - sin(atan(cone))), 2.2 * L / V); /* the same flange play as the 1:20 default */
+    static const char *const cols[] = {"ws.x", "wr.y"};
+    Rec r = run(text, cols, 2);
+    double first = NAN, last = NAN;
+    int n = 0;
+    for (int i = 1; i < r.n; i++) /* upward zero crossings of the lateral offset against the distance run */
+        if (r.out[1][i - 1] < 0 && r.out[1][i] >= 0) {
+            double x = r.out[0][i - 1] + (r.out[0][i] - r.out[0][i - 1]) * -r.out[1][i - 1] / (r.out[1][i] - r.out[1][i - 1]);
+            if (n++ == 0) first = x;
+            last = x;
+        }
+    rec_free(&r);
+    CHECK(n >= 2, "two hunting cycles seen (%d crossings)", n);
+    return (last - first) / (n - 1);
+}
+
+static void test_klingel(void)
+{
+    double r0 = 0.45, b = 0.75, Rc = 0.3;
+    double L1 = hunting_wavelength(0.01);
+    CHECK_REL(L1, 2 * M_PI * sqrt(r0 * b / 0.01), 0.01, "hunting wavelength, conicity 0.01, against Klingel's 2π√(r0·b/λ) [m]");
+    /* A cone on a round head: the roll φ = λe·y/b moves the contact on the wheel by (r0 + Rc)·φ, so the
+     * rolling radii differ by 2·λe·y with λe = λ/(1 − λ(r0 + Rc)/b); the roll rate adds r0·φ̇ to the
+     * lateral creepage, so the wheelset's path obeys y'' = −λe/(r0·(b + r0·λe))·y. */
+    double lam = 0.05, le = lam / (1 - lam * (r0 + Rc) / b), L5 = hunting_wavelength(lam);
+    CHECK_REL(L5, 2 * M_PI * sqrt(r0 * (b + r0 * le) / le), 0.005, "hunting wavelength, conicity 0.05, against Klingel's with the roll terms [m]");
+    printf("     (conicity 0.05: Klingel's 2π√(r0·b/λ) = %.4f m, %.2f %% from the run)\n", 2 * M_PI * sqrt(r0 * b / lam),
+           100 * (L5 / (2 * M_PI * sqrt(r0 * b / lam)) - 1));
+}
+
+/* A wheelset led round a 1500 m curve by a carrier turning about the curve's centre, through dampers only
+ * (no steady force): it rolls purely, so r_R − r_L = r̄·2(Y_L − Y_R)/(2R − Y_L − Y_R). */
+static void test_curve(void)
+{
+    const char *text =
+        "gravity 0 0 -9.81\n"
+        "parameter V 5\nparameter R 1500\n"
+        "ground\n  marker track\n  marker piv at 0 {R} 0\nend\n"
+        "body carrier\n  mass 10\n  position 0 {R} 0\n  marker p\n  marker ax at 0 {-R} 0.45\n"
+        "  marker al at -1 {1-R} 0.45\n  marker ar at -1 {-1-R} 0.45\nend\n"
+        "body ws\n  mass 1500\n  inertia 800 100 800\n  position 0 -0.00428 0.45\n  velocity {V} 0 0\n  omega 0 {V/0.45} {V/R}\n"
+        "  marker c\n  marker el at 0 1 0\n  marker er at 0 -1 0\nend\n"
+        "joint turn revolute carrier.p ground.piv\n"
+        "driver spin turn rate {V/R}\n"
+        "force guide bushing ws.c carrier.ax kx 1e6 cx 1e4 cy 5e6\n"
+        "spring yl ws.el carrier.al c 2e6 length 1\n"
+        "spring yr ws.er carrier.ar c 2e6 length 1\n"
+        "force load actuator ws.c ground.track fz -50000\n"
+        "force wr wheelrail ws.c ground.track radius 0.45 curve_radius {R} length 5000\n"
+        "solver method hht step 1e-3 until 20 every 10\n";
+    static const char *const cols[] = {"wr.radL", "wr.radR", "wr.rL", "wr.rR", "wr.s"};
+    Rec r = run(text, cols, 5);
+    double got = 0, want = 0;
+    int n = 0;
+    for (int i = r.n / 4; i < r.n; i++, n++) { /* the mean over the last 15 s */
+        double YL = 0.75 - r.out[2][i], YR = -(0.75 - r.out[3][i]), R = 1500;
+        got += r.out[1][i] - r.out[0][i];
+        want += (r.out[0][i] + r.out[1][i]) * (YL - YR) / (2 * R - YL - YR);
+    }
+    CHECK_REL(got / n, want / n, 0.005, "rolling-radius difference in a 1500 m curve against pure rolling [m]");
+    CHECK_REL(r.out[4][r.n - 1], 100, 1e-3, "the wheelset ran 100 m along the curve [m]");
+    rec_free(&r);
+}
+
+/* 40 kN pushes a wheelset at rest to the left: it stops on its flange at the geometric play. */
+static void test_flange(void)
+{
+    const char *text = "gravity 0 0 -9.81\n"
+                       "ground\n  marker track\nend\n"
+                       "body ws\n  mass 1500\n  inertia 800 100 800\n  position 0 0 0.45\n  marker c\nend\n"
+                       "force load actuator ws.c ground.track fz -50000 fy 40000\n"
+                       "force wr wheelrail ws.c ground.track radius 0.45 vmin 2\n"
+                       "solver method rk4 step 1e-4 until 1 every 100\n";
+    static const char *const cols[] = {"wr.y", "wr.angleL", "wr.npL", "wr.Fy", "wr.defl", "ws.z"};
+    Rec r = run(text, cols, 6);
+    /* the play: the 70° flange flank touches the gauge corner where it is inclined 70° */
+    double lam = 0.05, f0 = 0.025, tf = tan(70 * M_PI / 180), Rc = 0.3, Rg = 0.013, w = 0.036;
+    double s1 = (w - Rg) / (Rc - Rg), zcc = -Rc + (Rc - Rg) * sqrt(1 - s1 * s1), zc = -Rc * sin(atan(lam));
+    double zeta = zc + (Rc - Rg) * s1 + Rg * sin(70 * M_PI / 180), z = zcc + Rg * cos(70 * M_PI / 180);
+    double play = (-z - lam * f0 + tf * (f0 - zeta)) / (tf - lam), ymax = -1;
+    for (int i = 0; i < r.n; i++) ymax = fmax(ymax, r.out[0][i]);
+    int e = r.n - 1;
+    CHECK(ymax <= play + 2e-4, "the wheelset does not pass the flange: its largest offset %.6f m, the play %.6f m", ymax, play);
+    CHECK_ABS(r.out[0][e], play, 5e-4, "lateral offset on the flange against the geometric play (roll and Hertz approach make the difference) [m]");
+    CHECK_ABS(r.out[1][e], 70 * M_PI / 180, 2e-3, "contact angle of the flange [rad]");
+    CHECK_ABS(r.out[2][e], 2, 0, "two contact patches on the left wheel (tread and flange)");
+    CHECK_REL(r.out[3][e], -40000, 1e-3, "the rails hold the push [N]");
+    CHECK(r.out[4][e] < 1e-4, "normal penetration stays that of the Hertz law (%.3g m)", r.out[4][e]);
+    rec_free(&r);
+}
+
+static void test_irregularity(void)
+{
+    enum { N = 200000 };
+    double *s = malloc(sizeof(double) * N * 5), *zv = s + N, *yl = zv + N, *z2 = yl + N, *y2 = z2 + N;
+    for (int i = 0; i < N; i++) s[i] = 0.05 * i; /* 10 km */
+    mt_rail_irregularity_sample(1, 7, 1, 100, N, s, zv, yl);
+    double vz = 0, vy = 0;
+    for (int i = 0; i < N; i++) { vz += zv[i] * zv[i]; vy += yl[i] * yl[i]; }
+    CHECK_REL(sqrt(vz / N), sqrt(mt_rail_psd_variance(1, 0, 1, 100)), 0.03, "RMS vertical irregularity, low disturbance, 1–100 m [m]");
+    CHECK_REL(sqrt(vy / N), sqrt(mt_rail_psd_variance(1, 1, 1, 100)), 0.03, "RMS lateral irregularity, low disturbance, 1–100 m [m]");
+    mt_rail_irregularity_sample(1, 7, 1, 100, 1000, s, z2, y2);
+    CHECK(!memcmp(z2, zv, 1000 * sizeof(double)) && !memcmp(y2, yl, 1000 * sizeof(double)), "the same seed gives the same track");
+    mt_rail_irregularity_sample(1, 8, 1, 100, 1000, s, z2, y2);
+    CHECK(memcmp(z2, zv, 1000 * sizeof(double)) != 0, "another seed gives another track");
+    free(s);
+}
+
+int main(void)
+{
+    test_irregularity();
+    test_flange();
+    test_klingel();
+    test_curve();
+    return mt_test_done();
+}
