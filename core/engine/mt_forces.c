@@ -175,7 +175,7 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     if (!s->fexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
     for (int k = 0; k < m->nforce; k++)
-        for (int c = 0; c < 6; c++)
+        for (int c = 0; c < 6 && m->force[k].kind != MT_FORCE_WHEELRAIL; c++) /* a wheelrail's are table names */
             if (m->force[k].expr[c][0]) {
                 s->fexpr[6 * k + c] = compile_expr(s, tabs, IN_FORCE, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
