@@ -100,24 +100,24 @@ static int force_column(const char *f, const char *q, MtDim *dim, char *w, size_
 static int wheelrail_column(const char *f, const char *q, MtDim *dim, char *w, size_t n)
 {
     static const char *const what[] = {
-        MT_N_("wheel–rail contact %s: normal force on the %s wheel"),
-        MT_N_("wheel–rail contact %s: longitudinal creep force on the %s wheel"),
-        MT_N_("wheel–rail contact %s: lateral creep force on the %s wheel (in the contact plane)"),
-        MT_N_("wheel–rail contact %s: contact point on the %s wheel, from the tape circle toward the flange"),
-        MT_N_("wheel–rail contact %s: contact point on the %s rail, toward the track centre"),
-        MT_N_("wheel–rail contact %s: longitudinal creepage of the %s wheel"),
-        MT_N_("wheel–rail contact %s: lateral creepage of the %s wheel"),
-        MT_N_("wheel–rail contact %s: spin creepage of the %s wheel, 1/m"),
-        MT_N_("wheel–rail contact %s: rolling radius of the %s wheel"),
-        MT_N_("wheel–rail contact %s: contact angle of the %s wheel"),
-        MT_N_("wheel–rail contact %s: number of contact patches of the %s wheel (0, 1 or 2)")};
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): normal force"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): longitudinal creep force"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): lateral creep force in the contact plane"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact point on the wheel, from the tape circle toward the flange"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact point on the rail, toward the track centre"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): longitudinal creepage"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): lateral creepage"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): spin creepage, 1/m"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): rolling radius"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact angle"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): number of contact patches (0, 1 or 2)")};
     static const MtDim dims[] = {MT_DIM_FORCE, MT_DIM_FORCE, MT_DIM_FORCE, MT_DIM_LENGTH, MT_DIM_LENGTH, MT_DIM_NONE,
                                  MT_DIM_NONE, MT_DIM_NONE, MT_DIM_LENGTH, MT_DIM_ANGLE, MT_DIM_NONE};
     size_t l = strlen(q);
     for (int c = 0; l > 1 && c < MT_RAIL_WHEEL; c++)
         if ((q[l - 1] == 'L' || q[l - 1] == 'R') && strlen(mt_rail_wheel_cols[c]) == l - 1 && !strncmp(q, mt_rail_wheel_cols[c], l - 1)) {
             *dim = dims[c];
-            snprintf(w, n, MT_(what[c]), f, q[l - 1] == 'L' ? MT_("left") : MT_("right"));
+            snprintf(w, n, MT_(what[c]), f, q[l - 1]);
             return 1;
         }
     if (!strcmp(q, "s")) *dim = MT_DIM_LENGTH, snprintf(w, n, MT_("wheel–rail contact %s: distance of the wheelset along the track"), f);

@@ -353,12 +353,10 @@ int mt_rail_compile(MtSystem *s, int k, MtError *err)
     const MtModel *m = s->model;
     const MtForceSpec *fs = &m->force[k];
     const double *p = fs->p;
-    static const char *const what[4] = {MT_N_("wheel profile"), MT_N_("rail profile"), MT_N_("vertical irregularity"),
-                                        MT_N_("lateral irregularity")};
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; t < 4; t++) /* mt_model_validate has said which */
         if (fs->expr[t][0] && mt_model_find_table(m, fs->expr[t]) < 0)
-            return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': no table '%s' for its %s (define it with 'table NAME … end')"),
-                                fs->name, fs->expr[t], MT_(what[t]));
+            return mt_error_set(err, MT_ERR_MODEL, fs->name, MT_("force '%s': no table '%s' (define it with 'table NAME' … 'end')"), fs->name,
+                                fs->expr[t]);
     MtRail *R = calloc(1, sizeof *R);
     if (!R) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     s->rail[k] = R;
