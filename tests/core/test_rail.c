@@ -4,7 +4,9 @@
  * a curve keeps the rolling-radius difference pure rolling needs, a
  * wheelset pushed sideways stops on its flange at the geometric play, and
  * the generated track irregularity has the German spectrum's variance and
- * is the same for the same seed. */
+ * is the same for the same seed, and a wheelset suspended in yaw and
+ * lateral to a carrier loses its stability at the speed the linear theory
+ * gives. */
 #include <string.h>
 
 #include "motus/results.h"
@@ -164,6 +166,75 @@ static void test_flange(void)
     rec_free(&r);
 }
 
+/* Growth rate of the lateral oscillation of a wheelset held by a lateral
+ * spring (ky 5e5 N/m, on the axle centre) and a yaw spring (kψ 5e5 N·m/rad:
+ * two longitudinal springs on the axle line 1 m either side) to a carrier
+ * driven at speed V along straight track; linear creep. */
+static double growth_rate(double V)
+{
+    char text[2400];
+    snprintf(text, sizeof text,
+             "gravity 0 0 -9.81\n"
+             "ground\n  marker track\n  marker rail at 0 0 0.45 z 1 0 0\nend\n"
+             "body carrier\n  mass 10\n  position 0 0 0.45\n  velocity %.17g 0 0\n  marker m z 1 0 0\n  marker ax\n"
+             "  marker al at -1 1 0\n  marker ar at -1 -1 0\nend\n"
+             "body ws\n  mass 1500\n  inertia 800 100 800\n  position 0 0.001 0.45\n  velocity %.17g 0 0\n  omega 0 %.17g 0\n"
+             "  marker c\n  marker el at 0 1 0\n  marker er at 0 -1 0\nend\n"
+             "joint slide prismatic carrier.m ground.rail\n"
+             "driver run slide rate %.17g\n"
+             "force guide bushing ws.c carrier.ax kx 1e7 ky 5e5 cx 1e4\n"
+             "spring yl ws.el carrier.al k 2.5e5 length 1\n"
+             "spring yr ws.er carrier.ar k 2.5e5 length 1\n"
+             "force load actuator ws.c ground.track fz -50000\n"
+             "force wr wheelrail ws.c ground.track radius 0.45 saturation 0\n"
+             "solver method rk4 step 5e-4 until 1.7 every 10\n",
+             V, V, V / 0.45, V);
+    static const char *const cols[] = {"time", "wr.y"};
+    Rec r = run(text, cols, 2);
+    double t0 = NAN, y0 = NAN, t1 = NAN, y1 = NAN;
+    for (int i = 1; i + 1 < r.n; i++) /* first and last positive peaks */
+        if (r.out[1][i] > 0 && r.out[1][i] > r.out[1][i - 1] && r.out[1][i] >= r.out[1][i + 1]) {
+            if (isnan(t0)) { t0 = r.out[0][i]; y0 = r.out[1][i]; }
+            t1 = r.out[0][i];
+            y1 = r.out[1][i];
+        }
+    rec_free(&r);
+    return log(y1 / y0) / (t1 - t0);
+}
+
+/* The linear model of the same wheelset (the wheelset restrained by lateral
+ * and yaw springs of A. H. Wickens, Fundamentals of Rail Vehicle Dynamics,
+ * 2003, and K. Knothe, S. Stichel, Rail Vehicle Dynamics, 2017):
+ *   m ÿ + (2 f22/V)(1 + κ) ẏ − 2 f22 ψ + (ky + W·λe/b) y = 0
+ *   I ψ̈ + (2 f11 b²/V) ψ̇ + kψ ψ + (2 f11 b λe/r0) y = 0,
+ * stable while the Hurwitz determinant a3·a2·a1 − a1²·a4 − a3²·a0 of its
+ * quartic is positive; with roll (κ = r0·λe/b, λe = λ/(1 − λ(r0 + Rc)/b), the
+ * gravitational stiffness W·λe/b) or without (κ = 0, λe = λ, no W term: the
+ * textbook's coned wheels on knife-edge rails). Critical speed by bisection. */
+static double critical_speed_linear(int roll)
+{
+    double m = 1500, I = 800, f = 1e7, r0 = 0.45, b = 0.75, lam = 0.05, Rc = 0.3, W = 1500 * 9.81 + 50000, ky = 5e5, kp = 5e5;
+    double le = roll ? lam / (1 - lam * (r0 + Rc) / b) : lam, kap = roll ? r0 * le / b : 0, Ky = ky + (roll ? W * le / b : 0);
+    double lo = 1, hi = 1000;
+    for (int it = 0; it < 100; it++) {
+        double V = 0.5 * (lo + hi), c1 = 2 * f * (1 + kap) / V, c2 = 2 * f * b * b / V;
+        double a4 = m * I, a3 = m * c2 + I * c1, a2 = m * kp + c1 * c2 + I * Ky, a1 = c1 * kp + c2 * Ky, a0 = Ky * kp + 4 * f * f * b * le / r0;
+        if (a3 * a2 * a1 - a1 * a1 * a4 - a3 * a3 * a0 > 0) lo = V;
+        else hi = V;
+    }
+    return lo;
+}
+
+static void test_critical_speed(void)
+{
+    double Vt = critical_speed_linear(0), Vr = critical_speed_linear(1);
+    double V1 = 0.9 * Vt, V2 = 1.1 * Vt, s1 = growth_rate(V1), s2 = growth_rate(V2);
+    CHECK(s1 < 0 && s2 > 0, "the hunting decays at 0.9 Vc (%.3f 1/s) and grows at 1.1 Vc (%.3f 1/s)", s1, s2);
+    double Vc = V1 + (V2 - V1) * -s1 / (s2 - s1); /* where the growth rate crosses zero */
+    CHECK_REL(Vc, Vt, 0.05, "critical speed of the suspended wheelset against the textbook linear model [m/s]");
+    CHECK_REL(Vc, Vr, 0.05, "critical speed against the linear model with the roll terms [m/s]");
+}
+
 static void test_irregularity(void)
 {
     enum { N = 200000 };
@@ -187,5 +258,6 @@ int main(void)
     test_flange();
     test_klingel();
     test_curve();
+    test_critical_speed();
     return mt_test_done();
 }
