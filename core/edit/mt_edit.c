@@ -401,7 +401,7 @@ static MtDim force_param_dim(MtForceKind kind, const char *p)
     if (kind == MT_FORCE_FRICTION && !strcmp(p, "preload")) return MT_DIM_FORCE;
     if (kind == MT_FORCE_WHEELRAIL) { /* the rest (conicity, kn, mu, f23, f33, the switches) have no single quantity */
         static const char *const len[] = {"b", "flange", "flange_height", "crown", "corner", "head", "straight", "transition",
-                                          "curve_radius", "curve_length", "cant", "lmin", "lmax", NULL};
+                                          "curve_radius", "curve_length", "cant", "lmin", "lmax", "fade", NULL};
         for (int i = 0; len[i]; i++)
             if (!strcmp(p, len[i])) return MT_DIM_LENGTH;
         if (!strcmp(p, "flange_angle")) return MT_DIM_ANGLE;

@@ -41,7 +41,7 @@ struct MtRail {
     const MtTableSpec *tv, *tl;
     Spline wheel, rail;
     double xia, xib; /* the wheel profile's extent */
-    double zc, uc, zcc, u1; /* built-in head: crown top ζ, corner circle centre, crown–corner boundary */
+    double zc, uc, zcc, u1, z0; /* built-in head: crown top ζ, corner circle centre, crown–corner boundary, lift */
 };
 
 /* ---- splines and tables ----------------------------------------------------- */
@@ -128,12 +128,12 @@ static double rail_z(const MtRail *R, const double *p, double zeta, double *dz)
     if (au <= R->u1) {
         double w = sqrt(Rc * Rc - u * u);
         *dz = -u / w;
-        return w - Rc;
+        return w - Rc + R->z0;
     }
     if (au >= p[WR_HEAD]) return -1;
     double dd = au - R->uc, w = sqrt(fmax(Rg * Rg - dd * dd, 1e-14));
     *dz = -(u > 0 ? 1 : -1) * dd / w;
-    return R->zcc + w;
+    return R->zcc + w + R->z0;
 }
 
 /* ---- track geometry --------------------------------------------------------- */
@@ -318,8 +318,10 @@ static int build_irregularity(MtRail *R, const double *p)
                 a += amp[k] * cos(w[k] * s + ph[k]);
                 b -= amp[k] * w[k] * sin(w[k] * s + ph[k]);
             }
-            v[i] = a;
-            d[i] = b;
+            /* faded in over the first `fade` metres, so a vehicle put on the track starts on smooth rails */
+            double t = p[WR_FADE] > 0 ? fmin(s / p[WR_FADE], 1) : 1, f = t * t * (3 - 2 * t), df = p[WR_FADE] > 0 && t < 1 ? 6 * t * (1 - t) / p[WR_FADE] : 0;
+            v[i] = f * a;
+            d[i] = f * b + df * a;
         }
     }
     return 0;
@@ -379,6 +381,7 @@ int mt_rail_compile(MtSystem *s, int k, MtError *err)
     R->u1 = Rc * s1;
     R->uc = (Rc - Rg) * s1;
     R->zcc = -Rc + (Rc - Rg) * c1;
+    R->z0 = Rc - sqrt(Rc * Rc - R->zc * R->zc); /* the nominal contact point at the track plane's height */
     return MT_OK;
 }
 

@@ -13,7 +13,7 @@
 enum {
     WR_R0, WR_B, WR_CONE, WR_FLANGE, WR_FANGLE, WR_FHEIGHT, WR_CROWN, WR_CORNER, WR_HEAD, WR_KN, WR_CN, WR_MU,
     WR_F11, WR_F22, WR_F23, WR_F33, WR_N0, WR_SAT, WR_VMIN, WR_STRAIGHT, WR_TRANS, WR_RADIUS, WR_CURVE, WR_CANT,
-    WR_LENGTH, WR_PSD, WR_SEED, WR_LMIN, WR_LMAX, WR_NPAR
+    WR_LENGTH, WR_PSD, WR_SEED, WR_LMIN, WR_LMAX, WR_FADE, WR_NPAR
 };
 /* Table names of a wheelrail element, in MtForceSpec.expr: wheel and rail
  * profile, vertical and lateral irregularity ("" = none). */

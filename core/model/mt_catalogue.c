@@ -36,7 +36,7 @@ static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "win
 /* wheelrail: in the order of mt_rail.h's WR_ slots */
 static const char *const wheelrail_p[] = {"radius", "b", "conicity", "flange", "flange_angle", "flange_height", "crown",
     "corner", "head", "kn", "cn", "mu", "f11", "f22", "f23", "f33", "n0", "saturation", "vmin", "straight", "transition",
-    "curve_radius", "curve_length", "cant", "length", "psd", "seed", "lmin", "lmax", NULL};
+    "curve_radius", "curve_length", "cant", "length", "psd", "seed", "lmin", "lmax", "fade", NULL};
 static const char *const *const force_params[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
                                                                 strut_p, tyre_p, actuator_p, drag_p, wheelrail_p};
 static const char *const geom_kinds[MT_CONTACT_NGEOM] = {"sphere-plane",  "point-plane",  "box-plane",
@@ -115,7 +115,7 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
     case MT_FORCE_DRAG: p[0] = 1.225; p[1] = 1; break;
     case MT_FORCE_WHEELRAIL: { /* a standard-gauge wheelset with a 1:20 cone on a 300 mm crown, a 13 mm gauge corner */
         static const double d[] = {0.45, 0.75, 0.05, 0.025, 70 * M_PI / 180, 0.028, 0.3, 0.013, 0.036, 1e11, 1e5, 0.3,
-                                   1e7, 1e7, 0, 0, 0, 1, 0.1, 0, 0, 0, 0, 0, 2000, 0, 1, 1, 100};
+                                   1e7, 1e7, 0, 0, 0, 1, 0.1, 0, 0, 0, 0, 0, 2000, 0, 1, 1, 100, 20};
         memcpy(p, d, sizeof d);
         break;
     }

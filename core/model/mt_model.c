@@ -701,6 +701,7 @@ static MtStatus check_wheelrail(const MtModel *m, const MtForceSpec *fs, MtError
     WR_BAD(p[21] != 0 && fabs(p[21]) < 2 * p[1], MT_("force '%s': curve_radius must be 0 (straight track) or at least the track's width (got %g m)"), n, p[21]);
     WR_BAD(fabs(p[23]) >= 2 * p[1], MT_("force '%s': cant must be smaller than the distance between the rails (got %g m)"), n, p[23]);
     WR_BAD(p[24] > 1e6, MT_("force '%s': the track may be at most 1000 km long (got %g m)"), n, p[24]);
+    WR_BAD(p[29] < 0, MT_("force '%s': fade, the distance over which the generated irregularity grows, must not be negative"), n);
     WR_BAD(p[25] != 0 && !(p[27] > 0 && p[28] > p[27] && p[24] / p[27] <= 4e6),
            MT_("force '%s': the spectrum's wavelengths need 0 < lmin < lmax, and length / lmin at most 4e6 (got %g, %g m)"), n, p[27], p[28]);
     for (int t = 0; t < 4; t++) {

@@ -153,7 +153,7 @@ static void test_flange(void)
     /* the play: the 70° flange flank touches the gauge corner where it is inclined 70° */
     double lam = 0.05, f0 = 0.025, tf = tan(70 * M_PI / 180), Rc = 0.3, Rg = 0.013, w = 0.036;
     double s1 = (w - Rg) / (Rc - Rg), zcc = -Rc + (Rc - Rg) * sqrt(1 - s1 * s1), zc = -Rc * sin(atan(lam));
-    double zeta = zc + (Rc - Rg) * s1 + Rg * sin(70 * M_PI / 180), z = zcc + Rg * cos(70 * M_PI / 180);
+    double zeta = zc + (Rc - Rg) * s1 + Rg * sin(70 * M_PI / 180), z = zcc + Rg * cos(70 * M_PI / 180) + Rc - sqrt(Rc * Rc - zc * zc);
     double play = (-z - lam * f0 + tf * (f0 - zeta)) / (tf - lam), ymax = -1;
     for (int i = 0; i < r.n; i++) ymax = fmax(ymax, r.out[0][i]);
     int e = r.n - 1;
