@@ -6,7 +6,7 @@
  * the generated track irregularity has the German spectrum's variance and
  * is the same for the same seed, and a wheelset suspended in yaw and
  * lateral to a carrier loses its stability at the speed the linear theory
- * gives. */
+ * gives; bad settings are refused in words. */
 #include <string.h>
 
 #include "motus/results.h"
@@ -252,8 +252,39 @@ static void test_irregularity(void)
     free(s);
 }
 
+/* Bad settings are refused in words that name the element and the setting. */
+static void test_errors(void)
+{
+    static const struct {
+        const char *tail, *want;
+    } bad[] = {{"conicity 1.5", "conicity must be in [0, 1)"},
+               {"radius -1", "wheel radius must be positive"},
+               {"crown 0.01", "crown > head > corner"},
+               {"wheel nosuch", "no table 'nosuch'"},
+               {"psd medium", "psd is none, low or high"},
+               {"curve_radius 1", "curve_radius must be 0"},
+               {"cant 2", "cant must be smaller"},
+               {"psd low lmin 5 lmax 2", "0 < lmin < lmax"},
+               {"vmin 0", "vmin"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "ground\n  marker track\nend\nbody ws\n  marker c\nend\nforce wr wheelrail ws.c ground.track %s\n", bad[i].tail);
+        MtError err = {0};
+        MtModel *m = mt_model_parse(text, "<test>", &err);
+        if (m && !mt_model_validate(m, &err)) {
+            mt_model_free(m);
+            m = NULL;
+            snprintf(err.msg, sizeof err.msg, "accepted");
+        } else if (m)
+            mt_model_free(m);
+        CHECK(strstr(err.msg, bad[i].want) && strstr(err.msg, "'wr'"), "'%s' refused: %s", bad[i].tail, err.msg);
+        printf("     '%s': %s\n", bad[i].tail, err.msg);
+    }
+}
+
 int main(void)
 {
+    test_errors();
     test_irregularity();
     test_flange();
     test_klingel();
