@@ -7,6 +7,7 @@
  * is the same for the same seed, and a wheelset suspended in yaw and
  * lateral to a carrier loses its stability at the speed the linear theory
  * gives; bad settings are refused in words. */
+#include <lapacke.h>
 #include <string.h>
 
 #include "motus/results.h"
@@ -213,12 +214,12 @@ static double growth_rate(double V)
  * textbook's coned wheels on knife-edge rails). Critical speed by bisection. */
 static double critical_speed_linear(int roll)
 {
-    double m = 1500, I = 800, f = 1e7, r0 = 0.45, b = 0.75, lam = 0.05, Rc = 0.3, W = 1500 * 9.81 + 50000, ky = 5e5, kp = 5e5;
+    double m = 1500, Iw = 800, f = 1e7, r0 = 0.45, b = 0.75, lam = 0.05, Rc = 0.3, W = 1500 * 9.81 + 50000, ky = 5e5, kp = 5e5;
     double le = roll ? lam / (1 - lam * (r0 + Rc) / b) : lam, kap = roll ? r0 * le / b : 0, Ky = ky + (roll ? W * le / b : 0);
     double lo = 1, hi = 1000;
     for (int it = 0; it < 100; it++) {
         double V = 0.5 * (lo + hi), c1 = 2 * f * (1 + kap) / V, c2 = 2 * f * b * b / V;
-        double a4 = m * I, a3 = m * c2 + I * c1, a2 = m * kp + c1 * c2 + I * Ky, a1 = c1 * kp + c2 * Ky, a0 = Ky * kp + 4 * f * f * b * le / r0;
+        double a4 = m * Iw, a3 = m * c2 + Iw * c1, a2 = m * kp + c1 * c2 + Iw * Ky, a1 = c1 * kp + c2 * Ky, a0 = Ky * kp + 4 * f * f * b * le / r0;
         if (a3 * a2 * a1 - a1 * a1 * a4 - a3 * a3 * a0 > 0) lo = V;
         else hi = V;
     }
@@ -250,6 +251,121 @@ static void test_irregularity(void)
     mt_rail_irregularity_sample(1, 8, 1, 100, 1000, s, z2, y2);
     CHECK(memcmp(z2, zv, 1000 * sizeof(double)) != 0, "another seed gives another track");
     free(s);
+}
+
+/* A bogie: a rigid frame (2.6 t, 3000 kg·m² in yaw) on two wheelsets 2.5 m
+ * apart, each held by two axle-box bushings on the axle line 1 m either side
+ * (longitudinal 5e6, lateral 2.5e6, vertical 1e6 N/m), the frame held to a
+ * carrier driven at V by a bushing (lateral 3e5 N/m, yaw 5e5 N·m/rad), a
+ * 100 kN body load on the frame. Growth rate of the leading wheelset's
+ * lateral oscillation. The wheelsets' spin inertia is a light 20 kg·m²: the
+ * linear model below has no gyroscopic terms, and with a real 100 kg·m² the
+ * yaw–roll coupling of the spinning axle raises the run's critical speed by
+ * another 2 % (102.0 m/s). */
+static double bogie_growth_rate(double V)
+{
+    char text[4096];
+    int k = snprintf(text, sizeof text,
+                     "gravity 0 0 -9.81\n"
+                     "ground\n  marker track\n  marker rail at 0 0 0.7 z 1 0 0\nend\n"
+                     "body carrier\n  mass 10\n  position 0 0 0.7\n  velocity %.17g 0 0\n  marker m z 1 0 0\n  marker c\nend\n"
+                     "body frame\n  mass 2600\n  inertia 1700 1600 3000\n  position 0 0.0005 0.7\n  velocity %.17g 0 0\n  marker c\n"
+                     "  marker b1l at 1.25 1 -0.281369\n  marker b1r at 1.25 -1 -0.281369\n"
+                     "  marker b2l at -1.25 1 -0.281369\n  marker b2r at -1.25 -1 -0.281369\nend\n"
+                     "joint slide prismatic carrier.m ground.rail\n"
+                     "driver run slide rate %.17g\n"
+                     "force sec bushing frame.c carrier.c kx 1e7 ky 3e5 ktz 5e5 cx 1e4\n"
+                     "force body actuator frame.c ground.track fz -100000\n",
+                     V, V, V);
+    for (int w = 1; w <= 2; w++)
+        k += snprintf(text + k, sizeof text - (size_t)k,
+                      "body ws%d\n  mass 1500\n  inertia 800 20 800\n  position %g %g 0.449947\n  velocity %.17g 0 0\n  omega 0 %.17g 0\n"
+                      "  marker c\n  marker l at 0 1 0\n  marker r at 0 -1 0\nend\n"
+                      "force p%dl bushing ws%d.l frame.b%dl kx 5e6 ky 2.5e6 kz 1e6 cz 1e4\n"
+                      "force p%dr bushing ws%d.r frame.b%dr kx 5e6 ky 2.5e6 kz 1e6 cz 1e4\n"
+                      "force w%d wheelrail ws%d.c ground.track radius 0.45 saturation 0\n",
+                      w, w == 1 ? 1.25 : -1.25, w == 1 ? 0.001 : 0.0, V, V / 0.45, w, w, w, w, w, w, w, w);
+    snprintf(text + k, sizeof text - (size_t)k, "solver method rk4 step 2e-4 until 2.5 every 20\n");
+    static const char *const cols[] = {"time", "w1.y"};
+    Rec r = run(text, cols, 2);
+    double t0 = NAN, y0 = NAN, t1 = NAN, y1 = NAN;
+    for (int i = 1; i + 1 < r.n; i++) /* positive peaks after the first 0.5 s */
+        if (r.out[0][i] > 0.5 && r.out[1][i] > 0 && r.out[1][i] > r.out[1][i - 1] && r.out[1][i] >= r.out[1][i + 1]) {
+            if (isnan(t0)) { t0 = r.out[0][i]; y0 = r.out[1][i]; }
+            t1 = r.out[0][i];
+            y1 = r.out[1][i];
+        }
+    rec_free(&r);
+    return log(y1 / y0) / (t1 - t0);
+}
+
+/* The bogie's linear model (the two-axle bogie of Wickens 2003 and Knothe &
+ * Stichel 2017: each wheelset as in critical_speed_linear, the primary
+ * springs between wheelset and frame, the frame's lateral and yaw springs to
+ * the carrier): the largest real part of the eigenvalues of its 12 x 12
+ * first-order system at speed V. */
+static double bogie_max_real(double V, int roll)
+{
+    double m = 1500, Iw = 800, mb = 2600, Ib = 3000, f = 1e7, r0 = 0.45, b = 0.75, lam = 0.05, Rc = 0.3, a = 1.25;
+    double ky = 5e6, kpp = 2 * 5e6 * 1.0, ky2 = 3e5, kp2 = 5e5, W = (100000 + 2600 * 9.81) / 2 + 1500 * 9.81;
+    double le = roll ? lam / (1 - lam * (r0 + Rc) / b) : lam, kap = roll ? r0 * le / b : 0, Kg = roll ? W * le / b : 0;
+    double K[6][6] = {{0}}, C[6][6] = {{0}}, M[6] = {m, Iw, m, Iw, mb, Ib}, A[144] = {0}, wr[12], wi[12];
+    for (int i = 0; i < 2; i++) {
+        int y = 2 * i, p = 2 * i + 1, yb = 4, pb = 5;
+        double x = i ? -a : a;
+        C[y][y] += 2 * f * (1 + kap) / V;
+        K[y][p] -= 2 * f;
+        K[y][y] += Kg + ky;
+        K[y][yb] -= ky;
+        K[y][pb] -= ky * x;
+        C[p][p] += 2 * f * b * b / V;
+        K[p][y] += 2 * f * b * le / r0;
+        K[p][p] += kpp;
+        K[p][pb] -= kpp;
+        K[yb][y] -= ky;
+        K[yb][yb] += ky;
+        K[yb][pb] += ky * x;
+        K[pb][y] -= ky * x;
+        K[pb][yb] += ky * x;
+        K[pb][pb] += ky * x * x + kpp;
+        K[pb][p] -= kpp;
+    }
+    K[4][4] += ky2;
+    K[5][5] += kp2;
+    for (int r = 0; r < 6; r++) { /* x' = [v; −M⁻¹(K q + C v)], row-major */
+        A[12 * r + 6 + r] = 1;
+        for (int c = 0; c < 6; c++) {
+            A[12 * (6 + r) + c] = -K[r][c] / M[r];
+            A[12 * (6 + r) + 6 + c] = -C[r][c] / M[r];
+        }
+    }
+    if (LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', 12, A, 12, wr, wi, NULL, 12, NULL, 12)) return NAN;
+    double mx = -INFINITY;
+    for (int i = 0; i < 12; i++) mx = fmax(mx, wr[i]);
+    return mx;
+}
+
+static double bogie_critical_linear(int roll)
+{
+    double lo = 1, hi = 300;
+    for (int it = 0; it < 60; it++) {
+        double V = 0.5 * (lo + hi);
+        if (bogie_max_real(V, roll) < 0) lo = V;
+        else hi = V;
+    }
+    return lo;
+}
+
+static void test_bogie(void)
+{
+    double Vt = bogie_critical_linear(0), Vr = bogie_critical_linear(1);
+    printf("     bogie: linear critical speed %.3f m/s (textbook), %.3f m/s (with the roll terms)\n", Vt, Vr);
+    double V1 = 0.95 * Vt, V2 = 1.1 * Vt, s1 = bogie_growth_rate(V1), s2 = bogie_growth_rate(V2);
+    printf("     bogie: growth rates %.4f 1/s at %.2f m/s, %.4f 1/s at %.2f m/s\n", s1, V1, s2, V2);
+    CHECK(s1 < 0 && s2 > 0, "the bogie's hunting decays at 0.9 Vc (%.3f 1/s) and grows at 1.1 Vc (%.3f 1/s)", s1, s2);
+    double Vc = V1 + (V2 - V1) * -s1 / (s2 - s1);
+    CHECK_REL(Vc, Vt, 0.05, "critical speed of the bogie against its textbook linear model [m/s]");
+    CHECK_REL(Vc, Vr, 0.05, "critical speed of the bogie against the linear model with the roll terms [m/s]");
 }
 
 /* Bad settings are refused in words that name the element and the setting. */
@@ -290,5 +406,6 @@ int main(void)
     test_klingel();
     test_curve();
     test_critical_speed();
+    test_bogie();
     return mt_test_done();
 }
