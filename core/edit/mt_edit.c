@@ -399,6 +399,15 @@ static MtDim force_param_dim(MtForceKind kind, const char *p)
     }
     if (kind == MT_FORCE_CONTACT && !strcmp(p, "k")) return MT_DIM_NONE; /* N/m^exp: no fixed quantity */
     if (kind == MT_FORCE_FRICTION && !strcmp(p, "preload")) return MT_DIM_FORCE;
+    if (kind == MT_FORCE_WHEELRAIL) { /* the rest (conicity, kn, mu, f23, f33, the switches) have no single quantity */
+        static const char *const len[] = {"b", "flange", "flange_height", "crown", "corner", "head", "straight", "transition",
+                                          "curve_radius", "curve_length", "cant", "lmin", "lmax", "fade", NULL};
+        for (int i = 0; len[i]; i++)
+            if (!strcmp(p, len[i])) return MT_DIM_LENGTH;
+        if (!strcmp(p, "flange_angle")) return MT_DIM_ANGLE;
+        if (!strcmp(p, "cn")) return MT_DIM_DAMPING;
+        if (!strcmp(p, "f11") || !strcmp(p, "f22") || !strcmp(p, "n0")) return MT_DIM_FORCE;
+    }
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(map[i].name, p)) return map[i].dim;
     return MT_DIM_NONE;

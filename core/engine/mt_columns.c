@@ -8,6 +8,7 @@
 
 #include "motus/results.h"
 #include "mt_i18n.h"
+#include "mt_rail.h"
 
 /* The entity part of a column name, and what follows the last '.'. */
 static int split(const char *name, char *ent, size_t n, const char **q)
@@ -95,6 +96,37 @@ static int force_column(const char *f, const char *q, MtDim *dim, char *w, size_
     return 1;
 }
 
+/* A wheel–rail contact's own columns: per wheel (suffix L or R) and on the track. */
+static int wheelrail_column(const char *f, const char *q, MtDim *dim, char *w, size_t n)
+{
+    static const char *const what[] = {
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): normal force"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): longitudinal creep force"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): lateral creep force in the contact plane"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact point on the wheel, from the tape circle toward the flange"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact point on the rail, toward the track centre"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): longitudinal creepage"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): lateral creepage"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): spin creepage, 1/m"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): rolling radius"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): contact angle"),
+        MT_N_("wheel–rail contact %s, wheel %c (L left, R right): number of contact patches (0, 1 or 2)")};
+    static const MtDim dims[] = {MT_DIM_FORCE, MT_DIM_FORCE, MT_DIM_FORCE, MT_DIM_LENGTH, MT_DIM_LENGTH, MT_DIM_NONE,
+                                 MT_DIM_NONE, MT_DIM_NONE, MT_DIM_LENGTH, MT_DIM_ANGLE, MT_DIM_NONE};
+    size_t l = strlen(q);
+    for (int c = 0; l > 1 && c < MT_RAIL_WHEEL; c++)
+        if ((q[l - 1] == 'L' || q[l - 1] == 'R') && strlen(mt_rail_wheel_cols[c]) == l - 1 && !strncmp(q, mt_rail_wheel_cols[c], l - 1)) {
+            *dim = dims[c];
+            snprintf(w, n, MT_(what[c]), f, q[l - 1]);
+            return 1;
+        }
+    if (!strcmp(q, "s")) *dim = MT_DIM_LENGTH, snprintf(w, n, MT_("wheel–rail contact %s: distance of the wheelset along the track"), f);
+    else if (!strcmp(q, "y")) *dim = MT_DIM_LENGTH, snprintf(w, n, MT_("wheel–rail contact %s: lateral offset of the wheelset from the track centre line"), f);
+    else if (!strcmp(q, "yaw")) *dim = MT_DIM_ANGLE, snprintf(w, n, MT_("wheel–rail contact %s: yaw angle of the wheelset to the track"), f);
+    else return 0;
+    return 1;
+}
+
 /* Drivers, couplings, springs, controls, the system's energies and flexible bodies. */
 static int other_column(const MtModel *m, const char *e, const char *q, MtDim *dim, char *w, size_t n)
 {
@@ -163,7 +195,8 @@ int mt_column_info(const MtModel *m, const char *name, MtDim *dim, char *words, 
     } else if (split(name, e, sizeof e, &q)) {
         if (mt_model_find_body(m, e) >= 0) ok = body_column(e, q, &d, w, sizeof w);
         if (!ok && mt_model_find_joint(m, e) >= 0) ok = joint_column(e, q, &d, w, sizeof w);
-        if (!ok && mt_model_find_force(m, e) >= 0) ok = force_column(e, q, &d, w, sizeof w);
+        if (!ok && (i = mt_model_find_force(m, e)) >= 0) ok = force_column(e, q, &d, w, sizeof w);
+        if (!ok && i >= 0 && m->force[i].kind == MT_FORCE_WHEELRAIL) ok = wheelrail_column(e, q, &d, w, sizeof w);
         if (!ok) ok = other_column(m, e, q, &d, w, sizeof w);
     }
     if (dim) *dim = ok ? d : MT_DIM_NONE;

@@ -12,6 +12,7 @@
 #include "mt_forces.h"
 #include "mt_i18n.h"
 #include "mt_kin.h"
+#include "mt_rail.h"
 #include "mt_sensors.h"
 
 enum { FR_SIGMA0 = 7, FR_SIGMA1 = 8 }; /* LuGre bristle stiffness and damping (sigma0 = 0: regularised law) */
@@ -174,7 +175,7 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     if (!s->fexpr) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     static const char *const comp[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
     for (int k = 0; k < m->nforce; k++)
-        for (int c = 0; c < 6; c++)
+        for (int c = 0; c < 6 && m->force[k].kind != MT_FORCE_WHEELRAIL; c++) /* a wheelrail's are table names */
             if (m->force[k].expr[c][0]) {
                 s->fexpr[6 * k + c] = compile_expr(s, tabs, IN_FORCE, m->force[k].expr[c], m->force[k].name, comp[c], err);
                 if (!s->fexpr[6 * k + c]) return err->code;
@@ -205,9 +206,11 @@ static int compile_all(MtSystem *s, const MtExprTable *tabs, MtError *err)
     /* integrated states of force elements after those of controls and loops */
     s->zoff_force = malloc(sizeof(int) * ((size_t)m->nforce + 1));
     s->hc_chi = calloc((size_t)m->nforce + 1, sizeof(double));
-    if (!s->zoff_force || !s->hc_chi) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    s->rail = calloc((size_t)m->nforce + 1, sizeof *s->rail);
+    if (!s->zoff_force || !s->hc_chi || !s->rail) return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
     for (int k = 0; k < m->nforce; k++) {
         s->zoff_force[k] = -1;
+        if (m->force[k].kind == MT_FORCE_WHEELRAIL && mt_rail_compile(s, k, err)) return err->code;
         if (m->force[k].kind == MT_FORCE_FRICTION && m->force[k].p[FR_SIGMA0] > 0) s->zoff_force[k] = s->naux++;
         if (m->force[k].kind != MT_FORCE_CONTACT) continue;
         const double *p = m->force[k].p;
@@ -244,6 +247,10 @@ void mt_forces_free(MtSystem *s)
     s->zoff_force = NULL;
     free(s->hc_chi);
     s->hc_chi = NULL;
+    if (s->rail)
+        for (int k = 0; k < s->model->nforce; k++) mt_rail_free(s->rail[k]);
+    free(s->rail);
+    s->rail = NULL;
 }
 
 double mt_joint_channel(const MtState *st, const double *q, const double *u, int joint, MtCoordKind coord, int rate)
@@ -720,6 +727,7 @@ void mt_stage_force_elements(MtState *st, double t, const double *q, const doubl
         case MT_FORCE_TYRE: force_tyre(st, k, mi, mj, bi, q, &I, &J); break;
         case MT_FORCE_ACTUATOR: force_actuator(st, k, mi, mj, q, &I, &J); break;
         case MT_FORCE_DRAG: force_drag(st, k, mi, q, &I); break;
+        case MT_FORCE_WHEELRAIL: mt_rail_force(st, k, q, &I, &J); break;
         default: break;
         }
     }
@@ -747,6 +755,9 @@ void mt_forces_commit(MtState *st)
             mt_marker_eval(st, st->q, st->u, m->joint[fs->joint].mj, &J);
             double raw = atan2(mt_v3_dot(J.ax[1], I.ax[0]), mt_v3_dot(J.ax[0], I.ax[0]));
             st->fdisc[2 * k] = cont_angle(raw, st->fdisc[2 * k]);
+        } else if (fs->kind == MT_FORCE_WHEELRAIL) { /* the track distance: where the next search starts */
+            st->fdisc[2 * k] = mt_rail_distance(st, k);
+            st->fdisc[2 * k + 1] = 1;
         } else if (fs->kind == MT_FORCE_CONTACT) {
             /* impact speed remembered at the first committed state in contact, forgotten on separation */
             MtMk I, J;

@@ -8,8 +8,9 @@
 
 /* Record of a force element per evaluation (MtState.fout, MT_FOUT per
  * element): force and moment on the body of marker i about marker i's
- * origin (project axes), deflection, power delivered, elastic energy stored. */
-#define MT_FOUT 9
+ * origin (project axes), deflection, power delivered, elastic energy stored;
+ * then what a wheel–rail contact records of its wheels (mt_rail.h). */
+#define MT_FOUT 34
 
 /* Channel kinds (MtSystem.chan: kind, a, b, c). */
 enum { MT_CH_LOCAL, MT_CH_TIME, MT_CH_PARAM, MT_CH_BODY, MT_CH_JOINT, MT_CH_SPRING, MT_CH_SENSOR, MT_CH_CONTROL, MT_CH_POST };

@@ -11,6 +11,7 @@
 #include "mt_flex.h"
 #include "mt_flexmodel.h"
 #include "mt_kin.h"
+#include "mt_rail.h"
 #include "mt_sensors.h"
 
 struct MtCsv {
@@ -94,8 +95,14 @@ static int column_names(const MtModel *m, const int *nmode, ColName *name, int *
         COL("%s.force", m->spring[sp].name);
     }
     static const char *const fcols[8] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz", "defl", "power"};
-    for (int f = 0; f < m->nforce; f++)
+    for (int f = 0; f < m->nforce; f++) {
         for (int q = 0; q < 8; q++) COL("%s.%s", m->force[f].name, fcols[q]);
+        if (m->force[f].kind == MT_FORCE_WHEELRAIL) {
+            for (int w = 0; w < 2; w++)
+                for (int q = 0; q < MT_RAIL_WHEEL; q++) COL("%s.%s%c", m->force[f].name, mt_rail_wheel_cols[q], "LR"[w]);
+            for (int q = 0; q < 3; q++) COL("%s.%s", m->force[f].name, mt_rail_track_cols[q]);
+        }
+    }
     for (int q = 0; q < m->ncontrol; q++) {
         COL("%s.out", m->control[q].name);
         COL("%s.in", m->control[q].name);
@@ -261,8 +268,11 @@ void mt_frame_values(MtCsv *c, const MtState *st, double *v)
         v[k++] = Ld;
         v[k++] = F;
     }
-    for (int f = 0; f < m->nforce; f++)
+    for (int f = 0; f < m->nforce; f++) {
         for (int q = 0; q < 8; q++) v[k++] = st->fout[MT_FOUT * f + q];
+        if (m->force[f].kind == MT_FORCE_WHEELRAIL)
+            for (int q = 0; q < MT_RAIL_OUT; q++) v[k++] = st->fout[MT_FOUT * f + 9 + q];
+    }
     for (int q = 0; q < m->ncontrol; q++) {
         v[k++] = st->cout[3 * q];
         v[k++] = st->cout[3 * q + 1];

@@ -82,6 +82,7 @@ struct MtSystem {
     int zoff_mlf;          /* offset of the nrow integrals of the modified Lagrange method (loops mlf) */
     int *zoff_force;       /* nforce: offset of a force element's integrated state (LuGre bristles), -1: none */
     double *hc_chi;        /* nforce: contacts' Hunt–Crossley damping factor that gives their restitution e */
+    struct MtRail **rail;  /* nforce: a wheelrail element's track and profiles (mt_rail.c), NULL for others */
     unsigned char *lockrow; /* nrow: rows of lock blocks (inactive until their event) */
     int nchan, *chan;      /* kinematic channels read by expressions (4 ints each, mt_forces.c) */
     int nbody, nmarker, nblock, nrow, nspring;

@@ -16,7 +16,7 @@
 /* ---- force elements ------------------------------------------------------- */
 
 static const char *const force_kinds[MT_FORCE_NKINDS] = {"torsion", "bushing", "friction", "contact",
-                                                        "strut", "tyre", "actuator", "drag"};
+                                                        "strut", "tyre", "actuator", "drag", "wheelrail"};
 static const char *const torsion_p[] = {"k", "c", "angle0", "preload", NULL};
 /* bushing: the diagonals of K and C, then their off-diagonal entries kij, cij
  * (row i = load component, column j = deflection component, 1..6 = x y z
@@ -33,12 +33,26 @@ static const char *const strut_p[] = {"area", "pressure", "volume", "n", "patm",
 static const char *const tyre_p[] = {"radius", "kr", "cr", "cslip", "calpha", "mu", "eps", NULL};
 static const char *const actuator_p[] = {NULL};
 static const char *const drag_p[] = {"rho", "cd", "area", "windx", "windy", "windz", NULL};
+/* wheelrail: in the order of mt_rail.h's WR_ slots */
+static const char *const wheelrail_p[] = {"radius", "b", "conicity", "flange", "flange_angle", "flange_height", "crown",
+    "corner", "head", "kn", "cn", "mu", "f11", "f22", "f23", "f33", "n0", "saturation", "vmin", "straight", "transition",
+    "curve_radius", "curve_length", "cant", "length", "psd", "seed", "lmin", "lmax", "fade", NULL};
 static const char *const *const force_params[MT_FORCE_NKINDS] = {torsion_p, bushing_p, friction_p, contact_p,
-                                                                strut_p, tyre_p, actuator_p, drag_p};
+                                                                strut_p, tyre_p, actuator_p, drag_p, wheelrail_p};
 static const char *const geom_kinds[MT_CONTACT_NGEOM] = {"sphere-plane",  "point-plane",  "box-plane",
                                                          "sphere-sphere", "point-sphere", "box-sphere"};
 
 /* Index in p of bushing matrix entry (i, j) of K (c = 0) or C (c = 1), 0-based. */
+const char *const mt_wheelrail_table_keys[4] = {"wheel", "rail", "vertical", "lateral"};
+static const char *const psd_names[3] = {"none", "low", "high"};
+const char *mt_wheelrail_psd_name(int w) { return w >= 0 && w < 3 ? psd_names[w] : "?"; }
+int mt_wheelrail_psd_from_name(const char *s)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, psd_names[i])) return i;
+    return -1;
+}
+
 const char *mt_force_kind_name(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? force_kinds[k] : "?"; }
 const char *const *mt_force_param_names(MtForceKind k) { return (k >= 0 && k < MT_FORCE_NKINDS) ? force_params[k] : actuator_p; }
 const char *mt_contact_geom_name(MtContactGeom g) { return (g >= 0 && g < MT_CONTACT_NGEOM) ? geom_kinds[g] : "?"; }
@@ -99,6 +113,12 @@ int mt_model_add_force(MtModel *m, const char *name, MtForceKind kind, int mi, i
     case MT_FORCE_TYRE: p[5] = 0.9; p[6] = 0.1; break;
     case MT_FORCE_BUSHING: for (int q = 12; q < 72; q++) p[q] = NAN; break; /* off-diagonal entries not given */
     case MT_FORCE_DRAG: p[0] = 1.225; p[1] = 1; break;
+    case MT_FORCE_WHEELRAIL: { /* a standard-gauge wheelset with a 1:20 cone on a 300 mm crown, a 13 mm gauge corner */
+        static const double d[] = {0.45, 0.75, 0.05, 0.025, 70 * M_PI / 180, 0.028, 0.3, 0.013, 0.036, 1e11, 1e5, 0.3,
+                                   1e7, 1e7, 0, 0, 0, 1, 0.1, 0, 0, 0, 0, 0, 2000, 0, 1, 1, 100, 20};
+        memcpy(p, d, sizeof d);
+        break;
+    }
     default: break;
     }
     return m->nforce++;

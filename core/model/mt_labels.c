@@ -37,7 +37,8 @@ static const char *const force_labels[MT_FORCE_NKINDS] = {
     MT_NC_("force element", "torsion spring"), MT_NC_("force element", "bushing"),
     MT_NC_("force element", "joint friction"), MT_NC_("force element", "contact"),
     MT_NC_("force element", "shock strut"),    MT_NC_("force element", "tyre"),
-    MT_NC_("force element", "actuator"),       MT_NC_("force element", "drag")};
+    MT_NC_("force element", "actuator"),       MT_NC_("force element", "drag"),
+    MT_NC_("force element", "wheel–rail contact")};
 
 static const char *const sensor_labels[MT_SENSOR_NKINDS] = {
     MT_NC_("sensor", "position"),          MT_NC_("sensor", "velocity"),

@@ -706,6 +706,44 @@ static MtStatus check_springs_couplings(const MtModel *m, MtError *err)
     return MT_OK;
 }
 
+/* A wheelrail element's settings, each refused in words. */
+static MtStatus check_wheelrail(const MtModel *m, const MtForceSpec *fs, MtError *err)
+{
+    const double *p = fs->p;
+    const char *n = fs->name;
+#define WR_BAD(cond, ...)                                                          \
+    do {                                                                           \
+        if (cond) return mt_error_set(err, MT_ERR_MODEL, n, __VA_ARGS__);          \
+    } while (0)
+    WR_BAD(!(p[0] > 0), MT_("force '%s': the wheel radius must be positive (got %g m)"), n, p[0]);
+    WR_BAD(!(p[1] > 0), MT_("force '%s': b, half the distance between the contact points, must be positive (got %g m; 0.75 for standard gauge)"), n, p[1]);
+    WR_BAD(!(p[2] >= 0 && p[2] < 1), MT_("force '%s': conicity must be in [0, 1) (got %g; 0.05 is a 1:20 cone)"), n, p[2]);
+    WR_BAD(!(p[4] > 0 && p[4] < M_PI / 2) || !(p[5] > 0), MT_("force '%s': flange_angle must be between 0 and 90deg and flange_height positive"), n);
+    WR_BAD(!(p[6] > p[8]) || !(p[7] > 0 && p[7] < p[8]),
+           MT_("force '%s': the rail head needs crown > head > corner > 0 (crown radius, half head width, gauge-corner radius; got %g, %g, %g m)"),
+           n, p[6], p[8], p[7]);
+    WR_BAD(!(p[9] > 0) || p[10] < 0, MT_("force '%s': kn must be positive and cn not negative"), n);
+    WR_BAD(p[11] < 0 || p[12] < 0 || p[13] < 0 || p[14] < 0 || p[15] < 0 || p[16] < 0,
+           MT_("force '%s': mu, the creep coefficients f11 … f33 and n0 must not be negative"), n);
+    WR_BAD(!(p[18] > 0), MT_("force '%s': vmin, the speed below which creepages are no longer divided by the speed, must be positive"), n);
+    WR_BAD(p[19] < 0 || p[20] < 0 || p[22] < 0 || !(p[24] > 0) || p[19] + p[20] > p[24],
+           MT_("force '%s': track lengths must not be negative, and straight plus transition must fit in its length (%g m)"), n, p[24]);
+    WR_BAD(p[21] != 0 && fabs(p[21]) < 2 * p[1], MT_("force '%s': curve_radius must be 0 (straight track) or at least the track's width (got %g m)"), n, p[21]);
+    WR_BAD(fabs(p[23]) >= 2 * p[1], MT_("force '%s': cant must be smaller than the distance between the rails (got %g m)"), n, p[23]);
+    WR_BAD(p[24] > 1e6, MT_("force '%s': the track may be at most 1000 km long (got %g m)"), n, p[24]);
+    WR_BAD(p[29] < 0, MT_("force '%s': fade, the distance over which the generated irregularity grows, must not be negative"), n);
+    WR_BAD(p[25] != 0 && !(p[27] > 0 && p[28] > p[27] && p[24] / p[27] <= 4e6),
+           MT_("force '%s': the spectrum's wavelengths need 0 < lmin < lmax, and length / lmin at most 4e6 (got %g, %g m)"), n, p[27], p[28]);
+    for (int t = 0; t < 4; t++) {
+        if (!fs->expr[t][0]) continue;
+        int i = mt_model_find_table(m, fs->expr[t]);
+        WR_BAD(i < 0, MT_("force '%s': no table '%s' (define it with 'table NAME' … 'end')"), n, fs->expr[t]);
+        WR_BAD(t < 2 && m->table[i].n < 3, MT_("force '%s': the profile table '%s' needs at least 3 points"), n, fs->expr[t]);
+    }
+#undef WR_BAD
+    return MT_OK;
+}
+
 /* mt_model_validate's checks of force elements. */
 static MtStatus check_forces(const MtModel *m, MtError *err)
 {
@@ -748,6 +786,9 @@ static MtStatus check_forces(const MtModel *m, MtError *err)
             break;
         case MT_FORCE_TYRE: bad = !(p[0] > 0) || !(p[1] > 0) || p[2] < 0 || p[3] < 0 || p[4] < 0 || p[5] < 0 || !(p[6] > 0); break;
         case MT_FORCE_DRAG: bad = p[0] < 0 || p[1] < 0 || p[2] < 0; break;
+        case MT_FORCE_WHEELRAIL:
+            if (check_wheelrail(m, fs, err)) return err->code;
+            break;
         default: break;
         }
         if (bad)

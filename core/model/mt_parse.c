@@ -1246,7 +1246,7 @@ static int statement_force(Parser *p, MtModel *m, int *block)
     const char *name = p->tok[1];
     MtForceKind kind;
     if (mt_force_kind_from_name(p->tok[2], &kind))
-        return perr(p, name, MT_("force '%s': unknown kind '%s' (torsion, bushing, friction, contact, strut, tyre, actuator, drag)"),
+        return perr(p, name, MT_("force '%s': unknown kind '%s' (torsion, bushing, friction, contact, strut, tyre, actuator, drag, wheelrail)"),
                     name, p->tok[2]);
     int i = 3, mi = -1, mj = -1, joint = -1, geom = 0;
     if (kind == MT_FORCE_TORSION || kind == MT_FORCE_FRICTION) {
@@ -1302,6 +1302,19 @@ static int statement_force(Parser *p, MtModel *m, int *block)
                         return -1;
                     done = 1;
                 }
+        if (kind == MT_FORCE_WHEELRAIL) {
+            for (int c = 0; c < 4 && !done; c++)
+                if (!strcmp(key, mt_wheelrail_table_keys[c])) {
+                    if (PUT_WORD(p, fs->expr[c], p->tok[i + 1], name, MT_("table name"))) return -1;
+                    done = 1;
+                }
+            if (!done && !strcmp(key, "psd")) { /* a named spectrum */
+                int w = mt_wheelrail_psd_from_name(p->tok[i + 1]);
+                if (w < 0) return perr(p, name, MT_("force '%s': psd is none, low or high (the German track spectra), not '%s'"), name, p->tok[i + 1]);
+                fs->p[25] = w;
+                done = 1;
+            }
+        }
         for (int q = 0; pn[q] && !done; q++)
             if (!strcmp(key, pn[q])) {
                 CTX(p, MT_ENT_FORCE, f, pn[q]);
@@ -1859,12 +1872,17 @@ static void write_forces(FILE *f, const MtModel *m)
         const char *const *pn = mt_force_param_names(fs->kind);
         for (int q = 0; pn[q]; q++) {
             if (isnan(fs->p[q])) continue; /* left to its default */
+            if (fs->kind == MT_FORCE_WHEELRAIL && !strcmp(pn[q], "psd")) {
+                fprintf(f, " psd %s", mt_wheelrail_psd_name((int)fs->p[q]));
+                continue;
+            }
             fprintf(f, " %s", pn[q]);
             wv(f, m, MT_ENT_FORCE, i, pn[q], fs->p[q]);
         }
         const char *const *comp = mt_load_comp_names; /* fx … tz */
         for (int c = 0; c < 6; c++)
-            if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
+            if (fs->expr[c][0] && fs->kind == MT_FORCE_WHEELRAIL && c < 4) fprintf(f, " %s %s", mt_wheelrail_table_keys[c], fs->expr[c]);
+            else if (fs->expr[c][0]) fprintf(f, " %s {%s}", comp[c], fs->expr[c]);
         fputc('\n', f);
     }
 }

@@ -195,10 +195,14 @@ typedef struct {
  * TYRE      radial spring–damper rolling on the x-y plane of j, with
  *           longitudinal and lateral slip forces
  * ACTUATOR  force and torque given by expressions, in the axes of marker j
- * DRAG      aerodynamic drag ½ρ·cd·A·|v|v on marker i */
+ * DRAG      aerodynamic drag ½ρ·cd·A·|v|v on marker i
+ * WHEELRAIL a wheelset (marker i: axle along y) on a track that starts at
+ *           marker j (x along the track, z up): profiles, contact search,
+ *           Hertz normal and Kalker creep forces (mt_rail.c; expr[0..3]
+ *           hold the names of its profile and irregularity tables) */
 typedef enum {
     MT_FORCE_TORSION, MT_FORCE_BUSHING, MT_FORCE_FRICTION, MT_FORCE_CONTACT, MT_FORCE_STRUT,
-    MT_FORCE_TYRE, MT_FORCE_ACTUATOR, MT_FORCE_DRAG, MT_FORCE_NKINDS
+    MT_FORCE_TYRE, MT_FORCE_ACTUATOR, MT_FORCE_DRAG, MT_FORCE_WHEELRAIL, MT_FORCE_NKINDS
 } MtForceKind;
 /* Contact geometries (marker i's shape against marker j's). */
 typedef enum {
@@ -570,6 +574,11 @@ const char *mt_force_kind_name(MtForceKind k);
 int mt_force_kind_from_name(const char *s, MtForceKind *k);
 const char *const *mt_force_param_names(MtForceKind k);
 const char *mt_contact_geom_name(MtContactGeom g);
+/* The words before a wheelrail element's table names (wheel, rail, vertical,
+ * lateral: its expr[0..3]) and of its track spectrum (psd none|low|high = 0, 1, 2). */
+extern const char *const mt_wheelrail_table_keys[4];
+const char *mt_wheelrail_psd_name(int w);
+int mt_wheelrail_psd_from_name(const char *s);
 int mt_contact_geom_from_name(const char *s, MtContactGeom *g);
 int mt_model_find_force(const MtModel *m, const char *name);
 
