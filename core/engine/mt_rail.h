@@ -35,7 +35,7 @@ typedef struct MtRail MtRail;
 int mt_rail_compile(MtSystem *s, int k, MtError *err);
 void mt_rail_free(MtRail *r);
 /* The loads of element k on the wheelset (marker mi) and the track (mj), and its record. */
-void mt_rail_force(MtState *st, int k, const double *q, const MtMk *I, const MtMk *J);
+void mt_rail_force(MtState *st, int k, const double *q, const MtMk *mi, const MtMk *mj);
 /* Track distance of the wheelset of element k at st->q (the hint for the next step). */
 double mt_rail_distance(MtState *st, int k);
 
