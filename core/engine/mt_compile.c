@@ -437,16 +437,26 @@ out:
     return rc;
 }
 
-/* Bodies not tied to ground through joints or springs. */
+/* Force elements that hold one body on another as a spring does (a wheel on its rail, a strut, a
+ * tyre on the road); actuators, drag and friction only act along a link that is there already. */
+static int holds(const MtForceSpec *f)
+{
+    return f->kind == MT_FORCE_BUSHING || f->kind == MT_FORCE_CONTACT || f->kind == MT_FORCE_STRUT ||
+           f->kind == MT_FORCE_TYRE || f->kind == MT_FORCE_WHEELRAIL;
+}
+
+/* Bodies not tied to ground through joints, springs or holding force elements. */
 static MtStatus find_free_bodies(MtSystem *s, const MtModel *m)
 {
     int nb = s->nbody;
     int *p = malloc(sizeof(int) * (size_t)(nb + 2));
     if (!p) return MT_ERR_NOMEM;
     for (int i = 0; i <= nb; i++) p[i] = i; /* index nb = ground */
-    for (int j = 0; j < m->njoint + m->nspring; j++) {
-        int a = j < m->njoint ? m->joint[j].mi : m->spring[j - m->njoint].mi;
-        int b = j < m->njoint ? m->joint[j].mj : m->spring[j - m->njoint].mj;
+    for (int j = 0; j < m->njoint + m->nspring + m->nforce; j++) {
+        const MtForceSpec *f = j >= m->njoint + m->nspring ? &m->force[j - m->njoint - m->nspring] : NULL;
+        if (f && (!holds(f) || f->mi < 0 || f->mj < 0)) continue;
+        int a = f ? f->mi : j < m->njoint ? m->joint[j].mi : m->spring[j - m->njoint].mi;
+        int b = f ? f->mj : j < m->njoint ? m->joint[j].mj : m->spring[j - m->njoint].mj;
         int ba = m->marker[a].body, bb = m->marker[b].body;
         ba = ba < 0 ? nb : ba;
         bb = bb < 0 ? nb : bb;
