@@ -1,6 +1,6 @@
 /* The model check (core/analysis/mt_check.c): the planar four-bar's degrees
  * of freedom (Grübler −2, rank 1) and its 3 redundant equations named at
- * their joint; a body connected to nothing; markers nothing uses; a welded
+ * their joint; a body connected to nothing (and one held by a bushing); markers nothing uses; a welded
  * body without a driver (no degree of freedom); a model whose initial
  * configuration cannot be assembled, reported as an error naming its joint. */
 #include <string.h>
@@ -59,6 +59,12 @@ int main(void)
     it = find(&r, MT_CHECK_INFO, "1 markers are used by no joint");
     CHECK(it && strstr(it->text, "stone.top"), "the unused marker named: %s", it ? it->text : "(none)");
     CHECK(r.item[r.nitem - 1].level == MT_CHECK_INFO && r.item[0].level == MT_CHECK_WARNING, "warnings before information");
+    mt_check_free(&r);
+
+    /* the stone on a bushing to ground is held (as a wheel on its rail or a strut is), a drag on it is not */
+    r = check(FOURBAR "body stone\n mass 2\n inertia 1 1 1\n position 1 1 0\n marker top\nend\n"
+                      "force mount bushing stone.top ground.a kx 1e4 ky 1e4 kz 1e4 ktx 1e3 kty 1e3 ktz 1e3\n");
+    CHECK(!find(&r, MT_CHECK_WARNING, "'stone' is connected to ground"), "a body on a bushing is not called free");
     mt_check_free(&r);
 
     /* welded to ground and nothing drives it: a structure */
