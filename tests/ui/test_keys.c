@@ -10,33 +10,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-app.h"
-#include "motus-viewport.h"
 #include "motus-plot.h"
-#include "motus-window.h"
 #include "motus/store.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
 static char *tmpdir, *model_path;
-
-/* Lets the window handle what it was sent (keys that change nothing visible at once). */
-static void settle(void) { settle_for(0.15); }
-
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
-
-static char *model_text(void)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(model(), f, NULL);
-    fclose(f);
-    return buf;
-}
 
 /* A toplevel other than the main window of the given type, shown. */
 static GtkWindow *dialog_of(GType type)
@@ -66,20 +44,12 @@ static void restore_focus(GtkWidget *focus0)
     if (gtk_widget_get_root(focus0)) g_assert_true(gtk_widget_grab_focus(focus0));
 }
 
-/* The main window keeps the X focus (dialogs take it while they are up). */
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle();
-}
-
 static int nbody0, nparam0;
 static double t0;
 static gboolean more_bodies(void) { return model()->nbody > nbody0; }
 static gboolean fewer_bodies(void) { return model()->nbody < nbody0; }
 static gboolean more_params(void) { return model()->nparam > nparam0; }
 static gboolean running(void) { return motus_window_is_running(win); }
-static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
 static gboolean playing(void) { return motus_window_is_playing(win); }
 static gboolean not_playing(void) { return !motus_window_is_playing(win); }
 static gboolean later(void) { return motus_window_get_time(win) > t0; }
@@ -105,9 +75,7 @@ static void open_copy(void)
     g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
     model_path = g_build_filename(tmpdir, "slider-crank.motus.txt", NULL);
     g_assert_true(g_file_set_contents(model_path, text, -1, NULL));
-    g_autoptr(GFile) f = g_file_new_for_path(model_path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(model_path);
     /* the counts in the status bar in the singular and the plural */
     const char *status = motus_window_get_status(win);
     g_test_message("status: %s", status);
@@ -434,12 +402,8 @@ static void test_spectrum(void)
                                       "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
                                       "plot sl.disp\n",
                                       -1, NULL));
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    open_model(path);
+    run_f5();
     nplots0 = motus_window_n_plots(win);
     spectrum_menu("Power Spectral Density (Welch)");
     g_assert_true(wait_for(more_plots, 5));
@@ -832,29 +796,10 @@ static void test_quit_asks(void)
     g_assert_true(wait_for(window_gone, 5));
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusKeysTest", G_APPLICATION_NON_UNIQUE);
-    g_application_set_resource_base_path(G_APPLICATION(app), "/org/motus/Motus"); /* the program's: the shortcuts window */
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
+    ui_app_init(&argc, &argv, "org.motus.MotusKeysTest");
     g_signal_connect(win, "destroy", G_CALLBACK(on_destroy), NULL);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
     tmpdir = g_dir_make_tmp("motus-keys-XXXXXX", NULL);
     open_copy();
     g_test_add_func("/keys/model-check", test_model_check);
@@ -872,12 +817,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/display-units", test_display_units);
     g_test_add_func("/keys/quit-asks", test_quit_asks);
     int rc = g_test_run();
-    if (!win_gone) gtk_window_destroy(GTK_WINDOW(win));
-    /* the file choosers' folder reads finish and free what they hold before the leak check at exit (under load
-     * one was still going: 128 bytes from g_realloc reported once in a few sanitizer runs) */
-    for (int i = 0; i < 3; i++) settle();
-    g_object_unref(app);
     g_free(model_path);
     g_free(tmpdir);
-    return rc;
+    return ui_app_finish(rc);
 }

@@ -29,26 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "motus-app.h"
 #include "motus-heatmap.h"
 #include "motus-window-study.h"
-#include "motus-window.h"
 #include "motus/edit.h"
 #include "motus/store.h"
 #include "motus/study_run.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
-
-static void open_model(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    g_assert_no_error(error);
-}
 
 /* The model text into a project of its own (as motus-cli import does). */
 static char *import(const char *text, const char *name)
@@ -84,7 +71,7 @@ static gboolean some_done(void)
 static void open_panel(void)
 {
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>t");
     g_assert_true(wait_for(panel_mapped, 10));
     settle_for(0.2);
@@ -333,7 +320,7 @@ static void test_stop(void)
     g_assert_true(gtk_widget_get_sensitive(motus_window_study_button(win, "stop")));
     g_assert_false(gtk_widget_get_sensitive(motus_window_study_button(win, "run")));
     xin_focus(motus_window_study_panel(win));
-    settle_for(0.15);
+    settle();
     xin_press("Escape");
     g_assert_true(wait_for(not_running, 30));
     int n = motus_study_results_n(motus_window_study_results(win));
@@ -370,7 +357,7 @@ static void check_edit(void)
     g_assert_cmpint(model_cases(), ==, 6);
     g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0);
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>z");
     g_assert_true(wait_for(nine_cases, 5));
 }
@@ -457,7 +444,7 @@ static void type_into(GtkWidget *field, const char *text)
 {
     g_assert_nonnull(field);
     xin_click(field);
-    settle_for(0.15);
+    settle();
     xin_press("<Control>a");
     xin_type(text);
     settle_for(0.3);
@@ -599,7 +586,7 @@ static void test_form(void)
     g_assert_null(motus_study_form_field(f, "resp-name", 5));
     shot(motus_window_study_panel(win), "study-form.png");
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>z");
     g_assert_true(wait_for(nine_cases, 5));
     gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
@@ -642,27 +629,9 @@ static void test_slurm(void)
     settle_for(0.2);
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusStudyTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusStudyTest");
     if (g_getenv("MOTUS_SLURM_PROJECT")) g_test_add_func("/study/slurm", test_slurm); /* gui_study_slurm: that alone */
     else {
     g_test_add_func("/study/grid", test_grid);
@@ -671,9 +640,5 @@ int main(int argc, char **argv)
     g_test_add_func("/study/optimise", test_optimise);
     g_test_add_func("/study/form", test_form);
     }
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    settle_for(0.2);
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }
