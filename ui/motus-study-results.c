@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus/study_run.h"
 
@@ -362,10 +363,7 @@ static GtkWidget *page_box(GtkWidget **bar)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_widget_set_margin_start(box, 6);
-    gtk_widget_set_margin_end(box, 6);
-    gtk_widget_set_margin_top(box, 6);
-    gtk_widget_set_margin_bottom(box, 6);
+    motus_set_margins(box, 6, 6);
     return box;
 }
 

@@ -1,0 +1,76 @@
+/* motus-dialog.c — the dialogs' shared parts (see motus-dialog.h). */
+#include "motus-dialog.h"
+
+#include "motus-i18n.h"
+
+void motus_set_margins(GtkWidget *w, int side, int ends)
+{
+    gtk_widget_set_margin_start(w, side);
+    gtk_widget_set_margin_end(w, side);
+    gtk_widget_set_margin_top(w, ends);
+    gtk_widget_set_margin_bottom(w, ends);
+}
+
+GtkWidget *motus_dialog_new(GtkWindow *parent, const char *title, int width, int height)
+{
+    GtkWidget *d = gtk_window_new();
+    gtk_window_set_title(GTK_WINDOW(d), title);
+    gtk_window_set_transient_for(GTK_WINDOW(d), parent);
+    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
+    gtk_window_set_default_size(GTK_WINDOW(d), width, height);
+    return d;
+}
+
+GtkGrid *motus_dialog_form(GtkWidget *dialog)
+{
+    GtkWidget *g = gtk_grid_new();
+    gtk_grid_set_row_spacing(GTK_GRID(g), 6);
+    gtk_grid_set_column_spacing(GTK_GRID(g), 8);
+    motus_set_margins(g, 16, 16);
+    gtk_window_set_child(GTK_WINDOW(dialog), g);
+    return GTK_GRID(g);
+}
+
+GtkWidget *motus_dialog_file_row(GtkGrid *grid, int row, const char *label, const char *path, const char *tooltip,
+                                 GCallback choose, GtkWidget *dialog)
+{
+    GtkWidget *l = gtk_label_new(label), *file = gtk_entry_new();
+    gtk_label_set_xalign(GTK_LABEL(l), 1);
+    gtk_editable_set_text(GTK_EDITABLE(file), path);
+    gtk_widget_set_tooltip_text(file, tooltip);
+    gtk_widget_set_hexpand(file, TRUE);
+    gtk_grid_attach(grid, l, 0, row, 1, 1);
+    gtk_grid_attach(grid, file, 1, row, 1, 1);
+    g_object_set_data(G_OBJECT(dialog), "file", file);
+    GtkWidget *b = gtk_button_new_with_label(_("Choose…"));
+    g_signal_connect(b, "clicked", choose, dialog);
+    gtk_grid_attach(grid, b, 2, row, 1, 1);
+    return file;
+}
+
+GtkWidget *motus_dialog_note(GtkGrid *grid, int row, const char *css_class, int max_chars, GtkWidget *dialog,
+                             const char *key)
+{
+    GtkWidget *l = gtk_label_new(NULL);
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_max_width_chars(GTK_LABEL(l), max_chars);
+    gtk_widget_add_css_class(l, css_class);
+    gtk_grid_attach(grid, l, 0, row, 3, 1);
+    g_object_set_data(G_OBJECT(dialog), key, l);
+    return l;
+}
+
+GtkWidget *motus_dialog_footer(GtkGrid *grid, int row, const char *ok_label, GCallback ok, GtkWidget *dialog)
+{
+    GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    gtk_widget_set_halign(buttons, GTK_ALIGN_END);
+    GtkWidget *cancel = gtk_button_new_with_mnemonic(_("_Cancel")), *b = gtk_button_new_with_mnemonic(ok_label);
+    gtk_widget_add_css_class(b, "suggested-action");
+    g_signal_connect_swapped(cancel, "clicked", G_CALLBACK(gtk_window_destroy), dialog);
+    g_signal_connect(b, "clicked", ok, dialog);
+    gtk_box_append(GTK_BOX(buttons), cancel);
+    gtk_box_append(GTK_BOX(buttons), b);
+    gtk_grid_attach(grid, buttons, 0, row, 3, 1);
+    return b;
+}
