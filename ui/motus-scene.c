@@ -8,6 +8,7 @@
 #include "motus-i18n.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
+#include "motus/teach.h"
 
 #define SEG MOTUS_LOD_SEGMENTS(0) /* segments around the triad's rods and cones (always the finest) */
 
@@ -330,22 +331,9 @@ static void quat_from_rot(const double R[9], double q[4])
     }
 }
 
-static void rot_from_quat(const double *q, double R[9])
-{
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    double n = sqrt(w * w + x * x + y * y + z * z);
-    if (n > 0)
-        w /= n, x /= n, y /= n, z /= n;
-    else
-        w = 1;
-    R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
-}
-
 static void pose_xf(const double *pose, Xf *x)
 {
-    rot_from_quat(pose + 3, x->R);
+    mt_teach_rotation(pose + 3, x->R);
     x->t[0] = pose[0], x->t[1] = pose[1], x->t[2] = pose[2];
 }
 
@@ -361,7 +349,7 @@ void motus_scene_model_poses(const MtModel *m, double *poses)
 void motus_scene_pose_matrix(const double pose[7], mat4 out)
 {
     double R[9];
-    rot_from_quat(pose + 3, R);
+    mt_teach_rotation(pose + 3, R);
     glm_mat4_identity(out);
     for (int r = 0; r < 3; r++) {
         for (int c = 0; c < 3; c++) out[c][r] = (float)R[3 * r + c];
