@@ -31,17 +31,37 @@ GtkGrid *motus_dialog_form(GtkWidget *dialog)
     return GTK_GRID(g);
 }
 
+GtkWidget *motus_dialog_field(GtkGrid *grid, int row, const char *label, GtkWidget *field, int span, const char *tooltip,
+                              GtkWidget *dialog, const char *key)
+{
+    GtkWidget *l = gtk_label_new(label);
+    gtk_label_set_xalign(GTK_LABEL(l), 1);
+    gtk_widget_set_tooltip_text(field, tooltip);
+    gtk_grid_attach(grid, l, 0, row, 1, 1);
+    gtk_grid_attach(grid, field, 1, row, span, 1);
+    g_object_set_data(G_OBJECT(dialog), key, field);
+    return field;
+}
+
+/* An entry holding value that takes the width the form has. */
+static GtkWidget *wide_entry(const char *value)
+{
+    GtkWidget *e = gtk_entry_new();
+    gtk_editable_set_text(GTK_EDITABLE(e), value);
+    gtk_widget_set_hexpand(e, TRUE);
+    return e;
+}
+
+GtkWidget *motus_dialog_entry(GtkGrid *grid, int row, const char *label, const char *key, const char *value,
+                              const char *tooltip, GtkWidget *dialog)
+{
+    return motus_dialog_field(grid, row, label, wide_entry(value), 2, tooltip, dialog, key);
+}
+
 GtkWidget *motus_dialog_file_row(GtkGrid *grid, int row, const char *label, const char *path, const char *tooltip,
                                  GCallback choose, GtkWidget *dialog)
 {
-    GtkWidget *l = gtk_label_new(label), *file = gtk_entry_new();
-    gtk_label_set_xalign(GTK_LABEL(l), 1);
-    gtk_editable_set_text(GTK_EDITABLE(file), path);
-    gtk_widget_set_tooltip_text(file, tooltip);
-    gtk_widget_set_hexpand(file, TRUE);
-    gtk_grid_attach(grid, l, 0, row, 1, 1);
-    gtk_grid_attach(grid, file, 1, row, 1, 1);
-    g_object_set_data(G_OBJECT(dialog), "file", file);
+    GtkWidget *file = motus_dialog_field(grid, row, label, wide_entry(path), 1, tooltip, dialog, "file");
     GtkWidget *b = gtk_button_new_with_label(_("Choose…"));
     g_signal_connect(b, "clicked", choose, dialog);
     gtk_grid_attach(grid, b, 2, row, 1, 1);

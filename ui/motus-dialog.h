@@ -1,8 +1,9 @@
 /* motus-dialog.h — the parts the main window's dialogs share, made in one
  * place so that they look and behave alike: a window over the main window,
  * margins, and for a form dialog (the animation export, the flexible-body
- * import) its grid, its file row with "Choose…", its wrapped notes and its
- * footer: Cancel, which closes it, and the suggested action. */
+ * import) its grid, its labelled fields, its file row with "Choose…", its
+ * wrapped notes and its footer: Cancel, which closes it, and the suggested
+ * action. */
 #ifndef MOTUS_DIALOG_H
 #define MOTUS_DIALOG_H
 
@@ -18,6 +19,15 @@ GtkWidget *motus_dialog_new(GtkWindow *parent, const char *title, int width, int
 
 /* The form grid of a dialog (its child): labels in column 0, fields in 1 and 2. */
 GtkGrid *motus_dialog_form(GtkWidget *dialog);
+
+/* A field at `row` after its label (right-aligned, column 0), across `span` columns from column 1, with its
+ * tooltip (may be NULL), kept as the dialog's `key`. The field is returned. */
+GtkWidget *motus_dialog_field(GtkGrid *grid, int row, const char *label, GtkWidget *field, int span, const char *tooltip,
+                              GtkWidget *dialog, const char *key);
+
+/* A text field holding `value` across the form (motus_dialog_field), kept as the dialog's `key`. */
+GtkWidget *motus_dialog_entry(GtkGrid *grid, int row, const char *label, const char *key, const char *value,
+                              const char *tooltip, GtkWidget *dialog);
 
 /* The file row at `row`: label, an entry holding `path` (the dialog's "file"), and "Choose…", whose
  * "clicked" calls choose(button, dialog). The entry is returned. */

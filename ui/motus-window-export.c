@@ -216,16 +216,11 @@ GtkWidget *motus_window_export_dialog(MotusWindow *self) { return self->export_u
 static GtkWidget *dialog_spin(GtkGrid *grid, int row, const char *label, const char *key, double lo, double hi,
                               double step, int digits, double value, const char *tip, GtkWidget *d)
 {
-    GtkWidget *l = gtk_label_new(label), *s = gtk_spin_button_new_with_range(lo, hi, step);
-    gtk_label_set_xalign(GTK_LABEL(l), 1);
+    GtkWidget *s = gtk_spin_button_new_with_range(lo, hi, step);
     gtk_spin_button_set_digits(GTK_SPIN_BUTTON(s), (guint)digits);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-    gtk_widget_set_tooltip_text(s, tip);
     gtk_widget_set_hexpand(s, TRUE);
-    gtk_grid_attach(grid, l, 0, row, 1, 1);
-    gtk_grid_attach(grid, s, 1, row, 2, 1);
-    g_object_set_data(G_OBJECT(d), key, s);
-    return s;
+    return motus_dialog_field(grid, row, label, s, 2, tip, d, key);
 }
 
 static double spin_value(GtkWidget *d, const char *key)

@@ -697,20 +697,6 @@ static void import_clicked(GtkButton *b, gpointer data)
     gtk_window_destroy(GTK_WINDOW(d));
 }
 
-static GtkWidget *grid_entry(GtkGrid *g, int row, const char *label, const char *key, const char *value,
-                             const char *tip, GtkWidget *d)
-{
-    GtkWidget *l = gtk_label_new(label), *e = gtk_entry_new();
-    gtk_label_set_xalign(GTK_LABEL(l), 1);
-    gtk_editable_set_text(GTK_EDITABLE(e), value);
-    gtk_widget_set_tooltip_text(e, tip);
-    gtk_widget_set_hexpand(e, TRUE);
-    gtk_grid_attach(g, l, 0, row, 1, 1);
-    gtk_grid_attach(g, e, 1, row, 2, 1);
-    g_object_set_data(G_OBJECT(d), key, e);
-    return e;
-}
-
 GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path)
 {
     if (!motus_window_editor(self)) return NULL;
@@ -721,39 +707,31 @@ GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path)
     GtkWidget *file = motus_dialog_file_row(grid, r++, _("Mesh"), path ? path : "", _("The mesh file (SI units)"),
                                             G_CALLBACK(import_choose), d);
     motus_dialog_note(grid, r++, "dim-label", 60, d, "info");
-    grid_entry(grid, r++, _("Name"), "name", "", _("The new body's name (from the file when empty)"), d);
-    grid_entry(grid, r++, _("Young's modulus E"), "E", "210 GPa", _("For elements without a material"), d);
-    grid_entry(grid, r++, _("Poisson's ratio ν"), "ν", "0.3", NULL, d);
-    grid_entry(grid, r++, _("Density ρ"), "ρ", "7850 kg/m^3", NULL, d);
-    grid_entry(grid, r++, _("Shell thickness"), "t", "0 mm", _("For shell elements without a thickness"), d);
-    GtkWidget *ml = gtk_label_new(_("Reduction"));
-    gtk_label_set_xalign(GTK_LABEL(ml), 1);
+    motus_dialog_entry(grid, r++, _("Name"), "name", "", _("The new body's name (from the file when empty)"), d);
+    motus_dialog_entry(grid, r++, _("Young's modulus E"), "E", "210 GPa", _("For elements without a material"), d);
+    motus_dialog_entry(grid, r++, _("Poisson's ratio ν"), "ν", "0.3", NULL, d);
+    motus_dialog_entry(grid, r++, _("Density ρ"), "ρ", "7850 kg/m^3", NULL, d);
+    motus_dialog_entry(grid, r++, _("Shell thickness"), "t", "0 mm", _("For shell elements without a thickness"), d);
     const char *methods[] = {_("Craig–Bampton"), _("Free-free normal modes"), _("Static condensation (Guyan)"),
                              _("Normal and attachment modes"), NULL};
-    GtkWidget *method = gtk_drop_down_new_from_strings(methods);
-    gtk_widget_set_tooltip_text(method, _("The interface nodes are those of the body's markers that joints and "
-                                          "forces act on; without any, Craig–Bampton gives free-free modes"));
-    gtk_grid_attach(grid, ml, 0, r, 1, 1);
-    gtk_grid_attach(grid, method, 1, r++, 2, 1);
-    g_object_set_data(G_OBJECT(d), "method", method);
-    GtkWidget *nl = gtk_label_new(_("Modes"));
-    gtk_label_set_xalign(GTK_LABEL(nl), 1);
+    motus_dialog_field(grid, r++, _("Reduction"), gtk_drop_down_new_from_strings(methods), 2,
+                       _("The interface nodes are those of the body's markers that joints and "
+                         "forces act on; without any, Craig–Bampton gives free-free modes"),
+                       d, "method");
     GtkWidget *modes = gtk_spin_button_new_with_range(0, 500, 1);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(modes), 10);
-    gtk_widget_set_tooltip_text(modes, _("Normal modes kept (Craig–Bampton: fixed-interface modes)"));
-    gtk_grid_attach(grid, nl, 0, r, 1, 1);
-    gtk_grid_attach(grid, modes, 1, r++, 2, 1);
-    g_object_set_data(G_OBJECT(d), "modes", modes);
-    grid_entry(grid, r++, _("Damping ratio ζ"), "ζ", "0.02", _("Modal damping of every mode"), d);
+    motus_dialog_field(grid, r++, _("Modes"), modes, 2, _("Normal modes kept (Craig–Bampton: fixed-interface modes)"), d,
+                       "modes");
+    motus_dialog_entry(grid, r++, _("Damping ratio ζ"), "ζ", "0.02", _("Modal damping of every mode"), d);
     GtkWidget *stiff = gtk_check_button_new_with_label(_("Geometric stiffening"));
     gtk_widget_set_tooltip_text(stiff, _("The stress of gravity and of spinning stiffens the modes (a rotor blade, a "
                                          "long arm spun up): put the body's origin on the axis of rotation. Craig–Bampton "
                                          "or Guyan; beams and solids"));
     gtk_grid_attach(grid, stiff, 1, r++, 2, 1);
     g_object_set_data(G_OBJECT(d), "stiffening", stiff);
-    grid_entry(grid, r++, _("Position x"), "x", "0 m", _("Where the mesh's origin goes, project axes"), d);
-    grid_entry(grid, r++, _("Position y"), "y", "0 m", NULL, d);
-    grid_entry(grid, r++, _("Position z"), "z", "0 m", NULL, d);
+    motus_dialog_entry(grid, r++, _("Position x"), "x", "0 m", _("Where the mesh's origin goes, project axes"), d);
+    motus_dialog_entry(grid, r++, _("Position y"), "y", "0 m", NULL, d);
+    motus_dialog_entry(grid, r++, _("Position z"), "z", "0 m", NULL, d);
     motus_dialog_note(grid, r++, "error", -1, d, "message");
     GtkWidget *ok = motus_dialog_footer(grid, r++, _("_Import"), G_CALLBACK(import_clicked), d);
     g_object_set_data(G_OBJECT(d), "import", ok);
