@@ -16,27 +16,6 @@
 
 #include "ui-app.h"
 
-
-static GtkWidget *eye_popover(void)
-{
-    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
-    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
-}
-static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
-static gboolean action_on(const char *name)
-{
-    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
-    return v && g_variant_get_boolean(v);
-}
-
-static void open_eye(void)
-{
-    if (eye_open()) return;
-    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
-    g_assert_true(wait_for(eye_open, 5));
-    settle();
-}
-
 static const char *want_action;
 static gboolean want_state;
 static gboolean action_is(void) { return action_on(want_action) == want_state; }

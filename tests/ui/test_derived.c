@@ -265,15 +265,7 @@ static gboolean lp10_gone(void) { return !find_curve("lp10", NULL, NULL); }
 /* A 20 Hz shake through the low-pass at 20 Hz and at 10 Hz; the RMS button's peak between the two cursors. */
 static void test_lowpass_and_peak(void)
 {
-    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path,
-                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
-                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
-                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
-                                      "plot sl.disp\n",
-                                      -1, NULL));
-    open_model(path);
-    run_f5();
+    run_shaker(tmpdir);
     double a0 = amplitude("sl.disp");
     define("Low-pass filter", "sl.disp", NULL, NULL, "20", "lp20", NULL);
     define("Low-pass filter", "sl.disp", NULL, NULL, "10", "lp10", NULL);

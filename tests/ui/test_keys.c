@@ -32,10 +32,21 @@ static gboolean message_shown(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) 
 static gboolean message_gone(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) == NULL; }
 static gboolean chooser_shown(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL; }
 static gboolean chooser_gone(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL; }
-static gboolean shortcuts_shown(void) { return dialog_of(GTK_TYPE_SHORTCUTS_WINDOW) != NULL; }
-static gboolean shortcuts_gone(void) { return dialog_of(GTK_TYPE_SHORTCUTS_WINDOW) == NULL; }
-static gboolean other_window_shown(void) { return dialog_of(GTK_TYPE_WINDOW) != NULL; }
-static gboolean other_window_gone(void) { return dialog_of(GTK_TYPE_WINDOW) == NULL; }
+
+/* A key pressed in the main window opens a toplevel of this type; Escape in it closes it. */
+static GType escaped_type;
+static gboolean escaped_shown(void) { return dialog_of(escaped_type) != NULL; }
+static gboolean escaped_gone(void) { return dialog_of(escaped_type) == NULL; }
+static void key_opens_escape_closes(const char *key, GType type)
+{
+    escaped_type = type;
+    focus_main();
+    xin_press(key);
+    g_assert_true(wait_for(escaped_shown, 5));
+    xin_focus(GTK_WIDGET(dialog_of(type)));
+    xin_press("Escape");
+    g_assert_true(wait_for(escaped_gone, 5));
+}
 
 /* The keyboard focus back where a test found it: a row of the model tree that was made anew since is gone
  * (the tree gives the keys to the window then), so the window keeps them. */
@@ -263,17 +274,6 @@ static void test_plot_cursors(void)
     g_assert_true(wait_for(unpinned, 5));
 }
 
-static GtkWidget *eye_popover(void)
-{
-    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
-    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
-}
-static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
-static gboolean action_on(const char *name)
-{
-    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
-    return v && g_variant_get_boolean(v);
-}
 static gboolean velocity_on(void) { return action_on("show-velocity"); }
 static gboolean acceleration_on(void) { return action_on("show-acceleration"); }
 
@@ -283,9 +283,7 @@ static void test_eye_settings(void)
     focus_main();
     GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
     g_assert_false(velocity_on() || acceleration_on());
-    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
-    g_assert_true(wait_for(eye_open, 5));
-    settle();
+    open_eye();
     xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector"));
     g_assert_true(wait_for(velocity_on, 5));
     settle();
@@ -395,15 +393,7 @@ static void spectrum_menu(const char *label)
 
 static void test_spectrum(void)
 {
-    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path,
-                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
-                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
-                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
-                                      "plot sl.disp\n",
-                                      -1, NULL));
-    open_model(path);
-    run_f5();
+    run_shaker(tmpdir);
     nplots0 = motus_window_n_plots(win);
     spectrum_menu("Power Spectral Density (Welch)");
     g_assert_true(wait_for(more_plots, 5));
@@ -629,31 +619,16 @@ static void test_edit_keys(void)
         g_assert_true(wait_for(not_picking, 5));
     }
 
-    focus_main();
-    xin_press("F6");
-    g_assert_true(wait_for(other_window_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_WINDOW)));
-    xin_press("Escape");
-    g_assert_true(wait_for(other_window_gone, 5));
+    key_opens_escape_closes("F6", GTK_TYPE_WINDOW);
 
     /* Ctrl+? (Ctrl+Shift+/) lists the shortcuts; GTK 4.8's shortcuts window warns that a label of its own
      * "reported min width -4": warnings are not fatal while it is up (criticals still are) */
-    focus_main();
     GLogLevelFlags fatal = g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-    xin_press("<Control>question");
-    g_assert_true(wait_for(shortcuts_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_SHORTCUTS_WINDOW)));
-    xin_press("Escape");
-    g_assert_true(wait_for(shortcuts_gone, 5));
+    key_opens_escape_closes("<Control>question", GTK_TYPE_SHORTCUTS_WINDOW);
     settle();
     g_log_set_always_fatal(fatal);
 
-    focus_main();
-    xin_press("<Control>o");
-    g_assert_true(wait_for(chooser_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG)));
-    xin_press("Escape");
-    g_assert_true(wait_for(chooser_gone, 5));
+    key_opens_escape_closes("<Control>o", GTK_TYPE_FILE_CHOOSER_DIALOG);
 
     focus_main();
     g_assert_true(motus_window_is_dirty(win));

@@ -79,6 +79,18 @@ static void zoom_to_decimetre(void)
     g_assert_cmpfloat(motus_viewport_grid_step(viewport()), ==, 0.1);
 }
 
+/* A new project in planar mode (turned on by its key when a test runs alone), the grid at 0.1 m. */
+static void new_planar_project(void)
+{
+    motus_window_new_project(win);
+    settle();
+    focus_main();
+    if (!is_planar()) xin_press("2");
+    g_assert_true(wait_for(is_planar, 5));
+    zoom_to_decimetre();
+    focus_main();
+}
+
 static void test_mode(void)
 {
     focus_main();
@@ -336,13 +348,7 @@ static double last(const char *col)
  * gear B (pitch radius 0.2 m) turns at −0.1/0.2 of gear A, driven at 1 rad/s. */
 static void test_joints(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2"); /* (run alone) */
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     disc(0.2, 0, 0.3, 0);    /* body1: gear A */
     disc(0.5, 0, 0.5, 0.2);  /* body2: gear B */
     joint_bodies("Pin", 0.2, 0.05, -0.2, -0.5);
@@ -434,13 +440,7 @@ static void test_joints(void)
  * the bottom, it swings with T = 4 √(I_O/(m g d)) K(sin(φ0/2)), d = 0.25 m. */
 static void test_bar(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2");
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     want_bodies = 1;
     xin_click(button("Bar"));
     settle();
@@ -486,13 +486,7 @@ static void rect(double x0, double y0, double x1, double y1)
  * pulley between them; the lighter rises at (m2 − m1) g / (m1 + m2). */
 static void test_rope(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2");
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     rect(-0.4, -0.3, -0.2, -0.1); /* 0.2 x 0.2 */
     rect(0.2, -0.4, 0.4, 0);      /* 0.2 x 0.4 */
     joint_bodies("Slider", -0.3, -0.2, -0.1, -0.6);

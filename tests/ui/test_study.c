@@ -147,19 +147,8 @@ static void check_stored(const char *project)
 /* A double click at widget point (x, y) through XTest (xin_click clicks a widget's centre). */
 static void double_click_at(GtkWidget *w, double x, double y)
 {
-    graphene_rect_t r;
-    GtkNative *native = gtk_widget_get_native(w);
-    g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
-    double sx = 0, sy = 0;
-    gtk_native_get_surface_transform(native, &sx, &sy);
+    xin_pointer_to(w, x, y, 100000);
     Display *d = xin_display();
-    int rx, ry;
-    Window child;
-    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + x),
-                          (int)(sy + r.origin.y + y), &rx, &ry, &child);
-    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
-    XSync(d, False);
-    settle_for(0.1);
     for (int k = 0; k < 2; k++) {
         XTestFakeButtonEvent(d, 1, True, CurrentTime);
         XTestFakeButtonEvent(d, 1, False, CurrentTime);
@@ -301,22 +290,27 @@ static void test_grid(void)
     g_unlink(project);
 }
 
-/* 3 × 200 cases stopped with Esc after the first few: some done, not all, the panel says so. */
-static void test_stop(void)
+/* tests/study/spring-mass.motus.txt with `from` changed to `to`, written to MOTUS_OUT_DIR/name and opened,
+ * its study started from the panel and run until some cases are done; the file's path (g_free it). */
+static char *run_changed(const char *from, const char *to, const char *name)
 {
     g_autofree char *text = NULL;
     g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *big = NULL;
-    {
-        g_auto(GStrv) parts = g_strsplit(text, "count 3", 2);
-        big = g_strjoinv("count 200", parts);
-    }
-    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-big.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path, big, -1, NULL));
+    g_auto(GStrv) parts = g_strsplit(text, from, 2);
+    g_autofree char *changed = g_strjoinv(to, parts);
+    char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+    g_assert_true(g_file_set_contents(path, changed, -1, NULL));
     open_model(path);
     open_panel();
     xin_click(motus_window_study_button(win, "run"));
     g_assert_true(wait_for(some_done, 30));
+    return path;
+}
+
+/* 3 × 200 cases stopped with Esc after the first few: some done, not all, the panel says so. */
+static void test_stop(void)
+{
+    g_autofree char *path = run_changed("count 3", "count 200", "study-big.motus.txt");
     g_assert_true(gtk_widget_get_sensitive(motus_window_study_button(win, "stop")));
     g_assert_false(gtk_widget_get_sensitive(motus_window_study_button(win, "run")));
     xin_focus(motus_window_study_panel(win));
@@ -366,19 +360,7 @@ static void check_edit(void)
  * go on; the heat map has no value (grey) where they are. */
 static void test_failed(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *bad = NULL;
-    {
-        g_auto(GStrv) parts = g_strsplit(text, "levels 0.5 1 2", 2);
-        bad = g_strjoinv("levels -1 1 2", parts);
-    }
-    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-failed.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path, bad, -1, NULL));
-    open_model(path);
-    open_panel();
-    xin_click(motus_window_study_button(win, "run"));
-    g_assert_true(wait_for(some_done, 30));
+    g_autofree char *path = run_changed("levels 0.5 1 2", "levels -1 1 2", "study-failed.motus.txt");
     g_assert_true(wait_for(not_running, 30));
     MotusStudyResults *r = motus_window_study_results(win);
     g_test_message("%s", motus_window_study_progress(win));

@@ -37,6 +37,43 @@ static inline void run_f5(void)
     settle();
 }
 
+/* The popover of the view's eye button (what the view shows), when it has one; open_eye opens it by a click. */
+static inline GtkWidget *eye_popover(void)
+{
+    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
+    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
+}
+static inline gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
+static inline void open_eye(void)
+{
+    if (eye_open()) return;
+    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
+    g_assert_true(wait_for(eye_open, 5));
+    settle();
+}
+
+/* The state of a boolean window action (win.NAME). */
+static inline gboolean action_on(const char *name)
+{
+    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
+    return v && g_variant_get_boolean(v);
+}
+
+/* The shaker: a 1 kg slider driven along x at 20 Hz, 10 mm (joint sl, its sl.disp plotted), frames every
+ * 1 ms for 2 s; written to dir/shaker.motus.txt, opened and run with F5. */
+static inline void run_shaker(const char *dir)
+{
+    g_autofree char *path = g_build_filename(dir, "shaker.motus.txt", NULL);
+    g_assert_true(g_file_set_contents(path,
+                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
+                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
+                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
+                                      "plot sl.disp\n",
+                                      -1, NULL));
+    open_model(path);
+    run_f5();
+}
+
 static void ui_app_on_startup(GApplication *a, gpointer data)
 {
     (void)data;
