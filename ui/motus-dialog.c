@@ -68,6 +68,22 @@ GtkWidget *motus_dialog_file_row(GtkGrid *grid, int row, const char *label, cons
     return file;
 }
 
+char *motus_chosen_path(GtkNativeDialog *fc, int response)
+{
+    if (response != GTK_RESPONSE_ACCEPT) return NULL;
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS /* GtkFileDialog comes with GTK 4.10 */
+    g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(fc));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return f ? g_file_get_path(f) : NULL;
+}
+
+void motus_dialog_file_chosen(GtkNativeDialog *fc, int response, gpointer dialog)
+{
+    g_autofree char *path = motus_chosen_path(fc, response);
+    if (path) gtk_editable_set_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(dialog), "file")), path);
+    g_object_unref(fc);
+}
+
 GtkWidget *motus_dialog_note(GtkGrid *grid, int row, const char *css_class, int max_chars, GtkWidget *dialog,
                              const char *key)
 {

@@ -34,6 +34,12 @@ GtkWidget *motus_dialog_entry(GtkGrid *grid, int row, const char *label, const c
 GtkWidget *motus_dialog_file_row(GtkGrid *grid, int row, const char *label, const char *path, const char *tooltip,
                                  GCallback choose, GtkWidget *dialog);
 
+/* A file chooser's answer ("response") into the "file" entry of the form dialog `dialog` (its Choose…). */
+void motus_dialog_file_chosen(GtkNativeDialog *fc, int response, gpointer dialog);
+
+/* The local file chosen in a file chooser that answered `response`; NULL when it was cancelled (g_free it). */
+char *motus_chosen_path(GtkNativeDialog *fc, int response);
+
 /* A wrapped note across the form at `row` (the dialog's `key`), with a CSS class ("dim-label" for what the
  * fields mean, "error" for why the action was refused); max_chars -1 for no limit to its width. */
 GtkWidget *motus_dialog_note(GtkGrid *grid, int row, const char *css_class, int max_chars, GtkWidget *dialog,

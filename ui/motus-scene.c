@@ -949,39 +949,40 @@ void motus_scene_free(MotusScene *s)
     g_free(s);
 }
 
+/* The 8 corners of mesh b's box (b = nbody: the ground's) in project axes; FALSE when it has no mesh. */
+static gboolean box_corners(const MotusScene *s, const double *poses, int b, double w[8][3])
+{
+    const MotusBodyMesh *bm = &s->body[b];
+    if (!(bm->lo[0] <= bm->hi[0])) return FALSE;
+    Xf x;
+    body_xf(poses, b == s->nbody ? -1 : b, &x);
+    for (int k = 0; k < 8; k++) {
+        double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
+        xf_point(&x, p, w[k]);
+    }
+    return TRUE;
+}
+
 gboolean motus_scene_box(const MotusScene *s, const double *poses, double lo[3], double hi[3])
 {
+    double w[8][3];
     for (int i = 0; i < 3; i++) lo[i] = INFINITY, hi[i] = -INFINITY;
-    for (int b = 0; b <= s->nbody; b++) {
-        const MotusBodyMesh *bm = &s->body[b];
-        if (!(bm->lo[0] <= bm->hi[0])) continue;
-        Xf x;
-        body_xf(poses, b == s->nbody ? -1 : b, &x);
-        for (int k = 0; k < 8; k++) {
-            double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
-            double w[3];
-            xf_point(&x, p, w);
-            for (int i = 0; i < 3; i++) lo[i] = fmin(lo[i], w[i]), hi[i] = fmax(hi[i], w[i]);
-        }
-    }
+    for (int b = 0; b <= s->nbody; b++)
+        if (box_corners(s, poses, b, w))
+            for (int k = 0; k < 8; k++)
+                for (int i = 0; i < 3; i++) lo[i] = fmin(lo[i], w[k][i]), hi[i] = fmax(hi[i], w[k][i]);
     return lo[0] <= hi[0];
 }
 
 void motus_scene_corners(const MotusScene *s, const double *poses, GArray *pts)
 {
-    for (int b = 0; b <= s->nbody; b++) {
-        const MotusBodyMesh *bm = &s->body[b];
-        if (!(bm->lo[0] <= bm->hi[0])) continue;
-        Xf x;
-        body_xf(poses, b == s->nbody ? -1 : b, &x);
-        for (int k = 0; k < 8; k++) {
-            double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
-            double w[3];
-            xf_point(&x, p, w);
-            float f[3] = {(float)w[0], (float)w[1], (float)w[2]};
-            g_array_append_vals(pts, f, 3);
-        }
-    }
+    double w[8][3];
+    for (int b = 0; b <= s->nbody; b++)
+        if (box_corners(s, poses, b, w))
+            for (int k = 0; k < 8; k++) {
+                float f[3] = {(float)w[k][0], (float)w[k][1], (float)w[k][2]};
+                g_array_append_vals(pts, f, 3);
+            }
 }
 
 void motus_scene_bounds(const MotusScene *s, const double *poses, float centre[3], float *radius)

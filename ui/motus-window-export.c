@@ -267,7 +267,7 @@ static void dialog_choose(GtkButton *b, gpointer data)
     g_autofree char *base = g_path_get_basename(gtk_editable_get_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file"))));
     gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(fc), base);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_dialog_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 

@@ -631,19 +631,6 @@ static void import_file_changed(GtkEditable *e, gpointer data)
     import_describe(data);
 }
 
-void motus_window_file_chosen(GtkNativeDialog *fc, int response, gpointer data)
-{
-    GtkWidget *d = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(fc));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        if (path) gtk_editable_set_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file")), path);
-    }
-    g_object_unref(fc);
-}
-
 static void import_choose(GtkButton *b, gpointer data)
 {
     (void)b;
@@ -658,7 +645,7 @@ static void import_choose(GtkButton *b, gpointer data)
     gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(fc), ff);
     g_object_unref(ff);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_dialog_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 

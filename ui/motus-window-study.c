@@ -291,14 +291,11 @@ static void stop_clicked(GtkButton *b, gpointer data)
 static void export_response(GtkNativeDialog *d, int response, gpointer data)
 {
     StudyUi *ui = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        GError *error = NULL;
-        if (path && !motus_window_study_export(ui->win, path, &error)) {
-            motus_window_error_dialog(ui->win, _("Cannot export the cases"), error->message);
-            g_error_free(error);
-        }
+    g_autofree char *path = motus_chosen_path(d, response);
+    GError *error = NULL;
+    if (path && !motus_window_study_export(ui->win, path, &error)) {
+        motus_window_error_dialog(ui->win, _("Cannot export the cases"), error->message);
+        g_error_free(error);
     }
     g_object_unref(d);
 }
