@@ -724,6 +724,19 @@ static void on_destroy(GtkWidget *w, gpointer data)
     win_gone = TRUE;
 }
 
+/* Quitting asked about the unsaved edit: Cancel clicked keeps the window and the model (`edited`, its text). */
+static void cancel_quit(const char *edited)
+{
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Cancel");
+    g_assert_true(wait_for(message_gone, 5));
+    settle();
+    g_assert_false(win_gone);
+    g_autofree char *kept = model_text();
+    g_assert_cmpstr(kept, ==, edited);
+}
+
 /* Ctrl+Q and the main menu's Quit with an unsaved edit ask; Cancel keeps
  * the window and the edit; Discard closes the window. */
 static void test_quit_asks(void)
@@ -736,15 +749,8 @@ static void test_quit_asks(void)
     g_autofree char *edited = model_text();
 
     xin_press("<Control>q");
-    g_assert_true(wait_for(message_shown, 5));
-    settle();
-    click_dialog_button("Cancel");
-    g_assert_true(wait_for(message_gone, 5));
-    settle();
-    g_assert_false(win_gone);
+    cancel_quit(edited);
     g_assert_true(dirty());
-    g_autofree char *kept = model_text();
-    g_assert_cmpstr(kept, ==, edited);
 
     /* the main menu's Quit, clicked */
     focus_main();
@@ -754,14 +760,7 @@ static void test_quit_asks(void)
     g_assert_true(wait_for(quit_item_shown, 5));
     settle();
     xin_click(quit_item());
-    g_assert_true(wait_for(message_shown, 5));
-    settle();
-    click_dialog_button("Cancel");
-    g_assert_true(wait_for(message_gone, 5));
-    settle();
-    g_assert_false(win_gone);
-    g_autofree char *kept2 = model_text();
-    g_assert_cmpstr(kept2, ==, edited);
+    cancel_quit(edited);
 
     focus_main();
     xin_press("<Control>q");

@@ -77,6 +77,18 @@ static void open_panel(void)
     settle_for(0.2);
 }
 
+/* tests/study/FILE imported into the project MOTUS_OUT_DIR/name, opened, the panel shown (Ctrl+T); the
+ * project's path (g_free it). */
+static char *open_study(const char *file, const char *name)
+{
+    g_autofree char *src = g_build_filename(MOTUS_STUDY_DIR, file, NULL), *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    char *project = import(text, name);
+    open_model(project);
+    open_panel();
+    return project;
+}
+
 static void check_table(MotusStudyResults *r)
 {
     g_assert_cmpint(motus_study_results_n(r), ==, 9);
@@ -220,11 +232,7 @@ static void check_case_run(MotusStudyResults *r, const char *project)
 
 static void test_grid(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *project = import(text, "study-spring-mass.motus");
-    open_model(project);
-    open_panel();
+    g_autofree char *project = open_study("spring-mass.motus.txt", "study-spring-mass.motus");
     MotusStudyResults *r = motus_window_study_results(win);
     g_assert_nonnull(r);
     g_assert_cmpint(motus_study_results_n(r), ==, 0);
@@ -446,11 +454,7 @@ static gboolean none_run(void) { return strstr(motus_window_study_progress(win),
 
 static void test_optimise(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-opt.motus.txt", &text, NULL, NULL));
-    g_autofree char *project = import(text, "study-spring-opt.motus");
-    open_model(project);
-    open_panel();
+    g_autofree char *project = open_study("spring-opt.motus.txt", "study-spring-opt.motus");
     MotusStudyResults *r = motus_window_study_results(win);
     g_assert_nonnull(r);
     xin_click(motus_window_study_button(win, "run"));
