@@ -1073,16 +1073,22 @@ static void draw_func(GtkDrawingArea *area, cairo_t *cr, int width, int height, 
     draw_overlay(self, cr, &self->cache_frame);
 }
 
-gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error)
+/* The plot drawn on s (which it takes) and written to path: a PNG by cairo, an SVG surface by finishing it. */
+static gboolean export_surface(MotusPlot *self, cairo_surface_t *s, gboolean png, const char *path, int width,
+                               int height, GError **error)
 {
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
     cairo_t *cr = cairo_create(s);
     gboolean hover = self->hover;
     self->hover = FALSE; /* no read-out box in the file */
     motus_plot_render(self, cr, width, height);
     self->hover = hover;
     cairo_destroy(cr);
-    cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_status_t st;
+    if (png) st = cairo_surface_write_to_png(s, path);
+    else {
+        cairo_surface_finish(s); /* writes the file */
+        st = cairo_surface_status(s);
+    }
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,
@@ -1092,24 +1098,15 @@ gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int
     return TRUE;
 }
 
+gboolean motus_plot_export_png(MotusPlot *self, const char *path, int width, int height, GError **error)
+{
+    return export_surface(self, cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), TRUE, path, width,
+                          height, error);
+}
+
 gboolean motus_plot_export_svg(MotusPlot *self, const char *path, int width, int height, GError **error)
 {
-    cairo_surface_t *s = cairo_svg_surface_create(path, width, height);
-    cairo_t *cr = cairo_create(s);
-    gboolean hover = self->hover;
-    self->hover = FALSE;
-    motus_plot_render(self, cr, width, height);
-    self->hover = hover;
-    cairo_destroy(cr);
-    cairo_surface_finish(s); /* writes the file */
-    cairo_status_t st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write '%s': %s"), path,
-                    cairo_status_to_string(st));
-        return FALSE;
-    }
-    return TRUE;
+    return export_surface(self, cairo_svg_surface_create(path, width, height), FALSE, path, width, height, error);
 }
 
 gboolean motus_plot_export_csv(MotusPlot *self, const char *path, GError **error)

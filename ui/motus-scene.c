@@ -8,6 +8,7 @@
 #include "motus-i18n.h"
 #include "motus/flex.h"
 #include "motus/flexview.h"
+#include "motus/teach.h"
 
 #define SEG MOTUS_LOD_SEGMENTS(0) /* segments around the triad's rods and cones (always the finest) */
 
@@ -330,22 +331,9 @@ static void quat_from_rot(const double R[9], double q[4])
     }
 }
 
-static void rot_from_quat(const double *q, double R[9])
-{
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    double n = sqrt(w * w + x * x + y * y + z * z);
-    if (n > 0)
-        w /= n, x /= n, y /= n, z /= n;
-    else
-        w = 1;
-    R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
-}
-
 static void pose_xf(const double *pose, Xf *x)
 {
-    rot_from_quat(pose + 3, x->R);
+    mt_teach_rotation(pose + 3, x->R);
     x->t[0] = pose[0], x->t[1] = pose[1], x->t[2] = pose[2];
 }
 
@@ -361,7 +349,7 @@ void motus_scene_model_poses(const MtModel *m, double *poses)
 void motus_scene_pose_matrix(const double pose[7], mat4 out)
 {
     double R[9];
-    rot_from_quat(pose + 3, R);
+    mt_teach_rotation(pose + 3, R);
     glm_mat4_identity(out);
     for (int r = 0; r < 3; r++) {
         for (int c = 0; c < 3; c++) out[c][r] = (float)R[3 * r + c];
@@ -961,39 +949,40 @@ void motus_scene_free(MotusScene *s)
     g_free(s);
 }
 
+/* The 8 corners of mesh b's box (b = nbody: the ground's) in project axes; FALSE when it has no mesh. */
+static gboolean box_corners(const MotusScene *s, const double *poses, int b, double w[8][3])
+{
+    const MotusBodyMesh *bm = &s->body[b];
+    if (!(bm->lo[0] <= bm->hi[0])) return FALSE;
+    Xf x;
+    body_xf(poses, b == s->nbody ? -1 : b, &x);
+    for (int k = 0; k < 8; k++) {
+        double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
+        xf_point(&x, p, w[k]);
+    }
+    return TRUE;
+}
+
 gboolean motus_scene_box(const MotusScene *s, const double *poses, double lo[3], double hi[3])
 {
+    double w[8][3];
     for (int i = 0; i < 3; i++) lo[i] = INFINITY, hi[i] = -INFINITY;
-    for (int b = 0; b <= s->nbody; b++) {
-        const MotusBodyMesh *bm = &s->body[b];
-        if (!(bm->lo[0] <= bm->hi[0])) continue;
-        Xf x;
-        body_xf(poses, b == s->nbody ? -1 : b, &x);
-        for (int k = 0; k < 8; k++) {
-            double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
-            double w[3];
-            xf_point(&x, p, w);
-            for (int i = 0; i < 3; i++) lo[i] = fmin(lo[i], w[i]), hi[i] = fmax(hi[i], w[i]);
-        }
-    }
+    for (int b = 0; b <= s->nbody; b++)
+        if (box_corners(s, poses, b, w))
+            for (int k = 0; k < 8; k++)
+                for (int i = 0; i < 3; i++) lo[i] = fmin(lo[i], w[k][i]), hi[i] = fmax(hi[i], w[k][i]);
     return lo[0] <= hi[0];
 }
 
 void motus_scene_corners(const MotusScene *s, const double *poses, GArray *pts)
 {
-    for (int b = 0; b <= s->nbody; b++) {
-        const MotusBodyMesh *bm = &s->body[b];
-        if (!(bm->lo[0] <= bm->hi[0])) continue;
-        Xf x;
-        body_xf(poses, b == s->nbody ? -1 : b, &x);
-        for (int k = 0; k < 8; k++) {
-            double p[3] = {k & 1 ? bm->hi[0] : bm->lo[0], k & 2 ? bm->hi[1] : bm->lo[1], k & 4 ? bm->hi[2] : bm->lo[2]};
-            double w[3];
-            xf_point(&x, p, w);
-            float f[3] = {(float)w[0], (float)w[1], (float)w[2]};
-            g_array_append_vals(pts, f, 3);
-        }
-    }
+    double w[8][3];
+    for (int b = 0; b <= s->nbody; b++)
+        if (box_corners(s, poses, b, w))
+            for (int k = 0; k < 8; k++) {
+                float f[3] = {(float)w[k][0], (float)w[k][1], (float)w[k][2]};
+                g_array_append_vals(pts, f, 3);
+            }
 }
 
 void motus_scene_bounds(const MotusScene *s, const double *poses, float centre[3], float *radius)

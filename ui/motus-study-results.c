@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus/study_run.h"
 
@@ -362,10 +363,16 @@ static GtkWidget *page_box(GtkWidget **bar)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_widget_set_margin_start(box, 6);
-    gtk_widget_set_margin_end(box, 6);
-    gtk_widget_set_margin_top(box, 6);
-    gtk_widget_set_margin_bottom(box, 6);
+    motus_set_margins(box, 6, 6);
+    return box;
+}
+
+/* The page done: the bar of choices above the view, which takes the height. */
+static GtkWidget *page_done(GtkWidget *box, GtkWidget *bar, GtkWidget *view)
+{
+    gtk_widget_set_vexpand(view, TRUE);
+    gtk_box_append(GTK_BOX(box), bar);
+    gtk_box_append(GTK_BOX(box), view);
     return box;
 }
 
@@ -392,10 +399,7 @@ static GtkWidget *build_heatmap(MotusStudyResults *r)
     if (r->study->nvar > 1) gtk_drop_down_set_selected(r->y_dd, 1);
     r->heatmap = MOTUS_HEATMAP(motus_heatmap_new());
     g_signal_connect(r->heatmap, "cell-activated", G_CALLBACK(cell_activated), r);
-    gtk_widget_set_vexpand(GTK_WIDGET(r->heatmap), TRUE);
-    gtk_box_append(GTK_BOX(box), bar);
-    gtk_box_append(GTK_BOX(box), GTK_WIDGET(r->heatmap));
-    return box;
+    return page_done(box, bar, GTK_WIDGET(r->heatmap));
 }
 
 static GtkWidget *build_plot(MotusStudyResults *r)
@@ -404,11 +408,8 @@ static GtkWidget *build_plot(MotusStudyResults *r)
     r->presp_dd = names_dropdown(r, bar, _("Response"), TRUE);
     r->px_dd = names_dropdown(r, bar, _("Against"), FALSE);
     r->plot = MOTUS_PLOT(motus_plot_new());
-    gtk_widget_set_vexpand(GTK_WIDGET(r->plot), TRUE);
     motus_plot_set_placeholder(r->plot, _("No finished cases yet"));
-    gtk_box_append(GTK_BOX(box), bar);
-    gtk_box_append(GTK_BOX(box), GTK_WIDGET(r->plot));
-    return box;
+    return page_done(box, bar, GTK_WIDGET(r->plot));
 }
 
 static GtkWidget *build_parcoords(MotusStudyResults *r)
@@ -416,10 +417,7 @@ static GtkWidget *build_parcoords(MotusStudyResults *r)
     GtkWidget *bar, *box = page_box(&bar);
     r->colour_dd = names_dropdown(r, bar, _("Colour by"), TRUE);
     r->parcoords = MOTUS_PARCOORDS(motus_parcoords_new());
-    gtk_widget_set_vexpand(GTK_WIDGET(r->parcoords), TRUE);
-    gtk_box_append(GTK_BOX(box), bar);
-    gtk_box_append(GTK_BOX(box), GTK_WIDGET(r->parcoords));
-    return box;
+    return page_done(box, bar, GTK_WIDGET(r->parcoords));
 }
 
 /* ---- life ------------------------------------------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-window-analysis.h"
 #include "motus-window-private.h"
@@ -146,16 +147,9 @@ static GtkWidget *new_dialog(MotusWindow *self, const char *title, int width, in
 {
     AnalysisUi *ui = self->analysis;
     close_dialog(self);
-    GtkWidget *d = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(d), title);
-    gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), width, height);
+    GtkWidget *d = motus_dialog_new(GTK_WINDOW(self), title, width, height);
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_margin_start(box, 12);
-    gtk_widget_set_margin_end(box, 12);
-    gtk_widget_set_margin_top(box, 12);
-    gtk_widget_set_margin_bottom(box, 12);
+    motus_set_margins(box, 12, 12);
     gtk_window_set_child(GTK_WINDOW(d), box);
     g_signal_connect(d, "destroy", G_CALLBACK(dialog_destroyed), self);
     ui->dialog = d;
@@ -383,10 +377,7 @@ static GtkWidget *mode_row(const char *no, const char *freq, const char *zeta, c
         gtk_widget_add_css_class(l, heading ? "dim-label" : "numeric");
         gtk_box_append(GTK_BOX(box), l);
     }
-    gtk_widget_set_margin_start(box, 8);
-    gtk_widget_set_margin_end(box, 8);
-    gtk_widget_set_margin_top(box, 3);
-    gtk_widget_set_margin_bottom(box, 3);
+    motus_set_margins(box, 8, 3);
     return box;
 }
 

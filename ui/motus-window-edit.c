@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "motus/units.h"
@@ -728,11 +729,7 @@ GtkWidget *motus_window_show_solver_settings(MotusWindow *self)
 {
     if (!motus_window_editor(self)) return NULL;
     if (!self->solver_dialog) {
-        GtkWidget *d = gtk_window_new();
-        gtk_window_set_title(GTK_WINDOW(d), _("Solver Settings"));
-        gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
-        gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-        gtk_window_set_default_size(GTK_WINDOW(d), 460, 560);
+        GtkWidget *d = motus_dialog_new(GTK_WINDOW(self), _("Solver Settings"), 460, 560);
         /* Escape closes it, as it closes a dialog */
         GtkEventController *keys = gtk_shortcut_controller_new();
         gtk_shortcut_controller_add_shortcut(

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-plot.h"
 #include "motus-video.h"
@@ -215,16 +216,11 @@ GtkWidget *motus_window_export_dialog(MotusWindow *self) { return self->export_u
 static GtkWidget *dialog_spin(GtkGrid *grid, int row, const char *label, const char *key, double lo, double hi,
                               double step, int digits, double value, const char *tip, GtkWidget *d)
 {
-    GtkWidget *l = gtk_label_new(label), *s = gtk_spin_button_new_with_range(lo, hi, step);
-    gtk_label_set_xalign(GTK_LABEL(l), 1);
+    GtkWidget *s = gtk_spin_button_new_with_range(lo, hi, step);
     gtk_spin_button_set_digits(GTK_SPIN_BUTTON(s), (guint)digits);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-    gtk_widget_set_tooltip_text(s, tip);
     gtk_widget_set_hexpand(s, TRUE);
-    gtk_grid_attach(grid, l, 0, row, 1, 1);
-    gtk_grid_attach(grid, s, 1, row, 2, 1);
-    g_object_set_data(G_OBJECT(d), key, s);
-    return s;
+    return motus_dialog_field(grid, row, label, s, 2, tip, d, key);
 }
 
 static double spin_value(GtkWidget *d, const char *key)
@@ -271,7 +267,7 @@ static void dialog_choose(GtkButton *b, gpointer data)
     g_autofree char *base = g_path_get_basename(gtk_editable_get_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file"))));
     gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(fc), base);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_dialog_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 
@@ -305,34 +301,15 @@ static GtkWidget *dialog_new(MotusWindow *self)
     MotusRunBridge *b = motus_window_bridge(self);
     double first = 0, last = motus_run_bridge_last_time(b);
     motus_run_bridge_get_frame(b, 0, &first, NULL);
-    GtkWidget *d = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(d), _("Export the Animation"));
-    gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
+    GtkWidget *d = motus_dialog_new(GTK_WINDOW(self), _("Export the Animation"), 520, -1);
     gtk_window_set_modal(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 520, -1);
     g_object_set_data(G_OBJECT(d), "window", self);
-    GtkWidget *g = gtk_grid_new();
-    GtkGrid *grid = GTK_GRID(g);
-    gtk_grid_set_row_spacing(grid, 6);
-    gtk_grid_set_column_spacing(grid, 8);
-    gtk_widget_set_margin_start(g, 16);
-    gtk_widget_set_margin_end(g, 16);
-    gtk_widget_set_margin_top(g, 16);
-    gtk_widget_set_margin_bottom(g, 16);
+    GtkGrid *grid = motus_dialog_form(d);
     int r = 0;
-    GtkWidget *fl = gtk_label_new(_("File")), *file = gtk_entry_new();
-    gtk_label_set_xalign(GTK_LABEL(fl), 1);
     g_autofree char *path = default_path(self);
-    gtk_editable_set_text(GTK_EDITABLE(file), path);
-    gtk_widget_set_tooltip_text(file, _("Ending in .mp4 or .mkv (H.264), .webm (VP9) or .gif (animated GIF)"));
-    gtk_widget_set_hexpand(file, TRUE);
-    gtk_grid_attach(grid, fl, 0, r, 1, 1);
-    gtk_grid_attach(grid, file, 1, r, 1, 1);
-    g_object_set_data(G_OBJECT(d), "file", file);
-    GtkWidget *choose = gtk_button_new_with_label(_("Choose…"));
-    g_signal_connect(choose, "clicked", G_CALLBACK(dialog_choose), d);
-    gtk_grid_attach(grid, choose, 2, r++, 1, 1);
+    motus_dialog_file_row(grid, r++, _("File"), path,
+                          _("Ending in .mp4 or .mkv (H.264), .webm (VP9) or .gif (animated GIF)"),
+                          G_CALLBACK(dialog_choose), d);
     int vw = gtk_widget_get_width(GTK_WIDGET(self->viewport)), vh = gtk_widget_get_height(GTK_WIDGET(self->viewport));
     GtkWidget *spins[] = {
         dialog_spin(grid, r++, _("Frame rate, frames/s"), "fps", 1, 120, 1, 0, 25, _("Frames a second of the video"), d),
@@ -346,30 +323,10 @@ static GtkWidget *dialog_new(MotusWindow *self)
     gtk_widget_set_tooltip_text(plots, _("The window's plots, stacked, in the right two fifths of the picture"));
     gtk_grid_attach(grid, plots, 1, r++, 2, 1);
     g_object_set_data(G_OBJECT(d), "plots", plots);
-    GtkWidget *info = gtk_label_new(NULL);
-    gtk_label_set_wrap(GTK_LABEL(info), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(info), 0);
-    gtk_label_set_max_width_chars(GTK_LABEL(info), 60);
-    gtk_widget_add_css_class(info, "dim-label");
-    gtk_grid_attach(grid, info, 0, r++, 3, 1);
-    g_object_set_data(G_OBJECT(d), "info", info);
-    GtkWidget *msg = gtk_label_new(NULL);
-    gtk_label_set_wrap(GTK_LABEL(msg), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(msg), 0);
-    gtk_widget_add_css_class(msg, "error");
-    gtk_grid_attach(grid, msg, 0, r++, 3, 1);
-    g_object_set_data(G_OBJECT(d), "message", msg);
-    GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-    gtk_widget_set_halign(buttons, GTK_ALIGN_END);
-    GtkWidget *cancel = gtk_button_new_with_mnemonic(_("_Cancel")), *ok = gtk_button_new_with_mnemonic(_("_Export"));
-    gtk_widget_add_css_class(ok, "suggested-action");
-    g_signal_connect_swapped(cancel, "clicked", G_CALLBACK(gtk_window_destroy), d);
-    g_signal_connect(ok, "clicked", G_CALLBACK(dialog_export), d);
+    motus_dialog_note(grid, r++, "dim-label", 60, d, "info");
+    motus_dialog_note(grid, r++, "error", -1, d, "message");
+    GtkWidget *ok = motus_dialog_footer(grid, r++, _("_Export"), G_CALLBACK(dialog_export), d);
     g_object_set_data(G_OBJECT(d), "export", ok);
-    gtk_box_append(GTK_BOX(buttons), cancel);
-    gtk_box_append(GTK_BOX(buttons), ok);
-    gtk_grid_attach(grid, buttons, 0, r++, 3, 1);
-    gtk_window_set_child(GTK_WINDOW(d), g);
     gtk_window_set_default_widget(GTK_WINDOW(d), ok);
     for (guint i = 0; i < G_N_ELEMENTS(spins); i++)
         g_signal_connect_swapped(spins[i], "value-changed", G_CALLBACK(dialog_describe), d);

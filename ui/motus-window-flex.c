@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "motus/flex.h"
@@ -260,10 +261,7 @@ static void modes_fill(MotusWindow *self, GtkWidget *d)
         gtk_widget_add_css_class(l2, "numeric");
         gtk_box_append(GTK_BOX(box), l1);
         gtk_box_append(GTK_BOX(box), l2);
-        gtk_widget_set_margin_start(box, 8);
-        gtk_widget_set_margin_end(box, 8);
-        gtk_widget_set_margin_top(box, 3);
-        gtk_widget_set_margin_bottom(box, 3);
+        motus_set_margins(box, 8, 3);
         gtk_list_box_append(list, box);
     }
 }
@@ -303,16 +301,9 @@ GtkWidget *motus_window_show_flex_modes(MotusWindow *self, int body)
     if (!motus_window_model(self)) return NULL;
     if (self->modes_dialog) gtk_window_destroy(GTK_WINDOW(self->modes_dialog));
     GArray *bodies = flex_bodies(self);
-    GtkWidget *d = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(d), _("Modes of Flexible Bodies"));
-    gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 340, 460);
+    GtkWidget *d = motus_dialog_new(GTK_WINDOW(self), _("Modes of Flexible Bodies"), 340, 460);
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_margin_start(box, 12);
-    gtk_widget_set_margin_end(box, 12);
-    gtk_widget_set_margin_top(box, 12);
-    gtk_widget_set_margin_bottom(box, 12);
+    motus_set_margins(box, 12, 12);
     GtkStringList *names = gtk_string_list_new(NULL);
     guint sel = 0;
     for (guint i = 0; i < bodies->len; i++) {
@@ -503,10 +494,7 @@ gboolean motus_window_flex_reduce(MotusWindow *self, MtModel *copy, const char *
     gtk_window_set_modal(GTK_WINDOW(j->window), TRUE);
     gtk_window_set_default_size(GTK_WINDOW(j->window), 380, -1);
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_margin_start(box, 16);
-    gtk_widget_set_margin_end(box, 16);
-    gtk_widget_set_margin_top(box, 16);
-    gtk_widget_set_margin_bottom(box, 16);
+    motus_set_margins(box, 16, 16);
     GtkWidget *what = gtk_label_new(label);
     gtk_label_set_wrap(GTK_LABEL(what), TRUE);
     gtk_label_set_xalign(GTK_LABEL(what), 0);
@@ -643,19 +631,6 @@ static void import_file_changed(GtkEditable *e, gpointer data)
     import_describe(data);
 }
 
-void motus_window_file_chosen(GtkNativeDialog *fc, int response, gpointer data)
-{
-    GtkWidget *d = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(fc));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        if (path) gtk_editable_set_text(GTK_EDITABLE(g_object_get_data(G_OBJECT(d), "file")), path);
-    }
-    g_object_unref(fc);
-}
-
 static void import_choose(GtkButton *b, gpointer data)
 {
     (void)b;
@@ -670,7 +645,7 @@ static void import_choose(GtkButton *b, gpointer data)
     gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(fc), ff);
     g_object_unref(ff);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    g_signal_connect(fc, "response", G_CALLBACK(motus_window_file_chosen), d);
+    g_signal_connect(fc, "response", G_CALLBACK(motus_dialog_file_chosen), d);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(fc));
 }
 
@@ -709,106 +684,44 @@ static void import_clicked(GtkButton *b, gpointer data)
     gtk_window_destroy(GTK_WINDOW(d));
 }
 
-static GtkWidget *grid_entry(GtkGrid *g, int row, const char *label, const char *key, const char *value,
-                             const char *tip, GtkWidget *d)
-{
-    GtkWidget *l = gtk_label_new(label), *e = gtk_entry_new();
-    gtk_label_set_xalign(GTK_LABEL(l), 1);
-    gtk_editable_set_text(GTK_EDITABLE(e), value);
-    gtk_widget_set_tooltip_text(e, tip);
-    gtk_widget_set_hexpand(e, TRUE);
-    gtk_grid_attach(g, l, 0, row, 1, 1);
-    gtk_grid_attach(g, e, 1, row, 2, 1);
-    g_object_set_data(G_OBJECT(d), key, e);
-    return e;
-}
-
 GtkWidget *motus_window_import_mesh(MotusWindow *self, const char *path)
 {
     if (!motus_window_editor(self)) return NULL;
-    GtkWidget *d = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(d), _("Import a Flexible Body"));
-    gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(self));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 520, -1);
+    GtkWidget *d = motus_dialog_new(GTK_WINDOW(self), _("Import a Flexible Body"), 520, -1);
     g_object_set_data(G_OBJECT(d), "window", self);
-    GtkWidget *g = gtk_grid_new();
-    GtkGrid *grid = GTK_GRID(g);
-    gtk_grid_set_row_spacing(grid, 6);
-    gtk_grid_set_column_spacing(grid, 8);
-    gtk_widget_set_margin_start(g, 16);
-    gtk_widget_set_margin_end(g, 16);
-    gtk_widget_set_margin_top(g, 16);
-    gtk_widget_set_margin_bottom(g, 16);
+    GtkGrid *grid = motus_dialog_form(d);
     int r = 0;
-    GtkWidget *fl = gtk_label_new(_("Mesh")), *file = gtk_entry_new();
-    gtk_label_set_xalign(GTK_LABEL(fl), 1);
-    gtk_editable_set_text(GTK_EDITABLE(file), path ? path : "");
-    gtk_widget_set_tooltip_text(file, _("The mesh file (SI units)"));
-    gtk_widget_set_hexpand(file, TRUE);
-    gtk_grid_attach(grid, fl, 0, r, 1, 1);
-    gtk_grid_attach(grid, file, 1, r, 1, 1);
-    g_object_set_data(G_OBJECT(d), "file", file);
-    GtkWidget *choose = gtk_button_new_with_label(_("Choose…"));
-    g_signal_connect(choose, "clicked", G_CALLBACK(import_choose), d);
-    gtk_grid_attach(grid, choose, 2, r++, 1, 1);
-    GtkWidget *info = gtk_label_new(NULL);
-    gtk_label_set_wrap(GTK_LABEL(info), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(info), 0);
-    gtk_label_set_max_width_chars(GTK_LABEL(info), 60);
-    gtk_widget_add_css_class(info, "dim-label");
-    gtk_grid_attach(grid, info, 0, r++, 3, 1);
-    g_object_set_data(G_OBJECT(d), "info", info);
-    grid_entry(grid, r++, _("Name"), "name", "", _("The new body's name (from the file when empty)"), d);
-    grid_entry(grid, r++, _("Young's modulus E"), "E", "210 GPa", _("For elements without a material"), d);
-    grid_entry(grid, r++, _("Poisson's ratio ν"), "ν", "0.3", NULL, d);
-    grid_entry(grid, r++, _("Density ρ"), "ρ", "7850 kg/m^3", NULL, d);
-    grid_entry(grid, r++, _("Shell thickness"), "t", "0 mm", _("For shell elements without a thickness"), d);
-    GtkWidget *ml = gtk_label_new(_("Reduction"));
-    gtk_label_set_xalign(GTK_LABEL(ml), 1);
+    GtkWidget *file = motus_dialog_file_row(grid, r++, _("Mesh"), path ? path : "", _("The mesh file (SI units)"),
+                                            G_CALLBACK(import_choose), d);
+    motus_dialog_note(grid, r++, "dim-label", 60, d, "info");
+    motus_dialog_entry(grid, r++, _("Name"), "name", "", _("The new body's name (from the file when empty)"), d);
+    motus_dialog_entry(grid, r++, _("Young's modulus E"), "E", "210 GPa", _("For elements without a material"), d);
+    motus_dialog_entry(grid, r++, _("Poisson's ratio ν"), "ν", "0.3", NULL, d);
+    motus_dialog_entry(grid, r++, _("Density ρ"), "ρ", "7850 kg/m^3", NULL, d);
+    motus_dialog_entry(grid, r++, _("Shell thickness"), "t", "0 mm", _("For shell elements without a thickness"), d);
     const char *methods[] = {_("Craig–Bampton"), _("Free-free normal modes"), _("Static condensation (Guyan)"),
                              _("Normal and attachment modes"), NULL};
-    GtkWidget *method = gtk_drop_down_new_from_strings(methods);
-    gtk_widget_set_tooltip_text(method, _("The interface nodes are those of the body's markers that joints and "
-                                          "forces act on; without any, Craig–Bampton gives free-free modes"));
-    gtk_grid_attach(grid, ml, 0, r, 1, 1);
-    gtk_grid_attach(grid, method, 1, r++, 2, 1);
-    g_object_set_data(G_OBJECT(d), "method", method);
-    GtkWidget *nl = gtk_label_new(_("Modes"));
-    gtk_label_set_xalign(GTK_LABEL(nl), 1);
+    motus_dialog_field(grid, r++, _("Reduction"), gtk_drop_down_new_from_strings(methods), 2,
+                       _("The interface nodes are those of the body's markers that joints and "
+                         "forces act on; without any, Craig–Bampton gives free-free modes"),
+                       d, "method");
     GtkWidget *modes = gtk_spin_button_new_with_range(0, 500, 1);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(modes), 10);
-    gtk_widget_set_tooltip_text(modes, _("Normal modes kept (Craig–Bampton: fixed-interface modes)"));
-    gtk_grid_attach(grid, nl, 0, r, 1, 1);
-    gtk_grid_attach(grid, modes, 1, r++, 2, 1);
-    g_object_set_data(G_OBJECT(d), "modes", modes);
-    grid_entry(grid, r++, _("Damping ratio ζ"), "ζ", "0.02", _("Modal damping of every mode"), d);
+    motus_dialog_field(grid, r++, _("Modes"), modes, 2, _("Normal modes kept (Craig–Bampton: fixed-interface modes)"), d,
+                       "modes");
+    motus_dialog_entry(grid, r++, _("Damping ratio ζ"), "ζ", "0.02", _("Modal damping of every mode"), d);
     GtkWidget *stiff = gtk_check_button_new_with_label(_("Geometric stiffening"));
     gtk_widget_set_tooltip_text(stiff, _("The stress of gravity and of spinning stiffens the modes (a rotor blade, a "
                                          "long arm spun up): put the body's origin on the axis of rotation. Craig–Bampton "
                                          "or Guyan; beams and solids"));
     gtk_grid_attach(grid, stiff, 1, r++, 2, 1);
     g_object_set_data(G_OBJECT(d), "stiffening", stiff);
-    grid_entry(grid, r++, _("Position x"), "x", "0 m", _("Where the mesh's origin goes, project axes"), d);
-    grid_entry(grid, r++, _("Position y"), "y", "0 m", NULL, d);
-    grid_entry(grid, r++, _("Position z"), "z", "0 m", NULL, d);
-    GtkWidget *msg = gtk_label_new(NULL);
-    gtk_label_set_wrap(GTK_LABEL(msg), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(msg), 0);
-    gtk_widget_add_css_class(msg, "error");
-    gtk_grid_attach(grid, msg, 0, r++, 3, 1);
-    g_object_set_data(G_OBJECT(d), "message", msg);
-    GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-    gtk_widget_set_halign(buttons, GTK_ALIGN_END);
-    GtkWidget *cancel = gtk_button_new_with_mnemonic(_("_Cancel")), *ok = gtk_button_new_with_mnemonic(_("_Import"));
-    gtk_widget_add_css_class(ok, "suggested-action");
-    g_signal_connect_swapped(cancel, "clicked", G_CALLBACK(gtk_window_destroy), d);
-    g_signal_connect(ok, "clicked", G_CALLBACK(import_clicked), d);
+    motus_dialog_entry(grid, r++, _("Position x"), "x", "0 m", _("Where the mesh's origin goes, project axes"), d);
+    motus_dialog_entry(grid, r++, _("Position y"), "y", "0 m", NULL, d);
+    motus_dialog_entry(grid, r++, _("Position z"), "z", "0 m", NULL, d);
+    motus_dialog_note(grid, r++, "error", -1, d, "message");
+    GtkWidget *ok = motus_dialog_footer(grid, r++, _("_Import"), G_CALLBACK(import_clicked), d);
     g_object_set_data(G_OBJECT(d), "import", ok);
-    gtk_box_append(GTK_BOX(buttons), cancel);
-    gtk_box_append(GTK_BOX(buttons), ok);
-    gtk_grid_attach(grid, buttons, 0, r++, 3, 1);
-    gtk_window_set_child(GTK_WINDOW(d), g);
     g_signal_connect(file, "changed", G_CALLBACK(import_file_changed), d);
     import_describe(d);
     gtk_window_present(GTK_WINDOW(d));

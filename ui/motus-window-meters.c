@@ -12,6 +12,7 @@
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "motus/results.h"
+#include "motus/teach.h"
 #include "motus/units.h"
 
 typedef struct {
@@ -28,38 +29,28 @@ static void meters_free(gpointer p)
     g_free(m);
 }
 
-/* The system's linear momentum Σ m v_c at frame i (v_c = v_o + ω × r_c, r_c the centre of mass from the
- * frame origin, in project axes); FALSE when the frame does not hold the bodies' velocities. */
+typedef struct {
+    MotusRunBridge *br;
+    guint i;
+} FrameAt;
+
+static double frame_value(void *ctx, const char *column)
+{
+    FrameAt *f = ctx;
+    int c = motus_run_bridge_find_column(f->br, column);
+    return c < 0 ? NAN : motus_run_bridge_value(f->br, c, f->i);
+}
+
+/* The system's linear momentum at frame i (mt_teach_momentum); FALSE when the frame does not hold the
+ * bodies' velocities. */
 static gboolean momentum_at(MotusWindow *self, guint i, double p[3])
 {
     const MtModel *m = motus_window_model(self);
-    MotusRunBridge *br = motus_window_bridge(self);
+    FrameAt f = {motus_window_bridge(self), i};
     p[0] = p[1] = p[2] = 0;
     if (!m) return FALSE;
     double *pose = g_new(double, 7 * (m->nbody + 1));
-    gboolean ok = motus_run_bridge_get_frame(br, i, NULL, pose);
-    for (int b = 0; ok && b < m->nbody; b++) {
-        static const char *const vs[3] = {"vx", "vy", "vz"}, *const ws[3] = {"wx", "wy", "wz"};
-        double v[3], w[3], R[9], rc[3], wr[3];
-        for (int k = 0; k < 3 && ok; k++) {
-            g_autofree char *cv = g_strdup_printf("%s.%s", m->body[b].name, vs[k]);
-            g_autofree char *cw = g_strdup_printf("%s.%s", m->body[b].name, ws[k]);
-            int a = motus_run_bridge_find_column(br, cv), c = motus_run_bridge_find_column(br, cw);
-            ok = a >= 0 && c >= 0;
-            if (ok) v[k] = motus_run_bridge_value(br, a, i), w[k] = motus_run_bridge_value(br, c, i);
-        }
-        if (!ok) break;
-        const double *q = pose + 7 * b + 3;
-        double qw = q[0], qx = q[1], qy = q[2], qz = q[3], n = sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
-        qw /= n, qx /= n, qy /= n, qz /= n;
-        R[0] = 1 - 2 * (qy * qy + qz * qz), R[1] = 2 * (qx * qy - qw * qz), R[2] = 2 * (qx * qz + qw * qy);
-        R[3] = 2 * (qx * qy + qw * qz), R[4] = 1 - 2 * (qx * qx + qz * qz), R[5] = 2 * (qy * qz - qw * qx);
-        R[6] = 2 * (qx * qz - qw * qy), R[7] = 2 * (qy * qz + qw * qx), R[8] = 1 - 2 * (qx * qx + qy * qy);
-        const double *c = m->body[b].com;
-        for (int k = 0; k < 3; k++) rc[k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
-        wr[0] = w[1] * rc[2] - w[2] * rc[1], wr[1] = w[2] * rc[0] - w[0] * rc[2], wr[2] = w[0] * rc[1] - w[1] * rc[0];
-        for (int k = 0; k < 3; k++) p[k] += m->body[b].mass * (v[k] + wr[k]);
-    }
+    gboolean ok = motus_run_bridge_get_frame(f.br, i, NULL, pose) && mt_teach_momentum(m, pose, frame_value, &f, p);
     g_free(pose);
     return ok;
 }

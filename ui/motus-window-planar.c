@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "motus/units.h"
@@ -456,10 +457,7 @@ void motus_window_planar_init(MotusWindow *self)
 
     /* the palette, shown in planar mode */
     GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-    gtk_widget_set_margin_start(bar, 8);
-    gtk_widget_set_margin_end(bar, 8);
-    gtk_widget_set_margin_top(bar, 4);
-    gtk_widget_set_margin_bottom(bar, 4);
+    motus_set_margins(bar, 8, 4);
     GtkWidget *title = gtk_label_new(_("Planar:"));
     gtk_widget_add_css_class(title, "dim-label");
     gtk_box_append(GTK_BOX(bar), title);

@@ -472,6 +472,24 @@ gboolean motus_window_set_plot_x(MotusWindow *self, const char *x, GError **erro
     return TRUE;
 }
 
+/* Curve i of a plot as shown now, kept as a reference curve called `name` (taken) in its colour. */
+static RefCurve *ref_of(MotusWindow *self, MotusPlotSpec *ps, guint i, guint np, char *name)
+{
+    RefCurve *r = g_new0(RefCurve, 1);
+    r->name = name;
+    r->unit = g_strdup(column_unit(self, g_ptr_array_index(ps->curves, i)));
+    r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+    r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
+    for (guint k = 0; k < np; k++) {
+        double x, y;
+        motus_plot_get_point(ps->w, (int)i, k, &x, &y);
+        g_array_append_val(r->x, x);
+        g_array_append_val(r->y, y);
+    }
+    r->colour = (int)i;
+    return r;
+}
+
 guint motus_window_pin_curves(MotusWindow *self)
 {
     MotusPlotSpec *ps = active(self);
@@ -480,21 +498,10 @@ guint motus_window_pin_curves(MotusWindow *self)
     for (guint i = 0; i < ps->curves->len; i++) {
         guint np = motus_plot_n_points(ps->w, (int)i);
         if (!np) continue;
-        RefCurve *r = g_new0(RefCurve, 1);
         const char *name = g_ptr_array_index(ps->curves, i);
         /* TRANSLATORS: legend of a curve kept from an earlier run: column (run 3) / column (earlier run) */
-        r->name = run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run) : g_strdup_printf(_("%s (earlier run)"), name);
-        r->unit = g_strdup(column_unit(self, name));
-        r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
-        r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
-        for (guint k = 0; k < np; k++) {
-            double x, y;
-            motus_plot_get_point(ps->w, (int)i, k, &x, &y);
-            g_array_append_val(r->x, x);
-            g_array_append_val(r->y, y);
-        }
-        r->colour = (int)i;
-        g_ptr_array_add(ps->refs, r);
+        g_ptr_array_add(ps->refs, ref_of(self, ps, i, np, run > 0 ? g_strdup_printf(_("%s (run %ld)"), name, run)
+                                                                  : g_strdup_printf(_("%s (earlier run)"), name)));
         n++;
     }
     refill_one(self, ps, plotted(self));
@@ -512,19 +519,7 @@ guint motus_window_plots_keep_previous(MotusWindow *self, const char *label)
         for (guint i = 0; i < ps->curves->len; i++) {
             guint np = motus_plot_n_points(ps->w, (int)i);
             if (!np) continue;
-            RefCurve *r = g_new0(RefCurve, 1);
-            const char *name = g_ptr_array_index(ps->curves, i);
-            r->name = g_strdup_printf("%s (%s)", name, label);
-            r->unit = g_strdup(column_unit(self, name));
-            r->x = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
-            r->y = g_array_sized_new(FALSE, FALSE, sizeof(double), np);
-            for (guint k = 0; k < np; k++) {
-                double x, y;
-                motus_plot_get_point(ps->w, (int)i, k, &x, &y);
-                g_array_append_val(r->x, x);
-                g_array_append_val(r->y, y);
-            }
-            r->colour = (int)i;
+            RefCurve *r = ref_of(self, ps, i, np, g_strdup_printf("%s (%s)", (char *)g_ptr_array_index(ps->curves, i), label));
             r->before = TRUE;
             g_ptr_array_add(ps->refs, r);
             n++;

@@ -196,8 +196,6 @@ void motus_window_teach_init(MotusWindow *self);
 
 /* motus-window.c: a popover (a menu, a panel) gives the keys back to what had them when it closes. */
 void motus_window_popover_gives_back_keys(MotusWindow *self, GtkPopover *popover);
-/* A file chooser's answer into the "file" entry of the dialog `data` (the mesh import, the animation export). */
-void motus_window_file_chosen(GtkNativeDialog *fc, int response, gpointer data);
 
 /* motus-window-check.c: the model-check badge and panel */
 void motus_window_check_init(MotusWindow *self);

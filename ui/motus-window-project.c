@@ -5,6 +5,7 @@
  * A private part of MotusWindow (motus-window-private.h). */
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-recent.h"
 #include "motus-window-private.h"
@@ -258,14 +259,8 @@ static void open_path(MotusWindow *self, gpointer data)
 
 static void open_response(GtkNativeDialog *d, int response, gpointer data)
 {
-    MotusWindow *self = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        if (path) unless_unsaved(self, open_path, g_strdup(path), g_free);
-    }
+    char *path = motus_chosen_path(d, response);
+    if (path) unless_unsaved(data, open_path, path, g_free);
     g_object_unref(d);
 }
 
@@ -309,22 +304,19 @@ static void save_as_response(GtkNativeDialog *d, int response, gpointer data)
 {
     Pending *then = data;
     MotusWindow *self = then->self;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
+    g_autofree char *path = motus_chosen_path(d, response);
+    if (path) {
         g_autoptr(GError) error = NULL;
         /* a name without extension becomes a project */
-        if (path && !g_str_has_suffix(path, ".motus") && !motus_document_is_text_path(path)) {
+        if (!g_str_has_suffix(path, ".motus") && !motus_document_is_text_path(path)) {
             char *p2 = g_strconcat(path, ".motus", NULL);
             g_free(path);
             path = p2;
         }
-        if (path && !motus_window_save_as(self, path, &error)) {
+        if (!motus_window_save_as(self, path, &error)) {
             motus_window_set_status(self, error->message);
             motus_window_error_dialog(self, _("Cannot save"), error->message);
-        } else if (path && then->then) {
+        } else if (then->then) {
             then->then(self, then->data);
         }
     }

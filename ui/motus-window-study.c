@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-study-cluster.h"
 #include "motus-study-form.h"
@@ -290,14 +291,11 @@ static void stop_clicked(GtkButton *b, gpointer data)
 static void export_response(GtkNativeDialog *d, int response, gpointer data)
 {
     StudyUi *ui = data;
-    if (response == GTK_RESPONSE_ACCEPT) {
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
-        GError *error = NULL;
-        if (path && !motus_window_study_export(ui->win, path, &error)) {
-            motus_window_error_dialog(ui->win, _("Cannot export the cases"), error->message);
-            g_error_free(error);
-        }
+    g_autofree char *path = motus_chosen_path(d, response);
+    GError *error = NULL;
+    if (path && !motus_window_study_export(ui->win, path, &error)) {
+        motus_window_error_dialog(ui->win, _("Cannot export the cases"), error->message);
+        g_error_free(error);
     }
     g_object_unref(d);
 }
@@ -424,16 +422,9 @@ static gboolean key_pressed(GtkEventControllerKey *k, guint keyval, guint code, 
 
 static void build_panel(StudyUi *ui)
 {
-    GtkWidget *d = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(d), _("Study"));
-    gtk_window_set_transient_for(GTK_WINDOW(d), GTK_WINDOW(ui->win));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(d), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(d), 960, 780);
+    GtkWidget *d = motus_dialog_new(GTK_WINDOW(ui->win), _("Study"), 960, 780);
     ui->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_margin_start(ui->box, 12);
-    gtk_widget_set_margin_end(ui->box, 12);
-    gtk_widget_set_margin_top(ui->box, 12);
-    gtk_widget_set_margin_bottom(ui->box, 12);
+    motus_set_margins(ui->box, 12, 12);
     gtk_window_set_child(GTK_WINDOW(d), ui->box);
     ui->summary = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(ui->summary), 0);

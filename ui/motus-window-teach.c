@@ -94,16 +94,6 @@ static void quantity_text(MotusWindow *self, MtDim dim, double si, char *buf, si
     else g_snprintf(buf, n, "%s", num);
 }
 
-static void rot_of(const double *q, double R[9])
-{
-    double w = q[0], a = q[1], b = q[2], c = q[3];
-    double n = w * w + a * a + b * b + c * c;
-    if (n > 0) w /= sqrt(n), a /= sqrt(n), b /= sqrt(n), c /= sqrt(n);
-    R[0] = 1 - 2 * (b * b + c * c), R[1] = 2 * (a * b - w * c), R[2] = 2 * (a * c + w * b);
-    R[3] = 2 * (a * b + w * c), R[4] = 1 - 2 * (a * a + c * c), R[5] = 2 * (b * c - w * a);
-    R[6] = 2 * (a * c - w * b), R[7] = 2 * (b * c + w * a), R[8] = 1 - 2 * (a * a + b * b);
-}
-
 static void cross(double r[3], const double a[3], const double b[3])
 {
     r[0] = a[1] * b[2] - a[2] * b[1];
@@ -132,7 +122,7 @@ static gboolean point_state(MotusWindow *self, const BodyCols *bc, int body, con
     if (!motus_run_bridge_get_frame(motus_window_bridge(self), i, &t, pose)) return FALSE;
     const double *o = pose + 7 * body;
     double R[9], r[3];
-    rot_of(o + 3, R);
+    mt_teach_rotation(o + 3, R);
     for (int k = 0; k < 3; k++) r[k] = R[3 * k] * p[0] + R[3 * k + 1] * p[1] + R[3 * k + 2] * p[2];
     for (int k = 0; k < 3; k++) x[k] = o[k] + r[k];
     double w[3], e[3], vo[3], ao[3], wr[3], wwr[3], er[3];
@@ -324,7 +314,7 @@ static void body_icr(Draw *d, int body, gboolean centrodes)
             g_free(now);
             return;
         }
-        rot_of(now + 7 * body + 3, R);
+        mt_teach_rotation(now + 7 * body + 3, R);
         GArray *fixed = g_array_new(FALSE, FALSE, sizeof(double)), *moving = g_array_new(FALSE, FALSE, sizeof(double));
         for (guint i = 0; i < d->n; i += d->stride) {
             if (!icr_at(d, &bc, body, i, p)) { /* d->pose holds frame i's poses */
@@ -335,7 +325,7 @@ static void body_icr(Draw *d, int body, gboolean centrodes)
             if (i <= d->cur) g_array_append_vals(fixed, p, 3);
             double Ri[9], r[3], rb[3], x[3];
             const double *o = d->pose + 7 * body;
-            rot_of(o + 3, Ri);
+            mt_teach_rotation(o + 3, Ri);
             for (int k = 0; k < 3; k++) r[k] = p[k] - o[k];
             for (int k = 0; k < 3; k++) rb[k] = Ri[k] * r[0] + Ri[3 + k] * r[1] + Ri[6 + k] * r[2]; /* Rᵀ r */
             for (int k = 0; k < 3; k++)

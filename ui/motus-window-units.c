@@ -6,6 +6,7 @@
  * A private part of MotusWindow (motus-window-private.h). */
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-window-private.h"
 #include "motus/edit.h"
@@ -72,10 +73,7 @@ static void act_units(GSimpleAction *a, GVariant *p, gpointer data)
         gtk_window_present(GTK_WINDOW(w));
         return;
     }
-    w = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(w), _("Display Units"));
-    gtk_window_set_transient_for(GTK_WINDOW(w), GTK_WINDOW(self));
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(w), TRUE);
+    w = motus_dialog_new(GTK_WINDOW(self), _("Display Units"), -1, -1);
     gtk_window_set_resizable(GTK_WINDOW(w), FALSE);
     GtkWidget *grid = gtk_grid_new();
     gtk_grid_set_row_spacing(GTK_GRID(grid), 6);

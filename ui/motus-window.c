@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "motus-dialog.h"
 #include "motus-i18n.h"
 #include "motus-scene.h"
 #include "motus-window-private.h"
@@ -575,16 +576,13 @@ static void export_response(GtkNativeDialog *d, int response, gpointer data)
 {
     MotusWindow *self = data;
     int fmt = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(d), "format"));
-    if (response == GTK_RESPONSE_ACCEPT) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        g_autoptr(GFile) f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        g_autofree char *path = f ? g_file_get_path(f) : NULL;
+    g_autofree char *path = motus_chosen_path(d, response);
+    if (path) {
         g_autoptr(GError) error = NULL;
         MotusPlot *plot = motus_window_active_plot(self);
-        gboolean ok = path && (fmt == 0   ? motus_plot_export_png(plot, path, 1200, 700, &error)
-                               : fmt == 1 ? motus_plot_export_svg(plot, path, 900, 520, &error)
-                                          : motus_plot_export_csv(plot, path, &error));
+        gboolean ok = fmt == 0   ? motus_plot_export_png(plot, path, 1200, 700, &error)
+                      : fmt == 1 ? motus_plot_export_svg(plot, path, 900, 520, &error)
+                                 : motus_plot_export_csv(plot, path, &error);
         if (ok) {
             g_autofree char *msg = g_strdup_printf(_("Plot saved to %s"), path);
             set_status(self, msg);

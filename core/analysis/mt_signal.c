@@ -109,6 +109,44 @@ static double *even_samples(const double *t, const double *x, int n, double t0, 
  * destroyed under this lock, so cases may compute their spectra on threads. */
 static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A real-to-complex transform of len samples: fill in, fftw_execute(plan), read out. */
+typedef struct {
+    double *in;
+    fftw_complex *out;
+    fftw_plan plan;
+} Fft;
+
+static void fft_free(Fft *f)
+{
+    if (f->plan) {
+        pthread_mutex_lock(&planner_lock);
+        fftw_destroy_plan(f->plan);
+        pthread_mutex_unlock(&planner_lock);
+    }
+    fftw_free(f->in);
+    fftw_free(f->out);
+}
+
+/* The transform of len samples and the spectrum's len / 2 + 1 zeros in psd->psd; out of memory
+ * (nothing held, psd cleared) otherwise. */
+static MtStatus fft_new(Fft *f, int len, MtPsd *psd, MtError *err)
+{
+    int nf = len / 2 + 1;
+    f->in = fftw_malloc(sizeof(double) * (size_t)len);
+    f->out = fftw_malloc(sizeof(fftw_complex) * (size_t)nf);
+    f->plan = NULL;
+    psd->psd = calloc((size_t)nf, sizeof(double));
+    if (f->in && f->out && psd->psd) {
+        pthread_mutex_lock(&planner_lock);
+        f->plan = fftw_plan_dft_r2c_1d(len, f->in, f->out, FFTW_ESTIMATE);
+        pthread_mutex_unlock(&planner_lock);
+    }
+    if (f->plan) return MT_OK;
+    fft_free(f);
+    mt_psd_free(psd);
+    return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+}
+
 /* Averages the windowed periodograms of y (m samples) into out. */
 static MtStatus welch(const double *y, int m, double dt, int len, double overlap, MtWindowKind wk, MtPsd *out,
                       MtError *err)
@@ -116,22 +154,15 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
     int hop = (int)floor(len * (1 - overlap));
     if (hop < 1) hop = 1;
     int nf = len / 2 + 1;
-    double *w = malloc(sizeof(double) * (size_t)len), *seg = fftw_malloc(sizeof(double) * (size_t)len);
-    fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)nf);
-    out->psd = calloc((size_t)nf, sizeof(double));
-    fftw_plan plan = NULL;
-    if (w && seg && X && out->psd) {
-        pthread_mutex_lock(&planner_lock);
-        plan = fftw_plan_dft_r2c_1d(len, seg, X, FFTW_ESTIMATE);
-        pthread_mutex_unlock(&planner_lock);
-    }
-    if (!plan) {
+    double *w = malloc(sizeof(double) * (size_t)len);
+    Fft f;
+    MtStatus rc = w ? fft_new(&f, len, out, err) : mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+    if (rc != MT_OK) {
         free(w);
-        fftw_free(seg);
-        fftw_free(X);
-        mt_psd_free(out);
-        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+        return rc;
     }
+    double *seg = f.in;
+    fftw_complex *X = f.out;
     double sw = 0;
     for (int j = 0; j < len; j++) {
         w[j] = wk == MT_WINDOW_RECT ? 1 : 0.5 - 0.5 * cos(2 * M_PI * j / len); /* periodic Hann */
@@ -146,7 +177,7 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
         for (int j = 0; j < len; j++) mean += y[s0 + j];
         mean /= len;
         for (int j = 0; j < len; j++) seg[j] = (y[s0 + j] - mean) * w[j];
-        fftw_execute(plan);
+        fftw_execute(f.plan);
         for (int k = 0; k < nf; k++) {
             double c = (k == 0 || (len % 2 == 0 && k == len / 2)) ? 1 : 2;
             out->psd[k] += c * (X[k][0] * X[k][0] + X[k][1] * X[k][1]) / (fs * sw);
@@ -154,12 +185,8 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
         out->segments++;
     }
     for (int k = 0; k < nf; k++) out->psd[k] /= out->segments;
-    pthread_mutex_lock(&planner_lock);
-    fftw_destroy_plan(plan);
-    pthread_mutex_unlock(&planner_lock);
+    fft_free(&f);
     free(w);
-    fftw_free(seg);
-    fftw_free(X);
     return MT_OK;
 }
 
@@ -204,40 +231,28 @@ MtStatus mt_signal_amplitude(const double *t, const double *x, int n, double t0,
         return mt_error_set(err, m < 4 ? MT_ERR_ARG : MT_ERR_NOMEM, what,
                             MT_("%s: fewer than 4 samples in the time window; no spectrum"), what);
     int nf = m / 2 + 1;
-    double *seg = fftw_malloc(sizeof(double) * (size_t)m), mean = 0, sw = 0;
-    fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)nf);
-    out->psd = calloc((size_t)nf, sizeof(double));
-    fftw_plan plan = NULL;
-    if (seg && X && out->psd) {
-        pthread_mutex_lock(&planner_lock);
-        plan = fftw_plan_dft_r2c_1d(m, seg, X, FFTW_ESTIMATE);
-        pthread_mutex_unlock(&planner_lock);
-    }
-    if (!plan) {
+    Fft f;
+    MtStatus rc = fft_new(&f, m, out, err);
+    if (rc != MT_OK) {
         free(y);
-        fftw_free(seg);
-        fftw_free(X);
-        mt_psd_free(out);
-        return mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory"));
+        return rc;
     }
+    double *seg = f.in, mean = 0, sw = 0;
+    fftw_complex *X = f.out;
     for (int j = 0; j < m; j++) mean += y[j] / m;
     for (int j = 0; j < m; j++) {
         double w = 0.5 - 0.5 * cos(2 * M_PI * j / m); /* periodic Hann */
         seg[j] = (y[j] - mean) * w;
         sw += w;
     }
-    fftw_execute(plan);
+    fftw_execute(f.plan);
     for (int k = 0; k < nf; k++) /* one-sided, divided by the window's coherent gain */
         out->psd[k] = (k == 0 || (m % 2 == 0 && k == m / 2) ? 1 : 2) * hypot(X[k][0], X[k][1]) / sw;
     out->n = nf;
     out->df = 1 / (dt * m);
     out->segments = 1;
-    pthread_mutex_lock(&planner_lock);
-    fftw_destroy_plan(plan);
-    pthread_mutex_unlock(&planner_lock);
+    fft_free(&f);
     free(y);
-    fftw_free(seg);
-    fftw_free(X);
     return MT_OK;
 }
 

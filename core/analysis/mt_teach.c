@@ -1,8 +1,8 @@
 /* mt_teach.c — the classroom view's quantities from one output frame: the
  * instantaneous centre of velocity, and the free-body diagram of a rigid
  * body built from the frame's result columns (the reactions the solver
- * reported, gravity, springs, force elements, drivers). Declared in
- * motus/teach.h. */
+ * reported, gravity, springs, force elements, drivers), and the system's
+ * momentum. Declared in motus/teach.h. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,8 +30,7 @@ int mt_teach_icr(const double c[3], const double vc[3], const double w[3], doubl
     return 1;
 }
 
-/* R of a unit quaternion w x y z (normalised here: stored poses carry rounding). */
-static void rot_of(const double *q, double R[9])
+void mt_teach_rotation(const double q[4], double R[9])
 {
     double w = q[0], a = q[1], b = q[2], c = q[3], n = sqrt(w * w + a * a + b * b + c * c);
     if (n > 0) w /= n, a /= n, b /= n, c /= n;
@@ -49,7 +48,7 @@ static void to_world(const double *pose, int body, const double pb[3], double x[
     }
     const double *o = pose + 7 * body;
     double R[9];
-    rot_of(o + 3, R);
+    mt_teach_rotation(o + 3, R);
     for (int k = 0; k < 3; k++) x[k] = o[k] + R[3 * k] * pb[0] + R[3 * k + 1] * pb[1] + R[3 * k + 2] * pb[2];
 }
 
@@ -63,7 +62,7 @@ static void marker_axis(const MtModel *m, const double *pose, int mk, int k, dou
         return;
     }
     double R[9];
-    rot_of(pose + 7 * s->body + 3, R);
+    mt_teach_rotation(pose + 7 * s->body + 3, R);
     for (int r = 0; r < 3; r++) a[r] = R[3 * r] * ab[0] + R[3 * r + 1] * ab[1] + R[3 * r + 2] * ab[2];
 }
 
@@ -76,6 +75,24 @@ static int column3(MtColumnValueFn value, void *ctx, const char *ent, const char
         v[k] = value(ctx, name);
         if (!isfinite(v[k])) return 0;
     }
+    return 1;
+}
+
+int mt_teach_momentum(const MtModel *m, const double *pose, MtColumnValueFn value, void *ctx, double p[3])
+{
+    static const char *const vs[3] = {"vx", "vy", "vz"}, *const ws[3] = {"wx", "wy", "wz"};
+    double sum[3] = {0, 0, 0};
+    p[0] = p[1] = p[2] = 0;
+    for (int b = 0; b < m->nbody; b++) {
+        double v[3], w[3], R[9], rc[3], wr[3];
+        if (!column3(value, ctx, m->body[b].name, vs, v) || !column3(value, ctx, m->body[b].name, ws, w)) return 0;
+        mt_teach_rotation(pose + 7 * b + 3, R);
+        const double *c = m->body[b].com;
+        for (int k = 0; k < 3; k++) rc[k] = R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2];
+        cross3(wr, w, rc);
+        for (int k = 0; k < 3; k++) sum[k] += m->body[b].mass * (v[k] + wr[k]);
+    }
+    memcpy(p, sum, sizeof sum);
     return 1;
 }
 

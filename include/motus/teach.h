@@ -1,6 +1,7 @@
 /* motus/teach.h — what the classroom view draws, computed from one output
  * frame: the instantaneous centre of velocity of a body, and the free-body
- * diagram of a rigid body (every force acting on it, at its point).
+ * diagram of a rigid body (every force acting on it, at its point), and the
+ * system's linear momentum (the live meters).
  *
  * Both read a frame as the window and the tests have it: the poses of the
  * bodies (7 doubles per body: frame origin in project axes and the
@@ -21,6 +22,15 @@ int mt_teach_icr(const double c[3], const double vc[3], const double w[3], doubl
 
 /* A result column's value in the frame, by name; NAN when the run has no such column. */
 typedef double (*MtColumnValueFn)(void *ctx, const char *column);
+
+/* The rotation (body to project axes, row-major) of a pose's quaternion w x y z, normalised first
+ * (stored poses carry rounding); a zero quaternion gives the identity. */
+void mt_teach_rotation(const double q[4], double R[9]);
+
+/* The system's linear momentum p = Σ m v_c in the frame, v_c = v_o + ω × R c (v_o and ω the body's
+ * BODY.vx … BODY.wz columns, c its centre of mass in body axes, R its pose's rotation). Returns 0
+ * (p zero) when the frame lacks a body's velocity columns. */
+int mt_teach_momentum(const MtModel *m, const double *pose, MtColumnValueFn value, void *ctx, double p[3]);
 
 typedef enum {
     MT_FBD_GRAVITY, /* m·g at the centre of mass */

@@ -7,7 +7,12 @@
  * - the instantaneous centre of the four-bar's coupler is where the crank's
  *   and the rocker's lines meet (the closed form), to 1e-9 m, at every frame;
  * - a body that does not turn has no centre; the centre of a rolling wheel is
- *   its contact point. */
+ *   its contact point;
+ * - the momentum (mt_teach_momentum): the pendulum's bob (1 kg, 1 m, from 60°)
+ *   has |p| = m L |ω| with ω from its angle alone by the conservation of
+ *   energy, ω² = 2 m g L (cos θ − cos θ0) / I_O, to 1e-9 of its largest; two
+ *   bodies given a velocity, a spin and a turned pose sum to the hand-worked
+ *   Σ m (v + ω × R c) to 1e-15; a missing velocity column gives none. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +27,8 @@ typedef struct {
     MtCsv *csv;
     double *val, *pose;
     int ncol;
-    double worst_fbd, worst_icr;
-    int frames, arrows, missing_bodies;
+    double worst_fbd, worst_icr, worst_mom, most_mom;
+    int frames, arrows, missing_bodies, no_momentum;
 } Ctx;
 
 static double value(void *user, const char *column)
@@ -132,6 +137,18 @@ static int frame(void *user, MtState *st)
         c->arrows += n;
     }
     fourbar_icr(c);
+    double p[3];
+    if (!mt_teach_momentum(m, c->pose, value, c, p)) c->no_momentum++;
+    else if (m->nbody == 1 && !strcmp(m->body[0].name, "bob")) { /* the pendulum: |p| from the angle alone */
+        const MtBodySpec *bob = &m->body[0];
+        double xc[3], L = sqrt(bob->com[0] * bob->com[0] + bob->com[1] * bob->com[1] + bob->com[2] * bob->com[2]);
+        body_pt(c, 0, bob->com, xc);
+        double Io = bob->inertia[2] + bob->mass * L * L, g = 9.81, cos0 = cos(60 * M_PI / 180);
+        double w2 = 2 * bob->mass * g * L * fmax(-xc[1] / L - cos0, 0) / Io;
+        double want = bob->mass * L * sqrt(w2), got = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        c->worst_mom = fmax(c->worst_mom, fabs(got - want));
+        c->most_mom = fmax(c->most_mom, want);
+    }
     c->frames++;
     return 0;
 }
@@ -171,6 +188,46 @@ static Ctx run(const char *file, double until)
     return c;
 }
 
+/* Two bodies of a frame made up by hand: a (2 kg, centre 0.1 m along its x, turned 90° about z) moving
+ * at 1 m/s along x and spinning at 3 rad/s about z; b (3 kg, centre 0.2 m along z, not turned) at 1 m/s
+ * along y, spinning at 1 rad/s about x. R c is (0, 0.1, 0) and (0, 0, 0.2); ω × R c is (−0.3, 0, 0) and
+ * (0, −0.2, 0): p = 2 (0.7, 0, 0) + 3 (0, 0.8, 0) = (1.4, 2.4, 0). */
+static const char *missing_column;
+static double made_up(void *user, const char *column)
+{
+    (void)user;
+    static const struct {
+        const char *name;
+        double v;
+    } cols[] = {{"a.vx", 1}, {"a.vy", 0}, {"a.vz", 0}, {"a.wx", 0}, {"a.wy", 0}, {"a.wz", 3},
+                {"b.vx", 0}, {"b.vy", 1}, {"b.vz", 0}, {"b.wx", 1}, {"b.wy", 0}, {"b.wz", 0}};
+    if (missing_column && !strcmp(column, missing_column)) return NAN;
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+        if (!strcmp(cols[k].name, column)) return cols[k].v;
+    return NAN;
+}
+
+static void momentum_by_hand(void)
+{
+    MtError err = {0};
+    MtModel *m = mt_model_parse_text("motus-model 1\n"
+                                     "body a\n  mass 2\n  com 0.1 0 0\n  inertia 1 1 1\nend\n"
+                                     "body b\n  mass 3\n  com 0 0 0.2\n  inertia 1 1 1\nend\n",
+                                     "momentum by hand", &err);
+    CHECK(m != NULL, "the two bodies parse: %s", err.msg);
+    if (!m) return;
+    double h = sqrt(0.5), pose[14] = {5, 6, 7, h, 0, 0, h, -1, 2, 0, 1, 0, 0, 0}, p[3] = {9, 9, 9};
+    CHECK(mt_teach_momentum(m, pose, made_up, NULL, p), "the made-up frame has every velocity column");
+    CHECK_ABS(p[0], 1.4, 1e-15, "momentum x = 2 (1 - 0.3) kg m/s");
+    CHECK_ABS(p[1], 2.4, 1e-15, "momentum y = 3 (1 - 0.2) kg m/s");
+    CHECK_ABS(p[2], 0, 1e-15, "momentum z");
+    missing_column = "b.wz";
+    CHECK(!mt_teach_momentum(m, pose, made_up, NULL, p) && p[0] == 0 && p[1] == 0 && p[2] == 0,
+          "without b.wz there is no momentum (%g %g %g)", p[0], p[1], p[2]);
+    missing_column = NULL;
+    mt_model_free(m);
+}
+
 int main(void)
 {
     static const struct {
@@ -186,6 +243,12 @@ int main(void)
         CHECK(c.frames > 10 && c.worst_fbd < 1e-9, "%s: the free-body diagrams balance m·a (%.2e)", cases[i].file,
               c.worst_fbd);
         if (strstr(cases[i].file, "gear-train")) CHECK(c.missing_bodies > 0, "gear-train: the gears' bodies are said to lack the coupling");
+        CHECK(c.no_momentum == 0, "%s: every frame has the momentum (%d without)", cases[i].file, c.no_momentum);
+        if (strstr(cases[i].file, "pendulum.motus.txt") == cases[i].file) {
+            printf("pendulum: |p| against m L |omega(theta)| from the energy: %.2e of %.6f kg m/s\n", c.worst_mom,
+                   c.most_mom);
+            CHECK(c.most_mom > 1 && c.worst_mom < 1e-9 * c.most_mom, "pendulum: |p| = m L |omega| (%.2e)", c.worst_mom);
+        }
         if (strstr(cases[i].file, "four-bar")) {
             printf("four-bar coupler: instantaneous centre against the closed form: %.2e m\n", c.worst_icr);
             CHECK(c.worst_icr < 1e-9, "four-bar: the coupler's centre where the crank and rocker lines meet (%.2e m)",
@@ -198,5 +261,6 @@ int main(void)
     w0[2] = -2 / 0.3;
     CHECK(mt_teach_icr(c0, v0, w0, p) && fabs(p[0] - 1) < 1e-15 && fabs(p[1]) < 1e-15 && p[2] == 0,
           "a rolling wheel's centre is its contact point (%g %g %g)", p[0], p[1], p[2]);
+    momentum_by_hand();
     return mt_test_done();
 }

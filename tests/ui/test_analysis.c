@@ -21,31 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "motus-app.h"
 #include "motus-plot.h"
-#include "motus-viewport.h"
 #include "motus-window-analysis.h"
-#include "motus-window.h"
 #include "motus/store.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
-
-static void open_model(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    g_assert_no_error(error);
-}
-
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
-}
 
 static MotusAnalysisKind want_kind;
 static const MotusAnalysis *before; /* the result shown when the analysis waited for was started */
@@ -582,27 +562,9 @@ static void test_stored(void)
     g_rmdir(dir);
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusAnalysisTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusAnalysisTest");
     g_test_add_func("/analysis/statics", test_statics);
     g_test_add_func("/analysis/modes-spring", test_modes_spring);
     g_test_add_func("/analysis/modes-flexible", test_modes_flexible);
@@ -612,9 +574,5 @@ int main(int argc, char **argv)
     g_test_add_func("/analysis/statics-error", test_statics_error);
     g_test_add_func("/analysis/statics-stop", test_statics_stop);
     g_test_add_func("/analysis/stored", test_stored);
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    settle_for(0.2);
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }

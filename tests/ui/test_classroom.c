@@ -14,46 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-app.h"
-#include "motus-viewport.h"
-#include "motus-window.h"
-#include "ui-wait.h"
-#include "xinput.h"
-
-static GtkApplication *app;
-static MotusWindow *win;
-
-static void settle(void) { settle_for(0.15); }
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
-
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle();
-}
-
-static GtkWidget *eye_popover(void)
-{
-    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
-    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
-}
-static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
-static gboolean action_on(const char *name)
-{
-    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
-    return v && g_variant_get_boolean(v);
-}
-
-static void open_eye(void)
-{
-    if (eye_open()) return;
-    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
-    g_assert_true(wait_for(eye_open, 5));
-    settle();
-}
+#include "ui-app.h"
 
 static const char *want_action;
 static gboolean want_state;
@@ -104,9 +65,7 @@ static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] +
 
 static void test_icr_and_fbd(void)
 {
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_f5();
     motus_window_select_entity(win, MT_EDIT_BODY, index_of_body("coupler"));
     motus_window_set_time(win, 0.2);
     click_check("Instantaneous centre of velocity", "show-icr");
@@ -278,12 +237,8 @@ static gboolean is_meter_close(GtkWidget *w, gconstpointer data)
 static void test_meters(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "pendulum.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    open_model(path);
+    run_f5();
     open_eye();
     GtkWidget *entry = xin_find(eye_popover(), is_meter_entry, NULL);
     g_assert_nonnull(entry);
@@ -319,6 +274,7 @@ static void test_meters(void)
     /* kept with the model */
     g_autofree char *dir = g_dir_make_tmp("motus-meters-XXXXXX", NULL);
     g_autofree char *out = g_build_filename(dir, "p.motus.txt", NULL), *text = NULL;
+    g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_save_as(win, out, &error));
     g_assert_true(g_file_get_contents(out, &text, NULL, NULL));
     g_assert_nonnull(strstr(text, "meter system.kinetic meter system.potential meter momentum\n"));
@@ -326,35 +282,13 @@ static void test_meters(void)
     g_rmdir(dir);
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusClassroomTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusClassroomTest");
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "four-bar.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(path);
     g_test_add_func("/classroom/icr-fbd", test_icr_and_fbd);
     g_test_add_func("/classroom/several-points", test_several_points);
     g_test_add_func("/classroom/meters", test_meters);
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    for (int i = 0; i < 3; i++) settle();
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }

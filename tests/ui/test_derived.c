@@ -22,42 +22,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-app.h"
 #include "motus-inspector.h"
 #include "motus-plot.h"
-#include "motus-window.h"
 #include "motus/derived.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
 static char *tmpdir;
-
-static void settle(void) { settle_for(0.15); }
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle();
-}
-
-static void open_path(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    g_assert_no_error(error);
-}
-
-static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
-static void run(void)
-{
-    focus_main();
-    xin_press("F5");
-    settle();
-    g_assert_true(wait_for(run_done, 60));
-    settle();
-}
 
 /* The plot and curve index showing a curve called name; FALSE when none does. */
 static gboolean find_curve(const char *name, MotusPlot **plot, int *curve)
@@ -202,8 +172,8 @@ static char *layout_now(void)
 static void test_pendulum(void)
 {
     g_autofree char *src = g_build_filename(MOTUS_PROJECTS_DIR, "pendulum.motus.txt", NULL);
-    open_path(src);
-    run();
+    open_model(src);
+    run_f5();
     g_assert_true(find_curve("pin.angle", NULL, NULL)); /* the likely curve the window shows first */
     define("Magnitude of a vector", "pin.Fx", "pin.Fy", "pin.Fz", NULL, "F_pin", "derived-popover.png");
     double at = 0, e = max_diff("F_pin", "pin.angle", tension, &at);
@@ -253,7 +223,7 @@ static void test_pendulum(void)
     g_action_group_activate_action(G_ACTION_GROUP(win), "new", NULL);
     settle();
     g_assert_false(find_curve("F_pin", NULL, NULL));
-    open_path(proj);
+    open_model(proj);
     settle();
     g_autofree char *after = layout_now();
     g_test_message("layout after reopening:\n%s", after);
@@ -266,8 +236,8 @@ static void test_pendulum(void)
     g_assert_nonnull(strstr(text, "\nderived F_pin magnitude pin.Fx pin.Fy pin.Fz\nderived omega derivative pin.angle\n"
                                   "derived theta integral bob.wz\n"));
     g_action_group_activate_action(G_ACTION_GROUP(win), "new", NULL);
-    open_path(txt);
-    run();
+    open_model(txt);
+    run_f5();
     g_autofree char *again = layout_now();
     g_assert_cmpstr(again, ==, before);
 }
@@ -295,15 +265,7 @@ static gboolean lp10_gone(void) { return !find_curve("lp10", NULL, NULL); }
 /* A 20 Hz shake through the low-pass at 20 Hz and at 10 Hz; the RMS button's peak between the two cursors. */
 static void test_lowpass_and_peak(void)
 {
-    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path,
-                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
-                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
-                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
-                                      "plot sl.disp\n",
-                                      -1, NULL));
-    open_path(path);
-    run();
+    run_shaker(tmpdir);
     double a0 = amplitude("sl.disp");
     define("Low-pass filter", "sl.disp", NULL, NULL, "20", "lp20", NULL);
     define("Low-pass filter", "sl.disp", NULL, NULL, "10", "lp10", NULL);
@@ -349,7 +311,6 @@ static void test_lowpass_and_peak(void)
 }
 
 static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get_inspector(win)); }
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
 static gboolean entry_with_text(GtkWidget *w, gconstpointer text)
 {
     return GTK_IS_ENTRY(w) && gtk_widget_get_mapped(w) && !strcmp(gtk_editable_get_text(GTK_EDITABLE(w)), text);
@@ -365,7 +326,7 @@ static void test_inspector(void)
                                       "body probe\n mass 0.25\n com 0 -4.0312345678e-8 0\n inertia 1e-6 2e-6 3e-6\n"
                                       " position 0.139 0 0\n marker m\nend\njoint j revolute probe.m ground.o\n",
                                       -1, NULL));
-    open_path(path);
+    open_model(path);
     motus_window_select_entity(win, MT_EDIT_BODY, 0);
     settle();
     GtkWidget *insp = GTK_WIDGET(inspector());
@@ -401,34 +362,14 @@ static void test_inspector(void)
     g_assert_cmpstr(motus_inspector_get_unit(inspector(), "com.1"), ==, "nm");
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusDerivedTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusDerivedTest");
     tmpdir = g_dir_make_tmp("motus-derived-XXXXXX", NULL);
     g_test_add_func("/derived/pendulum", test_pendulum);
     g_test_add_func("/derived/lowpass-peak", test_lowpass_and_peak);
     g_test_add_func("/inspector/sections-readable", test_inspector);
     int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    for (int i = 0; i < 3; i++) settle();
-    g_object_unref(app);
     g_free(tmpdir);
-    return rc;
+    return ui_app_finish(rc);
 }

@@ -252,13 +252,6 @@ static void test_pendulum_by_actions(void)
 
 static char *tmp_path(const char *name) { return g_build_filename(tmp_dir, name, NULL); }
 
-static void open_path(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-}
-
 static void test_projects(void)
 {
     /* the pendulum of the last test saved as a project: the run made before saving comes along, and the next
@@ -295,7 +288,7 @@ static void test_projects(void)
     /* reopened: the model and the newest run come back */
     activate("new", NULL);
     g_assert_cmpuint(motus_window_get_n_frames(win), ==, 0);
-    open_path(p1);
+    open_model(p1);
     g_assert_cmpstr(model()->body[0].name, ==, "link");
     g_assert_cmpuint(motus_window_get_n_frames(win), ==, 601);
     double *t, *v;
@@ -320,7 +313,7 @@ static void test_projects(void)
     g_assert_nonnull(back);
     g_assert_cmpstr(back->body[0].name, ==, "link");
     mt_model_free(back);
-    open_path(p3);
+    open_model(p3);
     g_assert_cmpint(model()->njoint, ==, 1);
     /* a file that is not a model: refused, naming it; the open document stays */
     g_autoptr(GFile) bad = g_file_new_for_path("/nonexistent/x.motus");
@@ -334,7 +327,7 @@ static void test_projects(void)
 static void test_cancelled_run(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "slider-crank.motus.txt", NULL);
-    open_path(src);
+    open_model(src);
     g_autofree char *p = tmp_path("stopped.motus");
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_save_as(win, p, &error));
@@ -374,7 +367,7 @@ static void test_cancelled_run(void)
     mt_store_close(s);
     /* reopened, the stopped run is shown */
     activate("new", NULL);
-    open_path(p);
+    open_model(p);
     g_assert_cmpuint(motus_window_get_n_frames(win), ==, shown);
 }
 
@@ -382,7 +375,7 @@ static void test_cancelled_run(void)
 static void test_plots(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "slider-crank.motus.txt", NULL);
-    open_path(src);
+    open_model(src);
     g_assert_cmpuint(motus_window_n_plots(win), ==, 1);
     run_to_end();
     MotusPlot *p0 = MOTUS_PLOT(motus_window_get_plot_n(win, 0));
@@ -435,7 +428,7 @@ static void test_plots(void)
     g_assert_true(motus_window_save_as(win, proj, &error));
     activate("new", NULL);
     g_assert_cmpuint(motus_window_n_plots(win), ==, 1);
-    open_path(proj);
+    open_model(proj);
     g_assert_cmpuint(motus_window_n_plots(win), ==, 2);
     p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
     g_assert_cmpstr(motus_plot_curve_name(p1, 0), ==, "slide.disp");
@@ -446,14 +439,14 @@ static void test_plots(void)
     g_assert_true(g_file_get_contents(txt, &saved, NULL, NULL));
     g_assert_nonnull(strstr(saved, "\nplot slide.disp\nplot slide.disp against main.angle\n"));
     activate("new", NULL);
-    open_path(txt);
+    open_model(txt);
     g_assert_cmpuint(motus_window_n_plots(win), ==, 2);
     p1 = MOTUS_PLOT(motus_window_get_plot_n(win, 1));
     g_assert_cmpstr(motus_plot_curve_name(p1, 0), ==, "slide.disp");
     /* a plot line naming a column the model lacks: the rest shown, the missing one said */
     g_autofree char *typo = g_strconcat(saved, "plot main.angel main.angle\n", NULL);
     g_assert_true(g_file_set_contents(txt, typo, -1, NULL));
-    open_path(txt);
+    open_model(txt);
     g_assert_cmpuint(motus_window_n_plots(win), ==, 3);
     g_assert_nonnull(strstr(motus_window_get_status(win), "main.angel"));
     g_assert_cmpint(motus_plot_n_curves(MOTUS_PLOT(motus_window_get_plot_n(win, 2))), ==, 1);
@@ -469,7 +462,7 @@ static void test_plots(void)
 static void test_joint_driver(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
-    open_path(src);
+    open_model(src);
     motus_window_select_entity(win, MT_EDIT_BODY, 0);
     g_autoptr(GError) error = NULL;
     g_assert_false(motus_window_add_driver(win, &error));
@@ -555,7 +548,7 @@ static guint shown_items(void)
 static void test_teaching(void)
 {
     g_autofree char *src = g_build_filename(project_dir, "pendulum.motus.txt", NULL);
-    open_path(src);
+    open_model(src);
     run_to_end();
     motus_window_select_entity(win, MT_EDIT_BODY, 0);
     activate("show-trace", NULL);

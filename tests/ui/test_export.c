@@ -13,22 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "motus-app.h"
 #include "motus-window-export.h"
-#include "motus-window.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
-
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
-}
-
-static gboolean run_over(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
 static gboolean dialog_shown(void)
 {
     GtkWidget *d = motus_window_export_dialog(win);
@@ -94,7 +81,7 @@ static void test_export(void)
     settle_for(0.3);
     g_assert_null(motus_window_export_dialog(win));
     xin_press("F5");
-    g_assert_true(wait_for(run_over, 60));
+    g_assert_true(wait_for(run_done, 60));
     g_autofree char *path = out_path("export_gui.mp4");
     g_remove(path);
     GtkWidget *d = open_dialog(path, 20, 480, 270, 0.2, 0.8);
@@ -193,44 +180,21 @@ static void test_bad_path(void)
     g_assert_true(wait_for(dialog_gone, 5));
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
     g_autofree char *ffprobe = g_find_program_in_path("ffprobe");
     if (!ffprobe) {
         printf("SKIP: ffprobe is not installed (Debian package ffmpeg; scripts/install-deps.sh installs it)\n");
         return 77;
     }
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusExportTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
-    g_autoptr(GFile) f = g_file_new_for_path(MOTUS_PROJECTS_DIR "/pendulum.motus.txt");
+    ui_app_init(&argc, &argv, "org.motus.MotusExportTest");
+    open_model(MOTUS_PROJECTS_DIR "/pendulum.motus.txt");
     g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "1", &error));
     g_assert_no_error(error);
     g_test_add_func("/export/video", test_export);
     g_test_add_func("/export/plots", test_plots);
     g_test_add_func("/export/cancel", test_cancel);
     g_test_add_func("/export/bad-path", test_bad_path);
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    settle_for(0.2);
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }

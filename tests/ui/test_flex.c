@@ -56,9 +56,7 @@ static int rod_body(void)
 static void test_open_and_pick(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank-flex.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(path);
     wait_drawn();
     int rod = rod_body();
     MtFlexInfo fi = flex0(), *fb = &fi;
@@ -289,9 +287,7 @@ static void test_view_kept(void)
     g_assert_true(g_file_set_contents(path, text, -1, NULL));
     g_autofree char *meshes = g_build_filename(MOTUS_PROJECTS_DIR, "meshes", NULL), *link = g_build_filename(dir, "meshes", NULL);
     g_assert_cmpint(symlink(meshes, link), ==, 0); /* the housing's mesh, relative to the model */
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
+    open_model(path);
     g_assert_true(wait_for(idle_job, 90)); /* the housing is reduced */
     g_assert_cmpfloat(motus_viewport_get_deformation_scale(viewport()), ==, 300);
     g_assert_cmpint(motus_viewport_get_colour_field(viewport()), ==, MOTUS_FIELD_VONMISES);
@@ -315,6 +311,7 @@ static void test_view_kept(void)
     xin_type("50");
     xin_press("Return");
     g_assert_true(wait_for(scale_is_50, 5));
+    g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_save(win, &error));
     g_assert_no_error(error);
     g_autofree char *saved = NULL;
@@ -322,9 +319,8 @@ static void test_view_kept(void)
     g_assert_nonnull(strstr(saved, "\nview deformation 50 colour stress range run camera right focus housing\n"));
     /* another model, then this one again: ×50 */
     g_autofree char *other = g_build_filename(MOTUS_PROJECTS_DIR, "pendulum.motus.txt", NULL);
-    g_autoptr(GFile) o = g_file_new_for_path(other);
-    g_assert_true(motus_window_open_file(win, o, &error));
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(other);
+    open_model(path);
     g_assert_true(wait_for(idle_job, 90));
     g_assert_cmpfloat(motus_viewport_get_deformation_scale(viewport()), ==, 50);
     g_assert_cmpint(motus_viewport_get_colour_field(viewport()), ==, MOTUS_FIELD_VONMISES);

@@ -270,9 +270,7 @@ int main(int argc, char **argv)
     gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
     gtk_window_present(GTK_WINDOW(win));
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
+    open_model(path);
     g_test_add_func("/gizmo/move", test_move);
     g_test_add_func("/gizmo/turn", test_turn);
     g_test_add_func("/gizmo/marker", test_marker);

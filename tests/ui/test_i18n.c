@@ -20,9 +20,7 @@ static MotusInspector *inspector(void) { return MOTUS_INSPECTOR(motus_window_get
 static void test_units_typed_in_russian(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "slider-crank.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(path);
     int b = mt_model_find_body(model(), "slider");
     g_assert_cmpint(b, >=, 0);
     motus_window_select_entity(win, MT_EDIT_BODY, b);
@@ -56,6 +54,7 @@ static void test_units_typed_in_russian(void)
     /* the window as a Russian user sees it, kept as an artifact */
     wait_drawn();
     g_autofree char *png = g_build_filename(MOTUS_OUT_DIR, "i18n-ru.png", NULL);
+    g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_save_screenshot(win, png, &error));
     g_print("screenshot: %s\n", png);
     /* the motor's law with its settings' units in Russian (the drop-downs show words, keep keywords) */

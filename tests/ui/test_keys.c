@@ -10,33 +10,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-app.h"
-#include "motus-viewport.h"
 #include "motus-plot.h"
-#include "motus-window.h"
 #include "motus/store.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
 static char *tmpdir, *model_path;
-
-/* Lets the window handle what it was sent (keys that change nothing visible at once). */
-static void settle(void) { settle_for(0.15); }
-
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
-
-static char *model_text(void)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    mt_model_write(model(), f, NULL);
-    fclose(f);
-    return buf;
-}
 
 /* A toplevel other than the main window of the given type, shown. */
 static GtkWindow *dialog_of(GType type)
@@ -54,10 +32,21 @@ static gboolean message_shown(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) 
 static gboolean message_gone(void) { return dialog_of(GTK_TYPE_MESSAGE_DIALOG) == NULL; }
 static gboolean chooser_shown(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL; }
 static gboolean chooser_gone(void) { return dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL; }
-static gboolean shortcuts_shown(void) { return dialog_of(GTK_TYPE_SHORTCUTS_WINDOW) != NULL; }
-static gboolean shortcuts_gone(void) { return dialog_of(GTK_TYPE_SHORTCUTS_WINDOW) == NULL; }
-static gboolean other_window_shown(void) { return dialog_of(GTK_TYPE_WINDOW) != NULL; }
-static gboolean other_window_gone(void) { return dialog_of(GTK_TYPE_WINDOW) == NULL; }
+
+/* A key pressed in the main window opens a toplevel of this type; Escape in it closes it. */
+static GType escaped_type;
+static gboolean escaped_shown(void) { return dialog_of(escaped_type) != NULL; }
+static gboolean escaped_gone(void) { return dialog_of(escaped_type) == NULL; }
+static void key_opens_escape_closes(const char *key, GType type)
+{
+    escaped_type = type;
+    focus_main();
+    xin_press(key);
+    g_assert_true(wait_for(escaped_shown, 5));
+    xin_focus(GTK_WIDGET(dialog_of(type)));
+    xin_press("Escape");
+    g_assert_true(wait_for(escaped_gone, 5));
+}
 
 /* The keyboard focus back where a test found it: a row of the model tree that was made anew since is gone
  * (the tree gives the keys to the window then), so the window keeps them. */
@@ -66,20 +55,12 @@ static void restore_focus(GtkWidget *focus0)
     if (gtk_widget_get_root(focus0)) g_assert_true(gtk_widget_grab_focus(focus0));
 }
 
-/* The main window keeps the X focus (dialogs take it while they are up). */
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle();
-}
-
 static int nbody0, nparam0;
 static double t0;
 static gboolean more_bodies(void) { return model()->nbody > nbody0; }
 static gboolean fewer_bodies(void) { return model()->nbody < nbody0; }
 static gboolean more_params(void) { return model()->nparam > nparam0; }
 static gboolean running(void) { return motus_window_is_running(win); }
-static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
 static gboolean playing(void) { return motus_window_is_playing(win); }
 static gboolean not_playing(void) { return !motus_window_is_playing(win); }
 static gboolean later(void) { return motus_window_get_time(win) > t0; }
@@ -105,9 +86,7 @@ static void open_copy(void)
     g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
     model_path = g_build_filename(tmpdir, "slider-crank.motus.txt", NULL);
     g_assert_true(g_file_set_contents(model_path, text, -1, NULL));
-    g_autoptr(GFile) f = g_file_new_for_path(model_path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(model_path);
     /* the counts in the status bar in the singular and the plural */
     const char *status = motus_window_get_status(win);
     g_test_message("status: %s", status);
@@ -295,17 +274,6 @@ static void test_plot_cursors(void)
     g_assert_true(wait_for(unpinned, 5));
 }
 
-static GtkWidget *eye_popover(void)
-{
-    GtkWidget *b = xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory");
-    return b ? GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(b))) : NULL;
-}
-static gboolean eye_open(void) { return eye_popover() && gtk_widget_get_mapped(eye_popover()); }
-static gboolean action_on(const char *name)
-{
-    g_autoptr(GVariant) v = g_action_group_get_action_state(G_ACTION_GROUP(win), name);
-    return v && g_variant_get_boolean(v);
-}
 static gboolean velocity_on(void) { return action_on("show-velocity"); }
 static gboolean acceleration_on(void) { return action_on("show-acceleration"); }
 
@@ -315,9 +283,7 @@ static void test_eye_settings(void)
     focus_main();
     GtkWidget *focus0 = g_object_ref(gtk_root_get_focus(GTK_ROOT(win)));
     g_assert_false(velocity_on() || acceleration_on());
-    xin_click(xin_find(GTK_WIDGET(win), xin_has_tooltip_prefix, "Show the trajectory"));
-    g_assert_true(wait_for(eye_open, 5));
-    settle();
+    open_eye();
     xin_click(xin_find(eye_popover(), xin_has_label, "Velocity vector"));
     g_assert_true(wait_for(velocity_on, 5));
     settle();
@@ -427,19 +393,7 @@ static void spectrum_menu(const char *label)
 
 static void test_spectrum(void)
 {
-    g_autofree char *path = g_build_filename(tmpdir, "shaker.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path,
-                                      "solver method rk4 step 1e-3 until 2\nground\n marker rail z 1 0 0\nend\n"
-                                      "body slider\n mass 1\n inertia 1e-3 1e-3 1e-3\n marker s z 1 0 0\nend\n"
-                                      "joint sl prismatic slider.s ground.rail\ndriver d sl harmonic 0.01 {2*pi*20}\n"
-                                      "plot sl.disp\n",
-                                      -1, NULL));
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_shaker(tmpdir);
     nplots0 = motus_window_n_plots(win);
     spectrum_menu("Power Spectral Density (Welch)");
     g_assert_true(wait_for(more_plots, 5));
@@ -665,31 +619,16 @@ static void test_edit_keys(void)
         g_assert_true(wait_for(not_picking, 5));
     }
 
-    focus_main();
-    xin_press("F6");
-    g_assert_true(wait_for(other_window_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_WINDOW)));
-    xin_press("Escape");
-    g_assert_true(wait_for(other_window_gone, 5));
+    key_opens_escape_closes("F6", GTK_TYPE_WINDOW);
 
     /* Ctrl+? (Ctrl+Shift+/) lists the shortcuts; GTK 4.8's shortcuts window warns that a label of its own
      * "reported min width -4": warnings are not fatal while it is up (criticals still are) */
-    focus_main();
     GLogLevelFlags fatal = g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-    xin_press("<Control>question");
-    g_assert_true(wait_for(shortcuts_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_SHORTCUTS_WINDOW)));
-    xin_press("Escape");
-    g_assert_true(wait_for(shortcuts_gone, 5));
+    key_opens_escape_closes("<Control>question", GTK_TYPE_SHORTCUTS_WINDOW);
     settle();
     g_log_set_always_fatal(fatal);
 
-    focus_main();
-    xin_press("<Control>o");
-    g_assert_true(wait_for(chooser_shown, 5));
-    xin_focus(GTK_WIDGET(dialog_of(GTK_TYPE_FILE_CHOOSER_DIALOG)));
-    xin_press("Escape");
-    g_assert_true(wait_for(chooser_gone, 5));
+    key_opens_escape_closes("<Control>o", GTK_TYPE_FILE_CHOOSER_DIALOG);
 
     focus_main();
     g_assert_true(motus_window_is_dirty(win));
@@ -785,6 +724,19 @@ static void on_destroy(GtkWidget *w, gpointer data)
     win_gone = TRUE;
 }
 
+/* Quitting asked about the unsaved edit: Cancel clicked keeps the window and the model (`edited`, its text). */
+static void cancel_quit(const char *edited)
+{
+    g_assert_true(wait_for(message_shown, 5));
+    settle();
+    click_dialog_button("Cancel");
+    g_assert_true(wait_for(message_gone, 5));
+    settle();
+    g_assert_false(win_gone);
+    g_autofree char *kept = model_text();
+    g_assert_cmpstr(kept, ==, edited);
+}
+
 /* Ctrl+Q and the main menu's Quit with an unsaved edit ask; Cancel keeps
  * the window and the edit; Discard closes the window. */
 static void test_quit_asks(void)
@@ -797,15 +749,8 @@ static void test_quit_asks(void)
     g_autofree char *edited = model_text();
 
     xin_press("<Control>q");
-    g_assert_true(wait_for(message_shown, 5));
-    settle();
-    click_dialog_button("Cancel");
-    g_assert_true(wait_for(message_gone, 5));
-    settle();
-    g_assert_false(win_gone);
+    cancel_quit(edited);
     g_assert_true(dirty());
-    g_autofree char *kept = model_text();
-    g_assert_cmpstr(kept, ==, edited);
 
     /* the main menu's Quit, clicked */
     focus_main();
@@ -815,14 +760,7 @@ static void test_quit_asks(void)
     g_assert_true(wait_for(quit_item_shown, 5));
     settle();
     xin_click(quit_item());
-    g_assert_true(wait_for(message_shown, 5));
-    settle();
-    click_dialog_button("Cancel");
-    g_assert_true(wait_for(message_gone, 5));
-    settle();
-    g_assert_false(win_gone);
-    g_autofree char *kept2 = model_text();
-    g_assert_cmpstr(kept2, ==, edited);
+    cancel_quit(edited);
 
     focus_main();
     xin_press("<Control>q");
@@ -832,29 +770,10 @@ static void test_quit_asks(void)
     g_assert_true(wait_for(window_gone, 5));
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusKeysTest", G_APPLICATION_NON_UNIQUE);
-    g_application_set_resource_base_path(G_APPLICATION(app), "/org/motus/Motus"); /* the program's: the shortcuts window */
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
+    ui_app_init(&argc, &argv, "org.motus.MotusKeysTest");
     g_signal_connect(win, "destroy", G_CALLBACK(on_destroy), NULL);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
     tmpdir = g_dir_make_tmp("motus-keys-XXXXXX", NULL);
     open_copy();
     g_test_add_func("/keys/model-check", test_model_check);
@@ -872,12 +791,7 @@ int main(int argc, char **argv)
     g_test_add_func("/keys/display-units", test_display_units);
     g_test_add_func("/keys/quit-asks", test_quit_asks);
     int rc = g_test_run();
-    if (!win_gone) gtk_window_destroy(GTK_WINDOW(win));
-    /* the file choosers' folder reads finish and free what they hold before the leak check at exit (under load
-     * one was still going: 128 bytes from g_realloc reported once in a few sanitizer runs) */
-    for (int i = 0; i < 3; i++) settle();
-    g_object_unref(app);
     g_free(model_path);
     g_free(tmpdir);
-    return rc;
+    return ui_app_finish(rc);
 }

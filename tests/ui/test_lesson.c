@@ -69,9 +69,7 @@ static gboolean centre_drawn(void) { return centre_item() >= 0; }
 static void test_lesson(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_UI_DIR, "lesson-fourbar.motus.txt", NULL); /* course problem K04 */
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
+    open_model(path);
     g_assert_true(motus_window_lesson_shown(win));
     settle_for(0.3);
     g_assert_nonnull(xin_find(GTK_WIDGET(win), label_has, "четырёхзвеннике"));

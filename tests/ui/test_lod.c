@@ -253,9 +253,7 @@ int main(int argc, char **argv)
     ui_test_init(&argc, &argv);
     gtk_window_set_default_size(GTK_WINDOW(win), 1280, 800);
     gtk_window_present(GTK_WINDOW(win));
-    g_autoptr(GFile) f = g_file_new_for_path(MOTUS_LOD_MODEL);
-    g_autoptr(GError) error = NULL;
-    if (!motus_window_open_file(win, f, &error)) g_error("%s", error->message);
+    open_model(MOTUS_LOD_MODEL);
     g_test_add_func("/lod/levels", test_levels);
     g_test_add_func("/lod/order", test_order);
     g_test_add_func("/lod/background", test_background);

@@ -14,29 +14,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "motus-app.h"
-#include "motus-viewport.h"
-#include "motus-window.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
 
-static void settle(void) { settle_for(0.15); }
-static const MtModel *model(void) { return mt_editor_model(motus_window_get_editor(win)); }
-static MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
 static GtkWidget *area(void) { return motus_viewport_get_gl_area(viewport()); }
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-static gboolean run_done(void) { return !motus_window_is_running(win) && motus_window_get_n_frames(win) > 0; }
 static gboolean is_planar(void) { return motus_viewport_get_planar(viewport()); }
 static gboolean not_planar(void) { return !motus_viewport_get_planar(viewport()); }
-
-static void focus_main(void)
-{
-    xin_focus(GTK_WIDGET(win));
-    settle();
-}
 
 /* A PNG of the window as drawn (for a person to look at), in MOTUS_OUT_DIR. */
 static void save_shot(const char *name)
@@ -94,6 +77,18 @@ static void zoom_to_decimetre(void)
         settle_for(0.05);
     }
     g_assert_cmpfloat(motus_viewport_grid_step(viewport()), ==, 0.1);
+}
+
+/* A new project in planar mode (turned on by its key when a test runs alone), the grid at 0.1 m. */
+static void new_planar_project(void)
+{
+    motus_window_new_project(win);
+    settle();
+    focus_main();
+    if (!is_planar()) xin_press("2");
+    g_assert_true(wait_for(is_planar, 5));
+    zoom_to_decimetre();
+    focus_main();
 }
 
 static void test_mode(void)
@@ -270,9 +265,7 @@ static void test_pendulum(void)
 
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "2.5", &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_f5();
     double *z = NULL, *tz = NULL;
     char col[80];
     double m = bob->mass, d = 0.3, g = 9.81, Io = bob->inertia[2] + m * d * d;
@@ -355,13 +348,7 @@ static double last(const char *col)
  * gear B (pitch radius 0.2 m) turns at −0.1/0.2 of gear A, driven at 1 rad/s. */
 static void test_joints(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2"); /* (run alone) */
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     disc(0.2, 0, 0.3, 0);    /* body1: gear A */
     disc(0.5, 0, 0.5, 0.2);  /* body2: gear B */
     joint_bodies("Pin", 0.2, 0.05, -0.2, -0.5);
@@ -427,9 +414,7 @@ static void test_joints(void)
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_add_driver(win, &error));
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "0.5", &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_f5();
     char col[80];
     g_snprintf(col, sizeof col, "%s.angle", model()->joint[1].name);
     double thb = last(col);
@@ -455,13 +440,7 @@ static void test_joints(void)
  * the bottom, it swings with T = 4 √(I_O/(m g d)) K(sin(φ0/2)), d = 0.25 m. */
 static void test_bar(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2");
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     want_bodies = 1;
     xin_click(button("Bar"));
     settle();
@@ -481,9 +460,7 @@ static void test_bar(void)
     g_assert_cmpfloat(hypot(mj->pos[0], mj->pos[1] + 0.4), <, 1e-15);
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "2.5", &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_f5();
     double phi0 = acos(-0.8), m = b->mass, d = 0.25, Io = b->inertia[2] + m * d * d;
     double T = 4 * sqrt(Io / (m * 9.81 * d)) * ellip_k(sin(phi0 / 2)), Tm = period(model()->joint[0].name, phi0);
     g_print("bar pendulum from %.4f deg: T measured %.9f s, closed form %.9f s: %.2e relative\n", phi0 * 180 / G_PI, Tm, T,
@@ -509,13 +486,7 @@ static void rect(double x0, double y0, double x1, double y1)
  * pulley between them; the lighter rises at (m2 − m1) g / (m1 + m2). */
 static void test_rope(void)
 {
-    motus_window_new_project(win);
-    settle();
-    focus_main();
-    if (!is_planar()) xin_press("2");
-    g_assert_true(wait_for(is_planar, 5));
-    zoom_to_decimetre();
-    focus_main();
+    new_planar_project();
     rect(-0.4, -0.3, -0.2, -0.1); /* 0.2 x 0.2 */
     rect(0.2, -0.4, 0.4, 0);      /* 0.2 x 0.4 */
     joint_bodies("Slider", -0.3, -0.2, -0.1, -0.6);
@@ -541,9 +512,7 @@ static void test_rope(void)
     save_shot("planar-atwood.png");
     g_autoptr(GError) error = NULL;
     g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "0.5", &error));
-    focus_main();
-    xin_press("F5");
-    g_assert_true(wait_for(run_done, 60));
+    run_f5();
     double m1 = model()->body[0].mass, m2 = model()->body[1].mass, a = (m2 - m1) * 9.81 / (m1 + m2);
     char col[80];
     g_snprintf(col, sizeof col, "%s.disp", model()->joint[0].name);
@@ -556,25 +525,9 @@ static void test_rope(void)
     g_assert_cmpfloat(fabs(s1 + s2), <, 1e-9);
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusPlanarTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusPlanarTest");
     motus_window_new_project(win);
     settle();
     g_test_add_func("/planar/mode", test_mode);
@@ -583,9 +536,5 @@ int main(int argc, char **argv)
     g_test_add_func("/planar/joints", test_joints);
     g_test_add_func("/planar/bar", test_bar);
     g_test_add_func("/planar/rope", test_rope);
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    for (int i = 0; i < 3; i++) settle();
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }

@@ -68,9 +68,8 @@ static void screenshot(const char *path)
 static void test_slider(void)
 {
     g_autofree char *path = g_build_filename(MOTUS_PROJECTS_DIR, "four-bar.motus.txt", NULL);
-    g_autoptr(GFile) f = g_file_new_for_path(path);
+    open_model(path);
     g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
     int p = mt_model_find_param(model(), "n_crank");
     g_assert_cmpint(p, >=, 0);
     g_assert_cmpuint(motus_window_n_sliders(win), ==, 0);

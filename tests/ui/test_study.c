@@ -29,26 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "motus-app.h"
 #include "motus-heatmap.h"
 #include "motus-window-study.h"
-#include "motus-window.h"
 #include "motus/edit.h"
 #include "motus/store.h"
 #include "motus/study_run.h"
-#include "ui-wait.h"
-#include "xinput.h"
+#include "ui-app.h"
 
-static GtkApplication *app;
-static MotusWindow *win;
-
-static void open_model(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    g_assert_no_error(error);
-}
 
 /* The model text into a project of its own (as motus-cli import does). */
 static char *import(const char *text, const char *name)
@@ -84,10 +71,22 @@ static gboolean some_done(void)
 static void open_panel(void)
 {
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>t");
     g_assert_true(wait_for(panel_mapped, 10));
     settle_for(0.2);
+}
+
+/* tests/study/FILE imported into the project MOTUS_OUT_DIR/name, opened, the panel shown (Ctrl+T); the
+ * project's path (g_free it). */
+static char *open_study(const char *file, const char *name)
+{
+    g_autofree char *src = g_build_filename(MOTUS_STUDY_DIR, file, NULL), *text = NULL;
+    g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+    char *project = import(text, name);
+    open_model(project);
+    open_panel();
+    return project;
 }
 
 static void check_table(MotusStudyResults *r)
@@ -160,19 +159,8 @@ static void check_stored(const char *project)
 /* A double click at widget point (x, y) through XTest (xin_click clicks a widget's centre). */
 static void double_click_at(GtkWidget *w, double x, double y)
 {
-    graphene_rect_t r;
-    GtkNative *native = gtk_widget_get_native(w);
-    g_assert_true(gtk_widget_compute_bounds(w, GTK_WIDGET(native), &r));
-    double sx = 0, sy = 0;
-    gtk_native_get_surface_transform(native, &sx, &sy);
+    xin_pointer_to(w, x, y, 100000);
     Display *d = xin_display();
-    int rx, ry;
-    Window child;
-    XTranslateCoordinates(d, xin_window(w), DefaultRootWindow(d), (int)(sx + r.origin.x + x),
-                          (int)(sy + r.origin.y + y), &rx, &ry, &child);
-    XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
-    XSync(d, False);
-    settle_for(0.1);
     for (int k = 0; k < 2; k++) {
         XTestFakeButtonEvent(d, 1, True, CurrentTime);
         XTestFakeButtonEvent(d, 1, False, CurrentTime);
@@ -244,11 +232,7 @@ static void check_case_run(MotusStudyResults *r, const char *project)
 
 static void test_grid(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *project = import(text, "study-spring-mass.motus");
-    open_model(project);
-    open_panel();
+    g_autofree char *project = open_study("spring-mass.motus.txt", "study-spring-mass.motus");
     MotusStudyResults *r = motus_window_study_results(win);
     g_assert_nonnull(r);
     g_assert_cmpint(motus_study_results_n(r), ==, 0);
@@ -314,26 +298,31 @@ static void test_grid(void)
     g_unlink(project);
 }
 
-/* 3 × 200 cases stopped with Esc after the first few: some done, not all, the panel says so. */
-static void test_stop(void)
+/* tests/study/spring-mass.motus.txt with `from` changed to `to`, written to MOTUS_OUT_DIR/name and opened,
+ * its study started from the panel and run until some cases are done; the file's path (g_free it). */
+static char *run_changed(const char *from, const char *to, const char *name)
 {
     g_autofree char *text = NULL;
     g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *big = NULL;
-    {
-        g_auto(GStrv) parts = g_strsplit(text, "count 3", 2);
-        big = g_strjoinv("count 200", parts);
-    }
-    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-big.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path, big, -1, NULL));
+    g_auto(GStrv) parts = g_strsplit(text, from, 2);
+    g_autofree char *changed = g_strjoinv(to, parts);
+    char *path = g_build_filename(MOTUS_OUT_DIR, name, NULL);
+    g_assert_true(g_file_set_contents(path, changed, -1, NULL));
     open_model(path);
     open_panel();
     xin_click(motus_window_study_button(win, "run"));
     g_assert_true(wait_for(some_done, 30));
+    return path;
+}
+
+/* 3 × 200 cases stopped with Esc after the first few: some done, not all, the panel says so. */
+static void test_stop(void)
+{
+    g_autofree char *path = run_changed("count 3", "count 200", "study-big.motus.txt");
     g_assert_true(gtk_widget_get_sensitive(motus_window_study_button(win, "stop")));
     g_assert_false(gtk_widget_get_sensitive(motus_window_study_button(win, "run")));
     xin_focus(motus_window_study_panel(win));
-    settle_for(0.15);
+    settle();
     xin_press("Escape");
     g_assert_true(wait_for(not_running, 30));
     int n = motus_study_results_n(motus_window_study_results(win));
@@ -370,7 +359,7 @@ static void check_edit(void)
     g_assert_cmpint(model_cases(), ==, 6);
     g_assert_cmpint(motus_study_results_n(motus_window_study_results(win)), ==, 0);
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>z");
     g_assert_true(wait_for(nine_cases, 5));
 }
@@ -379,19 +368,7 @@ static void check_edit(void)
  * go on; the heat map has no value (grey) where they are. */
 static void test_failed(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-mass.motus.txt", &text, NULL, NULL));
-    g_autofree char *bad = NULL;
-    {
-        g_auto(GStrv) parts = g_strsplit(text, "levels 0.5 1 2", 2);
-        bad = g_strjoinv("levels -1 1 2", parts);
-    }
-    g_autofree char *path = g_build_filename(MOTUS_OUT_DIR, "study-failed.motus.txt", NULL);
-    g_assert_true(g_file_set_contents(path, bad, -1, NULL));
-    open_model(path);
-    open_panel();
-    xin_click(motus_window_study_button(win, "run"));
-    g_assert_true(wait_for(some_done, 30));
+    g_autofree char *path = run_changed("levels 0.5 1 2", "levels -1 1 2", "study-failed.motus.txt");
     g_assert_true(wait_for(not_running, 30));
     MotusStudyResults *r = motus_window_study_results(win);
     g_test_message("%s", motus_window_study_progress(win));
@@ -457,7 +434,7 @@ static void type_into(GtkWidget *field, const char *text)
 {
     g_assert_nonnull(field);
     xin_click(field);
-    settle_for(0.15);
+    settle();
     xin_press("<Control>a");
     xin_type(text);
     settle_for(0.3);
@@ -477,11 +454,7 @@ static gboolean none_run(void) { return strstr(motus_window_study_progress(win),
 
 static void test_optimise(void)
 {
-    g_autofree char *text = NULL;
-    g_assert_true(g_file_get_contents(MOTUS_STUDY_DIR "/spring-opt.motus.txt", &text, NULL, NULL));
-    g_autofree char *project = import(text, "study-spring-opt.motus");
-    open_model(project);
-    open_panel();
+    g_autofree char *project = open_study("spring-opt.motus.txt", "study-spring-opt.motus");
     MotusStudyResults *r = motus_window_study_results(win);
     g_assert_nonnull(r);
     xin_click(motus_window_study_button(win, "run"));
@@ -599,7 +572,7 @@ static void test_form(void)
     g_assert_null(motus_study_form_field(f, "resp-name", 5));
     shot(motus_window_study_panel(win), "study-form.png");
     xin_focus(GTK_WIDGET(win));
-    settle_for(0.15);
+    settle();
     xin_press("<Control>z");
     g_assert_true(wait_for(nine_cases, 5));
     gtk_window_destroy(GTK_WINDOW(motus_window_study_panel(win)));
@@ -642,27 +615,9 @@ static void test_slurm(void)
     settle_for(0.2);
 }
 
-static void on_startup(GApplication *a, gpointer data)
-{
-    (void)data;
-    motus_app_setup(GTK_APPLICATION(a), "test");
-}
-
-static gboolean mapped(void) { return gtk_widget_get_mapped(GTK_WIDGET(win)); }
-
 int main(int argc, char **argv)
 {
-    gtk_disable_setlocale();
-    g_test_init(&argc, &argv, NULL);
-    gtk_init();
-    motus_ui_register_resources();
-    app = gtk_application_new("org.motus.MotusStudyTest", G_APPLICATION_NON_UNIQUE);
-    g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
-    g_assert_true(g_application_register(G_APPLICATION(app), NULL, NULL));
-    win = motus_window_new(app);
-    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 760);
-    gtk_window_present(GTK_WINDOW(win));
-    g_assert_true(wait_for(mapped, 10));
+    ui_app_init(&argc, &argv, "org.motus.MotusStudyTest");
     if (g_getenv("MOTUS_SLURM_PROJECT")) g_test_add_func("/study/slurm", test_slurm); /* gui_study_slurm: that alone */
     else {
     g_test_add_func("/study/grid", test_grid);
@@ -671,9 +626,5 @@ int main(int argc, char **argv)
     g_test_add_func("/study/optimise", test_optimise);
     g_test_add_func("/study/form", test_form);
     }
-    int rc = g_test_run();
-    gtk_window_destroy(GTK_WINDOW(win));
-    settle_for(0.2);
-    g_object_unref(app);
-    return rc;
+    return ui_app_finish(g_test_run());
 }

@@ -31,14 +31,6 @@ static void on_finished(MotusWindow *w, gboolean ok, const char *msg, gpointer d
     finished_ok = ok;
 }
 
-static void open_model(const char *path)
-{
-    g_autoptr(GFile) f = g_file_new_for_path(path);
-    g_autoptr(GError) error = NULL;
-    g_assert_true(motus_window_open_file(win, f, &error));
-    g_assert_no_error(error);
-}
-
 static void activate(const char *action, GVariant *param)
 {
     g_action_group_activate_action(G_ACTION_GROUP(win), action, param);

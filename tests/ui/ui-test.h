@@ -1,6 +1,6 @@
 /* ui-test.h — what every in-process test of the main window under Xvfb
- * shares: the window and its set-up, the main loop run until a condition
- * holds, and a wait for the 3D view to draw a new frame. Included by one test program each
+ * shares: the window and its set-up, a model opened in it, the main loop run
+ * until a condition holds, and a wait for the 3D view to draw a new frame. Included by one test program each
  * (its statics are that program's). */
 #ifndef MOTUS_UI_TEST_H
 #define MOTUS_UI_TEST_H
@@ -25,6 +25,16 @@ static inline void ui_test_init(int *argc, char ***argv)
     motus_ui_register_resources();
     win = motus_window_new(NULL);
     motus_window_set_batch(win, TRUE);
+}
+
+/* Opens a model or project file in the window (a test's given: it must open). */
+static inline void open_model(const char *path)
+{
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GError) error = NULL;
+    gboolean opened = motus_window_open_file(win, f, &error);
+    g_assert_no_error(error); /* (first: says why it did not open) */
+    g_assert_true(opened);
 }
 
 static inline MotusViewport *viewport(void) { return MOTUS_VIEWPORT(motus_window_get_viewport(win)); }
