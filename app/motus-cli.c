@@ -367,7 +367,8 @@ int main(int argc, char **argv)
     MtRunStats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    MtStatus rc = mt_run(st, sv, frame_cb, &ctx, NULL, &stats, &err);
+    MtStatus rc = mt_run_start(st, sv, &err);
+    if (!rc) rc = mt_run(st, sv, frame_cb, &ctx, NULL, &stats, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     int code = 0;

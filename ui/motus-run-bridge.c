@@ -21,6 +21,7 @@
 
 #include "motus-frame-store.h"
 #include "motus-i18n.h"
+#include "motus/analysis.h"
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/project.h"
@@ -195,7 +196,7 @@ static gpointer worker(gpointer data)
     self->nomem = FALSE;
     if (st && self->job.fn)
         rc = self->job.fn(st, frame_cb, self, &self->cancel, self->job.data, &err);
-    else if (st)
+    else if (st && !(rc = mt_run_start(st, mt_system_solver(self->sys), &err)))
         rc = mt_run(st, mt_system_solver(self->sys), frame_cb, self, &self->cancel, &stats, &err);
     double t_end = st ? mt_state_time(st) : 0;
     mt_state_free(st);

@@ -1276,6 +1276,41 @@ MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *inf
     return rc;
 }
 
+MtStatus mt_run_start(MtState *st, const MtSolverSpec *sv, MtError *err)
+{
+    if (sv->start != MT_START_STATICS) return MT_OK;
+    const MtSystem *s = st->sys;
+    /* the velocities the model starts with, made consistent at the initial positions (rates held as asked) */
+    MtStatus rc = mt_assemble_initial(st, err);
+    if (rc) return rc;
+    double *u = malloc(sizeof(double) * (size_t)(s->nu + 1));
+    if (!u) return mt_error_set(err, MT_ERR_NOMEM, "", MT_("out of memory for the static analysis"));
+    memcpy(u, st->u, sizeof(double) * (size_t)s->nu);
+    MtStaticsInfo info;
+    MtError e2 = {0};
+    rc = mt_statics(st, NULL, &info, &e2);
+    if (!rc && info.negative > 0) {
+        /* Newton found the equilibrium nearest the start, an unstable one (a pendulum held above the
+         * horizontal goes to the top): a run is meant to start at rest where the model would settle, so
+         * downhill from the start instead */
+        MtStaticsOptions o = {0};
+        o.relax_first = 1;
+        rc = mt_assemble_initial(st, &e2);
+        if (!rc) rc = mt_statics(st, &o, &info, &e2);
+    }
+    if (rc) {
+        free(u);
+        return mt_error_set(err, rc, e2.entity,
+                            MT_("solver: the run starts from the static equilibrium ('start statics'), which was not "
+                                "found: %s"),
+                            e2.msg);
+    }
+    memcpy(st->u, u, sizeof(double) * (size_t)s->nu); /* mt_run's assembly projects them at the equilibrium */
+    free(u);
+    st->from_statics = 1;
+    return MT_OK;
+}
+
 int mt_state_flex_elastic(const MtState *st, int b, double *umax, double *smax)
 {
     const MtSystem *s = st->sys;

@@ -10,6 +10,7 @@
 #include "mt_expr.h"
 #include "mt_i18n.h"
 #include "mt_study_expr.h"
+#include "motus/analysis.h"
 #include "motus/results.h"
 #include "motus/run.h"
 #include "motus/signal.h"
@@ -164,7 +165,8 @@ static MtStatus run_system(MtSystem *sys, Gather *g, const MtStudyRunHooks *hook
     if (hooks && hooks->begin && hooks->begin(hooks->user, sys, err)) return err->code ? err->code : MT_ERR_IO;
     MtState *st = mt_state_new(sys, err);
     if (!st) return err->code;
-    MtStatus rc = mt_run(st, sv, gather_frame, g, hooks ? hooks->cancel : NULL, NULL, err);
+    MtStatus rc = mt_run_start(st, sv, err);
+    if (!rc) rc = mt_run(st, sv, gather_frame, g, hooks ? hooks->cancel : NULL, NULL, err);
     mt_state_free(st);
     return rc;
 }

@@ -113,14 +113,15 @@ static int hold_modes(MtState *st)
         const MtFlexSys *f = &s->flex[i];
         if (!f->hold) continue;
         double *w = st->q + 7 * s->nbody + f->moff, *wd = st->u + 6 * s->nbody + f->moff;
+        int keep = st->from_statics; /* the equilibrium's deformation stays */
         if (m->flex[i].initial == MT_FLEX_INIT_REST) {
-            memset(w, 0, sizeof(double) * (size_t)f->N);
+            if (!keep) memset(w, 0, sizeof(double) * (size_t)f->N);
             memset(wd, 0, sizeof(double) * (size_t)f->N);
         }
         for (int k = 0; k < m->ninitial; k++) {
             const MtInitialSpec *in = &m->initial[k];
             if (!in->mode || in->body != f->body) continue;
-            if (in->has_value) w[in->mode - 1] = in->value;
+            if (in->has_value && !keep) w[in->mode - 1] = in->value;
             if (in->has_rate) wd[in->mode - 1] = in->rate;
         }
         n++;
@@ -144,7 +145,7 @@ static MtStatus assemble_initial(MtState *st, MtError *err)
     const MtSystem *s = st->sys;
     int nval = 0, nrate = 0;
     for (int i = 0; i < s->model->ninitial; i++) {
-        nval += s->model->initial[i].has_value && !s->model->initial[i].mode;
+        nval += s->model->initial[i].has_value && !s->model->initial[i].mode && !st->from_statics;
         nrate += s->model->initial[i].has_rate && !s->model->initial[i].mode;
     }
     MtStatus rc = MT_OK;

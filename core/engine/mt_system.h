@@ -220,6 +220,8 @@ struct MtState {
     double pivot_reg;      /* the factor's pivot floor in evaluations: MT_PIVOT_REG, in runs but rk4's MT_PIVOT_REG_STEP */
     int flex_hold;         /* during the initial assembly, 1 while positions are projected, 2 velocities: the modal
                             * coordinates MtFlexSys.hold flags (`initial rest`, `initial BODY.wK`) do not move */
+    int from_statics;      /* the positions are a static equilibrium (solver `start statics`, mt_run_start): the
+                            * initial assembly keeps the elastic coordinates found, holding only their rates */
     /* iterative linear solves (mt_linsolve.c): an older factor of A as the preconditioner */
     int linear;            /* MtLinearSolve, set before mt_run (0 = MT_LINEAR_AUTO) */
     MtBchol *pre;          /* NULL: a new factor at every evaluation */

@@ -711,11 +711,14 @@ static const char *const migrate_15_16[] = {sql_flexible_initial, NULL};
 /* Version 16 had no wheel–rail contacts: the same tables, whose forces may now be of kind 'wheelrail' (filled into
  * force_kinds at every opening; a program of version 16 must not meet a kind it cannot run). */
 static const char *const migrate_16_17[] = {NULL};
+/* Version 17 had no `start statics`: the solver's and the runs' column `start` is added by mt_store_rows_ensure
+ * (a program of version 17 would drop it and start the run elsewhere). */
+static const char *const migrate_17_18[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
                                                                       migrate_8_9, migrate_9_10, migrate_10_11,
                                                                       migrate_11_12, migrate_12_13, migrate_13_14,
-                                                                      migrate_14_15, migrate_15_16, migrate_16_17};
+                                                                      migrate_14_15, migrate_15_16, migrate_16_17, migrate_17_18};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
@@ -1092,7 +1095,8 @@ static MtStatus create_schema(MtStore *s, MtError *err)
     snprintf(sql, sizeof sql, "INSERT INTO project(id, title, created) VALUES (1, '', '%s')", now);
     if (mt_store_exec(s, sql, err)) goto fail;
     if (mt_store_exec(s,
-                      "INSERT INTO solver VALUES (1, 'rk4', 0.001, 1.0, 1, 1e-8, 1e-10, 0.1, 1.0, 'none', -0.05, 0.8, 'baumgarte', 0.0);"
+                      "INSERT INTO solver(id, method, step, until, every, rtol, atol, ts, xi, correct, alpha, rho, loops, nu)"
+                      " VALUES (1, 'rk4', 0.001, 1.0, 1, 1e-8, 1e-10, 0.1, 1.0, 'none', -0.05, 0.8, 'baumgarte', 0.0);"
                       "INSERT INTO bodies(id, name, mass, com_x, com_y, com_z, ixx, iyy, izz, ixy, ixz, iyz, x, y, z,"
                       " r11, r12, r13, r21, r22, r23, r31, r32, r33, vx, vy, vz, wx, wy, wz)"
                       " VALUES (0, 'ground', 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,"

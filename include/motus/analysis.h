@@ -88,6 +88,14 @@ typedef struct {
  * too: info->negative tells. opt may be NULL (defaults). */
 MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *info, MtError *err);
 
+/* Before mt_run: with the solver's `start statics` (MT_START_STATICS) the
+ * state is moved to the static equilibrium found from the assembled initial
+ * configuration (mt_statics), keeping the model's initial velocities (made
+ * consistent there by mt_run's assembly) — a run that starts without the
+ * ringing of a structure released from its unloaded shape. Nothing happens
+ * with `start assembled`. */
+MtStatus mt_run_start(MtState *st, const MtSolverSpec *sv, MtError *err);
+
 /* The elastic state of body b at st's configuration (after mt_statics: the
  * static deformation): returns its number of modal coordinates (0 for a rigid
  * body, and then nothing is written). *umax is the largest elastic

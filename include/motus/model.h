@@ -162,8 +162,11 @@ typedef struct {
  * output interval of adaptive methods), end time, output every N-th step,
  * tolerances, Baumgarte Ts (<= 0: off) and ξs, HHT-α in [−1/3, 0],
  * generalised-α ρ∞, the loop method (MtLoopMethod) and its frequency ν, and
- * the projection after each step (MT_CORRECT_* bits). */
+ * the projection after each step (MT_CORRECT_* bits), and where the run
+ * starts (MT_START_*: the assembled initial state, or the static equilibrium
+ * found from it, with the model's initial velocities). */
 enum { MT_CORRECT_POS = 1, MT_CORRECT_VEL = 2 };
+enum { MT_START_ASSEMBLED = 0, MT_START_STATICS = 1 };
 typedef struct {
     MT_SOLVER_SCHEMA(MT_SCHEMA_MEMBER)
 } MtSolverSpec;

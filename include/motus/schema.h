@@ -60,7 +60,8 @@ enum {
     X(loops, ENUM, 1, "loops", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_loop_methods, MT_N_("Closed loops"))              \
     X(loop_freq, REAL, 1, "nu", NULL, ANGVEL, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,                     \
       MT_N_("Loop controller frequency ν (0: default)"))                                                             \
-    X(correct, ENUM, 1, "correct", NULL, NONE, 0, 0, 0, 0, mt_correct_names, MT_N_("Projection after each step"))
+    X(correct, ENUM, 1, "correct", NULL, NONE, 0, 0, 0, 0, mt_correct_names, MT_N_("Projection after each step")) \
+    X(start, ENUM, 1, "start", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_start_names, MT_N_("Start from"))
 
 /* ---- rigid bodies (lines of a body block) ------------------------------- */
 #define MT_BODY_SCHEMA(X)                                                                                            \
@@ -157,6 +158,7 @@ typedef struct {
 extern const char *const mt_method_names[];
 extern const char *const mt_loop_methods[];
 extern const char *const mt_correct_names[];
+extern const char *const mt_start_names[];
 extern const char *const mt_xyz_names[];
 extern const char *const mt_inertia_names[];
 extern const char *const mt_reduce_names[]; /* MtReduceMethod order: free, cb, guyan, attach */
