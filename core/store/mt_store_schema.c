@@ -711,11 +711,15 @@ static const char *const migrate_15_16[] = {sql_flexible_initial, NULL};
 /* Version 16 had no wheel–rail contacts: the same tables, whose forces may now be of kind 'wheelrail' (filled into
  * force_kinds at every opening; a program of version 16 must not meet a kind it cannot run). */
 static const char *const migrate_16_17[] = {NULL};
+/* Version 17 bound no number of modes to an expression (flexible_bodies.modes was a whole number; the column keeps its
+ * values, and a program of version 17 must not meet a binding 'modes' it cannot hold). */
+static const char *const migrate_17_18[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,
                                                                       migrate_8_9, migrate_9_10, migrate_10_11,
                                                                       migrate_11_12, migrate_12_13, migrate_13_14,
-                                                                      migrate_14_15, migrate_15_16, migrate_16_17};
+                                                                      migrate_14_15, migrate_15_16, migrate_16_17,
+                                                                      migrate_17_18};
 
 /* For the test of migrations: the statements of version 1 are those of
  * version 2 without the ones migrate_1_2 adds, with sql_springs_v1 and sql_runs_v1. */
