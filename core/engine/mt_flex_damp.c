@@ -183,6 +183,7 @@ MtStatus mt_flex_damping(MtSystem *s, const MtState *st, MtError *err)
     for (int i = 0; i < s->nflex; i++) {
         const MtFlexSpec *fs = &s->model->flex[i];
         if (fs->alpha > 0 || fs->beta > 0 || !(fs->zeta > 0)) continue; /* Rayleigh, or no damping */
+        if (s->flex[i].N == 0) continue;                                  /* 'modes 0': rigid, nothing to damp */
         if (body_damping(s, st, i, fs->zeta)) {
             const char *name = s->model->body[s->flex[i].body].name;
             return mt_error_set(err, MT_ERR_SOLVE, name,

@@ -223,7 +223,7 @@ static int check_options(const MtFeModel *m, const MtReduceOptions *opt, MtError
     if ((method == MT_REDUCE_CB || method == MT_REDUCE_GUYAN || method == MT_REDUCE_ATTACH) && opt->nif <= 0)
         return mt_error_set(err, MT_ERR_ARG, "",
                             MT_("this reduction needs interface nodes (where joints and forces attach): give them")), -1;
-    if (opt->nmodes < 0 || (method == MT_REDUCE_MODES && opt->nmodes < 1))
+    if (opt->nmodes < 0 || (method == MT_REDUCE_MODES && opt->nmodes < 1 && opt->keep_rigid))
         return mt_error_set(err, MT_ERR_ARG, "", MT_("the number of modes must be positive")), -1;
     if (opt->stiffening && method != MT_REDUCE_CB && method != MT_REDUCE_GUYAN)
         return mt_error_set(err, MT_ERR_ARG, "",
@@ -246,6 +246,8 @@ static int reduce_modes(Reduce *r, MtError *err)
     double sigma = r->sigma;
     int method = opt->method;
     int nev = opt->nmodes + nr;
+    if (nev < 1) /* 0 modes leaves the free body rigid; a held one would keep nothing */
+        return mt_error_set(err, MT_ERR_ARG, "", MT_("the number of modes must be positive")), -1;
     if (nev > n) {
         mt_error_set(err, MT_ERR_ARG, "", MT_("%d modes asked for, but the model has only %d degrees of freedom"),
                      opt->nmodes, n - nr);

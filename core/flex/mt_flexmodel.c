@@ -248,9 +248,11 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
     MtFlexSpec *f = &m->flex[spec];
     MtBodySpec *b = &m->body[f->body];
     const char *name = b->name;
-    if (f->modes < 0 || f->modes > 500 || !(f->zeta >= 0) || !(f->alpha >= 0) || !(f->beta >= 0))
+    if (!(f->modes >= 0 && f->modes <= 500) || !(f->zeta >= 0) || !(f->alpha >= 0) || !(f->beta >= 0))
         return mt_error_set(err, MT_ERR_MODEL, name,
                             MT_("body '%s': flexible settings out of range (0 ≤ modes ≤ 500, damping ≥ 0)"), name);
+    if (f->modes != floor(f->modes)) /* an expression of parameters may give any number */
+        return mt_error_set(err, MT_ERR_MODEL, name, MT_("body '%s': modes must be a whole number, not %g"), name, f->modes);
     MtFeModel *fe = f->source == MT_FLEX_BEAM ? beam_model(f, name, err) : mesh_model(f, name, basedir, err);
     if (!fe) return err ? err->code : MT_ERR_MODEL;
     MtError e3 = {0};
@@ -267,12 +269,15 @@ static MtStatus reduce_one(MtModel *m, int spec, const char *basedir, const MtFe
     mt_reduce_options_init(&o);
     if (pr) o.progress = *pr;
     o.method = nif == 0 && (f->method == MT_REDUCE_CB || f->method == MT_REDUCE_GUYAN) ? MT_REDUCE_MODES : f->method;
-    o.nmodes = f->modes;
+    o.nmodes = (int)f->modes;
     o.nif = nif;
     o.ifnodes = ifn;
     o.zeta = f->zeta;
     o.stiffening = f->stiffening;
-    if (o.method == MT_REDUCE_MODES && o.nmodes == 0) o.nmodes = 1;
+    /* 'method free modes 0' is asked for: no elastic coordinate, the body moves rigidly with the FE model's mass
+     * properties (the rigid end of a study over the number of modes). cb or guyan without an interface fall back to
+     * free modes and keep at least one. */
+    if (o.method == MT_REDUCE_MODES && o.nmodes == 0 && f->method != MT_REDUCE_MODES) o.nmodes = 1;
     MtError e2 = {0};
     d->body = mt_flex_reduce(fe, &o, NULL, &e2);
     if (!d->body) {

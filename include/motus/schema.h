@@ -119,7 +119,7 @@ enum {
       MT_N_("Shell thickness"))                                                                                      \
     X(fix, TEXT, 256, "fix", NULL, NONE, 0, 0, 0, MT_SF_OPT, NULL, MT_N_("Supports (NODES:123456; …)"))               \
     X(method, ENUM, 1, "method", NULL, NONE, 1, 0, 0, 0, mt_reduce_names, MT_N_("Reduction"))                         \
-    X(modes, INT, 1, "modes", NULL, NONE, 6, 0, 500, 0, NULL, MT_N_("Modes kept"))                                  \
+    X(modes, REAL, 1, "modes", NULL, NONE, 6, 0, 500, MT_SF_EXPR, NULL, MT_N_("Modes kept"))                         \
     X(zeta, REAL, 1, "zeta", NULL, NONE, 0.01, 0, MT_SCHEMA_INF, MT_SF_EXPR, NULL, MT_N_("Modal damping ratio"))    \
     X(alpha, REAL, 1, "alpha", NULL, NONE, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OWN, NULL,                        \
       MT_N_("Rayleigh α (stiffness)"))                                                                              \
