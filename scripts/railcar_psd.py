@@ -99,4 +99,5 @@ def main():
         fo.write("\n".join(s) + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

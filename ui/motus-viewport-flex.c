@@ -318,7 +318,14 @@ static void legend_draw(GtkDrawingArea *da, cairo_t *cr, int width, int height, 
     MotusTicks tk;
     motus_ticks_compute(a, b, 5, FALSE, &tk);
     int nlab = preview ? 2 : tk.n + 1;
+    /* the maximum's own label, unless it would sit on the last round tick; when that tick is closer than a
+     * line of text (a short bar), the round tick gives way to the maximum */
+    pango_layout_set_text(l, "0", -1);
+    pango_layout_get_pixel_size(l, &tw, &th);
+    double top_gap = tk.n ? (b - motus_ticks_value(&tk, tk.n - 1)) / (b - a) * (bh - 1) : INFINITY;
+    int drop_last = !preview && top_gap < th + 2 && top_gap >= 0.4 * tk.step / (b - a) * (bh - 1);
     for (int k = 0; k < nlab; k++) {
+        if (drop_last && k == tk.n - 1) continue;
         char buf[48];
         double v;
         if (preview) {
