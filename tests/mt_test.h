@@ -7,9 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mt_integrate.h"
 #include "motus/model.h"
+#include "motus/results.h"
 #include "mt_system.h"
 
 static int mt_test_fails, mt_test_checks;
@@ -95,6 +97,66 @@ static inline MtState *mt_test_run(MtSystem *s, MtFrameFn fn, void *user, MtRunS
         exit(1);
     }
     return st;
+}
+
+/* The named result columns of every frame of a run (and its times): out[c][0 .. n). */
+typedef struct {
+    int ncol, col[8];
+    double *t, *out[8];
+    int n, cap;
+    MtCsv *csv;
+    double *v;
+} MtTestRec;
+
+static inline int mt_test_rec_cb(void *u, MtState *st)
+{
+    MtTestRec *r = u;
+    mt_frame_values(r->csv, st, r->v);
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 4096;
+        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
+        for (int c = 0; c < r->ncol; c++) r->out[c] = realloc(r->out[c], sizeof(double) * (size_t)r->cap);
+        if (!r->t) exit(1);
+    }
+    r->t[r->n] = st->t;
+    for (int c = 0; c < r->ncol; c++) r->out[c][r->n] = r->v[r->col[c]];
+    r->n++;
+    return 0;
+}
+
+/* Runs a model given as text with its own solver settings and keeps the
+ * named columns (at most 8) of every frame; a missing column fails the test. */
+static inline MtTestRec mt_test_record(const char *text, const char *const *cols, int ncol)
+{
+    MtSystem *s = mt_test_system(text);
+    MtError err = {0};
+    MtTestRec r;
+    memset(&r, 0, sizeof r);
+    r.csv = mt_csv_new(s, NULL, &err);
+    r.ncol = ncol;
+    for (int c = 0; c < ncol; c++) {
+        r.col[c] = -1;
+        for (int k = 0; k < mt_csv_ncols(r.csv); k++)
+            if (!strcmp(mt_csv_colname(r.csv, k), cols[c])) r.col[c] = k;
+        if (r.col[c] < 0) {
+            printf("FAIL no result column %s\n", cols[c]);
+            exit(1);
+        }
+    }
+    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
+    MtState *st = mt_test_run(s, mt_test_rec_cb, &r, NULL);
+    free(r.v);
+    mt_csv_free(r.csv);
+    r.csv = NULL;
+    mt_state_free(st);
+    mt_system_free(s);
+    return r;
+}
+
+static inline void mt_test_rec_free(MtTestRec *r)
+{
+    free(r->t);
+    for (int c = 0; c < r->ncol; c++) free(r->out[c]);
 }
 
 /* Arithmetic–geometric mean, for complete elliptic integrals: K(k) = π / (2 AGM(1, √(1−k²))). */

@@ -61,57 +61,21 @@ static Rec run(const char *text, const char *col)
 
 /* Whole trajectory of two result columns (every frame). */
 typedef struct {
+    MtTestRec rec;
     double *t, *a, *b;
-    int n, cap;
-    MtCsv *csv;
-    double *v;
-    int ca, cb;
+    int n;
 } Traj;
-
-static int traj_cb(void *u, MtState *st)
-{
-    Traj *r = u;
-    mt_frame_values(r->csv, st, r->v);
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 1024;
-        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
-        r->a = realloc(r->a, sizeof(double) * (size_t)r->cap);
-        r->b = realloc(r->b, sizeof(double) * (size_t)r->cap);
-    }
-    r->t[r->n] = st->t;
-    r->a[r->n] = r->v[r->ca];
-    r->b[r->n] = r->v[r->cb];
-    r->n++;
-    return 0;
-}
 
 static Traj trajectory(const char *text, const char *ca, const char *cb)
 {
-    MtSystem *s = mt_test_system(text);
-    MtError err = {0};
-    Traj r = {0};
-    r.csv = mt_csv_new(s, NULL, &err);
-    r.ca = r.cb = -1;
-    for (int k = 0; k < mt_csv_ncols(r.csv); k++) {
-        if (!strcmp(mt_csv_colname(r.csv, k), ca)) r.ca = k;
-        if (!strcmp(mt_csv_colname(r.csv, k), cb)) r.cb = k;
-    }
-    CHECK(r.ca >= 0 && r.cb >= 0, "columns %s and %s exist", ca, cb);
-    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
-    MtState *st = mt_test_run(s, traj_cb, &r, NULL);
-    free(r.v);
-    mt_csv_free(r.csv);
-    mt_state_free(st);
-    mt_system_free(s);
+    const char *cols[2] = {ca, cb};
+    Traj r;
+    r.rec = mt_test_record(text, cols, 2);
+    r.t = r.rec.t, r.a = r.rec.out[0], r.b = r.rec.out[1], r.n = r.rec.n;
     return r;
 }
 
-static void free_traj(Traj *r)
-{
-    free(r->t);
-    free(r->a);
-    free(r->b);
-}
+static void free_traj(Traj *r) { mt_test_rec_free(&r->rec); }
 
 #define GROUND "ground\n marker o\n marker rail z 1 0 0\n marker floor z 0 1 0 x 1 0 0\nend\n"
 

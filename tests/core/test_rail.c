@@ -14,55 +14,12 @@
 #include "mt_rail.h"
 #include "mt_test.h"
 
-typedef struct {
-    MtCsv *csv;
-    double *v;
-    int ncol, col[8];
-    double *out[8];
-    int n, cap;
-} Rec;
-
-static int rec_cb(void *u, MtState *st)
-{
-    Rec *r = u;
-    mt_frame_values(r->csv, st, r->v);
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 4096;
-        for (int c = 0; c < r->ncol; c++) r->out[c] = realloc(r->out[c], sizeof(double) * (size_t)r->cap);
-    }
-    for (int c = 0; c < r->ncol; c++) r->out[c][r->n] = r->v[r->col[c]];
-    r->n++;
-    return 0;
-}
+typedef MtTestRec Rec;
 
 /* Runs a model and keeps the named columns of every frame. */
-static Rec run(const char *text, const char *const *cols, int ncol)
-{
-    MtSystem *s = mt_test_system(text);
-    MtError err = {0};
-    Rec r = {0};
-    r.csv = mt_csv_new(s, NULL, &err);
-    r.ncol = ncol;
-    for (int c = 0; c < ncol; c++) {
-        r.col[c] = -1;
-        for (int k = 0; k < mt_csv_ncols(r.csv); k++)
-            if (!strcmp(mt_csv_colname(r.csv, k), cols[c])) r.col[c] = k;
-        CHECK(r.col[c] >= 0, "column %s exists", cols[c]);
-        if (r.col[c] < 0) exit(1);
-    }
-    r.v = malloc(sizeof(double) * (size_t)mt_csv_ncols(r.csv));
-    MtState *st = mt_test_run(s, rec_cb, &r, NULL);
-    free(r.v);
-    mt_csv_free(r.csv);
-    mt_state_free(st);
-    mt_system_free(s);
-    return r;
-}
+static Rec run(const char *text, const char *const *cols, int ncol) { return mt_test_record(text, cols, ncol); }
 
-static void rec_free(Rec *r)
-{
-    for (int c = 0; c < r->ncol; c++) free(r->out[c]);
-}
+static void rec_free(Rec *r) { mt_test_rec_free(r); }
 
 /* A free wheelset (1500 kg, 50 kN on the axle) rolling at 5 m/s on straight track, started 2 mm off centre. */
 static double hunting_wavelength(double cone)
