@@ -141,7 +141,7 @@ const char *const mt_vector_comp_names[] = {"x", "y", "z", "mag", NULL};
 /* loads: force and moment components, their magnitudes, then a force element's deflection, power and energy;
  * an actuator's expressions are the first six */
 const char *const mt_load_comp_names[] = {"fx", "fy", "fz", "tx", "ty", "tz", "f", "t", "defl", "power", "energy", NULL};
-const char *const mt_loop_methods[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL};
+const char *const mt_loop_methods[] = {"baumgarte", "lagrange", "penalty", "mlf", NULL, NULL}; /* no aliases */
 
 const char *mt_control_kind_name(MtControlKind k) { return (k >= 0 && k < MT_CONTROL_NKINDS) ? mt_control_kind_names[k] : "?"; }
 const char *mt_event_action_name(MtEventAction a) { return (a >= 0 && a <= MT_ACTION_DISABLE) ? mt_action_names[a] : "?"; }

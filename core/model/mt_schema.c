@@ -13,7 +13,7 @@
 const char *const mt_method_names[] = {"rk4", "dp54", "adams", "euler", "park", "hht", "galpha", NULL,
                                        "rk45", "dp54", "dopri5", "dp54", NULL};
 const char *const mt_correct_names[] = {"none", "positions", "velocities", "both", NULL, NULL}; /* MT_CORRECT_* bits */
-const char *const mt_start_names[] = {"assembled", "statics", NULL}; /* MT_START_* */
+const char *const mt_start_names[] = {"assembled", "statics", NULL, NULL}; /* MT_START_*; no aliases */
 const char *const mt_xyz_names[] = {"x", "y", "z", NULL};
 const char *const mt_inertia_names[] = {"xx", "yy", "zz", "xy", "xz", "yz", NULL};
 

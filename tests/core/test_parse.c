@@ -121,6 +121,10 @@ int main(void)
     expect_error("unknown statement", "bodi arm\n", "bodi", ":1:");
     expect_error("newer format", "motus-model 7\n", "version", NULL);
     expect_error("bad solver", "solver method verlet\n", "verlet", NULL);
+    /* unknown words of every solver keyword list (an alias search once read past the end of two lists) */
+    expect_error("bad start", "solver start somewhere\n", "somewhere", NULL);
+    expect_error("bad loops", "solver loops rubber\n", "rubber", NULL);
+    expect_error("bad correct", "solver correct always\n", "always", NULL);
     expect_error("negative step", "solver step -1\n", "step", NULL);
     expect_error("binary-ish", "body \"unterminated\n", "quoted", NULL);
 
