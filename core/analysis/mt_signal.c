@@ -190,6 +190,20 @@ static MtStatus welch(const double *y, int m, double dt, int len, double overlap
     return MT_OK;
 }
 
+/* The window's samples for a spectrum, resampled evenly into *y
+ * (even_samples); refused when one is not finite or there are too few. */
+static MtStatus spectrum_samples(const double *t, const double *x, int n, double t0, double t1, const char *what, double **y,
+                                 int *m, double *dt, MtError *err)
+{
+    for (int i = 0; i < n; i++)
+        if (t[i] >= t0 && t[i] <= t1 && !isfinite(x[i]))
+            return mt_error_set(err, MT_ERR_SOLVE, what, MT_("%s: not a finite number at t = %g s; no spectrum"), what, t[i]);
+    if (!(*y = even_samples(t, x, n, t0, t1, m, dt)))
+        return mt_error_set(err, *m < 4 ? MT_ERR_ARG : MT_ERR_NOMEM, what,
+                            MT_("%s: fewer than 4 samples in the time window; no spectrum"), what);
+    return MT_OK;
+}
+
 MtStatus mt_signal_psd(const double *t, const double *x, int n, double t0, double t1, const MtWelchSpec *spec,
                        const char *what, MtPsd *out, MtError *err)
 {
@@ -197,15 +211,10 @@ MtStatus mt_signal_psd(const double *t, const double *x, int n, double t0, doubl
     MtWelchSpec sp = spec ? *spec : (MtWelchSpec){MT_WINDOW_HANN, 0, 0.5};
     if (!(sp.overlap >= 0 && sp.overlap < 1))
         return mt_error_set(err, MT_ERR_ARG, what, MT_("%s: the overlap of Welch's segments must be in [0, 1)"), what);
-    for (int i = 0; i < n; i++)
-        if (t[i] >= t0 && t[i] <= t1 && !isfinite(x[i]))
-            return mt_error_set(err, MT_ERR_SOLVE, what, MT_("%s: not a finite number at t = %g s; no spectrum"), what, t[i]);
     int m;
-    double dt;
-    double *y = even_samples(t, x, n, t0, t1, &m, &dt);
-    if (!y)
-        return mt_error_set(err, m < 4 ? MT_ERR_ARG : MT_ERR_NOMEM, what,
-                            MT_("%s: fewer than 4 samples in the time window; no spectrum"), what);
+    double dt, *y;
+    MtStatus rs = spectrum_samples(t, x, n, t0, t1, what, &y, &m, &dt, err);
+    if (rs) return rs;
     int len = sp.segment;
     if (len <= 0) { /* 8 segments: K = (m - len) / hop + 1 with hop = len (1 - overlap) */
         len = (int)floor(m / (1 + 7 * (1 - sp.overlap)));
@@ -221,15 +230,10 @@ MtStatus mt_signal_amplitude(const double *t, const double *x, int n, double t0,
                              MtError *err)
 {
     memset(out, 0, sizeof *out);
-    for (int i = 0; i < n; i++)
-        if (t[i] >= t0 && t[i] <= t1 && !isfinite(x[i]))
-            return mt_error_set(err, MT_ERR_SOLVE, what, MT_("%s: not a finite number at t = %g s; no spectrum"), what, t[i]);
     int m;
-    double dt;
-    double *y = even_samples(t, x, n, t0, t1, &m, &dt);
-    if (!y)
-        return mt_error_set(err, m < 4 ? MT_ERR_ARG : MT_ERR_NOMEM, what,
-                            MT_("%s: fewer than 4 samples in the time window; no spectrum"), what);
+    double dt, *y;
+    MtStatus rs = spectrum_samples(t, x, n, t0, t1, what, &y, &m, &dt, err);
+    if (rs) return rs;
     int nf = m / 2 + 1;
     Fft f;
     MtStatus rc = fft_new(&f, m, out, err);
