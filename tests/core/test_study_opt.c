@@ -12,25 +12,13 @@
 #include <string.h>
 
 #include "mt_test.h"
+#include "study_model.h"
 #include "motus/study.h"
 #include "motus/study_run.h"
 
-static const char model_text[] =
-    "motus-model 1\n"
-    "solver method dp54 step 0.01 until 1 rtol 1e-12 atol 1e-14\n"
-    "parameter m 1 kg\n"
-    "parameter k 200 N/m\n"
-    "ground\n  marker anchor at 0 0 0 z 1 0 0\nend\n"
-    "body mass\n  mass {m}\n  inertia 0.01 0.01 0.01\n  position 1.1 0 0\n  marker hook at 0 0 0 z 1 0 0\nend\n"
-    "joint slide prismatic mass.hook ground.anchor\n"
-    "spring coil mass.hook ground.anchor k {k} length 1\n";
+static const char model_text[] = STUDY_SPRING_MODEL("1");
 
-static MtModel *with_study(const char *study, MtError *err)
-{
-    char text[4096];
-    snprintf(text, sizeof text, "%s%s", model_text, study);
-    return mt_model_parse_text(text, "opt.motus.txt", err);
-}
+static MtModel *with_study(const char *study, MtError *err) { return study_model_parse(model_text, study, "opt.motus.txt", err); }
 
 static void test_lines(void)
 {
