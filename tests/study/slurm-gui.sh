@@ -10,22 +10,7 @@ cli=$1
 gui=$2
 src=$3
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v sbatch > /dev/null || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge > /dev/null 2>&1 || true
-    fi
-    if ! command -v sbatch > /dev/null || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
-        echo "SKIP: Slurm (slurm-wlm, munge) is not installed and cannot be installed here (needs root and apt-get)"
-        exit 77
-    fi
-fi
-work=$(mktemp -d)
-cluster="$work/cluster"
-mkdir -p "$cluster"
-trap 'sh "$here/../slurm/cluster.sh" stop "$cluster"; rm -rf "$work"' EXIT
-sh "$here/../slurm/cluster.sh" start "$cluster"
-export SLURM_CONF="$cluster/slurm.conf"
-cd "$work"
+. "$here/../slurm/with-cluster.sh"
 "$cli" import "$src/spring-mass.motus.txt" p.motus > /dev/null
 "$cli" study p.motus --slurm --max-parallel 2 --time 00:05:00 --cases-per-task 3
 MOTUS_SLURM_PROJECT="$work/p.motus" MOTUS_CLI="$cli" sh "$here/../ui/gui_run.sh" "$gui"

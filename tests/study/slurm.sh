@@ -10,23 +10,7 @@ set -eu
 cli=$1
 src=$2
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v sbatch > /dev/null || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-        echo "slurm.sh: installing slurm-wlm and munge"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge > /dev/null 2>&1 || true
-    fi
-    if ! command -v sbatch > /dev/null || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
-        echo "SKIP: Slurm (slurm-wlm, munge) is not installed and cannot be installed here (needs root and apt-get)"
-        exit 77
-    fi
-fi
-work=$(mktemp -d)
-cluster="$work/cluster"
-mkdir -p "$cluster"
-trap 'sh "$here/../slurm/cluster.sh" stop "$cluster"; rm -rf "$work"' EXIT
-sh "$here/../slurm/cluster.sh" start "$cluster"
-export SLURM_CONF="$cluster/slurm.conf"
-cd "$work"
+. "$here/../slurm/with-cluster.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # collect until every case is in (at most 120 s); tasks name their job
