@@ -28,6 +28,18 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
+# kill_after N PID: kills the study runner PID once N cases have a result (at most 60 s), with its worker
+kill_after() {
+    i=0
+    while [ "$(ls p.motus.study 2>/dev/null | grep -c '\.result$')" -lt "$1" ]; do
+        i=$((i + 1))
+        [ $i -lt 600 ] || fail "no case finished in 60 s"
+        sleep 0.1
+    done
+    kill -KILL "$2"
+    wait "$2" 2> /dev/null || true
+    sleep 0.2 # its worker dies with it (PR_SET_PDEATHSIG)
+}
 
 case $mode in
 grid)
@@ -59,16 +71,7 @@ resume)
     sed 's/^solver .*/solver method rk4 step 2e-5 until 2 every 50/' "$src/spring-mass.motus.txt" > slow.motus.txt
     "$cli" import slow.motus.txt p.motus > /dev/null
     "$cli" study p.motus --jobs 1 --quiet &
-    runner=$!
-    i=0
-    while [ "$(ls p.motus.study 2>/dev/null | grep -c '\.result$')" -lt 3 ]; do
-        i=$((i + 1))
-        [ $i -lt 600 ] || fail "no case finished in 60 s"
-        sleep 0.1
-    done
-    kill -KILL $runner
-    wait $runner 2> /dev/null || true
-    sleep 0.2 # its worker dies with it (PR_SET_PDEATHSIG)
+    kill_after 3 $!
     "$cli" study p.motus --table --out before.csv
     before=$(($(wc -l < before.csv) - 1))
     files=$(ls p.motus.study | grep -c '\.result$')
@@ -130,16 +133,7 @@ opt_resume)
     sed 's/^solver .*/solver method rk4 step 2e-5 until 0.8 every 50/' "$src/spring-opt.motus.txt" > slow.motus.txt
     "$cli" import slow.motus.txt p.motus > /dev/null
     "$cli" study p.motus --quiet > /dev/null &
-    runner=$!
-    i=0
-    while [ "$(ls p.motus.study 2>/dev/null | grep -c '\.result$')" -lt 4 ]; do
-        i=$((i + 1))
-        [ $i -lt 600 ] || fail "no case finished in 60 s"
-        sleep 0.1
-    done
-    kill -KILL $runner
-    wait $runner 2> /dev/null || true
-    sleep 0.2
+    kill_after 4 $!
     "$cli" study p.motus --table --out before.csv
     before=$(($(wc -l < before.csv) - 1))
     echo "killed after $before cases were stored"
