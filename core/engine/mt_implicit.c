@@ -926,40 +926,25 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
             take_solution(&im, y);
             if ((rc = mt_ode_settle(o, te, y, sv, err))) goto done;
             push_history(&im, y, cut);
-            if (te < tend) { /* the next part */
-                if (events) {
-                    if ((rc = mt_deriv(st, te, y, d1, err))) goto done;
-                    double tb = te;
-                    if (mt_ode_step_events(o, ts, ya, d0, &tb, y, d1, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
-                        if (rc) goto done;
-                        memcpy(d0, d1, sizeof(double) * (size_t)n);
-                        restart(&im, y);
-                        ts = tb;
-                        if (stop) break;
-                        continue;
-                    }
-                    mt_events_sample(st);
-                    memcpy(d0, d1, sizeof(double) * (size_t)n);
-                }
-                ts = te;
-                continue;
-            }
-            if (!events) break;
-            /* the crossing functions at the step's end, and the derivative there for the interpolant */
-            if ((rc = mt_deriv(st, tend, y, d1, err))) goto done;
-            double tb = tend;
-            if (!mt_ode_step_events(o, ts, ya, d0, &tb, y, d1, sv, fn, user, stats, &stop, err, ye, sc, &rc)) {
-                mt_events_sample(st);
+            if (events) {
+                /* the crossing functions at the part's end, and the derivative there for the interpolant */
+                if ((rc = mt_deriv(st, te, y, d1, err))) goto done;
+                double tb = te;
+                int hit = mt_ode_step_events(o, ts, ya, d0, &tb, y, d1, sv, fn, user, stats, &stop, err, ye, sc, &rc);
+                if (rc) goto done;
                 memcpy(d0, d1, sizeof(double) * (size_t)n);
-                break;
+                if (hit) {
+                    /* an event at tb changed the state (or the equations): the methods restart there */
+                    restart(&im, y);
+                    cut = 1;
+                    ts = tb;
+                    if (stop || tend - ts < 1e-14 * fmax(1.0, fabs(tend))) break;
+                    continue;
+                }
+                mt_events_sample(st);
             }
-            if (rc) goto done;
-            /* an event at tb changed the state (or the equations): the methods restart there */
-            memcpy(d0, d1, sizeof(double) * (size_t)n);
-            restart(&im, y);
-            cut = 1;
-            ts = tb;
-            if (stop || tend - ts < 1e-14 * fmax(1.0, fabs(tend))) break;
+            if (te >= tend) break;
+            ts = te; /* the next part */
         }
         if (stop) break;
         if ((i + 1) % sv->every == 0 || i + 1 == nsteps)
