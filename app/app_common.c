@@ -1,6 +1,7 @@
 /* app_common.c — language set-up and error lines shared by motus-cli and motus. */
 #include "app_common.h"
 
+#include <dlfcn.h>
 #include <libintl.h>
 #include <limits.h>
 #include <locale.h>
@@ -14,6 +15,14 @@
 #ifndef MOTUS_INSTALL_LOCALEDIR
 #define MOTUS_INSTALL_LOCALEDIR "/usr/local/share/locale"
 #endif
+
+void app_init_blas(void)
+{
+    const char *e = getenv("OPENBLAS_NUM_THREADS");
+    if ((e && e[0]) || ((e = getenv("OMP_NUM_THREADS")) && e[0])) return; /* the user's choice */
+    void (*set)(int) = (void (*)(int))(size_t)dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (set) set(1);
+}
 
 void app_init_i18n(void)
 {

@@ -39,7 +39,6 @@
  * exists (the build tree: build/app/motus-cli finds build/locale); the install
  * LOCALEDIR. Numbers stay in the C locale whatever the language: the parser's
  * strtod reads "0.5", and CSV files and summaries always print a '.'. */
-static void init_i18n(void) { app_init_i18n(); }
 
 /* check: every mesh shape's STL/OBJ file reads (path relative to the model's
  * directory). 0, or 1 with err naming the file and the body. */
@@ -266,7 +265,8 @@ static int frame_cb(void *user, MtState *st)
 
 int main(int argc, char **argv)
 {
-    init_i18n();
+    app_init_i18n();
+    app_init_blas();
     if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
         printf("motus-cli %s\n", MOTUS_VERSION);
         return 0;

@@ -413,11 +413,11 @@ static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data
  * bound to the first of $MOTUS_LOCALEDIR, <exe dir>/../locale (the build
  * tree) and the install directory, as motus-cli does. Numbers stay in the C
  * locale: the model parser reads "0.5" whatever the language. */
-static void init_i18n(void) { app_init_i18n(); }
 
 int main(int argc, char **argv)
 {
-    init_i18n();
+    app_init_i18n();
+    app_init_blas();
     gtk_disable_setlocale(); /* done above, with LC_NUMERIC kept at "C" */
     motus_ui_register_resources();
     /* Test runs and scripted runs (any option) get their own process instead

@@ -3,7 +3,7 @@
 # the message catalogues in build/locale like motus-cli does.
 include(GNUInstallDirs)
 add_executable(motus ${PROJECT_SOURCE_DIR}/app/motus.c ${PROJECT_SOURCE_DIR}/app/app_common.c)
-target_link_libraries(motus PRIVATE motus_ui)
+target_link_libraries(motus PRIVATE motus_ui ${CMAKE_DL_LIBS})
 set_target_properties(motus PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/app)
 target_compile_definitions(motus PRIVATE MOTUS_INSTALL_LOCALEDIR="${CMAKE_INSTALL_FULL_LOCALEDIR}"
   MOTUS_VERSION="${PROJECT_VERSION}")

@@ -10,6 +10,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
+# OpenBLAS at one thread, as motus and motus-cli set it for themselves
+# (app_init_blas): the test programs that link core/ directly get the same,
+# and two tests at once do not each start a spinning thread per core.
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 
 STAGE="start"
 stage() {

@@ -7,10 +7,8 @@
 #include "mt_events.h"
 #include "mt_implicit.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mt_i18n.h"
 #include "mt_math.h"
@@ -391,30 +389,6 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
 static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                     MtRunStats *stats, MtError *err);
 
-/* OpenBLAS's worker threads for the run: none. The dynamics' BLAS calls are
- * small (a flexible body's modal products, 70 x 70 at most in the examples),
- * and OpenBLAS's threads spent a third of a 70-mode railcar run yielding
- * (perf; 3.1-3.2 s against 4.2-5.4 s with two threads, docs/STATUS.md);
- * the reductions (CHOLMOD, ARPACK) keep them. OpenBLAS is found at run time
- * (libblas.so.3 may be another BLAS, without the call); its BLAS library
- * has no "get", so the count is restored to what OpenBLAS starts with:
- * OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else the processors. */
-typedef void (*BlasThreadsFn)(int);
-
-static BlasThreadsFn blas_threads_fn(void)
-{
-    return (BlasThreadsFn)(size_t)dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-}
-
-static int blas_threads_default(void)
-{
-    const char *e = getenv("OPENBLAS_NUM_THREADS");
-    if (!e || atoi(e) < 1) e = getenv("OMP_NUM_THREADS");
-    if (e && atoi(e) >= 1) return atoi(e);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n >= 1 ? (int)n : 1;
-}
-
 /* A run flushes subnormal numbers to zero (and reads them as zero) on its
  * thread: bodies at a long chain's free end turn by less than 1e-300 rad at
  * first, and arithmetic on subnormals is slow; no result of interest lives
@@ -423,18 +397,15 @@ static int blas_threads_default(void)
 MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                 MtRunStats *stats, MtError *err)
 {
-    BlasThreadsFn blas = st->sys->nflex ? blas_threads_fn() : NULL;
-    if (blas) blas(1);
 #ifdef MT_HAVE_MXCSR
     unsigned int csr = _mm_getcsr();
     _mm_setcsr(csr | 0x8040u); /* FTZ (bit 15) and DAZ (bit 6) */
     MtStatus rc = run(st, sv, fn, user, cancel, stats, err);
     _mm_setcsr(csr);
-#else
-    MtStatus rc = run(st, sv, fn, user, cancel, stats, err);
-#endif
-    if (blas) blas(blas_threads_default());
     return rc;
+#else
+    return run(st, sv, fn, user, cancel, stats, err);
+#endif
 }
 
 MtStatus mt_run_check_length(double t0, double until, double step, const char *what, MtError *err)
