@@ -63,6 +63,7 @@ struct _MotusViewport {
     MotusScene *scene;
     double *poses; /* nbody x 7 */
     int selected;
+    int follow; /* the body the camera moves with (the model's `view … follow`), -1 none */
     MotusCamera cam;
     gboolean need_fit, scene_dirty, grid_dirty;
     gboolean touched; /* the user moved the camera since the last fit */

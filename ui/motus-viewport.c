@@ -339,6 +339,7 @@ static GtkWidget *tool_button(const char *label, const char *action, const char 
 static void motus_viewport_init(MotusViewport *self)
 {
     self->selected = -1;
+    self->follow = -1;
     self->gizmo_body = self->gizmo_handle = self->gizmo_hover = -1;
     self->spring_verts = g_array_new(FALSE, FALSE, sizeof(MotusVertex));
     self->env = g_array_new(FALSE, FALSE, sizeof(float));
@@ -446,10 +447,12 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     g_clear_pointer(&self->model, mt_model_free);
     g_clear_pointer(&self->poses, g_free);
     self->selected = -1;
+    self->follow = -1;
     if (m) {
         self->model = mt_model_copy(m);
         self->scene = motus_scene_new(self->model, model_dir, warnings); /* borrows the copy's flexible data */
         self->poses = g_new0(double, 7 * (m->nbody + 1));
+        self->follow = m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
         motus_scene_model_poses(m, self->poses);
         self->cam.up_axis = self->scene->up_axis;
         motus_camera_preset(&self->cam, MOTUS_VIEW_ISO);
@@ -485,6 +488,7 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     self->scene = motus_scene_new(self->model, model_dir, warnings);
     self->poses = g_new0(double, 7 * (m->nbody + 1));
     motus_scene_model_poses(m, self->poses);
+    self->follow = m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
     self->cam.up_axis = self->scene->up_axis;
     motus_viewport_flex_model_changed(self);
     g_array_set_size(self->env, 0);
@@ -562,6 +566,9 @@ double motus_viewport_get_scale(MotusViewport *self) { return self->scene ? self
 void motus_viewport_set_poses(MotusViewport *self, const double *poses)
 {
     if (!self->model) return;
+    if (self->follow >= 0 && self->follow < self->model->nbody) /* the camera moves with the body: orbit and zoom stay */
+        for (int k = 0; k < 3; k++)
+            self->cam.target[k] += (float)(poses[7 * self->follow + k] - self->poses[7 * self->follow + k]);
     memcpy(self->poses, poses, 7 * (size_t)self->model->nbody * sizeof(double));
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
@@ -582,7 +589,7 @@ void motus_viewport_motion_done(MotusViewport *self)
         self->grid_y = floor;
         self->grid_dirty = TRUE;
     }
-    if (!self->touched) self->need_fit = TRUE;
+    if (!self->touched && self->follow < 0) self->need_fit = TRUE; /* a followed body keeps the view on it */
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
 

@@ -864,5 +864,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
     if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", NULL, err)) return err->code;
     if (m->view.set && m->view.focus[0] && mt_model_find_body(m, m->view.focus) < 0 && strcmp(m->view.focus, "ground"))
         return mt_error_set(err, MT_ERR_MODEL, "view", MT_("view: focus '%s' names no body of the model"), m->view.focus);
+    if (m->view.set && m->view.follow[0] && mt_model_find_body(m, m->view.follow) < 0)
+        return mt_error_set(err, MT_ERR_MODEL, "view", MT_("view: follow '%s' names no moving body of the model"), m->view.follow);
     return MT_OK;
 }

@@ -35,7 +35,7 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
     memset(&out, 0, sizeof out); /* padding too: views are compared whole */
     out.set = 1, out.deformation = 1, out.field = MT_VIEW_FIELD_NONE, out.range = MT_VIEW_RANGE_RUN;
     out.camera = MT_VIEW_CAMERA_KEEP;
-    if (n == 0) return mt_error_set(err, MT_ERR_SYNTAX, "view", "%s", MT_("view: write 'view [deformation S] [colour none|displacement|stress] [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [meter COLUMN]…'"));
+    if (n == 0) return mt_error_set(err, MT_ERR_SYNTAX, "view", "%s", MT_("view: write 'view [deformation S] [colour none|displacement|stress] [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [follow BODY] [meter COLUMN]…'"));
     for (int i = 0; i < n; i += 2) { /* KEY VALUE pairs (a fixed range takes one word more) */
         const char *k = word[i], *a = i + 1 < n ? word[i + 1] : NULL;
         int c;
@@ -69,8 +69,12 @@ MtStatus mt_view_parse(MtViewSpec *v, char *const *word, int n, MtError *err)
             if (strlen(a) >= sizeof out.focus)
                 return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: focus '%s' is not a body name"), a);
             strcpy(out.focus, a);
+        } else if (!strcmp(k, "follow")) {
+            if (strlen(a) >= sizeof out.follow)
+                return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: follow '%s' is not a body name"), a);
+            strcpy(out.follow, a);
         } else
-            return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: unknown setting '%s' (deformation, colour, range, camera, focus, meter)"), k);
+            return mt_error_set(err, MT_ERR_SYNTAX, "view", MT_("view: unknown setting '%s' (deformation, colour, range, camera, focus, follow, meter)"), k);
     }
     memcpy(v, &out, sizeof out);
     return MT_OK;
@@ -99,5 +103,6 @@ void mt_view_format(const MtViewSpec *v, char *buf, size_t n)
     }
     if (k >= 0 && (size_t)k < n && v->camera != MT_VIEW_CAMERA_KEEP) k += snprintf(buf + k, n - (size_t)k, " camera %s", cameras[v->camera]);
     if (k >= 0 && (size_t)k < n && v->focus[0]) k += snprintf(buf + k, n - (size_t)k, " focus %s", v->focus);
+    if (k >= 0 && (size_t)k < n && v->follow[0]) k += snprintf(buf + k, n - (size_t)k, " follow %s", v->follow);
     for (int i = 0; i < v->nmeter && k >= 0 && (size_t)k < n; i++) k += snprintf(buf + k, n - (size_t)k, " meter %s", v->meter[i]);
 }

@@ -429,6 +429,7 @@ typedef struct {
     double lo, hi;     /* MT_VIEW_RANGE_FIXED: SI (m or Pa), lo < hi */
     MtViewCamera camera;
     char focus[MT_NAME_MAX]; /* body framed ("" none) */
+    char follow[MT_NAME_MAX]; /* body the camera moves with ("" none) */
     int nmeter;              /* live meters over the view: result columns (or "momentum") shown at the time shown */
     char meter[MT_VIEW_METERS][MT_PLOT_NAME];
 } MtViewSpec;
@@ -657,7 +658,7 @@ MtStatus mt_derived_check(const MtDerivedSpec *d, MtError *err);
 int mt_model_find_derived(const MtModel *m, const char *name);
 
 /* The view (mt_view.c): `view [deformation S] [colour none|displacement|stress]
- * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [meter COLUMN]…` read from
+ * [range run|frame|LO HI] [camera front|right|top|iso] [focus BODY] [follow BODY] [meter COLUMN]…` read from
  * the words after "view" (MT_OK, or an error naming the word and what to
  * write), and written back canonically ("view deformation 300 colour stress
  * range run", no newline; "" when nothing is kept). */

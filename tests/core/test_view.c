@@ -15,16 +15,16 @@ static MtModel *parse(const char *text, MtError *err) { return mt_model_parse(te
 int main(void)
 {
     MtError err = {0};
-    MtModel *m = parse(MODEL "view deformation 0.1 colour stress range 0 6e7 camera right focus housing meter system.kinetic meter momentum\n", &err);
+    MtModel *m = parse(MODEL "view deformation 0.1 colour stress range 0 6e7 camera right focus housing follow housing meter system.kinetic meter momentum\n", &err);
     CHECK(m != NULL, "parses: %s", err.msg);
     char line[256];
     mt_view_format(&m->view, line, sizeof line);
-    CHECK(!strcmp(line, "view deformation 0.1 colour stress range 0 60000000 camera right focus housing meter system.kinetic meter momentum"), "canonical: %s", line);
+    CHECK(!strcmp(line, "view deformation 0.1 colour stress range 0 60000000 camera right focus housing follow housing meter system.kinetic meter momentum"), "canonical: %s", line);
     CHECK(m->view.set && m->view.deformation == 0.1 && m->view.field == MT_VIEW_FIELD_STRESS &&
-              m->view.range == MT_VIEW_RANGE_FIXED && m->view.hi == 6e7 && m->view.camera == MT_VIEW_CAMERA_RIGHT,
+              m->view.range == MT_VIEW_RANGE_FIXED && m->view.hi == 6e7 && m->view.camera == MT_VIEW_CAMERA_RIGHT && !strcmp(m->view.follow, "housing"),
           "every setting read");
     char *text = mt_test_model_text(m);
-    CHECK(text && strstr(text, "\nview deformation 0.1 colour stress range 0 60000000 camera right focus housing meter system.kinetic meter momentum\n"),
+    CHECK(text && strstr(text, "\nview deformation 0.1 colour stress range 0 60000000 camera right focus housing follow housing meter system.kinetic meter momentum\n"),
           "written with the model");
     free(text);
 
@@ -59,6 +59,8 @@ int main(void)
                {"view zoom 2\n", "unknown setting 'zoom'"},
                {"view deformation\n", "'deformation' needs a value"},
                {"view focus nobody\n", "focus 'nobody' names no body"},
+               {"view follow nobody\n", "follow 'nobody' names no moving body"},
+               {"view follow ground\n", "follow 'ground' names no moving body"},
                {"view meter a meter b meter c meter d meter e meter f meter g meter h meter i\n", "at most 8 meters"},
                {"view meter {x}\n", "meter '{x}' is not a result column name"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
