@@ -566,9 +566,18 @@ double motus_viewport_get_scale(MotusViewport *self) { return self->scene ? self
 void motus_viewport_set_poses(MotusViewport *self, const double *poses)
 {
     if (!self->model) return;
-    if (self->follow >= 0 && self->follow < self->model->nbody) /* the camera moves with the body: orbit and zoom stay */
-        for (int k = 0; k < 3; k++)
-            self->cam.target[k] += (float)(poses[7 * self->follow + k] - self->poses[7 * self->follow + k]);
+    if (self->follow >= 0 && self->follow < self->model->nbody) { /* the camera moves with the body: orbit and zoom stay */
+        int up = self->scene ? self->scene->up_axis : 1;
+        float s = self->grid_step > 0 ? self->grid_step : 1;
+        for (int k = 0; k < 3; k++) {
+            float d = (float)(poses[7 * self->follow + k] - self->poses[7 * self->follow + k]);
+            self->cam.target[k] += d;
+            if (k == up) continue;
+            float before = roundf(self->grid_centre[k] / s);
+            self->grid_centre[k] += d; /* and the floor grid, rebuilt when it moves by a spacing */
+            if (roundf(self->grid_centre[k] / s) != before) self->grid_dirty = TRUE;
+        }
+    }
     memcpy(self->poses, poses, 7 * (size_t)self->model->nbody * sizeof(double));
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));
 }
