@@ -63,7 +63,9 @@ struct _MotusViewport {
     MotusScene *scene;
     double *poses; /* nbody x 7 */
     int selected;
-    int follow; /* the body the camera moves with (the model's `view … follow`), -1 none */
+    int follow; /* the body the camera moves with (the model's `view … follow`, the Follow button), -1 none */
+    GtkWidget *follow_button;
+    gboolean follow_syncing; /* the button set to match, not by the user */
     MotusCamera cam;
     gboolean need_fit, scene_dirty, grid_dirty;
     gboolean touched; /* the user moved the camera since the last fit */

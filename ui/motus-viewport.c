@@ -336,6 +336,33 @@ static GtkWidget *tool_button(const char *label, const char *action, const char 
     return b;
 }
 
+/* The Follow button shows whether the camera follows a body. */
+static void follow_sync(MotusViewport *self)
+{
+    if (!self->follow_button) return;
+    self->follow_syncing = TRUE;
+    gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(self->follow_button), self->follow >= 0);
+    self->follow_syncing = FALSE;
+}
+
+/* On: the camera follows the selected body (nothing selected: the button goes off again). Off: it stays. */
+static void follow_toggled(GtkToggleButton *b, gpointer data)
+{
+    MotusViewport *self = data;
+    if (self->follow_syncing) return;
+    int n = self->model ? self->model->nbody : 0;
+    self->follow = gtk_toggle_button_get_active(b) && self->selected >= 0 && self->selected < n ? self->selected : -1;
+    follow_sync(self);
+}
+
+void motus_viewport_set_follow(MotusViewport *self, int body)
+{
+    self->follow = self->model && body >= 0 && body < self->model->nbody ? body : -1;
+    follow_sync(self);
+}
+
+int motus_viewport_get_follow(MotusViewport *self) { return self->follow; }
+
 static void motus_viewport_init(MotusViewport *self)
 {
     self->selected = -1;
@@ -398,6 +425,12 @@ static void motus_viewport_init(MotusViewport *self)
     gtk_widget_set_tooltip_text(ortho, _("Orthographic projection (5)"));
     gtk_widget_set_focus_on_click(ortho, FALSE);
     gtk_box_append(GTK_BOX(self->toolbar), ortho);
+    /* TRANSLATORS: toggle button of the 3D view: the camera moves with the selected body */
+    self->follow_button = gtk_toggle_button_new_with_label(_("Follow"));
+    gtk_widget_set_tooltip_text(self->follow_button, _("Keep the selected body in view as it moves: the camera moves with it"));
+    gtk_widget_set_focus_on_click(self->follow_button, FALSE);
+    g_signal_connect(self->follow_button, "toggled", G_CALLBACK(follow_toggled), self);
+    gtk_box_append(GTK_BOX(self->toolbar), self->follow_button);
     gtk_overlay_add_overlay(GTK_OVERLAY(self->overlay), self->toolbar);
     self->grid_label = gtk_label_new("");
     gtk_widget_set_can_target(self->grid_label, FALSE);
@@ -448,11 +481,13 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     g_clear_pointer(&self->poses, g_free);
     self->selected = -1;
     self->follow = -1;
+    follow_sync(self);
     if (m) {
         self->model = mt_model_copy(m);
         self->scene = motus_scene_new(self->model, model_dir, warnings); /* borrows the copy's flexible data */
         self->poses = g_new0(double, 7 * (m->nbody + 1));
         self->follow = m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
+        follow_sync(self);
         motus_scene_model_poses(m, self->poses);
         self->cam.up_axis = self->scene->up_axis;
         motus_camera_preset(&self->cam, MOTUS_VIEW_ISO);
@@ -488,7 +523,9 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     self->scene = motus_scene_new(self->model, model_dir, warnings);
     self->poses = g_new0(double, 7 * (m->nbody + 1));
     motus_scene_model_poses(m, self->poses);
-    self->follow = m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
+    if (m->view.set && m->view.follow[0]) self->follow = mt_model_find_body(m, m->view.follow);
+    else if (self->follow >= m->nbody) self->follow = -1; /* the Follow button's choice outlives an edit */
+    follow_sync(self);
     self->cam.up_axis = self->scene->up_axis;
     motus_viewport_flex_model_changed(self);
     g_array_set_size(self->env, 0);
@@ -783,6 +820,7 @@ void motus_viewport_set_planar(MotusViewport *self, gboolean planar)
     static const char *const turning[] = {"view.front", "view.right", "view.top", "view.iso", "view.orthographic"};
     for (guint i = 0; i < G_N_ELEMENTS(turning); i++) gtk_widget_action_set_enabled(GTK_WIDGET(self), turning[i], !planar);
     gtk_widget_set_visible(self->grid_label, planar);
+    gtk_widget_set_visible(self->follow_button, !planar); /* drawing in the plane: the drawing tools take the room */
     self->grid_dirty = TRUE;
     g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ORTHOGRAPHIC]);
     motus_gl_view_queue_render(MOTUS_GL_VIEW(self->area));

@@ -159,12 +159,14 @@ void motus_window_view_keep(MotusWindow *self)
     if (!m) return;
     MtViewSpec v = m->view;
     motus_window_meters_keep(self, &v);
-    if (!v.set && !v.nmeter) return; /* nothing to keep */
+    int fb = motus_viewport_get_follow(self->viewport);
+    if (!v.set && !v.nmeter && fb < 0) return; /* nothing to keep */
     if (!v.set) {
         v.camera = MT_VIEW_CAMERA_KEEP, v.focus[0] = 0, v.deformation = 1;
         v.field = MT_VIEW_FIELD_NONE, v.range = MT_VIEW_RANGE_RUN, v.lo = v.hi = 0;
     }
     v.set = 1;
+    snprintf(v.follow, sizeof v.follow, "%s", fb >= 0 && fb < m->nbody ? m->body[fb].name : ""); /* the Follow button */
     if (!m->nflex) { /* a rigid model's view (camera, focus) stays as written, with the meters shown now */
         mt_editor_set_view(motus_window_editor(self), &v);
         return;
