@@ -355,12 +355,6 @@ static void follow_toggled(GtkToggleButton *b, gpointer data)
     follow_sync(self);
 }
 
-void motus_viewport_set_follow(MotusViewport *self, int body)
-{
-    self->follow = self->model && body >= 0 && body < self->model->nbody ? body : -1;
-    follow_sync(self);
-}
-
 int motus_viewport_get_follow(MotusViewport *self) { return self->follow; }
 
 static void motus_viewport_init(MotusViewport *self)
@@ -480,14 +474,13 @@ void motus_viewport_set_model(MotusViewport *self, const MtModel *m, const char 
     g_clear_pointer(&self->model, mt_model_free);
     g_clear_pointer(&self->poses, g_free);
     self->selected = -1;
-    self->follow = -1;
+    /* a model opened: its view line's `follow` (an edit later keeps the button's choice: motus_viewport_update_model) */
+    self->follow = m && m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
     follow_sync(self);
     if (m) {
         self->model = mt_model_copy(m);
         self->scene = motus_scene_new(self->model, model_dir, warnings); /* borrows the copy's flexible data */
         self->poses = g_new0(double, 7 * (m->nbody + 1));
-        self->follow = m->view.set && m->view.follow[0] ? mt_model_find_body(m, m->view.follow) : -1;
-        follow_sync(self);
         motus_scene_model_poses(m, self->poses);
         self->cam.up_axis = self->scene->up_axis;
         motus_camera_preset(&self->cam, MOTUS_VIEW_ISO);
@@ -523,8 +516,7 @@ void motus_viewport_update_model(MotusViewport *self, const MtModel *m, const ch
     self->scene = motus_scene_new(self->model, model_dir, warnings);
     self->poses = g_new0(double, 7 * (m->nbody + 1));
     motus_scene_model_poses(m, self->poses);
-    if (m->view.set && m->view.follow[0]) self->follow = mt_model_find_body(m, m->view.follow);
-    else if (self->follow >= m->nbody) self->follow = -1; /* the Follow button's choice outlives an edit */
+    if (self->follow >= m->nbody) self->follow = -1; /* the Follow button's choice outlives an edit, as the selection does */
     follow_sync(self);
     self->cam.up_axis = self->scene->up_axis;
     motus_viewport_flex_model_changed(self);

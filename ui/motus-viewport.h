@@ -99,7 +99,6 @@ void motus_viewport_view_preset(MotusViewport *self, MotusViewPreset p);
 void motus_viewport_fit_all(MotusViewport *self);
 /* The body the camera moves with (0 … nbody-1; -1: none): the model's `view … follow` when a model is
  * set, the Follow button (the selected body) after; shown on the button. */
-void motus_viewport_set_follow(MotusViewport *self, int body);
 int motus_viewport_get_follow(MotusViewport *self);
 /* Frames one body (0 … nbody-1) at its current pose, keeping the view direction. */
 void motus_viewport_fit_body(MotusViewport *self, int body);

@@ -4,7 +4,7 @@
  * on the screen (within a pixel), and saving writes `follow cart` in the view
  * line. Follow clicked off, the camera stays: going back to the first frame
  * moves the cart across the view (a test that cannot pass without the
- * button doing its work). */
+ * button doing its work), and a later edit of the model keeps it off. */
 #include <glib/gstdio.h>
 #include <math.h>
 
@@ -67,6 +67,11 @@ static void test_follow(void)
     gboolean seen = motus_viewport_project_body(viewport(), 0, &x2, &y2);
     g_test_message("not following: the cart %s (%.2f, %.2f) at 0 s", seen ? "at" : "out of view, last", x2, y2);
     g_assert_true(!seen || hypot(x2 - x1, y2 - y1) > 50);
+    /* an edit of the model (whose saved view line still says `follow cart`) keeps the button's choice */
+    g_assert_true(motus_window_set_field(win, MT_EDIT_SOLVER, 0, "until", "2.5", NULL));
+    settle();
+    g_assert_true(not_following());
+    g_assert_false(gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(follow)));
 }
 
 int main(int argc, char **argv)
