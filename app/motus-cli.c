@@ -392,9 +392,9 @@ int main(int argc, char **argv)
             if (mt_state_event_fired(st, e, &te))
                 printf(_("event %s at t = %.9f s: %s\n"), mm->event[e].name, te,
                        mt_event_action_name(mm->event[e].action));
-        if (stats.regularised)
-            printf(_("note: %ld evaluations were near a singular configuration; the constraints there were solved as "
-                     "slightly compliant\n"), stats.regularised);
+        char note[512];
+        mt_run_singular_note(&stats, sv, note, sizeof note);
+        if (note[0]) printf(_("note: %s\n"), note);
         MtSystemInfo in;
         mt_system_info(s, &in);
         if (in.nspecial)

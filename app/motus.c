@@ -208,6 +208,7 @@ static void batch_run_finished(MotusWindow *win, gboolean ok, const char *messag
         }
         return;
     }
+    g_print("motus: %s\n", motus_window_get_status(batch.win)); /* the window's account of the run */
     if (!isnan(opt_time)) motus_window_set_time(batch.win, opt_time);
     if (opt_mode > 0 && !motus_window_analysis_animate(batch.win, opt_mode - 1)) {
         batch_fail(_("--mode: no such mode to animate"), NULL);

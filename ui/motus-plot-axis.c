@@ -52,7 +52,10 @@ void motus_ticks_format(double v, double step, char *buf, size_t len)
     if (fabs(v) < 1e-9 * step) v = 0.0;
     double mag = fabs(v);
     if (mag >= 1e6 || step < 1e-4 || step >= 1e6) { /* (0 on such an axis is "0", not "0.00000") */
-        snprintf(buf, len, "%.4g", v);
+        /* as many significant digits as tell neighbouring ticks apart: an
+         * energy kept to 1e-10 of 35.835 J is 35.8350000005, not 35.84 each */
+        int sig = mag > 0 ? (int)floor(log10(mag)) - (int)floor(log10(step) + 1e-9) + 1 : 1;
+        snprintf(buf, len, "%.*g", sig < 4 ? 4 : sig > 17 ? 17 : sig, v);
         return;
     }
     int dec = (int)ceil(-log10(step) - 1e-9);

@@ -49,6 +49,8 @@ struct _MotusRunBridge {
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
     MotusRunJob job;    /* what the worker does (job.fn NULL: mt_run) */
     gboolean nomem;     /* set by the frame callback when memory for a frame could not be had */
+    MtSolverSpec solver; /* the settings the run was started with */
+    MtRunStats stats;   /* what the run did (mt_run's; zero for a job) */
 
     /* shared */
     GMutex lock;
@@ -189,7 +191,7 @@ static gpointer worker(gpointer data)
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SOLVER_NICE);
 #endif
     MtError err = {0};
-    MtRunStats stats;
+    MtRunStats stats = {0};
     MtStatus rc = MT_ERR_NOMEM;
     MtState *st = mt_state_new(self->sys, &err);
     self->diverged[0] = 0;
@@ -232,6 +234,7 @@ static gpointer worker(gpointer data)
         g_clear_pointer(&self->store, mt_store_close);
     }
     g_mutex_lock(&self->lock);
+    self->stats = stats;
     self->status = rc;
     g_strlcpy(self->message, rc ? err.msg : "", sizeof self->message);
     self->done = TRUE;
@@ -401,6 +404,8 @@ gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, 
     self->run_id = run ? mt_store_run_id(run) : 0;
     self->store_error[0] = 0;
     self->sys = sys;
+    self->solver = *sv;
+    self->stats = (MtRunStats){0};
     self->csv = csv;
     set_shape(self, sys, csv);
     if (job && job->single) self->until = 0; /* runs start at 0 */
@@ -565,4 +570,12 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
     mt_system_free(sys);
     mt_store_close(store);
     return ok && fits;
+}
+
+void motus_run_bridge_singular_note(MotusRunBridge *self, char *buf, gsize n)
+{
+    g_mutex_lock(&self->lock);
+    MtRunStats stats = self->stats;
+    g_mutex_unlock(&self->lock);
+    mt_run_singular_note(&stats, &self->solver, buf, n);
 }

@@ -85,6 +85,9 @@ int motus_run_bridge_find_column(MotusRunBridge *self, const char *name);
 double motus_run_bridge_until(MotusRunBridge *self);
 /* Wall-clock seconds since the start (to the end once finished). */
 double motus_run_bridge_elapsed(MotusRunBridge *self);
+/* After a run that passed singular positions, what to tell the user about
+ * them (mt_run_singular_note), else "". */
+void motus_run_bridge_singular_note(MotusRunBridge *self, char *buf, gsize n);
 
 guint motus_run_bridge_n_frames(MotusRunBridge *self);
 /* Time of the last stored frame (0 when none). */

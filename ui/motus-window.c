@@ -210,9 +210,16 @@ static void run_finished(MotusRunBridge *b, gboolean ok, gboolean cancelled, con
     gboolean analysis = motus_window_analysis_pending(self); /* it says its own outcome */
     if (analysis)
         ;
-    else if (ok && !cancelled)
-        text =
-            g_strdup_printf(_("Run finished: %u frames to t = %.3f s in %.2f s"), n, last, motus_run_bridge_elapsed(b));
+    else if (ok && !cancelled) {
+        char note[512];
+        motus_run_bridge_singular_note(b, note, sizeof note);
+        text = g_strdup_printf(_("Run finished: %u frames to t = %.3f s in %.2f s"), n, last, motus_run_bridge_elapsed(b));
+        if (note[0]) { /* what happened at singular positions, and what keeps the accuracy there */
+            char *t = g_strdup_printf("%s. %s", text, note);
+            g_free(text);
+            text = t;
+        }
+    }
     else if (ok)
         text = g_strdup_printf(_("Run stopped at t = %.3f s (%u frames kept)"), last, n);
     else

@@ -7,6 +7,7 @@
 #include "mt_events.h"
 #include "mt_implicit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -417,6 +418,25 @@ MtStatus mt_run_check_length(double t0, double until, double step, const char *w
                         MT_("%s: from t = %g s to the end time %g s in steps of %g s is %.3g steps, more than the %.0f a run "
                             "may take: set an earlier end time ('until') or a larger step"),
                         what, t0, until, step, n, MT_RUN_MAX_STEPS);
+}
+
+void mt_run_singular_note(const MtRunStats *stats, const MtSolverSpec *sv, char *buf, size_t n)
+{
+    if (!n) return;
+    buf[0] = 0;
+    if (!stats || stats->regularised <= 0) return;
+    int implicit = sv->method == MT_METHOD_EULER_IMPLICIT || sv->method == MT_METHOD_PARK ||
+                   sv->method == MT_METHOD_HHT || sv->method == MT_METHOD_GALPHA;
+    /* what keeps the accuracy there (docs/integrators.md, "Singular positions") */
+    const char *hint = sv->method == MT_METHOD_ADAMS
+        ? MT_("; adams loses about two digits at such positions: dp54 with rtol 1e-10 keeps its tolerance better")
+        : implicit && (sv->correct & (MT_CORRECT_POS | MT_CORRECT_VEL)) != (MT_CORRECT_POS | MT_CORRECT_VEL)
+        ? MT_("; an implicit method keeps its accuracy through such positions only with 'correct both'")
+        : "";
+    snprintf(buf, n,
+             MT_("%ld evaluations were near a singular position (the mechanism momentarily gains a degree of freedom); "
+                 "the constraints there were solved as slightly compliant%s"),
+             stats->regularised, hint);
 }
 
 static MtStatus run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,

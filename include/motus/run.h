@@ -66,6 +66,12 @@ MtStatus mt_run_check_length(double t0, double until, double step, const char *w
 MtStatus mt_run(MtState *st, const MtSolverSpec *sv, MtFrameFn fn, void *user, const volatile int *cancel,
                 MtRunStats *stats, MtError *err);
 
+/* What to tell the user after a run that passed singular positions
+ * (stats->regularised > 0), translated, into buf: how many evaluations, and
+ * for a method that loses accuracy there, the setting that keeps it; "" when
+ * there were none. The window's status and motus-cli say the same. */
+void mt_run_singular_note(const MtRunStats *stats, const MtSolverSpec *sv, char *buf, size_t n);
+
 /* ---- the compiled system ---------------------------------------------------- */
 
 /* The system's own copy of the model (names, specs), valid while it lives. */

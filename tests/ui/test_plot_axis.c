@@ -137,6 +137,22 @@ static void test_format(void)
     g_assert_cmpstr(b, ==, "0");
     motus_ticks_format(2e-5, 1e-5, b, sizeof b);
     g_assert_cmpstr(b, ==, "2e-05");
+    /* a range tiny beside its values (an energy kept to 1e-10): every label its own, each read back within
+     * half a step of its tick */
+    MotusTicks t;
+    motus_ticks_compute(35.835 - 1.6e-9, 35.835 + 1.7e-9, 4, TRUE, &t);
+    g_assert_cmpint(t.n, >=, 3);
+    char prev[64] = "";
+    for (int i = 0; i < t.n; i++) {
+        double v = motus_ticks_value(&t, i);
+        motus_ticks_format(v, t.step, b, sizeof b);
+        g_test_message("tick %d: %.17g as '%s' (step %g)", i, v, b, t.step);
+        g_assert_cmpstr(b, !=, prev);
+        g_assert_cmpfloat(fabs(g_ascii_strtod(b, NULL) - v), <=, 0.5 * t.step);
+        g_strlcpy(prev, b, sizeof prev);
+    }
+    motus_ticks_format(35.8350000005, 5e-10, b, sizeof b);
+    g_assert_cmpstr(b, ==, "35.8350000005");
 }
 
 int main(int argc, char **argv)
