@@ -16,9 +16,11 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 
 STAGE="start"
+START=$(date +%s)
+# each stage's banner says how long the check has run so far (where CI's time goes)
 stage() {
     STAGE="$*"
-    printf '\n==== test.sh: %s ====\n' "$STAGE"
+    printf '\n==== test.sh: %s (at %d s) ====\n' "$STAGE" $(($(date +%s) - START))
 }
 trap 'rc=$?; [ $rc -eq 0 ] || printf "\n==== test.sh: FAILED in stage: %s (exit %d) ====\n" "$STAGE" "$rc" >&2' EXIT
 
