@@ -40,6 +40,13 @@ void motus_ticks_compute(double lo, double hi, int target, int expand, MotusTick
     if (t->n < 0) t->n = 0;
 }
 
+double motus_ticks_top(double maxabs)
+{
+    if (!(maxabs > 0) || !isfinite(maxabs)) return maxabs;
+    double step = motus_nice_step(maxabs / 4);
+    return ceil(maxabs / step - 1e-9) * step;
+}
+
 double motus_ticks_value(const MotusTicks *t, int i)
 {
     double k = round(t->first / t->step) + i;

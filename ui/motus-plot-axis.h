@@ -21,6 +21,9 @@ double motus_nice_step(double x);
 void motus_ticks_compute(double lo, double hi, int target, int expand, MotusTicks *t);
 /* Value of tick i (multiples of the step, with rounding noise removed). */
 double motus_ticks_value(const MotusTicks *t, int i);
+/* The top tick of an axis expanded to nice steps over [0, maxabs] (about
+ * four intervals): 0.99 → 1, 0.7 → 0.8, 400 → 400; 0 and non-finite stay. */
+double motus_ticks_top(double maxabs);
 /* Label of a tick value with as many decimals as the step needs ("0.25",
  * "-15", "1e+06"); never "-0". */
 void motus_ticks_format(double v, double step, char *buf, size_t len);

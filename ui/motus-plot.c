@@ -517,10 +517,10 @@ static const char *common_unit(MotusPlot *self)
     return u;
 }
 
-/* The y axis's unit for curves sharing SI unit si and reaching maxabs: the
- * user's choice for the quantity, else a readable multiple (kN, MPa, mm);
- * sets f->unit and f->ys, and what each curve's legend shows. */
-/* The unit values in SI unit si up to maxabs are shown in (NULL: si is no SI unit of a quantity). */
+/* The unit values in SI unit si up to maxabs are shown in (NULL: si is no SI
+ * unit of a quantity): the user's choice for the quantity, else a readable
+ * multiple (kN, MPa, mm) for the axis's top tick — a curve reaching 0.99 m is
+ * drawn on an axis to 1 m, not to 1000 mm. */
 static const MtUnit *shown_unit(MotusPlot *self, const char *si, double maxabs)
 {
     MtDim dim = MT_DIM_ANY;
@@ -528,9 +528,11 @@ static const MtUnit *shown_unit(MotusPlot *self, const char *si, double maxabs)
         strcmp(mt_unit_si(dim)->name, si))
         return NULL;
     const MtUnit *du = self->unit_override[dim] ? mt_unit_lookup(self->unit_override[dim], dim) : NULL;
-    return du ? du : mt_unit_readable(dim, maxabs);
+    return du ? du : mt_unit_readable(dim, motus_ticks_top(maxabs));
 }
 
+/* The y axis's unit for curves sharing SI unit si and reaching maxabs; sets
+ * f->unit and f->ys, and what each curve's legend shows. */
 static void axis_unit(MotusPlot *self, Frame *f, const char *si, double maxabs)
 {
     f->unit = NULL;

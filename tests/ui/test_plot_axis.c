@@ -153,6 +153,11 @@ static void test_format(void)
     }
     motus_ticks_format(35.8350000005, 5e-10, b, sizeof b);
     g_assert_cmpstr(b, ==, "35.8350000005");
+    /* the top tick a readable unit is chosen for: a curve to 0.99 m is drawn to 1 m, not to 1000 mm */
+    g_assert_cmpfloat(fabs(motus_ticks_top(0.99) - 1), <, 1e-15);
+    g_assert_cmpfloat(fabs(motus_ticks_top(0.7) - 0.8), <, 1e-15);
+    g_assert_cmpfloat(fabs(motus_ticks_top(400) - 400), <, 1e-12);
+    g_assert_cmpfloat(motus_ticks_top(0), ==, 0);
 }
 
 int main(int argc, char **argv)
