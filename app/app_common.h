@@ -1,5 +1,6 @@
 /* app_common.h — what the command-line program and the application share:
- * choosing the message language, and the "motus-cli: message" error line. */
+ * choosing the message language, OpenBLAS's thread count, and the
+ * "motus-cli: message" error line. */
 #ifndef APP_COMMON_H
 #define APP_COMMON_H
 

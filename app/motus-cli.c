@@ -33,13 +33,6 @@
 
 #define _(s) gettext(s)
 
-/* Chooses the user's language for messages, binds the text domain "motus"
- * (shared with the core, which translates through MT_() in mt_i18n.h) to the
- * first of: $MOTUS_LOCALEDIR; <directory of this executable>/../locale if it
- * exists (the build tree: build/app/motus-cli finds build/locale); the install
- * LOCALEDIR. Numbers stay in the C locale whatever the language: the parser's
- * strtod reads "0.5", and CSV files and summaries always print a '.'. */
-
 /* check: every mesh shape's STL/OBJ file reads (path relative to the model's
  * directory). 0, or 1 with err naming the file and the body. */
 static int check_mesh_shapes(const MtModel *m, MtError *err)

@@ -410,11 +410,6 @@ static int on_local_options(GApplication *app, GVariantDict *opts, gpointer data
     return -1;
 }
 
-/* Language of the interface: the user's locale, with the text domain "motus"
- * bound to the first of $MOTUS_LOCALEDIR, <exe dir>/../locale (the build
- * tree) and the install directory, as motus-cli does. Numbers stay in the C
- * locale: the model parser reads "0.5" whatever the language. */
-
 int main(int argc, char **argv)
 {
     app_init_i18n();

@@ -49,8 +49,6 @@ struct _MotusRunBridge {
     char diverged[512]; /* set by the frame callback when the state stopped being finite */
     MotusRunJob job;    /* what the worker does (job.fn NULL: mt_run) */
     gboolean nomem;     /* set by the frame callback when memory for a frame could not be had */
-    MtSolverSpec solver; /* the settings the run was started with */
-    MtRunStats stats;   /* what the run did (mt_run's; zero for a job) */
 
     /* shared */
     GMutex lock;
@@ -60,6 +58,7 @@ struct _MotusRunBridge {
     gboolean done;
     MtStatus status;
     char message[512];
+    char singular[512]; /* mt_run_singular_note of the run ("" for a job) */
     volatile int cancel;
 };
 
@@ -233,8 +232,10 @@ static gpointer worker(gpointer data)
         }
         g_clear_pointer(&self->store, mt_store_close);
     }
+    char singular[512];
+    mt_run_singular_note(&stats, mt_system_solver(self->sys), singular, sizeof singular);
     g_mutex_lock(&self->lock);
-    self->stats = stats;
+    g_strlcpy(self->singular, singular, sizeof self->singular);
     self->status = rc;
     g_strlcpy(self->message, rc ? err.msg : "", sizeof self->message);
     self->done = TRUE;
@@ -404,8 +405,6 @@ gboolean motus_run_bridge_start_job(MotusRunBridge *self, const MtModel *model, 
     self->run_id = run ? mt_store_run_id(run) : 0;
     self->store_error[0] = 0;
     self->sys = sys;
-    self->solver = *sv;
-    self->stats = (MtRunStats){0};
     self->csv = csv;
     set_shape(self, sys, csv);
     if (job && job->single) self->until = 0; /* runs start at 0 */
@@ -575,7 +574,6 @@ gboolean motus_run_bridge_load(MotusRunBridge *self, const char *project, long r
 void motus_run_bridge_singular_note(MotusRunBridge *self, char *buf, gsize n)
 {
     g_mutex_lock(&self->lock);
-    MtRunStats stats = self->stats;
+    g_strlcpy(buf, self->singular, n);
     g_mutex_unlock(&self->lock);
-    mt_run_singular_note(&stats, &self->solver, buf, n);
 }
