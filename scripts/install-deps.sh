@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
     # build and core library
     build-essential cmake pkg-config
-    libsuitesparse-dev libopenblas-dev liblapacke-dev libsundials-dev
+    libsuitesparse-dev libopenblas-dev liblapacke-dev
     libarpack2-dev libfftw3-dev libnlopt-dev
     libsqlite3-dev sqlite3 gettext
     # the study test on a real one-node Slurm cluster (tests/study/slurm.sh)

@@ -1,7 +1,7 @@
 /* mt_implicit.h — internal interface between the integrators: mt_integrate.c
  * (RK4, Dormand–Prince, the driver mt_run and the frame helpers below),
- * mt_implicit.c (implicit Euler, Park, HHT-α, generalised-α) and mt_cvode.c
- * (variable-order Adams by SUNDIALS CVODE). Not part of the public API. */
+ * mt_implicit.c (implicit Euler, Park, HHT-α, generalised-α) and mt_adams.c
+ * (variable-order Adams–Bashforth–Moulton). Not part of the public API. */
 #ifndef MT_IMPLICIT_H
 #define MT_IMPLICIT_H
 
@@ -38,7 +38,8 @@ int mt_ode_step_events(MtOde *o, double ta, const double *ya, const double *da, 
 MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user,
                          const volatile int *cancel, MtRunStats *stats, MtError *err);
 
-/* Variable-order, variable-step Adams–Moulton by CVODE (mt_cvode.c). */
+/* Variable-order, variable-step Adams–Bashforth–Moulton with the state
+ * settled (projected) after every step, history kept (mt_adams.c). */
 MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn, void *user,
                       const volatile int *cancel, MtRunStats *stats, MtError *err);
 

@@ -1,7 +1,7 @@
 /* mt_integrate.c — RK4 and Dormand–Prince 5(4) (dense output after Hairer,
  * Nørsett & Wanner, "Solving ODEs I", §II.6) on y = (q, u); quaternions are
  * renormalised after each step, optional position/velocity projection. The
- * other methods live in mt_implicit.c and mt_cvode.c; mt_run dispatches. */
+ * other methods live in mt_implicit.c and mt_adams.c; mt_run dispatches. */
 #include "mt_integrate.h"
 #include "mt_controls.h"
 #include "mt_events.h"
@@ -428,8 +428,8 @@ void mt_run_singular_note(const MtRunStats *stats, const MtSolverSpec *sv, char 
     int implicit = sv->method == MT_METHOD_EULER_IMPLICIT || sv->method == MT_METHOD_PARK ||
                    sv->method == MT_METHOD_HHT || sv->method == MT_METHOD_GALPHA;
     /* what keeps the accuracy there (docs/integrators.md, "Singular positions") */
-    const char *hint = sv->method == MT_METHOD_ADAMS
-        ? MT_("; adams loses about two digits at such positions: dp54 with rtol 1e-10 keeps its tolerance better")
+    const char *hint = sv->method == MT_METHOD_ADAMS && sv->rtol > 1.5e-11
+        ? MT_("; adams keeps eight digits through such positions with rtol 1e-11 or tighter")
         : implicit && (sv->correct & (MT_CORRECT_POS | MT_CORRECT_VEL)) != (MT_CORRECT_POS | MT_CORRECT_VEL)
         ? MT_("; an implicit method keeps its accuracy through such positions only with 'correct both'")
         : "";

@@ -1,6 +1,6 @@
 /* mt_integrate.h — time integration of a compiled system: classical RK4 with a
  * fixed step, Dormand–Prince 5(4) with error control and dense output at the
- * output times, variable-order Adams (SUNDIALS CVODE, mt_cvode.c), and the
+ * output times, variable-order Adams–Bashforth–Moulton (mt_adams.c), and the
  * fixed-step implicit methods implicit Euler, Park, HHT-α and generalised-α
  * (mt_implicit.c; docs/integrators.md). Frames are handed to a callback as
  * they are produced. The public part (mt_run, MtRunStats, MtFrameFn) is in

@@ -71,7 +71,7 @@ static const struct {
     {"law", "table", "driver law", MT_NC_("driver law", "table (spline)")},
     {"method", "rk4", "integrator", MT_NC_("integrator", "RK4, fixed step")},
     {"method", "dp54", "integrator", MT_NC_("integrator", "Dormand–Prince 5(4), adaptive")},
-    {"method", "adams", "integrator", MT_NC_("integrator", "Adams (CVODE), variable order")},
+    {"method", "adams", "integrator", MT_NC_("integrator", "Adams–Bashforth–Moulton, variable order")},
     {"method", "euler", "integrator", MT_NC_("integrator", "implicit Euler")},
     {"method", "park", "integrator", MT_NC_("integrator", "Park, implicit")},
     {"method", "hht", "integrator", MT_NC_("integrator", "HHT-α, implicit")},

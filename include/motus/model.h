@@ -48,7 +48,7 @@ typedef enum { MT_COORD_ANGLE, MT_COORD_DISP, MT_COORD_X, MT_COORD_Y, MT_COORD_N
 typedef enum { MT_COMP_X, MT_COMP_Y, MT_COMP_Z, MT_COMP_AX, MT_COMP_AY, MT_COMP_AZ } MtComp;
 
 /* Integrators: explicit RK4 (fixed step) and Dormand–Prince 5(4) (adaptive);
- * variable-order Adams (SUNDIALS CVODE); implicit Euler, Park's stiffly stable
+ * variable-order Adams–Bashforth–Moulton; implicit Euler, Park's stiffly stable
  * method, HHT-α and generalised-α (fixed step, Newton with a finite-difference
  * Jacobian) for stiff models. */
 typedef enum {

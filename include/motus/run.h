@@ -46,8 +46,7 @@ typedef struct {
     long regularised;   /* evaluations near a singular configuration (the factor raised a pivot) */
     /* implicit methods: finite-difference Jacobians computed (each costs
      * 1 + 12·(bodies in the largest coupled group) evaluations, included in
-     * evals), LU factorisations of the Newton matrix, Newton iterations;
-     * adams: fixed-point iterations in newton */
+     * evals), LU factorisations of the Newton matrix, Newton iterations */
     long jacobians, factorizations, newton;
 } MtRunStats;
 

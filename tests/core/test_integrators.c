@@ -449,7 +449,7 @@ static void failures(Trace *tr)
               strstr(err.msg, "step 0.046875 s"),
           "message names the method, the time, the smallest part tried (3 s / 64) and the remedy: %s", err.msg);
 
-    printf("adams with projection restarts CVODE at the frames and keeps the constraints\n");
+    printf("adams with projection after every step keeps its history and the constraints\n");
     double e = pendulum_error(tr, "adams", 1e-2, 1e-10, "correct both");
     CHECK_ABS(e, 0, 1e-7, "adams, rtol 1e-10, correct both, frames every 10 ms: relative period error");
 }
