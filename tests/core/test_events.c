@@ -230,8 +230,9 @@ int main(void)
             ref[c] = run(t, cols[c], NULL, NULL).last;
         }
         /* the same with the fixed-step methods, whose steps are cut at the event */
-        static const char *const how[3] = {"dp54 step 0.1 rtol 1e-8 atol 1e-10", "rk4 step 0.01", "hht step 1e-3"};
-        for (int v = 0; v < 9; v++) {
+        static const char *const how[4] = {"dp54 step 0.1 rtol 1e-8 atol 1e-10", "rk4 step 0.01", "hht step 1e-3",
+                                           "adams step 0.1 rtol 1e-8 atol 1e-10"};
+        for (int v = 0; v < 12; v++) {
             double e = 0;
             for (int c = 0; c < 4; c++) {
                 snprintf(t, sizeof t, "solver method %s until 5\n%s%s", how[v / 3], body, evs[v % 3]);

@@ -499,20 +499,23 @@ static void a04(const char *method, double rtol, double until, double want_digit
 }
 
 /* Measurements behind docs/integrators.md, "Singular positions" (not run by
- * ctest): test_iftomm n40 | n40-12 | n40t | n40t11 | dp54 | adams | adams-ratio | rk4 | rk4ts | hht. */
+ * ctest): test_iftomm n40 | n40-12 | n40-adams | n40t | n40t11 | dp54 | adams | a01-adams | adams-ratio | rk4 | rk4ts | hht. */
 static void explore(const char *what)
 {
     if (!strcmp(what, "n40")) {
         a02(40, "dp54", 1e-10, "", 10, 8, 0, 0, 0);
         a02(40, "dp54", 1e-11, "", 10, 8, 0, 0, 0);
+        a02(40, "adams", 1e-11, "", 10, 8, 0, 0, 0);
         a02(40, "adams", 1e-12, "", 10, 8, 0, 0, 0);
     }
     if (!strcmp(what, "n40-12")) a02(40, "dp54", 1e-12, "", 10, 8, 0, 0, 0);
-    if (!strcmp(what, "adams-ratio")) { /* A02_RTOL, A02_EXTRA: other settings to compare */
+    if (!strcmp(what, "n40-adams"))
+        for (double rtol = 1e-10; rtol > 1e-12 / 2; rtol /= 10) a02(40, "adams", rtol, "", 10, 8, 0, 0, 0);
+    if (!strcmp(what, "adams-ratio")) { /* A02_RTOL, A02_EXTRA: other settings to compare; A02_UNTIL: N = 40's end */
         double rtol = getenv("A02_RTOL") ? atof(getenv("A02_RTOL")) : 1e-12;
         const char *extra = getenv("A02_EXTRA") ? getenv("A02_EXTRA") : "";
         a02(2, "adams", rtol, extra, 10, 8, 0, 3, 0);
-        a02(40, "adams", rtol, extra, 2, 8, 0, 3, 0);
+        a02(40, "adams", rtol, extra, getenv("A02_UNTIL") ? atof(getenv("A02_UNTIL")) : 2, 8, 0, 3, 0);
     }
     if (!strcmp(what, "n40t"))
         for (double t = 0.5; t < 3.1; t += 0.5) a02(40, "dp54", 1e-10, "", t, 8, 0, 0, 0);
@@ -527,6 +530,8 @@ static void explore(const char *what)
                 a02_run(2, solver, 10, M_PI / 2, -1, 0);
             }
         }
+    if (!strcmp(what, "a01-adams"))
+        for (double rtol = 1e-8; rtol > 1e-13; rtol *= 0.01) a01("adams", rtol, 10, 0);
     if (!strcmp(what, "adams"))
         for (double rtol = 1e-8; rtol > 1e-13; rtol *= 0.01) a02(2, "adams", rtol, "", 10, 8, 0, 0, 0);
     if (!strcmp(what, "dp54"))
