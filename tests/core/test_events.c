@@ -15,11 +15,20 @@
 #include "mt_test.h"
 
 typedef struct { MtCsv *csv; double *v; int col; double last, vmax, vmin, t; int n; } Rec;
+/* The torque-free runs' frames on their 0.1 s grid: stored (the reference) or
+ * compared (the largest error over the frames; an event's own frame is off the grid). */
+static struct { double *ref; int store; double err; } grid;
 static int rec_cb(void *u, MtState *st)
 {
     Rec *r = u;
     mt_frame_values(r->csv, st, r->v);
     r->last = r->v[r->col];
+    double k = st->t / 0.1;
+    long i = lround(k);
+    if (grid.ref && fabs(k - (double)i) < 1e-9 && i >= 0 && i <= 50) {
+        if (grid.store) grid.ref[i] = r->last;
+        else grid.err = fmax(grid.err, fabs(r->last - grid.ref[i]));
+    }
     if (r->n++ == 0) r->vmax = r->vmin = r->last;
     r->vmax = fmax(r->vmax, r->last);
     r->vmin = fmin(r->vmin, r->last);
@@ -224,30 +233,43 @@ int main(void)
                            "spring dummy b.m ground.o k 0 c 0 length 0\n";
         const char *evs[3] = {"", "event e at 1.2345 do enable dummy\n", "event e when {b.wx} crosses 0.5 do enable dummy\n"};
         const char *cols[4] = {"b.wx", "b.wy", "b.wz", "b.q1"};
-        double ref[4], e0 = 0;
+        double ref[4], e0 = 0, f0 = 0, traj[4][51];
         for (int c = 0; c < 4; c++) {
             snprintf(t, sizeof t, "solver method dp54 step 0.1 until 5 rtol 1e-13 atol 1e-15\n%s", body);
+            grid.ref = traj[c];
+            grid.store = 1;
             ref[c] = run(t, cols[c], NULL, NULL).last;
         }
-        /* the same with the fixed-step methods, whose steps are cut at the event */
-        static const char *const how[4] = {"dp54 step 0.1 rtol 1e-8 atol 1e-10", "rk4 step 0.01", "hht step 1e-3",
-                                           "adams step 0.1 rtol 1e-8 atol 1e-10"};
-        for (int v = 0; v < 12; v++) {
-            double e = 0;
+        grid.store = 0;
+        /* the same with the fixed-step methods, whose steps are cut at the event, and adams; the largest
+         * error over the frames too: the end state alone varies by 2-3x with the step sequence at rtol 1e-8
+         * to 1e-10 (docs/integrators.md, events) */
+        static const char *const how[5] = {"dp54 step 0.1 rtol 1e-8 atol 1e-10", "rk4 step 0.01", "hht step 1e-3",
+                                           "adams step 0.1 rtol 1e-8 atol 1e-10", "adams step 0.1 rtol 1e-10 atol 1e-12"};
+        for (int v = 0; v < 15; v++) {
+            double e = 0, f = 0;
             for (int c = 0; c < 4; c++) {
                 snprintf(t, sizeof t, "solver method %s until 5\n%s%s", how[v / 3], body, evs[v % 3]);
+                grid.ref = traj[c];
+                grid.err = 0;
                 e = fmax(e, fabs(run(t, cols[c], NULL, NULL).last - ref[c]));
+                f = fmax(f, grid.err);
             }
+            grid.ref = NULL;
             if (v % 3 == 0) {
                 e0 = e;
-                printf("  torque-free body, %s, no event: end-state error %.3g\n", how[v / 3], e0);
+                f0 = f;
+                printf("  torque-free body, %s, no event: end-state error %.3g, largest over the frames %.3g\n", how[v / 3],
+                       e0, f0);
                 continue;
             }
-            char what[200];
-            snprintf(what, sizeof what, "an event that changes nothing (%s, %s): end-state error %.3g within 2x of %.3g without it",
-                     how[v / 3], v % 3 == 1 ? "at a time" : "a crossing", e, e0);
-            CHECK(e > 0 && e <= 2 * e0, "%s", what);
-            if (e > 0 && e <= 2 * e0) printf("ok   %s\n", what);
+            char what[240];
+            snprintf(what, sizeof what,
+                     "an event that changes nothing (%s, %s): largest error over the frames %.3g within 2x of %.3g "
+                     "without it (end state %.3g, %.3g)",
+                     how[v / 3], v % 3 == 1 ? "at a time" : "a crossing", f, f0, e, e0);
+            CHECK(f > 0 && f <= 2 * f0, "%s", what);
+            if (f > 0 && f <= 2 * f0) printf("ok   %s\n", what);
         }
     }
 
