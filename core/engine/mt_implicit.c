@@ -70,6 +70,7 @@
  *
  * All work arrays are allocated once before the step loop. */
 #include <lapacke.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -671,12 +672,15 @@ static void predict_dx(const Impl *im, double om, double hh, const double *y, do
     }
 }
 
-static void lmm_setup(Impl *im, double h, double hh, double *pred)
+static void lmm_setup(Impl *im, double h, double hh, double tend, double *pred)
 {
     const double *y0 = im->yh[0], *y1 = im->yh[1], *y2 = im->yh[2];
     double om = hh / h;
     int n = im->n;
-    int shortened = fabs(om - 1) > 1e-12;
+    /* a step shorter than the grid's (the last one, or cut at an event); hh = t0 + (i+1)·h − (t0 + i·h)
+     * differs from h by the rounding of t (1e-11 of h at t = 6 s, h = 0.1 ms), which must not count:
+     * it made Park fall back to BDF2 at most steps (period error 1.0e-7 instead of 2.8e-9) */
+    int shortened = fabs(hh - h) > 1e-9 * h + 8 * DBL_EPSILON * fabs(tend);
     if (im->method == MT_METHOD_EULER_IMPLICIT || im->nh == 1) { /* BDF1 */
         memcpy(im->yhat, y0, sizeof(double) * (size_t)n);
         im->c = hh;
@@ -902,7 +906,7 @@ MtStatus mt_run_implicit(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn 
                 else hh = tend - ts;
             }
             double *zp = im.zp; /* predictor */
-            if (is_lmm(&im)) lmm_setup(&im, h, hh, zp);
+            if (is_lmm(&im)) lmm_setup(&im, h, hh, te, zp);
             else newmark_setup(&im, h, hh, y, zp);
             if (events) memcpy(ya, y, sizeof(double) * (size_t)n);
             rc = newton(&im, ts, hh, y, zp, err);

@@ -174,6 +174,11 @@ static void pendulum(Trace *tr)
     CHECK_ABS(p3, 0, 1e-6, "park, h = 1 ms: relative period error (second order)");
     CHECK(p2 / p3 > 50 && p2 / p3 < 200, "park: error ratio h = 10 ms / 1 ms is %.3g, second order wants about 100", p2 / p3);
     printf("  park: error ratio for h 10 ms / 1 ms = %.3g (second order: 100)\n", p2 / p3);
+    /* and on to 0.1 ms, where t0 + i·h rounds to steps 1e-11 off h: those are not shortened steps (they
+     * made Park fall back to BDF2 at most steps: 1.0e-7) */
+    double p4 = pendulum_error(tr, "park", 1e-4, 1e-10, NULL);
+    CHECK(p3 / p4 > 50 && p3 / p4 < 200, "park: error ratio h = 1 ms / 0.1 ms is %.3g, second order wants about 100", p3 / p4);
+    printf("  park: error ratio for h 1 ms / 0.1 ms = %.3g (second order: 100)\n", p3 / p4);
     /* HHT-α (α = −0.05) and generalised-α (ρ∞ = 0.8): second-order phase,
      * plus a small algorithmic damping of the resolved motion */
     CHECK_ABS(pendulum_error(tr, "hht", 1e-3, 1e-10, NULL), 0, 3e-6, "hht alpha -0.05, h = 1 ms: relative period error");
