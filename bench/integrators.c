@@ -87,14 +87,14 @@ static int record(void *user, MtState *st)
 
 static const char *PENDULUM =
     "gravity 0 -9.81 0\n"
-    "solver method %s step %g every %d until 6 rtol %g atol %g ts 0.05 xi 1\n"
+    "solver method %s step %g every %d until 6 rtol %g atol %g ts 0.05 xi 1 hmax 1\n"
     "ground\n marker pivot\nend\n"
     "body bob\n mass 2\n com 0 -0.8 0\n inertia 1e-4 1e-4 1e-4\n orientation axis 0 0 1 120deg\n marker hinge\nend\n"
     "joint pin revolute bob.hinge ground.pivot\n";
 
 static const char *DOUBLE =
     "gravity 0 -9.81 0\n"
-    "solver method %s step %g every %d until 10 rtol %g atol %g ts 0.05 xi 1\n"
+    "solver method %s step %g every %d until 10 rtol %g atol %g ts 0.05 xi 1 hmax 1\n"
     "ground\n marker o\nend\n"
     "body upper\n mass 1\n com 0.5 0 0\n inertia 1e-3 0.0838 0.0838\n marker o\n marker tip at 1 0 0\nend\n"
     "body lower\n mass 0.7\n com 0.35 0 0\n inertia 1e-3 0.03 0.03\n position 1 0 0\n marker o\nend\n"

@@ -153,7 +153,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     a.E = a.D + (size_t)NH * n;
     double *yp = a.E + (size_t)NH * n, *yc = yp + n, *fc = yc + n, *w = fc + n, *yo = w + n, *ye = yo + n, *sc = ye + n;
     int events = st->sys->model->nevent > 0;
-    double t0 = st->t, t = t0, tend = sv->until, dt = sv->step, h = 0;
+    double t0 = st->t, t = t0, tend = sv->until, dt = sv->step, h = 0, hmax = sv->hmax > 0 ? sv->hmax : dt;
     int stop = 0, nfail = 0, start = 1, nconst = 0, pending = -1;
     long iout = 1, nout = (long)floor((tend - t) / dt + 1e-9);
     MtStatus rc;
@@ -164,6 +164,7 @@ MtStatus mt_run_adams(MtOde *o, double *y, const MtSolverSpec *sv, MtFrameFn fn,
     if ((rc = first_step(o, t, y, a.D, sv, yp, fc, &h, err))) goto done;
     while (!stop && t < tend - 1e-14 * fmax(1.0, fabs(tend))) {
         if (cancel && *cancel) break;
+        h = fmin(h, hmax); /* a step must not jump over an input (a driver's bump, a force's pulse) */
         if (t + h > tend) h = tend - t;
         if (h < 1e-14 * fmax(1.0, fabs(t))) {
             rc = mt_error_set(err, MT_ERR_SOLVE, "solver",

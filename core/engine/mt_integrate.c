@@ -265,7 +265,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     double *yt = k7 + n, *yn = yt + n, *r1 = yn + n, *r2 = r1 + n, *r3 = r2 + n, *r4 = r3 + n, *r5 = r4 + n, *yo = r5 + n;
     double *ye = yo + n, *sc = ye + n;
     int events = o->st->sys->model->nevent > 0;
-    double t0 = o->st->t, t = t0, tend = sv->until, dt = sv->step;
+    double t0 = o->st->t, t = t0, tend = sv->until, dt = sv->step, hmax = sv->hmax > 0 ? sv->hmax : dt;
     int stop = 0;
     long iout = 0, nout = (long)floor((tend - t) / dt + 1e-9);
     MtStatus rc;
@@ -288,6 +288,7 @@ static MtStatus run_dp54(Ode *o, double *y, const MtSolverSpec *sv, MtFrameFn fn
     int pending = -1; /* the event this step was sized to end at (a step redone up to the located time) */
     while (!stop && t < tend - 1e-14 * fmax(1.0, fabs(tend))) {
         if (cancel && *cancel) break;
+        h = fmin(h, hmax); /* a step must not jump over an input (a driver's bump, a force's pulse) */
         if (t + h > tend) h = tend - t;
         if (h < 1e-14 * fmax(1.0, fabs(t)))
             return mt_error_set(err, MT_ERR_SOLVE, "solver",

@@ -51,6 +51,8 @@ enum {
       MT_N_("Relative tolerance"))                                                                                   \
     X(atol, REAL, 1, "atol", NULL, NONE, 1e-10, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_LO_OPEN, NULL,                  \
       MT_N_("Absolute tolerance"))                                                                                   \
+    X(hmax, REAL, 1, "hmax", NULL, TIME, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,                          \
+      MT_N_("Longest step of adaptive methods (0: the output step)"))                                               \
     X(stab_period, REAL, 1, "ts", NULL, TIME, 0.1, -MT_SCHEMA_INF, MT_SCHEMA_INF, MT_SF_EXPR, NULL,                  \
       MT_N_("Stabilisation period Ts (0: off)"))                                                                     \
     X(stab_damping, REAL, 1, "xi", NULL, NONE, 1.0, 0, MT_SCHEMA_INF, MT_SF_EXPR, NULL,                              \

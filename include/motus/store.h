@@ -26,7 +26,7 @@
 #define MT_STORE_APPLICATION_ID 0x4D4F5455
 /* PRAGMA user_version: the layout of the tables. Older projects are migrated
  * forward when opened for writing; newer ones are refused. */
-#define MT_STORE_SCHEMA_VERSION 19
+#define MT_STORE_SCHEMA_VERSION 20
 /* Frames per BLOB row of run_frames in new runs (mt_store_set_chunk_frames);
  * fewer when that many frames would take more than 1 MiB. */
 #define MT_STORE_CHUNK_FRAMES 256
