@@ -641,13 +641,49 @@ MtStatus mt_kinematics(MtState *st, double until, double step, int every, MtFram
 
 /* ---- static equilibrium ----------------------------------------------------- */
 
+/* The solver's `hold` coordinates as joints of the copy m: an `inplane` joint
+ * from the held point (a marker, or a new one at a rigid body's centre of
+ * mass) to a ground marker where the point is in st (staged), its z along the
+ * held axis. They follow the model's joints, so the drivers' blocks move on by
+ * their number (ctx_store). Returns that number, or −1. */
+static int add_holds(const MtState *st, MtModel *m, MtError *err)
+{
+    MtHold h[MT_HOLD_MAX];
+    int n = mt_model_holds(m, h, err);
+    /* the ground marker's axes (columns x, y, z in project axes) with z along the held axis */
+    static const double ax[3][9] = {{0, 0, 1, 1, 0, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 1, 1, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    static const double one[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int k = 0; k < n; k++) {
+        char name[32];
+        double p[3];
+        int mi = h[k].marker;
+        snprintf(name, sizeof name, "statics_hold_%d", k + 1);
+        if (mi >= 0) {
+            MtMk o;
+            mt_marker_eval(st, st->q, st->u, mi, &o);
+            mt_v3_copy(p, o.p);
+        } else {
+            mt_v3_copy(p, st->q + 7 * h[k].body);
+            if ((mi = mt_model_add_marker(m, h[k].body, name, m->body[h[k].body].com, one, err)) < 0) return -1;
+        }
+        int mj = mt_model_add_marker(m, MT_GROUND, name, p, ax[h[k].axis], err);
+        if (mj < 0 || mt_model_add_joint(m, name, MT_JOINT_INPLANE, mi, mj, err) < 0) return -1;
+    }
+    return n;
+}
+
 /* Copy of the model in which every driver holds its coordinate where it is in
- * st (time st->t): a constant law at displacement level. */
+ * st (time st->t): a constant law at displacement level; and the solver's
+ * `hold` coordinates held where they are (add_holds). */
 static MtSystem *static_system(const MtState *st, MtError *err)
 {
     const MtSystem *s = st->sys;
     MtModel *m = mt_model_copy(s->model);
     if (!m) { mt_error_set(err, MT_ERR_NOMEM, "", "%s", MT_("out of memory")); return NULL; }
+    if (add_holds(st, m, err) < 0) {
+        mt_model_free(m);
+        return NULL;
+    }
     for (int d = 0; d < m->ndriver; d++) {
         const MtCBlock *b = &s->block[m->njoint + d];
         const MtTerm *t = &b->prim[0].term[0];
@@ -1182,9 +1218,13 @@ static void ctx_store(Ctx *c, MtState *st)
     memcpy(st->q, L->q, sizeof(double) * (size_t)s->nq);
     memset(st->u, 0, sizeof(double) * (size_t)s->nu);
     memset(st->acc, 0, sizeof(double) * (size_t)s->nu);
-    memcpy(st->lambda, L->lam, sizeof(double) * (size_t)s->nrow);
-    for (int r = 0; r < s->nrow; r++)
-        if (s->dep[r]) st->lambda[r] = 0;
+    /* block k of the model is block k of the static system, the drivers' and those after them moved on by the
+     * joints that hold the solver's `hold` coordinates (add_holds) */
+    int nhold = c->ss->model->njoint - s->model->njoint;
+    for (int k = 0; k < s->nblock; k++) {
+        const MtCBlock *b = &s->block[k], *bs = &c->ss->block[k < s->model->njoint ? k : k + nhold];
+        for (int r = 0; r < b->nrow; r++) st->lambda[b->row0 + r] = s->dep[b->row0 + r] ? 0 : L->lam[bs->row0 + r];
+    }
     mt_state_commit(st);
     mt_stage_bodies(st, st->q);
     mt_stage_constraints(st, st->t, st->q, st->u);

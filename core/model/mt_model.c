@@ -855,6 +855,48 @@ static MtStatus check_sensors_controls_events(const MtModel *m, MtError *err)
     return MT_OK;
 }
 
+int mt_model_holds(const MtModel *m, MtHold *out, MtError *err)
+{
+    char buf[sizeof m->solver.hold];
+    snprintf(buf, sizeof buf, "%s", m->solver.hold);
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(buf, " ,\t", &save); w; w = strtok_r(NULL, " ,\t", &save)) {
+        char *dot = strrchr(w, '.');
+        int axis = dot && !dot[2] ? (int)(strchr("xyz", dot[1]) && dot[1] ? strchr("xyz", dot[1]) - "xyz" : -1) : -1;
+        if (axis < 0) {
+            mt_error_set(err, MT_ERR_MODEL, "solver",
+                         MT_("solver: hold '%s': name a coordinate as BODY.x, BODY.y or BODY.z (the centre of mass of a "
+                             "rigid body) or BODY.MARKER.x (a marker's origin)"), w);
+            return -1;
+        }
+        *dot = 0;
+        MtHold h = {-1, -1, axis};
+        if (strchr(w, '.')) {
+            h.marker = mt_model_find_marker(m, w);
+            if (h.marker >= 0) h.body = m->marker[h.marker].body;
+        } else if (strcmp(w, "ground")) h.body = mt_model_find_body(m, w);
+        if (h.body < 0 || (strchr(w, '.') && h.marker < 0)) {
+            *dot = '.';
+            mt_error_set(err, MT_ERR_MODEL, "solver",
+                         MT_("solver: hold '%s' names no moving body or marker of the model"), w);
+            return -1;
+        }
+        if (h.marker < 0 && mt_model_body_flex(m, h.body) >= 0) {
+            mt_error_set(err, MT_ERR_MODEL, "solver",
+                         MT_("solver: hold '%s.%c': body '%s' is flexible; hold one of its markers (BODY.MARKER.%c)"), w,
+                         "xyz"[axis], w, "xyz"[axis]);
+            return -1;
+        }
+        if (n == MT_HOLD_MAX) {
+            mt_error_set(err, MT_ERR_MODEL, "solver", MT_("solver: hold: at most %d coordinates"), MT_HOLD_MAX);
+            return -1;
+        }
+        if (out) out[n] = h;
+        n++;
+    }
+    return n;
+}
+
 MtStatus mt_model_validate(const MtModel *m, MtError *err)
 {
     if (mt_study_check(m->study, m, err)) return err->code;
@@ -862,6 +904,7 @@ MtStatus mt_model_validate(const MtModel *m, MtError *err)
         check_springs_couplings(m, err) || check_forces(m, err) || check_sensors_controls_events(m, err))
         return err->code;
     if (mt_schema_check(m, MT_ENT_SOLVER, 0, "solver", NULL, err)) return err->code;
+    if (mt_model_holds(m, NULL, err) < 0) return err->code;
     if (m->view.set && m->view.focus[0] && mt_model_find_body(m, m->view.focus) < 0 && strcmp(m->view.focus, "ground"))
         return mt_error_set(err, MT_ERR_MODEL, "view", MT_("view: focus '%s' names no body of the model"), m->view.focus);
     if (m->view.set && m->view.follow[0] && mt_model_find_body(m, m->view.follow) < 0)

@@ -21,7 +21,7 @@
  * remind whoever changes them. */
 #if defined(__x86_64__) && defined(__linux__)
 #define SPEC_SIZE(T, n) _Static_assert(sizeof(T) == (n), #T " changed: update its table in mt_store*.c and docs/project-format.md")
-SPEC_SIZE(MtModel, 16632); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
+SPEC_SIZE(MtModel, 16760); /* a new kind of entity needs a table of its own (plots, derived curves and the view: the plots table; the study: study_lines) */
 SPEC_SIZE(MtDerivedSpec, 336);
 SPEC_SIZE(MtDriverSpec, 1200);
 SPEC_SIZE(MtCoupleSpec, 120);

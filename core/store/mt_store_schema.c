@@ -717,8 +717,8 @@ static const char *const migrate_17_18[] = {NULL};
 /* Version 18 bound no number of modes to an expression (flexible_bodies.modes was a whole number; the column keeps its
  * values, and a program of version 18 must not meet a binding 'modes' it cannot hold). */
 static const char *const migrate_18_19[] = {NULL};
-/* Version 19 had no `hmax`: the solver's and the runs' column is added by mt_store_rows_ensure (a program of
- * version 19 would drop it, and its adaptive runs would take other steps). */
+/* Version 19 had no `hmax` and no `hold`: the solver's and the runs' columns are added by mt_store_rows_ensure (a
+ * program of version 19 would drop them: its adaptive runs would take other steps, its static starts roll elsewhere). */
 static const char *const migrate_19_20[] = {NULL};
 static const char *const *const migration[MT_STORE_SCHEMA_VERSION] = {NULL,        migrate_1_2, migrate_2_3, migrate_3_4,
                                                                       migrate_4_5, migrate_5_6, migrate_6_7, migrate_7_8,

@@ -171,6 +171,15 @@ typedef struct {
     MT_SOLVER_SCHEMA(MT_SCHEMA_MEMBER)
 } MtSolverSpec;
 
+/* A coordinate the analyses at rest hold where it starts (solver `hold`): the
+ * project axis `axis` (0 x, 1 y, 2 z) of marker `marker`'s origin, or of the
+ * centre of mass of rigid body `body` (marker −1). A vehicle free to roll
+ * along its track keeps its place in statics this way; runs ignore it. */
+typedef struct {
+    int body, marker, axis;
+} MtHold;
+#define MT_HOLD_MAX 16
+
 /* Initial condition to hold during assembly: joint coordinate = value and,
  * if has_rate, its rate = rate; the other coordinates adjust. With mode ≥ 1
  * it is modal coordinate w<mode> of flexible body `body` instead (joint −1,
@@ -711,6 +720,11 @@ int mt_model_body_ref(const MtModel *m, const char *name, int *idx);
 const char *mt_model_body_name(const MtModel *m, int body);
 /* Writes "body.marker" into buf. */
 const char *mt_model_marker_ref(const MtModel *m, int marker, char *buf, int len);
+
+/* The solver's `hold` words (BODY.x, BODY.MARKER.z; spaces or commas
+ * between): up to MT_HOLD_MAX into out (may be NULL); returns their number,
+ * or −1 with err naming the word that names nothing. */
+int mt_model_holds(const MtModel *m, MtHold *out, MtError *err);
 
 /* Checks every entity for physical sense (positive mass, positive-definite
  * inertia satisfying the triangle inequality, unit axes, finite numbers,

@@ -63,7 +63,9 @@ enum {
     X(loop_freq, REAL, 1, "nu", NULL, ANGVEL, 0, 0, MT_SCHEMA_INF, MT_SF_EXPR | MT_SF_OPT, NULL,                     \
       MT_N_("Loop controller frequency ν (0: default)"))                                                             \
     X(correct, ENUM, 1, "correct", NULL, NONE, 0, 0, 0, 0, mt_correct_names, MT_N_("Projection after each step")) \
-    X(start, ENUM, 1, "start", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_start_names, MT_N_("Start from"))
+    X(start, ENUM, 1, "start", NULL, NONE, 0, 0, 0, MT_SF_OPT, mt_start_names, MT_N_("Start from"))                 \
+    X(hold, TEXT, 128, "hold", NULL, NONE, 0, 0, 0, MT_SF_OPT, NULL,                                                \
+      MT_N_("Held at rest: BODY.x, BODY.MARKER.y"))
 
 /* ---- rigid bodies (lines of a body block) ------------------------------- */
 #define MT_BODY_SCHEMA(X)                                                                                            \

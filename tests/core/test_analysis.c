@@ -246,6 +246,49 @@ static void test_motor_holds(void)
     mt_system_free(s);
 }
 
+/* The solver's `hold`: a blob on a spring under gravity tilted by gx = 1 m/s² (left alone it hangs along g,
+ * x = L gx/|g|), held at x = 0 (the spring then vertical, L = L0 + m gy/k); beside it the motor-held bar, whose
+ * driver block follows the hold's joint in the static system (its effort must still be m g L/2). */
+static void test_hold(void)
+{
+    printf("-- statics: solver hold (a coordinate held where it starts)\n");
+    const double m = 2, k = 1000, L0 = 0.5, gx = 1, gy = 9.81;
+    for (int held = 0; held < 2; held++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "gravity %g %g 0\nsolver %s\nground\n marker top at 0 1 0\n marker o at 3 0 0\nend\n"
+                 "body blob\n mass %g\n inertia 0.1 0.1 0.1\n marker m\nend\n"
+                 "spring s blob.m ground.top k %g length %g\n"
+                 "body bar\n mass 3\n position 3 0 0\n com 0.5 0 0\n inertia 0.001 0.25 0.25\n marker h\nend\n"
+                 "joint pin revolute bar.h ground.o\ndriver motor pin rate 5\n",
+                 gx, -gy, held ? "hold blob.x" : "", m, k, L0);
+        MtSystem *s = mt_test_system(text);
+        MtError err = {0};
+        MtState *st = mt_state_new(s, &err);
+        MtStaticsInfo info;
+        MtStatus rc = mt_statics(st, NULL, &info, &err);
+        CHECK(rc == MT_OK, "statics: %s", err.msg);
+        double L = L0 + m * (held ? gy : hypot(gx, gy)) / k;
+        CHECK_ABS(st->q[0], held ? 0 : L * gx / hypot(gx, gy), 1e-12, held ? "held blob stays at x = 0 [m]" : "free blob hangs along g: x [m]");
+        CHECK_ABS(st->q[1], 1 - L * (held ? 1 : gy / hypot(gx, gy)), 1e-12, "blob height [m]");
+        CHECK_REL(mt_driver_effort(st, 0), -0.5 * 3 * (-gy), 1e-10, "motor holding torque beside the hold vs m g L/2 [N m]");
+        mt_state_free(st);
+        mt_system_free(s);
+    }
+    /* words that name nothing are refused at the model's check, naming the word */
+    static const char *const bad[][2] = {{"blob.q", "name a coordinate as BODY.x"}, {"blb.x", "'blb.x' names no moving body"},
+                                         {"ground.x", "'ground.x' names no moving body"}, {"blob.n.x", "'blob.n.x' names no"}};
+    for (int i = 0; i < 4; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "solver hold %s\nground\nend\nbody blob\n marker m\nend\n", bad[i][0]);
+        MtError err = {0};
+        MtModel *mm = mt_model_parse(text, "hold", &err);
+        int refused = !mm || mt_model_validate(mm, &err) != MT_OK;
+        CHECK(refused && strstr(err.msg, bad[i][1]), "hold %s refused: %s", bad[i][0], err.msg);
+        mt_model_free(mm);
+    }
+}
+
 static const char *inverted =
     "gravity 0 -9.81 0\nground\n marker o\nend\n"
     "body stick\n mass 2\n com 0 0.6 0\n inertia 0.03 0.001 0.03\n orientation axis 0 0 1 5deg\n marker h\nend\n"
@@ -438,6 +481,7 @@ int main(void)
     test_held_pendulum(0);
     test_held_pendulum(1);
     test_motor_holds();
+    test_hold();
     test_inverted();
     test_fourbar();
     test_pendulum_mode(1);
