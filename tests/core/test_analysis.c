@@ -148,6 +148,17 @@ static void test_kinematics(void)
 
 /* ---- statics ------------------------------------------------------------------ */
 
+/* The static equilibrium of a model text (checked to be found); the caller frees the state and *sys. */
+static MtState *at_rest(const char *text, MtSystem **sys, MtStaticsInfo *info)
+{
+    MtSystem *s = *sys = mt_test_system(text);
+    MtError err = {0};
+    MtState *st = mt_state_new(s, &err);
+    MtStatus rc = mt_statics(st, NULL, info, &err);
+    CHECK(rc == MT_OK, "statics: %s", err.msg);
+    return st;
+}
+
 static void test_hanging_spring(void)
 {
     printf("-- statics: body hanging from a vertical spring\n");
@@ -159,12 +170,9 @@ static void test_hanging_spring(void)
              " marker top at 0 %g 0\nend\n"
              "spring s box.top ground.anchor k %g length %g\n",
              m, a, k, L0);
-    MtSystem *s = mt_test_system(text);
-    MtError err = {0};
-    MtState *st = mt_state_new(s, &err);
     MtStaticsInfo info;
-    MtStatus rc = mt_statics(st, NULL, &info, &err);
-    CHECK(rc == MT_OK, "statics: %s", err.msg);
+    MtSystem *s;
+    MtState *st = at_rest(text, &s, &info);
     printf("  %d Newton iterations, residual %.2g N, %.2g N m; dof %d, negative %d, neutral %d\n", info.iterations,
            info.force_residual, info.moment_residual, info.dof, info.negative, info.neutral);
     double len, rate, ten;
@@ -262,12 +270,9 @@ static void test_hold(void)
                  "body bar\n mass 3\n position 3 0 0\n com 0.5 0 0\n inertia 0.001 0.25 0.25\n marker h\nend\n"
                  "joint pin revolute bar.h ground.o\ndriver motor pin rate 5\n",
                  gx, -gy, held ? "hold blob.x" : "", m, k, L0);
-        MtSystem *s = mt_test_system(text);
-        MtError err = {0};
-        MtState *st = mt_state_new(s, &err);
         MtStaticsInfo info;
-        MtStatus rc = mt_statics(st, NULL, &info, &err);
-        CHECK(rc == MT_OK, "statics: %s", err.msg);
+        MtSystem *s;
+        MtState *st = at_rest(text, &s, &info);
         double L = L0 + m * (held ? gy : hypot(gx, gy)) / k;
         CHECK_ABS(st->q[0], held ? 0 : L * gx / hypot(gx, gy), 1e-12, held ? "held blob stays at x = 0 [m]" : "free blob hangs along g: x [m]");
         CHECK_ABS(st->q[1], 1 - L * (held ? 1 : gy / hypot(gx, gy)), 1e-12, "blob height [m]");
