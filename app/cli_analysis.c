@@ -199,7 +199,8 @@ static void print_stability(const MtStaticsInfo *in)
     else printf("%s", _("stability: no degree of freedom left (the drivers and joints hold everything)\n"));
 }
 
-static void print_equilibrium(const MtState *st)
+/* in: the search's report (its holds' forces), or NULL */
+static void print_equilibrium(const MtState *st, const MtStaticsInfo *in)
 {
     const MtModel *m = mt_system_model(mt_state_system(st));
     fputs(_("bodies (frame origin, rotation from the project axes):\n"), stdout);
@@ -227,6 +228,16 @@ static void print_equilibrium(const MtState *st)
     }
     for (int d = 0; d < m->ndriver; d++)
         printf(_("  driver %-16s holding effort %.9g (N·m or N)\n"), m->driver[d].name, mt_driver_effort(st, d));
+    MtHold hold[MT_HOLD_MAX];
+    int nhold = mt_model_holds(m, hold, NULL);
+    for (int k = 0; in && k < nhold && k < in->nhold; k++) {
+        char ref[2 * MT_NAME_MAX + 4];
+        if (hold[k].marker >= 0) mt_model_marker_ref(m, hold[k].marker, ref, (int)sizeof ref);
+        else snprintf(ref, sizeof ref, "%s", m->body[hold[k].body].name);
+        size_t l = strlen(ref);
+        snprintf(ref + l, sizeof ref - l, ".%c", "xyz"[hold[k].axis]);
+        printf(_("  hold   %-16s holding force %.9g N along %c\n"), ref, in->hold_force[k], "xyz"[hold[k].axis]);
+    }
     for (int k = 0; k < m->nspring; k++) {
         double L, Ld, F;
         mt_state_spring(st, k, &L, &Ld, &F);
@@ -282,7 +293,7 @@ int cli_statics(int argc, char **argv)
             printf(_("residual: force %.3g N, moment %.3g N·m, constraints %.3g\n"), in.force_residual, in.moment_residual,
                    in.constraint_residual);
             print_stability(&in);
-            print_equilibrium(st);
+            print_equilibrium(st, &in);
         }
         if (o.out) {
             rc = write_frame(s, st, o.out);

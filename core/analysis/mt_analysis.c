@@ -1311,7 +1311,14 @@ MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *inf
     MtStatus rc = ctx_open(st, &c, MT_("static analysis"), err);
     if (rc) return rc;
     rc = statics_core(&c, opt, info, err);
-    if (!rc) ctx_store(&c, st);
+    if (!rc) {
+        /* each hold's joint follows the model's joints (add_holds); its row's gradient is the held axis on the
+         * held point, so its multiplier is the force there along the axis */
+        int nj = st->sys->model->njoint;
+        info->nhold = c.ss->model->njoint - nj;
+        for (int k = 0; k < info->nhold; k++) info->hold_force[k] = c.L->lam[c.ss->block[nj + k].row0];
+        ctx_store(&c, st);
+    }
     ctx_free(&c);
     return rc;
 }

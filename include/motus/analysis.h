@@ -77,6 +77,8 @@ typedef struct {
     int negative;             /* reduced-stiffness eigenvalues below zero: unstable directions */
     int neutral;              /* eigenvalues at zero: neutral directions (free motions with no restoring force) */
     double lowest, highest;   /* lowest and highest eigenvalue of M⁻¹K in minimal coordinates, 1/s² */
+    int nhold;                /* the solver's `hold` coordinates (mt_model_holds' order) */
+    double hold_force[MT_HOLD_MAX]; /* the force on each held point along its axis that holds it there, N */
 } MtStaticsInfo;
 
 /* Static equilibrium with zero velocities, starting from st's initial

@@ -277,6 +277,8 @@ static void test_hold(void)
         CHECK_ABS(st->q[0], held ? 0 : L * gx / hypot(gx, gy), 1e-12, held ? "held blob stays at x = 0 [m]" : "free blob hangs along g: x [m]");
         CHECK_ABS(st->q[1], 1 - L * (held ? 1 : gy / hypot(gx, gy)), 1e-12, "blob height [m]");
         CHECK_REL(mt_driver_effort(st, 0), -0.5 * 3 * (-gy), 1e-10, "motor holding torque beside the hold vs m g L/2 [N m]");
+        CHECK(info.nhold == held, "holds reported: %d", info.nhold);
+        if (held) CHECK_REL(info.hold_force[0], -m * gx, 1e-10, "the hold's force against the tilt of gravity, -m gx [N]");
         mt_state_free(st);
         mt_system_free(s);
     }
