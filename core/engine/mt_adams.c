@@ -25,10 +25,13 @@
  * extrapolation: the error of what is kept lies well below the estimate).
  * Orders k − 1 and k + 1 are estimated the same way; the next order and step
  * are the ones giving the longest step. A start doubles step and order until
- * the estimates object. Events as in dp54: located on the step's Hermite
- * cubic, the step is redone up to the event, and the method restarts from the
- * state the event leaves. Frames are the corrector's polynomial at the output
- * times. Declared in mt_implicit.h; docs/integrators.md "adams". */
+ * the estimates object; no step is longer than the solver's hmax (default: the
+ * output interval), since only a step's ends are seen. Events as in dp54:
+ * located on the step's Hermite cubic, the step is redone up to the event,
+ * and the method restarts from the state the event leaves (keeping its
+ * history when the event left the state and f as they were). Frames are the
+ * corrector's polynomial at the output times. Declared in mt_implicit.h;
+ * docs/integrators.md "adams". */
 #include <stdlib.h>
 #include <string.h>
 
