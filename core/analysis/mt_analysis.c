@@ -650,9 +650,9 @@ static int add_holds(const MtState *st, MtModel *m, MtError *err)
 {
     MtHold h[MT_HOLD_MAX];
     int n = mt_model_holds(m, h, err);
-    /* the ground marker's axes (columns x, y, z in project axes) with z along the held axis */
+    /* the ground marker's axes (columns x, y, z in project axes) with z along the held axis; ax[2], the
+     * identity, is also the axes of a marker added at a centre of mass */
     static const double ax[3][9] = {{0, 0, 1, 1, 0, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 1, 1, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    static const double one[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     for (int k = 0; k < n; k++) {
         char name[32];
         double p[3];
@@ -664,7 +664,7 @@ static int add_holds(const MtState *st, MtModel *m, MtError *err)
             mt_v3_copy(p, o.p);
         } else {
             mt_v3_copy(p, st->q + 7 * h[k].body);
-            if ((mi = mt_model_add_marker(m, h[k].body, name, m->body[h[k].body].com, one, err)) < 0) return -1;
+            if ((mi = mt_model_add_marker(m, h[k].body, name, m->body[h[k].body].com, ax[2], err)) < 0) return -1;
         }
         int mj = mt_model_add_marker(m, MT_GROUND, name, p, ax[h[k].axis], err);
         if (mj < 0 || mt_model_add_joint(m, name, MT_JOINT_INPLANE, mi, mj, err) < 0) return -1;
@@ -1209,6 +1209,12 @@ static MtStatus ctx_open(MtState *st, Ctx *c, const char *what, MtError *err)
     return MT_OK;
 }
 
+/* The joints add_holds put after the model's in the static system. */
+static int ctx_holds(const Ctx *c, const MtState *st)
+{
+    return c->ss->model->njoint - st->sys->model->njoint;
+}
+
 /* Writes the configuration of the context back into the user's state: q,
  * u = acc = 0, λ, Jacobians staged. */
 static void ctx_store(Ctx *c, MtState *st)
@@ -1220,7 +1226,7 @@ static void ctx_store(Ctx *c, MtState *st)
     memset(st->acc, 0, sizeof(double) * (size_t)s->nu);
     /* block k of the model is block k of the static system, the drivers' and those after them moved on by the
      * joints that hold the solver's `hold` coordinates (add_holds) */
-    int nhold = c->ss->model->njoint - s->model->njoint;
+    int nhold = ctx_holds(c, st);
     for (int k = 0; k < s->nblock; k++) {
         const MtCBlock *b = &s->block[k], *bs = &c->ss->block[k < s->model->njoint ? k : k + nhold];
         for (int r = 0; r < b->nrow; r++) st->lambda[b->row0 + r] = s->dep[b->row0 + r] ? 0 : L->lam[bs->row0 + r];
@@ -1315,7 +1321,7 @@ MtStatus mt_statics(MtState *st, const MtStaticsOptions *opt, MtStaticsInfo *inf
         /* each hold's joint follows the model's joints (add_holds); its row's gradient is the held axis on the
          * held point, so its multiplier is the force there along the axis */
         int nj = st->sys->model->njoint;
-        info->nhold = c.ss->model->njoint - nj;
+        info->nhold = ctx_holds(&c, st);
         for (int k = 0; k < info->nhold; k++) info->hold_force[k] = c.L->lam[c.ss->block[nj + k].row0];
         ctx_store(&c, st);
     }

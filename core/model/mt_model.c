@@ -862,13 +862,14 @@ int mt_model_holds(const MtModel *m, MtHold *out, MtError *err)
     int n = 0;
     for (char *save = NULL, *w = strtok_r(buf, " ,\t", &save); w; w = strtok_r(NULL, " ,\t", &save)) {
         char *dot = strrchr(w, '.');
-        int axis = dot && !dot[2] ? (int)(strchr("xyz", dot[1]) && dot[1] ? strchr("xyz", dot[1]) - "xyz" : -1) : -1;
-        if (axis < 0) {
+        const char *ax = dot && dot[1] && !dot[2] ? strchr("xyz", dot[1]) : NULL;
+        if (!ax) {
             mt_error_set(err, MT_ERR_MODEL, "solver",
                          MT_("solver: hold '%s': name a coordinate as BODY.x, BODY.y or BODY.z (the centre of mass of a "
                              "rigid body) or BODY.MARKER.x (a marker's origin)"), w);
             return -1;
         }
+        int axis = (int)(ax - "xyz");
         *dot = 0;
         MtHold h = {-1, -1, axis};
         if (strchr(w, '.')) {
